@@ -1,0 +1,12 @@
+# Sanitizer builds apply to every target of the tree (library, tools, tests).
+if(OA_SANITIZE AND OA_TSAN)
+  message(FATAL_ERROR "OA_SANITIZE and OA_TSAN are mutually exclusive")
+endif()
+if(OA_SANITIZE)
+  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  add_link_options(-fsanitize=address,undefined)
+endif()
+if(OA_TSAN)
+  add_compile_options(-fsanitize=thread -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=thread)
+endif()

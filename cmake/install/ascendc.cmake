@@ -1,0 +1,2 @@
+# Intentionally empty: some sample build scripts include() this file
+# unconditionally; there are no device kernels to build on a CPU.

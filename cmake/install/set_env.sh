@@ -1,0 +1,21 @@
+#!/bin/sh
+# openacl environment: source this file (". <prefix>/set_env.sh") before
+# building or running ACL applications against this prefix.
+if [ -n "${BASH_SOURCE:-}" ]; then
+    _oa_self="${BASH_SOURCE}"
+elif [ -n "${ZSH_VERSION:-}" ]; then
+    _oa_self="${(%):-%x}"
+else
+    _oa_self="$0"
+fi
+_oa_prefix="$(cd "$(dirname "${_oa_self}")" && pwd)"
+export ASCEND_HOME_PATH="${_oa_prefix}"
+export ASCEND_INSTALL_PATH="${_oa_prefix}"
+export ASCEND_TOOLKIT_HOME="${_oa_prefix}"
+export ASCEND_OPP_PATH="${_oa_prefix}/opp"
+export ASCEND_AICPU_PATH="${_oa_prefix}"
+export DDK_PATH="${_oa_prefix}"
+export NPU_HOST_LIB="${_oa_prefix}/runtime/lib64/stub"
+export LD_LIBRARY_PATH="${_oa_prefix}/lib64${LD_LIBRARY_PATH:+:${LD_LIBRARY_PATH}}"
+export PATH="${_oa_prefix}/bin${PATH:+:${PATH}}"
+unset _oa_self _oa_prefix

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Installs what building and testing openacl needs on Debian 12:
+# Debian packages (apt-get) and the npm test assets (sample models and the
+# ONNX Runtime oracle, installed with --ignore-scripts). Idempotent: does
+# nothing when everything is present.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PKGS=(
+  build-essential cmake pkg-config git
+  python3 python3-numpy python3-onnx python3-pil
+  libcjson-dev libprotobuf-c-dev protobuf-c-compiler libssl-dev uthash-dev libcmocka-dev
+  libdnnl-dev libopenblas-dev
+  clang libclang-rt-14-dev
+  nodejs npm
+  fonts-dejavu-core
+)
+
+missing=()
+for p in "${PKGS[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+# A newer Node.js installed outside apt is fine.
+if command -v node >/dev/null && command -v npm >/dev/null; then
+  tmp=()
+  for p in "${missing[@]}"; do [[ "$p" == nodejs || "$p" == npm ]] || tmp+=("$p"); done
+  missing=("${tmp[@]}")
+fi
+
+if ((${#missing[@]})); then
+  SUDO=""
+  if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
+  echo "install_deps: apt-get install ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if [[ ! -f node_modules/.package-lock.json ]] || [[ package-lock.json -nt node_modules/.package-lock.json ]]; then
+  echo "install_deps: npm ci --ignore-scripts"
+  npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+fi

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The project's test command (README, .ci/run). On a fresh Debian 12 machine:
+# installs the dependencies, then for the release build and the
+# AddressSanitizer+UndefinedBehaviorSanitizer build: configure, build, run
+# every test with ctest (unit tests, header/ABI checks, compat programs built
+# against the installed prefix). Prints ctest's summary for each build and
+# fails if any test failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+scripts/install_deps.sh || exit 1
+
+JOBS=${JOBS:-$(nproc)}
+status=0
+run_build() {
+  local name=$1; shift
+  local dir=build/$name
+  echo "=== $name: configure and build"
+  cmake -S . -B "$dir" -DCMAKE_INSTALL_PREFIX="$PWD/$dir/prefix" "$@" >/dev/null || return 1
+  cmake --build "$dir" -j"$JOBS" || return 1
+  echo "=== $name: ctest"
+  ctest --test-dir "$dir" -j"$JOBS" --output-on-failure --timeout 900 || return 1
+}
+
+run_build release -DCMAKE_BUILD_TYPE=RelWithDebInfo || status=1
+if [[ "${OA_SKIP_SANITIZERS:-0}" != 1 ]]; then
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    run_build asan -DCMAKE_BUILD_TYPE=Debug -DOA_SANITIZE=ON || status=1
+fi
+exit $status

@@ -1,0 +1,57 @@
+/* Helpers declared in util.h. */
+#include "base/util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+bool oa_strlcpy(char *dst, const char *src, size_t cap)
+{
+    if (cap == 0) {
+        return false;
+    }
+    size_t n = strlen(src);
+    if (n >= cap) {
+        memcpy(dst, src, cap - 1);
+        dst[cap - 1] = '\0';
+        return false;
+    }
+    memcpy(dst, src, n + 1);
+    return true;
+}
+
+uint64_t oa_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+long oa_env_long(const char *name, long fallback)
+{
+    const char *v = getenv(name);
+    if (v == NULL || v[0] == '\0') {
+        return fallback;
+    }
+    char *end = NULL;
+    errno = 0;
+    long r = strtol(v, &end, 10);
+    if (errno != 0 || end == v || *end != '\0') {
+        return fallback;
+    }
+    return r;
+}
+
+char *oa_strdup(const char *s)
+{
+    if (s == NULL) {
+        return NULL;
+    }
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d != NULL) {
+        memcpy(d, s, n);
+    }
+    return d;
+}
