@@ -16,8 +16,8 @@
  *    NULL gives ACL_ERROR_INVALID_PARAM, checks made by the runtime layer give
  *    ACL_ERROR_RT_* codes (error_codes/rt_error_codes.h);
  *  - a NULL aclrtStream means the default stream of the current context;
- *  - out-parameters are written only on success;
- *  - timeouts are in milliseconds and -1 means "wait forever".
+ *  - int32_t timeouts of the synchronise / wait calls are in milliseconds,
+ *    -1 meaning "wait forever".
  */
 #ifndef INC_EXTERNAL_ACL_ACL_RT_H_
 #define INC_EXTERNAL_ACL_ACL_RT_H_
@@ -217,7 +217,7 @@ typedef aclError (*aclFinalizeCallbackFunc)(void *userData);
 /* Types: errors and exceptions                                          */
 /* ===================================================================== */
 
-/* Opaque record describing a failed task; valid only inside the callback that receives it. */
+/* Opaque record describing a failed task, handed to the exception callbacks. */
 typedef struct rtExceptionInfo aclrtExceptionInfo;
 
 /* Process-wide task-failure callback. */
@@ -280,7 +280,7 @@ typedef enum {
     ACL_RT_DEVICE_TASK_ABORT_POST = 1,
 } aclrtDeviceTaskAbortStage;
 
-/* Called around aclrtDeviceTaskAbort; a non-zero return reports a failure. */
+/* Called before and after the tasks of a device are aborted. */
 typedef int32_t (*aclrtDeviceTaskAbortCallback)(int32_t deviceId, aclrtDeviceTaskAbortStage stage, uint32_t timeout,
                                                 void *args);
 
@@ -417,13 +417,13 @@ typedef struct aclrtUuid {
 /* Extra utilization data; opaque, reserved. */
 typedef struct aclrtUtilizationExtendInfo aclrtUtilizationExtendInfo;
 
-/* Busy percentages (0..100) filled by aclrtGetDeviceUtilizationRate. */
+/* Usage rates filled by aclrtGetDeviceUtilizationRate. */
 typedef struct aclrtUtilizationInfo {
     int32_t cubeUtilization;
     int32_t vectorUtilization;
     int32_t aicpuUtilization;
     int32_t memoryUtilization;
-    aclrtUtilizationExtendInfo *utilizationExtend; /* reserved, set to NULL */
+    aclrtUtilizationExtendInfo *utilizationExtend; /* reserved */
 } aclrtUtilizationInfo;
 
 /* Device life-cycle points reported to an aclrtDeviceStateCallback. */
@@ -991,9 +991,9 @@ typedef enum {
 
 /* Random number tasks (aclrtRandomNumAsync). A parameter is either an immediate value or an address. */
 typedef struct {
-    uint8_t isAddr;         /* non-zero: valueOrAddr holds a device address */
+    uint8_t isAddr; /* non-zero: valueOrAddr holds a device address */
     uint8_t valueOrAddr[8];
-    uint8_t size;           /* bytes used in valueOrAddr */
+    uint8_t size;
     uint8_t rsv[6];
 } aclrtRandomParaInfo;
 
@@ -1095,7 +1095,7 @@ typedef struct {
     aclrtCntNotifyWaitMode mode;
     uint32_t value;
     uint32_t timeout;
-    uint8_t isClear; /* non-zero: reset the counter once the wait is satisfied */
+    uint8_t isClear;
     uint8_t rsv[3];
 } aclrtCntNotifyWaitInfo;
 
@@ -1112,7 +1112,7 @@ typedef enum {
     ACL_RT_SNAPSHOT_UNLOCK_POST = 5,
 } aclrtSnapShotStage;
 
-/* Called at a snapshot stage; a non-zero return reports a failure. */
+/* Called at the snapshot stage it was registered for. */
 typedef uint32_t (*aclrtSnapShotCallBack)(int32_t deviceId, void *args);
 
 typedef struct aclrtSnapShotBackupArgs {
@@ -1352,13 +1352,13 @@ ACL_FUNC_VISIBILITY aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorIn
 
 ACL_FUNC_VISIBILITY aclError aclrtRepairError(int32_t deviceId, const aclrtErrorInfo *errorInfo);
 
-/* Aborts every task of a device (waiting at most timeout); callbacks run before and after. */
+/* Aborts every task of a device (waiting at most timeout); abort callbacks run before and after. */
 ACL_FUNC_VISIBILITY aclError aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout);
 
 ACL_FUNC_VISIBILITY aclError aclrtSetDeviceTaskAbortCallback(const char *regName,
                                                              aclrtDeviceTaskAbortCallback callback, void *args);
 
-/* Attach operator information to the last task of the thread (shown in fault reports). */
+/* Attach data (e.g. shapes) to the last task of the thread, for profiling of captured graphs. */
 ACL_FUNC_VISIBILITY aclError aclrtCacheLastTaskOpInfo(const void *const infoPtr, const size_t infoSize);
 
 ACL_FUNC_VISIBILITY aclError aclrtCacheLastTaskExtendInfo(const char *const extendInfoPtr, const size_t infoSize);
@@ -1433,7 +1433,7 @@ ACL_FUNC_VISIBILITY aclError aclrtDevicePeerAccessStatus(int32_t deviceId, int32
 /* Link bits (ACL_RT_DEVS_TOPOLOGY_*) between two devices. */
 ACL_FUNC_VISIBILITY aclError aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId, uint64_t *value);
 
-/* Host-side process id as the device sees it. */
+/* Id of the calling process on the physical device. */
 ACL_FUNC_VISIBILITY aclError aclrtDeviceGetBareTgid(int32_t *pid);
 
 ACL_FUNC_VISIBILITY aclError aclrtDeviceSetLimit(aclrtDeviceLimit limit, size_t value);
@@ -1503,7 +1503,7 @@ ACL_FUNC_VISIBILITY aclError aclrtGetCurrentContext(aclrtContext *context);
 /* Default stream of the current context (not owned by the caller). */
 ACL_FUNC_VISIBILITY aclError aclrtCtxGetCurrentDefaultStream(aclrtStream *stream);
 
-/* Flags and state (*active: 1 in use) of the device's default context. */
+/* State of the device's default context: *active 1 when active, 0 otherwise (flags reserved). */
 ACL_FUNC_VISIBILITY aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t *flags, int32_t *active);
 
 /* System options of the current context; reading an unset one gives ACL_ERROR_RT_SYSPARAMOPT_NOT_SET. */
@@ -1576,13 +1576,13 @@ ACL_FUNC_VISIBILITY aclError aclrtSetStreamAttribute(aclrtStream stream, aclrtSt
 ACL_FUNC_VISIBILITY aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType,
                                                      aclrtStreamAttrValue *value);
 
-/* Drops the queued tasks of a stream. */
+/* Aborts the tasks of stream. */
 ACL_FUNC_VISIBILITY aclError aclrtStreamAbort(aclrtStream stream);
 
-/* Stops a stream that is executing. */
+/* Stops the tasks of stream. */
 ACL_FUNC_VISIBILITY aclError aclrtStreamStop(aclrtStream stream);
 
-/* Removes the tasks of a persistent stream (ACL_STREAM_PERSISTENT). */
+/* Cleans the tasks kept on stream (persistent streams). */
 ACL_FUNC_VISIBILITY aclError aclrtPersistentTaskClean(aclrtStream stream);
 
 /* How many more streams can be created. */
@@ -1605,7 +1605,12 @@ ACL_FUNC_VISIBILITY aclError aclrtUnuseStreamResInCurrentThread(aclrtStream stre
 
 ACL_FUNC_VISIBILITY aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t *value);
 
-/* Operator timeouts: wait timeout, execution timeout (seconds / ms / us with the value actually applied). */
+/*
+ * Operator timeouts. Execution timeout in seconds (TimeOut), milliseconds
+ * (WithMs) or microseconds (V2, which also reports the value applied);
+ * GetOpTimeOutInterval gives the granularity in microseconds and
+ * GetOpExecuteTimeout the current value in milliseconds.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtSetOpWaitTimeout(uint32_t timeout);
 
 ACL_FUNC_VISIBILITY aclError aclrtSetOpExecuteTimeOut(uint32_t timeout);
@@ -1789,7 +1794,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch, const 
                                                 size_t width, size_t height, aclrtMemcpyKind kind,
                                                 aclrtStream stream);
 
-/* Copy where both sides are given as a base-pointer location plus a byte offset. */
+/* Copy whose source and destination are given as address pointers plus byte offsets. */
 ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithOffset(void **dst, size_t destMax, size_t dstDataOffset,
                                                         const void **src, size_t count, size_t srcDataOffset,
                                                         aclrtMemcpyKind kind, aclrtStream stream);
@@ -1803,9 +1808,10 @@ ACL_FUNC_VISIBILITY aclError aclrtSetMemcpyDesc(void *desc, aclrtMemcpyKind kind
 ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithDesc(void *desc, aclrtMemcpyKind kind, aclrtStream stream);
 
 /*
- * numBatches copies dsts[i] <- srcs[i] of sizes[i] bytes. attrs holds numAttrs
- * attribute sets; attrsIndexes[j] is the first copy using attrs[j]. On failure
- * *failIndex names the copy that failed.
+ * numBatches copies dsts[i] <- srcs[i] of sizes[i] bytes. attrs[j] applies to
+ * the copies from attrsIndexes[j] up to the next index (the last one up to
+ * numBatches - 1). *failIndex names the copy that failed, SIZE_MAX when no
+ * copy did.
  */
 ACL_FUNC_VISIBILITY aclError aclrtMemcpyBatch(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
                                               size_t numBatches, aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes,
@@ -1841,7 +1847,7 @@ ACL_FUNC_VISIBILITY aclError aclrtValueWrite(void *devAddr, uint64_t value, uint
 
 ACL_FUNC_VISIBILITY aclError aclrtValueWait(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream);
 
-/* dst = reduce(dst, src) element-wise over count elements of type. */
+/* Element-wise reduction of count elements of type from src into dst; reserve must be NULL. */
 ACL_FUNC_VISIBILITY aclError aclrtReduceAsync(void *dst, const void *src, uint64_t count, aclrtReduceKind kind,
                                               aclDataType type, aclrtStream stream, void *reserve);
 
@@ -1954,7 +1960,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemPr
                                                               aclrtMemGranularityOptions option,
                                                               size_t *granularity);
 
-/* Handle of the physical memory mapped at virPtr (adds a reference; release with aclrtFreePhysical). */
+/* Handle of the physical memory mapped at virPtr. */
 ACL_FUNC_VISIBILITY aclError aclrtMemRetainAllocationHandle(void *virPtr, aclrtDrvMemHandle *handle);
 
 ACL_FUNC_VISIBILITY aclError aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle handle,
@@ -2164,7 +2170,7 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchSIMTKernelWithHostArgs(void *func, dim3 
 /* Device address used for hardware synchronisation between cores. */
 ACL_FUNC_VISIBILITY aclError aclrtGetHardwareSyncAddr(void **addr);
 
-/* Random number generation task; reserve must be NULL. */
+/* Random number generation task (reserve: reserved). */
 ACL_FUNC_VISIBILITY aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo *taskInfo, const aclrtStream stream,
                                                  void *reserve);
 
@@ -2227,7 +2233,7 @@ ACL_FUNC_VISIBILITY aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream)
 
 ACL_FUNC_VISIBILITY aclError aclrtDestroyLabel(aclrtLabel label);
 
-/* List of num labels (the labels stay owned by the caller). */
+/* List of the num labels in labels. */
 ACL_FUNC_VISIBILITY aclError aclrtCreateLabelList(aclrtLabel *labels, size_t num, aclrtLabelList *labelList);
 
 ACL_FUNC_VISIBILITY aclError aclrtDestroyLabelList(aclrtLabelList labelList);
@@ -2260,7 +2266,7 @@ ACL_FUNC_VISIBILITY aclError aclrtGetBufDataLen(aclrtMbuf buf, size_t *len);
 
 ACL_FUNC_VISIBILITY aclError aclrtSetBufDataLen(aclrtMbuf buf, size_t len);
 
-/* User data area: size bytes at offset are copied out of / into the buffer. */
+/* Private user-data area of a buffer (at most 96 bytes): size bytes at offset. */
 ACL_FUNC_VISIBILITY aclError aclrtGetBufUserData(const aclrtMbuf buf, void *dataPtr, size_t size, size_t offset);
 
 ACL_FUNC_VISIBILITY aclError aclrtSetBufUserData(aclrtMbuf buf, const void *dataPtr, size_t size, size_t offset);
@@ -2323,7 +2329,7 @@ ACL_FUNC_VISIBILITY aclError aclrtNpuClearFloatOverFlowStatus(uint32_t checkMode
 /* Process snapshots                                                     */
 /* ===================================================================== */
 
-/* Lock / unlock / back up / restore the device state of process pid; reserve must be NULL. */
+/* Lock (blocking further runtime calls), unlock, back up and restore process pid for a snapshot. */
 ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessLock(int pid, void *reserve);
 
 ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessUnlock(int pid, void *reserve);

@@ -1139,7 +1139,8 @@ FN(aclrtMallocForTaskScheduler, aclError (*)(void **, size_t, aclrtMemMallocPoli
 FN(aclrtMallocHostWithCfg, aclError (*)(void **, uint64_t, aclrtMallocConfig *));
 FN(aclrtPointerGetAttributes, aclError (*)(const void *, aclrtPtrAttributes *));
 FN(aclrtMemManagedGetAttr, aclError (*)(aclrtMemManagedRangeAttribute, const void *, size_t, void *, size_t));
-FN(aclrtMemManagedGetAttrs, aclError (*)(aclrtMemManagedRangeAttribute *, size_t, const void *, size_t, void **, size_t *));
+FN(aclrtMemManagedGetAttrs,
+   aclError (*)(aclrtMemManagedRangeAttribute *, size_t, const void *, size_t, void **, size_t *));
 FN(aclrtHostRegister, aclError (*)(void *, uint64_t, aclrtHostRegisterType, void **));
 FN(aclrtHostRegisterV2, aclError (*)(void *, uint64_t, uint32_t));
 FN(aclrtHostGetDevicePointer, aclError (*)(void *, void **, uint32_t));
@@ -1162,15 +1163,18 @@ FN(aclrtMemsetD32, aclError (*)(void *, size_t, uint32_t, size_t));
 FN(aclrtMemsetD32Async, aclError (*)(void *, size_t, uint32_t, size_t, aclrtStream));
 FN(aclrtMemcpyAsyncWithCondition, aclError (*)(void *, size_t, const void *, size_t, aclrtMemcpyKind, aclrtStream));
 FN(aclrtMemcpy2d, aclError (*)(void *, size_t, const void *, size_t, size_t, size_t, aclrtMemcpyKind));
-FN(aclrtMemcpy2dAsync, aclError (*)(void *, size_t, const void *, size_t, size_t, size_t, aclrtMemcpyKind, aclrtStream));
+FN(aclrtMemcpy2dAsync,
+   aclError (*)(void *, size_t, const void *, size_t, size_t, size_t, aclrtMemcpyKind, aclrtStream));
 FN(aclrtGetSymbolAddress, aclError (*)(const void *, void **));
 FN(aclrtGetSymbolSize, aclError (*)(const void *, size_t *));
 FN(aclrtMemcpyFromSymbol, aclError (*)(void *, size_t, const void *, size_t, size_t, aclrtMemcpyKind));
-FN(aclrtMemcpyFromSymbolAsync, aclError (*)(void *, size_t, const void *, size_t, size_t, aclrtMemcpyKind, aclrtStream));
+FN(aclrtMemcpyFromSymbolAsync,
+   aclError (*)(void *, size_t, const void *, size_t, size_t, aclrtMemcpyKind, aclrtStream));
 FN(aclrtMemcpyToSymbol, aclError (*)(const void *, const void *, size_t, size_t, aclrtMemcpyKind));
 FN(aclrtMemcpyToSymbolAsync, aclError (*)(const void *, const void *, size_t, size_t, aclrtMemcpyKind, aclrtStream));
 FN(aclrtMemsetAsync, aclError (*)(void *, size_t, int32_t, size_t, aclrtStream));
-FN(aclrtMemManagedAdvise, aclError (*)(const void *const, uint64_t, aclrtMemManagedAdviseType, aclrtMemManagedLocation));
+FN(aclrtMemManagedAdvise,
+   aclError (*)(const void *const, uint64_t, aclrtMemManagedAdviseType, aclrtMemManagedLocation));
 FN(aclrtReserveMemAddress, aclError (*)(void **, size_t, size_t, void *, uint64_t));
 FN(aclrtReleaseMemAddress, aclError (*)(void *));
 FN(aclrtMallocPhysical, aclError (*)(aclrtDrvMemHandle *, size_t, const aclrtPhysicalMemProp *, uint64_t));
@@ -1248,7 +1252,8 @@ FN(aclrtGetFunctionAddr, aclError (*)(aclrtFuncHandle, void **, void **));
 FN(aclrtGetFunctionSize, aclError (*)(aclrtFuncHandle, size_t *, size_t *));
 FN(aclrtGetMemcpyDescSize, aclError (*)(aclrtMemcpyKind, size_t *));
 FN(aclrtSetMemcpyDesc, aclError (*)(void *, aclrtMemcpyKind, void *, void *, size_t, void *));
-FN(aclrtMemcpyAsyncWithOffset, aclError (*)(void **, size_t, size_t, const void **, size_t, size_t, aclrtMemcpyKind, aclrtStream));
+FN(aclrtMemcpyAsyncWithOffset,
+   aclError (*)(void **, size_t, size_t, const void **, size_t, size_t, aclrtMemcpyKind, aclrtStream));
 FN(aclrtMemcpyAsyncWithDesc, aclError (*)(void *, aclrtMemcpyKind, aclrtStream));
 FN(aclrtKernelArgsGetHandleMemSize, aclError (*)(aclrtFuncHandle, size_t *));
 FN(aclrtKernelArgsGetMemSize, aclError (*)(aclrtFuncHandle, size_t, size_t *));
@@ -1258,7 +1263,8 @@ FN(aclrtKernelArgsAppend, aclError (*)(aclrtArgsHandle, void *, size_t, aclrtPar
 FN(aclrtKernelArgsAppendPlaceHolder, aclError (*)(aclrtArgsHandle, aclrtParamHandle *));
 FN(aclrtKernelArgsGetPlaceHolderBuffer, aclError (*)(aclrtArgsHandle, aclrtParamHandle, size_t, void **));
 FN(aclrtKernelArgsParaUpdate, aclError (*)(aclrtArgsHandle, aclrtParamHandle, void *, size_t));
-FN(aclrtLaunchKernelWithConfig, aclError (*)(aclrtFuncHandle, uint32_t, aclrtStream, aclrtLaunchKernelCfg *, aclrtArgsHandle, void *));
+FN(aclrtLaunchKernelWithConfig,
+   aclError (*)(aclrtFuncHandle, uint32_t, aclrtStream, aclrtLaunchKernelCfg *, aclrtArgsHandle, void *));
 FN(aclmdlRITaskGetParams, aclError (*)(aclmdlRITask, aclmdlRITaskParams *));
 FN(aclmdlRITaskSetParams, aclError (*)(aclmdlRITask, aclmdlRITaskParams *));
 FN(aclmdlRIKernelTaskGetAttribute, aclError (*)(aclmdlRITask, aclrtLaunchKernelAttrId, aclrtLaunchKernelAttrValue *));
@@ -1287,8 +1293,10 @@ FN(aclrtDeviceSetLimit, aclError (*)(aclrtDeviceLimit, size_t));
 FN(aclrtDeviceGetLimit, aclError (*)(aclrtDeviceLimit, size_t *));
 FN(aclrtDeviceGetPCIBusId, aclError (*)(int32_t, char *, int32_t));
 FN(aclrtDeviceGetByPCIBusId, aclError (*)(const char *, int32_t *));
-FN(aclrtDeviceGetHostAtomicCapabilities, aclError (*)(uint32_t *, const aclrtAtomicOperation *, const uint32_t, int32_t));
-FN(aclrtDeviceGetP2PAtomicCapabilities, aclError (*)(uint32_t *, const aclrtAtomicOperation *, const uint32_t, int32_t, int32_t));
+FN(aclrtDeviceGetHostAtomicCapabilities,
+   aclError (*)(uint32_t *, const aclrtAtomicOperation *, const uint32_t, int32_t));
+FN(aclrtDeviceGetP2PAtomicCapabilities,
+   aclError (*)(uint32_t *, const aclrtAtomicOperation *, const uint32_t, int32_t, int32_t));
 FN(aclrtCtxGetCurrentDefaultStream, aclError (*)(aclrtStream *));
 FN(aclrtGetPrimaryCtxState, aclError (*)(int32_t, uint32_t *, int32_t *));
 FN(aclrtReduceAsync, aclError (*)(void *, const void *, uint64_t, aclrtReduceKind, aclDataType, aclrtStream, void *));
@@ -1308,7 +1316,8 @@ FN(aclrtCreateLabelList, aclError (*)(aclrtLabel *, size_t, aclrtLabelList *));
 FN(aclrtDestroyLabelList, aclError (*)(aclrtLabelList));
 FN(aclrtSwitchLabelByIndex, aclError (*)(void *, uint32_t, aclrtLabelList, aclrtStream));
 FN(aclrtActiveStream, aclError (*)(aclrtStream, aclrtStream));
-FN(aclrtSwitchStream, aclError (*)(void *, aclrtCondition, void *, aclrtCompareDataType, aclrtStream, aclrtStream, aclrtStream));
+FN(aclrtSwitchStream,
+   aclError (*)(void *, aclrtCondition, void *, aclrtCompareDataType, aclrtStream, aclrtStream, aclrtStream));
 FN(aclrtGetFunctionName, aclError (*)(aclrtFuncHandle, uint32_t, char *));
 FN(aclrtGetBufFromChain, aclError (*)(aclrtMbuf, uint32_t, aclrtMbuf *));
 FN(aclrtGetBufChainNum, aclError (*)(aclrtMbuf, uint32_t *));
@@ -1326,10 +1335,15 @@ FN(aclrtRegisterCpuFunc, aclError (*)(const aclrtBinHandle, const char *, const 
 FN(aclrtCmoAsyncWithBarrier, aclError (*)(void *, size_t, aclrtCmoType, uint32_t, aclrtStream));
 FN(aclrtCmoWaitBarrier, aclError (*)(aclrtBarrierTaskInfo *, aclrtStream, uint32_t));
 FN(aclrtGetDevicesTopo, aclError (*)(uint32_t, uint32_t, uint64_t *));
-FN(aclrtMemcpyBatch, aclError (*)(void **, size_t *, void **, size_t *, size_t, aclrtMemcpyBatchAttr *, size_t *, size_t, size_t *));
-FN(aclrtMemcpyBatchV2, aclError (*)(void **, size_t *, void **, size_t *, size_t, aclrtMemcpyBatchAttr *, size_t *, size_t));
-FN(aclrtMemcpyBatchAsync, aclError (*)(void **, size_t *, void **, size_t *, size_t, aclrtMemcpyBatchAttr *, size_t *, size_t, size_t *, aclrtStream));
-FN(aclrtMemcpyBatchAsyncV2, aclError (*)(void **, size_t *, void **, size_t *, size_t, aclrtMemcpyBatchAttr *, size_t *, size_t, aclrtStream));
+FN(aclrtMemcpyBatch,
+   aclError (*)(void **, size_t *, void **, size_t *, size_t, aclrtMemcpyBatchAttr *, size_t *, size_t, size_t *));
+FN(aclrtMemcpyBatchV2,
+   aclError (*)(void **, size_t *, void **, size_t *, size_t, aclrtMemcpyBatchAttr *, size_t *, size_t));
+FN(aclrtMemcpyBatchAsync,
+   aclError (*)(void **, size_t *, void **, size_t *, size_t, aclrtMemcpyBatchAttr *, size_t *, size_t, size_t *,
+      aclrtStream));
+FN(aclrtMemcpyBatchAsyncV2,
+   aclError (*)(void **, size_t *, void **, size_t *, size_t, aclrtMemcpyBatchAttr *, size_t *, size_t, aclrtStream));
 FN(aclrtIpcMemGetExportKey, aclError (*)(void *, size_t, char *, size_t, uint64_t));
 FN(aclrtIpcMemClose, aclError (*)(const char *));
 FN(aclrtIpcMemImportByKey, aclError (*)(void **, const char *, uint64_t));
@@ -1384,11 +1398,17 @@ FN(aclrtGetPhyDevIdByLogicDevId, aclError (*)(const int32_t, int32_t *const));
 FN(aclrtGetUserDevIdByPhyDevId, aclError (*)(const int32_t, int32_t *const));
 FN(aclrtGetPhyDevIdByUserDevId, aclError (*)(const int32_t, int32_t *const));
 FN(aclrtProfTrace, aclError (*)(void *, int32_t, aclrtStream));
-FN(aclrtLaunchKernelV2, aclError (*)(aclrtFuncHandle, uint32_t, const void *, size_t, aclrtLaunchKernelCfg *, aclrtStream));
-FN(aclrtLaunchKernelWithHostArgs, aclError (*)(aclrtFuncHandle, uint32_t, aclrtStream, aclrtLaunchKernelCfg *, void *, size_t, aclrtPlaceHolderInfo *, size_t));
+FN(aclrtLaunchKernelV2,
+   aclError (*)(aclrtFuncHandle, uint32_t, const void *, size_t, aclrtLaunchKernelCfg *, aclrtStream));
+FN(aclrtLaunchKernelWithHostArgs,
+   aclError (*)(aclrtFuncHandle, uint32_t, aclrtStream, aclrtLaunchKernelCfg *, void *, size_t, aclrtPlaceHolderInfo *,
+      size_t));
 FN(aclrtLaunchKernelWithArgsArray, aclError (*)(void *, uint32_t, aclrtStream, aclrtLaunchKernelCfg *, void **));
-FN(aclrtLaunchSIMTKernelWithArgsArray, aclError (*)(void *, dim3, dim3, size_t, aclrtStream, aclrtLaunchKernelCfg *, void **));
-FN(aclrtLaunchSIMTKernelWithHostArgs, aclError (*)(void *, dim3, dim3, size_t, aclrtStream, aclrtLaunchKernelCfg *, void *, size_t, aclrtPlaceHolderInfo *, size_t));
+FN(aclrtLaunchSIMTKernelWithArgsArray,
+   aclError (*)(void *, dim3, dim3, size_t, aclrtStream, aclrtLaunchKernelCfg *, void **));
+FN(aclrtLaunchSIMTKernelWithHostArgs,
+   aclError (*)(void *, dim3, dim3, size_t, aclrtStream, aclrtLaunchKernelCfg *, void *, size_t, aclrtPlaceHolderInfo *,
+      size_t));
 FN(aclrtCtxGetFloatOverflowAddr, aclError (*)(void **));
 FN(aclrtGetFloatOverflowStatus, aclError (*)(void *, uint64_t, aclrtStream));
 FN(aclrtResetFloatOverflowStatus, aclError (*)(aclrtStream));
@@ -1443,7 +1463,8 @@ FN(aclrtReserveMemAddressNoUCMemory, aclError (*)(void **, size_t, size_t, void 
 FN(aclrtMemGetAddressRange, aclError (*)(void *, void **, size_t *));
 FN(aclrtMemP2PMap, aclError (*)(void *, size_t, int32_t, uint64_t));
 FN(aclrtMemManagedPrefetchAsync, aclError (*)(const void *, size_t, aclrtMemManagedLocation, uint32_t, aclrtStream));
-FN(aclrtMemManagedPrefetchBatchAsync, aclError (*)(const void **, size_t *, size_t, aclrtMemManagedLocation *, size_t *, size_t, uint64_t, aclrtStream));
+FN(aclrtMemManagedPrefetchBatchAsync,
+   aclError (*)(const void **, size_t *, size_t, aclrtMemManagedLocation *, size_t *, size_t, uint64_t, aclrtStream));
 FN(aclrtMemMapSelectedLink, aclError (*)(void *, size_t, void *, uint32_t));
 FN(aclrtDeviceL2CacheFlush, aclError (*)(void *));
 FN(aclrtMemMapSetLink, aclError (*)(aclrtDrvMemHandle, aclrtMemLinkType));
@@ -1455,7 +1476,9 @@ FN(aclrtAllocatorSetFreeFuncToDesc, aclError (*)(aclrtAllocatorDesc, aclrtAlloca
 FN(aclrtAllocatorSetAllocAdviseFuncToDesc, aclError (*)(aclrtAllocatorDesc, aclrtAllocatorAllocAdviseFunc));
 FN(aclrtAllocatorSetGetAddrFromBlockFuncToDesc, aclError (*)(aclrtAllocatorDesc, aclrtAllocatorGetAddrFromBlockFunc));
 FN(aclrtAllocatorRegister, aclError (*)(aclrtStream, aclrtAllocatorDesc));
-FN(aclrtAllocatorGetByStream, aclError (*)(aclrtStream, aclrtAllocatorDesc *, aclrtAllocator *, aclrtAllocatorAllocFunc *, aclrtAllocatorFreeFunc *, aclrtAllocatorAllocAdviseFunc *, aclrtAllocatorGetAddrFromBlockFunc *));
+FN(aclrtAllocatorGetByStream,
+   aclError (*)(aclrtStream, aclrtAllocatorDesc *, aclrtAllocator *, aclrtAllocatorAllocFunc *,
+      aclrtAllocatorFreeFunc *, aclrtAllocatorAllocAdviseFunc *, aclrtAllocatorGetAddrFromBlockFunc *));
 FN(aclrtAllocatorUnregister, aclError (*)(aclrtStream));
 
 int main(void)
