@@ -362,7 +362,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlBundleLoadModelWithConfig(uint32_t bundleId, 
 
 ACL_FUNC_VISIBILITY aclError aclmdlBundleUnloadModel(uint32_t bundleId, uint32_t modelId);
 
-/* Loads an in-memory model image (copied); modelSize 0 is invalid. */
+/* Loads an in-memory model image; modelSize 0 is invalid. */
 ACL_FUNC_VISIBILITY aclError aclmdlLoadFromMem(const void *model, size_t modelSize, uint32_t *modelId);
 
 /*

@@ -38,7 +38,7 @@ typedef enum aclEngineType {
 /* Registers every single-op model under modelDir (depth <= 3); once per process. */
 ACL_FUNC_VISIBILITY aclError aclopSetModelDir(const char *modelDir);
 
-/* Registers one single-op model image (copied). */
+/* Registers one single-op model image held in memory. */
 ACL_FUNC_VISIBILITY aclError aclopLoad(const void *model, size_t modelSize);
 
 /* Empty attribute set; NULL on OOM. */
