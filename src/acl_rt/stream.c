@@ -451,8 +451,6 @@ bool oa_stream_destroy(oa_stream *s, bool force)
         return false;
     }
     oa_rt_notify_stream_state(s, ACL_RT_STREAM_STATE_DESTROY_PRE);
-    oa_rt_unsubscribe_stream(s);
-    oa_rt_allocator_forget((aclrtStream)s);
     oa_context *ctx = s->ctx;
     if (!s->is_default) {
         pthread_mutex_lock(&ctx->mu);
@@ -467,7 +465,10 @@ bool oa_stream_destroy(oa_stream *s, bool force)
         s->ctx_next = s->ctx_prev = NULL;
         pthread_mutex_unlock(&ctx->mu);
     }
+    /* Pending callbacks still reach their subscribed thread while the queue drains. */
     stream_shutdown(s, force);
+    oa_rt_unsubscribe_stream(s);
+    oa_rt_allocator_forget((aclrtStream)s);
     __atomic_fetch_sub(&ctx->dev->live_streams, 1, __ATOMIC_RELAXED);
     OA_LOGI("destroyed stream %d of device %d", s->id, s->device_id);
     oa_obj_unref(&s->obj);
