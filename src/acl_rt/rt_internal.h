@@ -193,8 +193,6 @@ bool oa_stream_destroy(oa_stream *s, bool force);
 bool oa_stream_idle(oa_stream *s);
 /* Sets aborting and wakes any blocked wait of s (used before teardown). */
 void oa_stream_abort_waits(oa_stream *s);
-/* True when the calling thread is the stream's worker. */
-bool oa_stream_is_worker(const oa_stream *s);
 /* Thread-local id of the last task the calling thread submitted. */
 uint32_t oa_stream_thread_last_task(void);
 

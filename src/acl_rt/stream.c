@@ -322,10 +322,12 @@ oa_status oa_stream_submit(oa_stream *s, const oa_task_desc *desc, uint32_t *tas
     return OA_OK;
 }
 
-bool oa_stream_is_worker(const oa_stream *s)
+/* Caller holds s->mu. */
+static bool is_worker_locked(const oa_stream *s)
 {
     return s->worker_started && pthread_equal(s->worker, pthread_self());
 }
+
 
 static void deadline_after(struct timespec *ts, int32_t ms)
 {
@@ -340,14 +342,15 @@ static void deadline_after(struct timespec *ts, int32_t ms)
 
 oa_status oa_stream_synchronize(oa_stream *s, int32_t timeout_ms)
 {
-    if (oa_stream_is_worker(s)) {
-        return OA_FAIL(OA_E_RT_PARAM, "stream %d cannot be synchronized from one of its own tasks", s->id);
-    }
     struct timespec deadline;
     if (timeout_ms > 0) {
         deadline_after(&deadline, timeout_ms);
     }
     pthread_mutex_lock(&s->mu);
+    if (is_worker_locked(s)) {
+        pthread_mutex_unlock(&s->mu);
+        return OA_FAIL(OA_E_RT_PARAM, "stream %d cannot be synchronized from one of its own tasks", s->id);
+    }
     uint64_t target = s->submitted;
     ++s->sync_waiters;
     while (s->completed < target) {
@@ -391,9 +394,9 @@ void oa_stream_abort_waits(oa_stream *s)
 /* Stops the stream: drains or drops its queue and ends the worker. */
 static void stream_shutdown(oa_stream *s, bool force)
 {
-    bool self = oa_stream_is_worker(s);
     oa_task *dropped = NULL;
     pthread_mutex_lock(&s->mu);
+    bool self = is_worker_locked(s);
     s->closing = true;
     if (force) {
         dropped = s->head;

@@ -475,6 +475,41 @@ static void last_task_id_of_the_thread(void **state)
     assert_int_equal(aclrtDestroyStream(s), ACL_SUCCESS);
 }
 
+typedef struct self_arg {
+    aclrtContext ctx;
+    aclrtStream s;
+    aclError sync_result;
+    aclError destroy_result;
+} self_arg;
+
+static void destroy_own_stream(void *p)
+{
+    self_arg *a = p;
+    (void)aclrtSetCurrentContext(a->ctx);
+    a->sync_result = aclrtSynchronizeStream(a->s);
+    a->destroy_result = aclrtDestroyStream(a->s);
+}
+
+static void tasks_may_destroy_their_own_stream(void **state)
+{
+    (void)state;
+    self_arg a;
+    memset(&a, 0, sizeof(a));
+    assert_int_equal(aclrtGetCurrentContext(&a.ctx), ACL_SUCCESS);
+    assert_int_equal(aclrtCreateStream(&a.s), ACL_SUCCESS);
+    int counter = 0;
+    assert_int_equal(aclrtLaunchHostFunc(a.s, destroy_own_stream, &a), ACL_SUCCESS);
+    assert_int_equal(aclrtLaunchHostFunc(a.s, test_counter_inc, &counter), ACL_SUCCESS);
+    for (int i = 0; i < 200 && test_counter_get(&counter) == 0; ++i) {
+        test_sleep_ms(5);
+    }
+    /* A task cannot wait for its own stream, but it may destroy it; queued work still runs. */
+    assert_int_equal(a.sync_result, ACL_ERROR_RT_PARAM_INVALID);
+    assert_int_equal(a.destroy_result, ACL_SUCCESS);
+    assert_int_equal(test_counter_get(&counter), 1);
+    assert_int_equal(aclrtSynchronizeStream(a.s), ACL_ERROR_RT_INVALID_HANDLE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -491,6 +526,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(destroy_while_other_threads_submit, setup, teardown),
         cmocka_unit_test_setup_teardown(stream_state_callbacks, setup, teardown),
         cmocka_unit_test_setup_teardown(last_task_id_of_the_thread, setup, teardown),
+        cmocka_unit_test_setup_teardown(tasks_may_destroy_their_own_stream, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
