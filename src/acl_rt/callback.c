@@ -571,6 +571,20 @@ ACL_FUNC_VISIBILITY uint32_t aclrtGetErrorCodeFromExceptionInfo(const aclrtExcep
     return info->retcode;
 }
 
+ACL_FUNC_VISIBILITY aclError aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo *info, void **devArgsPtr,
+                                                           uint32_t *devArgsLen)
+{
+    if (info == NULL) {
+        (void)OA_FAIL(OA_E_PARAM, "parameter [info] must not be null");
+        return (aclError)EXC_INVALID;
+    }
+    ACL_REQUIRE_NOT_NULL(devArgsPtr);
+    ACL_REQUIRE_NOT_NULL(devArgsLen);
+    /* Failures on the CPU are never AI Core / AI CPU kernel exceptions: there are no kernel arguments. */
+    (void)OA_FAIL(OA_E_PARAM, "the exception of task %u is not a kernel exception and has no arguments", info->taskid);
+    return (aclError)EXC_INVALID;
+}
+
 /* ---- state callbacks ------------------------------------------------------------------- */
 
 typedef struct named_cb {

@@ -385,8 +385,6 @@ ACL_FUNC_VISIBILITY aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t *va
     return ACL_SUCCESS;
 }
 
-/* Forgets process-wide system parameters (finalize). */
-void oa_rt_sysopt_reset(void);
 void oa_rt_sysopt_reset(void)
 {
     pthread_mutex_lock(&g_sysopt_mu);

@@ -278,8 +278,6 @@ oa_status oa_rt_set_default_device(int32_t device_id)
     return OA_OK;
 }
 
-void oa_rt_sysopt_reset(void);
-void oa_rt_misc_reset(void);
 
 void oa_rt_finalize(void)
 {
@@ -318,6 +316,7 @@ void oa_rt_finalize(void)
     oa_rt_callbacks_finalize();
     oa_rt_sysopt_reset();
     oa_rt_misc_reset();
+    oa_rt_limits_reset();
     pthread_mutex_lock(&g_default_mu);
     g_default_device = -1;
     pthread_mutex_unlock(&g_default_mu);

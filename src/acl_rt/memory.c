@@ -16,6 +16,7 @@
 #define OA_LOG_MODULE "RUNTIME"
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "acl_rt/rt_internal.h"
@@ -886,5 +887,115 @@ ACL_FUNC_VISIBILITY aclError aclrtMemInvalidate(void *devPtr, size_t size)
 {
     ACL_REQUIRE_NOT_NULL(devPtr);
     ACL_REQUIRE(size > 0, OA_E_PARAM, "size [%zu] must be greater than 0", size);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtMallocForTaskScheduler(void **devPtr, size_t size, aclrtMemMallocPolicy policy,
+                                                         aclrtMallocConfig *cfg)
+{
+    /* The same memory as aclrtMallocWithCfg: the "task scheduler" is this process. */
+    return aclrtMallocWithCfg(devPtr, size, policy, cfg);
+}
+
+/* ---- stream-ordered value write / wait ----------------------------------------------- */
+
+typedef struct value_args {
+    uint64_t *addr;
+    uint64_t value;
+    uint32_t flag;
+} value_args;
+
+static oa_status value_write_run(void *args, const oa_task_exec *exec)
+{
+    (void)exec;
+    value_args *a = args;
+    __atomic_store_n(a->addr, a->value, __ATOMIC_RELEASE);
+    return OA_OK;
+}
+
+static bool value_ready(uint64_t cur, uint64_t want, uint32_t flag)
+{
+    switch (flag) {
+    case ACL_STREAM_WAIT_VALUE_GEQ:
+        return cur >= want;
+    case ACL_STREAM_WAIT_VALUE_EQ:
+        return cur == want;
+    case ACL_STREAM_WAIT_VALUE_AND:
+        return (cur & want) != 0;
+    default: /* ACL_STREAM_WAIT_VALUE_NOR */
+        return ~(cur | want) != 0;
+    }
+}
+
+static oa_status value_wait_run(void *args, const oa_task_exec *exec)
+{
+    value_args *a = args;
+    /* Another stream or the host changes the value: poll it, sleeping between looks. */
+    const struct timespec nap = {0, 100 * 1000};
+    while (!value_ready(__atomic_load_n(a->addr, __ATOMIC_ACQUIRE), a->value, a->flag)) {
+        if (__atomic_load_n(&exec->stream->aborting, __ATOMIC_ACQUIRE)) {
+            break;
+        }
+        nanosleep(&nap, NULL);
+    }
+    return OA_OK;
+}
+
+static oa_status value_task(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream, bool wait)
+{
+    side s;
+    classify(devAddr, &s);
+    if (s.kind != OA_MEM_KIND_DEVICE) {
+        return OA_FAIL(OA_E_RT_PARAM, "address [%p] is not device memory", devAddr);
+    }
+    oa_status st = check_span(&s, devAddr, sizeof(uint64_t), "address");
+    if (st == OA_OK && ((uintptr_t)devAddr & 7u) != 0) {
+        st = OA_FAIL(OA_E_RT_PARAM, "address [%p] is not 8-byte aligned", devAddr);
+    }
+    if (st != OA_OK) {
+        return st;
+    }
+    oa_stream *stm = NULL;
+    st = oa_stream_acquire(stream, &stm);
+    if (st != OA_OK) {
+        return st;
+    }
+    value_args a = {.addr = devAddr, .value = value, .flag = flag};
+    oa_task_desc d = {.kind = OA_TASK_KIND_GENERIC,
+                      .run = wait ? value_wait_run : value_write_run,
+                      .args = &a,
+                      .args_size = sizeof(a)};
+    st = oa_stream_submit(stm, &d, NULL);
+    oa_stream_release(stm);
+    return st;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtValueWrite(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream)
+{
+    ACL_REQUIRE_NOT_NULL(devAddr);
+    ACL_REQUIRE(flag == 0, OA_E_RT_PARAM, "flag [%u] must be 0", flag);
+    ACL_RETURN_STATUS(value_task(devAddr, value, flag, stream, false));
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtValueWait(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream)
+{
+    ACL_REQUIRE_NOT_NULL(devAddr);
+    ACL_REQUIRE(flag <= ACL_STREAM_WAIT_VALUE_NOR, OA_E_RT_PARAM, "flag [%u] must be an ACL_STREAM_WAIT_VALUE_* value",
+                flag);
+    ACL_RETURN_STATUS(value_task(devAddr, value, flag, stream, true));
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtCmoAsync(void *src, size_t size, aclrtCmoType cmoType, aclrtStream stream)
+{
+    ACL_REQUIRE_NOT_NULL(src);
+    ACL_REQUIRE(size > 0, OA_E_PARAM, "size [%zu] must be greater than 0", size);
+    ACL_REQUIRE((unsigned)cmoType <= ACL_RT_CMO_TYPE_FLUSH, OA_E_RT_PARAM, "cmoType [%d] is invalid", (int)cmoType);
+    oa_stream *s = NULL;
+    oa_status st = oa_stream_acquire(stream, &s);
+    if (st != OA_OK) {
+        return oa_status_to_acl(st);
+    }
+    /* Cache maintenance has nothing to do on one coherent memory. */
+    oa_stream_release(s);
     return ACL_SUCCESS;
 }

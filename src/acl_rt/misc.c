@@ -14,7 +14,6 @@ static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
 static uint32_t g_op_wait_timeout_s;
 static uint64_t g_op_execute_timeout_us; /* 0: no limit */
 
-void oa_rt_misc_reset(void);
 void oa_rt_misc_reset(void)
 {
     pthread_mutex_lock(&g_mu);
@@ -108,4 +107,29 @@ ACL_FUNC_VISIBILITY aclError aclrtResetOverflowStatus(aclrtStream stream)
         oa_stream_release(s);
     }
     ACL_RETURN_STATUS(st);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtGetFloatOverflowStatus(void *outputAddr, uint64_t outputSize, aclrtStream stream)
+{
+    ACL_REQUIRE_NOT_NULL(outputAddr);
+    ACL_REQUIRE(outputSize <= SIZE_MAX, OA_E_PARAM, "outputSize is too large");
+    return aclrtMemsetAsync(outputAddr, (size_t)outputSize, 0, (size_t)outputSize, stream);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtResetFloatOverflowStatus(aclrtStream stream)
+{
+    return aclrtResetOverflowStatus(stream);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtNpuGetFloatOverFlowStatus(void *outputAddr, uint64_t outputSize, uint32_t checkMode,
+                                                            aclrtStream stream)
+{
+    (void)checkMode;
+    return aclrtGetFloatOverflowStatus(outputAddr, outputSize, stream);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtNpuClearFloatOverFlowStatus(uint32_t checkMode, aclrtStream stream)
+{
+    (void)checkMode;
+    return aclrtResetOverflowStatus(stream);
 }

@@ -247,4 +247,12 @@ void oa_rt_callbacks_finalize(void);
 /* Runtime-wide settings kept by misc.c and read elsewhere. */
 uint64_t oa_rt_op_execute_timeout_us(void);
 
+/* Forgets the resource limits set on a stream (stream destroy). */
+void oa_rt_stream_res_forget(aclrtStream handle);
+
+/* Back to the initial state at aclFinalize: system parameters, timeouts, limits. */
+void oa_rt_sysopt_reset(void);
+void oa_rt_misc_reset(void);
+void oa_rt_limits_reset(void);
+
 #endif /* OA_ACL_RT_RT_INTERNAL_H */

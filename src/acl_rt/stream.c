@@ -472,6 +472,7 @@ bool oa_stream_destroy(oa_stream *s, bool force)
     stream_shutdown(s, force);
     oa_rt_unsubscribe_stream(s);
     oa_rt_allocator_forget((aclrtStream)s);
+    oa_rt_stream_res_forget((aclrtStream)s);
     __atomic_fetch_sub(&ctx->dev->live_streams, 1, __ATOMIC_RELAXED);
     OA_LOGI("destroyed stream %d of device %d", s->id, s->device_id);
     oa_obj_unref(&s->obj);
@@ -1005,4 +1006,16 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamStop(aclrtStream stream)
 {
     ACL_REQUIRE_NOT_NULL(stream);
     ACL_RETURN_STATUS(abort_stream(stream));
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtPersistentTaskClean(aclrtStream stream)
+{
+    ACL_REQUIRE_NOT_NULL(stream);
+    oa_stream *s = NULL;
+    oa_status st = oa_stream_acquire(stream, &s);
+    if (st == OA_OK) {
+        /* No task stays on a stream after it ran: nothing persistent to clean. */
+        oa_stream_release(s);
+    }
+    ACL_RETURN_STATUS(st);
 }
