@@ -124,14 +124,25 @@ oa_status oa_stream_create(oa_context *ctx, uint32_t priority, uint32_t acl_flag
     pthread_mutex_init(&s->mu, NULL);
     init_cond(&s->work_cv);
     init_cond(&s->done_cv);
+    if (!is_default) {
+        /* Registered and linked under the context lock, so a concurrent teardown sees it or refuses it. */
+        pthread_mutex_lock(&ctx->mu);
+        if (ctx->dead) {
+            pthread_mutex_unlock(&ctx->mu);
+            stream_free(&s->obj);
+            return OA_FAIL(OA_E_RT_CONTEXT_NULL, "the current context is being destroyed");
+        }
+    }
     oa_status st = oa_registry_add(&s->obj);
     if (st != OA_OK) {
+        if (!is_default) {
+            pthread_mutex_unlock(&ctx->mu);
+        }
         stream_free(&s->obj);
         return st;
     }
     __atomic_fetch_add(&dev->live_streams, 1, __ATOMIC_RELAXED);
     if (!is_default) {
-        pthread_mutex_lock(&ctx->mu);
         s->ctx_next = ctx->streams;
         if (ctx->streams != NULL) {
             ctx->streams->ctx_prev = s;
