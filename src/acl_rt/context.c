@@ -18,7 +18,16 @@
 #include "base/error.h"
 
 static _Thread_local oa_context *t_ctx;
+static _Thread_local uint64_t t_ctx_serial;
 static _Thread_local oa_device *t_dev;
+static uint64_t g_next_serial = 1;
+
+static void set_tls_ctx(oa_context *ctx)
+{
+    t_ctx = ctx;
+    t_ctx_serial = ctx != NULL ? ctx->serial : 0;
+    t_dev = NULL;
+}
 
 static void ctx_free(oa_obj *o)
 {
@@ -35,6 +44,7 @@ oa_status oa_ctx_create(oa_device *dev, bool primary, oa_context **out)
     }
     oa_obj_init(&ctx->obj, OA_OBJ_CONTEXT, ctx_free);
     ctx->dev = dev;
+    ctx->serial = __atomic_fetch_add(&g_next_serial, 1, __ATOMIC_RELAXED);
     ctx->primary = primary;
     pthread_mutex_init(&ctx->mu, NULL);
     oa_status st = oa_stream_create(ctx, OA_RT_STREAM_PRIORITY_DEFAULT, 0, true, &ctx->default_stream);
@@ -172,8 +182,13 @@ void oa_ctx_teardown(oa_context *ctx)
 oa_context *oa_ctx_current_quiet(bool implicit)
 {
     if (t_ctx != NULL) {
-        oa_obj *o = oa_registry_get(t_ctx, OA_OBJ_CONTEXT);
-        return (oa_context *)o;
+        oa_context *ctx = (oa_context *)oa_registry_get(t_ctx, OA_OBJ_CONTEXT);
+        if (ctx != NULL && ctx->serial != t_ctx_serial) {
+            /* The context this thread had was destroyed and another one got its address. */
+            oa_ctx_release(ctx);
+            ctx = NULL;
+        }
+        return ctx;
     }
     for (int attempt = 0; attempt < 2; ++attempt) {
         if (t_dev != NULL) {
@@ -243,8 +258,7 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateContext(aclrtContext *context, int32_t d
     if (st != OA_OK) {
         return oa_status_to_acl(st);
     }
-    t_ctx = ctx;
-    t_dev = NULL;
+    set_tls_ctx(ctx);
     *context = (aclrtContext)ctx;
     oa_ctx_release(ctx);
     return ACL_SUCCESS;
@@ -272,8 +286,7 @@ ACL_FUNC_VISIBILITY aclError aclrtSetCurrentContext(aclrtContext context)
     ACL_REQUIRE_NOT_NULL(context);
     oa_context *ctx = (oa_context *)oa_registry_get(context, OA_OBJ_CONTEXT);
     ACL_REQUIRE(ctx != NULL, OA_E_RT_CONTEXT_NULL, "context [%p] is not a live context (already destroyed?)", context);
-    t_ctx = ctx;
-    t_dev = NULL;
+    set_tls_ctx(ctx);
     oa_ctx_release(ctx);
     return ACL_SUCCESS;
 }

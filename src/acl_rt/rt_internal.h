@@ -103,6 +103,7 @@ int32_t oa_rt_default_device(void);
 struct oa_context {
     oa_obj obj;
     oa_device *dev;
+    uint64_t serial;          /* unique per context ever created: tells a reused address apart */
     bool primary;
     bool dead;                /* torn down; under mu */
     oa_context *dev_next;     /* device list, under dev->mu */
