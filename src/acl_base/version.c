@@ -96,7 +96,9 @@ static oa_status package_info_path(const char *pkg, char *out, size_t cap, bool 
             OA_LOGW("cannot read %s from %s", key, INSTALL_INFO_FILE);
             return OA_E_INVALID_FILE;
         }
-        snprintf(out, cap, "%s/%s/version.info", base, pkg);
+        if ((size_t)snprintf(out, cap, "%s/%s/version.info", base, pkg) >= cap) {
+            return OA_E_INVALID_FILE;
+        }
         return OA_OK;
     }
     const char *home = getenv("ASCEND_HOME_PATH");
