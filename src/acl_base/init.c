@@ -330,7 +330,7 @@ static void rollback_init(void)
         g_default_device_set = false;
     }
     oa_dump_on_finalize();
-    oa_prof_on_acl_finalize();
+    oa_prof_cancel_init_config();
     g_max_opqueue_num = OA_ACL_DEFAULT_MAX_OPQUEUE_NUM;
     memset(&g_limits, 0, sizeof(g_limits));
     g_limits.event_mode = -1;

@@ -1252,10 +1252,21 @@ oa_status oa_prof_apply_init_config(const cJSON *profiler, const char *env_text)
     return st;
 }
 
-void oa_prof_on_acl_finalize(void)
+void oa_prof_cancel_init_config(void)
 {
     pthread_mutex_lock(&g_lock);
     if (g_mode == MODE_ACL_JSON) {
+        (void)stop_session_locked();
+        g_mode = MODE_OFF;
+    }
+    pthread_mutex_unlock(&g_lock);
+}
+
+void oa_prof_on_acl_finalize(void)
+{
+    /* like CANN's MsprofFinalize: whatever still runs is stopped and written */
+    pthread_mutex_lock(&g_lock);
+    if (g_mode != MODE_OFF) {
         (void)stop_session_locked();
         g_mode = MODE_OFF;
     }

@@ -27,7 +27,10 @@
  */
 oa_status oa_prof_apply_init_config(const cJSON *profiler, const char *env_text) OA_MUST_CHECK;
 
-/* aclFinalize: stops and writes profiling that aclInit started, and resets that mode. */
+/* A failed aclInit: undoes oa_prof_apply_init_config only. */
+void oa_prof_cancel_init_config(void);
+
+/* aclFinalize: stops and writes any running session (aclInit's or the API's) and resets the profiler. */
 void oa_prof_on_acl_finalize(void);
 
 /* True while profiling collects data; data_types gets the ACL_PROF_* switches. */

@@ -328,6 +328,27 @@ static void sc_acl_json_profiling(void)
     cJSON_Delete(trace);
 }
 
+static void sc_acl_finalize_stops_sessions(void)
+{
+    char dir[PATH_MAX + 32];
+    snprintf(dir, sizeof(dir), "%s/finalize_out", g_dir);
+    C_CODE(aclInit(NULL), ACL_SUCCESS);
+    C_CODE(aclprofInit(dir, strlen(dir)), ACL_SUCCESS);
+    aclprofConfig *cfg = aclprofCreateConfig(NULL, 0, ACL_AICORE_NONE, NULL, ACL_PROF_MSPROFTX);
+    C_CODE(aclprofStart(cfg), ACL_SUCCESS);
+    int stream = 0;
+    C_CODE(aclprofMarkEx("before_finalize", 15, &stream), ACL_SUCCESS);
+    C_CODE(aclFinalize(), ACL_SUCCESS); /* writes the running session and resets the profiler */
+    cJSON *trace = load_trace(dir);
+    C_TRUE(trace != NULL);
+    C_EQ(count_events(trace, "before_finalize", "i"), 1);
+    cJSON_Delete(trace);
+    C_CODE(aclprofMarkEx("after", 5, &stream), -1);
+    C_CODE(aclprofInit(dir, strlen(dir)), ACL_SUCCESS);
+    C_CODE(aclprofFinalize(), ACL_SUCCESS);
+    aclprofDestroyConfig(cfg);
+}
+
 /* ---- operator records: the documented 384-byte layout, built independently ---- */
 
 typedef struct op_record {
@@ -437,6 +458,7 @@ CHILD_TEST(sessions, sc_sessions)
 CHILD_TEST(config_checks, sc_config_checks)
 CHILD_TEST(msproftx, sc_msproftx)
 CHILD_TEST(acl_json_profiling, sc_acl_json_profiling)
+CHILD_TEST(acl_finalize_stops_sessions, sc_acl_finalize_stops_sessions)
 
 static int setup(void **state)
 {
@@ -463,6 +485,7 @@ int main(void)
         cmocka_unit_test(config_checks),
         cmocka_unit_test(msproftx),
         cmocka_unit_test(acl_json_profiling),
+        cmocka_unit_test(acl_finalize_stops_sessions),
         cmocka_unit_test(operator_records),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
