@@ -622,7 +622,10 @@ int oa_ort_run(oa_ort_session *s, const oa_ort_tensor *inputs, size_t n_in,
   if (!discard) {
     for (size_t i = 0; i < n_req; i++)
       if (collect_output(s, &outputs[i], i, &c)) goto done;
-    for (size_t i = 0; i < n_req; i++) outputs[i].owned = c.allocated[i];
+    for (size_t i = 0; i < n_req; i++) {
+      outputs[i].owned = c.allocated[i];
+      if (outputs[i].name == NULL) outputs[i].name = c.out_names[i];
+    }
   }
   rc = 0;
 done:

@@ -129,6 +129,8 @@ typedef struct oa_ort_tensor {
  *   directly when the model declares a fixed shape for it (no copy), else by
  *   copy; too small a buffer is an error that reports the needed size in
  *   bytes. With data == NULL the result is malloc'd and owned is set.
+ *   An output requested by position (name NULL) gets the model's name for it
+ *   (valid while the session lives).
  *   n_outputs == 0 (outputs may be NULL) computes every output and discards it.
  * On failure no output keeps an allocation. Returns 0 or -1. */
 int oa_ort_run(oa_ort_session *session, const oa_ort_tensor *inputs, size_t n_inputs,
