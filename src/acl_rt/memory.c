@@ -798,6 +798,45 @@ ACL_FUNC_VISIBILITY aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtr
     return ACL_SUCCESS;
 }
 
+/*
+ * Device memory and DVPP memory are the same on the CPU (acldvppMalloc
+ * allocates device memory), so both bits accept any device allocation; no
+ * address range is ever reserved (virtual memory management is not
+ * supported), so the reserved bit accepts nothing. Reserved-address bit: the
+ * header's ACL_RT_MEM_TYPE_RSVD (0x10) and the value CANN's runtime checks
+ * for (0x20) are both accepted.
+ */
+#define MEM_TYPE_RSVD_RT 0x20u
+
+ACL_FUNC_VISIBILITY aclError aclrtCheckMemType(void **addrList, uint32_t size, uint32_t memType, uint32_t *checkResult,
+                                               uint32_t reserve)
+{
+    ACL_REQUIRE_NOT_NULL(addrList);
+    ACL_REQUIRE_NOT_NULL(checkResult);
+    *checkResult = 0;
+    ACL_REQUIRE(reserve == 0, OA_E_RT_PARAM, "reserve [%u] must be 0", reserve);
+    ACL_REQUIRE(size > 0, OA_E_RT_PARAM, "size [%u] must be greater than 0", size);
+    const uint32_t known = ACL_RT_MEM_TYPE_DEV | ACL_RT_MEM_TYPE_DVPP | ACL_RT_MEM_TYPE_RSVD | MEM_TYPE_RSVD_RT;
+    ACL_REQUIRE((memType & ~known) == 0, OA_E_RT_PARAM,
+                "memType [%#x] must be an OR of ACL_RT_MEM_TYPE_DEV, ACL_RT_MEM_TYPE_DVPP and ACL_RT_MEM_TYPE_RSVD",
+                memType);
+    int32_t dev = 0;
+    oa_status st = current_device(&dev);
+    if (st != OA_OK) {
+        ACL_RETURN_STATUS(st);
+    }
+    bool device_ok = (memType & (ACL_RT_MEM_TYPE_DEV | ACL_RT_MEM_TYPE_DVPP)) != 0;
+    for (uint32_t i = 0; i < size; i++) {
+        side s;
+        classify(addrList[i], &s);
+        if (!(device_ok && s.kind == OA_MEM_KIND_DEVICE)) {
+            return ACL_SUCCESS;
+        }
+    }
+    *checkResult = 1;
+    return ACL_SUCCESS;
+}
+
 ACL_FUNC_VISIBILITY aclError aclrtMemGetAddressRange(void *ptr, void **pbase, size_t *psize)
 {
     ACL_REQUIRE_NOT_NULL(ptr);

@@ -5,6 +5,7 @@
  */
 #define OA_LOG_MODULE "RUNTIME"
 #include <pthread.h>
+#include <string.h>
 
 #include "acl_rt/rt_internal.h"
 #include "base/acl_check.h"
@@ -132,4 +133,36 @@ ACL_FUNC_VISIBILITY aclError aclrtNpuClearFloatOverFlowStatus(uint32_t checkMode
 {
     (void)checkMode;
     return aclrtResetOverflowStatus(stream);
+}
+
+/* ---- device faults ------------------------------------------------------------------------------------------------ */
+
+/*
+ * The CPU device never reports uncorrectable memory errors or other faults:
+ * the queries validate their arguments as CANN does and answer "nothing".
+ */
+ACL_FUNC_VISIBILITY aclError aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo *memUceInfoArray, size_t arraySize,
+                                                size_t *retSize)
+{
+    ACL_REQUIRE_NOT_NULL(memUceInfoArray);
+    ACL_REQUIRE_NOT_NULL(retSize);
+    (void)arraySize; /* no record is ever needed, so any array is large enough */
+    oa_status st = oa_rt_check_device_id(deviceId, OA_E_RT_DEVICE_ID);
+    if (st != OA_OK) {
+        ACL_RETURN_STATUS(st);
+    }
+    *retSize = 0;
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo *errorInfo)
+{
+    ACL_REQUIRE_NOT_NULL(errorInfo);
+    oa_status st = oa_rt_check_device_id(deviceId, OA_E_RT_DEVICE_ID);
+    if (st != OA_OK) {
+        ACL_RETURN_STATUS(st);
+    }
+    memset(errorInfo, 0, sizeof(*errorInfo));
+    errorInfo->errorType = ACL_RT_NO_ERROR;
+    return ACL_SUCCESS;
 }

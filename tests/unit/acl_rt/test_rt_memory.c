@@ -481,6 +481,39 @@ static void overflow_status_buffer_is_cleared(void **state)
     assert_int_equal(aclrtFree(d), ACL_SUCCESS);
 }
 
+static void check_mem_type(void **state)
+{
+    (void)state;
+    void *d = NULL, *h = NULL;
+    int local = 0;
+    uint32_t ok = 7;
+    assert_int_equal(aclrtMalloc(&d, 256, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtMallocHost(&h, 64), ACL_SUCCESS);
+    void *list[3] = {d, (char *)d + 100, NULL};
+    assert_int_equal(aclrtCheckMemType(list, 2, ACL_RT_MEM_TYPE_DEV, &ok, 0), ACL_SUCCESS);
+    assert_int_equal(ok, 1);
+    assert_int_equal(aclrtCheckMemType(list, 2, ACL_RT_MEM_TYPE_DVPP | ACL_RT_MEM_TYPE_RSVD, &ok, 0), ACL_SUCCESS);
+    assert_int_equal(ok, 1);
+    assert_int_equal(aclrtCheckMemType(list, 2, ACL_RT_MEM_TYPE_RSVD, &ok, 0), ACL_SUCCESS);
+    assert_int_equal(ok, 0);
+    list[2] = h;
+    assert_int_equal(aclrtCheckMemType(list, 3, ACL_RT_MEM_TYPE_DEV, &ok, 0), ACL_SUCCESS);
+    assert_int_equal(ok, 0);
+    list[2] = &local;
+    assert_int_equal(aclrtCheckMemType(list, 3, ACL_RT_MEM_TYPE_DEV, &ok, 0), ACL_SUCCESS);
+    assert_int_equal(ok, 0);
+    /* argument errors: NULL first (ACL layer), then the runtime's checks */
+    assert_int_equal(aclrtCheckMemType(NULL, 1, ACL_RT_MEM_TYPE_DEV, &ok, 0), ACL_ERROR_INVALID_PARAM);
+    assert_int_equal(aclrtCheckMemType(list, 1, ACL_RT_MEM_TYPE_DEV, NULL, 0), ACL_ERROR_INVALID_PARAM);
+    ok = 1;
+    assert_int_equal(aclrtCheckMemType(list, 1, ACL_RT_MEM_TYPE_DEV, &ok, 1), ACL_ERROR_RT_PARAM_INVALID);
+    assert_int_equal(ok, 0);
+    assert_int_equal(aclrtCheckMemType(list, 0, ACL_RT_MEM_TYPE_DEV, &ok, 0), ACL_ERROR_RT_PARAM_INVALID);
+    assert_int_equal(aclrtCheckMemType(list, 1, 0x1, &ok, 0), ACL_ERROR_RT_PARAM_INVALID);
+    assert_int_equal(aclrtFree(d), ACL_SUCCESS);
+    assert_int_equal(aclrtFreeHost(h), ACL_SUCCESS);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -497,6 +530,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(memory_information, setup, teardown),
         cmocka_unit_test_setup_teardown(free_with_device_sync_waits_for_pending_work, setup, teardown),
         cmocka_unit_test_setup_teardown(overflow_status_buffer_is_cleared, setup, teardown),
+        cmocka_unit_test_setup_teardown(check_mem_type, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -170,6 +170,27 @@ static void persistent_task_clean_and_exception_args(void **state)
     assert_int_equal(aclrtGetArgsFromExceptionInfo(NULL, &args, &len), (aclError)0xFFFFFFFF);
 }
 
+static void device_fault_queries_report_nothing(void **state)
+{
+    (void)state;
+    aclrtMemUceInfo uce[2];
+    size_t n = 99;
+    assert_int_equal(aclrtGetMemUceInfo(0, uce, 2, &n), ACL_SUCCESS);
+    assert_int_equal(n, 0);
+    assert_int_equal(aclrtGetMemUceInfo(0, uce, 0, &n), ACL_SUCCESS);
+    assert_int_equal(aclrtGetMemUceInfo(0, NULL, 2, &n), ACL_ERROR_INVALID_PARAM);
+    assert_int_equal(aclrtGetMemUceInfo(0, uce, 2, NULL), ACL_ERROR_INVALID_PARAM);
+    assert_int_equal(aclrtGetMemUceInfo(999, uce, 2, &n), ACL_ERROR_RT_INVALID_DEVICEID);
+    aclrtErrorInfo info;
+    memset(&info, 0xab, sizeof(info));
+    assert_int_equal(aclrtGetErrorVerbose(0, &info), ACL_SUCCESS);
+    assert_int_equal(info.errorType, ACL_RT_NO_ERROR);
+    assert_int_equal(info.hasDetail, 0);
+    assert_int_equal(info.tryRepair, 0);
+    assert_int_equal(aclrtGetErrorVerbose(0, NULL), ACL_ERROR_INVALID_PARAM);
+    assert_int_equal(aclrtGetErrorVerbose(-1, &info), ACL_ERROR_RT_INVALID_DEVICEID);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -179,6 +200,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(value_write_and_wait_order_two_streams, setup, teardown),
         cmocka_unit_test_setup_teardown(cache_operations_and_timeouts, setup, teardown),
         cmocka_unit_test_setup_teardown(persistent_task_clean_and_exception_args, setup, teardown),
+        cmocka_unit_test_setup_teardown(device_fault_queries_report_nothing, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
