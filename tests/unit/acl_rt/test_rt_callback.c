@@ -198,8 +198,8 @@ static void asynchronous_errors_surface_at_synchronize(void **state)
     assert_int_equal(aclrtLaunchHostFunc(s, test_counter_inc, &counter), ACL_SUCCESS);
     /* Unsubscribed before the callback task runs: that task fails on the stream. */
     assert_int_equal(aclrtUnSubscribeReport(me, s), ACL_SUCCESS);
-    test_gate_open(&g);
     g_exc_calls = 0;
+    test_gate_open(&g);
     assert_int_equal(aclrtSynchronizeStream(s), ACL_ERROR_RT_STREAM_NO_CB_REG);
     assert_int_equal(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_RT_STREAM_NO_CB_REG);
     assert_int_equal(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_RT_STREAM_NO_CB_REG);

@@ -498,8 +498,13 @@ static void tasks_may_destroy_their_own_stream(void **state)
     assert_int_equal(aclrtGetCurrentContext(&a.ctx), ACL_SUCCESS);
     assert_int_equal(aclrtCreateStream(&a.s), ACL_SUCCESS);
     int counter = 0;
+    /* The gate keeps the destroying task from running before everything is queued. */
+    test_gate g;
+    test_gate_init(&g);
+    assert_int_equal(aclrtLaunchHostFunc(a.s, test_gate_fn, &g), ACL_SUCCESS);
     assert_int_equal(aclrtLaunchHostFunc(a.s, destroy_own_stream, &a), ACL_SUCCESS);
     assert_int_equal(aclrtLaunchHostFunc(a.s, test_counter_inc, &counter), ACL_SUCCESS);
+    test_gate_open(&g);
     for (int i = 0; i < 200 && test_counter_get(&counter) == 0; ++i) {
         test_sleep_ms(5);
     }
