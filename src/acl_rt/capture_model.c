@@ -375,6 +375,7 @@ oa_status oa_mdlri_add_stream(oa_mdlri *m, oa_stream *s, bool internal, bool ori
             return st;
         }
         is->internal = true;
+        oa_obj_ref(&is->obj); /* ours; the creation reference goes with oa_stream_destroy */
         ms->stream = is;
         oa_capture_mark_internal(is, m, ms);
     } else {
