@@ -232,9 +232,34 @@ static void leave_capture(oa_mdlri *m)
     oa_mdlri_unbind_events(m);
 }
 
+/* Ends the captures still running into the sub-instances of m (m's capture failed). Lock held. */
+static void abandon_subs(oa_mdlri *m)
+{
+    for (uint32_t i = 0; i < m->nconds; ++i) {
+        oa_mri_cond *c = m->conds[i];
+        for (uint32_t j = 0; j < c->size; ++j) {
+            oa_mdlri *sub = c->subs[j];
+            abandon_subs(sub);
+            if (!model_capturing(sub)) {
+                continue;
+            }
+            for (uint32_t k = 0; k < sub->nusers; ++k) {
+                oa_stream *u = sub->users[k];
+                if (u->cap.model == sub && u->cap.role == OA_CAP_ORIGIN) {
+                    mode_exit(&u->cap);
+                }
+            }
+            OA_LOGW("the capture into sub ACL graph %u ends with its parent's", sub->id);
+            leave_capture(sub);
+            oa_mdlri_clear(sub);
+        }
+    }
+}
+
 /* A failed capture: the streams leave capture mode; a root instance goes away, a sub-instance is emptied. */
 static bool abandon_capture(oa_mdlri *m)
 {
+    abandon_subs(m);
     leave_capture(m);
     if (m->is_sub) {
         oa_mdlri_clear(m);
