@@ -425,8 +425,9 @@ static oa_status intercept_append(oa_stream *s, const oa_task_desc *d)
     if (t->hooks != NULL && t->hooks->on_capture != NULL) {
         st = t->hooks->on_capture(m, t->args, t->args_size, &t->hook_state);
         if (st != OA_OK) {
-            /* The task stays (its release runs with the instance); the capture cannot succeed any more. */
+            /* The task stays (its release runs with the instance, no other hook does); the capture cannot succeed. */
             t->disabled = true;
+            t->hooks = NULL;
             if (link_capturing(l)) {
                 invalidate(m, "a captured task refused the capture");
             }
