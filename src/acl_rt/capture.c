@@ -533,6 +533,9 @@ static oa_status capture_begin(aclrtStream stream, int32_t mode, aclmdlRI target
         } else if (link_capturing(l)) {
             st = OA_FAIL(OA_E_RT_STREAM_CAPTURED, "stream %d is already in capture status (%s)", s->id,
                          link_status(l) == ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE ? "active" : "invalidated");
+        } else if (l->grp != 0) {
+            st = OA_FAIL(OA_E_RT_TASK_GROUP_STATUS, "stream %d is updating a task group and cannot begin a capture",
+                         s->id);
         }
         oa_mdlri *m = given;
         if (st == OA_OK && m == NULL) {
@@ -838,6 +841,15 @@ static bool fast_path(const oa_event *ev)
 /* Appends a control task for an event; takes an event reference. Lock held. */
 static oa_status append_event_task(oa_mri_stream *ms, mri_op op, oa_event *ev, uint32_t flag, oa_mri_task **out)
 {
+    if (ms->sampling != NULL) {
+        return OA_FAIL(OA_E_RT_TASK_TYPE_NOT_SUPPORT, "only kernel tasks can be added to a task group (event %u)",
+                       ev->id);
+    }
+    if (ms->model->open_groups > 0) {
+        ms->model->group_error = OA_E_RT_TASK_GROUP_INTR;
+        return OA_FAIL(OA_E_RT_TASK_GROUP_INTR,
+                       "a task group is open on another stream of the capture: the event operation interrupts it");
+    }
     oa_mri_task *t = NULL;
     oa_status st = oa_mdlri_append(ms, op, NULL, &t);
     if (st != OA_OK) {
@@ -1153,8 +1165,11 @@ oa_status oa_capture_event_reset(oa_event *ev, oa_stream *s, bool *handled)
 oa_status oa_capture_bind_stream(oa_stream *s, oa_mdlri *m, bool head)
 {
     oa_cap_link *l = &s->cap;
-    if (link_capturing(l) || l->grp != 0) {
+    if (link_capturing(l)) {
         return OA_FAIL(OA_E_RT_STREAM_CAPTURED, "stream %d is in the capture stage and cannot be bound", s->id);
+    }
+    if (l->grp != 0) {
+        return OA_FAIL(OA_E_RT_TASK_GROUP_STATUS, "stream %d is updating a task group and cannot be bound", s->id);
     }
     if (l->role != OA_CAP_NONE) {
         return OA_FAIL(OA_E_RT_STREAM_MODEL, "stream %d is already bound to model runtime instance %u", s->id,
