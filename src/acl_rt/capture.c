@@ -168,6 +168,16 @@ static void invalidate(oa_mdlri *m, const char *why)
     }
 }
 
+/* A task group of a capture failed (a task it cannot hold, or work on another stream interrupting it): the group
+ * keeps the error for aclmdlRICaptureTaskGrpEnd and the capture is invalidated, as CANN does. Lock held. */
+static void group_failed(oa_mdlri *m, oa_status code)
+{
+    m->group_error = code;
+    if (mri_status_of(m) == MRI_CAPTURE_ACTIVE) {
+        invalidate(m, "a task group failed");
+    }
+}
+
 static oa_status cap_intercept(void *ctx, oa_stream *s, const oa_task_desc *desc);
 
 static oa_status add_user(oa_mdlri *m, oa_stream *s)
@@ -404,12 +414,13 @@ static oa_status intercept_append(oa_stream *s, const oa_task_desc *d)
     }
     if (ms->sampling != NULL) {
         if (d->kind != OA_TASK_KIND_KERNEL) {
+            group_failed(m, OA_E_RT_TASK_TYPE_NOT_SUPPORT);
             return OA_FAIL(OA_E_RT_TASK_TYPE_NOT_SUPPORT,
                            "only kernel tasks can be added to a task group (stream %d, task kind %d)", s->id,
                            (int)d->kind);
         }
     } else if (m->open_groups > 0) {
-        m->group_error = OA_E_RT_TASK_GROUP_INTR;
+        group_failed(m, OA_E_RT_TASK_GROUP_INTR);
         return OA_FAIL(OA_E_RT_TASK_GROUP_INTR,
                        "a task group is open on another stream of the capture: the task on stream %d interrupts it",
                        s->id);
@@ -842,11 +853,12 @@ static bool fast_path(const oa_event *ev)
 static oa_status append_event_task(oa_mri_stream *ms, mri_op op, oa_event *ev, uint32_t flag, oa_mri_task **out)
 {
     if (ms->sampling != NULL) {
+        group_failed(ms->model, OA_E_RT_TASK_TYPE_NOT_SUPPORT);
         return OA_FAIL(OA_E_RT_TASK_TYPE_NOT_SUPPORT, "only kernel tasks can be added to a task group (event %u)",
                        ev->id);
     }
     if (ms->model->open_groups > 0) {
-        ms->model->group_error = OA_E_RT_TASK_GROUP_INTR;
+        group_failed(ms->model, OA_E_RT_TASK_GROUP_INTR);
         return OA_FAIL(OA_E_RT_TASK_GROUP_INTR,
                        "a task group is open on another stream of the capture: the event operation interrupts it");
     }

@@ -97,8 +97,6 @@ static void task_groups(void **state)
     assert_int_equal(aclmdlRICaptureTaskGrpBegin(s), ACL_SUCCESS);
     assert_int_equal(aclmdlRICaptureTaskGrpBegin(s), ACL_ERROR_STREAM_TASK_GROUP_STATUS);
     assert_int_equal(launch(s, OA_TASK_KIND_KERNEL, &acc, 10), OA_OK);
-    /* Only kernels join a task group. */
-    assert_int_equal(aclrtLaunchHostFunc(s, noop, NULL), ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT);
     assert_int_equal(launch(s, OA_TASK_KIND_KERNEL, &acc, 100), OA_OK);
     assert_int_equal(aclmdlRICaptureTaskGrpEnd(s, &g), ACL_SUCCESS);
     assert_non_null(g);
@@ -143,6 +141,12 @@ static void task_groups(void **state)
     assert_int_equal(aclmdlRICaptureTaskUpdateBegin(u, g), ACL_ERROR_STREAM_TASK_GROUP_STATUS);
     assert_int_equal(aclmdlRICaptureTaskUpdateBegin(u2, g), ACL_ERROR_STREAM_TASK_GROUP_STATUS);
     assert_int_equal(aclrtLaunchHostFunc(u, noop, NULL), ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT);
+    /* A stream updating a task group can neither begin a capture nor be bound to an instance. */
+    assert_int_equal(aclmdlRICaptureBegin(u, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_ERROR_STREAM_TASK_GROUP_STATUS);
+    aclmdlRI built = NULL;
+    assert_int_equal(aclmdlRIBuildBegin(&built, 0), ACL_SUCCESS);
+    assert_int_equal(aclmdlRIBindStream(built, u, 0), ACL_ERROR_STREAM_TASK_GROUP_STATUS);
+    assert_int_equal(aclmdlRIDestroy(built), ACL_SUCCESS);
     aclrtEvent e = NULL;
     assert_int_equal(aclrtCreateEvent(&e), ACL_SUCCESS);
     assert_int_equal(aclrtRecordEvent(e, u), ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT);
@@ -210,7 +214,29 @@ static void task_group_errors(void **state)
     assert_int_equal(launch(s, OA_TASK_KIND_KERNEL, &acc, 1), OA_OK);
     assert_int_equal(aclmdlRICaptureTaskGrpEnd(s, &g), ACL_ERROR_STREAM_TASK_GROUP_INTR);
     assert_null(g);
-    assert_int_equal(aclmdlRICaptureEnd(s, &m), ACL_ERROR_RT_STREAM_UNJOINED);
+    /* The interruption invalidated the capture (reported before the unjoined side stream). */
+    assert_int_equal(aclmdlRICaptureEnd(s, &m), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
+
+    /* An event operation on another stream interrupts an open group too. */
+    assert_int_equal(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+    assert_int_equal(aclrtRecordEvent(fork, s), ACL_SUCCESS);
+    assert_int_equal(aclrtStreamWaitEvent(side, fork), ACL_SUCCESS);
+    assert_int_equal(aclmdlRICaptureTaskGrpBegin(s), ACL_SUCCESS);
+    assert_int_equal(aclrtRecordEvent(fork, side), ACL_ERROR_STREAM_TASK_GROUP_INTR);
+    assert_int_equal(aclmdlRICaptureTaskGrpEnd(s, &g), ACL_ERROR_STREAM_TASK_GROUP_INTR);
+    assert_int_equal(aclmdlRICaptureEnd(s, &m), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
+
+    /* Only kernels join a task group: anything else fails the group and invalidates the capture. */
+    assert_int_equal(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+    assert_int_equal(aclmdlRICaptureTaskGrpBegin(s), ACL_SUCCESS);
+    assert_int_equal(launch(s, OA_TASK_KIND_KERNEL, &acc, 1), OA_OK);
+    assert_int_equal(aclrtLaunchHostFunc(s, noop, NULL), ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT);
+    assert_int_equal(aclrtRecordEvent(fork, s), ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT);
+    assert_int_equal(aclmdlRICaptureTaskGrpEnd(s, &g), ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT);
+    assert_null(g);
+    assert_int_equal(aclmdlRICaptureEnd(s, &m), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
+    assert_null(m);
+    assert_int_equal(acc, 0);
 
     /* A group in an invalidated capture. */
     aclrtStream other = new_stream();
