@@ -615,6 +615,27 @@ static bool model_capturing(const oa_mdlri *m)
     return st == MRI_CAPTURE_ACTIVE || st == MRI_CAPTURE_INVALIDATED;
 }
 
+/* Runs the destroy callbacks now (CANN runs them while destroying) unless a replay of the instance is still in
+ * flight, i.e. a task of the instance destroys it: then they run when its last reference goes. The references a
+ * finished replay task still holds for a moment must not delay them past aclmdlRIDestroy. */
+static void run_destroy_callbacks(oa_mdlri *m)
+{
+    pthread_mutex_lock(&m->mu);
+    mri_callback *cbs = NULL;
+    uint32_t n = 0;
+    if (m->inflight == 0) {
+        cbs = m->cbs;
+        n = m->ncbs;
+        m->cbs = NULL;
+        m->ncbs = 0;
+    }
+    pthread_mutex_unlock(&m->mu);
+    for (uint32_t i = 0; i < n; ++i) {
+        cbs[i].fn(cbs[i].user);
+    }
+    free(cbs);
+}
+
 static oa_status destroy_model(aclmdlRI handle)
 {
     oa_mdlri *m = NULL;
@@ -664,6 +685,7 @@ static oa_status destroy_model(aclmdlRI handle)
     if (st == OA_OK) {
         OA_LOGI("destroying model runtime instance %u", m->id);
         oa_mdlri_discard(m);
+        run_destroy_callbacks(m);
     }
     oa_mdlri_put(m);
     return st;
