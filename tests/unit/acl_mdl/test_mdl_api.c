@@ -445,7 +445,7 @@ static void set_queues(aclmdlConfigHandle *h, size_t in_num, size_t out_num)
 /* aclmdlLoadWithConfig's routing and validation order; called before and after aclInit. */
 static void load_with_config_checks(bool initialised)
 {
-    const aclError last = initialised ? ACL_ERROR_API_NOT_SUPPORT : ACL_ERROR_GE_EXEC_NOT_INIT;
+    const aclError last = initialised ? ACL_ERROR_API_NOT_SUPPORT : (aclError)ACL_ERROR_GE_EXEC_NOT_INIT;
     const char *last_msg = initialised ? "aclmdlLoadWithConfig is not supported yet" : NULL;
     uint32_t id = 0;
     expect_fail(aclmdlLoadWithConfig(NULL, &id), ACL_ERROR_INVALID_PARAM, "handle");
