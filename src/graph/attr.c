@@ -10,6 +10,7 @@
 #include "base/error.h"
 #include "base/util.h"
 #include "graph/graph_internal.h"
+#include "graph/infer_internal.h"
 
 static const char *const ATTR_TYPE_NAMES[OA_ATTR_TYPE_COUNT] = {
     "int", "float", "bool", "string", "bytes", "dtype", "list_int", "list_float", "list_bool", "list_string",
@@ -574,10 +575,12 @@ static oa_status require_fail(const oa_node *n, const char *name, const char *ex
 {
     const oa_attr *x = oa_attrs_find(&n->attrs, name);
     if (x == NULL) {
-        return OA_FAIL(OA_E_GE_PARAM, "node %s (%s) misses required attr %s", n->name, n->type_name, name);
+        return oa_infer_report(OA_E_GE_PARAM, __FILE__, __LINE__, __func__, "node %s (%s) misses required attr %s",
+                               n->name, n->type_name, name);
     }
-    return OA_FAIL(OA_E_GE_PARAM, "node %s (%s) has attr %s of kind %s, expected %s", n->name, n->type_name, name,
-                   oa_attr_type_name(x->type), expected);
+    return oa_infer_report(OA_E_GE_PARAM, __FILE__, __LINE__, __func__,
+                           "node %s (%s) has attr %s of kind %s, expected %s", n->name, n->type_name, name,
+                           oa_attr_type_name(x->type), expected);
 }
 
 oa_status oa_node_require_int(const oa_node *n, const char *name, int64_t *out)

@@ -443,6 +443,35 @@ oa_status oa_graph_make_tensor_borrowed(oa_graph *g, oa_dtype dt, const oa_shape
     return OA_OK;
 }
 
+oa_status oa_graph_make_tensor_borrowed_ptr(oa_graph *g, oa_dtype dt, const oa_shape *shape, oa_blob *blob,
+                                            const void *data, size_t size, oa_tensor **out)
+{
+    if (g == NULL || shape == NULL || blob == NULL || out == NULL || (data == NULL && size != 0)) {
+        return OA_FAIL(OA_E_PARAM, "tensor arguments must not be null");
+    }
+    *out = NULL;
+    size_t expect;
+    if (oa_tensor_nbytes(dt, shape, &expect) && expect != size) {
+        char sb[128];
+        return OA_FAIL(OA_E_PARAM, "tensor %s%s needs %zu bytes, got %zu", oa_dtype_name(dt),
+                       oa_shape_str(shape, sb, sizeof(sb)), expect, size);
+    }
+    oa_tensor *t = oa_arena_alloc(g->arena, sizeof(*t), 0);
+    if (t == NULL) {
+        return OA_E_NOMEM;
+    }
+    oa_status st = oa_graph_hold_blob(g, blob);
+    if (st != OA_OK) {
+        return st;
+    }
+    oa_desc_set(&t->desc, dt, shape);
+    t->data = size ? data : NULL;
+    t->size = size;
+    t->blob = blob;
+    *out = t;
+    return OA_OK;
+}
+
 /* ----------------------------------------------------------------- edges */
 
 void oa_node_refresh_input(oa_node *n, uint32_t i)

@@ -402,6 +402,12 @@ OA_MUST_CHECK oa_status oa_graph_make_tensor(oa_graph *g, oa_dtype dt, const oa_
                                              size_t size, oa_tensor **out);
 OA_MUST_CHECK oa_status oa_graph_make_tensor_borrowed(oa_graph *g, oa_dtype dt, const oa_shape *shape,
                                                       oa_blob *blob, size_t offset, size_t size, oa_tensor **out);
+/* As above for data that `blob` keeps alive without containing it in its
+ * byte range (e.g. a field of an unpacked protobuf message the blob owns).
+ * The caller guarantees [data, data+size) stays valid while blob lives. */
+OA_MUST_CHECK oa_status oa_graph_make_tensor_borrowed_ptr(oa_graph *g, oa_dtype dt, const oa_shape *shape,
+                                                          oa_blob *blob, const void *data, size_t size,
+                                                          oa_tensor **out);
 
 /*
  * Detaches n from g: disconnects its inputs and control inputs, removes it

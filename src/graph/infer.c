@@ -5,6 +5,8 @@
  */
 #define OA_LOG_MODULE "GE"
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +21,43 @@ static const oa_infer_fn INFER[] = {
 #undef OA_OP
 };
 _Static_assert(sizeof(INFER) / sizeof(INFER[0]) == OA_OP_COUNT, "every op in op_defs.inc needs an infer function");
+
+/* ------------------------------------------------------- error routing */
+
+static _Thread_local unsigned g_quiet;
+
+void oa_infer_quiet_enter(void)
+{
+    g_quiet++;
+}
+
+void oa_infer_quiet_leave(void)
+{
+    if (g_quiet > 0) {
+        g_quiet--;
+    }
+}
+
+bool oa_infer_is_quiet(void)
+{
+    return g_quiet > 0;
+}
+
+oa_status oa_infer_report(oa_status st, const char *file, int line, const char *func, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    if (g_quiet > 0) {
+        if (oa_log_enabled(OA_LOG_DEBUG, OA_LOG_MODULE)) {
+            oa_log_write(OA_LOG_DEBUG, OA_LOG_MODULE, file, line, func, "speculative inference: %s", msg);
+        }
+        return st;
+    }
+    return oa_error_set(st, OA_LOG_MODULE, file, line, func, "%s", msg);
+}
 
 /* ------------------------------------------------------------ intervals */
 

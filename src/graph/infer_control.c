@@ -187,6 +187,18 @@ static oa_status infer_branches(oa_infer_ctx *ctx, oa_graph **branches, uint32_t
         return IFAIL(ctx, OA_E_GE_PARAM, "too many outputs (%u)", ctx->num_out);
     }
     if (selected >= 0) {
+        /* The branches not taken are inferred speculatively first so their
+         * descs are filled where possible; failures there do not matter. */
+        for (uint32_t b = 0; b < nb; b++) {
+            if ((int64_t)b != selected) {
+                oa_infer_quiet_enter();
+                oa_status sst = oa_infer_subgraph_bind(ctx, branches[b], offset);
+                oa_infer_quiet_leave();
+                if (sst == OA_E_NOMEM) {
+                    return sst;
+                }
+            }
+        }
         oa_graph *sg = branches[selected];
         oa_status st = oa_infer_subgraph_bind(ctx, sg, offset);
         if (st == OA_OK) {
@@ -197,13 +209,30 @@ static oa_status infer_branches(oa_infer_ctx *ctx, oa_graph **branches, uint32_t
         }
         return st;
     }
+    /* Selector unknown: every branch is inferred speculatively; a branch
+     * that cannot run with these shapes contributes nothing. */
+    bool any = false;
+    int64_t first_failed = -1;
     for (uint32_t b = 0; b < nb; b++) {
+        oa_infer_quiet_enter();
         oa_status st = oa_infer_subgraph_bind(ctx, branches[b], offset);
+        oa_infer_quiet_leave();
         if (st == OA_OK) {
             st = subgraph_outputs(ctx, branches[b], outs);
+            if (st != OA_OK) {
+                return st;
+            }
+        } else {
+            if (st == OA_E_NOMEM) {
+                return st;
+            }
+            if (first_failed < 0) {
+                first_failed = b;
+            }
+            continue;
         }
         for (uint32_t k = 0; k < ctx->num_out && st == OA_OK; k++) {
-            if (b == 0) {
+            if (!any) {
                 copy_inferred(ctx->out[k], outs[k]);
                 ctx->out[k]->value = NULL;
             } else {
@@ -213,6 +242,11 @@ static oa_status infer_branches(oa_infer_ctx *ctx, oa_graph **branches, uint32_t
         if (st != OA_OK) {
             return st;
         }
+        any = true;
+    }
+    if (!any) {
+        /* No branch works: report why the first one does not. */
+        return oa_infer_subgraph_bind(ctx, branches[first_failed], offset);
     }
     return OA_OK;
 }

@@ -27,9 +27,23 @@ typedef oa_status (*oa_infer_fn)(oa_infer_ctx *ctx);
 #include "graph/op_defs.inc"
 #undef OA_OP
 
-/* Failure with the node prefix. */
-#define IFAIL(ctx, st, fmt, ...) \
-    OA_FAIL((st), "node %s (%s): " fmt, (ctx)->node->name, (ctx)->node->type_name, ##__VA_ARGS__)
+/*
+ * Failure with the node prefix. While a speculative inference runs (the
+ * branches of an If/Case whose selector is unknown), failures are only
+ * logged at debug level and not recorded: a branch that cannot run with
+ * the current shapes is simply not the one taken.
+ */
+oa_status oa_infer_report(oa_status st, const char *file, int line, const char *func, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+#define IFAIL(ctx, st, fmt, ...)                                                                        \
+    oa_infer_report((st), __FILE__, __LINE__, __func__, "node %s (%s): " fmt, (ctx)->node->name,         \
+                    (ctx)->node->type_name, ##__VA_ARGS__)
+
+/* Speculative mode nesting (thread-local): enter/leave around tolerant
+ * subgraph inference. */
+void oa_infer_quiet_enter(void);
+void oa_infer_quiet_leave(void);
+bool oa_infer_is_quiet(void);
 
 /* ---- interval dims ---- */
 
