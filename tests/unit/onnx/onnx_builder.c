@@ -113,6 +113,11 @@ tb_graph *tb_root(tb_model *m)
     return m->root;
 }
 
+Onnx__GraphProto *tb_graph_proto(tb_graph *g)
+{
+    return &g->proto;
+}
+
 Onnx__ModelProto *tb_proto(tb_model *m)
 {
     return &m->proto;

@@ -24,6 +24,8 @@ tb_graph *tb_root(tb_model *m);
 /* A detached graph for If branches. */
 tb_graph *tb_graph_new(tb_model *m, const char *name);
 Onnx__ModelProto *tb_proto(tb_model *m);
+/* The message of a graph (to break it on purpose). */
+Onnx__GraphProto *tb_graph_proto(tb_graph *g);
 
 /* Graph input with ONNX elem type; dims < 0 become a dim_param; rank < 0
  * gives no shape. */
