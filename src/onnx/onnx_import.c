@@ -968,6 +968,81 @@ oa_status oa_onnx_convert_constant(onnx_node_ctx *c)
     return oa_onnx_bind_output(c, 0, n, 0);
 }
 
+/* ------------------------------------------------- legacy Softmax fix-up */
+
+/*
+ * ONNX Softmax/LogSoftmax before opset 13 flatten the input to 2-D at
+ * `axis` and normalise each row; CANN maps them to a single-axis SoftmaxV2,
+ * which is only the same when axis is the last dim. Once ranks are known,
+ * other axes are rewritten into the exact form:
+ *
+ *   x ─Flatten(axis)─ SoftmaxV2(axes=[-1]) ─ Reshape ─▶
+ *   └──────────── Shape ─────────────────────┘
+ *
+ * Returns the number of rewrites in *count.
+ */
+static oa_status fix_legacy_softmax(oa_graph *g, size_t *count)
+{
+    for (oa_node *n = oa_graph_first_node(g); n; n = n->next) {
+        for (uint32_t i = 0; i < n->num_subgraphs; i++) {
+            oa_status st = fix_legacy_softmax(n->subgraphs[i].graph, count);
+            if (st != OA_OK) {
+                return st;
+            }
+        }
+        if ((n->type != OA_OP_SOFTMAX_V2 && n->type != OA_OP_LOG_SOFTMAX_V2) ||
+            oa_node_attr_int(n, "need_fusion", 0) != 1 || n->inputs[0].src == NULL) {
+            continue;
+        }
+        int32_t rank = n->inputs[0].desc.shape.rank;
+        const int64_t *axes;
+        size_t na;
+        if (!oa_attrs_get_list_int(&n->attrs, "axes", &axes, &na) || na != 1) {
+            continue;
+        }
+        if (rank < 0) {
+            OA_LOGW("softmax %s (opset < 13): input rank unknown, axis %lld is kept as a single axis", n->name,
+                    (long long)axes[0]);
+            continue;
+        }
+        int64_t a = axes[0] < 0 ? axes[0] + rank : axes[0];
+        if (a < 0 || a >= rank) {
+            return OA_FAIL(OA_E_GE_SHAPE, "softmax %s: axis %lld is out of range for rank %d", n->name,
+                           (long long)axes[0], rank);
+        }
+        if (a == rank - 1) {
+            continue;
+        }
+        oa_node *src = n->inputs[0].src;
+        uint32_t si = n->inputs[0].src_index;
+        oa_node *fl, *sh, *rs;
+        const char *nf = oa_graph_unique_name(g, oa_arena_printf(oa_graph_arena(g), "%s/flatten", n->name));
+        const char *ns = oa_graph_unique_name(g, oa_arena_printf(oa_graph_arena(g), "%s/shape", n->name));
+        if (nf == NULL || ns == NULL) {
+            return OA_E_NOMEM;
+        }
+        oa_status st = oa_graph_add_node(g, OA_OP_FLATTEN, nf, 1, 1, &fl);
+        if (st == OA_OK && (st = oa_graph_add_node(g, OA_OP_SHAPE, ns, 1, 1, &sh)) == OA_OK) {
+            const char *nr = oa_graph_unique_name(g, oa_arena_printf(oa_graph_arena(g), "%s/reshape", n->name));
+            st = nr ? oa_graph_add_node(g, OA_OP_RESHAPE, nr, 2, 1, &rs) : OA_E_NOMEM;
+        }
+        const int64_t last = -1;
+        if (st == OA_OK && (st = oa_node_set_int(fl, "axis", a)) == OA_OK &&
+            (st = oa_node_set_int(sh, "dtype", OA_DT_INT64)) == OA_OK &&
+            (st = oa_node_connect(fl, 0, src, si)) == OA_OK && (st = oa_node_connect(sh, 0, src, si)) == OA_OK &&
+            (st = oa_graph_replace_uses(n, 0, rs, 0, NULL)) == OA_OK &&
+            (st = oa_node_connect(rs, 0, n, 0)) == OA_OK && (st = oa_node_connect(rs, 1, sh, 0)) == OA_OK &&
+            (st = oa_node_connect(n, 0, fl, 0)) == OA_OK) {
+            st = oa_node_set_list_int(n, "axes", &last, 1);
+        }
+        if (st != OA_OK) {
+            return st;
+        }
+        (*count)++;
+    }
+    return OA_OK;
+}
+
 /* ---------------------------------------------------------------- model */
 
 static void release_msg(void *ctx, const void *data, size_t size)
@@ -1021,6 +1096,16 @@ static oa_status import_model(onnx_importer *imp, const Onnx__ModelProto *m, oa_
     }
     if (st == OA_OK && !imp->opt->skip_infer) {
         st = oa_graph_infer(g);
+        size_t rewrites = 0;
+        if (st == OA_OK && imp->opset < 13) {
+            st = fix_legacy_softmax(g, &rewrites);
+        }
+        if (st == OA_OK && rewrites > 0) {
+            st = oa_graph_topo_sort(g);
+            if (st == OA_OK) {
+                st = oa_graph_infer(g);
+            }
+        }
     }
     if (st != OA_OK) {
         oa_graph_destroy(g);

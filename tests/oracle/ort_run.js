@@ -15,7 +15,8 @@
  *         {"model": "...", "inputs": [{name, dtype, shape, source}],
  *          "outputs": [{"name": "...", "dtype": "float32", "shape": [1,1000],
  *                       "file": "output_0.bin", "bytes": 4000}]}
- *       Outputs are listed in the model's output order.
+ *       Outputs are listed in the model's output order. String outputs are
+ *       written as output_<i>.json (a JSON array) instead of raw bytes.
  *
  * --in NAME=SRC:DTYPE:SHAPE (one per model input, all inputs required)
  *   SHAPE  comma-separated dims, empty for a scalar ("sr=fill(16000):int64:")
@@ -239,6 +240,13 @@ async function main() {
   fs.mkdirSync(a.outDir, { recursive: true });
   const outputs = session.outputNames.map((n, i) => {
     const t = results[n];
+    if (t.type === 'string') {
+      /* Strings have no raw layout: written as a JSON array instead. */
+      const file = `output_${i}.json`;
+      const text = JSON.stringify(Array.from(t.data));
+      fs.writeFileSync(path.join(a.outDir, file), text + '\n');
+      return { name: n, dtype: t.type, shape: t.dims.map(Number), file, bytes: Buffer.byteLength(text) };
+    }
     const file = `output_${i}.bin`;
     const bytes = Buffer.from(t.data.buffer, t.data.byteOffset, t.data.byteLength);
     fs.writeFileSync(path.join(a.outDir, file), bytes);

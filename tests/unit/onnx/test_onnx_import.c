@@ -179,6 +179,24 @@ static void mappings_shape_ops(void **state)
     const int64_t one = 1;
     assert_list(sm, "axes", &one, 1);
     assert_int_equal(oa_node_attr_int(sm, "need_fusion", 0), 1);
+    assert_int_equal(oa_graph_num_nodes(g), 3); /* axis 1 is the last dim: no rewrite */
+    oa_graph_destroy(g);
+    tb_free(m);
+
+    /* Softmax opset 11 on a non-last axis flattens first (exact ONNX < 13):
+     *   x ─Flatten(1)─ SoftmaxV2([-1]) ─ Reshape(Shape(x)) */
+    m = tb_new(11);
+    n = one_op(m, "LogSoftmax", "x", "y", "2,3,4");
+    g = import_ok(m);
+    sm = oa_graph_find_node(g, "n");
+    assert_int_equal(sm->type, OA_OP_LOG_SOFTMAX_V2);
+    const int64_t last = -1;
+    assert_list(sm, "axes", &last, 1);
+    assert_int_equal(oa_node_input_src(sm, 0, NULL)->type, OA_OP_FLATTEN);
+    EXPECT_DESC(sm, 0, "f32[2,12]");
+    oa_node *rs = oa_node_input_src(oa_graph_output_node(g), 0, NULL);
+    assert_int_equal(rs->type, OA_OP_RESHAPE);
+    EXPECT_DESC(rs, 0, "f32[2,3,4]");
     oa_graph_destroy(g);
     tb_free(m);
 
