@@ -314,7 +314,7 @@ static oa_status read_ext(const onnx_importer *imp, const Onnx__TensorProto *tp,
     if (st != OA_OK) {
         return st;
     }
-    int64_t fsize;
+    int64_t fsize = 0;
     if ((st = file_size(r->path, what, &fsize)) != OA_OK) {
         free(r->path);
         r->path = NULL;

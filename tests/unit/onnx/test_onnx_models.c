@@ -91,7 +91,7 @@ static void outputs_match_onnx_runtime(void **state)
         assert_non_null(dts);
         const oa_tensor_desc *d = oa_graph_output_desc(g, (uint32_t)i);
         assert_string_equal(oa_graph_output_name(g, (uint32_t)i), name);
-        oa_dtype want;
+        oa_dtype want = OA_DT_UNDEFINED;
         assert_true(ort_dtype(dts, &want));
         if (d->dtype != want) {
             print_error("output %s: dtype %s, ORT %s\n", name, oa_dtype_name(d->dtype), dts);
