@@ -38,30 +38,6 @@
 #include "dump/dump_config.h"
 #include "prof/prof_internal.h"
 
-/*
- * The runtime core (src/acl_rt) provides these; until it is part of the
- * build they may be absent, so they are weak references checked before use.
- */
-#pragma weak oa_rt_set_default_device
-#pragma weak oa_rt_finalize
-
-static oa_status rt_set_default_device(int32_t id)
-{
-    oa_status (*fn)(int32_t) = oa_rt_set_default_device;
-    if (fn == NULL) {
-        return OA_FAIL(OA_E_NOT_SUPPORTED, "defaultDevice needs the runtime core, which is not built in");
-    }
-    return fn(id);
-}
-
-static void rt_finalize(void)
-{
-    void (*fn)(void) = oa_rt_finalize;
-    if (fn != NULL) {
-        fn();
-    }
-}
-
 /* ---- process state ---- */
 
 static pthread_mutex_t g_init_lock;
@@ -293,7 +269,7 @@ static oa_status apply_file_settings(const char *path, const cJSON *root)
         return st;
     }
     if (device != -1) {
-        st = rt_set_default_device(device);
+        st = oa_rt_set_default_device(device);
         if (st != OA_OK) {
             return st;
         }
@@ -326,7 +302,9 @@ static oa_status apply_file_settings(const char *path, const cJSON *root)
 static void rollback_init(void)
 {
     if (g_default_device_set) {
-        (void)rt_set_default_device(-1);
+        if (oa_rt_set_default_device(-1) != OA_OK) {
+            OA_LOGW("clearing the default device failed during rollback");
+        }
         g_default_device_set = false;
     }
     oa_dump_on_finalize();
@@ -451,7 +429,7 @@ static aclError finalize_locked(void)
         return ret;
     }
     if (g_default_device_set) {
-        const oa_status st = rt_set_default_device(-1);
+        const oa_status st = oa_rt_set_default_device(-1);
         if (st != OA_OK) {
             return oa_status_to_acl(OA_FAIL(st, "cannot clear the default device"));
         }
@@ -461,7 +439,7 @@ static aclError finalize_locked(void)
     if (ret != ACL_SUCCESS) {
         return ret;
     }
-    rt_finalize();
+    oa_rt_finalize();
     g_max_opqueue_num = OA_ACL_DEFAULT_MAX_OPQUEUE_NUM;
     memset(&g_limits, 0, sizeof(g_limits));
     g_limits.event_mode = -1;
