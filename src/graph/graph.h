@@ -233,10 +233,10 @@ struct oa_node {
     oa_subgraph_ref *subgraphs;
     oa_node *prev, *next;    /* graph node list order */
     bool removed;            /* detached by oa_graph_remove_node */
-    uint32_t mark;           /* scratch for algorithms; no meaning across calls */
+    uint32_t mark;           /* scratch for passes; never read or written by the IR */
     void *user;              /* scratch pointer for passes; never read by the IR */
-    uint32_t ctrl_cap;
-    uint32_t subgraph_cap;
+    uint32_t ctrl_cap;       /* internal: capacity of ctrl_inputs */
+    uint32_t subgraph_cap;   /* internal: capacity of subgraphs */
 };
 
 /* A consumer of an output: input slot `input` of `node`. */
@@ -411,10 +411,11 @@ OA_MUST_CHECK oa_status oa_graph_make_tensor_borrowed_ptr(oa_graph *g, oa_dtype 
 
 /*
  * Detaches n from g: disconnects its inputs and control inputs, removes it
- * from the node list and name map. Fails with OA_E_PARAM when n still has
- * uses (data or control), unless it is unreachable garbage the caller
- * cleans up first. Memory stays in the arena. Subgraphs owned by n are
- * detached with it (their names are freed for reuse).
+ * from the node list and name map. Fails with OA_E_PARAM (naming a
+ * consumer) while another node still reads one of its outputs or has it as
+ * a control input: rewire those first (oa_graph_replace_uses). Memory stays
+ * in the arena; n->removed becomes true. Subgraphs owned by n are detached
+ * with it (their names are freed for reuse).
  */
 OA_MUST_CHECK oa_status oa_graph_remove_node(oa_graph *g, oa_node *n);
 

@@ -25,7 +25,10 @@
  * subgraphs, and take their NetOutput descs. When an If/Case selector value
  * is known only the selected branch is inferred; otherwise all branches are
  * inferred and their outputs merged (differing dims -> -1, differing ranks
- * -> unknown rank, differing dtypes -> error).
+ * -> unknown rank, differing dtypes -> error). Branches are inferred
+ * speculatively (not taken, or selector unknown): a branch that cannot run
+ * with the given shapes is skipped without reporting, and its descs may be
+ * left partially inferred; only when no branch works is an error reported.
  *
  * Failure contract: OA_E_GE_SHAPE for shapes that contradict the op
  * (non-broadcastable, bad reshape, out-of-range axis, ...), OA_E_GE_DATATYPE

@@ -6,6 +6,8 @@
  */
 #include "graph_test_util.h"
 
+#include "graph/arena.h"
+
 static oa_graph *new_graph(void)
 {
     oa_graph *g;
@@ -582,6 +584,58 @@ static void control_flow(void **state)
     oa_graph_destroy(g);
 }
 
+/* A subgraph "Data(index 0) -> op -> NetOutput" owned by `owner`. */
+static oa_graph *one_op_subgraph(oa_node *owner, const char *slot, const char *name, oa_op_type t)
+{
+    oa_graph *sg;
+    EXPECT_OK(oa_graph_create_subgraph(owner, slot, name, &sg));
+    char nm[64];
+    snprintf(nm, sizeof(nm), "%s/x", name);
+    oa_node *d = tu_data(sg, nm, OA_DT_FLOAT, "?");
+    oa_node *op;
+    snprintf(nm, sizeof(nm), "%s/op", name);
+    if (t == OA_OP_CONCAT_D) {
+        oa_node *s2[2] = {d, d};
+        op = tu_op(sg, t, nm, 2, 1, s2);
+        EXPECT_OK(oa_node_set_int(op, "concat_dim", 0));
+    } else {
+        op = tu_op1(sg, t, nm, 1, d);
+    }
+    snprintf(nm, sizeof(nm), "%s/out", name);
+    (void)tu_op1(sg, OA_OP_NET_OUTPUT, nm, 1, op);
+    return sg;
+}
+
+/*
+ * Case picks the branch named by a known index; PartitionedCall returns f's
+ * outputs; While widens loop variables until the body is stable:
+ *
+ *   While(x [2]) with body x -> Concat(x, x): [2] -> [4] -> ... => [-1]
+ */
+static void case_call_while(void **state)
+{
+    (void)state;
+    oa_graph *g = new_graph();
+    oa_node *x = tu_data(g, "x", OA_DT_FLOAT, "2");
+    oa_node *cs[2] = {tu_const(g, "idx", OA_DT_INT32, "", &(int32_t){1}), x};
+    oa_node *cs_node = tu_op(g, OA_OP_CASE, "case", 2, 1, cs);
+    (void)one_op_subgraph(cs_node, "branches", "b0", OA_OP_RELU);
+    (void)one_op_subgraph(cs_node, "branches", "b1", OA_OP_CONCAT_D);
+    oa_node *pc = tu_op1(g, OA_OP_PARTITIONED_CALL, "call", 1, x);
+    (void)one_op_subgraph(pc, "f", "f", OA_OP_NEG);
+    oa_node *wh = tu_op1(g, OA_OP_WHILE, "while", 1, x);
+    (void)one_op_subgraph(wh, "cond", "cond", OA_OP_IDENTITY);
+    (void)one_op_subgraph(wh, "body", "body", OA_OP_CONCAT_D);
+    EXPECT_OK(oa_graph_infer(g));
+    EXPECT_DESC(cs_node, 0, "f32[4]");
+    EXPECT_DESC(pc, 0, "f32[2]");
+    char b[64];
+    oa_desc_str(oa_node_output_desc(wh, 0), b, sizeof(b));
+    assert_int_equal(strncmp(b, "f32[-1]", 7), 0);
+    EXPECT_OK(oa_graph_validate(g));
+    oa_graph_destroy(g);
+}
+
 static void input_shapes(void **state)
 {
     (void)state;
@@ -661,6 +715,33 @@ static void every_op_is_robust(void **state)
     }
 }
 
+/* The runtime's path: inference on caller-owned descs leaves the node's
+ * own descs alone. */
+static void infer_on_external_descs(void **state)
+{
+    (void)state;
+    const int64_t s1[4] = {1, 1, 1, 1}, p0[4] = {0, 0, 0, 0};
+    oa_graph *g = new_graph();
+    oa_node *c = conv_node(g, "1,3,8,8", "4,3,3,3", s1, p0, NULL, 1);
+    EXPECT_OK(oa_graph_infer(g));
+    EXPECT_DESC(c, 0, "f32[1,4,6,6]");
+    oa_tensor_desc x, w, y;
+    oa_desc_init(&x);
+    x.shape = tu_shape("5,3,10,12");
+    w = c->inputs[1].desc;
+    oa_desc_init(&y);
+    const oa_tensor_desc *in[2] = {&x, &w};
+    oa_tensor_desc *out[1] = {&y};
+    oa_arena *scratch = oa_arena_create(0);
+    EXPECT_OK(oa_infer_run(c, in, 2, out, 1, scratch));
+    char b[64];
+    assert_string_equal(oa_desc_str(&y, b, sizeof(b)), "f32[5,4,8,10]");
+    EXPECT_DESC(c, 0, "f32[1,4,6,6]");
+    EXPECT_FAIL(oa_infer_run(c, in, 2, out, 0, scratch), OA_E_PARAM, "0 output descs given, node has 1");
+    oa_arena_destroy(scratch);
+    oa_graph_destroy(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -675,8 +756,10 @@ int main(void)
         cmocka_unit_test(concat_split_values_and_shapes),
         cmocka_unit_test(reductions_and_others),
         cmocka_unit_test(control_flow),
+        cmocka_unit_test(case_call_while),
         cmocka_unit_test(input_shapes),
         cmocka_unit_test(huge_shapes_are_rejected),
+        cmocka_unit_test(infer_on_external_descs),
         cmocka_unit_test(every_op_is_robust),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
