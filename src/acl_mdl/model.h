@@ -108,8 +108,9 @@ typedef struct oa_model_run {
  *   get_cur_output_dims(m, index, dims): aclmdlGetCurOutputDims after the
  *     argument checks (index < number of outputs); fills all of *dims,
  *     name included. NULL = the executor does not support it
- *     (ACL_ERROR_API_NOT_SUPPORT, CANN's answer for RT2 models); V1 points
- *     it at oa_model_cur_output_dims_default.
+ *     (ACL_ERROR_API_NOT_SUPPORT). Only consulted for V1 models: CANN
+ *     answers ACL_ERROR_API_NOT_SUPPORT for every RT2 model before any other
+ *     check. V1 points it at oa_model_cur_output_dims_default.
  * execute / execute_async NULL: "<function> is not supported yet".
  */
 typedef struct oa_model_exec_ops {

@@ -24,7 +24,7 @@ typedef struct oa_model_source {
 
 /* What a reader produces. */
 typedef struct oa_model_image {
-    oa_model_info *info;    /* one reference for the caller; header_dynamic filled */
+    oa_model_info *info;    /* a NEW info (refcount 1, not shared yet: the loader sets its route); header_dynamic filled */
     const void *om;         /* the reader's opened model, passed to the executor (oa_model_load_args.om) */
     const void *bytes;      /* the whole image in host memory */
     size_t size;
