@@ -8,6 +8,8 @@
  * and a fake reader, AIPP on a model with dynamic AIPP.
  */
 #define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -1052,6 +1054,98 @@ static void unload_during_async_execution(void **state)
     assert_int_equal(aclrtResetDevice(0), ACL_SUCCESS);
 }
 
+/* ---- many threads executing while the model is unloaded ---- */
+
+static int g_mt_running;
+static int g_mt_executes;
+static int g_mt_unloads;
+static int g_mt_bad; /* executions seen after the model was destroyed */
+
+static oa_status mt_execute(oa_model *m, const oa_model_run *run)
+{
+    (void)m;
+    (void)run;
+    __atomic_add_fetch(&g_mt_running, 1, __ATOMIC_ACQ_REL);
+    if (__atomic_load_n(&g_mt_unloads, __ATOMIC_ACQUIRE) != 0) {
+        __atomic_add_fetch(&g_mt_bad, 1, __ATOMIC_RELAXED);
+    }
+    __atomic_add_fetch(&g_mt_executes, 1, __ATOMIC_RELAXED);
+    __atomic_sub_fetch(&g_mt_running, 1, __ATOMIC_ACQ_REL);
+    return OA_OK;
+}
+
+static void mt_unload(oa_model *m)
+{
+    (void)m;
+    if (__atomic_load_n(&g_mt_running, __ATOMIC_ACQUIRE) != 0) {
+        __atomic_add_fetch(&g_mt_bad, 1, __ATOMIC_RELAXED);
+    }
+    __atomic_add_fetch(&g_mt_unloads, 1, __ATOMIC_ACQ_REL);
+}
+
+static const oa_model_exec_ops g_mt_ops = {.name = "mt", .unload = mt_unload, .execute = mt_execute};
+
+typedef struct mt_arg {
+    uint32_t id;
+    aclmdlDataset *in;
+    aclmdlDataset *out;
+    int ok;
+    int gone;
+} mt_arg;
+
+static void *mt_thread(void *p)
+{
+    mt_arg *a = p;
+    for (int i = 0; i < 20000; ++i) {
+        const aclError r = aclmdlExecute(a->id, a->in, a->out);
+        if (r == ACL_SUCCESS) {
+            a->ok++;
+        } else if (r == (aclError)ACL_ERROR_GE_EXEC_MODEL_ID_INVALID) {
+            a->gone++;
+            (void)aclGetRecentErrMsg();
+            break;
+        } else {
+            break;
+        }
+    }
+    return NULL;
+}
+
+static void unload_while_threads_execute(void **state)
+{
+    (void)state;
+    g_mt_executes = 0;
+    g_mt_unloads = 0;
+    g_mt_bad = 0;
+    const uint32_t id = publish_with(OA_ROUTE_V1, static_info(), &g_mt_ops);
+    aclmdlDataset *in = aclmdlCreateDataset();
+    aclmdlDataset *out = aclmdlCreateDataset();
+    enum { N = 4 };
+    pthread_t th[N];
+    mt_arg args[N];
+    for (int i = 0; i < N; ++i) {
+        args[i] = (mt_arg){.id = id, .in = in, .out = out};
+        assert_int_equal(pthread_create(&th[i], NULL, mt_thread, &args[i]), 0);
+    }
+    while (__atomic_load_n(&g_mt_executes, __ATOMIC_RELAXED) < 1000) {
+        sched_yield();
+    }
+    unload(id);
+    int ok = 0;
+    int gone = 0;
+    for (int i = 0; i < N; ++i) {
+        pthread_join(th[i], NULL);
+        ok += args[i].ok;
+        gone += args[i].gone;
+    }
+    assert_int_equal(g_mt_unloads, 1);
+    assert_int_equal(g_mt_bad, 0);
+    assert_int_equal(ok, g_mt_executes);
+    assert_true(gone + ok >= 1000);
+    aclmdlDestroyDataset(in);
+    aclmdlDestroyDataset(out);
+}
+
 static void attributes(void **state)
 {
     (void)state;
@@ -1491,6 +1585,7 @@ int main(void)
         cmocka_unit_test(dynamic_dims),
         cmocka_unit_test(execute_dispatch),
         cmocka_unit_test(unload_during_async_execution),
+        cmocka_unit_test(unload_while_threads_execute),
         cmocka_unit_test(attributes),
         cmocka_unit_test(op_attributes),
         cmocka_unit_test(load_pipeline),
