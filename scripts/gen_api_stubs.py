@@ -87,6 +87,10 @@ def failure_return(ret):
         return "ACL_DT_UNDEFINED"
     if r == "aclFormat":
         return "ACL_FORMAT_UNDEFINED"
+    if r == "acltdtTensorType":
+        return "ACL_TENSOR_DATA_UNDEFINED"
+    if r == "aclprofSubscribeOpFlag":
+        return "ACL_SUBSCRIBE_NONE"
     if "*" in r:
         return "NULL"
     return "(%s){0}" % ret

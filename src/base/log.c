@@ -123,8 +123,11 @@ bool oa_log_enabled(oa_log_level level, const char *module)
 /* mkdir -p; returns 0 on success. */
 static int make_dirs(const char *path)
 {
-    char tmp[4096];
-    snprintf(tmp, sizeof(tmp), "%s", path);
+    char tmp[4400];
+    int n = snprintf(tmp, sizeof(tmp), "%s", path);
+    if (n < 0 || (size_t)n >= sizeof(tmp)) {
+        return -1;
+    }
     for (char *p = tmp + 1; *p != '\0'; ++p) {
         if (*p == '/') {
             *p = '\0';
