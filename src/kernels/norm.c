@@ -196,7 +196,7 @@ static oa_status ln_infer(const void *params, int n_in, const oa_ktensor *in, in
     if (x->dtype != OA_KDT_F32) {
         return OA_FAIL(OA_E_UNSUPPORTED_DATA_TYPE, "LayerNorm: x must be f32, got %s", oa_kdtype_name(x->dtype));
     }
-    int ax;
+    int ax = 0;
     if (x->rank == 0 || !oa_kaxis_norm(p->begin_norm_axis, x->rank, &ax)) {
         return OA_FAIL(OA_E_PARAM, "LayerNorm: begin_norm_axis %lld out of range for rank %d",
                        (long long)p->begin_norm_axis, x->rank);
@@ -235,7 +235,7 @@ static oa_status ln_setup(oa_kop *op)
     }
     op->state = s;
     const oa_ktensor *x = &op->in[0];
-    int ax;
+    int ax = 0;
     oa_kaxis_norm(op->params.ln.begin_norm_axis, x->rank, &ax);
     s->d = 1;
     for (int i = ax; i < x->rank; i++) {
@@ -325,7 +325,7 @@ static oa_status sm_infer(const void *params, int n_in, const oa_ktensor *in, in
     if (in[0].dtype != OA_KDT_F32) {
         return OA_FAIL(OA_E_UNSUPPORTED_DATA_TYPE, "SoftmaxV2: x must be f32, got %s", oa_kdtype_name(in[0].dtype));
     }
-    int ax;
+    int ax = 0;
     int r = in[0].rank == 0 ? 1 : in[0].rank;
     if (!oa_kaxis_norm(p->axis, r, &ax)) {
         return OA_FAIL(OA_E_PARAM, "SoftmaxV2: axis %lld out of range for rank %d", (long long)p->axis, in[0].rank);

@@ -270,7 +270,7 @@ static oa_status cat_setup(oa_kop *op)
         return OA_FAIL(OA_E_NOMEM, "concat state");
     }
     op->state = s;
-    int ax;
+    int ax = 0;
     oa_kaxis_norm(op->params.axis.axis, op->in[0].rank, &ax);
     s->n = op->n_in;
     size_t esz = oa_kdtype_size(op->in[0].dtype);
@@ -386,7 +386,7 @@ static oa_status split_infer(const void *params, int n_in, const oa_ktensor *in,
     if (n_in < 1 || n_in > 2 || n_out < 1) {
         return OA_FAIL(OA_E_PARAM, "Split: x[, size_splits] and >= 1 outputs");
     }
-    int ax;
+    int ax = 0;
     int64_t sizes[64];
     oa_status st = split_sizes(params, n_in, in, n_out, &ax, sizes);
     if (st != OA_OK) {
@@ -414,7 +414,7 @@ static oa_status split_setup(oa_kop *op)
         return OA_FAIL(OA_E_NOMEM, "split state");
     }
     op->state = s;
-    int ax;
+    int ax = 0;
     int64_t sizes[64];
     oa_status st = split_sizes(&op->params.split, op->n_in, op->in, op->n_out, &ax, sizes);
     if (st != OA_OK) {
@@ -969,7 +969,7 @@ static oa_status gather_infer(const void *params, int n_in, const oa_ktensor *in
         return OA_FAIL(OA_E_UNSUPPORTED_DATA_TYPE, "GatherV2: indices must be i32/i64, got %s",
                        oa_kdtype_name(in[1].dtype));
     }
-    int ax;
+    int ax = 0;
     oa_status st = gather_axis(p, n_in, in, &ax);
     if (st != OA_OK) {
         return st;
@@ -999,7 +999,7 @@ static oa_status gather_setup(oa_kop *op)
         return OA_FAIL(OA_E_NOMEM, "gather state");
     }
     op->state = s;
-    int ax;
+    int ax = 0;
     oa_status st = gather_axis(&op->params.gather, op->n_in, op->in, &ax);
     if (st != OA_OK) {
         return st;

@@ -86,7 +86,7 @@ static oa_status topk_infer(const void *params, int n_in, const oa_ktensor *in, 
     if (n_out != 2) {
         return OA_FAIL(OA_E_PARAM, "TopK: values and indices outputs");
     }
-    int ax;
+    int ax = 0;
     int64_t k;
     oa_status st = topk_geom(params, n_in, in, &ax, &k);
     if (st != OA_OK) {
@@ -108,7 +108,7 @@ static oa_status topk_setup(oa_kop *op)
         return OA_FAIL(OA_E_NOMEM, "topk state");
     }
     op->state = s;
-    int ax;
+    int ax = 0;
     oa_status st = topk_geom(&op->params.topk, op->n_in, op->in, &ax, &s->k);
     if (st != OA_OK) {
         return st;
