@@ -257,6 +257,10 @@ oa_status kt_run(oa_kop_type type, const void *params, int n_in, kt_buf *const *
     oa_kop *op = NULL;
     oa_status st = oa_kop_create(type, params, n_in, ind, n_out, outd, &op);
     if (st != OA_OK) {
+        if (getenv("OA_KT_VERBOSE") != NULL) {
+            const char *m = oa_error_take_messages();
+            printf("  create failed: %s\n", m ? m : "(no message)");
+        }
         return st;
     }
     size_t wsz = oa_kop_workspace_size(op);
@@ -356,4 +360,16 @@ void kt_expect_fail(oa_status st, oa_status expected, const char *label)
     if (msg == NULL || msg[0] == '\0') {
         fail_msg("%s: failure without a recorded message", label);
     }
+}
+
+const char *kt_dims_str(const oa_ktensor *t, char *buf, size_t cap)
+{
+    size_t o = (size_t)snprintf(buf, cap, "[");
+    for (int i = 0; i < t->rank && o < cap; i++) {
+        o += (size_t)snprintf(buf + o, cap - o, i ? ",%lld" : "%lld", (long long)t->dims[i]);
+    }
+    if (o < cap) {
+        snprintf(buf + o, cap - o, "]");
+    }
+    return buf;
 }

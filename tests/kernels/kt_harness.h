@@ -74,6 +74,9 @@ void kt_expect_close(const kt_buf *out, const double *ref, double atol, double r
 /* Exact comparison (integers, bools, data movement). */
 void kt_expect_equal(const kt_buf *out, const double *ref, const char *label);
 
+/* "[1,3,8,8]" into buf. */
+const char *kt_dims_str(const oa_ktensor *t, char *buf, size_t cap);
+
 /* The shared 2-thread pool (created on first use). */
 oa_threadpool *kt_pool(int nthreads);
 
