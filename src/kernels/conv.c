@@ -696,7 +696,8 @@ static oa_status conv_run(const oa_kop *op, const void *const *in, void *const *
         c.ntasks = (size_t)(g->n * s->nslices);
         size_t nthr = oa_threadpool_size(pool);
         size_t cap = (size_t)oa_kernels_slices();
-        oa_threadpool_run_n(pool, nthr < cap ? nthr : cap, conv_dnnl_worker, &c);
+        nthr = nthr < cap ? nthr : cap;
+        oa_threadpool_run_n(pool, nthr < c.ntasks ? nthr : c.ntasks, conv_dnnl_worker, &c);
         return atomic_load(&c.err) ? OA_FAIL(OA_E_INTERNAL, "conv: oneDNN execution failed") : OA_OK;
     }
     ref_ctx c = {s, in[0], out[0], in};

@@ -30,9 +30,10 @@ typedef struct mm_geom {
 
 typedef struct mm_slice {
     dnnl_primitive_t prim;
-    dnnl_memory_desc_t a_md, b_md, c_md;
-    int64_t m0, m1;
+    dnnl_memory_desc_t a_md, b_md, c_md, bias_md;
+    int64_t m0, m1, n0, n1;
     size_t scratch;
+    void *bpk; /* this slice's columns of constant b, pre-packed (owned) */
 } mm_slice;
 
 typedef struct mm_state {
@@ -45,10 +46,9 @@ typedef struct mm_state {
     bool use_dnnl;
     int nslices;
     mm_slice sl[MAX_SLICES];
-    void *bpacked; /* constant b, pre-packed */
+    bool packed; /* constant b pre-packed per slice */
     float *bcopy;  /* constant b, plain copy (when not pre-packed) */
     float *biascopy; /* constant bias */
-    dnnl_memory_desc_t bias_md;
     size_t scratch_max;
 } mm_state;
 
@@ -172,48 +172,49 @@ static void mm_release_slices(mm_state *s)
 {
     for (int i = 0; i < s->nslices; i++) {
         dnnl_primitive_destroy(s->sl[i].prim);
+        free(s->sl[i].bpk);
         s->sl[i].prim = NULL;
+        s->sl[i].bpk = NULL;
     }
     s->nslices = 0;
+    s->packed = false;
 }
 
 static void mm_release(oa_kop *op)
 {
     mm_state *s = op->state;
     mm_release_slices(s);
-    free(s->bpacked);
     free(s->bcopy);
     free(s->biascopy);
     free(s);
     op->state = NULL;
 }
 
-static void md2(dnnl_memory_desc_t *md, int64_t rows, int64_t cols, bool trans)
+/* logical [rows, cols] view of a row-major matrix with leading dimension ld (trans: stored transposed) */
+static void md_view(dnnl_memory_desc_t *md, int64_t rows, int64_t cols, int64_t ld, bool trans)
 {
-    /* logical [rows, cols]; trans: stored as [cols, rows] */
     dnnl_dims_t d = {rows, cols};
-    dnnl_dims_t st = {trans ? 1 : cols, trans ? rows : 1};
+    dnnl_dims_t st = {trans ? 1 : ld, trans ? ld : 1};
     dnnl_memory_desc_init_by_strides(md, 2, d, dnnl_f32, st);
 }
 
-static oa_status mm_make_slice(mm_state *s, mm_slice *sl, int64_t m0, int64_t m1, bool b_const, int n_post)
+/* One primitive for output block rows [m0, m1) x cols [n0, n1). */
+static oa_status mm_make_slice(mm_state *s, mm_slice *sl, const void *bconst, int n_post)
 {
     const mm_geom *g = &s->g;
-    int64_t rows = m1 - m0;
-    dnnl_memory_desc_t b_any;
-    /* a rows [m0, m1): row-major a: the slice is contiguous from m0*K; transposed a: column block */
-    dnnl_dims_t ad = {rows, g->K};
-    dnnl_dims_t ast = {g->ta ? 1 : g->K, g->ta ? g->M : 1};
-    dnnl_memory_desc_init_by_strides(&sl->a_md, 2, ad, dnnl_f32, ast);
-    md2(&sl->b_md, g->K, g->N, g->tb);
-    if (b_const) {
-        dnnl_dims_t bd = {g->K, g->N};
-        dnnl_memory_desc_init_by_tag(&b_any, 2, bd, dnnl_f32, dnnl_format_tag_any);
+    int64_t rows = sl->m1 - sl->m0, cols = sl->n1 - sl->n0;
+    md_view(&sl->a_md, rows, g->K, g->ta ? g->M : g->K, g->ta);
+    dnnl_memory_desc_t b_user, b_prim;
+    md_view(&b_user, g->K, cols, g->tb ? g->K : g->N, g->tb);
+    if (bconst != NULL) {
+        dnnl_dims_t bd = {g->K, cols};
+        dnnl_memory_desc_init_by_tag(&b_prim, 2, bd, dnnl_f32, dnnl_format_tag_any);
     } else {
-        b_any = sl->b_md;
+        b_prim = b_user;
     }
-    dnnl_dims_t cd = {rows, g->N};
-    dnnl_memory_desc_init_by_tag(&sl->c_md, 2, cd, dnnl_f32, dnnl_ab);
+    md_view(&sl->c_md, rows, cols, g->N, false);
+    dnnl_dims_t bsd = {1, cols};
+    dnnl_memory_desc_init_by_tag(&sl->bias_md, 2, bsd, dnnl_f32, dnnl_ab);
     oa_kpost_chain pc = s->post;
     pc.n = n_post;
     int taken = 0;
@@ -223,7 +224,7 @@ static oa_status mm_make_slice(mm_state *s, mm_slice *sl, int64_t m0, int64_t m1
     }
     dnnl_matmul_desc_t md;
     dnnl_primitive_desc_t pd = NULL;
-    dnnl_status_t ds = dnnl_matmul_desc_init(&md, &sl->a_md, &b_any, s->bias_in_dnnl ? &s->bias_md : NULL, &sl->c_md);
+    dnnl_status_t ds = dnnl_matmul_desc_init(&md, &sl->a_md, &b_prim, s->bias_in_dnnl ? &sl->bias_md : NULL, &sl->c_md);
     if (ds == dnnl_success) {
         ds = dnnl_primitive_desc_create(&pd, &md, attr, oa_dnnl_engine(), NULL);
     }
@@ -234,62 +235,87 @@ static oa_status mm_make_slice(mm_state *s, mm_slice *sl, int64_t m0, int64_t m1
     s->post_from = taken;
     const dnnl_memory_desc_t *smd = dnnl_primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0);
     sl->scratch = smd ? dnnl_memory_desc_get_size(smd) : 0;
-    if (b_const) {
+    oa_status st = OA_OK;
+    if (bconst != NULL) {
         sl->b_md = *dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
+        size_t sz = dnnl_memory_desc_get_size(&sl->b_md);
+        sl->bpk = aligned_alloc(64, (sz + 63) / 64 * 64);
+        if (sl->bpk == NULL) {
+            st = OA_FAIL(OA_E_NOMEM, "packed matmul weights (%zu bytes)", sz);
+        } else {
+            const float *src = (const float *)bconst + (g->tb ? sl->n0 * g->K : sl->n0);
+            st = oa_dnnl_reorder(&b_user, src, &sl->b_md, sl->bpk);
+        }
+    } else {
+        sl->b_md = b_user;
     }
-    sl->m0 = m0;
-    sl->m1 = m1;
-    ds = dnnl_primitive_create(&sl->prim, pd);
+    if (st == OA_OK) {
+        ds = dnnl_primitive_create(&sl->prim, pd);
+        if (ds != dnnl_success) {
+            st = OA_FAIL(OA_E_INTERNAL, "oneDNN matmul creation failed");
+        }
+    }
     dnnl_primitive_desc_destroy(pd);
-    return ds == dnnl_success ? OA_OK : OA_FAIL(OA_E_INTERNAL, "oneDNN matmul creation failed");
+    return st;
+}
+
+/*
+ * Splits the output into slices: by columns when N is wide (per-slice
+ * pre-packed weights; also keeps each packed block cache-sized) or M is too
+ * small to split, else by rows.
+ */
+static int mm_plan(const mm_geom *g, int64_t *mb, int64_t *nb)
+{
+    int thr = oa_kernels_slices();
+    int want = g->nbatch >= thr ? 1 : thr;
+    int64_t ncols = 1, nrows = 1;
+    if (g->N >= 1024 || (g->M < 16 * want && g->N >= 32 * want)) {
+        ncols = want;
+        while (g->N / (ncols * 2) >= 512 && ncols * 2 <= MAX_SLICES) { /* column blocks of <= ~1024 */
+            ncols *= 2;
+        }
+        while (ncols > 1 && g->N / ncols < 16) {
+            ncols--;
+        }
+    } else if (want > 1 && g->M >= 16) {
+        nrows = want;
+        while (nrows > 1 && g->M / nrows < 8) {
+            nrows--;
+        }
+    }
+    *mb = nrows;
+    *nb = ncols;
+    return (int)(nrows * ncols);
 }
 
 static oa_status mm_setup_dnnl(mm_state *s, const oa_kop *op, bool b_const)
 {
     const mm_geom *g = &s->g;
-    int want = oa_kernels_slices();
-    if (g->nbatch >= want) {
-        want = 1;
-    }
-    if (want > 1 && g->M / want < 8) {
-        want = (int)(g->M / 8);
-        want = want < 1 ? 1 : want;
-    }
-    if (want > MAX_SLICES) {
-        want = MAX_SLICES;
-    }
-    dnnl_dims_t bd = {1, g->N};
-    dnnl_memory_desc_init_by_tag(&s->bias_md, 2, bd, dnnl_f32, dnnl_ab);
+    int64_t mb, nb;
+    int n = mm_plan(g, &mb, &nb);
     s->bias_in_dnnl = g->bias_kind == 1 && s->alpha == 1.0f && s->beta == 1.0f;
     int n_try[2] = {s->alpha == 1.0f && s->beta == 1.0f ? s->post.n : 0, 0};
     for (int attempt = 0; attempt < 2; attempt++) {
         oa_status st = OA_OK;
-        int64_t base = g->M / want, rem = g->M % want, r = 0;
         s->nslices = 0;
-        for (int i = 0; i < want && st == OA_OK; i++) {
-            int64_t rows = base + (i < rem ? 1 : 0);
-            st = mm_make_slice(s, &s->sl[i], r, r + rows, b_const, n_try[attempt]);
+        for (int i = 0; i < n && st == OA_OK; i++) {
+            mm_slice *sl = &s->sl[i];
+            int64_t mi = i / nb, ni = i % nb;
+            /* column blocks aligned to 16 */
+            int64_t cw = ((g->N + nb - 1) / nb + 15) / 16 * 16;
+            sl->m0 = g->M * mi / mb;
+            sl->m1 = g->M * (mi + 1) / mb;
+            sl->n0 = nb == 1 ? 0 : (ni * cw < g->N ? ni * cw : g->N);
+            sl->n1 = nb == 1 ? g->N : ((ni + 1) * cw < g->N ? (ni + 1) * cw : g->N);
             s->nslices = i + 1;
-            r += rows;
-        }
-        if (st == OA_OK && b_const) {
-            for (int i = 1; i < s->nslices; i++) {
-                if (!dnnl_memory_desc_equal(&s->sl[i].b_md, &s->sl[0].b_md)) {
-                    st = OA_E_NOT_SUPPORTED;
-                }
+            if (sl->m1 == sl->m0 || sl->n1 == sl->n0) {
+                s->nslices = i; /* empty trailing column block */
+                break;
             }
-            if (st == OA_OK) {
-                size_t sz = dnnl_memory_desc_get_size(&s->sl[0].b_md);
-                s->bpacked = aligned_alloc(64, (sz + 63) / 64 * 64);
-                if (s->bpacked == NULL) {
-                    return OA_FAIL(OA_E_NOMEM, "packed matmul weights (%zu bytes)", sz);
-                }
-                dnnl_memory_desc_t user;
-                md2(&user, g->K, g->N, g->tb);
-                st = oa_dnnl_reorder(&user, op->in[1].data, &s->sl[0].b_md, s->bpacked);
-            }
+            st = mm_make_slice(s, sl, b_const ? op->in[1].data : NULL, n_try[attempt]);
         }
         if (st == OA_OK) {
+            s->packed = b_const;
             s->scratch_max = 0;
             for (int i = 0; i < s->nslices; i++) {
                 s->scratch_max = s->sl[i].scratch > s->scratch_max ? s->sl[i].scratch : s->scratch_max;
@@ -297,8 +323,6 @@ static oa_status mm_setup_dnnl(mm_state *s, const oa_kop *op, bool b_const)
             return OA_OK;
         }
         mm_release_slices(s);
-        free(s->bpacked);
-        s->bpacked = NULL;
         oa_error_clear();
     }
     return OA_E_NOT_SUPPORTED;
@@ -347,7 +371,7 @@ static oa_status mm_setup(oa_kop *op)
         oa_dnnl_leave(saved);
         s->use_dnnl = st == OA_OK;
     }
-    if (s->bpacked == NULL && op->in[1].data != NULL) {
+    if (!s->packed && op->in[1].data != NULL) {
         size_t nb = sizeof(float) * (size_t)oa_ktensor_numel(&op->in[1]);
         s->bcopy = malloc(nb ? nb : 1);
         if (s->bcopy == NULL) {
@@ -387,30 +411,31 @@ static void batch_offsets(const mm_geom *g, int64_t i, int64_t *oa, int64_t *ob)
     }
 }
 
-/* Our epilogue on rows [m0, m1) of output matrix c (batch item bi). */
+/* Our epilogue on rows [m0, m1) x cols [n0, n1) of output matrix c (batch item bi). */
 static void mm_epilogue(const mm_state *s, const void *const *in, float *c, int64_t bi, int64_t m0, int64_t m1,
-                        bool acc_has_bias)
+                        int64_t n0, int64_t n1, bool acc_has_bias)
 {
     const mm_geom *g = &s->g;
     const float *bias = s->biascopy ? s->biascopy : in[2];
     int64_t base = bi * g->M * g->N;
     for (int64_t m = m0; m < m1; m++) {
-        float *row = c + base + m * g->N;
+        float *row = c + base + m * g->N + n0;
+        size_t w = (size_t)(n1 - n0);
         if (!acc_has_bias && (s->alpha != 1.0f || bias != NULL)) {
             const float *brow = NULL;
             if (bias != NULL) {
-                brow = g->bias_kind == 1 ? bias : bias + m * g->N;
+                brow = (g->bias_kind == 1 ? bias : bias + m * g->N) + n0;
             }
-            for (int64_t n = 0; n < g->N; n++) {
+            for (size_t n = 0; n < w; n++) {
                 row[n] = s->alpha * row[n] + (brow ? s->beta * brow[n] : 0.0f);
             }
         }
         for (int k = s->post_from; k < s->post.n; k++) {
             const oa_kpost *p = &s->post.ops[k];
             if (p->kind == OA_KPOST_ADD) {
-                oa_kadd_inplace(row, (const float *)in[s->add_in[k]] + base + m * g->N, (size_t)g->N);
+                oa_kadd_inplace(row, (const float *)in[s->add_in[k]] + base + m * g->N + n0, w);
             } else {
-                oa_kact_apply(p->act, p->alpha, p->beta, row, (size_t)g->N);
+                oa_kact_apply(p->act, p->alpha, p->beta, row, w);
             }
         }
     }
@@ -444,13 +469,15 @@ static void mm_dnnl_worker(void *vctx, size_t tid, size_t b, size_t e)
         int64_t oa, ob;
         batch_offsets(g, bi, &oa, &ob);
         const float *a = (const float *)c->in[0] + oa + (g->ta ? sl->m0 : sl->m0 * g->K);
-        const float *bm = s->bpacked ? s->bpacked : (s->bcopy ? s->bcopy : (const float *)c->in[1]) + ob;
-        float *cm = c->c + bi * g->M * g->N + sl->m0 * g->N;
+        const float *bm = s->packed ? (const float *)sl->bpk
+                                    : (s->bcopy ? s->bcopy : (const float *)c->in[1]) + ob +
+                                          (g->tb ? sl->n0 * g->K : sl->n0);
+        float *cm = c->c + bi * g->M * g->N + sl->m0 * g->N + sl->n0;
         dnnl_memory_desc_t scr_md;
         dnnl_dims_t sd = {(dnnl_dim_t)sl->scratch};
         dnnl_memory_desc_init_by_tag(&scr_md, 1, sd, dnnl_u8, dnnl_a);
-        const dnnl_memory_desc_t *mds[5] = {&sl->a_md, &sl->b_md, &sl->c_md, &s->bias_md, &scr_md};
-        const void *biasp = s->biascopy ? s->biascopy : c->in[2];
+        const dnnl_memory_desc_t *mds[5] = {&sl->a_md, &sl->b_md, &sl->c_md, &sl->bias_md, &scr_md};
+        const void *biasp = (const float *)(s->biascopy ? s->biascopy : c->in[2]) + sl->n0;
         void *ptrs[5] = {(void *)(uintptr_t)a, (void *)(uintptr_t)bm, cm, (void *)(uintptr_t)biasp,
                          c->ws + tid * c->slot};
         int kinds[5] = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST, DNNL_ARG_BIAS, DNNL_ARG_SCRATCHPAD};
@@ -467,7 +494,7 @@ static void mm_dnnl_worker(void *vctx, size_t tid, size_t b, size_t e)
         if (oa_dnnl_exec(sl->prim, n, kinds, mds, ptrs) != OA_OK) {
             atomic_store(&c->err, 1);
         }
-        mm_epilogue(s, c->in, c->c, bi, sl->m0, sl->m1, s->bias_in_dnnl);
+        mm_epilogue(s, c->in, c->c, bi, sl->m0, sl->m1, sl->n0, sl->n1, s->bias_in_dnnl);
     }
     oa_dnnl_leave(saved);
 }
@@ -500,7 +527,7 @@ static void mm_ref_task(void *vctx, size_t tid, size_t b, size_t e)
             }
             row[n] = acc;
         }
-        mm_epilogue(s, c->in, c->c, bi, m, m + 1, false);
+        mm_epilogue(s, c->in, c->c, bi, m, m + 1, 0, g->N, false);
     }
 }
 
@@ -508,7 +535,7 @@ static oa_status mm_run(const oa_kop *op, const void *const *in, void *const *ou
 {
     const mm_state *s = op->state;
     const mm_geom *g = &s->g;
-    if (in[0] == NULL || (in[1] == NULL && s->bpacked == NULL && s->bcopy == NULL) || out[0] == NULL) {
+    if (in[0] == NULL || (in[1] == NULL && !s->packed && s->bcopy == NULL) || out[0] == NULL) {
         return OA_FAIL(OA_E_PARAM, "MatMul: NULL data pointer");
     }
     if (g->bias_kind != 0 && in[2] == NULL && s->biascopy == NULL) {
@@ -525,7 +552,7 @@ static oa_status mm_run(const oa_kop *op, const void *const *in, void *const *ou
     if (g->K == 0) {
         memset(out[0], 0, sizeof(float) * (size_t)(g->nbatch * g->M * g->N));
         for (int64_t bi = 0; bi < g->nbatch; bi++) {
-            mm_epilogue(s, in, out[0], bi, 0, g->M, false);
+            mm_epilogue(s, in, out[0], bi, 0, g->M, 0, g->N, false);
         }
         return OA_OK;
     }
@@ -535,7 +562,8 @@ static oa_status mm_run(const oa_kop *op, const void *const *in, void *const *ou
         atomic_init(&c.err, 0);
         c.ntasks = (size_t)(g->nbatch * s->nslices);
         size_t nthr = oa_threadpool_size(pool), cap = (size_t)oa_kernels_slices();
-        oa_threadpool_run_n(pool, nthr < cap ? nthr : cap, mm_dnnl_worker, &c);
+        nthr = nthr < cap ? nthr : cap;
+        oa_threadpool_run_n(pool, nthr < c.ntasks ? nthr : c.ntasks, mm_dnnl_worker, &c);
         return atomic_load(&c.err) ? OA_FAIL(OA_E_INTERNAL, "MatMul: oneDNN execution failed") : OA_OK;
     }
     mm_ref_ctx c = {s, in, out[0]};

@@ -199,7 +199,9 @@ kt_buf kt_host_i64(int n, const int64_t *vals)
 {
     int64_t d = n;
     kt_buf b = kt_alloc(kt_desc(OA_KDT_I64, 1, &d));
-    memcpy(b.data, vals, sizeof(int64_t) * (size_t)n);
+    if (n > 0) {
+        memcpy(b.data, vals, sizeof(int64_t) * (size_t)n);
+    }
     return b;
 }
 
