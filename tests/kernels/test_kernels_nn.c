@@ -398,7 +398,9 @@ static void run_reduce(oa_kreduce_op op, oa_kdtype dt, oa_ktensor xd, int n_axes
     kt_buf axb = kt_host_i64(n_axes, axes);
     if (!axes_input) {
         p.n_axes = n_axes;
-        memcpy(p.axes, axes, sizeof(int64_t) * (size_t)n_axes);
+        if (n_axes > 0) {
+            memcpy(p.axes, axes, sizeof(int64_t) * (size_t)n_axes);
+        }
     }
     kt_buf y = kt_alloc(yd);
     kt_buf *ins[2] = {&x, &axb}, *outs[1] = {&y};
