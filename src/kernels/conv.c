@@ -2,23 +2,27 @@
  * Conv2D and Conv2DTranspose (f32, NCHW and NCHWc), with bias, folded
  * BatchNorm and fused post-ops.
  *
- * Fast path: oneDNN primitives created at setup for N = 1 and a split of
- * the output rows into oa_kernels_slices() horizontal slices (each slice
- * its own primitive, addressing the full tensors through sub-memory
- * descriptors and carrying its own top/bottom padding). run executes
- * (image, slice) tasks on the pool, each participant with its own
- * scratchpad from the workspace. Weights are reordered once into the
- * primitive's preferred format. Post-ops that oneDNN cannot express are
- * applied by our SIMD loops on the slice right after the primitive.
+ * Fast path: oneDNN primitives created at setup for N = 1, with the output
+ * channels split into up to oa_kernels_slices() slices (whole groups for
+ * grouped/depthwise convs). For N = 1 a channel slice of NCHW or NCHWc
+ * (block-aligned) is a dense tensor at an offset, so every slice keeps the
+ * dense descriptors oneDNN's JIT kernels require (sub-memory views would
+ * drop to its reference kernels). Each slice owns its weights, reordered
+ * once into the primitive's preferred format. run executes (image, slice)
+ * tasks on the pool, each participant with its own scratchpad from the
+ * workspace. Post-ops oneDNN cannot express are applied by our SIMD loops
+ * on the slice right after the primitive, while it is still in cache.
+ * Primitives that would fall back to oneDNN's reference implementation are
+ * rejected in favour of our own reference path.
  *
- * Reference path (always kept): direct loops in double-free f32, used when
- * oneDNN is disabled (OA_KERNELS_ONEDNN=0), when a primitive can't be
- * created, or when the filter is not constant at create.
+ * Reference path (always kept): direct loops, used when oneDNN is disabled
+ * (OA_KERNELS_ONEDNN=0) or has no JIT kernel for the case.
  */
 #include "kernels/onednn.h"
 
 #include <math.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #define MAX_SLICES 64
@@ -31,13 +35,12 @@ typedef struct geom {
 
 typedef struct slice {
     dnnl_primitive_t prim;
-    dnnl_memory_desc_t src_md, dst_md;
-    const dnnl_memory_desc_t *wei_md; /* points into the state */
-    void *wei;                        /* packed weights (owned by state, maybe shared) */
-    bool own_wei;
-    dnnl_memory_desc_t wei_md_store;
-    int64_t oh0, oh1;
+    dnnl_memory_desc_t src_md, dst_md, wei_md, bias_md;
+    void *wei;              /* packed weights of this slice (owned) */
+    int64_t c0, c1;         /* output channels [c0, c1) */
+    int64_t ic0;            /* first input channel read (grouped convs) */
     size_t scratch;
+    bool src_plain;         /* NCHWc op whose primitive reads a plain NCHW copy of x */
 } slice;
 
 typedef struct conv_state {
@@ -45,15 +48,14 @@ typedef struct conv_state {
     oa_kpost_chain post;
     int post_from; /* first post-op done by our code */
     int add_in[OA_KMAX_POST]; /* input index of the residual of each post-op (ADD), -1 otherwise */
-    bool has_sum;             /* oneDNN sum post-op in use (post-op index sum_idx) */
-    int sum_in;
+    bool has_sum;             /* oneDNN sum post-op in use (post-op 0) */
     /* oneDNN */
     bool use_dnnl;
     int nslices;
     slice sl[MAX_SLICES];
-    dnnl_memory_desc_t bias_md;
     float *bias; /* folded bias [oc] */
     size_t scratch_max;
+    bool src_plain; /* some slice reads the plain copy of x (made per run in the workspace) */
     /* reference */
     float *wref; /* folded weights in the input layout */
 } conv_state;
@@ -250,86 +252,65 @@ static oa_status fold_weights(const oa_kop *op, const geom *g, float **w_out, fl
 
 /* ---- oneDNN setup ---- */
 
-static void md_full(dnnl_memory_desc_t *md, const geom *g, int64_t c, int64_t h, int64_t w)
+static void md_act(dnnl_memory_desc_t *md, bool blocked, int64_t c, int64_t h, int64_t w)
 {
     dnnl_dims_t d = {1, c, h, w};
-    dnnl_format_tag_t tag = g->blocked ? (oa_kernels_block() == 16 ? dnnl_nChw16c : dnnl_nChw8c) : dnnl_nchw;
+    dnnl_format_tag_t tag = blocked ? (oa_kernels_block() == 16 ? dnnl_nChw16c : dnnl_nChw8c) : dnnl_nchw;
     dnnl_memory_desc_init_by_tag(md, 4, d, dnnl_f32, tag);
-}
-
-static void md_rows(dnnl_memory_desc_t *sub, const dnnl_memory_desc_t *full, int64_t c, int64_t r0, int64_t r1,
-                    int64_t w)
-{
-    dnnl_dims_t d = {1, c, r1 - r0, w};
-    dnnl_dims_t o = {0, 0, r0, 0};
-    dnnl_memory_desc_init_submemory(sub, full, d, o);
 }
 
 static void release_slices(conv_state *s)
 {
     for (int i = 0; i < s->nslices; i++) {
         dnnl_primitive_destroy(s->sl[i].prim);
-        if (s->sl[i].own_wei) {
-            free(s->sl[i].wei);
-        }
+        free(s->sl[i].wei);
         s->sl[i].prim = NULL;
         s->sl[i].wei = NULL;
     }
     s->nslices = 0;
 }
 
-/* Creates one slice primitive covering output rows [oh0, oh1). */
-static oa_status make_slice(conv_state *s, slice *sl, int64_t oh0, int64_t oh1, const float *wf, int n_post_try)
+/* Creates the primitive of one slice (output channels [c0, c1), whole groups). */
+static oa_status make_slice(conv_state *s, slice *sl, const float *wf, int n_post_try)
 {
     const geom *g = &s->g;
-    dnnl_memory_desc_t src_full, dst_full, wei_any, wei_user, src_md, dst_md;
-    md_full(&src_full, g, g->ic, g->ih, g->iw);
-    md_full(&dst_full, g, g->oc, g->oh, g->ow);
-    int64_t ekh = g->dh * (g->kh - 1) + 1;
-    int64_t ih0, ih1, pt, pb;
-    if (!g->transpose) {
-        int64_t lo = oh0 * g->sh - g->pt, hi = (oh1 - 1) * g->sh - g->pt + ekh; /* [lo, hi) rows needed */
-        ih0 = lo < 0 ? 0 : lo;
-        ih1 = hi > g->ih ? g->ih : hi;
-        pt = ih0 - lo;
-        pb = hi - ih1;
-        if (ih1 <= ih0) { /* slice entirely in padding: let it cover one row anyway */
-            return OA_FAIL(OA_E_INTERNAL, "conv slice without input rows");
+    int64_t G = g->g, ocg = g->oc / G, icg = g->ic / G;
+    int64_t oc = sl->c1 - sl->c0;
+    /* grouped: the slice covers groups [gr0, gr0 + ng) */
+    int64_t gr0 = G > 1 ? sl->c0 / ocg : 0, ng = G > 1 ? oc / ocg : 1;
+    int64_t ic = G > 1 ? ng * icg : g->ic;
+    sl->ic0 = G > 1 ? gr0 * icg : 0;
+    md_act(&sl->src_md, g->blocked && !sl->src_plain, ic, g->ih, g->iw);
+    md_act(&sl->dst_md, g->blocked, oc, g->oh, g->ow);
+    dnnl_memory_desc_t wei_any, wei_user;
+    int64_t kk = g->kh * g->kw;
+    if (G == 1) {
+        dnnl_dims_t wd = {oc, g->ic, g->kh, g->kw};
+        dnnl_memory_desc_init_by_tag(&wei_any, 4, wd, dnnl_f32, dnnl_format_tag_any);
+        if (!g->transpose) { /* oihw rows [c0, c1) */
+            dnnl_dims_t st = {g->ic * kk, kk, g->kw, 1};
+            dnnl_memory_desc_init_by_strides(&wei_user, 4, wd, dnnl_f32, st);
+        } else { /* filter [ic][oc][kh][kw]: columns [c0, c1) */
+            dnnl_dims_t st = {kk, g->oc * kk, g->kw, 1};
+            dnnl_memory_desc_init_by_strides(&wei_user, 4, wd, dnnl_f32, st);
         }
     } else {
-        ih0 = 0;
-        ih1 = g->ih;
-        pt = g->pt;
-        pb = g->pb - g->oph;
-    }
-    md_rows(&src_md, &src_full, g->ic, ih0, ih1, g->iw);
-    md_rows(&dst_md, &dst_full, g->oc, oh0, oh1, g->ow);
-    int64_t G = g->g;
-    if (!g->transpose) {
-        if (G == 1) {
-            dnnl_dims_t wd = {g->oc, g->ic, g->kh, g->kw};
-            dnnl_memory_desc_init_by_tag(&wei_any, 4, wd, dnnl_f32, dnnl_format_tag_any);
-            dnnl_memory_desc_init_by_tag(&wei_user, 4, wd, dnnl_f32, dnnl_oihw);
-        } else {
-            dnnl_dims_t wd = {G, g->oc / G, g->ic / G, g->kh, g->kw};
-            dnnl_memory_desc_init_by_tag(&wei_any, 5, wd, dnnl_f32, dnnl_format_tag_any);
-            dnnl_memory_desc_init_by_tag(&wei_user, 5, wd, dnnl_f32, dnnl_goihw);
-        }
-    } else {
-        if (G == 1) {
-            dnnl_dims_t wd = {g->oc, g->ic, g->kh, g->kw};
-            dnnl_memory_desc_init_by_tag(&wei_any, 4, wd, dnnl_f32, dnnl_format_tag_any);
-            dnnl_memory_desc_init_by_tag(&wei_user, 4, wd, dnnl_f32, dnnl_iohw);
-        } else {
-            dnnl_dims_t wd = {G, g->oc / G, g->ic / G, g->kh, g->kw};
-            dnnl_memory_desc_init_by_tag(&wei_any, 5, wd, dnnl_f32, dnnl_format_tag_any);
-            dnnl_memory_desc_init_by_tag(&wei_user, 5, wd, dnnl_f32, dnnl_giohw);
+        dnnl_dims_t wd = {ng, ocg, icg, g->kh, g->kw};
+        dnnl_memory_desc_init_by_tag(&wei_any, 5, wd, dnnl_f32, dnnl_format_tag_any);
+        if (!g->transpose) { /* goihw */
+            dnnl_dims_t st = {ocg * icg * kk, icg * kk, kk, g->kw, 1};
+            dnnl_memory_desc_init_by_strides(&wei_user, 5, wd, dnnl_f32, st);
+        } else { /* giohw: filter [g*icg + i][o][kh][kw] */
+            dnnl_dims_t st = {icg * ocg * kk, kk, ocg * kk, g->kw, 1};
+            dnnl_memory_desc_init_by_strides(&wei_user, 5, wd, dnnl_f32, st);
         }
     }
-    dnnl_dims_t bd = {g->oc};
-    dnnl_memory_desc_init_by_tag(&s->bias_md, 1, bd, dnnl_f32, dnnl_a);
-    dnnl_dims_t strides = {g->sh, g->sw}, dil = {g->dh - 1, g->dw - 1}, pl = {pt, g->pl},
-                pr = {pb, g->transpose ? g->pr - g->opw : g->pr};
+    const float *wsrc = wf + (g->transpose ? (G == 1 ? sl->c0 * kk : gr0 * icg * ocg * kk)
+                                          : sl->c0 * icg * kk);
+    dnnl_dims_t bd = {oc};
+    dnnl_memory_desc_init_by_tag(&sl->bias_md, 1, bd, dnnl_f32, dnnl_a);
+    dnnl_dims_t strides = {g->sh, g->sw}, dil = {g->dh - 1, g->dw - 1}, pl = {g->pt, g->pl},
+                pr = {g->transpose ? g->pb - g->oph : g->pb, g->transpose ? g->pr - g->opw : g->pr};
     oa_kpost_chain pc = s->post;
     pc.n = n_post_try;
     int taken = 0;
@@ -341,15 +322,17 @@ static oa_status make_slice(conv_state *s, slice *sl, int64_t oh0, int64_t oh1, 
     dnnl_primitive_desc_t pd = NULL;
     if (!g->transpose) {
         dnnl_convolution_desc_t cd;
-        ds = dnnl_dilated_convolution_forward_desc_init(&cd, dnnl_forward_inference, dnnl_convolution_auto, &src_md,
-                                                        &wei_any, &s->bias_md, &dst_md, strides, dil, pl, pr);
+        ds = dnnl_dilated_convolution_forward_desc_init(&cd, dnnl_forward_inference, dnnl_convolution_auto,
+                                                        &sl->src_md, &wei_any, &sl->bias_md, &sl->dst_md, strides, dil,
+                                                        pl, pr);
         if (ds == dnnl_success) {
             ds = dnnl_primitive_desc_create(&pd, &cd, attr, oa_dnnl_engine(), NULL);
         }
     } else {
         dnnl_deconvolution_desc_t dd;
         ds = dnnl_dilated_deconvolution_forward_desc_init(&dd, dnnl_forward_inference, dnnl_deconvolution_direct,
-                                                          &src_md, &wei_any, &s->bias_md, &dst_md, strides, dil, pl, pr);
+                                                          &sl->src_md, &wei_any, &sl->bias_md, &sl->dst_md, strides,
+                                                          dil, pl, pr);
         if (ds == dnnl_success) {
             ds = dnnl_primitive_desc_create(&pd, &dd, attr, oa_dnnl_engine(), NULL);
         }
@@ -358,56 +341,70 @@ static oa_status make_slice(conv_state *s, slice *sl, int64_t oh0, int64_t oh1, 
     if (ds != dnnl_success) {
         return OA_FAIL(OA_E_NOT_SUPPORTED, "oneDNN conv primitive not available (%d)", (int)ds);
     }
+    const char *impl = NULL;
+    dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl);
+    if (getenv("OA_KERNELS_VERBOSE") != NULL) {
+        fprintf(stderr, "%s ic%lld %lldx%lld k%lldx%lld s%lld g%lld %s slice [%lld,%lld) of %lld: oneDNN impl %s\n",
+                g->transpose ? "deconv" : "conv", (long long)g->ic, (long long)g->ih, (long long)g->iw,
+                (long long)g->kh, (long long)g->kw, (long long)g->sh, (long long)g->g, g->blocked ? "NCHWc" : "NCHW",
+                (long long)sl->c0, (long long)sl->c1, (long long)g->oc, impl ? impl : "?");
+    }
+    if (impl == NULL || strncmp(impl, "ref", 3) == 0) {
+        dnnl_primitive_desc_destroy(pd);
+        return OA_FAIL(OA_E_NOT_SUPPORTED, "oneDNN has only a reference kernel for this conv");
+    }
     s->post_from = taken;
     const dnnl_memory_desc_t *wmd = dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
     const dnnl_memory_desc_t *smd = dnnl_primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0);
-    sl->wei_md_store = *wmd;
+    sl->wei_md = *wmd;
     sl->scratch = smd ? dnnl_memory_desc_get_size(smd) : 0;
-    sl->src_md = src_md;
-    sl->dst_md = dst_md;
-    sl->oh0 = oh0;
-    sl->oh1 = oh1;
-    /* weights: share with slice 0 when the format matches */
-    if (sl != &s->sl[0] && s->sl[0].wei != NULL && dnnl_memory_desc_equal(&s->sl[0].wei_md_store, wmd)) {
-        sl->wei = s->sl[0].wei;
-        sl->own_wei = false;
+    size_t wsz = dnnl_memory_desc_get_size(wmd);
+    sl->wei = aligned_alloc(64, (wsz + 63) / 64 * 64);
+    oa_status st = OA_OK;
+    if (sl->wei == NULL) {
+        st = OA_FAIL(OA_E_NOMEM, "packed conv weights (%zu bytes)", wsz);
     } else {
-        size_t wsz = dnnl_memory_desc_get_size(wmd);
-        sl->wei = aligned_alloc(64, (wsz + 63) / 64 * 64);
-        if (sl->wei == NULL) {
-            dnnl_primitive_desc_destroy(pd);
-            return OA_FAIL(OA_E_NOMEM, "packed conv weights (%zu bytes)", wsz);
-        }
-        sl->own_wei = true;
-        oa_status st = oa_dnnl_reorder(&wei_user, wf, wmd, sl->wei);
-        if (st != OA_OK) {
-            dnnl_primitive_desc_destroy(pd);
-            return st;
-        }
+        st = oa_dnnl_reorder(&wei_user, wsrc, wmd, sl->wei);
     }
-    ds = dnnl_primitive_create(&sl->prim, pd);
+    if (st == OA_OK && dnnl_primitive_create(&sl->prim, pd) != dnnl_success) {
+        st = OA_FAIL(OA_E_INTERNAL, "oneDNN conv primitive creation failed");
+    }
     dnnl_primitive_desc_destroy(pd);
-    if (ds != dnnl_success) {
-        return OA_FAIL(OA_E_INTERNAL, "oneDNN conv primitive creation failed (%d)", (int)ds);
+    return st;
+}
+
+/* Output-channel split: n slices of whole units (block-aligned channels, or whole groups). */
+static int plan_slices(const geom *g, int64_t *bounds)
+{
+    int want = oa_kernels_slices();
+    if (g->n >= want) {
+        want = 1; /* images give the parallelism */
     }
-    return OA_OK;
+    int64_t blk = oa_kernels_block();
+    int64_t unit;
+    if (g->g == 1) {
+        unit = blk; /* keeps NCHWc slices block-aligned, NCHW slices SIMD-sized */
+    } else {
+        int64_t ocg = g->oc / g->g, icg = g->ic / g->g;
+        unit = ocg; /* whole groups, and block-aligned in and out for NCHWc */
+        while (g->blocked && ((unit % blk) != 0 || ((unit / ocg) * icg) % blk != 0)) {
+            unit += ocg;
+        }
+    }
+    int64_t units = (g->oc + unit - 1) / unit;
+    int n = (int)(units < want ? units : want);
+    n = n < 1 ? 1 : (n > MAX_SLICES ? MAX_SLICES : n);
+    for (int i = 0; i <= n; i++) {
+        int64_t u = units * i / n;
+        bounds[i] = u * unit < g->oc ? u * unit : g->oc;
+    }
+    return n;
 }
 
 static oa_status setup_dnnl(conv_state *s, const float *wf)
 {
-    const geom *g = &s->g;
-    int want = oa_kernels_slices();
-    if (g->n >= want || g->transpose) {
-        want = 1;
-    }
-    /* at least 4 output rows per slice */
-    if (want > 1 && g->oh / want < 4) {
-        want = (int)(g->oh / 4);
-        want = want < 1 ? 1 : want;
-    }
-    if (want > MAX_SLICES) {
-        want = MAX_SLICES;
-    }
+    int64_t bounds[MAX_SLICES + 1];
+    int n = plan_slices(&s->g, bounds);
     int n_try[2] = {s->post.n, 0};
     for (int attempt = 0; attempt < 2; attempt++) {
         /* the residual sum must be the first oneDNN post-op; otherwise ours */
@@ -419,22 +416,32 @@ static oa_status setup_dnnl(conv_state *s, const float *wf)
             }
         }
         oa_status st = OA_OK;
-        s->post_from = 0;
-        int64_t base = g->oh / want, rem = g->oh % want, r = 0;
         s->nslices = 0;
-        for (int i = 0; i < want && st == OA_OK; i++) {
-            int64_t rows = base + (i < rem ? 1 : 0);
-            st = make_slice(s, &s->sl[i], r, r + rows, wf, n_post);
+        int taken = -1;
+        for (int i = 0; i < n && st == OA_OK; i++) {
+            s->sl[i].c0 = bounds[i];
+            s->sl[i].c1 = bounds[i + 1];
+            s->sl[i].src_plain = false;
             s->nslices = i + 1;
-            r += rows;
-            if (i > 0 && st == OA_OK && s->post_from != n_post) {
-                st = OA_E_INTERNAL; /* slices must agree */
+            st = make_slice(s, &s->sl[i], wf, n_post);
+            if (st == OA_E_NOT_SUPPORTED && s->g.blocked) {
+                /* e.g. the first conv of a blocked chain (3 input channels): oneDNN's JIT
+                 * kernels read such inputs in NCHW, so give them a plain copy of x */
+                oa_error_clear();
+                s->sl[i].src_plain = true;
+                st = make_slice(s, &s->sl[i], wf, n_post);
             }
+            if (st == OA_OK && taken >= 0 && s->post_from != taken) {
+                st = OA_E_NOT_SUPPORTED; /* slices must agree on the fused prefix */
+            }
+            taken = s->post_from;
         }
         if (st == OA_OK) {
             s->scratch_max = 0;
+            s->src_plain = false;
             for (int i = 0; i < s->nslices; i++) {
                 s->scratch_max = s->sl[i].scratch > s->scratch_max ? s->sl[i].scratch : s->scratch_max;
+                s->src_plain |= s->sl[i].src_plain;
             }
             s->has_sum = s->post_from > 0 && s->post.ops[0].kind == OA_KPOST_ADD;
             return OA_OK;
@@ -495,6 +502,9 @@ static oa_status conv_setup(oa_kop *op)
         free(wf);
         op->impl = "onednn";
         op->ws_size = s->scratch_max == 0 ? 0 : (size_t)oa_kernels_slices() * ((s->scratch_max + 63) / 64 * 64);
+        if (s->src_plain) { /* plain copy of x */
+            op->ws_size += sizeof(float) * (size_t)(s->g.n * s->g.ic * s->g.ih * s->g.iw);
+        }
     } else {
         s->wref = wf;
         s->post_from = 0;
@@ -517,32 +527,32 @@ static inline int64_t addr(const geom *g, bool blocked, int64_t C, int64_t H, in
     return (((n * CB + c / cb) * H + h) * W + w) * cb + c % cb;
 }
 
-/* Applies post-ops [from, n) on image n, rows [r0, r1) of y. */
-static void epilogue_rows(const conv_state *s, const void *const *in, float *y, int64_t n, int64_t r0, int64_t r1,
-                          int from)
+/* Applies post-ops [from, n) to output channels [c0, c1) of image n (a contiguous region). */
+static void epilogue_channels(const conv_state *s, const void *const *in, float *y, int64_t n, int64_t c0, int64_t c1,
+                              int from)
 {
     const geom *g = &s->g;
     if (from >= s->post.n) {
         return;
     }
-    int64_t cb = g->blocked ? oa_kernels_block() : 1;
-    int64_t planes = g->blocked ? (g->oc + cb - 1) / cb : g->oc;
-    int64_t run = (r1 - r0) * g->ow * cb;
-    for (int64_t pl = 0; pl < planes; pl++) {
-        int64_t off = ((n * planes + pl) * g->oh + r0) * g->ow * cb;
-        for (int k = from; k < s->post.n; k++) {
-            const oa_kpost *p = &s->post.ops[k];
-            if (p->kind == OA_KPOST_ADD) {
-                oa_kadd_inplace(y + off, (const float *)in[s->add_in[k]] + off, (size_t)run);
-            } else {
-                oa_kact_apply(p->act, p->alpha, p->beta, y + off, (size_t)run);
-            }
+    int64_t blk = g->blocked ? oa_kernels_block() : 1;
+    int64_t cpad = g->blocked ? oa_kc_padded(g->oc) : g->oc;
+    int64_t hw = g->oh * g->ow;
+    int64_t e1 = g->blocked && c1 == g->oc ? cpad : c1;
+    int64_t off = (n * cpad + c0) * hw, len = (e1 - c0) * hw;
+    for (int k = from; k < s->post.n; k++) {
+        const oa_kpost *p = &s->post.ops[k];
+        if (p->kind == OA_KPOST_ADD) {
+            oa_kadd_inplace(y + off, (const float *)in[s->add_in[k]] + off, (size_t)len);
+        } else {
+            oa_kact_apply(p->act, p->alpha, p->beta, y + off, (size_t)len);
         }
-        if (g->blocked && pl == planes - 1 && g->oc % cb != 0) {
-            for (int64_t i = 0; i < run / cb; i++) {
-                for (int64_t j = g->oc % cb; j < cb; j++) {
-                    y[off + i * cb + j] = 0.0f;
-                }
+    }
+    if (g->blocked && c1 == g->oc && g->oc % blk != 0) { /* padding channels stay zero */
+        float *last = y + (n * cpad + cpad - blk) * hw;
+        for (int64_t i = 0; i < hw; i++) {
+            for (int64_t j = g->oc % blk; j < blk; j++) {
+                last[i * blk + j] = 0.0f;
             }
         }
     }
@@ -551,6 +561,7 @@ static void epilogue_rows(const conv_state *s, const void *const *in, float *y, 
 typedef struct conv_ctx {
     const conv_state *s;
     const void *const *in;
+    const float *xplain; /* plain copy of x, or NULL */
     float *y;
     char *ws;
     size_t ws_slot;
@@ -566,8 +577,9 @@ static void conv_dnnl_worker(void *vctx, size_t tid, size_t b, size_t e)
     const conv_state *s = c->s;
     const geom *g = &s->g;
     int saved = oa_dnnl_enter();
-    int64_t cpad = g->blocked ? oa_kc_padded(g->ic) : g->ic;
+    int64_t ipad = g->blocked ? oa_kc_padded(g->ic) : g->ic;
     int64_t opad = g->blocked ? oa_kc_padded(g->oc) : g->oc;
+    int64_t ihw = g->ih * g->iw, ohw = g->oh * g->ow;
     for (;;) {
         size_t t = atomic_fetch_add(&c->next, 1);
         if (t >= c->ntasks) {
@@ -575,29 +587,26 @@ static void conv_dnnl_worker(void *vctx, size_t tid, size_t b, size_t e)
         }
         int64_t n = (int64_t)t / s->nslices;
         const slice *sl = &s->sl[t % (size_t)s->nslices];
-        const float *x = (const float *)c->in[0] + n * cpad * g->ih * g->iw;
-        float *y = c->y + n * opad * g->oh * g->ow;
+        const float *x = sl->src_plain ? c->xplain + (n * g->ic + sl->ic0) * ihw
+                                       : (const float *)c->in[0] + (n * ipad + sl->ic0) * ihw;
+        float *y = c->y + (n * opad + sl->c0) * ohw;
         if (s->has_sum) {
-            const float *r = (const float *)c->in[s->add_in[0]] + n * opad * g->oh * g->ow;
+            const float *r = (const float *)c->in[s->add_in[0]] + (n * opad + sl->c0) * ohw;
             if (r != y) { /* residual into y; the primitive's sum post-op adds it */
-                int64_t cbk = g->blocked ? oa_kernels_block() : 1;
-                int64_t planes = g->blocked ? opad / cbk : g->oc;
-                for (int64_t pl = 0; pl < planes; pl++) {
-                    int64_t off = (pl * g->oh + sl->oh0) * g->ow * cbk;
-                    memcpy(y + off, r + off, sizeof(float) * (size_t)((sl->oh1 - sl->oh0) * g->ow * cbk));
-                }
+                int64_t e1 = g->blocked && sl->c1 == g->oc ? opad : sl->c1;
+                memcpy(y, r, sizeof(float) * (size_t)((e1 - sl->c0) * ohw));
             }
         }
         dnnl_memory_desc_t scr_md;
         dnnl_dims_t sd = {(dnnl_dim_t)sl->scratch};
         dnnl_memory_desc_init_by_tag(&scr_md, 1, sd, dnnl_u8, dnnl_a);
-        const dnnl_memory_desc_t *mds[5] = {&sl->src_md, &sl->wei_md_store, &s->bias_md, &sl->dst_md, &scr_md};
-        void *ptrs[5] = {(void *)(uintptr_t)x, sl->wei, s->bias, y, c->ws + tid * c->ws_slot};
+        const dnnl_memory_desc_t *mds[5] = {&sl->src_md, &sl->wei_md, &sl->bias_md, &sl->dst_md, &scr_md};
+        void *ptrs[5] = {(void *)(uintptr_t)x, sl->wei, s->bias + sl->c0, y, c->ws + tid * c->ws_slot};
         int kinds[5] = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_BIAS, DNNL_ARG_DST, DNNL_ARG_SCRATCHPAD};
         if (oa_dnnl_exec(sl->prim, sl->scratch ? 5 : 4, kinds, mds, ptrs) != OA_OK) {
             atomic_store(&c->err, 1);
         }
-        epilogue_rows(s, c->in, c->y, n, sl->oh0, sl->oh1, s->post_from);
+        epilogue_channels(s, c->in, c->y, n, sl->c0, sl->c1, s->post_from);
     }
     oa_dnnl_leave(saved);
 }
@@ -694,6 +703,21 @@ static oa_status conv_run(const oa_kop *op, const void *const *in, void *const *
         atomic_init(&c.next, 0);
         atomic_init(&c.err, 0);
         c.ntasks = (size_t)(g->n * s->nslices);
+        if (s->src_plain) { /* NCHWc -> NCHW copy of x after the scratch slots */
+            float *xp = (float *)(void *)((char *)ws + (size_t)oa_kernels_slices() * c.ws_slot);
+            const float *xb = in[0];
+            int64_t blk = oa_kernels_block(), cpad = oa_kc_padded(g->ic), hw = g->ih * g->iw;
+            for (int64_t n = 0; n < g->n; n++) {
+                for (int64_t ch = 0; ch < g->ic; ch++) {
+                    const float *src = xb + (n * cpad + ch / blk * blk) * hw + ch % blk;
+                    float *dst = xp + (n * g->ic + ch) * hw;
+                    for (int64_t i = 0; i < hw; i++) {
+                        dst[i] = src[i * blk];
+                    }
+                }
+            }
+            c.xplain = xp;
+        }
         size_t nthr = oa_threadpool_size(pool);
         size_t cap = (size_t)oa_kernels_slices();
         nthr = nthr < cap ? nthr : cap;
