@@ -30,8 +30,15 @@
 typedef struct geom {
     int64_t n, ic, ih, iw, oc, oh, ow, kh, kw, sh, sw, dh, dw, pt, pb, pl, pr, g, oph, opw;
     bool transpose;
-    bool blocked;
+    bool blocked; /* the op's tensors are NCHWc */
+    bool iblk;    /* NCHW op run through blocked primitives (x, y reordered in the workspace) */
 } geom;
+
+/* Layout the oneDNN primitives use. */
+static inline bool pblk(const geom *g)
+{
+    return g->blocked || g->iblk;
+}
 
 typedef struct slice {
     dnnl_primitive_t prim;
@@ -280,8 +287,8 @@ static oa_status make_slice(conv_state *s, slice *sl, const float *wf, int n_pos
     int64_t gr0 = G > 1 ? sl->c0 / ocg : 0, ng = G > 1 ? oc / ocg : 1;
     int64_t ic = G > 1 ? ng * icg : g->ic;
     sl->ic0 = G > 1 ? gr0 * icg : 0;
-    md_act(&sl->src_md, g->blocked && !sl->src_plain, ic, g->ih, g->iw);
-    md_act(&sl->dst_md, g->blocked, oc, g->oh, g->ow);
+    md_act(&sl->src_md, pblk(g) && !sl->src_plain, ic, g->ih, g->iw);
+    md_act(&sl->dst_md, pblk(g), oc, g->oh, g->ow);
     dnnl_memory_desc_t wei_any, wei_user;
     int64_t kk = g->kh * g->kw;
     if (G == 1) {
@@ -346,7 +353,7 @@ static oa_status make_slice(conv_state *s, slice *sl, const float *wf, int n_pos
     if (getenv("OA_KERNELS_VERBOSE") != NULL) {
         fprintf(stderr, "%s ic%lld %lldx%lld k%lldx%lld s%lld g%lld %s slice [%lld,%lld) of %lld: oneDNN impl %s\n",
                 g->transpose ? "deconv" : "conv", (long long)g->ic, (long long)g->ih, (long long)g->iw,
-                (long long)g->kh, (long long)g->kw, (long long)g->sh, (long long)g->g, g->blocked ? "NCHWc" : "NCHW",
+                (long long)g->kh, (long long)g->kw, (long long)g->sh, (long long)g->g, g->blocked ? "NCHWc" : (g->iblk ? "NCHW(via NCHWc)" : "NCHW"),
                 (long long)sl->c0, (long long)sl->c1, (long long)g->oc, impl ? impl : "?");
     }
     if (impl == NULL || strncmp(impl, "ref", 3) == 0) {
@@ -387,7 +394,7 @@ static int plan_slices(const geom *g, int64_t *bounds)
     } else {
         int64_t ocg = g->oc / g->g, icg = g->ic / g->g;
         unit = ocg; /* whole groups, and block-aligned in and out for NCHWc */
-        while (g->blocked && ((unit % blk) != 0 || ((unit / ocg) * icg) % blk != 0)) {
+        while (pblk(g) && ((unit % blk) != 0 || ((unit / ocg) * icg) % blk != 0)) {
             unit += ocg;
         }
     }
@@ -401,16 +408,17 @@ static int plan_slices(const geom *g, int64_t *bounds)
     return n;
 }
 
-static oa_status setup_dnnl(conv_state *s, const float *wf)
+static oa_status setup_dnnl_layout(conv_state *s, const float *wf)
 {
     int64_t bounds[MAX_SLICES + 1];
     int n = plan_slices(&s->g, bounds);
     int n_try[2] = {s->post.n, 0};
     for (int attempt = 0; attempt < 2; attempt++) {
-        /* the residual sum must be the first oneDNN post-op; otherwise ours */
+        /* the residual sum must be the first oneDNN post-op (and the residual must be
+         * in the primitive's layout); later ones are ours */
         int n_post = n_try[attempt];
         for (int i = 0; i < n_post; i++) {
-            if (s->post.ops[i].kind == OA_KPOST_ADD && i != 0) {
+            if (s->post.ops[i].kind == OA_KPOST_ADD && (i != 0 || s->g.iblk)) {
                 n_post = i;
                 break;
             }
@@ -424,7 +432,7 @@ static oa_status setup_dnnl(conv_state *s, const float *wf)
             s->sl[i].src_plain = false;
             s->nslices = i + 1;
             st = make_slice(s, &s->sl[i], wf, n_post);
-            if (st == OA_E_NOT_SUPPORTED && s->g.blocked) {
+            if (st == OA_E_NOT_SUPPORTED && pblk(&s->g)) {
                 /* e.g. the first conv of a blocked chain (3 input channels): oneDNN's JIT
                  * kernels read such inputs in NCHW, so give them a plain copy of x */
                 oa_error_clear();
@@ -450,6 +458,20 @@ static oa_status setup_dnnl(conv_state *s, const float *wf)
         oa_error_clear();
     }
     return OA_E_NOT_SUPPORTED;
+}
+
+/* NCHW ops first try blocked primitives behind reorders (oneDNN's direct JIT
+ * kernels beat its im2col+GEMM ones 1.5-25x, see bench/KERNELS.md), then plain. */
+static oa_status setup_dnnl(conv_state *s, const float *wf)
+{
+    if (!s->g.blocked) {
+        s->g.iblk = true;
+        if (setup_dnnl_layout(s, wf) == OA_OK) {
+            return OA_OK;
+        }
+        s->g.iblk = false;
+    }
+    return setup_dnnl_layout(s, wf);
 }
 
 static void conv_release(oa_kop *op)
@@ -502,8 +524,12 @@ static oa_status conv_setup(oa_kop *op)
         free(wf);
         op->impl = "onednn";
         op->ws_size = s->scratch_max == 0 ? 0 : (size_t)oa_kernels_slices() * ((s->scratch_max + 63) / 64 * 64);
-        if (s->src_plain) { /* plain copy of x */
+        if (s->src_plain && s->g.blocked) { /* plain copy of x */
             op->ws_size += sizeof(float) * (size_t)(s->g.n * s->g.ic * s->g.ih * s->g.iw);
+        }
+        if (s->g.iblk) { /* blocked copies of x and y */
+            op->ws_size += sizeof(float) * (size_t)(s->g.n * (oa_kc_padded(s->g.ic) * s->g.ih * s->g.iw +
+                                                             oa_kc_padded(s->g.oc) * s->g.oh * s->g.ow));
         }
     } else {
         s->wref = wf;
@@ -562,6 +588,7 @@ typedef struct conv_ctx {
     const conv_state *s;
     const void *const *in;
     const float *xplain; /* plain copy of x, or NULL */
+    float *xb, *yb;      /* blocked copies (iblk) */
     float *y;
     char *ws;
     size_t ws_slot;
@@ -577,8 +604,8 @@ static void conv_dnnl_worker(void *vctx, size_t tid, size_t b, size_t e)
     const conv_state *s = c->s;
     const geom *g = &s->g;
     int saved = oa_dnnl_enter();
-    int64_t ipad = g->blocked ? oa_kc_padded(g->ic) : g->ic;
-    int64_t opad = g->blocked ? oa_kc_padded(g->oc) : g->oc;
+    int64_t ipad = pblk(g) ? oa_kc_padded(g->ic) : g->ic;
+    int64_t opad = pblk(g) ? oa_kc_padded(g->oc) : g->oc;
     int64_t ihw = g->ih * g->iw, ohw = g->oh * g->ow;
     for (;;) {
         size_t t = atomic_fetch_add(&c->next, 1);
@@ -587,9 +614,13 @@ static void conv_dnnl_worker(void *vctx, size_t tid, size_t b, size_t e)
         }
         int64_t n = (int64_t)t / s->nslices;
         const slice *sl = &s->sl[t % (size_t)s->nslices];
-        const float *x = sl->src_plain ? c->xplain + (n * g->ic + sl->ic0) * ihw
-                                       : (const float *)c->in[0] + (n * ipad + sl->ic0) * ihw;
-        float *y = c->y + (n * opad + sl->c0) * ohw;
+        const float *x;
+        if (sl->src_plain) {
+            x = (g->iblk ? (const float *)c->in[0] : c->xplain) + (n * g->ic + sl->ic0) * ihw;
+        } else {
+            x = (g->iblk ? c->xb : (const float *)c->in[0]) + (n * ipad + sl->ic0) * ihw;
+        }
+        float *y = (g->iblk ? c->yb : c->y) + (n * opad + sl->c0) * ohw;
         if (s->has_sum) {
             const float *r = (const float *)c->in[s->add_in[0]] + (n * opad + sl->c0) * ohw;
             if (r != y) { /* residual into y; the primitive's sum post-op adds it */
@@ -606,9 +637,64 @@ static void conv_dnnl_worker(void *vctx, size_t tid, size_t b, size_t e)
         if (oa_dnnl_exec(sl->prim, sl->scratch ? 5 : 4, kinds, mds, ptrs) != OA_OK) {
             atomic_store(&c->err, 1);
         }
-        epilogue_channels(s, c->in, c->y, n, sl->c0, sl->c1, s->post_from);
+        int from = s->post_from;
+        if (g->iblk) { /* back to NCHW while the slice is in cache; a residual add that
+                        * comes next is done here (the residual may alias y) */
+            int64_t blk = oa_kernels_block();
+            const float *res = NULL;
+            if (from < s->post.n && s->post.ops[from].kind == OA_KPOST_ADD) {
+                res = (const float *)c->in[s->add_in[from]];
+                from++;
+            }
+            for (int64_t ch = sl->c0; ch < sl->c1; ch++) {
+                const float *src = y + ((ch - sl->c0) / blk * blk) * ohw + (ch - sl->c0) % blk;
+                float *dst = c->y + (n * g->oc + ch) * ohw;
+                if (res != NULL) {
+                    const float *r = res + (n * g->oc + ch) * ohw;
+                    for (int64_t i = 0; i < ohw; i++) {
+                        dst[i] = src[i * blk] + r[i];
+                    }
+                } else {
+                    for (int64_t i = 0; i < ohw; i++) {
+                        dst[i] = src[i * blk];
+                    }
+                }
+            }
+        }
+        epilogue_channels(s, c->in, c->y, n, sl->c0, sl->c1, from);
     }
     oa_dnnl_leave(saved);
+}
+
+typedef struct blk_ctx {
+    const float *x;
+    float *xb;
+    int64_t c, hw;
+} blk_ctx;
+
+/* NCHW -> NCHWc for one (image, channel block) per index */
+static void to_blocked_task(void *vctx, size_t tid, size_t b, size_t e)
+{
+    (void)tid;
+    const blk_ctx *c = vctx;
+    int64_t blk = oa_kernels_block(), cb = (c->c + blk - 1) / blk;
+    for (size_t idx = b; idx < e; idx++) {
+        int64_t n = (int64_t)idx / cb, k = (int64_t)idx % cb;
+        float *dst = c->xb + (int64_t)idx * c->hw * blk;
+        for (int64_t j = 0; j < blk; j++) {
+            int64_t ch = k * blk + j;
+            if (ch < c->c) {
+                const float *src = c->x + (n * c->c + ch) * c->hw;
+                for (int64_t i = 0; i < c->hw; i++) {
+                    dst[i * blk + j] = src[i];
+                }
+            } else {
+                for (int64_t i = 0; i < c->hw; i++) {
+                    dst[i * blk + j] = 0.0f;
+                }
+            }
+        }
+    }
 }
 
 /* ---- reference ---- */
@@ -717,6 +803,21 @@ static oa_status conv_run(const oa_kop *op, const void *const *in, void *const *
                 }
             }
             c.xplain = xp;
+        }
+        if (g->iblk) {
+            char *base = (char *)ws + (size_t)oa_kernels_slices() * c.ws_slot;
+            c.xb = (float *)(void *)base;
+            c.yb = c.xb + g->n * oa_kc_padded(g->ic) * g->ih * g->iw;
+            bool all_plain = true;
+            for (int i = 0; i < s->nslices; i++) {
+                all_plain &= s->sl[i].src_plain;
+            }
+            if (!all_plain) {
+                blk_ctx bc = {in[0], c.xb, g->ic, g->ih * g->iw};
+                size_t tasks = (size_t)(g->n * (oa_kc_padded(g->ic) / oa_kernels_block()));
+                oa_threadpool_parallel_for(pool, tasks, (size_t)(OA_KGRAIN_ELEMS / (bc.hw * 8 + 1) + 1),
+                                           to_blocked_task, &bc);
+            }
         }
         size_t nthr = oa_threadpool_size(pool);
         size_t cap = (size_t)oa_kernels_slices();

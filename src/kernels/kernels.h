@@ -225,8 +225,8 @@ typedef struct oa_kpost {
 /*
  * Post-ops applied in order to the op's result before it is stored. Each
  * OA_KPOST_ADD consumes one extra input appended after the op's own inputs
- * (in post-op order); the extra input may alias the output (then the add is
- * in place: residual "sum" in oneDNN terms).
+ * (in post-op order). The extra input may alias the output only when its
+ * OA_KPOST_ADD is the first post-op (an in-place residual "sum").
  */
 typedef struct oa_kpost_chain {
     int n;
