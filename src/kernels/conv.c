@@ -789,7 +789,7 @@ static oa_status conv_run(const oa_kop *op, const void *const *in, void *const *
         atomic_init(&c.next, 0);
         atomic_init(&c.err, 0);
         c.ntasks = (size_t)(g->n * s->nslices);
-        if (s->src_plain) { /* NCHWc -> NCHW copy of x after the scratch slots */
+        if (s->src_plain && g->blocked) { /* NCHWc -> NCHW copy of x after the scratch slots */
             float *xp = (float *)(void *)((char *)ws + (size_t)oa_kernels_slices() * c.ws_slot);
             const float *xb = in[0];
             int64_t blk = oa_kernels_block(), cpad = oa_kc_padded(g->ic), hw = g->ih * g->iw;
