@@ -135,7 +135,149 @@ typedef struct pool_ctx {
     float *y;
 } pool_ctx;
 
-#define MAXB 16
+/*
+ * One plane of pooling with CB channel lanes per pixel (1 for NCHW, the block
+ * for NCHWc); CB is a compile-time constant in each instance so the lane loops
+ * vectorise.
+ */
+#define POOL_PLANE(CB)                                                                                    \
+    static void pool_plane_##CB(const pool_geom *g, const float *x, float *y)                            \
+    {                                                                                                     \
+        if (g->oh == 1 && g->ow == 1 && g->kh == g->h && g->kw == g->w && g->pt == 0 && g->pl == 0) {     \
+            float acc[CB];                                                                                \
+            for (int j = 0; j < CB; j++) {                                                                \
+                acc[j] = g->max ? -INFINITY : 0.0f;                                                       \
+            }                                                                                             \
+            const int64_t n = g->h * g->w;                                                                \
+            if (g->max) {                                                                                 \
+                for (int64_t i = 0; i < n; i++) {                                                         \
+                    for (int j = 0; j < CB; j++) {                                                        \
+                        float v = x[i * CB + j];                                                          \
+                        acc[j] = v > acc[j] ? v : acc[j];                                     \
+                    }                                                                                     \
+                }                                                                                         \
+            } else if (CB == 1) {                                                                         \
+                acc[0] = oa_kew()->sum(x, (size_t)n);                                                     \
+            } else {                                                                                      \
+                for (int64_t i = 0; i < n; i++) {                                                         \
+                    for (int j = 0; j < CB; j++) {                                                        \
+                        acc[j] += x[i * CB + j];                                                          \
+                    }                                                                                     \
+                }                                                                                         \
+            }                                                                                             \
+            float inv = g->max ? 1.0f : 1.0f / (float)(g->divisor ? g->divisor : n);                      \
+            for (int j = 0; j < CB; j++) {                                                                \
+                y[j] = acc[j] * inv;                                                                      \
+            }                                                                                             \
+            return;                                                                                       \
+        }                                                                                                 \
+        for (int64_t oh = 0; oh < g->oh; oh++) {                                                          \
+            const int64_t hs = oh * g->sh - g->pt, he = hs + g->kh;                                       \
+            const int64_t h0 = hs < 0 ? 0 : hs, h1 = he > g->h ? g->h : he;                               \
+            const int64_t hp1 = he > g->h + g->pb ? g->h + g->pb : he;                                    \
+            for (int64_t ow = 0; ow < g->ow; ow++) {                                                      \
+                const int64_t ws = ow * g->sw - g->pl, we = ws + g->kw;                                   \
+                const int64_t w0 = ws < 0 ? 0 : ws, w1 = we > g->w ? g->w : we;                           \
+                const int64_t wp1 = we > g->w + g->pr ? g->w + g->pr : we;                                \
+                float acc[CB];                                                                            \
+                float *o = y + (oh * g->ow + ow) * CB;                                                    \
+                if (g->max) {                                                                             \
+                    for (int j = 0; j < CB; j++) {                                                        \
+                        acc[j] = -INFINITY;                                                               \
+                    }                                                                                     \
+                    for (int64_t ih = h0; ih < h1; ih++) {                                                \
+                        const float *row = x + ih * g->w * CB;                                            \
+                        for (int64_t iw = w0; iw < w1; iw++) {                                            \
+                            for (int j = 0; j < CB; j++) {                                                \
+                                float v = row[iw * CB + j];                                               \
+                                acc[j] = v > acc[j] ? v : acc[j];                             \
+                            }                                                                             \
+                        }                                                                                 \
+                    }                                                                                     \
+                    for (int j = 0; j < CB; j++) {                                                        \
+                        o[j] = acc[j];                                                                    \
+                    }                                                                                     \
+                } else {                                                                                  \
+                    for (int j = 0; j < CB; j++) {                                                        \
+                        acc[j] = 0.0f;                                                                    \
+                    }                                                                                     \
+                    for (int64_t ih = h0; ih < h1; ih++) {                                                \
+                        const float *row = x + ih * g->w * CB;                                            \
+                        for (int64_t iw = w0; iw < w1; iw++) {                                            \
+                            for (int j = 0; j < CB; j++) {                                                \
+                                acc[j] += row[iw * CB + j];                                               \
+                            }                                                                             \
+                        }                                                                                 \
+                    }                                                                                     \
+                    int64_t cnt = g->divisor ? g->divisor                                                 \
+                                             : (g->exclusive ? (h1 - h0) * (w1 - w0) : (hp1 - hs) * (wp1 - ws)); \
+                    float inv = cnt > 0 ? 1.0f / (float)cnt : 0.0f;                                       \
+                    for (int j = 0; j < CB; j++) {                                                        \
+                        o[j] = acc[j] * inv;                                                              \
+                    }                                                                                     \
+                }                                                                                         \
+            }                                                                                             \
+        }                                                                                                 \
+    }
+
+POOL_PLANE(1)
+POOL_PLANE(8)
+POOL_PLANE(16)
+
+/*
+ * NCHW windows (not global), separably: per output row, reduce the kh input
+ * rows into one row (contiguous, vectorised), then each output takes kw taps
+ * of it. Returns false when the row does not fit the stack buffer.
+ */
+static bool pool_plane_rows(const pool_geom *g, const float *x, float *y)
+{
+    float tmp[4096];
+    if (g->w > 4096) {
+        return false;
+    }
+    for (int64_t oh = 0; oh < g->oh; oh++) {
+        const int64_t hs = oh * g->sh - g->pt, he = hs + g->kh;
+        const int64_t h0 = hs < 0 ? 0 : hs, h1 = he > g->h ? g->h : he;
+        const int64_t hp1 = he > g->h + g->pb ? g->h + g->pb : he;
+        const float init = g->max ? -INFINITY : 0.0f;
+        for (int64_t i = 0; i < g->w; i++) {
+            tmp[i] = init;
+        }
+        for (int64_t ih = h0; ih < h1; ih++) {
+            const float *row = x + ih * g->w;
+            if (g->max) {
+                for (int64_t i = 0; i < g->w; i++) {
+                    tmp[i] = row[i] > tmp[i] ? row[i] : tmp[i];
+                }
+            } else {
+                for (int64_t i = 0; i < g->w; i++) {
+                    tmp[i] += row[i];
+                }
+            }
+        }
+        float *o = y + oh * g->ow;
+        for (int64_t ow = 0; ow < g->ow; ow++) {
+            const int64_t ws = ow * g->sw - g->pl, we = ws + g->kw;
+            const int64_t w0 = ws < 0 ? 0 : ws, w1 = we > g->w ? g->w : we;
+            float acc = init;
+            if (g->max) {
+                for (int64_t iw = w0; iw < w1; iw++) {
+                    acc = tmp[iw] > acc ? tmp[iw] : acc;
+                }
+                o[ow] = acc;
+            } else {
+                for (int64_t iw = w0; iw < w1; iw++) {
+                    acc += tmp[iw];
+                }
+                const int64_t wp1 = we > g->w + g->pr ? g->w + g->pr : we;
+                int64_t cnt = g->divisor ? g->divisor
+                                         : (g->exclusive ? (h1 - h0) * (w1 - w0) : (hp1 - hs) * (wp1 - ws));
+                o[ow] = cnt > 0 ? acc / (float)cnt : 0.0f;
+            }
+        }
+    }
+    return true;
+}
 
 static void pool_task(void *vctx, size_t tid, size_t b, size_t e)
 {
@@ -148,69 +290,15 @@ static void pool_task(void *vctx, size_t tid, size_t b, size_t e)
     for (size_t idx = b; idx < e; idx++) {
         const float *x = c->x + (int64_t)idx * in_plane;
         float *y = c->y + (int64_t)idx * out_plane;
-        if (g->oh == 1 && g->ow == 1 && g->kh == g->h && g->kw == g->w && g->pt == 0 && g->pl == 0 && !g->max) {
-            /* global average */
-            if (cb == 1) {
-                y[0] = oa_kew()->sum(x, (size_t)(g->h * g->w)) / (float)(g->divisor ? g->divisor : g->h * g->w);
-            } else {
-                float acc[MAXB] = {0};
-                for (int64_t i = 0; i < g->h * g->w; i++) {
-                    for (int64_t j = 0; j < cb; j++) {
-                        acc[j] += x[i * cb + j];
-                    }
-                }
-                float inv = 1.0f / (float)(g->divisor ? g->divisor : g->h * g->w);
-                for (int64_t j = 0; j < cb; j++) {
-                    y[j] = acc[j] * inv;
-                }
-            }
-            continue;
-        }
-        for (int64_t oh = 0; oh < g->oh; oh++) {
-            int64_t hs = oh * g->sh - g->pt, he = hs + g->kh;
-            int64_t h0 = hs < 0 ? 0 : hs, h1 = he > g->h ? g->h : he;
-            int64_t hp1 = he > g->h + g->pb ? g->h + g->pb : he;
-            for (int64_t ow = 0; ow < g->ow; ow++) {
-                int64_t ws = ow * g->sw - g->pl, we = ws + g->kw;
-                int64_t w0 = ws < 0 ? 0 : ws, w1 = we > g->w ? g->w : we;
-                int64_t wp1 = we > g->w + g->pr ? g->w + g->pr : we;
-                float acc[MAXB];
-                for (int64_t j = 0; j < cb; j++) {
-                    acc[j] = g->max ? -INFINITY : 0.0f;
-                }
-                for (int64_t ih = h0; ih < h1; ih++) {
-                    const float *row = x + ih * g->w * cb;
-                    for (int64_t iw = w0; iw < w1; iw++) {
-                        for (int64_t j = 0; j < cb; j++) {
-                            float v = row[iw * cb + j];
-                            if (g->max) {
-                                acc[j] = (v > acc[j] || v != v) ? v : acc[j];
-                            } else {
-                                acc[j] += v;
-                            }
-                        }
-                    }
-                }
-                float *o = y + (oh * g->ow + ow) * cb;
-                if (g->max) {
-                    for (int64_t j = 0; j < cb; j++) {
-                        o[j] = acc[j];
-                    }
-                } else {
-                    int64_t cnt;
-                    if (g->divisor) {
-                        cnt = g->divisor;
-                    } else if (g->exclusive) {
-                        cnt = (h1 - h0) * (w1 - w0);
-                    } else {
-                        cnt = (hp1 - hs) * (wp1 - ws);
-                    }
-                    float inv = cnt > 0 ? 1.0f / (float)cnt : 0.0f;
-                    for (int64_t j = 0; j < cb; j++) {
-                        o[j] = acc[j] * inv;
-                    }
-                }
-            }
+        bool global = g->oh == 1 && g->ow == 1 && g->kh == g->h && g->kw == g->w && g->pt == 0 && g->pl == 0;
+        if (cb == 1 && (global || !pool_plane_rows(g, x, y))) {
+            pool_plane_1(g, x, y);
+        } else if (cb == 1) {
+            /* done by pool_plane_rows */
+        } else if (cb == 8) {
+            pool_plane_8(g, x, y);
+        } else {
+            pool_plane_16(g, x, y);
         }
         if (g->blocked && (int64_t)idx % planes_per_n == planes_per_n - 1 && g->c % cb != 0) {
             for (int64_t i = 0; i < g->oh * g->ow; i++) {

@@ -3,9 +3,13 @@
  *
  * Each worker owns a cache line with a sequence word. The caller posts a task
  * to exactly the workers it needs by bumping their sequence words (waking
- * only those that went to sleep), works on chunks itself, then waits until
- * the posted workers have finished (spinning briefly, then on a futex).
- * Workers not needed by a small task are never woken.
+ * only those that went to sleep) and works on chunks itself. Chunks are
+ * claimed with a CAS on one word holding (next chunk, chunk count), and the
+ * caller waits only for the claimed chunks to complete, never for a worker
+ * to acknowledge: when another process holds the second core and a worker is
+ * slow to wake, the caller simply does all the chunks (a late worker finds
+ * nothing to claim). Task fields are read only after a successful claim, and
+ * the caller rewrites them only after every claimed chunk completed.
  */
 #define OA_LOG_MODULE "KERNELS"
 #include "kernels/threadpool.h"
@@ -43,9 +47,10 @@ struct oa_threadpool {
     oa_parallel_fn fn;
     void *ctx;
     size_t range, chunk;
-    bool per_thread; /* run_n mode: one call per participant */
-    _Alignas(64) _Atomic size_t next;
-    _Alignas(64) _Atomic uint32_t pending; /* posted workers not finished */
+    bool per_thread; /* run_n mode: chunk i is the call fn(ctx, i, i, i + 1) */
+    uint32_t nchunks;
+    _Alignas(64) _Atomic uint64_t work;    /* next chunk << 32 | chunk count */
+    _Alignas(64) _Atomic uint32_t done;    /* completed chunks */
     _Atomic uint32_t caller_sleeping;
     _Atomic bool stop;
     worker *workers; /* n - 1 entries */
@@ -70,17 +75,29 @@ static inline void cpu_relax(void)
 
 static void do_chunks(oa_threadpool *p, size_t tid)
 {
-    if (p->per_thread) {
-        p->fn(p->ctx, tid, tid, tid + 1);
-        return;
-    }
+    uint64_t w = atomic_load_explicit(&p->work, memory_order_acquire);
     for (;;) {
-        size_t b = atomic_fetch_add_explicit(&p->next, p->chunk, memory_order_relaxed);
-        if (b >= p->range) {
-            break;
+        uint32_t next = (uint32_t)(w >> 32), lim = (uint32_t)w;
+        if (next >= lim) {
+            return;
         }
-        size_t e = b + p->chunk < p->range ? b + p->chunk : p->range;
-        p->fn(p->ctx, tid, b, e);
+        if (!atomic_compare_exchange_weak_explicit(&p->work, &w, w + (1ull << 32), memory_order_acq_rel,
+                                                   memory_order_acquire)) {
+            continue;
+        }
+        /* claimed chunk `next` of the current task: its fields are stable until it completes */
+        if (p->per_thread) {
+            p->fn(p->ctx, next, next, next + 1);
+        } else {
+            size_t b = (size_t)next * p->chunk;
+            size_t e = b + p->chunk < p->range ? b + p->chunk : p->range;
+            p->fn(p->ctx, tid, b, e);
+        }
+        uint32_t n = p->nchunks;
+        if (atomic_fetch_add(&p->done, 1) + 1 == n && atomic_load(&p->caller_sleeping)) {
+            futex_wake(&p->done, 1);
+        }
+        w = atomic_load_explicit(&p->work, memory_order_acquire);
     }
 }
 
@@ -113,9 +130,6 @@ static void *worker_main(void *arg)
             break;
         }
         do_chunks(p, w->id);
-        if (atomic_fetch_sub(&p->pending, 1) == 1 && atomic_load(&p->caller_sleeping)) {
-            futex_wake(&p->pending, 1);
-        }
     }
     return NULL;
 }
@@ -213,26 +227,28 @@ static void dispatch(oa_threadpool *p, size_t n_use, oa_parallel_fn fn, void *ct
     p->range = range;
     p->chunk = chunk;
     p->per_thread = per_thread;
-    atomic_store_explicit(&p->next, 0, memory_order_relaxed);
-    atomic_store(&p->pending, (uint32_t)(n_use - 1));
+    uint32_t n = (uint32_t)(per_thread ? range : (range + chunk - 1) / chunk);
+    p->nchunks = n;
+    atomic_store(&p->done, 0);
+    atomic_store_explicit(&p->work, (uint64_t)n, memory_order_release);
     for (size_t i = 0; i + 1 < n_use; i++) {
         post(&p->workers[i]);
     }
     do_chunks(p, 0);
-    if (atomic_load(&p->pending) != 0) {
+    if (atomic_load(&p->done) != n) {
         int i = 0;
-        for (; i < SPIN_ITERS && atomic_load(&p->pending) != 0; i++) {
+        for (; i < SPIN_ITERS && atomic_load(&p->done) != n; i++) {
             cpu_relax();
         }
         for (;;) {
-            uint32_t v = atomic_load(&p->pending);
-            if (v == 0) {
+            uint32_t v = atomic_load(&p->done);
+            if (v == n) {
                 break;
             }
             atomic_store(&p->caller_sleeping, 1);
-            v = atomic_load(&p->pending);
-            if (v != 0) {
-                futex_wait(&p->pending, v);
+            v = atomic_load(&p->done);
+            if (v != n) {
+                futex_wait(&p->done, v);
             }
             atomic_store(&p->caller_sleeping, 0);
         }

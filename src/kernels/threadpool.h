@@ -11,7 +11,10 @@
  * the workers (which spin briefly, about 20 µs, after each task and then
  * sleep on a futex), and the caller works on chunks itself, so a
  * parallel_for() whose range fits in one grain runs inline on the caller
- * with no synchronisation at all.
+ * with no synchronisation at all. The caller waits only for chunks that were
+ * claimed, never for a worker to wake up: with the other core busy (another
+ * process), a call degrades to the caller doing all the work, not to a
+ * scheduler time slice of waiting.
  *
  * A NULL pool is valid everywhere and means "run on the calling thread".
  */
@@ -57,9 +60,12 @@ size_t oa_threadpool_size(const oa_threadpool *pool);
 void oa_threadpool_parallel_for(oa_threadpool *pool, size_t range, size_t grain, oa_parallel_fn fn, void *ctx);
 
 /*
- * Like parallel_for but with exactly one call per participant that gets
- * work: fn(ctx, tid, tid, tid + 1) for tid in [0, n) with
- * n = min(n_tasks, size). Used by kernels that split work statically.
+ * n = min(n_tasks, size) calls fn(ctx, i, i, i + 1), one for each i in
+ * [0, n). Each i is unique and < n, so it can index per-call scratch (the
+ * conv/matmul kernels use it for their oneDNN scratchpads). Calls are spread
+ * over the participants, but one thread may run several of them (the caller
+ * runs a share that a slow-to-wake worker did not claim), so fn must not
+ * wait for another call of the same batch.
  */
 void oa_threadpool_run_n(oa_threadpool *pool, size_t n_tasks, oa_parallel_fn fn, void *ctx);
 
