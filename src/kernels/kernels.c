@@ -107,7 +107,12 @@ int oa_kisa_level(void)
 
 int oa_kernels_block(void)
 {
-    return oa_kisa_level() == 2 ? 16 : 8;
+    static int block;
+    if (block == 0) {
+        long b = oa_env_long("OA_KERNELS_BLOCK", 0); /* tests: exercise 16 on AVX2 machines */
+        block = (b == 8 || b == 16) ? (int)b : (oa_kisa_level() == 2 ? 16 : 8);
+    }
+    return block;
 }
 
 const char *oa_kernels_isa(void)

@@ -61,7 +61,7 @@
  *
  * Threading: run may be called concurrently from several threads on the
  * same op with different buffers and workspaces; all per-call state lives in
- * the workspace. `pool` may be NULL (single thread) and is the only source
+ * the workspace, whose size does not depend on the pool passed to run. `pool` may be NULL (single thread) and is the only source
  * of parallelism: oneDNN is driven single-threaded per participant (its
  * OpenMP runtime never spawns threads), so 2 threads can not be slower than 1
  * through oversubscription.
@@ -150,8 +150,12 @@ typedef struct oa_kcpu {
 /* Probes the CPU once (thread-safe) and returns the features. */
 const oa_kcpu *oa_kernels_cpu(void);
 /*
- * Channel block of OA_KLAYOUT_NCHWC: 16 with AVX-512F, else 8. The env var
- * OA_KERNELS_ISA=avx2|ref caps the ISA used by every kernel (tests use it).
+ * Channel block of OA_KLAYOUT_NCHWC: 16 with AVX-512F, else 8 (fixed for the
+ * process). Environment, read once: OA_KERNELS_ISA=avx2|ref caps the ISA
+ * used by every kernel; OA_KERNELS_BLOCK=8|16 forces the block (tests);
+ * OA_KERNELS_ONEDNN=0 disables oneDNN (reference conv/matmul);
+ * OA_KERNELS_SLICES=n sets the number of parallel slices conv/matmul
+ * prepare (default: online cores) and the pool size their workspace covers.
  */
 int oa_kernels_block(void);
 /* Name of the ISA in use: "avx512", "avx2" or "ref". */
@@ -242,9 +246,11 @@ typedef struct oa_kpost_chain {
  * Output:  y [N, Cout, OH, OW], OH = (H + pt + pb - (d(kh-1)+1)) / s + 1;
  *          transpose: OH = (H-1) s - pt - pb + d(kh-1) + 1 + output_padding.
  * dtypes:  f32. Layouts: NCHW or NCHWc (x, y, residuals alike).
- * Filter and bias should be constant at create (pre-packed); if not, run
- * reorders them per call (needs the larger workspace reported then).
+ * The filter, bias and BatchNorm inputs must be constant (data at create):
+ * they are folded and pre-packed once; their run pointers are ignored.
  * 1-D convolutions: pass H = 1, kh = 1, pads[0..1] = 0.
+ * Implementation: oneDNN JIT primitives (NCHW ops run them on NCHWc copies
+ * in the workspace), or the scalar reference when oneDNN has no JIT kernel.
  */
 typedef struct oa_kconv_params {
     int64_t strides[2];   /* h, w (GE strides[2], strides[3] in NCHW) */
@@ -264,7 +270,9 @@ typedef struct oa_kconv_params {
  * dropped; 1-D b is [K,1]); batch dims broadcast. transpose_a/b transpose
  * the last two dims (MatMulV2 transpose_x1/x2, BatchMatMulV2 adj_x1/x2).
  * y = alpha * op(a) op(b) + beta * bias  (GEMM; MatMulV2: alpha = beta = 1).
- * dtypes f32. b constant at create => pre-packed once (the fast path).
+ * dtypes f32. b constant at create => pre-packed once (the fast path; its
+ * run pointer is ignored); otherwise b is read at run (attention products).
+ * A constant bias is copied at create.
  */
 typedef struct oa_kmatmul_params {
     bool transpose_a, transpose_b;
@@ -500,7 +508,8 @@ typedef struct oa_knms_params {
  * R [D,4H,H], B? [D,8H], sequence_lens? [B] (i32), initial_h? [D,B,H],
  * initial_c? [D,B,H], P? [D,3H]. Outputs Y [T,D,B,H], Y_h, Y_c [D,B,H]
  * (any may be omitted by giving fewer outputs or UNDEFINED descs).
- * Gates i,o,f,c; activations sigmoid/tanh/tanh; clip if > 0. f32. */
+ * Gates i,o,f,c; activations sigmoid/tanh/tanh; clip if > 0. f32.
+ * All inputs are read at run (none is captured at create). */
 typedef enum oa_klstm_dir { OA_KLSTM_FORWARD, OA_KLSTM_REVERSE, OA_KLSTM_BIDIRECTIONAL } oa_klstm_dir;
 typedef struct oa_klstm_params {
     oa_klstm_dir direction;
