@@ -4,7 +4,7 @@
  * 1 and 2 threads, plus elementwise and thread-pool overhead. Prints
  * markdown tables (bench/KERNELS.md records a run).
  *
- * Usage: bench_kernels [gemm|conv|ew|pool|all] [--quick]
+ * Usage: bench_kernels [gemm|conv|ew|pool|all] [--quick] [--only=name-substring]
  * Each number is the median of 5 rounds of repeated runs (>= ~50 ms each).
  * OpenBLAS runs with its own pthreads (openblas_set_num_threads), oneDNN
  * sgemm with OpenMP (omp_set_num_threads); openacl ops with oa_threadpool.
@@ -23,6 +23,7 @@ extern void omp_set_num_threads(int n);
 extern void openblas_set_num_threads(int n);
 
 static bool g_quick;
+static const char *g_filter; /* --only=substring: rows whose name contains it */
 static oa_threadpool *g_pool2;
 
 static double median5(double *v)
@@ -146,6 +147,9 @@ static void bench_gemm(void)
     printf("| shape | batch x M x N x K | openacl matmul 1T | 2T | oneDNN sgemm 1T | 2T | OpenBLAS 1T | 2T |\n");
     printf("|---|---|---|---|---|---|---|---|\n");
     for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++) {
+        if (g_filter != NULL && strstr(shapes[s].name, g_filter) == NULL) {
+            continue;
+        }
         gemm_ctx g = {shapes[s].M, shapes[s].N, shapes[s].K, shapes[s].batch, NULL, NULL, NULL};
         g.a = rnd((size_t)g.batch * g.M * g.K);
         g.b = rnd((size_t)g.batch * g.K * g.N);
@@ -265,6 +269,9 @@ static void bench_conv(void)
     printf("|---|---|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
         conv_shape *c = &shapes[i];
+        if (g_filter != NULL && strstr(c->name, g_filter) == NULL) {
+            continue;
+        }
         int64_t oh = (c->h + 2 * c->p - c->k) / c->s + 1, ow = (c->w + 2 * c->p - c->k) / c->s + 1;
         double fl = 2.0 * (double)(c->oc * oh * ow) * (double)(c->ic / c->g * c->k * c->k);
         float *x = rnd((size_t)(c->ic * c->h * c->w + 64)), *w = rnd((size_t)(c->oc * c->ic / c->g * c->k * c->k));
@@ -461,6 +468,8 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--quick") == 0) {
             g_quick = true;
+        } else if (strncmp(argv[i], "--only=", 7) == 0) {
+            g_filter = argv[i] + 7;
         }
     }
     if (oa_threadpool_create(2, &g_pool2) != OA_OK) {

@@ -672,6 +672,22 @@ typedef struct blk_ctx {
     int64_t c, hw;
 } blk_ctx;
 
+/* NCHWc x -> NCHW xb, one (image, channel) per index */
+static void to_plain_task(void *vctx, size_t tid, size_t b, size_t e)
+{
+    (void)tid;
+    const blk_ctx *c = vctx;
+    int64_t blk = oa_kernels_block(), cpad = oa_kc_padded(c->c);
+    for (size_t idx = b; idx < e; idx++) {
+        int64_t n = (int64_t)idx / c->c, ch = (int64_t)idx % c->c;
+        const float *src = c->x + (n * cpad + ch / blk * blk) * c->hw + ch % blk;
+        float *dst = c->xb + (int64_t)idx * c->hw;
+        for (int64_t i = 0; i < c->hw; i++) {
+            dst[i] = src[i * blk];
+        }
+    }
+}
+
 /* NCHW -> NCHWc for one (image, channel block) per index */
 static void to_blocked_task(void *vctx, size_t tid, size_t b, size_t e)
 {
@@ -791,17 +807,9 @@ static oa_status conv_run(const oa_kop *op, const void *const *in, void *const *
         c.ntasks = (size_t)(g->n * s->nslices);
         if (s->src_plain && g->blocked) { /* NCHWc -> NCHW copy of x after the scratch slots */
             float *xp = (float *)(void *)((char *)ws + (size_t)oa_kernels_slices() * c.ws_slot);
-            const float *xb = in[0];
-            int64_t blk = oa_kernels_block(), cpad = oa_kc_padded(g->ic), hw = g->ih * g->iw;
-            for (int64_t n = 0; n < g->n; n++) {
-                for (int64_t ch = 0; ch < g->ic; ch++) {
-                    const float *src = xb + (n * cpad + ch / blk * blk) * hw + ch % blk;
-                    float *dst = xp + (n * g->ic + ch) * hw;
-                    for (int64_t i = 0; i < hw; i++) {
-                        dst[i] = src[i * blk];
-                    }
-                }
-            }
+            blk_ctx bc = {in[0], xp, g->ic, g->ih * g->iw};
+            oa_threadpool_parallel_for(pool, (size_t)(g->n * g->ic), (size_t)(OA_KGRAIN_ELEMS / (bc.hw + 1) + 1),
+                                       to_plain_task, &bc);
             c.xplain = xp;
         }
         if (g->iblk) {
