@@ -199,6 +199,17 @@ typedef enum oa_kop_type {
 /* Name of an op type ("conv2d", ...). */
 const char *oa_kop_type_name(oa_kop_type t);
 
+/*
+ * Maps a GE IR op type name ("Conv2D", "RealDiv", "ReduceMeanD", ...) to its
+ * kernel family and sub-op (oa_kbinary_op / oa_kunary_op / oa_kreduce_op /
+ * oa_kpool_kind / oa_kresize_mode / 1 for LogSoftmaxV2, -1 when the family
+ * has none). The executor still decodes the attributes into the params
+ * struct (e.g. GlobalAveragePool sets global = true, Resize reads `mode`).
+ * Fails with OA_E_OP_NOT_FOUND for types without a CPU kernel (Data, Const,
+ * NetOutput, If, Shape and Size are the executors' own business).
+ */
+oa_status oa_kernel_lookup_ge(const char *ge_type, oa_kop_type *type, int *sub_op) OA_MUST_CHECK;
+
 /* --- fused epilogues (Conv2D, Conv2DTranspose, MatMul) ------------------- */
 
 typedef enum oa_kact {
@@ -534,7 +545,11 @@ typedef struct oa_kop oa_kop;
 /*
  * Output shapes and dtypes for the given params and inputs (host inputs
  * must carry data). Writes out[0..n_out) dtype/rank/dims (layout follows the
- * first 4-D activation input). Pure; thread-safe.
+ * first 4-D activation input). Pure; thread-safe. Success also answers
+ * "is this op supported for these descs" (the `supports` query), except for
+ * the constant-weight requirements checked by create (Conv2D filter).
+ * Where an output dtype is selectable (TopK indices, NMS output i32/i64) the
+ * dtype already in out[] is kept when valid.
  */
 oa_status oa_kernel_infer(oa_kop_type type, const void *params, int n_in, const oa_ktensor *in, int n_out,
                           oa_ktensor *out) OA_MUST_CHECK;
