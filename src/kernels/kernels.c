@@ -49,6 +49,7 @@ const char *oa_kdtype_name(oa_kdtype dt)
 
 static oa_kcpu g_cpu;
 static int g_isa; /* 0 ref, 1 avx2, 2 avx512 */
+static int g_block;
 static pthread_once_t g_cpu_once = PTHREAD_ONCE_INIT;
 
 static void probe_cpu(void)
@@ -91,6 +92,8 @@ static void probe_cpu(void)
         }
     }
     g_isa = isa;
+    long blk = oa_env_long("OA_KERNELS_BLOCK", 0); /* tests: exercise 16 on AVX2 machines */
+    g_block = (blk == 8 || blk == 16) ? (int)blk : (isa == 2 ? 16 : 8);
 }
 
 const oa_kcpu *oa_kernels_cpu(void)
@@ -107,12 +110,8 @@ int oa_kisa_level(void)
 
 int oa_kernels_block(void)
 {
-    static int block;
-    if (block == 0) {
-        long b = oa_env_long("OA_KERNELS_BLOCK", 0); /* tests: exercise 16 on AVX2 machines */
-        block = (b == 8 || b == 16) ? (int)b : (oa_kisa_level() == 2 ? 16 : 8);
-    }
-    return block;
+    pthread_once(&g_cpu_once, probe_cpu);
+    return g_block;
 }
 
 const char *oa_kernels_isa(void)

@@ -82,17 +82,22 @@ void oa_dnnl_leave(int saved)
     }
 }
 
+static int g_slices;
+static pthread_once_t g_slices_once = PTHREAD_ONCE_INIT;
+
+static void slices_once(void)
+{
+    long v = oa_env_long("OA_KERNELS_SLICES", 0);
+    if (v <= 0) {
+        v = sysconf(_SC_NPROCESSORS_ONLN);
+    }
+    g_slices = (int)(v < 1 ? 1 : (v > 64 ? 64 : v));
+}
+
 int oa_kernels_slices(void)
 {
-    static int n;
-    if (n == 0) {
-        long v = oa_env_long("OA_KERNELS_SLICES", 0);
-        if (v <= 0) {
-            v = sysconf(_SC_NPROCESSORS_ONLN);
-        }
-        n = (int)(v < 1 ? 1 : (v > 64 ? 64 : v));
-    }
-    return n;
+    pthread_once(&g_slices_once, slices_once);
+    return g_slices;
 }
 
 static bool append_act(dnnl_post_ops_t po, oa_kact act, float a, float b)
