@@ -68,8 +68,12 @@
  *
  * oneDNN: convolution and matmul use oneDNN 2.6 primitives with the user
  * scratchpad mode (scratch comes from the workspace). openacl code allocates
- * nothing in run; oneDNN's primitive execution itself builds a small
- * argument map per call (a few heap nodes, no data buffers).
+ * nothing in run; on the oneDNN path each primitive call wraps the buffers in
+ * transient oneDNN memory objects and oneDNN builds its argument map (small
+ * heap nodes inside oneDNN, never data buffers), and the first oneDNN call on
+ * a thread creates that thread's oneDNN stream (kept until the thread exits).
+ * Pre-created memory objects would make concurrent runs of one op race, so
+ * this is the price of the reentrancy contract below.
  *
  * Blocked layout NCHWc (OA_KLAYOUT_NCHWC): a 4-D logical NCHW tensor stored
  * as [N][ceil(C/c)][H][W][c] with c = oa_kernels_block() (8 on AVX2, 16 on
