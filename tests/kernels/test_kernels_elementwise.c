@@ -203,6 +203,38 @@ static void test_binary_post_and_inplace(void **state)
     kt_free(&b);
 }
 
+static void test_pow_constant_exponent(void **state)
+{
+    (void)state;
+    float exps[] = {2.0f, 0.5f, -0.5f, -1.0f, 1.0f, 3.0f, -2.5f};
+    oa_ktensor shapes[] = {KT_D(OA_KDT_F32, 1), kt_desc(OA_KDT_F32, 0, NULL), KT_D(OA_KDT_F32, 1, 1, 1)};
+    for (size_t i = 0; i < sizeof(exps) / sizeof(exps[0]); i++) {
+        for (int sh = 0; sh < 3; sh++) {
+            kt_buf x = kt_alloc(KT_D(OA_KDT_F32, 4, 33, 17)), e = kt_alloc(shapes[sh]);
+            kt_fill(&x, 9, 0.05, 4);
+            *(float *)e.data = exps[i];
+            oa_ktensor yd;
+            memset(&yd, 0, sizeof yd);
+            oa_kbinary_params p = {.op = OA_KBIN_POW};
+            oa_ktensor ind[2] = {x.d, e.d};
+            assert_int_equal(oa_kernel_infer(OA_KOP_BINARY, &p, 2, ind, 1, &yd), OA_OK);
+            kt_buf y = kt_alloc(yd);
+            int64_t n = oa_ktensor_numel(&x.d);
+            double *ref = malloc(sizeof(double) * (size_t)n);
+            for (int64_t k = 0; k < n; k++) {
+                ref[k] = pow(kt_get(&x, k), exps[i]);
+            }
+            kt_buf *ins[2] = {&x, &e}, *outs[1] = {&y};
+            assert_int_equal(kt_run(OA_KOP_BINARY, &p, 2, ins, 0x2, 1, outs, 1 + sh % 2), OA_OK);
+            kt_expect_close(&y, ref, 1e-6, 2e-6, kt_fmt("Pow constant exponent %g shape %d", (double)exps[i], sh));
+            free(ref);
+            kt_free(&x);
+            kt_free(&e);
+            kt_free(&y);
+        }
+    }
+}
+
 static void test_binary_blocked(void **state)
 {
     (void)state;
@@ -573,6 +605,7 @@ int main(void)
         cmocka_unit_test(test_binary_int_bool),
         cmocka_unit_test(test_binary_post_and_inplace),
         cmocka_unit_test(test_binary_blocked),
+        cmocka_unit_test(test_pow_constant_exponent),
         cmocka_unit_test(test_unary),
         cmocka_unit_test(test_clip_by_value_inputs),
         cmocka_unit_test(test_select),
