@@ -381,6 +381,31 @@ static void test_unary(void **state)
     }
 }
 
+static void test_unary_special_values(void **state)
+{
+    (void)state;
+    const float v[] = {NAN, INFINITY, -INFINITY, 88.8f, -100.0f, 0.0f, -0.0f, 1e-30f};
+    oa_kunary_op ops[] = {OA_KUN_EXP, OA_KUN_SIGMOID, OA_KUN_TANH, OA_KUN_ERF, OA_KUN_RELU, OA_KUN_ABS, OA_KUN_NEG,
+                          OA_KUN_SQRT, OA_KUN_GELU};
+    for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]); k++) {
+        kt_buf x = kt_alloc(KT_D(OA_KDT_F32, 8)), y = kt_alloc(KT_D(OA_KDT_F32, 8));
+        memcpy(x.data, v, sizeof v);
+        double ref[8];
+        for (int i = 0; i < 8; i++) {
+            ref[i] = (float)un_ref(ops[k], v[i], 0, 0); /* results beyond FLT_MAX are inf in f32 */
+            if (ops[k] == OA_KUN_SQRT && v[i] < 0) {
+                ref[i] = NAN;
+            }
+        }
+        oa_kunary_params p = {.op = ops[k]};
+        kt_buf *ins[1] = {&x}, *outs[1] = {&y};
+        assert_int_equal(kt_run(OA_KOP_UNARY, &p, 1, ins, 0, 1, outs, 1), OA_OK);
+        kt_expect_close(&y, ref, 1e-30, 1e-6, kt_fmt("unary op %d on NaN/inf/extremes", (int)ops[k]));
+        kt_free(&x);
+        kt_free(&y);
+    }
+}
+
 static void test_clip_by_value_inputs(void **state)
 {
     (void)state;
@@ -607,6 +632,7 @@ int main(void)
         cmocka_unit_test(test_binary_blocked),
         cmocka_unit_test(test_pow_constant_exponent),
         cmocka_unit_test(test_unary),
+        cmocka_unit_test(test_unary_special_values),
         cmocka_unit_test(test_clip_by_value_inputs),
         cmocka_unit_test(test_select),
         cmocka_unit_test(test_cast),
