@@ -646,19 +646,10 @@ static void conv_dnnl_worker(void *vctx, size_t tid, size_t b, size_t e)
                 res = (const float *)c->in[s->add_in[from]];
                 from++;
             }
-            for (int64_t ch = sl->c0; ch < sl->c1; ch++) {
-                const float *src = y + ((ch - sl->c0) / blk * blk) * ohw + (ch - sl->c0) % blk;
-                float *dst = c->y + (n * g->oc + ch) * ohw;
-                if (res != NULL) {
-                    const float *r = res + (n * g->oc + ch) * ohw;
-                    for (int64_t i = 0; i < ohw; i++) {
-                        dst[i] = src[i * blk] + r[i];
-                    }
-                } else {
-                    for (int64_t i = 0; i < ohw; i++) {
-                        dst[i] = src[i * blk];
-                    }
-                }
+            for (int64_t c0 = sl->c0; c0 < sl->c1; c0 += blk) {
+                int64_t nc = sl->c1 - c0 < blk ? sl->c1 - c0 : blk;
+                int64_t off = (n * g->oc + c0) * ohw;
+                oa_kblk_unpack(y + (c0 - sl->c0) * ohw, nc, ohw, c->y + off, blk, res != NULL ? res + off : NULL);
             }
         }
         epilogue_channels(s, c->in, c->y, n, sl->c0, sl->c1, from);
@@ -696,20 +687,8 @@ static void to_blocked_task(void *vctx, size_t tid, size_t b, size_t e)
     int64_t blk = oa_kernels_block(), cb = (c->c + blk - 1) / blk;
     for (size_t idx = b; idx < e; idx++) {
         int64_t n = (int64_t)idx / cb, k = (int64_t)idx % cb;
-        float *dst = c->xb + (int64_t)idx * c->hw * blk;
-        for (int64_t j = 0; j < blk; j++) {
-            int64_t ch = k * blk + j;
-            if (ch < c->c) {
-                const float *src = c->x + (n * c->c + ch) * c->hw;
-                for (int64_t i = 0; i < c->hw; i++) {
-                    dst[i * blk + j] = src[i];
-                }
-            } else {
-                for (int64_t i = 0; i < c->hw; i++) {
-                    dst[i * blk + j] = 0.0f;
-                }
-            }
-        }
+        int64_t nc = c->c - k * blk < blk ? c->c - k * blk : blk;
+        oa_kblk_pack(c->x + (n * c->c + k * blk) * c->hw, nc, c->hw, c->xb + (int64_t)idx * c->hw * blk, blk);
     }
 }
 

@@ -138,6 +138,18 @@ typedef struct oa_kew_table {
 const oa_kew_table *oa_kew(void);
 extern const oa_kew_table oa_kew_ref, oa_kew_avx2, oa_kew_avx512;
 
+/*
+ * NCHW <-> NCHWc moves of one channel block: x holds nc (<= blk) channel rows
+ * of hw floats, y holds hw pixels of blk floats (padding lanes written as 0 by
+ * pack). unpack adds `add` (x's layout) when not NULL. ISA-dispatched.
+ */
+void oa_kblk_pack(const float *x, int64_t nc, int64_t hw, float *y, int64_t blk);
+void oa_kblk_unpack(const float *y, int64_t nc, int64_t hw, float *x, int64_t blk, const float *add);
+void oa_kblk_pack_ref(const float *x, int64_t nc, int64_t hw, float *y, int64_t blk);
+void oa_kblk_unpack_ref(const float *y, int64_t nc, int64_t hw, float *x, int64_t blk, const float *add);
+void oa_kblk_pack_avx2(const float *x, int64_t nc, int64_t hw, float *y, int64_t blk);
+void oa_kblk_unpack_avx2(const float *y, int64_t nc, int64_t hw, float *x, int64_t blk, const float *add);
+
 /* Internal ISA level: 0 ref, 1 avx2, 2 avx512 (after the env cap). */
 int oa_kisa_level(void);
 

@@ -129,6 +129,24 @@ const oa_kew_table *oa_kew(void)
     }
 }
 
+void oa_kblk_pack(const float *x, int64_t nc, int64_t hw, float *y, int64_t blk)
+{
+    if (oa_kisa_level() >= 1) {
+        oa_kblk_pack_avx2(x, nc, hw, y, blk);
+    } else {
+        oa_kblk_pack_ref(x, nc, hw, y, blk);
+    }
+}
+
+void oa_kblk_unpack(const float *y, int64_t nc, int64_t hw, float *x, int64_t blk, const float *add)
+{
+    if (oa_kisa_level() >= 1) {
+        oa_kblk_unpack_avx2(y, nc, hw, x, blk, add);
+    } else {
+        oa_kblk_unpack_ref(y, nc, hw, x, blk, add);
+    }
+}
+
 /* ---- tensors ---- */
 
 int64_t oa_ktensor_numel(const oa_ktensor *t)

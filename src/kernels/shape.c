@@ -1173,27 +1173,11 @@ static void ro_task(void *vctx, size_t tid, size_t b, size_t e)
     int64_t cb = oa_kernels_block(), C = c->t->dims[1], CB = (C + cb - 1) / cb, hw = c->t->dims[2] * c->t->dims[3];
     for (size_t idx = b; idx < e; idx++) { /* (n, block) */
         int64_t n = (int64_t)idx / CB, bk = (int64_t)idx % CB;
-        float *blk = c->to_blocked ? c->y + (int64_t)idx * hw * cb : NULL;
-        const float *bsrc = c->to_blocked ? NULL : c->x + (int64_t)idx * hw * cb;
-        for (int64_t j = 0; j < cb; j++) {
-            int64_t ch = bk * cb + j;
-            if (c->to_blocked) {
-                if (ch < C) {
-                    const float *src = c->x + (n * C + ch) * hw;
-                    for (int64_t i = 0; i < hw; i++) {
-                        blk[i * cb + j] = src[i];
-                    }
-                } else {
-                    for (int64_t i = 0; i < hw; i++) {
-                        blk[i * cb + j] = 0.0f;
-                    }
-                }
-            } else if (ch < C) {
-                float *dst = c->y + (n * C + ch) * hw;
-                for (int64_t i = 0; i < hw; i++) {
-                    dst[i] = bsrc[i * cb + j];
-                }
-            }
+        int64_t nc = C - bk * cb < cb ? C - bk * cb : cb;
+        if (c->to_blocked) {
+            oa_kblk_pack(c->x + (n * C + bk * cb) * hw, nc, hw, c->y + (int64_t)idx * hw * cb, cb);
+        } else {
+            oa_kblk_unpack(c->x + (int64_t)idx * hw * cb, nc, hw, c->y + (n * C + bk * cb) * hw, cb, NULL);
         }
     }
 }
