@@ -384,8 +384,9 @@ static oa_status make_slice(conv_state *s, slice *sl, const float *wf, int n_pos
 static int plan_slices(const geom *g, int64_t *bounds)
 {
     int want = oa_kernels_slices();
-    if (g->n >= want) {
-        want = 1; /* images give the parallelism */
+    double flops = 2.0 * (double)(g->oc * g->oh * g->ow) * (double)(g->ic / g->g * g->kh * g->kw);
+    if (g->n >= want || flops < oa_kernels_split_flops()) {
+        want = 1; /* images give the parallelism, or too little work to share (SE-block 1x1 convs) */
     }
     int64_t blk = oa_kernels_block();
     int64_t unit;

@@ -159,7 +159,8 @@ const oa_kcpu *oa_kernels_cpu(void);
  * used by every kernel; OA_KERNELS_BLOCK=8|16 forces the block (tests);
  * OA_KERNELS_ONEDNN=0 disables oneDNN (reference conv/matmul);
  * OA_KERNELS_SLICES=n sets the number of parallel slices conv/matmul
- * prepare (default: online cores) and the pool size their workspace covers.
+ * prepare (default: online cores); OA_KERNELS_SPLIT_FLOPS=f: convs/matmuls
+ * under f FLOPs are not split (default 1e6).
  */
 int oa_kernels_block(void);
 /* Name of the ISA in use: "avx512", "avx2" or "ref". */

@@ -268,6 +268,9 @@ static int mm_plan(const mm_geom *g, int64_t *mb, int64_t *nb)
 {
     int thr = oa_kernels_slices();
     int want = g->nbatch >= thr ? 1 : thr;
+    if (2.0 * (double)g->M * (double)g->N * (double)g->K < oa_kernels_split_flops()) {
+        want = 1; /* too little work to share */
+    }
     int64_t ncols = 1, nrows = 1;
     if (g->N >= 1024 || (g->M < 16 * want && g->N >= 32 * want)) {
         ncols = want;

@@ -100,6 +100,21 @@ int oa_kernels_slices(void)
     return g_slices;
 }
 
+static double g_split_flops;
+static pthread_once_t g_split_once = PTHREAD_ONCE_INIT;
+
+static void split_once(void)
+{
+    long v = oa_env_long("OA_KERNELS_SPLIT_FLOPS", -1);
+    g_split_flops = v >= 0 ? (double)v : 1e6;
+}
+
+double oa_kernels_split_flops(void)
+{
+    pthread_once(&g_split_once, split_once);
+    return g_split_flops;
+}
+
 static bool append_act(dnnl_post_ops_t po, oa_kact act, float a, float b)
 {
     switch (act) {

@@ -41,5 +41,8 @@ oa_status oa_dnnl_exec(dnnl_primitive_t prim, int n, const int *arg_kind, const 
 
 /* Number of slices convolution/matmul create per op (the expected pool size). */
 int oa_kernels_slices(void);
+/* Below this many FLOPs a conv/matmul is not split across threads
+ * (OA_KERNELS_SPLIT_FLOPS, default 1e6; tests set 0 to split everything). */
+double oa_kernels_split_flops(void);
 
 #endif /* OA_KERNELS_ONEDNN_H */
