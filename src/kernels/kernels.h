@@ -42,10 +42,11 @@
  *   TopK k, NMS thresholds, Split sizes, Gather axis, ClipByValue bounds) are
  *   "host inputs": their data must be given at create/reshape time (the
  *   oa_ktensor.data of the desc); run ignores their pointers. Each family's
- *   comment lists its host inputs. Weights (conv filter/bias, matmul B,
- *   BatchNorm/LayerNorm parameters) may be given at create (then they are
- *   pre-packed and the run pointers for them are ignored) or only at run
- *   (slower path: packed per call where the family supports it, see below).
+ *   comment lists its host inputs. Weights: Conv2D/Conv2DTranspose need their
+ *   filter/bias/BatchNorm inputs at create (folded, pre-packed; run pointers
+ *   ignored); MatMul b and bias and BatchNorm parameters may come at create
+ *   (pre-packed/captured) or at run; LayerNorm and CommonLSTM read every
+ *   input at run. reshape needs the same constant data as create.
  * - Optional inputs that are absent are passed as a desc with
  *   dtype OA_KDT_UNDEFINED (and a NULL run pointer).
  * - In-place: an op may run with outputs[0] == inputs[0] only where its
@@ -61,10 +62,12 @@
  *
  * Threading: run may be called concurrently from several threads on the
  * same op with different buffers and workspaces; all per-call state lives in
- * the workspace, whose size does not depend on the pool passed to run. `pool` may be NULL (single thread) and is the only source
- * of parallelism: oneDNN is driven single-threaded per participant (its
- * OpenMP runtime never spawns threads), so 2 threads can not be slower than 1
- * through oversubscription.
+ * the workspace, whose size does not depend on the pool passed to run.
+ * `pool` may be NULL (single thread) and is the only source of parallelism:
+ * oneDNN is driven single-threaded per participant (its OpenMP runtime never
+ * spawns threads), so 2 threads can not be slower than 1 through
+ * oversubscription. Work under ~1 MFLOP (conv/matmul) or one grain
+ * (elementwise, OA_KGRAIN_ELEMS = 16384 elements) stays on the caller.
  *
  * oneDNN: convolution and matmul use oneDNN 2.6 primitives with the user
  * scratchpad mode (scratch comes from the workspace). openacl code allocates
@@ -73,7 +76,7 @@
  * heap nodes inside oneDNN, never data buffers), and the first oneDNN call on
  * a thread creates that thread's oneDNN stream (kept until the thread exits).
  * Pre-created memory objects would make concurrent runs of one op race, so
- * this is the price of the reentrancy contract below.
+ * this is the price of the reentrancy contract above.
  *
  * Blocked layout NCHWc (OA_KLAYOUT_NCHWC): a 4-D logical NCHW tensor stored
  * as [N][ceil(C/c)][H][W][c] with c = oa_kernels_block() (8 on AVX2, 16 on
