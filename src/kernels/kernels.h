@@ -81,8 +81,9 @@
  * Blocked layout NCHWc (OA_KLAYOUT_NCHWC): a 4-D logical NCHW tensor stored
  * as [N][ceil(C/c)][H][W][c] with c = oa_kernels_block() (8 on AVX2, 16 on
  * AVX-512, chosen once by the CPU probe). dims[] always hold the LOGICAL
- * NCHW dims; the padding channels of the last block are zero on output of
- * every kernel and ignored on input. The families marked "NCHWc: yes"
+ * NCHW dims; the padding channels of the last block must hold zeros on
+ * input (oneDNN's conv reads them against zero weights, so NaN garbage would
+ * leak) and every kernel writes them as zeros. The families marked "NCHWc: yes"
  * accept it: Conv2D (incl. depthwise), BatchNorm, elementwise binary
  * (same shape, per-channel [1,C,1,1] or [C,1,1] broadcast, scalar), unary
  * activations, pools incl. global, resize, concat on axis 1, Copy; and
