@@ -522,6 +522,49 @@ static void test_concurrent_runs(void **state)
     kt_free(&b);
 }
 
+/* ---- pools larger than the slice count give the same results ---- */
+
+static void test_pool_sizes(void **state)
+{
+    (void)state;
+    oa_kconv_params p;
+    memset(&p, 0, sizeof p);
+    p.strides[0] = p.strides[1] = 1;
+    p.pads[0] = p.pads[1] = p.pads[2] = p.pads[3] = 1;
+    p.post.n = 1;
+    p.post.ops[0].act = OA_KACT_HARDSWISH;
+    kt_buf w = kt_alloc(KT_D(OA_KDT_F32, 32, 16, 3, 3)), b = kt_alloc(KT_D(OA_KDT_F32, 32));
+    kt_buf x = kt_alloc(KT_D(OA_KDT_F32, 1, 16, 30, 30));
+    kt_fill(&w, 1, -1, 1);
+    kt_fill(&b, 2, -1, 1);
+    kt_fill(&x, 3, -1, 1);
+    oa_ktensor in[3] = {x.d, w.d, b.d}, out = KT_D(OA_KDT_F32, 1, 32, 30, 30);
+    in[1].data = w.data;
+    in[2].data = b.data;
+    oa_kop *op;
+    assert_int_equal(oa_kop_create(OA_KOP_CONV2D, &p, 3, in, 1, &out, &op), OA_OK);
+    void *ws = aligned_alloc(64, oa_kop_workspace_size(op) + 64);
+    kt_buf y1 = kt_alloc(out), yn = kt_alloc(out);
+    const void *ip[3] = {x.data, NULL, NULL};
+    void *o1[1] = {y1.data}, *on[1] = {yn.data};
+    assert_int_equal(oa_kop_run(op, ip, o1, ws, NULL), OA_OK);
+    for (size_t n = 2; n <= 5; n++) {
+        oa_threadpool *pool;
+        assert_int_equal(oa_threadpool_create(n, &pool), OA_OK);
+        memset(yn.data, 0, yn.bytes);
+        assert_int_equal(oa_kop_run(op, ip, on, ws, pool), OA_OK);
+        assert_memory_equal(y1.data, yn.data, y1.bytes);
+        oa_threadpool_destroy(pool);
+    }
+    free(ws);
+    oa_kop_destroy(op);
+    kt_free(&w);
+    kt_free(&b);
+    kt_free(&x);
+    kt_free(&y1);
+    kt_free(&yn);
+}
+
 /* ---- reshape (dynamic shapes) ---- */
 
 static void test_reshape(void **state)
@@ -571,6 +614,7 @@ int main(void)
         cmocka_unit_test(test_nms),        cmocka_unit_test(test_lstm),
         cmocka_unit_test(test_threadpool), cmocka_unit_test(test_concurrent_runs),
         cmocka_unit_test(test_reshape),    cmocka_unit_test(test_ge_lookup),
+        cmocka_unit_test(test_pool_sizes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
