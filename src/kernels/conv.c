@@ -30,7 +30,8 @@
 typedef struct geom {
     int64_t n, ic, ih, iw, oc, oh, ow, kh, kw, sh, sw, dh, dw, pt, pb, pl, pr, g, oph, opw;
     bool transpose;
-    bool blocked; /* the op's tensors are NCHWc */
+    bool blocked; /* y (and residuals) are NCHWc */
+    bool xpl;     /* ... while x is NCHW (params.out_nchwc) */
     bool iblk;    /* NCHW op run through blocked primitives (x, y reordered in the workspace) */
 } geom;
 
@@ -96,7 +97,8 @@ static oa_status conv_geom(const oa_kconv_params *p, bool transpose, int n_in, c
     }
     memset(g, 0, sizeof(*g));
     g->transpose = transpose;
-    g->blocked = x->layout == OA_KLAYOUT_NCHWC;
+    g->blocked = x->layout == OA_KLAYOUT_NCHWC || p->out_nchwc;
+    g->xpl = x->layout != OA_KLAYOUT_NCHWC && p->out_nchwc;
     g->n = x->dims[0];
     g->ic = x->dims[1];
     g->ih = x->dims[2];
@@ -176,8 +178,9 @@ static oa_status conv_geom(const oa_kconv_params *p, bool transpose, int n_in, c
     }
     for (int i = idx; i < n_in; i++) {
         if (in[i].dtype != OA_KDT_F32 || in[i].rank != 4 || in[i].dims[0] != g->n || in[i].dims[1] != g->oc ||
-            in[i].dims[2] != g->oh || in[i].dims[3] != g->ow || in[i].layout != x->layout) {
-            return OA_FAIL(OA_E_PARAM, "%s: residual input %d must be f32 [%lld,%lld,%lld,%lld] in x's layout", name,
+            in[i].dims[2] != g->oh || in[i].dims[3] != g->ow ||
+            in[i].layout != (g->blocked ? OA_KLAYOUT_NCHWC : OA_KLAYOUT_PLAIN)) {
+            return OA_FAIL(OA_E_PARAM, "%s: residual input %d must be f32 [%lld,%lld,%lld,%lld] in y's layout", name,
                            i, (long long)g->n, (long long)g->oc, (long long)g->oh, (long long)g->ow);
         }
     }
@@ -198,7 +201,7 @@ static oa_status conv_infer_common(const void *params, bool transpose, int n_in,
     }
     int64_t d[4] = {g.n, g.oc, g.oh, g.ow};
     oa_ktensor_set(&out[0], OA_KDT_F32, 4, d);
-    out[0].layout = in[0].layout;
+    out[0].layout = g.blocked ? OA_KLAYOUT_NCHWC : OA_KLAYOUT_PLAIN;
     return OA_OK;
 }
 
@@ -430,10 +433,10 @@ static oa_status setup_dnnl_layout(conv_state *s, const float *wf)
         for (int i = 0; i < n && st == OA_OK; i++) {
             s->sl[i].c0 = bounds[i];
             s->sl[i].c1 = bounds[i + 1];
-            s->sl[i].src_plain = false;
+            s->sl[i].src_plain = s->g.xpl; /* plain x: the primitive reads it directly */
             s->nslices = i + 1;
             st = make_slice(s, &s->sl[i], wf, n_post);
-            if (st == OA_E_NOT_SUPPORTED && pblk(&s->g)) {
+            if (st == OA_E_NOT_SUPPORTED && pblk(&s->g) && !s->sl[i].src_plain) {
                 /* e.g. the first conv of a blocked chain (3 input channels): oneDNN's JIT
                  * kernels read such inputs in NCHW, so give them a plain copy of x */
                 oa_error_clear();
@@ -525,7 +528,7 @@ static oa_status conv_setup(oa_kop *op)
         free(wf);
         op->impl = "onednn";
         op->ws_size = s->scratch_max == 0 ? 0 : (size_t)oa_kernels_slices() * ((s->scratch_max + 63) / 64 * 64);
-        if (s->src_plain && s->g.blocked) { /* plain copy of x */
+        if (s->src_plain && s->g.blocked && !s->g.xpl) { /* plain copy of x */
             op->ws_size += sizeof(float) * (size_t)(s->g.n * s->g.ic * s->g.ih * s->g.iw);
         }
         if (s->g.iblk) { /* blocked copies of x and y */
@@ -726,7 +729,7 @@ static void conv_ref_task(void *vctx, size_t tid, size_t b, size_t e)
                                 if (iw < 0 || iw >= g->iw) {
                                     continue;
                                 }
-                                acc += c->x[addr(g, g->blocked, g->ic, g->ih, g->iw, n, grp * icg + ic, ih, iw)] *
+                                acc += c->x[addr(g, g->blocked && !g->xpl, g->ic, g->ih, g->iw, n, grp * icg + ic, ih, iw)] *
                                        s->wref[((oc * icg + ic) * g->kh + kh) * g->kw + kw];
                             }
                         }
@@ -744,7 +747,7 @@ static void conv_ref_task(void *vctx, size_t tid, size_t b, size_t e)
                                 if (u < 0 || u % g->sw != 0 || u / g->sw >= g->iw) {
                                     continue;
                                 }
-                                acc += c->x[addr(g, g->blocked, g->ic, g->ih, g->iw, n, ic, t / g->sh, u / g->sw)] *
+                                acc += c->x[addr(g, g->blocked && !g->xpl, g->ic, g->ih, g->iw, n, ic, t / g->sh, u / g->sw)] *
                                        s->wref[((ic * ocg + ocl) * g->kh + kh) * g->kw + kw];
                             }
                         }
@@ -785,7 +788,9 @@ static oa_status conv_run(const oa_kop *op, const void *const *in, void *const *
         atomic_init(&c.next, 0);
         atomic_init(&c.err, 0);
         c.ntasks = (size_t)(g->n * s->nslices);
-        if (s->src_plain && g->blocked) { /* NCHWc -> NCHW copy of x after the scratch slots */
+        if (g->xpl) {
+            c.xplain = in[0];
+        } else if (s->src_plain && g->blocked) { /* NCHWc -> NCHW copy of x after the scratch slots */
             float *xp = (float *)(void *)((char *)ws + (size_t)oa_kernels_slices() * c.ws_slot);
             blk_ctx bc = {in[0], xp, g->ic, g->ih * g->iw};
             oa_threadpool_parallel_for(pool, (size_t)(g->n * g->ic), (size_t)(OA_KGRAIN_ELEMS / (bc.hw + 1) + 1),

@@ -265,7 +265,8 @@ typedef struct oa_kpost_chain {
  *          extra input per OA_KPOST_ADD.
  * Output:  y [N, Cout, OH, OW], OH = (H + pt + pb - (d(kh-1)+1)) / s + 1;
  *          transpose: OH = (H-1) s - pt - pb + d(kh-1) + 1 + output_padding.
- * dtypes:  f32. Layouts: NCHW or NCHWc (x, y, residuals alike).
+ * dtypes:  f32. Layouts: NCHW or NCHWc (x, y, residuals alike), or x NCHW
+ *          with y and residuals NCHWc (params.out_nchwc).
  * The filter, bias and BatchNorm inputs must be constant (data at create):
  * they are folded and pre-packed once; their run pointers are ignored.
  * 1-D convolutions: pass H = 1, kh = 1, pads[0..1] = 0.
@@ -280,6 +281,10 @@ typedef struct oa_kconv_params {
     int64_t output_padding[2]; /* transpose only */
     bool fold_bn;
     float bn_epsilon;
+    /* y (and residuals) in NCHWc while x is NCHW: the first conv of a blocked
+     * chain reads the model input directly (oneDNN's JIT kernels take a plain
+     * source for few input channels). Ignored when x is already NCHWc. */
+    bool out_nchwc;
     oa_kpost_chain post;
 } oa_kconv_params;
 

@@ -95,7 +95,8 @@ typedef struct post_case {
     bool fold_bn;
 } post_case;
 
-static void run_case(const conv_case *c, const post_case *pc, oa_klayout layout, int nthreads, uint64_t seed)
+/* mode: 0 NCHW, 1 NCHWc, 2 x NCHW -> y NCHWc (out_nchwc) */
+static void run_case(const conv_case *c, const post_case *pc, int mode, int nthreads, uint64_t seed)
 {
     int64_t ekh = c->dh * (c->kh - 1) + 1, ekw = c->dw * (c->kw - 1) + 1, oh, ow;
     if (!c->transpose) {
@@ -177,14 +178,15 @@ static void run_case(const conv_case *c, const post_case *pc, oa_klayout layout,
     p.fold_bn = pc->fold_bn;
     p.bn_epsilon = 1e-5f;
     p.post = pc->post;
-    bool blk = layout == OA_KLAYOUT_NCHWC;
-    kt_buf xb = blk ? kt_blocked_from_plain(&x) : x;
+    p.out_nchwc = mode == 2;
+    bool xblk = mode == 1, blk = mode != 0;
+    kt_buf xb = xblk ? kt_blocked_from_plain(&x) : x;
     kt_buf resb[OA_KMAX_POST];
     for (int i = 0; i < n_res; i++) {
         resb[i] = blk ? kt_blocked_from_plain(&res[i]) : res[i];
     }
     oa_ktensor yd = KT_D(OA_KDT_F32, c->n, c->oc, oh, ow);
-    yd.layout = layout;
+    yd.layout = blk ? OA_KLAYOUT_NCHWC : OA_KLAYOUT_PLAIN;
     kt_buf y = kt_alloc(yd);
     kt_buf *ins[16];
     int n_in = 0;
@@ -207,7 +209,7 @@ static void run_case(const conv_case *c, const post_case *pc, oa_klayout layout,
                                (long long)c->w, (long long)c->oc, (long long)c->kh, (long long)c->kw, (long long)c->sh,
                                (long long)c->sw, (long long)c->pt, (long long)c->pb, (long long)c->pl, (long long)c->pr,
                                (long long)c->dh, (long long)c->g, c->bias, pc->post.n, pc->fold_bn,
-                               blk ? "NCHWc" : "NCHW", nthreads);
+                               mode == 2 ? "NCHW->NCHWc" : (blk ? "NCHWc" : "NCHW"), nthreads);
     oa_status st = kt_run(c->transpose ? OA_KOP_CONV2D_TRANSPOSE : OA_KOP_CONV2D, &p, n_in, ins, host, 1, outs, nthreads);
     if (st != OA_OK) {
         fail_msg("%s: status %d", label, (int)st);
@@ -215,8 +217,10 @@ static void run_case(const conv_case *c, const post_case *pc, oa_klayout layout,
     kt_buf yp = blk ? kt_plain_from_blocked(&y) : y;
     double kdim = (double)(c->ic / c->g * c->kh * c->kw);
     kt_expect_close(&yp, ref, 1e-5 * sqrt(kdim) + 1e-5, 1e-4, label);
-    if (blk) {
+    if (xblk) {
         kt_free(&xb);
+    }
+    if (blk) {
         kt_free(&yp);
         for (int i = 0; i < n_res; i++) {
             kt_free(&resb[i]);
@@ -284,9 +288,9 @@ static void test_conv_shapes(void **state)
     (void)state;
     for (size_t i = 0; i < sizeof(k_cases) / sizeof(k_cases[0]); i++) {
         post_case pc = post_none();
-        for (int layout = 0; layout < 2; layout++) {
+        for (int mode = 0; mode < 3; mode++) {
             for (int thr = 1; thr <= 2; thr++) {
-                run_case(&k_cases[i], &pc, (oa_klayout)layout, thr, 100 + i);
+                run_case(&k_cases[i], &pc, mode, thr, 100 + i);
             }
         }
     }
@@ -327,8 +331,8 @@ static void test_conv_epilogues(void **state)
     };
     for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++) {
         for (int i = 0; i < n; i++) {
-            for (int layout = 0; layout < 2; layout++) {
-                run_case(&shapes[s], &pcs[i], (oa_klayout)layout, 1 + (i + layout) % 2, 300 + (uint64_t)i);
+            for (int mode = 0; mode < 3; mode++) {
+                run_case(&shapes[s], &pcs[i], mode, 1 + (i + mode) % 2, 300 + (uint64_t)i);
             }
         }
     }
