@@ -1,0 +1,946 @@
+/*
+ * Per-family decoders: GE op type + attributes -> kernel params and the
+ * kernel's input order. One function per family; oa_bind_decode() picks it
+ * by the node's type. Attribute names are GE's as the ONNX importer and the
+ * compiler write them (ge_ops.md, compiler/README.md).
+ */
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "op_bind/op_bind_internal.h"
+
+/* ---- small attribute helpers ---- */
+
+static bool attr_bool(const oa_node *n, const char *name, bool dflt)
+{
+    return oa_node_attr_bool(n, name, dflt);
+}
+
+/* The spatial (h, w) entries of a GE list attr in NCHW order: 4 entries -> [2], [3]; 2 -> [0], [1]. */
+static oa_status hw_pair(oa_bctx *c, const char *name, int64_t dflt, bool required, int64_t out[2])
+{
+    const int64_t *v;
+    size_t n;
+    if (!oa_attrs_get_list_int(&c->n->attrs, name, &v, &n)) {
+        if (required) {
+            return BFAIL(c, OA_E_PARAM, "misses attr %s", name);
+        }
+        out[0] = out[1] = dflt;
+        return OA_OK;
+    }
+    if (n == 4) {
+        out[0] = v[2];
+        out[1] = v[3];
+    } else if (n == 2) {
+        out[0] = v[0];
+        out[1] = v[1];
+    } else if (n == 3) { /* 1-D op on [N, C, L] seen as [N, C, 1, L] */
+        out[0] = 1;
+        out[1] = v[2];
+    } else if (n == 1) {
+        out[0] = 1;
+        out[1] = v[0];
+    } else {
+        return BFAIL(c, OA_E_PARAM, "attr %s has %zu entries", name, n);
+    }
+    return OA_OK;
+}
+
+/* GE pads [top, bottom, left, right] (2 entries: a 1-D [begin, end]). */
+static oa_status pads4(oa_bctx *c, const char *name, int64_t out[4])
+{
+    const int64_t *v;
+    size_t n;
+    memset(out, 0, 4 * sizeof(out[0]));
+    if (!oa_attrs_get_list_int(&c->n->attrs, name, &v, &n)) {
+        return OA_OK;
+    }
+    if (n == 4) {
+        memcpy(out, v, 4 * sizeof(out[0]));
+    } else if (n == 2) {
+        out[2] = v[0];
+        out[3] = v[1];
+    } else if (n != 0) {
+        return BFAIL(c, OA_E_PARAM, "attr %s has %zu entries", name, n);
+    }
+    for (int i = 0; i < 4; i++) {
+        if (out[i] < 0) {
+            return BFAIL(c, OA_E_PARAM, "attr %s has a negative entry", name);
+        }
+    }
+    return OA_OK;
+}
+
+/* A 3-D activation [N, C, L] seen by 2-D kernels as [N, C, 1, L]. */
+static void as_2d(oa_ktensor *t)
+{
+    if (t->rank == 3) {
+        t->dims[3] = t->dims[2];
+        t->dims[2] = 1;
+        t->rank = 4;
+    }
+}
+
+static oa_status post_into(oa_bctx *c, int n_add, uint32_t base)
+{
+    for (int k = 0; k < n_add; k++) {
+        oa_status st = oa_bind_in(c, base + (uint32_t)k, true, false);
+        if (st != OA_OK) {
+            return st;
+        }
+    }
+    return OA_OK;
+}
+
+/* ---- convolution ---- */
+
+/* SAME padding from the static output size: ONNX SAME_UPPER puts the extra pixel at the end. */
+static void same_pads(int64_t in, int64_t out, int64_t k, int64_t s, int64_t d, bool lower, int64_t *pb, int64_t *pe)
+{
+    int64_t total = (out - 1) * s + d * (k - 1) + 1 - in;
+    if (total < 0) {
+        total = 0;
+    }
+    *pb = lower ? total - total / 2 : total / 2;
+    *pe = total - *pb;
+}
+
+static oa_status bind_conv(oa_bctx *c, bool transpose)
+{
+    oa_op_bind *b = c->b;
+    oa_kconv_params *p = &b->params.conv;
+    b->type = transpose ? OA_KOP_CONV2D_TRANSPOSE : OA_KOP_CONV2D;
+    b->has_params = true;
+    oa_status st;
+    if ((st = hw_pair(c, "strides", 1, false, p->strides)) != OA_OK ||
+        (st = hw_pair(c, "dilations", 1, false, p->dilations)) != OA_OK || (st = pads4(c, "pads", p->pads)) != OA_OK) {
+        return st;
+    }
+    p->groups = oa_node_attr_int(c->n, "groups", 1);
+    if (transpose && (st = hw_pair(c, "output_padding", 0, false, p->output_padding)) != OA_OK) {
+        return st;
+    }
+    const char *df = oa_node_attr_str(c->n, "data_format", "NCHW");
+    if (strcmp(df, "NCHW") != 0 && strcmp(df, "NCL") != 0) {
+        return BFAIL(c, OA_E_PARAM, "data_format %s is not supported (NCHW only)", df);
+    }
+    int n_add = 0;
+    uint32_t base = 0;
+    if ((st = oa_bind_post_ops(c, &p->post, true, &n_add, &base)) != OA_OK) {
+        return st;
+    }
+    const uint32_t x_slot = transpose ? 1u : 0u;
+    if ((st = oa_bind_in(c, x_slot, true, false)) != OA_OK || (st = oa_bind_in(c, x_slot + 1, true, false)) != OA_OK ||
+        (st = oa_bind_in(c, x_slot + 2, false, false)) != OA_OK) {
+        return st;
+    }
+    if (oa_bind_has(c->n, x_slot + 3)) {
+        return BFAIL(c, OA_E_PARAM, "offset_w (quantized weights) is not supported");
+    }
+    for (int i = 1; i <= 2; i++) {
+        if (b->src[i].kind == OA_BIND_ACT) {
+            return BFAIL(c, OA_E_PARAM, "%s is not a constant: convolution weights are packed at load",
+                         i == 1 ? "filter" : "bias");
+        }
+    }
+    if ((st = post_into(c, n_add, base)) != OA_OK || (st = oa_bind_out(c, 0)) != OA_OK) {
+        return st;
+    }
+    /* 1-D convolutions run as 2-D with H = 1 */
+    const bool one_d = b->in[0].rank == 3;
+    if (one_d) {
+        as_2d(&b->in[0]);
+        as_2d(&b->in[1]);
+        as_2d(&b->out[0]);
+        for (int i = 3; i < b->n_in; i++) {
+            as_2d(&b->in[i]);
+        }
+        p->pads[2] = p->pads[2] ? p->pads[2] : p->pads[0];
+        p->pads[3] = p->pads[3] ? p->pads[3] : p->pads[1];
+        p->pads[0] = p->pads[1] = 0;
+    }
+    if (b->in[0].rank != 4 || b->in[1].rank != 4 || b->out[0].rank != 4) {
+        return BFAIL(c, OA_E_PARAM, "only 1-D and 2-D convolutions are supported (x rank %d)", b->in[0].rank);
+    }
+    const char *ap = oa_node_attr_str(c->n, "auto_pad", "NOTSET");
+    const bool same = strcmp(ap, "SAME_UPPER") == 0 || strcmp(ap, "SAME_LOWER") == 0 || strcmp(ap, "SAME") == 0;
+    if (same && !transpose) {
+        const bool lower = strcmp(ap, "SAME_LOWER") == 0;
+        for (int a = 0; a < 2; a++) {
+            const int64_t d = p->dilations[a] ? p->dilations[a] : 1;
+            same_pads(b->in[0].dims[2 + a], b->out[0].dims[2 + a], b->in[1].dims[2 + a], p->strides[a], d, lower,
+                      &p->pads[2 * a], &p->pads[2 * a + 1]);
+        }
+    } else if (strcmp(ap, "VALID") == 0) {
+        memset(p->pads, 0, sizeof(p->pads));
+    } else if (same) {
+        return BFAIL(c, OA_E_PARAM, "auto_pad %s is not supported for transposed convolutions", ap);
+    }
+    /* the first conv of a blocked chain reads a plain x and writes NCHWc */
+    if (b->in[0].layout == OA_KLAYOUT_PLAIN && b->out[0].layout == OA_KLAYOUT_NCHWC) {
+        p->out_nchwc = true;
+    }
+    return OA_OK;
+}
+
+/* ---- matrix products ---- */
+
+static oa_status bind_matmul(oa_bctx *c, bool batch)
+{
+    oa_op_bind *b = c->b;
+    oa_kmatmul_params *p = &b->params.matmul;
+    b->type = OA_KOP_MATMUL;
+    b->has_params = true;
+    p->transpose_a = attr_bool(c->n, batch ? "adj_x1" : "transpose_x1", false);
+    p->transpose_b = attr_bool(c->n, batch ? "adj_x2" : "transpose_x2", false);
+    p->alpha = p->beta = 1.0f;
+    int n_add = 0;
+    uint32_t base = 0;
+    oa_status st = oa_bind_post_ops(c, &p->post, true, &n_add, &base);
+    if (st != OA_OK) {
+        return st;
+    }
+    if ((st = oa_bind_in(c, 0, true, false)) != OA_OK || (st = oa_bind_in(c, 1, true, false)) != OA_OK ||
+        (st = oa_bind_in(c, 2, false, false)) != OA_OK) {
+        return st;
+    }
+    if (oa_bind_has(c->n, 3)) {
+        return BFAIL(c, OA_E_PARAM, "offset_w (quantized weights) is not supported");
+    }
+    if ((st = post_into(c, n_add, base)) != OA_OK) {
+        return st;
+    }
+    return oa_bind_out(c, 0);
+}
+
+/* ---- normalisation ---- */
+
+static oa_status bind_batchnorm(oa_bctx *c)
+{
+    oa_op_bind *b = c->b;
+    b->type = OA_KOP_BATCHNORM;
+    b->has_params = true;
+    b->inplace_ok = true;
+    b->params.bn.epsilon = oa_node_attr_float(c->n, "epsilon", 1e-5f);
+    if (attr_bool(c->n, "is_training", false)) {
+        return BFAIL(c, OA_E_PARAM, "training-mode BatchNorm is not supported");
+    }
+    int n_add = 0;
+    uint32_t base = 0;
+    oa_status st = oa_bind_post_ops(c, &b->params.bn.post, false, &n_add, &base);
+    for (uint32_t i = 0; i < 5 && st == OA_OK; i++) {
+        st = oa_bind_in(c, i, true, false);
+    }
+    return st == OA_OK ? oa_bind_out(c, 0) : st;
+}
+
+static oa_status bind_layernorm(oa_bctx *c)
+{
+    oa_op_bind *b = c->b;
+    b->type = OA_KOP_LAYERNORM;
+    b->has_params = true;
+    b->params.ln.begin_norm_axis = oa_node_attr_int(c->n, "begin_norm_axis", -1);
+    b->params.ln.epsilon = oa_node_attr_float(c->n, "epsilon", 1e-5f);
+    oa_status st;
+    if ((st = oa_bind_in(c, 0, true, false)) != OA_OK || (st = oa_bind_in(c, 1, true, false)) != OA_OK ||
+        (st = oa_bind_in(c, 2, false, false)) != OA_OK) {
+        return st;
+    }
+    /* mean / variance only when somebody reads them */
+    uint32_t n_out = 1;
+    for (uint32_t k = 1; k < c->n->num_outputs && k < 3; k++) {
+        if (oa_node_output_uses(c->n, k, NULL, 0) > 0) {
+            n_out = k + 1;
+        }
+    }
+    for (uint32_t k = 0; k < n_out && st == OA_OK; k++) {
+        st = oa_bind_out(c, k);
+    }
+    return st;
+}
+
+static oa_status bind_softmax(oa_bctx *c, bool log)
+{
+    oa_op_bind *b = c->b;
+    b->type = OA_KOP_SOFTMAX;
+    b->has_params = true;
+    b->params.softmax.log = log;
+    b->params.softmax.axis = -1;
+    const int64_t *axes;
+    size_t n;
+    if (oa_attrs_get_list_int(&c->n->attrs, "axes", &axes, &n)) {
+        if (n != 1) {
+            return BFAIL(c, OA_E_PARAM, "softmax over %zu axes is not supported", n);
+        }
+        b->params.softmax.axis = axes[0];
+    } else {
+        b->params.softmax.axis = oa_node_attr_int(c->n, "axis", -1);
+    }
+    oa_status st = oa_bind_in(c, 0, true, false);
+    return st == OA_OK ? oa_bind_out(c, 0) : st;
+}
+
+/* ---- elementwise ---- */
+
+static bool same_dims(const oa_ktensor *a, const oa_ktensor *b)
+{
+    if (a->rank != b->rank || a->dtype != b->dtype || a->layout != b->layout) {
+        return false;
+    }
+    for (int i = 0; i < a->rank; i++) {
+        if (a->dims[i] != b->dims[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static oa_status bind_binary(oa_bctx *c, int sub)
+{
+    oa_op_bind *b = c->b;
+    b->type = OA_KOP_BINARY;
+    b->has_params = true;
+    b->params.binary.op = (oa_kbinary_op)sub;
+    int n_add = 0;
+    uint32_t base = 0;
+    oa_status st = oa_bind_post_ops(c, &b->params.binary.post, false, &n_add, &base);
+    if (st == OA_OK && (st = oa_bind_in(c, 0, true, false)) == OA_OK && (st = oa_bind_in(c, 1, true, false)) == OA_OK) {
+        st = oa_bind_out(c, 0);
+    }
+    if (st == OA_OK && sub <= OA_KBIN_PRELU) {
+        b->inplace_ok = same_dims(&b->in[0], &b->out[0]);
+    }
+    return st;
+}
+
+/* Muls / Adds (x op scalar attr `value`). */
+static oa_status bind_scalar_op(oa_bctx *c, oa_kbinary_op op)
+{
+    oa_op_bind *b = c->b;
+    b->type = OA_KOP_BINARY;
+    b->has_params = true;
+    b->params.binary.op = op;
+    float v = 0.0f;
+    if (!oa_attrs_get_float(&c->n->attrs, "value", &v)) {
+        return BFAIL(c, OA_E_PARAM, "misses attr value");
+    }
+    oa_status st = oa_bind_in(c, 0, true, false);
+    if (st == OA_OK && b->in[0].dtype != OA_KDT_F32) {
+        return BFAIL(c, OA_E_UNSUPPORTED_DATA_TYPE, "x must be float32");
+    }
+    if (st == OA_OK) {
+        st = oa_bind_in_synth(c, OA_KDT_F32, 0, NULL, &v, sizeof(v));
+    }
+    if (st == OA_OK) {
+        st = oa_bind_out(c, 0);
+    }
+    b->inplace_ok = true;
+    return st;
+}
+
+static oa_status bind_unary(oa_bctx *c, oa_kunary_op op)
+{
+    oa_op_bind *b = c->b;
+    oa_kunary_params *p = &b->params.unary;
+    b->type = OA_KOP_UNARY;
+    b->has_params = true;
+    b->inplace_ok = true;
+    p->op = op;
+    switch (op) {
+    case OA_KUN_LEAKY_RELU:
+        p->alpha = oa_node_attr_float(c->n, "negative_slope", 0.01f);
+        break;
+    case OA_KUN_HARDSIGMOID:
+        p->alpha = oa_node_attr_float(c->n, "alpha", 0.2f);
+        p->beta = oa_node_attr_float(c->n, "beta", 0.5f);
+        break;
+    case OA_KUN_EXP:
+    case OA_KUN_LOG:
+        p->base = oa_node_attr_float(c->n, "base", -1.0f);
+        p->scale = oa_node_attr_float(c->n, "scale", 1.0f);
+        p->shift = oa_node_attr_float(c->n, "shift", 0.0f);
+        break;
+    default:
+        break;
+    }
+    if (oa_attrs_find(&c->n->attrs, "_oa_post_ops") != NULL) {
+        return BFAIL(c, OA_E_PARAM, "post-ops on an elementwise unary op are not supported");
+    }
+    oa_status st = oa_bind_in(c, 0, true, false);
+    if (st == OA_OK && op == OA_KUN_CLIP) {
+        /* ClipByValue: min/max are host scalars (absent: unbounded) */
+        p->alpha = -FLT_MAX;
+        p->beta = FLT_MAX;
+        for (uint32_t i = 1; i <= 2 && st == OA_OK; i++) {
+            if (oa_bind_has(c->n, i)) {
+                const oa_tensor *k = oa_bind_const_tensor(c->n, i);
+                if (k == NULL || k->desc.dtype != OA_DT_FLOAT || k->size != sizeof(float)) {
+                    return BFAIL(c, OA_E_PARAM, "clip bound %u must be a float32 scalar constant", i);
+                }
+                float v;
+                memcpy(&v, k->data, sizeof v);
+                if (i == 1) {
+                    p->alpha = v;
+                } else {
+                    p->beta = v;
+                }
+            }
+        }
+    }
+    return st == OA_OK ? oa_bind_out(c, 0) : st;
+}
+
+static oa_status bind_select(oa_bctx *c)
+{
+    c->b->type = OA_KOP_SELECT;
+    oa_status st = OA_OK;
+    for (uint32_t i = 0; i < 3 && st == OA_OK; i++) {
+        st = oa_bind_in(c, i, true, false);
+    }
+    return st == OA_OK ? oa_bind_out(c, 0) : st;
+}
+
+static oa_status bind_cast(oa_bctx *c)
+{
+    oa_op_bind *b = c->b;
+    b->type = OA_KOP_CAST;
+    b->has_params = true;
+    int64_t dt = 0;
+    if (!oa_attrs_get_int(&c->n->attrs, "dst_type", &dt)) {
+        return BFAIL(c, OA_E_PARAM, "misses attr dst_type");
+    }
+    oa_status st = oa_bind_in(c, 0, true, false);
+    if (st == OA_OK && (st = oa_bind_out(c, 0)) == OA_OK) {
+        b->params.cast.dst_type = b->out[0].dtype;
+        if ((int64_t)b->out[0].dtype != dt) {
+            return BFAIL(c, OA_E_PARAM, "dst_type %lld disagrees with the output dtype", (long long)dt);
+        }
+    }
+    return st;
+}
+
+/* ---- pooling and reductions ---- */
+
+static oa_status bind_pool(oa_bctx *c, oa_kpool_kind kind, bool global)
+{
+    oa_op_bind *b = c->b;
+    oa_kpool_params *p = &b->params.pool;
+    b->type = OA_KOP_POOL;
+    b->has_params = true;
+    p->kind = kind;
+    p->global = global || attr_bool(c->n, "global_pooling", false);
+    oa_status st;
+    if (!p->global) {
+        if ((st = hw_pair(c, "ksize", 1, true, p->ksize)) != OA_OK ||
+            (st = hw_pair(c, "strides", 1, false, p->strides)) != OA_OK || (st = pads4(c, "pads", p->pads)) != OA_OK) {
+            return st;
+        }
+        const char *pm = oa_node_attr_str(c->n, "padding_mode", "CALCULATED");
+        if (strcmp(pm, "SAME") == 0) {
+            p->padding_mode = OA_KPAD_SAME;
+        } else if (strcmp(pm, "VALID") == 0) {
+            p->padding_mode = OA_KPAD_VALID;
+        } else if (strcmp(pm, "CALCULATED") == 0) {
+            p->padding_mode = OA_KPAD_CALCULATED;
+        } else {
+            return BFAIL(c, OA_E_PARAM, "padding_mode %s is not supported", pm);
+        }
+        p->ceil_mode = attr_bool(c->n, "ceil_mode", false);
+        p->exclusive = attr_bool(c->n, "exclusive", true);
+        p->divisor_override = oa_node_attr_int(c->n, "divisor_override", 0);
+    }
+    const char *df = oa_node_attr_str(c->n, "data_format", "NCHW");
+    if (strcmp(df, "NCHW") != 0) {
+        return BFAIL(c, OA_E_PARAM, "data_format %s is not supported (NCHW only)", df);
+    }
+    st = oa_bind_in(c, 0, true, false);
+    return st == OA_OK ? oa_bind_out(c, 0) : st;
+}
+
+static oa_status bind_reduce(oa_bctx *c, oa_kreduce_op op, bool attr_axes)
+{
+    oa_op_bind *b = c->b;
+    oa_kreduce_params *p = &b->params.reduce;
+    b->type = OA_KOP_REDUCE;
+    b->has_params = true;
+    p->op = op;
+    p->keep_dims = attr_bool(c->n, "keep_dims", false);
+    p->noop_with_empty_axes = attr_bool(c->n, "noop_with_empty_axes", false);
+    int n = 0;
+    if (attr_axes) {
+        const int64_t *v;
+        size_t na = 0;
+        if (oa_attrs_get_list_int(&c->n->attrs, "axes", &v, &na)) {
+            if (na > OA_KMAX_DIMS) {
+                return BFAIL(c, OA_E_PARAM, "%zu axes", na);
+            }
+            memcpy(p->axes, v, na * sizeof(v[0]));
+            n = (int)na;
+        }
+    } else if (oa_bind_has(c->n, 1) && !oa_bind_slot_ints(c, 1, p->axes, OA_KMAX_DIMS, &n)) {
+        return BFAIL(c, OA_E_PARAM, "axes must be a constant of at most %d integers", OA_KMAX_DIMS);
+    }
+    p->n_axes = n;
+    oa_status st = oa_bind_in(c, 0, true, false);
+    return st == OA_OK ? oa_bind_out(c, 0) : st;
+}
+
+/* ---- data movement ---- */
+
+static oa_status bind_copy(oa_bctx *c)
+{
+    c->b->type = OA_KOP_COPY;
+    c->b->inplace_ok = true;
+    c->b->is_copy = true;
+    oa_status st = oa_bind_in(c, 0, true, false);
+    return st == OA_OK ? oa_bind_out(c, 0) : st;
+}
+
+static oa_status bind_transpose(oa_bctx *c, bool attr_perm)
+{
+    oa_op_bind *b = c->b;
+    oa_ktranspose_params *p = &b->params.transpose;
+    b->type = OA_KOP_TRANSPOSE;
+    b->has_params = true;
+    int n = 0;
+    if (attr_perm) {
+        const int64_t *v;
+        size_t na = 0;
+        if (!oa_attrs_get_list_int(&c->n->attrs, "perm", &v, &na) || na > OA_KMAX_DIMS) {
+            return BFAIL(c, OA_E_PARAM, "misses attr perm (at most %d entries)", OA_KMAX_DIMS);
+        }
+        memcpy(p->perm, v, na * sizeof(v[0]));
+        n = (int)na;
+    } else if (oa_bind_has(c->n, 1) && !oa_bind_slot_ints(c, 1, p->perm, OA_KMAX_DIMS, &n)) {
+        return BFAIL(c, OA_E_PARAM, "perm must be a constant");
+    }
+    p->n_perm = n;
+    oa_status st = oa_bind_in(c, 0, true, false);
+    return st == OA_OK ? oa_bind_out(c, 0) : st;
+}
+
+static oa_status bind_concat(oa_bctx *c, uint32_t first, uint32_t count, int64_t axis)
+{
+    oa_op_bind *b = c->b;
+    b->type = OA_KOP_CONCAT;
+    b->has_params = true;
+    b->params.axis.axis = axis;
+    oa_status st = OA_OK;
+    for (uint32_t i = first; i < first + count && st == OA_OK; i++) {
+        st = oa_bind_in(c, i, true, false);
+    }
+    return st == OA_OK ? oa_bind_out(c, 0) : st;
+}
+
+static oa_status bind_split(oa_bctx *c)
+{
+    oa_op_bind *b = c->b;
+    oa_ksplit_params *p = &b->params.split;
+    b->type = OA_KOP_SPLIT;
+    b->has_params = true;
+    const oa_op_type t = c->n->type;
+    oa_status st = OA_OK;
+    int64_t dim = 0;
+    int nd = 0;
+    if (t == OA_OP_SPLIT_D || t == OA_OP_SPLIT_V_D) {
+        if (!oa_attrs_get_int(&c->n->attrs, "split_dim", &dim)) {
+            return BFAIL(c, OA_E_PARAM, "misses attr split_dim");
+        }
+    } else {
+        const uint32_t dim_slot = t == OA_OP_SPLIT ? 0u : 2u;
+        if (!oa_bind_slot_ints(c, dim_slot, &dim, 1, &nd) || nd != 1) {
+            return BFAIL(c, OA_E_PARAM, "split_dim must be a constant scalar");
+        }
+    }
+    p->axis = dim;
+    if (t == OA_OP_SPLIT_V_D) {
+        const int64_t *v;
+        size_t n = 0;
+        if (!oa_attrs_get_list_int(&c->n->attrs, "size_splits", &v, &n) || n > 64) {
+            return BFAIL(c, OA_E_PARAM, "misses attr size_splits (at most 64 entries)");
+        }
+        memcpy(p->sizes, v, n * sizeof(v[0]));
+        p->n_sizes = (int)n;
+    }
+    st = oa_bind_in(c, t == OA_OP_SPLIT ? 1u : 0u, true, false);
+    if (st == OA_OK && t == OA_OP_SPLIT_V) {
+        st = oa_bind_in(c, 1, true, true);
+    }
+    if (c->n->num_outputs > 64) {
+        return BFAIL(c, OA_E_PARAM, "%u outputs, at most 64", c->n->num_outputs);
+    }
+    for (uint32_t k = 0; k < c->n->num_outputs && st == OA_OK; k++) {
+        st = oa_bind_out(c, k);
+    }
+    return st;
+}
+
+static oa_status bind_slice(oa_bctx *c, bool size_form)
+{
+    oa_op_bind *b = c->b;
+    oa_kslice_params *p = &b->params.slice;
+    b->type = OA_KOP_SLICE;
+    b->has_params = true;
+    p->size_form = size_form;
+    p->begin_mask = oa_node_attr_int(c->n, "begin_mask", 0);
+    p->end_mask = oa_node_attr_int(c->n, "end_mask", 0);
+    p->shrink_axis_mask = oa_node_attr_int(c->n, "shrink_axis_mask", 0);
+    if (oa_node_attr_int(c->n, "ellipsis_mask", 0) != 0 || oa_node_attr_int(c->n, "new_axis_mask", 0) != 0) {
+        return BFAIL(c, OA_E_PARAM, "ellipsis_mask / new_axis_mask are not supported");
+    }
+    const uint32_t n_in = size_form ? 3u : 5u;
+    oa_status st = oa_bind_in(c, 0, true, false);
+    for (uint32_t i = 1; i < n_in && st == OA_OK; i++) {
+        st = oa_bind_in(c, i, i < 3, true);
+    }
+    return st == OA_OK ? oa_bind_out(c, 0) : st;
+}
+
+static oa_status bind_gather(oa_bctx *c, bool attr_axis)
+{
+    oa_op_bind *b = c->b;
+    b->type = OA_KOP_GATHER;
+    b->has_params = true;
+    b->params.gather.batch_dims = oa_node_attr_int(c->n, "batch_dims", 0);
+    b->params.gather.axis = oa_node_attr_int(c->n, "axis", 0);
+    oa_status st;
+    if ((st = oa_bind_in(c, 0, true, false)) != OA_OK || (st = oa_bind_in(c, 1, true, false)) != OA_OK) {
+        return st;
+    }
+    if (!attr_axis && (st = oa_bind_in(c, 2, true, true)) != OA_OK) {
+        return st;
+    }
+    return oa_bind_out(c, 0);
+}
+
+static oa_status bind_pad(oa_bctx *c)
+{
+    oa_op_bind *b = c->b;
+    oa_kpad_params *p = &b->params.pad;
+    b->type = OA_KOP_PAD;
+    b->has_params = true;
+    const oa_op_type t = c->n->type;
+    const char *mode = oa_node_attr_str(c->n, "mode", t == OA_OP_MIRROR_PAD ? "REFLECT" : "constant");
+    if (strcmp(mode, "constant") == 0 || strcmp(mode, "CONSTANT") == 0) {
+        p->mode = OA_KPADV_CONSTANT;
+    } else if (strcmp(mode, "reflect") == 0 || strcmp(mode, "REFLECT") == 0) {
+        p->mode = OA_KPADV_REFLECT;
+    } else if (strcmp(mode, "edge") == 0 || strcmp(mode, "EDGE") == 0) {
+        p->mode = OA_KPADV_EDGE;
+    } else if (strcmp(mode, "SYMMETRIC") == 0 || strcmp(mode, "symmetric") == 0) {
+        p->mode = OA_KPADV_SYMMETRIC;
+    } else {
+        return BFAIL(c, OA_E_PARAM, "pad mode %s is not supported", mode);
+    }
+    /* GE Pad/PadV2/MirrorPad take [[b0, e0], [b1, e1], ...]; PadV3 says so with paddings_contiguous */
+    p->paddings_contiguous = t == OA_OP_PAD_V3 ? attr_bool(c->n, "paddings_contiguous", true) : true;
+    oa_status st = oa_bind_in(c, 0, true, false);
+    if (st == OA_OK) {
+        st = oa_bind_in(c, 1, true, true);
+    }
+    if (st == OA_OK && (t == OA_OP_PAD_V3 || t == OA_OP_PAD_V2)) {
+        st = oa_bind_in(c, 2, t == OA_OP_PAD_V2, true);
+    }
+    return st == OA_OK ? oa_bind_out(c, 0) : st;
+}
+
+static oa_status bind_host_args(oa_bctx *c, oa_kop_type type, uint32_t n_host_from, uint32_t n_in)
+{
+    c->b->type = type;
+    oa_status st = OA_OK;
+    for (uint32_t i = 0; i < n_in && st == OA_OK; i++) {
+        st = oa_bind_in(c, i, true, i >= n_host_from);
+    }
+    return st == OA_OK ? oa_bind_out(c, 0) : st;
+}
+
+/* ---- resize ---- */
+
+static oa_status resize_size_input(oa_bctx *c)
+{
+    const int64_t hw[2] = {c->b->out[0].dims[2], c->b->out[0].dims[3]};
+    const int64_t two = 2;
+    return oa_bind_in_synth(c, OA_KDT_I64, 1, &two, hw, sizeof(hw));
+}
+
+static oa_status bind_resize_tf(oa_bctx *c, bool linear)
+{
+    oa_op_bind *b = c->b;
+    oa_kresize_params *p = &b->params.resize;
+    b->type = OA_KOP_RESIZE;
+    b->has_params = true;
+    const bool align = attr_bool(c->n, "align_corners", false);
+    const bool half = attr_bool(c->n, "half_pixel_centers", false);
+    if (linear) {
+        p->mode = OA_KRESIZE_LINEAR;
+        p->coord = align ? OA_KCT_ALIGN_CORNERS : half ? OA_KCT_HALF_PIXEL : OA_KCT_ASYMMETRIC;
+    } else {
+        p->mode = OA_KRESIZE_NEAREST;
+        p->coord = align ? OA_KCT_TF_NN_ALIGN_CORNERS : half ? OA_KCT_TF_NN_HALF_PIXEL : OA_KCT_TF_NN;
+    }
+    oa_status st = oa_bind_in(c, 0, true, false);
+    if (st == OA_OK && (st = oa_bind_out(c, 0)) == OA_OK) {
+        st = resize_size_input(c);
+    }
+    return st;
+}
+
+static oa_status bind_resize_onnx(oa_bctx *c)
+{
+    oa_op_bind *b = c->b;
+    oa_kresize_params *p = &b->params.resize;
+    b->type = OA_KOP_RESIZE;
+    b->has_params = true;
+    const char *mode = oa_node_attr_str(c->n, "mode", "nearest");
+    if (strcmp(mode, "nearest") == 0) {
+        p->mode = OA_KRESIZE_NEAREST;
+    } else if (strcmp(mode, "linear") == 0 || strcmp(mode, "bilinear") == 0) {
+        p->mode = OA_KRESIZE_LINEAR;
+    } else {
+        return BFAIL(c, OA_E_PARAM, "resize mode %s is not supported", mode);
+    }
+    static const struct {
+        const char *name;
+        oa_kcoord_mode m;
+    } ctms[] = {{"half_pixel", OA_KCT_HALF_PIXEL},
+                {"pytorch_half_pixel", OA_KCT_PYTORCH_HALF_PIXEL},
+                {"align_corners", OA_KCT_ALIGN_CORNERS},
+                {"asymmetric", OA_KCT_ASYMMETRIC},
+                {"tf_half_pixel_for_nn", OA_KCT_TF_HALF_PIXEL_FOR_NN}};
+    const char *ctm = oa_node_attr_str(c->n, "coordinate_transformation_mode", "half_pixel");
+    size_t k = 0;
+    while (k < OA_ARRAY_SIZE(ctms) && strcmp(ctms[k].name, ctm) != 0) {
+        k++;
+    }
+    if (k == OA_ARRAY_SIZE(ctms)) {
+        return BFAIL(c, OA_E_PARAM, "coordinate_transformation_mode %s is not supported", ctm);
+    }
+    p->coord = ctms[k].m;
+    static const struct {
+        const char *name;
+        oa_knearest_mode m;
+    } nms[] = {{"round_prefer_floor", OA_KNEAREST_ROUND_PREFER_FLOOR},
+               {"round_prefer_ceil", OA_KNEAREST_ROUND_PREFER_CEIL},
+               {"floor", OA_KNEAREST_FLOOR},
+               {"ceil", OA_KNEAREST_CEIL}};
+    const char *nm = oa_node_attr_str(c->n, "nearest_mode", "round_prefer_floor");
+    k = 0;
+    while (k < OA_ARRAY_SIZE(nms) && strcmp(nms[k].name, nm) != 0) {
+        k++;
+    }
+    if (k == OA_ARRAY_SIZE(nms)) {
+        return BFAIL(c, OA_E_PARAM, "nearest_mode %s is not supported", nm);
+    }
+    p->nearest = nms[k].m;
+    /* a constant scales input drives the coordinate transform (ONNX) */
+    const oa_tensor *sc = oa_bind_const_tensor(c->n, 2);
+    if (sc != NULL && sc->desc.dtype == OA_DT_FLOAT && sc->size == 4 * sizeof(float)) {
+        float s[4];
+        memcpy(s, sc->data, sizeof s);
+        p->scale_h = s[2];
+        p->scale_w = s[3];
+    }
+    oa_status st = oa_bind_in(c, 0, true, false);
+    if (st == OA_OK && (st = oa_bind_out(c, 0)) == OA_OK) {
+        st = resize_size_input(c);
+    }
+    return st;
+}
+
+/* ---- the rest ---- */
+
+static oa_status bind_topk(oa_bctx *c)
+{
+    oa_op_bind *b = c->b;
+    b->type = OA_KOP_TOPK;
+    b->has_params = true;
+    b->params.topk.axis = oa_node_attr_int(c->n, "dim", -1);
+    b->params.topk.largest = attr_bool(c->n, "largest", true);
+    b->params.topk.sorted = attr_bool(c->n, "sorted", true);
+    oa_status st;
+    if ((st = oa_bind_in(c, 0, true, false)) != OA_OK || (st = oa_bind_in(c, 1, true, true)) != OA_OK ||
+        (st = oa_bind_out(c, 0)) != OA_OK) {
+        return st;
+    }
+    return oa_bind_out(c, 1);
+}
+
+static oa_status bind_nms(oa_bctx *c)
+{
+    oa_op_bind *b = c->b;
+    b->type = OA_KOP_NMS;
+    b->has_params = true;
+    b->params.nms.center_point_box = (int)oa_node_attr_int(c->n, "center_point_box", 0);
+    oa_status st;
+    if ((st = oa_bind_in(c, 0, true, false)) != OA_OK || (st = oa_bind_in(c, 1, true, false)) != OA_OK) {
+        return st;
+    }
+    for (uint32_t i = 2; i < 5 && st == OA_OK; i++) {
+        st = oa_bind_in(c, i, false, true);
+    }
+    return st == OA_OK ? oa_bind_out(c, 0) : st;
+}
+
+static oa_status bind_lstm(oa_bctx *c)
+{
+    oa_op_bind *b = c->b;
+    oa_klstm_params *p = &b->params.lstm;
+    b->type = OA_KOP_LSTM;
+    b->has_params = true;
+    const char *dir = oa_node_attr_str(c->n, "direction", "forward");
+    if (strcmp(dir, "forward") == 0) {
+        p->direction = OA_KLSTM_FORWARD;
+    } else if (strcmp(dir, "reverse") == 0) {
+        p->direction = OA_KLSTM_REVERSE;
+    } else if (strcmp(dir, "bidirectional") == 0) {
+        p->direction = OA_KLSTM_BIDIRECTIONAL;
+    } else {
+        return BFAIL(c, OA_E_PARAM, "direction %s is not supported", dir);
+    }
+    p->hidden_size = oa_node_attr_int(c->n, "hidden_size", 0);
+    p->clip = oa_node_attr_float(c->n, "clip", 0.0f);
+    p->input_forget = oa_node_attr_int(c->n, "input_forget", 0) != 0;
+    const char *const *acts;
+    size_t na = 0;
+    if (oa_attrs_get_list_str(&c->n->attrs, "activations", &acts, &na)) {
+        static const char *const dflt[3] = {"Sigmoid", "Tanh", "Tanh"};
+        for (size_t i = 0; i < na; i++) {
+            if (strcmp(acts[i], dflt[i % 3]) != 0) {
+                return BFAIL(c, OA_E_PARAM, "activation %s is not supported (Sigmoid, Tanh, Tanh only)", acts[i]);
+            }
+        }
+    }
+    oa_status st = OA_OK;
+    for (uint32_t i = 0; i < 8 && st == OA_OK; i++) {
+        st = oa_bind_in(c, i, i < 3, false);
+    }
+    for (uint32_t k = 0; k < c->n->num_outputs && k < 3 && st == OA_OK; k++) {
+        st = oa_bind_out(c, k);
+    }
+    return st;
+}
+
+static oa_status bind_transdata(oa_bctx *c)
+{
+    c->b->type = OA_KOP_REORDER;
+    oa_status st = oa_bind_in(c, 0, true, false);
+    if (st == OA_OK) {
+        st = oa_bind_out(c, 0);
+    }
+    if (st == OA_OK && c->b->in[0].layout == c->b->out[0].layout) {
+        c->b->type = OA_KOP_COPY; /* NCHW <-> ND and the like: the bytes do not move */
+        c->b->is_copy = true;
+        c->b->inplace_ok = true;
+    }
+    return st;
+}
+
+oa_status oa_bind_decode(oa_bctx *c)
+{
+    const oa_node *n = c->n;
+    switch (n->type) {
+    case OA_OP_CONV2D: return bind_conv(c, false);
+    case OA_OP_CONV2D_TRANSPOSE: return bind_conv(c, true);
+    case OA_OP_MAT_MUL:
+    case OA_OP_MAT_MUL_V2: return bind_matmul(c, false);
+    case OA_OP_BATCH_MAT_MUL:
+    case OA_OP_BATCH_MAT_MUL_V2: return bind_matmul(c, true);
+    case OA_OP_BATCH_NORM: return bind_batchnorm(c);
+    case OA_OP_LAYER_NORM: return bind_layernorm(c);
+    case OA_OP_SOFTMAX_V2: return bind_softmax(c, false);
+    case OA_OP_LOG_SOFTMAX_V2: return bind_softmax(c, true);
+    case OA_OP_MULS: return bind_scalar_op(c, OA_KBIN_MUL);
+    case OA_OP_ADDS: return bind_scalar_op(c, OA_KBIN_ADD);
+    case OA_OP_RELU6: {
+        oa_status st = bind_unary(c, OA_KUN_CLIP);
+        c->b->params.unary.alpha = 0.0f;
+        c->b->params.unary.beta = 6.0f;
+        return st;
+    }
+    case OA_OP_GELU_V2: {
+        const char *ap = oa_node_attr_str(n, "approximate", "none");
+        if (strcmp(ap, "none") != 0 && strcmp(ap, "tanh") != 0) {
+            return BFAIL(c, OA_E_PARAM, "approximate=%s is not supported", ap);
+        }
+        return bind_unary(c, strcmp(ap, "tanh") == 0 ? OA_KUN_GELU_TANH : OA_KUN_GELU);
+    }
+    case OA_OP_GLOBAL_AVERAGE_POOL: return bind_pool(c, OA_KPOOL_AVG, true);
+    case OA_OP_GLOBAL_MAX_POOL: return bind_pool(c, OA_KPOOL_MAX, true);
+    case OA_OP_AVG_POOL:
+    case OA_OP_AVG_POOL_V2: return bind_pool(c, OA_KPOOL_AVG, false);
+    case OA_OP_MAX_POOL:
+    case OA_OP_MAX_POOL_V3: return bind_pool(c, OA_KPOOL_MAX, false);
+    case OA_OP_REDUCE_SUM_D: return bind_reduce(c, OA_KRED_SUM, true);
+    case OA_OP_REDUCE_MEAN_D: return bind_reduce(c, OA_KRED_MEAN, true);
+    case OA_OP_REDUCE_MAX_D: return bind_reduce(c, OA_KRED_MAX, true);
+    case OA_OP_CAST: return bind_cast(c);
+    case OA_OP_TRANSPOSE: return bind_transpose(c, false);
+    case OA_OP_TRANSPOSE_D: return bind_transpose(c, true);
+    case OA_OP_CONCAT_D:
+    case OA_OP_CONCAT_V2_D: {
+        int64_t axis = 0;
+        if (!oa_attrs_get_int(&n->attrs, "concat_dim", &axis) && !oa_attrs_get_int(&n->attrs, "axis", &axis)) {
+            return BFAIL(c, OA_E_PARAM, "misses attr concat_dim");
+        }
+        return bind_concat(c, 0, n->num_inputs, axis);
+    }
+    case OA_OP_SPLIT:
+    case OA_OP_SPLIT_V:
+    case OA_OP_SPLIT_D:
+    case OA_OP_SPLIT_V_D: return bind_split(c);
+    case OA_OP_STRIDED_SLICE_V2: return bind_slice(c, false);
+    case OA_OP_SLICE: return bind_slice(c, true);
+    case OA_OP_GATHER_V2: return bind_gather(c, false);
+    case OA_OP_GATHER_V2_D: return bind_gather(c, true);
+    case OA_OP_PAD:
+    case OA_OP_PAD_V2:
+    case OA_OP_PAD_V3:
+    case OA_OP_MIRROR_PAD: return bind_pad(c);
+    case OA_OP_TILE: return bind_host_args(c, OA_KOP_TILE, 1, 2);
+    case OA_OP_EXPAND:
+    case OA_OP_BROADCAST_TO: return bind_host_args(c, OA_KOP_EXPAND, 1, 2);
+    case OA_OP_FILL: return bind_host_args(c, OA_KOP_FILL, 0, 2);
+    case OA_OP_RANGE: return bind_host_args(c, OA_KOP_RANGE, 0, 3);
+    case OA_OP_RESIZE_NEAREST_NEIGHBOR_V2: return bind_resize_tf(c, false);
+    case OA_OP_RESIZE_BILINEAR_V2: return bind_resize_tf(c, true);
+    case OA_OP_RESIZE: return bind_resize_onnx(c);
+    case OA_OP_TOP_K:
+    case OA_OP_TOP_K_V2: return bind_topk(c);
+    case OA_OP_NON_MAX_SUPPRESSION_V6: return bind_nms(c);
+    case OA_OP_COMMON_LSTM: return bind_lstm(c);
+    case OA_OP_SELECT_V2: return bind_select(c);
+    case OA_OP_RESHAPE:
+    case OA_OP_SQUEEZE:
+    case OA_OP_SQUEEZE_V3:
+    case OA_OP_UNSQUEEZE:
+    case OA_OP_UNSQUEEZE_V3:
+    case OA_OP_EXPAND_DIMS:
+    case OA_OP_IDENTITY:
+    case OA_OP_FLATTEN:
+    case OA_OP_FLATTEN_V2: return bind_copy(c);
+    case OA_OP_UNKNOWN:
+        if (n->type_name != NULL && strcmp(n->type_name, "TransData") == 0) {
+            return bind_transdata(c);
+        }
+        break;
+    default:
+        break;
+    }
+    if (oa_op_bind_is_structural(n)) {
+        return BFAIL(c, OA_E_PARAM, "is handled by the executor, not by a kernel");
+    }
+    /* the families the kernel table maps by name alone */
+    oa_kop_type type;
+    int sub = -1;
+    if (oa_kernel_lookup_ge(n->type_name, &type, &sub) != OA_OK) {
+        return BFAIL(c, OA_E_OP_NOT_FOUND, "no CPU kernel for this op type");
+    }
+    switch (type) {
+    case OA_KOP_BINARY: return bind_binary(c, sub);
+    case OA_KOP_UNARY: return bind_unary(c, (oa_kunary_op)sub);
+    case OA_KOP_REDUCE: return bind_reduce(c, (oa_kreduce_op)sub, false);
+    default:
+        return BFAIL(c, OA_E_OP_NOT_FOUND, "no binding for kernel family %s", oa_kop_type_name(type));
+    }
+}
