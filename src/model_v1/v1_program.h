@@ -1,0 +1,207 @@
+/*
+ * The static executor's program: what model_v1 builds once at load from a
+ * graph and its static memory plan, and runs many times.
+ *
+ *   program  = a flat task array {fn, kernel op, pointer slice} + immutable
+ *              pointer references + the IO slots + per-gear sizes;
+ *   context  = one execution's mutable state: the pointer table (references
+ *              resolved against ITS feature map), its workspace, staging
+ *              for undersized IO buffers.
+ *
+ * Execution (v1_exec.c) copies nothing but the few IO pointers: every
+ * reference is resolved when a context is created, except those into the
+ * zero-copy region of the model inputs and outputs, which are patched from
+ * the user's buffers at each execution (GE's address model, logical ->
+ * real, with the IO allocations refreshed per run).
+ *
+ * Building (v1_program.c) walks the root graph in topological order, binds
+ * every kernel node (op_bind), resolves each tensor to {region, offset}
+ * from the plan, checks every offset and size against the plan's regions,
+ * creates the kernel operators (weights packed), sizes one workspace, and
+ * turns structural nodes into tasks: NetOutput into copies where the plan
+ * says so, Case into a dispatch over the branches' task ranges (gears),
+ * MapIndex into "write the selected gear". This file knows nothing about
+ * .om files: the plan and the constant bytes come through callbacks.
+ */
+#ifndef OA_MODEL_V1_V1_PROGRAM_H
+#define OA_MODEL_V1_V1_PROGRAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/status.h"
+#include "graph/graph.h"
+#include "kernels/kernels.h"
+
+/* The plan of one node: output offsets, and offsets of its input slots that have a valid desc. */
+typedef struct oa_v1_node_mem {
+    const int64_t *out;
+    size_t n_out;
+    const int64_t *in;
+    size_t n_in;
+} oa_v1_node_mem;
+
+/* What the builder needs from the loader. */
+typedef struct oa_v1_source {
+    const oa_graph *root;
+    int64_t memory_size;      /* the plan's total (model attr memory_size / TASK_INFO) */
+    int64_t zero_copy_size;   /* model attr zero_copy_memory_size (0: IO lives in the feature map) */
+    /* plan of n; false when the node has none */
+    bool (*node_mem)(void *ctx, const oa_node *n, oa_v1_node_mem *m);
+    /*
+     * A pointer to the bytes of a constant that stays valid for the
+     * program's life (weights rebased into the model's weight memory);
+     * NULL with an error recorded to refuse.
+     */
+    const void *(*const_ptr)(void *ctx, const oa_tensor *t);
+    void *ctx;
+    size_t expect_inputs;     /* the model description's counts (SIZE_MAX: not checked) */
+    size_t expect_outputs;
+} oa_v1_source;
+
+typedef struct v1_exec v1_exec;
+typedef struct v1_task v1_task;
+typedef oa_status (*v1_task_fn)(const v1_task *t, v1_exec *x);
+
+struct v1_task {
+    v1_task_fn fn;
+    const oa_kop *op;   /* kernel tasks */
+    uint32_t arg;       /* first pointer-table entry: n_in inputs then n_out outputs */
+    uint16_t n_in;
+    uint16_t n_out;
+    uint64_t aux;       /* copy: bytes; case: index into cases */
+    const char *name;   /* node name, for error messages */
+};
+
+/* Where a pointer-table entry points. */
+typedef enum v1_ref_kind {
+    V1_REF_NULL = 0, /* absent optional input */
+    V1_REF_WORK,     /* feature map + off */
+    V1_REF_ABS,      /* a constant: abs */
+    V1_REF_IN,       /* model input io + off (zero-copy) */
+    V1_REF_OUT       /* model output io + off (zero-copy) */
+} v1_ref_kind;
+
+typedef struct v1_ref {
+    uint8_t kind;
+    uint32_t io;
+    uint64_t off;
+    const void *abs;
+} v1_ref;
+
+/* A model input or output: its planned location. */
+typedef struct v1_io_slot {
+    bool zero_copy;  /* in the zero-copy region: bound to the user buffer */
+    uint64_t off;    /* logical offset */
+    size_t size;     /* planned bytes (the largest gear) */
+} v1_io_slot;
+
+/* Sizes one gear (or the static model) reads and writes. */
+typedef struct v1_variant {
+    size_t *in_bytes;   /* n_inputs */
+    size_t *out_bytes;  /* n_outputs */
+    size_t *out_rank;   /* n_outputs */
+    int64_t *out_dims;  /* n_outputs * OA_KMAX_DIMS */
+} v1_variant;
+
+typedef struct v1_case {
+    uint32_t n_branches;
+    uint32_t *begin; /* task ranges [begin[b], end[b]) */
+    uint32_t *end;
+} v1_case;
+
+typedef struct oa_v1_program {
+    size_t n_tasks;
+    v1_task *tasks;
+    size_t n_main;          /* the root graph: tasks [0, n_main) */
+    size_t n_refs;
+    v1_ref *refs;
+    size_t n_patches;
+    uint32_t *patches;      /* refs of kind IN/OUT, patched per execution */
+    size_t n_cases;
+    v1_case *cases;
+    size_t n_inputs;
+    size_t n_outputs;
+    v1_io_slot *in_slot;
+    v1_io_slot *out_slot;
+    size_t n_variants;      /* 1, or the number of gears */
+    v1_variant *variants;
+    /* gears (n_variants > 1): the gear input and the values of each gear */
+    size_t gear_input;      /* SIZE_MAX when none */
+    size_t gear_len;
+    int64_t *gear_values;   /* n_variants * gear_len */
+    uint64_t memory_size;
+    uint64_t zero_copy_off; /* memory_size - zero_copy_size: the feature map proper */
+    size_t ws_size;         /* the largest kernel workspace */
+    size_t n_kops;
+    oa_kop **kops;
+    size_t n_blocks;
+    void **blocks;          /* allocations owned by the program (constants, names) */
+    size_t n_kernel_tasks;  /* statistics */
+    size_t n_nchwc_tasks;
+    size_t n_fused_tasks;
+} oa_v1_program;
+
+/*
+ * Builds a program. On failure nothing is left (reported once): OA_E_GE_PARAM
+ * for plan offsets/sizes outside memory_size or IO counts that disagree,
+ * op_bind's and the kernels' codes for nodes they refuse (the message names
+ * the node), OA_E_NOT_SUPPORTED for control flow other than gears,
+ * OA_E_NOMEM.
+ */
+oa_status oa_v1_program_build(const oa_v1_source *src, oa_v1_program **out) OA_MUST_CHECK;
+
+/* Frees a program and its kernel operators. Accepts NULL. */
+void oa_v1_program_destroy(oa_v1_program *p);
+
+/* ---- execution ---- */
+
+/* One execution's mutable state (contexts are pooled by the model). */
+typedef struct v1_ctx {
+    void **ptrs;          /* n_refs entries */
+    uint8_t *work;        /* feature map base (memory_size or zero_copy_off bytes) */
+    uint64_t work_cap;    /* bytes usable at work */
+    bool own_work;
+    uint8_t *ws;          /* workspace (ws_size, 64-byte aligned) */
+    uint8_t *stage;       /* staging for undersized IO buffers (lazily, zero_copy_size bytes) */
+    struct v1_ctx *next;  /* free list */
+} v1_ctx;
+
+/* One user buffer. */
+typedef struct v1_iobuf {
+    void *data;
+    uint64_t len;
+} v1_iobuf;
+
+/* The IO of one execution, captured when it is submitted. */
+typedef struct v1_io {
+    const v1_iobuf *in;   /* n_inputs */
+    const v1_iobuf *out;  /* n_outputs */
+    size_t variant;       /* the gear to run */
+} v1_io;
+
+struct v1_exec {
+    const oa_v1_program *p;
+    v1_ctx *c;
+    int32_t branch;       /* the selected gear, written by MapIndex tasks */
+    void *pool;           /* oa_threadpool * */
+};
+
+/*
+ * A context whose feature map is work (work_cap bytes). work NULL: the
+ * context allocates work_cap bytes (0: memory_size, the zero-copy region
+ * included, as GE does). OA_E_GE_PARAM when work_cap is smaller than the
+ * feature map proper, OA_E_GE_MEMORY_ALLOCATION / OA_E_NOMEM.
+ */
+oa_status oa_v1_ctx_create(const oa_v1_program *p, void *work, uint64_t work_cap, v1_ctx **out) OA_MUST_CHECK;
+void oa_v1_ctx_destroy(v1_ctx *c);
+
+/*
+ * Runs one execution in context c: stages undersized inputs, patches the IO
+ * pointers, runs the tasks, copies staged outputs back. io holds buffers
+ * already checked by the caller (counts, sizes, non-NULL data).
+ */
+oa_status oa_v1_run(const oa_v1_program *p, v1_ctx *c, const v1_io *io, void *pool) OA_MUST_CHECK;
+
+#endif /* OA_MODEL_V1_V1_PROGRAM_H */
