@@ -190,6 +190,12 @@ static oa_status decompress_map(dctx *c, Ge__Proto__AttrMapEntry **attr, size_t 
                            "%zu-entry name dictionary",
                            c->what, graph, op, e->key.len, c->d->n_names);
         }
+        if (!oa_om_utf8_valid(c->d->names[idx].data, c->d->names[idx].len)) {
+            /* The name becomes a proto string key: it must be UTF-8. */
+            return OA_FAIL(OA_E_GE_LOAD_MODEL_PARTITION,
+                           "[Decompress][Attr] %s: graph %s op %s: dictionary name %zu is not UTF-8", c->what, graph,
+                           op, idx);
+        }
         e->key = c->d->names[idx];
         if (oa_om_key_is_compressed(&e->key)) {
             c->left++;

@@ -81,8 +81,9 @@ size_t oa_om_key_encode(uint32_t index, uint8_t out[OA_OM_KEY_MAX]);
  * dictionary d (which may belong to another ModelDef that outlives def).
  * New arrays come from arena a; names and strings are shared with the
  * dictionary's storage. Failure class F17 (OA_E_GE_LOAD_MODEL_PARTITION):
- * empty key, key or value index out of range, or a string-valued name whose
- * value is neither an int nor a list. On failure def is partly rewritten and
+ * empty key, key or value index out of range, a name that is not UTF-8 (it
+ * becomes a proto string key), or a string-valued name whose value is
+ * neither an int nor a list. On failure def is partly rewritten and
  * must be discarded. *left_compressed (may be NULL) counts the keys that
  * still start with '\0' afterwards (names that were themselves keys).
  */

@@ -139,8 +139,9 @@
  *       int64, dtype outside the proto enum
  *   F17 attribute compression: dictionaries missing or  545002 [OA_E_GE_LOAD_MODEL_PARTITION]
  *       of different lengths, empty key, key or value
- *       index out of range, string-valued name whose
- *       value is not an int or a list of ints
+ *       index out of range, a name that is not UTF-8,
+ *       a string-valued name whose value is not an int
+ *       or a list of ints
  *   F18 required op attribute missing or of the wrong   100016 [OA_E_MODEL_MISSING_ATTR]
  *       kind (Data: index i; Const: value t;
  *       FileConstant: shape list, dtype dt)

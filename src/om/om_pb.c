@@ -87,6 +87,12 @@ static bool utf8_valid(const uint8_t *s, size_t n, size_t *bad)
     return true;
 }
 
+bool oa_om_utf8_valid(const uint8_t *s, size_t n)
+{
+    size_t bad;
+    return utf8_valid(s, n, &bad);
+}
+
 typedef struct check_ctx {
     const uint8_t *base;
     oa_status fail;

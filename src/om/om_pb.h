@@ -77,6 +77,9 @@ oa_status oa_om_pb_check(const ProtobufCMessageDescriptor *d, const uint8_t *dat
  */
 oa_status oa_om_pb_encode(ProtobufCMessage *m, uint8_t **out, size_t *len) OA_MUST_CHECK;
 
+/* True when s[0..n) is strict UTF-8 (what C++ protobuf demands of proto3 strings). */
+bool oa_om_utf8_valid(const uint8_t *s, size_t n);
+
 /* ---- small accessors for ge.proto attribute maps --------------------- */
 
 /*

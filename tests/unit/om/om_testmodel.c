@@ -316,6 +316,14 @@ int tm_build_image(tm_variant v, uint8_t **img, size_t *len)
     if (v == TM_COMPRESSED && oa_om_compress(m, a) != OA_OK) {
         rc = -1;
     }
+    if (v == TM_DEF_ONLY) {
+        /* No WEIGHTS_DATA: the Const carries its bytes inline. */
+        Ge__Proto__TensorDef *t = (Ge__Proto__TensorDef *)oa_om_attr_get(m->graph[0]->op[1]->attr,
+                                                                          m->graph[0]->op[1]->n_attr, "value")
+                                      ->t;
+        t->data.data = (uint8_t *)(uintptr_t)(w + 512);
+        t->data.len = 16;
+    }
     if (rc == 0 && oa_om_pb_encode(&m->base, &def, &def_len) != OA_OK) {
         rc = -1;
     }

@@ -200,6 +200,17 @@ static void decompression_rejects_bad_dictionaries(void **state)
     e->key.len = 0;
     expect_fail(oa_om_decompress(c, &d, g_arena, "m", NULL), OA_E_GE_LOAD_MODEL_PARTITION, "empty attribute name");
 
+    /* a name that cannot become a proto string key */
+    c = compressed_model(&d);
+    bad = d;
+    ProtobufCBinaryData names[64];
+    assert_true(d.n_names <= 64);
+    memcpy(names, d.names, d.n_names * sizeof(*names));
+    names[0].data = (uint8_t *)"\xff";
+    names[0].len = 1;
+    bad.names = names;
+    expect_fail(oa_om_decompress(c, &bad, g_arena, "m", NULL), OA_E_GE_LOAD_MODEL_PARTITION, "not UTF-8");
+
     /* a string-valued name whose value is a float */
     c = compressed_model(&d);
     Ge__Proto__GraphDef *g = c->graph[0];
