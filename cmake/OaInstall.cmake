@@ -14,6 +14,10 @@ install(FILES ${PROJECT_SOURCE_DIR}/cmake/install/version.info DESTINATION share
 install(FILES ${PROJECT_SOURCE_DIR}/cmake/install/version.info DESTINATION share/info/toolkit)
 install(FILES ${PROJECT_SOURCE_DIR}/cmake/install/version.info DESTINATION share/info/opp)
 install(FILES ${PROJECT_SOURCE_DIR}/cmake/install/version.info DESTINATION share/info/cann)
+# directory names aclsysGetCANNVersion looks up (CANN's package names)
+foreach(pkg bisheng-compiler hccl oam-tools ops-legacy)
+  install(FILES ${PROJECT_SOURCE_DIR}/cmake/install/version.info DESTINATION share/info/${pkg})
+endforeach()
 
 # Symlinks: the other library names apps link, and the directory aliases.
 install(CODE "

@@ -1,0 +1,492 @@
+/* acl_prof.h: session rules, msproftx markers, steps, operator records and the Chrome trace. */
+#define _GNU_SOURCE
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <cjson/cJSON.h>
+
+#include "acl/acl.h"
+#include "acl/acl_prof.h"
+
+#define C_EQ(a, b)                                                                                          \
+    do {                                                                                                    \
+        const long long a_ = (long long)(a);                                                                \
+        const long long b_ = (long long)(b);                                                                \
+        if (a_ != b_) {                                                                                     \
+            fprintf(stderr, "%s:%d: %s == %lld, expected %s == %lld\n", __FILE__, __LINE__, #a, a_, #b, b_); \
+            _exit(1);                                                                                       \
+        }                                                                                                   \
+    } while (0)
+#define C_TRUE(x) C_EQ(!!(x), 1)
+#define C_CODE(call, code)                                                                                  \
+    do {                                                                                                    \
+        C_EQ(call, code);                                                                                   \
+        if ((code) != ACL_SUCCESS) {                                                                        \
+            C_TRUE(aclGetRecentErrMsg() != NULL);                                                           \
+        }                                                                                                   \
+    } while (0)
+
+static char g_dir[PATH_MAX];
+
+static void run_child(void (*fn)(void))
+{
+    fflush(NULL);
+    const pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        fn();
+        _exit(0);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+/* The single openacl_trace.json under dir (parsed), NULL if there is none. */
+static cJSON *load_trace(const char *dir)
+{
+    char cmd[PATH_MAX + 96];
+    snprintf(cmd, sizeof(cmd), "find '%s' -name openacl_trace.json | head -n 1", dir);
+    FILE *p = popen(cmd, "r");
+    char path[PATH_MAX] = "";
+    if (p == NULL || fgets(path, sizeof(path), p) == NULL) {
+        if (p != NULL) {
+            pclose(p);
+        }
+        return NULL;
+    }
+    pclose(p);
+    path[strcspn(path, "\n")] = '\0';
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        return NULL;
+    }
+    static char text[1 << 20];
+    const size_t n = fread(text, 1, sizeof(text) - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    return cJSON_Parse(text);
+}
+
+/* Number of trace events named name with phase ph. */
+static int count_events(const cJSON *trace, const char *name, const char *ph)
+{
+    int n = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItem(trace, "traceEvents"))
+    {
+        const cJSON *nm = cJSON_GetObjectItem(e, "name");
+        const cJSON *p = cJSON_GetObjectItem(e, "ph");
+        if (cJSON_IsString(nm) && strcmp(nm->valuestring, name) == 0 && strcmp(p->valuestring, ph) == 0) {
+            ++n;
+        }
+    }
+    return n;
+}
+
+static void sc_init_rules(void)
+{
+    char path[PATH_MAX + 32];
+    snprintf(path, sizeof(path), "%s/init/deep", g_dir);
+    C_CODE(aclprofInit(NULL, 4), ACL_ERROR_INVALID_PARAM);
+    C_CODE(aclprofInit(path, 0), ACL_ERROR_INVALID_PARAM);
+    C_CODE(aclprofInit(path, strlen(path) - 1), ACL_ERROR_INVALID_PARAM);
+    C_CODE(aclprofInit(path, 4096), ACL_ERROR_INVALID_PARAM);
+    C_CODE(aclprofInit("/proc/not_allowed", strlen("/proc/not_allowed")), ACL_ERROR_INVALID_FILE);
+    C_CODE(aclprofStop(NULL), ACL_SUCCESS);   /* nothing initialised */
+    C_CODE(aclprofFinalize(), ACL_SUCCESS);   /* nothing initialised */
+    C_CODE(aclprofInit(path, strlen(path)), ACL_SUCCESS);
+    struct stat sb;
+    C_EQ(stat(path, &sb), 0);
+    C_CODE(aclprofInit(path, strlen(path)), ACL_ERROR_REPEAT_INITIALIZE);
+    C_CODE(aclprofFinalize(), ACL_SUCCESS);
+    C_CODE(aclprofFinalize(), ACL_SUCCESS);
+    C_CODE(aclprofInit(path, strlen(path)), ACL_SUCCESS); /* again after finalize */
+    C_CODE(aclprofFinalize(), ACL_SUCCESS);
+}
+
+static void sc_sessions(void)
+{
+    char path[PATH_MAX + 32];
+    snprintf(path, sizeof(path), "%s/sessions", g_dir);
+    C_CODE(aclprofSetConfig(ACL_PROF_PATH, path, strlen(path)), ACL_SUCCESS);
+    aclprofConfig *api = aclprofCreateConfig(NULL, 0, ACL_AICORE_NONE, NULL, ACL_PROF_MSPROFTX | ACL_PROF_ACL_API);
+    C_TRUE(api != NULL);
+    aclprofConfig *other = aclprofCreateConfig(NULL, 0, ACL_AICORE_NONE, NULL, ACL_PROF_MSPROFTX);
+    C_TRUE(other != NULL);
+    /* start without aclprofInit initialises with the ACL_PROF_PATH directory */
+    C_CODE(aclprofStart(api), ACL_SUCCESS);
+    C_CODE(aclprofStart(api), ACL_SUCCESS); /* same data types: fine */
+    C_CODE(aclprofStart(other), ACL_ERROR_INVALID_PROFILING_CONFIG);
+    C_CODE(aclprofStop(other), ACL_ERROR_INVALID_PROFILING_CONFIG);
+    C_CODE(aclprofInit(path, strlen(path)), ACL_ERROR_REPEAT_INITIALIZE);
+    void *stamp = aclprofCreateStamp();
+    C_TRUE(stamp != NULL);
+    C_CODE(aclprofSetStampTraceMessage(stamp, "epoch", 5), ACL_SUCCESS);
+    C_CODE(aclprofMark(stamp), ACL_SUCCESS);
+    aclprofDestroyStamp(stamp);
+    C_CODE(aclprofStop(api), ACL_SUCCESS);
+    C_CODE(aclprofStop(api), ACL_ERROR_PROF_NOT_RUN);
+    C_CODE(aclprofStop(NULL), ACL_SUCCESS);
+    cJSON *trace = load_trace(path);
+    C_TRUE(trace != NULL);
+    C_EQ(count_events(trace, "epoch", "i"), 1);
+    C_EQ(strcmp(cJSON_GetObjectItem(cJSON_GetObjectItem(trace, "otherData"), "dataTypeConfig")->valuestring,
+                "0x81"),
+         0);
+    cJSON_Delete(trace);
+    C_CODE(aclprofFinalize(), ACL_SUCCESS);
+    C_CODE(aclprofDestroyConfig(api), ACL_SUCCESS);
+    C_CODE(aclprofDestroyConfig(other), ACL_SUCCESS);
+    C_CODE(aclprofDestroyConfig(NULL), ACL_ERROR_INVALID_PARAM);
+}
+
+static void sc_config_checks(void)
+{
+    uint32_t devs[2] = {0, 0};
+    C_TRUE(aclprofCreateConfig(NULL, 1, ACL_AICORE_NONE, NULL, ACL_PROF_ACL_API) == NULL);
+    C_TRUE(aclGetRecentErrMsg() != NULL);
+    C_TRUE(aclprofCreateConfig(devs, 1, ACL_AICORE_NONE, (const aclprofAicoreEvents *)devs, ACL_PROF_ACL_API) ==
+           NULL);
+    C_TRUE(aclGetRecentErrMsg() != NULL);
+    C_TRUE(aclprofCreateConfig(devs, 65, ACL_AICORE_NONE, NULL, ACL_PROF_ACL_API) == NULL);
+    C_TRUE(aclGetRecentErrMsg() != NULL);
+    C_TRUE(aclprofCreateConfig(NULL, 0, ACL_AICORE_NONE, NULL, ACL_PROF_ACL_API) == NULL); /* needs devices */
+    C_TRUE(aclGetRecentErrMsg() != NULL);
+    uint32_t count = 0;
+    const bool rt = aclrtGetDeviceCount(&count) == ACL_SUCCESS;
+    (void)aclGetRecentErrMsg();
+    if (rt) {
+        C_TRUE(aclprofCreateConfig(devs, 2, ACL_AICORE_NONE, NULL, ACL_PROF_ACL_API) == NULL); /* duplicate id */
+        C_TRUE(aclGetRecentErrMsg() != NULL);
+        devs[0] = count;
+        C_TRUE(aclprofCreateConfig(devs, 1, ACL_AICORE_NONE, NULL, ACL_PROF_ACL_API) == NULL); /* out of range */
+        C_TRUE(aclGetRecentErrMsg() != NULL);
+        devs[0] = 0;
+        aclprofConfig *c = aclprofCreateConfig(devs, 1, ACL_AICORE_PIPE_UTILIZATION, NULL, ACL_PROF_ACL_API);
+        C_TRUE(c != NULL);
+        C_CODE(aclprofDestroyConfig(c), ACL_SUCCESS);
+    }
+    aclprofConfig *zero = aclprofCreateConfig(NULL, 0, ACL_AICORE_NONE, NULL, 0);
+    C_TRUE(zero == NULL);
+    aclprofConfig *bad = aclprofCreateConfig(NULL, 0, ACL_AICORE_NONE, NULL, ACL_PROF_MSPROFTX | (1ull << 40));
+    C_TRUE(bad != NULL);
+    C_CODE(aclprofStart(bad), ACL_ERROR_PROF_MODULES_UNSUPPORTED);
+    aclprofDestroyConfig(bad);
+    aclprofConfig *metrics =
+        aclprofCreateConfig(NULL, 0, (aclprofAicoreMetrics)77, NULL, ACL_PROF_MSPROFTX | ACL_PROF_AICORE_METRICS);
+    C_CODE(aclprofStart(metrics), ACL_ERROR_INVALID_PARAM);
+    aclprofDestroyConfig(metrics);
+
+    C_CODE(aclprofSetConfig(ACL_PROF_ARGS_MIN, "1", 1), ACL_ERROR_INVALID_PARAM);
+    C_CODE(aclprofSetConfig(ACL_PROF_ARGS_MAX, "1", 1), ACL_ERROR_INVALID_PARAM);
+    C_CODE(aclprofSetConfig(ACL_PROF_STORAGE_LIMIT, NULL, 0), ACL_ERROR_INVALID_PARAM);
+    C_CODE(aclprofSetConfig(ACL_PROF_STORAGE_LIMIT, "500MB", 4), ACL_ERROR_INVALID_PARAM);
+    char longcfg[300];
+    memset(longcfg, 'a', sizeof(longcfg) - 1);
+    longcfg[sizeof(longcfg) - 1] = '\0';
+    C_CODE(aclprofSetConfig(ACL_PROF_OPTYPE, longcfg, strlen(longcfg)), ACL_ERROR_INVALID_PARAM);
+    C_CODE(aclprofSetConfig(ACL_PROF_STORAGE_LIMIT, "100MB", 5), ACL_ERROR_INVALID_PROFILING_CONFIG);
+    C_CODE(aclprofSetConfig(ACL_PROF_STORAGE_LIMIT, "500MB", 5), ACL_SUCCESS);
+    C_CODE(aclprofSetConfig((aclprofConfigType)2, "x", 1), ACL_ERROR_INVALID_PROFILING_CONFIG);
+    C_CODE(aclprofSetConfig(ACL_PROF_SYS_CPU_FREQ, "50", 2), ACL_SUCCESS);
+    C_CODE(aclprofSetConfig(ACL_PROF_SYS_CPU_FREQ, "0", 1), ACL_ERROR_INVALID_PROFILING_CONFIG);
+    C_CODE(aclprofSetConfig(ACL_PROF_HOST_SYS, "cpu,mem", 7), ACL_SUCCESS);
+    C_CODE(aclprofSetConfig(ACL_PROF_HOST_SYS, "gpu", 3), ACL_ERROR_INVALID_PROFILING_CONFIG);
+    C_CODE(aclprofSetConfig(ACL_PROF_NTS_METRICS, "", 0), ACL_ERROR_INVALID_PARAM);
+
+    int fd = 3;
+    C_TRUE(aclprofCreateSubscribeConfig(1, ACL_AICORE_NONE, NULL) == NULL);
+    C_TRUE(aclGetRecentErrMsg() != NULL);
+    C_TRUE(aclprofCreateSubscribeConfig(2, ACL_AICORE_NONE, &fd) == NULL);
+    aclprofSubscribeConfig *sub = aclprofCreateSubscribeConfig(1, ACL_AICORE_NONE, &fd);
+    C_TRUE(sub != NULL);
+    C_CODE(aclprofDestroySubscribeConfig(sub), ACL_SUCCESS);
+    C_CODE(aclprofDestroySubscribeConfig(NULL), ACL_ERROR_INVALID_PARAM);
+}
+
+static void sc_msproftx(void)
+{
+    char path[PATH_MAX + 32];
+    snprintf(path, sizeof(path), "%s/tx", g_dir);
+    /* before a session with ACL_PROF_MSPROFTX everything fails with -1 */
+    C_TRUE(aclprofCreateStamp() == NULL);
+    C_TRUE(aclGetRecentErrMsg() != NULL);
+    int dummy = 0;
+    C_CODE(aclprofMark(&dummy), -1);
+    C_CODE(aclprofMarkEx("m", 1, &dummy), -1);
+    C_CODE(aclprofPush(&dummy), -1);
+    C_CODE(aclprofPop(), -1);
+    C_CODE(aclprofRangePop(), -1);
+    C_CODE(aclprofInit(path, strlen(path)), ACL_SUCCESS);
+    aclprofConfig *plain = aclprofCreateConfig(NULL, 0, ACL_AICORE_NONE, NULL, ACL_PROF_MSPROFTX);
+    C_CODE(aclprofStart(plain), ACL_SUCCESS);
+
+    void *s1 = aclprofCreateStamp();
+    void *s2 = aclprofCreateStamp();
+    C_TRUE(s1 != NULL && s2 != NULL && s1 != s2);
+    C_CODE(aclprofSetStampTraceMessage(NULL, "x", 1), -1);
+    C_CODE(aclprofSetStampTraceMessage(s1, "x", 128), -1);
+    C_CODE(aclprofSetStampTraceMessage(s1, NULL, 1), -1);
+    C_CODE(aclprofSetStampTraceMessage(s1, "mark1 and more", 5), ACL_SUCCESS);
+    C_CODE(aclprofMark(s1), ACL_SUCCESS);
+    C_CODE(aclprofMark(NULL), -1);
+    C_CODE(aclprofMarkEx("markex1", 7, &dummy), ACL_SUCCESS);
+    C_CODE(aclprofMarkEx("markex1", 7, NULL), -1); /* a stream is required */
+    C_CODE(aclprofMarkEx("markex1", 6, &dummy), -1);
+    C_CODE(aclprofMarkEx("", 0, &dummy), -1);
+
+    C_CODE(aclprofSetStampTraceMessage(s2, "push1", 5), ACL_SUCCESS);
+    C_CODE(aclprofPush(s2), ACL_SUCCESS);
+    C_CODE(aclprofPop(), ACL_SUCCESS);
+    C_CODE(aclprofPop(), -1);
+
+    uint32_t id = 99;
+    C_CODE(aclprofSetStampTraceMessage(s1, "range1", 6), ACL_SUCCESS);
+    C_CODE(aclprofRangeStart(s1, &id), ACL_SUCCESS);
+    C_CODE(aclprofRangeStart(s1, NULL), -1);
+    C_CODE(aclprofRangeStop(id), ACL_SUCCESS);
+    C_CODE(aclprofRangeStop(id), -1); /* already stopped */
+    C_CODE(aclprofRangeStop(12345), -1);
+
+    const uint64_t op = aclprofStr2Id("Conv2D_1");
+    C_EQ(op, aclprofStr2Id("Conv2D_1"));
+    C_TRUE(op != aclprofStr2Id("Conv2D_2"));
+    C_EQ(aclprofStr2Id(NULL), 0);
+    C_TRUE(aclGetRecentErrMsg() != NULL);
+    aclprofTensorInfo ti;
+    memset(&ti, 0, sizeof(ti));
+    ti.opNameId = op;
+    aclprofEventAttributes attr;
+    memset(&attr, 0, sizeof(attr));
+    attr.version = ACL_PROF_EVENT_ATTR_VERSION;
+    attr.size = sizeof(attr);
+    attr.messageType = ACL_PROF_MESSAGE_TYPE_TENSOR_INFO;
+    attr.message.tensorInfo = &ti;
+    C_CODE(aclprofRangePushEx(NULL), -1);
+    C_CODE(aclprofRangePushEx(&attr), ACL_SUCCESS);
+    C_CODE(aclprofRangePop(), ACL_SUCCESS);
+    C_CODE(aclprofRangePop(), -1);
+
+    aclprofStepInfo *step = aclprofCreateStepInfo();
+    C_TRUE(step != NULL);
+    C_CODE(aclprofGetStepTimestamp(step, ACL_STEP_START, NULL), ACL_SUCCESS);
+    C_CODE(aclprofGetStepTimestamp(step, ACL_STEP_START, NULL), ACL_ERROR_INVALID_PARAM);
+    C_CODE(aclprofGetStepTimestamp(step, ACL_STEP_END, NULL), ACL_SUCCESS);
+    C_CODE(aclprofGetStepTimestamp(step, ACL_STEP_END, NULL), ACL_ERROR_INVALID_PARAM);
+    C_CODE(aclprofGetStepTimestamp(NULL, ACL_STEP_END, NULL), ACL_ERROR_INVALID_PARAM);
+    aclprofDestroyStepInfo(step);
+    aclprofDestroyStepInfo(NULL);
+    C_TRUE(aclGetRecentErrMsg() != NULL);
+
+    aclprofDestroyStamp(s1);
+    aclprofDestroyStamp(s2);
+    C_CODE(aclprofMark(s1), -1); /* destroyed */
+    C_CODE(aclprofFinalize(), ACL_SUCCESS); /* stops and writes the running session */
+    aclprofDestroyConfig(plain);
+
+    cJSON *trace = load_trace(path);
+    C_TRUE(trace != NULL);
+    C_EQ(count_events(trace, "mark1", "i"), 1);
+    C_EQ(count_events(trace, "markex1", "i"), 1);
+    C_EQ(count_events(trace, "push1", "X"), 1);
+    C_EQ(count_events(trace, "range1", "X"), 1);
+    C_EQ(count_events(trace, "Conv2D_1", "X"), 1);
+    C_TRUE(count_events(trace, "step 1 start", "i") + count_events(trace, "step 2 start", "i") >= 1);
+    cJSON_Delete(trace);
+}
+
+static void sc_acl_json_profiling(void)
+{
+    char dir[PATH_MAX + 32];
+    snprintf(dir, sizeof(dir), "%s/json_out", g_dir);
+    char text[PATH_MAX + 128];
+    snprintf(text, sizeof(text), "{\"profiler\": {\"switch\": \"on\", \"output\": \"%s\", \"msproftx\": \"on\"}}", dir);
+    char cfg[PATH_MAX + 32];
+    snprintf(cfg, sizeof(cfg), "%s/prof_acl.json", g_dir);
+    FILE *f = fopen(cfg, "w");
+    fputs(text, f);
+    fclose(f);
+    C_CODE(aclInit(cfg), ACL_SUCCESS);
+    C_CODE(aclprofInit(dir, strlen(dir)), ACL_ERROR_PROF_ALREADY_RUN);
+    C_CODE(aclprofMarkEx("from_acl_json", 13, &text), ACL_SUCCESS);
+    C_CODE(aclFinalize(), ACL_SUCCESS);
+    cJSON *trace = load_trace(dir);
+    C_TRUE(trace != NULL);
+    C_EQ(count_events(trace, "from_acl_json", "i"), 1);
+    cJSON_Delete(trace);
+}
+
+static void sc_acl_finalize_stops_sessions(void)
+{
+    char dir[PATH_MAX + 32];
+    snprintf(dir, sizeof(dir), "%s/finalize_out", g_dir);
+    C_CODE(aclInit(NULL), ACL_SUCCESS);
+    C_CODE(aclprofInit(dir, strlen(dir)), ACL_SUCCESS);
+    aclprofConfig *cfg = aclprofCreateConfig(NULL, 0, ACL_AICORE_NONE, NULL, ACL_PROF_MSPROFTX);
+    C_CODE(aclprofStart(cfg), ACL_SUCCESS);
+    int stream = 0;
+    C_CODE(aclprofMarkEx("before_finalize", 15, &stream), ACL_SUCCESS);
+    C_CODE(aclFinalize(), ACL_SUCCESS); /* writes the running session and resets the profiler */
+    cJSON *trace = load_trace(dir);
+    C_TRUE(trace != NULL);
+    C_EQ(count_events(trace, "before_finalize", "i"), 1);
+    cJSON_Delete(trace);
+    C_CODE(aclprofMarkEx("after", 5, &stream), -1);
+    C_CODE(aclprofInit(dir, strlen(dir)), ACL_SUCCESS);
+    C_CODE(aclprofFinalize(), ACL_SUCCESS);
+    aclprofDestroyConfig(cfg);
+}
+
+/* ---- operator records: the documented 384-byte layout, built independently ---- */
+
+typedef struct op_record {
+    uint32_t signature;
+    uint32_t version;
+    uint32_t model_id;
+    uint32_t flag;
+    uint64_t start;
+    uint64_t end;
+    uint64_t duration;
+    uint64_t thread_id;
+    uint32_t device_id;
+    uint32_t reserved;
+    char op_type[65];
+    char op_name[257];
+    uint8_t pad[6];
+} op_record;
+
+static void fill_record(op_record *r, uint32_t model, uint32_t flag, const char *type, const char *name,
+                        uint64_t start, uint64_t end, uint64_t tid)
+{
+    memset(r, 0, sizeof(*r));
+    r->version = 1;
+    r->model_id = model;
+    r->flag = flag;
+    r->start = start;
+    r->end = end;
+    r->duration = end - start;
+    r->thread_id = tid;
+    snprintf(r->op_type, sizeof(r->op_type), "%s", type);
+    snprintf(r->op_name, sizeof(r->op_name), "%s", name);
+    uint32_t h = 2166136261u; /* FNV-1a over everything after the signature */
+    const unsigned char *p = (const unsigned char *)r + 4;
+    for (size_t i = 0; i < sizeof(*r) - 4; ++i) {
+        h = (h ^ p[i]) * 16777619u;
+    }
+    r->signature = h;
+}
+
+static void operator_records(void **state)
+{
+    (void)state;
+    size_t size = 0;
+    assert_int_equal(aclprofGetOpDescSize(&size), ACL_SUCCESS);
+    assert_int_equal(size, sizeof(op_record));
+    assert_int_equal(aclprofGetOpDescSize(NULL), ACL_ERROR_INVALID_PARAM);
+    assert_non_null(aclGetRecentErrMsg());
+
+    op_record recs[2];
+    fill_record(&recs[0], 7, ACL_SUBSCRIBE_OP, "Conv2D", "conv1", 100, 350, 11);
+    fill_record(&recs[1], 7, ACL_SUBSCRIBE_OP_THREAD, "Relu", "relu1", 400, 410, 4242);
+    uint32_t num = 0;
+    assert_int_equal(aclprofGetOpNum(recs, sizeof(recs), &num), ACL_SUCCESS);
+    assert_int_equal(num, 2);
+    size_t len = 0;
+    assert_int_equal(aclprofGetOpTypeLen(recs, sizeof(recs), 0, &len), ACL_SUCCESS);
+    assert_int_equal(len, 7);
+    char buf[300];
+    assert_int_equal(aclprofGetOpType(recs, sizeof(recs), 0, buf, len), ACL_SUCCESS);
+    assert_string_equal(buf, "Conv2D");
+    assert_int_equal(aclprofGetOpType(recs, sizeof(recs), 0, buf, 3), ACL_ERROR_INVALID_PARAM);
+    assert_non_null(aclGetRecentErrMsg());
+    assert_int_equal(aclprofGetOpNameLen(recs, sizeof(recs), 1, &len), ACL_SUCCESS);
+    assert_int_equal(len, 6);
+    assert_int_equal(aclprofGetOpName(recs, sizeof(recs), 1, buf, sizeof(buf)), ACL_SUCCESS);
+    assert_string_equal(buf, "relu1");
+    assert_int_equal(aclprofGetOpStart(recs, sizeof(recs), 0), 100);
+    assert_int_equal(aclprofGetOpEnd(recs, sizeof(recs), 0), 350);
+    assert_int_equal(aclprofGetOpDuration(recs, sizeof(recs), 0), 250);
+    assert_int_equal(aclprofGetModelId(recs, sizeof(recs), 1), 7);
+    assert_int_equal(aclprofGetOpFlag(recs, sizeof(recs), 1), ACL_SUBSCRIBE_OP_THREAD);
+    assert_string_equal(aclprofGetOpAttriValue(recs, sizeof(recs), 1, ACL_SUBSCRIBE_ATTRI_THREADID), "4242");
+    assert_null(aclprofGetOpAttriValue(recs, sizeof(recs), 0, ACL_SUBSCRIBE_ATTRI_THREADID)); /* flag is OP */
+    assert_non_null(aclGetRecentErrMsg());
+    assert_null(aclprofGetOpAttriValue(recs, sizeof(recs), 1, ACL_SUBSCRIBE_ATTRI_NONE));
+    assert_non_null(aclGetRecentErrMsg());
+
+    /* bad buffers and indexes */
+    assert_int_equal(aclprofGetOpNum(recs, sizeof(recs) - 1, &num), ACL_ERROR_INVALID_PARAM);
+    assert_non_null(aclGetRecentErrMsg());
+    assert_int_equal(aclprofGetOpNum(NULL, sizeof(recs), &num), ACL_ERROR_INVALID_PARAM);
+    assert_non_null(aclGetRecentErrMsg());
+    assert_int_equal(aclprofGetOpNum(recs, sizeof(recs), NULL), ACL_ERROR_INVALID_PARAM);
+    assert_non_null(aclGetRecentErrMsg());
+    assert_int_equal(aclprofGetOpTypeLen(recs, sizeof(recs), 2, &len), ACL_ERROR_INVALID_PARAM);
+    assert_non_null(aclGetRecentErrMsg());
+    assert_int_equal(aclprofGetOpStart(recs, sizeof(recs), 2), 0);
+    assert_int_equal(aclprofGetOpStart(recs, sizeof(recs), UINT32_MAX), 0);
+    assert_int_equal(aclprofGetModelId(recs, sizeof(recs), 5), ACL_ERROR_INVALID_PARAM); /* CANN quirk */
+    assert_int_equal(aclprofGetOpFlag(NULL, 0, 0), ACL_SUBSCRIBE_NONE);
+    assert_int_equal(aclprofGetOpFlag(recs, sizeof(recs), 9), ACL_SUBSCRIBE_OP);
+    (void)aclGetRecentErrMsg();
+    recs[1].op_name[0] = 'X'; /* corrupt: signature no longer matches */
+    assert_int_equal(aclprofGetOpNum(recs, sizeof(recs), &num), ACL_ERROR_INVALID_PARAM);
+    assert_int_equal(aclprofGetOpDuration(recs, sizeof(recs), 0), 0);
+    assert_non_null(aclGetRecentErrMsg());
+}
+
+#define CHILD_TEST(name, fn)                                                                                \
+    static void name(void **state)                                                                          \
+    {                                                                                                       \
+        (void)state;                                                                                        \
+        run_child(fn);                                                                                      \
+    }
+CHILD_TEST(init_rules, sc_init_rules)
+CHILD_TEST(sessions, sc_sessions)
+CHILD_TEST(config_checks, sc_config_checks)
+CHILD_TEST(msproftx, sc_msproftx)
+CHILD_TEST(acl_json_profiling, sc_acl_json_profiling)
+CHILD_TEST(acl_finalize_stops_sessions, sc_acl_finalize_stops_sessions)
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(g_dir, sizeof(g_dir), "/tmp/oa_prof_%d", (int)getpid());
+    char cmd[PATH_MAX + 16];
+    snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", g_dir);
+    return system(cmd);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[PATH_MAX + 16];
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", g_dir);
+    return system(cmd);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(init_rules),
+        cmocka_unit_test(sessions),
+        cmocka_unit_test(config_checks),
+        cmocka_unit_test(msproftx),
+        cmocka_unit_test(acl_json_profiling),
+        cmocka_unit_test(acl_finalize_stops_sessions),
+        cmocka_unit_test(operator_records),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
