@@ -97,12 +97,19 @@ typedef struct check_ctx {
     const uint8_t *base;
     oa_status fail;
     const char *what;
+    size_t estimate; /* bytes protobuf-c will allocate, saturating */
 } check_ctx;
 
-static oa_status check_msg(const check_ctx *cx, const ProtobufCMessageDescriptor *d, const uint8_t *p, size_t n,
+static void add_estimate(check_ctx *cx, size_t n)
+{
+    cx->estimate = n > SIZE_MAX - cx->estimate ? SIZE_MAX : cx->estimate + n;
+}
+
+static oa_status check_msg(check_ctx *cx, const ProtobufCMessageDescriptor *d, const uint8_t *p, size_t n,
                            unsigned depth)
 {
     const bool entry = oa_om_pb_is_map_entry(d);
+    add_estimate(cx, d->sizeof_message);
     size_t i = 0;
     while (i < n) {
         const size_t at = (size_t)(p + i - cx->base);
@@ -118,6 +125,9 @@ static oa_status check_msg(const check_ctx *cx, const ProtobufCMessageDescriptor
                            (unsigned long long)num, at, d->name);
         }
         const ProtobufCFieldDescriptor *f = protobuf_c_message_descriptor_get_field(d, (unsigned)num);
+        if (f != NULL && f->label == PROTOBUF_C_LABEL_REPEATED) {
+            add_estimate(cx, sizeof(void *)); /* one more array slot (at least) */
+        }
         uint64_t v;
         switch (wt) {
         case 0:
@@ -150,6 +160,9 @@ static oa_status check_msg(const check_ctx *cx, const ProtobufCMessageDescriptor
             }
             const uint8_t *sub = p + i;
             const size_t len = (size_t)v;
+            if (f != NULL && f->type != PROTOBUF_C_TYPE_MESSAGE) {
+                add_estimate(cx, len + 1); /* strings and bytes are copied */
+            }
             if (f != NULL && f->type == PROTOBUF_C_TYPE_MESSAGE) {
                 if (depth + 1 > OA_OM_PB_MAX_DEPTH) {
                     return OA_FAIL(cx->fail, "[Parse][Proto] %s: messages nested deeper than %d at byte %zu", cx->what,
@@ -192,8 +205,15 @@ oa_status oa_om_pb_check(const ProtobufCMessageDescriptor *d, const uint8_t *dat
     if (data == NULL && len != 0) {
         return OA_FAIL(fail, "[Parse][Proto] %s: no data", what);
     }
-    check_ctx cx = {data, fail, what};
-    return check_msg(&cx, d, data, len, 0);
+    check_ctx cx = {data, fail, what, 0};
+    oa_status st = check_msg(&cx, d, data, len, 0);
+    if (st == OA_OK && cx.estimate / OA_OM_PB_MAX_EXPANSION > len + OA_OM_PB_EXPANSION_SLACK) {
+        st = OA_FAIL(fail,
+                     "[Parse][Proto] %s: %zu bytes would decode into about %zu bytes of messages (more than %d "
+                     "times the input)",
+                     what, len, cx.estimate, OA_OM_PB_MAX_EXPANSION);
+    }
+    return st;
 }
 
 oa_status oa_om_pb_decode(const ProtobufCMessageDescriptor *d, const uint8_t *data, size_t len, oa_om_arena *a,

@@ -15,7 +15,11 @@
  *     them) or that contain a NUL byte (protobuf-c's char* would silently
  *     truncate them); map keys, which our .proto declares as bytes, are held
  *     to the same UTF-8 rule but may contain NUL (compressed attribute keys);
- *   - messages larger than INT32_MAX bytes (C++ protobuf's limit).
+ *   - messages larger than INT32_MAX bytes (C++ protobuf's limit);
+ *   - input whose decoded form would take more than OA_OM_PB_MAX_EXPANSION
+ *     times (its size + OA_OM_PB_EXPANSION_SLACK): an empty submessage
+ *     costs 2 bytes on the wire but a few hundred bytes of struct, so a file
+ *     of nothing but empty ops could otherwise ask for 150 times its size.
  * Then protobuf-c checks field wire types against the schema.
  *
  * Encoding rules (the C++ deterministic serializer's):
@@ -46,6 +50,10 @@
 
 /* Deepest message nesting accepted (C++ protobuf's default recursion limit). */
 #define OA_OM_PB_MAX_DEPTH 100
+/* Decoded-size budget: OA_OM_PB_MAX_EXPANSION x (input + OA_OM_PB_EXPANSION_SLACK).
+ * Real models decode to about 8 times their wire size. */
+#define OA_OM_PB_MAX_EXPANSION 64
+#define OA_OM_PB_EXPANSION_SLACK ((size_t)1 << 20)
 /* Largest message C++ protobuf parses or writes. */
 #define OA_OM_PB_MAX_SIZE ((size_t)INT32_MAX)
 

@@ -250,6 +250,31 @@ static void decoder_rejects_malformed_wire_data(void **state)
     assert_int_equal(oa_om_pb_check(md, NULL, 0, OA_E_GE_PARAM, "empty"), OA_OK);
 }
 
+/* A GraphDef of nothing but empty ops: 2 bytes each on the wire, a few
+ * hundred decoded. The budget refuses it before protobuf-c allocates. */
+static void decoder_refuses_absurd_expansion(void **state)
+{
+    (void)state;
+    const size_t n = 1u << 20; /* 512 Ki empty ops */
+    uint8_t *b = malloc(n);
+    assert_non_null(b);
+    for (size_t i = 0; i < n; i += 2) {
+        b[i] = 0x32;
+        b[i + 1] = 0x00;
+    }
+    expect_decode_fail(&ge__proto__graph_def__descriptor, b, n, "times the input");
+    /* the same ops carrying names are ordinary */
+    ProtobufCMessage *m;
+    for (size_t i = 0; i + 8 <= n; i += 8) {
+        memcpy(b + i, "\x32\x06\x0a\x04name", 8);
+    }
+    assert_int_equal(oa_om_pb_decode(&ge__proto__graph_def__descriptor, b, n, g_arena, OA_E_GE_LOAD_MODEL_PARTITION,
+                                     "named", &m),
+                     OA_OK);
+    assert_int_equal(((Ge__Proto__GraphDef *)m)->n_op, n / 8);
+    free(b);
+}
+
 /* AttrDef{func: NamedAttrs{attr: {"" : AttrDef{func: ...}}}}: 3 levels per step. */
 static uint8_t *chain(int steps, size_t *len)
 {
@@ -303,6 +328,7 @@ int main(void)
         cmocka_unit_test(reference_model_round_trips),
         cmocka_unit_test(decoder_rejects_malformed_wire_data),
         cmocka_unit_test(decoder_limits_nesting_depth),
+        cmocka_unit_test(decoder_refuses_absurd_expansion),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
