@@ -1,0 +1,147 @@
+/*
+ * Importer internals shared by onnx_import.c (model and graph structure),
+ * onnx_tensor.c (tensors, external data) and onnx_ops*.c (op mappings).
+ */
+#ifndef OA_ONNX_ONNX_INTERNAL_H
+#define OA_ONNX_ONNX_INTERNAL_H
+
+#include "base/error.h"
+#include "graph/graph.h"
+#include "graph/strmap.h"
+#include "onnx/onnx.pb-c.h"
+#include "onnx/onnx_import.h"
+
+#define OA_ONNX_MIN_OPSET 7
+#define OA_ONNX_MAX_OPSET 18
+
+/* A produced value: output `index` of `node`. */
+typedef struct onnx_value {
+    oa_node *node;
+    uint32_t index;
+} onnx_value;
+
+/* One ONNX graph being converted into one oa_graph. */
+typedef struct onnx_scope {
+    oa_graph *g;
+    oa_strmap values;     /* ONNX tensor name -> onnx_value* (arena) */
+    const char *prefix;   /* "" for the root, "<subgraph name>/" inside subgraphs */
+} onnx_scope;
+
+/* Node proto -> assigned name (for unnamed nodes), sorted by pointer. */
+typedef struct onnx_name_entry {
+    const Onnx__NodeProto *np;
+    const char *name;
+} onnx_name_entry;
+
+typedef struct onnx_importer {
+    const oa_onnx_options *opt;
+    const char *model_dir;          /* NULL: no external data */
+    int64_t opset;                  /* default-domain opset */
+    oa_graph *root;
+    oa_blob *msg_blob;              /* keeps the unpacked ModelProto alive */
+    uint64_t pc_counter;            /* PartitionedCall naming counter */
+    onnx_name_entry *names;         /* names of unnamed nodes (malloc'd) */
+    size_t num_names;
+    oa_strmap ext_files;            /* resolved external path -> oa_blob* (mapped) */
+} onnx_importer;
+
+/* Per-ONNX-node conversion context. */
+#define ONNX_MAX_CREATED 32
+typedef struct onnx_node_ctx {
+    onnx_importer *imp;
+    onnx_scope *sc;
+    const Onnx__NodeProto *np;
+    const char *name;               /* scoped node name (unique in the graph) */
+    const char *base_name;          /* ONNX node name (or the assigned one), unscoped */
+    const char *op_type;
+    int64_t opset;
+    int ge_type;                    /* oa_op_type for direct mappings */
+    oa_node *created[ONNX_MAX_CREATED];
+    const char *roles[ONNX_MAX_CREATED];
+    int num_created;
+} onnx_node_ctx;
+
+typedef oa_status (*onnx_op_fn)(onnx_node_ctx *c);
+
+/* Op table entry (onnx_ops.c). */
+typedef struct onnx_op_entry {
+    const char *onnx_type;
+    int min_opset;
+    int max_opset;
+    onnx_op_fn fn;
+    int ge_type;  /* oa_op_type used by generic handlers, -1 otherwise */
+} onnx_op_entry;
+
+/* Finds the handler for op_type at opset; NULL when unsupported. */
+const onnx_op_entry *oa_onnx_find_op(const char *op_type, int64_t opset);
+
+/* ---- tensors (onnx_tensor.c) ---- */
+
+/* Converts an initializer / Constant tensor into a Const or FileConstant
+ * node named `name` in sc's graph. what names the tensor in messages. */
+oa_status oa_onnx_make_const_node(onnx_importer *imp, onnx_scope *sc, const Onnx__TensorProto *tp,
+                                  const char *name, const char *what, oa_node **out);
+/* Converts an in-message tensor (no external data) into an oa_tensor. */
+oa_status oa_onnx_tensor_from_proto(onnx_importer *imp, oa_graph *g, const Onnx__TensorProto *tp, const char *what,
+                                    oa_tensor **out);
+/* Validates dims of a tensor proto into a shape. */
+oa_status oa_onnx_tensor_shape(const Onnx__TensorProto *tp, const char *what, oa_shape *out);
+
+/* ---- node context helpers (onnx_ops.c) ---- */
+
+/* True when ONNX input i is given (exists and is not ""). */
+bool oa_onnx_has_input(const onnx_node_ctx *c, uint32_t i);
+/* True when ONNX output j is requested (exists and is not ""). */
+bool oa_onnx_has_output(const onnx_node_ctx *c, uint32_t j);
+/* Creates a node of type t with a temporary name; recorded for naming. */
+oa_status oa_onnx_emit(onnx_node_ctx *c, oa_op_type t, const char *role, uint32_t nin, uint32_t nout,
+                       oa_node **out);
+/* Connects `node` slot to ONNX input i (must be present). */
+oa_status oa_onnx_connect_input(onnx_node_ctx *c, oa_node *node, uint32_t slot, uint32_t i);
+/* Connects `node` slot to output `idx` of `src`. */
+oa_status oa_onnx_connect(oa_node *node, uint32_t slot, oa_node *src, uint32_t idx);
+/* Binds ONNX output j to node:idx (no-op for an omitted output). */
+oa_status oa_onnx_bind_output(onnx_node_ctx *c, uint32_t j, oa_node *node, uint32_t idx);
+/* Producer of ONNX input i, or NULL when absent. */
+const onnx_value *oa_onnx_input_value(const onnx_node_ctx *c, uint32_t i);
+/* Const nodes (0-D when scalar, else 1-D of n elements). */
+oa_status oa_onnx_const_i64(onnx_node_ctx *c, const char *role, const int64_t *v, size_t n, bool scalar,
+                            oa_node **out);
+oa_status oa_onnx_const_i32(onnx_node_ctx *c, const char *role, const int64_t *v, size_t n, bool scalar,
+                            oa_node **out);
+oa_status oa_onnx_const_f32(onnx_node_ctx *c, const char *role, const float *v, size_t n, bool scalar,
+                            oa_node **out);
+
+/* Attributes. Missing optional attributes give the default; a present
+ * attribute of the wrong type is an error. */
+const Onnx__AttributeProto *oa_onnx_attr(const onnx_node_ctx *c, const char *name);
+oa_status oa_onnx_attr_int(const onnx_node_ctx *c, const char *name, int64_t dflt, int64_t *out);
+oa_status oa_onnx_attr_float(const onnx_node_ctx *c, const char *name, float dflt, float *out);
+oa_status oa_onnx_attr_str(const onnx_node_ctx *c, const char *name, const char *dflt, const char **out);
+/* *v = NULL, *n = 0 when absent. */
+oa_status oa_onnx_attr_ints(const onnx_node_ctx *c, const char *name, const int64_t **v, size_t *n);
+oa_status oa_onnx_attr_floats(const onnx_node_ctx *c, const char *name, const float **v, size_t *n);
+oa_status oa_onnx_attr_required(const onnx_node_ctx *c, const char *name);
+
+/* Failure with the ONNX node prefix. */
+#define ONNX_FAIL(c, st, fmt, ...) \
+    OA_FAIL((st), "ONNX node %s (%s): " fmt, (c)->name, (c)->op_type, ##__VA_ARGS__)
+
+/* ---- handlers needing graph-level help (onnx_import.c) ---- */
+oa_status oa_onnx_convert_if(onnx_node_ctx *c);
+oa_status oa_onnx_convert_constant(onnx_node_ctx *c);
+
+/* Handlers in onnx_ops_nn.c. */
+oa_status oa_onnx_op_conv(onnx_node_ctx *c);
+oa_status oa_onnx_op_conv_transpose(onnx_node_ctx *c);
+oa_status oa_onnx_op_pool(onnx_node_ctx *c);
+oa_status oa_onnx_op_batch_norm(onnx_node_ctx *c);
+oa_status oa_onnx_op_layer_norm(onnx_node_ctx *c);
+oa_status oa_onnx_op_resize(onnx_node_ctx *c);
+oa_status oa_onnx_op_upsample(onnx_node_ctx *c);
+oa_status oa_onnx_op_lstm(onnx_node_ctx *c);
+oa_status oa_onnx_op_nms(onnx_node_ctx *c);
+oa_status oa_onnx_op_gemm(onnx_node_ctx *c);
+oa_status oa_onnx_op_matmul(onnx_node_ctx *c);
+
+#endif /* OA_ONNX_ONNX_INTERNAL_H */

@@ -1,0 +1,1081 @@
+/*
+ * ONNX op -> GE op mappings (ge_ops.md 1.2-1.3): the op table, the node
+ * context helpers every handler uses, and the handlers of elementwise,
+ * shape, indexing and reduction ops. Convolution, pooling, normalisation,
+ * resize, recurrent and matrix ops live in onnx_ops_nn.c.
+ */
+#define OA_LOG_MODULE "GE"
+#include <float.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "onnx/onnx_internal.h"
+
+/* ------------------------------------------------------------- helpers */
+
+bool oa_onnx_has_input(const onnx_node_ctx *c, uint32_t i)
+{
+    return i < c->np->n_input && c->np->input[i][0] != '\0';
+}
+
+bool oa_onnx_has_output(const onnx_node_ctx *c, uint32_t j)
+{
+    return j < c->np->n_output && c->np->output[j][0] != '\0';
+}
+
+const onnx_value *oa_onnx_input_value(const onnx_node_ctx *c, uint32_t i)
+{
+    return oa_onnx_has_input(c, i) ? oa_strmap_get(&c->sc->values, c->np->input[i]) : NULL;
+}
+
+oa_status oa_onnx_emit(onnx_node_ctx *c, oa_op_type t, const char *role, uint32_t nin, uint32_t nout, oa_node **out)
+{
+    if (c->num_created >= ONNX_MAX_CREATED) {
+        return ONNX_FAIL(c, OA_E_INTERNAL, "expands into too many nodes");
+    }
+    char *tmp = oa_arena_printf(oa_graph_arena(c->sc->g), "%s/%s", c->name, role);
+    const char *nm = tmp ? oa_graph_unique_name(c->sc->g, tmp) : NULL;
+    if (nm == NULL) {
+        return OA_E_NOMEM;
+    }
+    oa_status st = oa_graph_add_node(c->sc->g, t, nm, nin, nout, out);
+    if (st == OA_OK) {
+        c->created[c->num_created] = *out;
+        c->roles[c->num_created] = role;
+        c->num_created++;
+    }
+    return st;
+}
+
+oa_status oa_onnx_connect(oa_node *node, uint32_t slot, oa_node *src, uint32_t idx)
+{
+    return oa_node_connect(node, slot, src, idx);
+}
+
+oa_status oa_onnx_connect_input(onnx_node_ctx *c, oa_node *node, uint32_t slot, uint32_t i)
+{
+    const onnx_value *v = oa_onnx_input_value(c, i);
+    if (v == NULL) {
+        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "input %u is missing", i);
+    }
+    return oa_node_connect(node, slot, v->node, v->index);
+}
+
+oa_status oa_onnx_bind_output(onnx_node_ctx *c, uint32_t j, oa_node *node, uint32_t idx)
+{
+    if (!oa_onnx_has_output(c, j)) {
+        return OA_OK;
+    }
+    oa_arena *a = oa_graph_arena(c->sc->g);
+    onnx_value *v = oa_arena_alloc(a, sizeof(*v), 0);
+    const char *key = oa_arena_strdup(a, c->np->output[j]);
+    if (v == NULL || key == NULL) {
+        return OA_E_NOMEM;
+    }
+    v->node = node;
+    v->index = idx;
+    return oa_strmap_put(&c->sc->values, key, v);
+}
+
+static oa_status emit_const(onnx_node_ctx *c, const char *role, oa_dtype dt, const void *data, size_t n,
+                            size_t esz, bool scalar, oa_node **out)
+{
+    int64_t d = (int64_t)n;
+    oa_shape s = scalar ? oa_shape_scalar() : oa_shape_make(1, &d);
+    oa_tensor *t;
+    oa_status st = oa_graph_make_tensor(c->sc->g, dt, &s, data, n * esz, &t);
+    if (st != OA_OK) {
+        return st;
+    }
+    oa_node *k;
+    if ((st = oa_onnx_emit(c, OA_OP_CONST, role, 0, 1, &k)) != OA_OK) {
+        return st;
+    }
+    if ((st = oa_node_set_tensor(k, "value", t)) != OA_OK) {
+        return st;
+    }
+    oa_desc_set(oa_node_output_desc(k, 0), dt, &s);
+    *out = k;
+    return OA_OK;
+}
+
+oa_status oa_onnx_const_i64(onnx_node_ctx *c, const char *role, const int64_t *v, size_t n, bool scalar,
+                            oa_node **out)
+{
+    return emit_const(c, role, OA_DT_INT64, v, n, sizeof(int64_t), scalar, out);
+}
+
+oa_status oa_onnx_const_i32(onnx_node_ctx *c, const char *role, const int64_t *v, size_t n, bool scalar,
+                            oa_node **out)
+{
+    int32_t buf[64];
+    if (n > OA_ARRAY_SIZE(buf)) {
+        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "list of %zu values is too long", n);
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (v[i] < INT32_MIN || v[i] > INT32_MAX) {
+            return ONNX_FAIL(c, OA_E_PARSE_MODEL, "value %lld does not fit in int32", (long long)v[i]);
+        }
+        buf[i] = (int32_t)v[i];
+    }
+    return emit_const(c, role, OA_DT_INT32, buf, n, sizeof(int32_t), scalar, out);
+}
+
+oa_status oa_onnx_const_f32(onnx_node_ctx *c, const char *role, const float *v, size_t n, bool scalar,
+                            oa_node **out)
+{
+    return emit_const(c, role, OA_DT_FLOAT, v, n, sizeof(float), scalar, out);
+}
+
+/* ---- attributes ---- */
+
+const Onnx__AttributeProto *oa_onnx_attr(const onnx_node_ctx *c, const char *name)
+{
+    for (size_t i = 0; i < c->np->n_attribute; i++) {
+        const Onnx__AttributeProto *a = c->np->attribute[i];
+        if (a->name != NULL && strcmp(a->name, name) == 0) {
+            return a;
+        }
+    }
+    return NULL;
+}
+
+/* Attribute kind, also for pre-IR-2 files without the type field. */
+static int attr_kind(const Onnx__AttributeProto *a)
+{
+    if (a->has_type) {
+        return (int)a->type;
+    }
+    if (a->has_f) {
+        return ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT;
+    }
+    if (a->has_i) {
+        return ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT;
+    }
+    if (a->has_s) {
+        return ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING;
+    }
+    if (a->t) {
+        return ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSOR;
+    }
+    if (a->g) {
+        return ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPH;
+    }
+    if (a->n_floats) {
+        return ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOATS;
+    }
+    if (a->n_ints) {
+        return ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS;
+    }
+    if (a->n_strings) {
+        return ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRINGS;
+    }
+    return ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__UNDEFINED;
+}
+
+static oa_status wrong_kind(const onnx_node_ctx *c, const char *name, const char *want)
+{
+    return ONNX_FAIL(c, OA_E_PARSE_MODEL, "attribute %s has type %d, expected %s", name,
+                     attr_kind(oa_onnx_attr(c, name)), want);
+}
+
+oa_status oa_onnx_attr_int(const onnx_node_ctx *c, const char *name, int64_t dflt, int64_t *out)
+{
+    const Onnx__AttributeProto *a = oa_onnx_attr(c, name);
+    if (a == NULL) {
+        *out = dflt;
+        return OA_OK;
+    }
+    if (attr_kind(a) != ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT) {
+        return wrong_kind(c, name, "INT");
+    }
+    *out = a->i;
+    return OA_OK;
+}
+
+oa_status oa_onnx_attr_float(const onnx_node_ctx *c, const char *name, float dflt, float *out)
+{
+    const Onnx__AttributeProto *a = oa_onnx_attr(c, name);
+    if (a == NULL) {
+        *out = dflt;
+        return OA_OK;
+    }
+    int k = attr_kind(a);
+    if (k == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT) {
+        *out = a->f;
+        return OA_OK;
+    }
+    if (k == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT) {
+        *out = (float)a->i;
+        return OA_OK;
+    }
+    return wrong_kind(c, name, "FLOAT");
+}
+
+oa_status oa_onnx_attr_str(const onnx_node_ctx *c, const char *name, const char *dflt, const char **out)
+{
+    const Onnx__AttributeProto *a = oa_onnx_attr(c, name);
+    if (a == NULL) {
+        *out = dflt;
+        return OA_OK;
+    }
+    if (attr_kind(a) != ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING) {
+        return wrong_kind(c, name, "STRING");
+    }
+    /* Bytes are not NUL-terminated in the message: copy them. */
+    char *s = oa_arena_strndup(oa_graph_arena(c->sc->g), a->s.data ? (const char *)a->s.data : "", a->s.len);
+    if (s == NULL) {
+        return OA_E_NOMEM;
+    }
+    if (strlen(s) != a->s.len) {
+        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "attribute %s contains a NUL byte", name);
+    }
+    *out = s;
+    return OA_OK;
+}
+
+oa_status oa_onnx_attr_ints(const onnx_node_ctx *c, const char *name, const int64_t **v, size_t *n)
+{
+    const Onnx__AttributeProto *a = oa_onnx_attr(c, name);
+    *v = NULL;
+    *n = 0;
+    if (a == NULL) {
+        return OA_OK;
+    }
+    int k = attr_kind(a);
+    if (k != ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS) {
+        return wrong_kind(c, name, "INTS");
+    }
+    *v = a->ints;
+    *n = a->n_ints;
+    return OA_OK;
+}
+
+oa_status oa_onnx_attr_floats(const onnx_node_ctx *c, const char *name, const float **v, size_t *n)
+{
+    const Onnx__AttributeProto *a = oa_onnx_attr(c, name);
+    *v = NULL;
+    *n = 0;
+    if (a == NULL) {
+        return OA_OK;
+    }
+    if (attr_kind(a) != ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOATS) {
+        return wrong_kind(c, name, "FLOATS");
+    }
+    *v = a->floats;
+    *n = a->n_floats;
+    return OA_OK;
+}
+
+oa_status oa_onnx_attr_required(const onnx_node_ctx *c, const char *name)
+{
+    return oa_onnx_attr(c, name) ? OA_OK : ONNX_FAIL(c, OA_E_PARSE_MODEL, "misses required attribute %s", name);
+}
+
+/* ------------------------------------------------------------ handlers */
+
+/* Emits a node of c->ge_type with the ONNX inputs positional and binds
+ * outputs positionally. */
+static oa_status op_direct(onnx_node_ctx *c)
+{
+    oa_op_io io[16];
+    size_t decl = oa_op_ir_inputs((oa_op_type)c->ge_type, io, OA_ARRAY_SIZE(io));
+    uint32_t nin = (uint32_t)c->np->n_input;
+    if (!oa_op_has_dynamic_inputs((oa_op_type)c->ge_type) && nin > decl) {
+        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "has %u inputs, at most %zu are expected", nin, decl);
+    }
+    if (nin < decl && !oa_op_has_dynamic_inputs((oa_op_type)c->ge_type)) {
+        nin = (uint32_t)decl; /* missing optional inputs keep their slots */
+    }
+    oa_op_io oio[16];
+    uint32_t nout = (uint32_t)oa_op_ir_outputs((oa_op_type)c->ge_type, oio, OA_ARRAY_SIZE(oio));
+    oa_node *n;
+    oa_status st = oa_onnx_emit(c, (oa_op_type)c->ge_type, "op", nin, nout, &n);
+    for (uint32_t i = 0; i < c->np->n_input && st == OA_OK; i++) {
+        if (oa_onnx_has_input(c, i)) {
+            st = oa_onnx_connect_input(c, n, i, i);
+        }
+    }
+    if (st == OA_OK && c->np->n_output > nout) {
+        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "has %zu outputs, the GE op has %u", c->np->n_output, nout);
+    }
+    for (uint32_t j = 0; j < c->np->n_output && st == OA_OK; j++) {
+        st = oa_onnx_bind_output(c, j, n, j);
+    }
+    return st;
+}
+
+/* A direct op whose one output is emitted then decorated by `fn`. */
+static oa_status direct_then(onnx_node_ctx *c, oa_node **n)
+{
+    oa_status st = op_direct(c);
+    *n = c->num_created ? c->created[c->num_created - 1] : NULL;
+    return st;
+}
+
+static oa_status op_hard_sigmoid(onnx_node_ctx *c)
+{
+    float alpha, beta;
+    oa_node *n;
+    oa_status st = oa_onnx_attr_float(c, "alpha", 0.2f, &alpha);
+    if (st == OA_OK) {
+        st = oa_onnx_attr_float(c, "beta", 0.5f, &beta);
+    }
+    if (st == OA_OK) {
+        st = direct_then(c, &n);
+    }
+    if (st == OA_OK) {
+        st = oa_node_set_float(n, "alpha", alpha);
+    }
+    return st == OA_OK ? oa_node_set_float(n, "beta", beta) : st;
+}
+
+static oa_status op_leaky_relu(onnx_node_ctx *c)
+{
+    float alpha;
+    oa_node *n;
+    oa_status st = oa_onnx_attr_float(c, "alpha", 0.01f, &alpha);
+    if (st == OA_OK) {
+        st = direct_then(c, &n);
+    }
+    return st == OA_OK ? oa_node_set_float(n, "negative_slope", alpha) : st;
+}
+
+static oa_status op_elu(onnx_node_ctx *c)
+{
+    float alpha;
+    oa_node *n;
+    oa_status st = oa_onnx_attr_float(c, "alpha", 1.0f, &alpha);
+    if (st == OA_OK) {
+        st = direct_then(c, &n);
+    }
+    return st == OA_OK ? oa_node_set_float(n, "alpha", alpha) : st;
+}
+
+static oa_status op_gelu(onnx_node_ctx *c)
+{
+    const char *approx;
+    oa_node *n;
+    oa_status st = oa_onnx_attr_str(c, "approximate", "none", &approx);
+    if (st == OA_OK && strcmp(approx, "none") != 0 && strcmp(approx, "tanh") != 0) {
+        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "approximate=%s is not supported", approx);
+    }
+    if (st == OA_OK) {
+        st = direct_then(c, &n);
+    }
+    return st == OA_OK ? oa_node_set_str(n, "approximate", approx) : st;
+}
+
+static oa_status op_softmax(onnx_node_ctx *c)
+{
+    int64_t axis;
+    oa_node *n;
+    oa_status st = oa_onnx_attr_int(c, "axis", c->opset < 13 ? 1 : -1, &axis);
+    if (st == OA_OK) {
+        st = direct_then(c, &n);
+    }
+    if (st == OA_OK) {
+        st = oa_node_set_list_int(n, "axes", &axis, 1);
+    }
+    if (st == OA_OK && c->opset < 13) {
+        /* opset < 13 flattens from `axis`; a single-axis softmax equals it
+         * when axis is the last dim (checked after inference). */
+        st = oa_node_set_int(n, "need_fusion", 1);
+    }
+    return st;
+}
+
+static oa_status op_cast(onnx_node_ctx *c)
+{
+    int64_t to;
+    oa_dtype dt;
+    oa_node *n;
+    oa_status st = oa_onnx_attr_required(c, "to");
+    if (st == OA_OK) {
+        st = oa_onnx_attr_int(c, "to", 0, &to);
+    }
+    if (st == OA_OK && (to != (int)to || !oa_onnx_dtype_to_ge((int)to, &dt) || dt == OA_DT_STRING)) {
+        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "cast to ONNX type %lld is not supported", (long long)to);
+    }
+    if (st == OA_OK) {
+        st = direct_then(c, &n);
+    }
+    return st == OA_OK ? oa_node_set_int(n, "dst_type", dt) : st;
+}
+
+static oa_status op_shape(onnx_node_ctx *c)
+{
+    const Onnx__AttributeProto *as = oa_onnx_attr(c, "start"), *ae = oa_onnx_attr(c, "end");
+    oa_node *sh;
+    oa_status st = oa_onnx_emit(c, OA_OP_SHAPE, "shape", 1, 1, &sh);
+    if (st == OA_OK) {
+        st = oa_onnx_connect_input(c, sh, 0, 0);
+    }
+    if (st == OA_OK) {
+        st = oa_node_set_int(sh, "dtype", OA_DT_INT64);
+    }
+    if (st != OA_OK) {
+        return st;
+    }
+    if (as == NULL && ae == NULL) {
+        return oa_onnx_bind_output(c, 0, sh, 0);
+    }
+    /* opset 15 start/end (ignored by CANN): slice the shape vector. */
+    int64_t b, e;
+    oa_node *kb, *ke, *sl;
+    if ((st = oa_onnx_attr_int(c, "start", 0, &b)) != OA_OK ||
+        (st = oa_onnx_attr_int(c, "end", INT64_MAX, &e)) != OA_OK ||
+        (st = oa_onnx_const_i64(c, "begin", &b, 1, false, &kb)) != OA_OK ||
+        (st = oa_onnx_const_i64(c, "end", &e, 1, false, &ke)) != OA_OK ||
+        (st = oa_onnx_emit(c, OA_OP_STRIDED_SLICE_V2, "slice", 5, 1, &sl)) != OA_OK) {
+        return st;
+    }
+    if ((st = oa_onnx_connect(sl, 0, sh, 0)) == OA_OK && (st = oa_onnx_connect(sl, 1, kb, 0)) == OA_OK &&
+        (st = oa_onnx_connect(sl, 2, ke, 0)) == OA_OK) {
+        st = oa_onnx_bind_output(c, 0, sl, 0);
+    }
+    return st;
+}
+
+static oa_status op_size(onnx_node_ctx *c)
+{
+    oa_node *n;
+    oa_status st = direct_then(c, &n);
+    return st == OA_OK ? oa_node_set_dtype(n, "dtype", OA_DT_INT64) : st;
+}
+
+static oa_status op_reshape(onnx_node_ctx *c)
+{
+    int64_t allowzero;
+    oa_node *n;
+    oa_status st = oa_onnx_attr_int(c, "allowzero", 0, &allowzero);
+    if (st == OA_OK) {
+        st = direct_then(c, &n);
+    }
+    return st == OA_OK ? oa_node_set_int(n, "allowzero", allowzero ? 1 : 0) : st;
+}
+
+static oa_status op_flatten(onnx_node_ctx *c)
+{
+    int64_t axis;
+    oa_node *n;
+    oa_status st = oa_onnx_attr_int(c, "axis", 1, &axis);
+    if (st == OA_OK) {
+        st = direct_then(c, &n);
+    }
+    return st == OA_OK ? oa_node_set_int(n, "axis", axis) : st;
+}
+
+static oa_status op_squeeze(onnx_node_ctx *c)
+{
+    oa_node *n;
+    if (c->opset >= 13) {
+        c->ge_type = OA_OP_SQUEEZE_V3;
+        return op_direct(c);
+    }
+    const int64_t *axes;
+    size_t na;
+    oa_status st = oa_onnx_attr_ints(c, "axes", &axes, &na);
+    if (st == OA_OK) {
+        c->ge_type = OA_OP_SQUEEZE;
+        st = direct_then(c, &n);
+    }
+    return st == OA_OK ? oa_node_set_list_int(n, "axis", axes, na) : st;
+}
+
+static oa_status op_unsqueeze(onnx_node_ctx *c)
+{
+    oa_node *n;
+    if (c->opset >= 13) {
+        c->ge_type = OA_OP_UNSQUEEZE_V3;
+        return op_direct(c);
+    }
+    const int64_t *axes;
+    size_t na;
+    oa_status st = oa_onnx_attr_ints(c, "axes", &axes, &na);
+    if (st == OA_OK && na == 0) {
+        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "needs a non-empty axes attribute");
+    }
+    if (st == OA_OK) {
+        c->ge_type = OA_OP_UNSQUEEZE;
+        st = direct_then(c, &n);
+    }
+    return st == OA_OK ? oa_node_set_list_int(n, "axes", axes, na) : st;
+}
+
+static oa_status op_transpose(onnx_node_ctx *c)
+{
+    const int64_t *perm;
+    size_t np;
+    oa_node *k, *t;
+    oa_status st = oa_onnx_attr_ints(c, "perm", &perm, &np);
+    if (st == OA_OK && perm == NULL) {
+        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "needs the perm attribute (the default reversal is not "
+                                                      "supported, as in CANN)");
+    }
+    if (st == OA_OK && np > OA_MAX_RANK) {
+        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "perm has %zu entries (max rank %d)", np, OA_MAX_RANK);
+    }
+    if (st == OA_OK) {
+        st = oa_onnx_const_i32(c, "perm", perm, np, false, &k);
+    }
+    if (st == OA_OK) {
+        st = oa_onnx_emit(c, OA_OP_TRANSPOSE, "transpose", 2, 1, &t);
+    }
+    if (st == OA_OK && (st = oa_onnx_connect_input(c, t, 0, 0)) == OA_OK &&
+        (st = oa_onnx_connect(t, 1, k, 0)) == OA_OK) {
+        st = oa_onnx_bind_output(c, 0, t, 0);
+    }
+    return st;
+}
+
+static oa_status op_concat(onnx_node_ctx *c)
+{
+    int64_t axis;
+    oa_status st = oa_onnx_attr_required(c, "axis");
+    if (st == OA_OK) {
+        st = oa_onnx_attr_int(c, "axis", 0, &axis);
+    }
+    uint32_t n = (uint32_t)c->np->n_input;
+    if (st != OA_OK) {
+        return st;
+    }
+    if (n == 0) {
+        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "has no inputs");
+    }
+    oa_node *node;
+    if (n == 1) {
+        st = oa_onnx_emit(c, OA_OP_IDENTITY, "identity", 1, 1, &node);
+    } else {
+        st = oa_onnx_emit(c, OA_OP_CONCAT_D, "concat", n, 1, &node);
+        if (st == OA_OK && (st = oa_node_set_int(node, "concat_dim", axis)) == OA_OK) {
+            st = oa_node_set_int(node, "N", n);
+        }
+    }
+    for (uint32_t i = 0; i < n && st == OA_OK; i++) {
+        st = oa_onnx_connect_input(c, node, i, i);
+    }
+    return st == OA_OK ? oa_onnx_bind_output(c, 0, node, 0) : st;
+}
+
+static oa_status op_split(onnx_node_ctx *c)
+{
+    int64_t axis, num_outputs;
+    const int64_t *split;
+    size_t ns;
+    oa_status st;
+    if ((st = oa_onnx_attr_int(c, "axis", 0, &axis)) != OA_OK ||
+        (st = oa_onnx_attr_ints(c, "split", &split, &ns)) != OA_OK ||
+        (st = oa_onnx_attr_int(c, "num_outputs", 0, &num_outputs)) != OA_OK) {
+        return st;
+    }
+    uint32_t nout = (uint32_t)c->np->n_output;
+    if (nout == 0) {
+        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "has no outputs");
+    }
+    if ((split && ns != nout) || (num_outputs != 0 && num_outputs != (int64_t)nout)) {
+        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "split lists %zu sizes / num_outputs %lld for %u outputs", ns,
+                         (long long)num_outputs, nout);
+    }
+    oa_node *dim, *node, *sizes = NULL;
+    if ((st = oa_onnx_const_i32(c, "split_dim", &axis, 1, true, &dim)) != OA_OK) {
+        return st;
+    }
+    bool sizes_input = oa_onnx_has_input(c, 1);
+    if (!sizes_input && split == NULL) {
+        st = oa_onnx_emit(c, OA_OP_SPLIT, "split", 2, nout, &node);
+        if (st == OA_OK && (st = oa_onnx_connect(node, 0, dim, 0)) == OA_OK) {
+            st = oa_onnx_connect_input(c, node, 1, 0);
+        }
+    } else {
+        if (!sizes_input && (st = oa_onnx_const_i64(c, "size_splits", split, ns, false, &sizes)) != OA_OK) {
+            return st;
+        }
+        st = oa_onnx_emit(c, OA_OP_SPLIT_V, "split", 3, nout, &node);
+        if (st == OA_OK && (st = oa_onnx_connect_input(c, node, 0, 0)) == OA_OK) {
+            st = sizes_input ? oa_onnx_connect_input(c, node, 1, 1) : oa_onnx_connect(node, 1, sizes, 0);
+        }
+        if (st == OA_OK) {
+            st = oa_onnx_connect(node, 2, dim, 0);
+        }
+    }
+    if (st == OA_OK) {
+        st = oa_node_set_int(node, "num_split", nout);
+    }
+    for (uint32_t j = 0; j < nout && st == OA_OK; j++) {
+        st = oa_onnx_bind_output(c, j, node, j);
+    }
+    return st;
+}
+
+static oa_status op_slice(onnx_node_ctx *c)
+{
+    if (c->opset >= 10) {
+        return op_direct(c);
+    }
+    const int64_t *starts, *ends, *axes;
+    size_t nb, ne, na;
+    oa_status st;
+    if ((st = oa_onnx_attr_ints(c, "starts", &starts, &nb)) != OA_OK ||
+        (st = oa_onnx_attr_ints(c, "ends", &ends, &ne)) != OA_OK ||
+        (st = oa_onnx_attr_ints(c, "axes", &axes, &na)) != OA_OK) {
+        return st;
+    }
+    if (starts == NULL || ends == NULL || nb != ne || (axes && na != nb)) {
+        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "needs starts and ends of equal length (and axes of that length)");
+    }
+    oa_node *kb, *ke, *ka = NULL, *sl;
+    if ((st = oa_onnx_const_i64(c, "begin", starts, nb, false, &kb)) != OA_OK ||
+        (st = oa_onnx_const_i64(c, "end", ends, ne, false, &ke)) != OA_OK ||
+        (axes && (st = oa_onnx_const_i64(c, "axes", axes, na, false, &ka)) != OA_OK) ||
+        (st = oa_onnx_emit(c, OA_OP_STRIDED_SLICE_V2, "slice", 5, 1, &sl)) != OA_OK) {
+        return st;
+    }
+    if ((st = oa_onnx_connect_input(c, sl, 0, 0)) == OA_OK && (st = oa_onnx_connect(sl, 1, kb, 0)) == OA_OK &&
+        (st = oa_onnx_connect(sl, 2, ke, 0)) == OA_OK && ka) {
+        st = oa_onnx_connect(sl, 3, ka, 0);
+    }
+    return st == OA_OK ? oa_onnx_bind_output(c, 0, sl, 0) : st;
+}
+
+static oa_status op_gather(onnx_node_ctx *c)
+{
+    int64_t axis;
+    oa_node *k, *g;
+    oa_status st = oa_onnx_attr_int(c, "axis", 0, &axis);
+    if (st == OA_OK) {
+        st = oa_onnx_const_i32(c, "axis", &axis, 1, true, &k);
+    }
+    if (st == OA_OK) {
+        st = oa_onnx_emit(c, OA_OP_GATHER_V2, "gather", 3, 1, &g);
+    }
+    if (st == OA_OK && (st = oa_onnx_connect_input(c, g, 0, 0)) == OA_OK &&
+        (st = oa_onnx_connect_input(c, g, 1, 1)) == OA_OK && (st = oa_onnx_connect(g, 2, k, 0)) == OA_OK &&
+        (st = oa_node_set_bool(g, "negative_index_support", true)) == OA_OK) {
+        st = oa_onnx_bind_output(c, 0, g, 0);
+    }
+    return st;
+}
+
+static oa_status op_pad(onnx_node_ctx *c)
+{
+    const char *mode;
+    oa_status st = oa_onnx_attr_str(c, "mode", "constant", &mode);
+    if (st != OA_OK) {
+        return st;
+    }
+    if (strcmp(mode, "constant") != 0 && strcmp(mode, "reflect") != 0 && strcmp(mode, "edge") != 0) {
+        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "mode %s is not supported", mode);
+    }
+    oa_node *n;
+    if (c->opset >= 11) {
+        if (oa_onnx_has_input(c, 3)) {
+            return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "the axes input (opset 18) is not supported");
+        }
+        if ((st = oa_onnx_emit(c, OA_OP_PAD_V3, "pad", 3, 1, &n)) != OA_OK) {
+            return st;
+        }
+        for (uint32_t i = 0; i < 3 && st == OA_OK; i++) {
+            if (oa_onnx_has_input(c, i)) {
+                st = oa_onnx_connect_input(c, n, i, i);
+            }
+        }
+        if (st == OA_OK && (st = oa_node_set_str(n, "mode", mode)) == OA_OK) {
+            st = oa_node_set_bool(n, "paddings_contiguous", false);
+        }
+        return st == OA_OK ? oa_onnx_bind_output(c, 0, n, 0) : st;
+    }
+    const int64_t *pads;
+    size_t np;
+    float value;
+    if ((st = oa_onnx_attr_ints(c, "pads", &pads, &np)) != OA_OK ||
+        (st = oa_onnx_attr_float(c, "value", 0.0f, &value)) != OA_OK) {
+        return st;
+    }
+    if (pads == NULL || np % 2 != 0 || np > 2 * OA_MAX_RANK) {
+        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "needs a pads attribute with an even number of entries");
+    }
+    int64_t pairs[2 * OA_MAX_RANK];
+    size_t r = np / 2;
+    for (size_t i = 0; i < r; i++) {
+        pairs[2 * i] = pads[i];
+        pairs[2 * i + 1] = pads[r + i];
+    }
+    oa_node *kp, *kv = NULL;
+    if ((st = oa_onnx_const_i32(c, "paddings", pairs, np, false, &kp)) != OA_OK) {
+        return st;
+    }
+    int64_t pshape[2] = {(int64_t)r, 2};
+    oa_shape ps = oa_shape_make(2, pshape);
+    oa_desc_set(oa_node_output_desc(kp, 0), OA_DT_INT32, &ps);
+    const oa_attr *va = oa_attrs_find(&kp->attrs, "value");
+    ((oa_tensor *)(uintptr_t)va->u.t)->desc.shape = ps;
+    bool reflect = strcmp(mode, "reflect") == 0;
+    if (reflect) {
+        st = oa_onnx_emit(c, OA_OP_MIRROR_PAD, "pad", 2, 1, &n);
+        if (st == OA_OK) {
+            st = oa_node_set_str(n, "mode", "REFLECT");
+        }
+    } else {
+        st = oa_onnx_const_f32(c, "value", &value, 1, true, &kv);
+        if (st == OA_OK) {
+            st = oa_onnx_emit(c, OA_OP_PAD_V3, "pad", 3, 1, &n);
+        }
+        if (st == OA_OK && (st = oa_node_set_str(n, "mode", mode)) == OA_OK) {
+            st = oa_node_set_bool(n, "paddings_contiguous", true);
+        }
+        if (st == OA_OK) {
+            st = oa_onnx_connect(n, 2, kv, 0);
+        }
+    }
+    if (st == OA_OK && (st = oa_onnx_connect_input(c, n, 0, 0)) == OA_OK) {
+        st = oa_onnx_connect(n, 1, kp, 0);
+    }
+    return st == OA_OK ? oa_onnx_bind_output(c, 0, n, 0) : st;
+}
+
+static oa_status op_clip(onnx_node_ctx *c)
+{
+    oa_status st;
+    oa_node *n;
+    if (c->opset < 11) {
+        float lo, hi;
+        oa_node *cast, *kl, *kh;
+        if ((st = oa_onnx_attr_float(c, "min", -FLT_MAX, &lo)) != OA_OK ||
+            (st = oa_onnx_attr_float(c, "max", FLT_MAX, &hi)) != OA_OK ||
+            (st = oa_onnx_emit(c, OA_OP_CAST, "cast", 1, 1, &cast)) != OA_OK ||
+            (st = oa_node_set_int(cast, "dst_type", OA_DT_FLOAT)) != OA_OK ||
+            (st = oa_onnx_connect_input(c, cast, 0, 0)) != OA_OK ||
+            (st = oa_onnx_const_f32(c, "min", &lo, 1, true, &kl)) != OA_OK ||
+            (st = oa_onnx_const_f32(c, "max", &hi, 1, true, &kh)) != OA_OK ||
+            (st = oa_onnx_emit(c, OA_OP_CLIP_BY_VALUE, "clip", 3, 1, &n)) != OA_OK) {
+            return st;
+        }
+        if ((st = oa_onnx_connect(n, 0, cast, 0)) == OA_OK && (st = oa_onnx_connect(n, 1, kl, 0)) == OA_OK &&
+            (st = oa_onnx_connect(n, 2, kh, 0)) == OA_OK) {
+            st = oa_onnx_bind_output(c, 0, n, 0);
+        }
+        return st;
+    }
+    bool has_min = oa_onnx_has_input(c, 1), has_max = oa_onnx_has_input(c, 2);
+    if (has_min && has_max) {
+        st = oa_onnx_emit(c, OA_OP_CLIP_BY_VALUE, "clip", 3, 1, &n);
+        for (uint32_t i = 0; i < 3 && st == OA_OK; i++) {
+            st = oa_onnx_connect_input(c, n, i, i);
+        }
+    } else if (has_min || has_max) {
+        st = oa_onnx_emit(c, has_max ? OA_OP_MINIMUM : OA_OP_MAXIMUM, "clip", 2, 1, &n);
+        if (st == OA_OK && (st = oa_onnx_connect_input(c, n, 0, 0)) == OA_OK) {
+            st = oa_onnx_connect_input(c, n, 1, has_max ? 2 : 1);
+        }
+    } else {
+        /* Neither bound (CANN fails): the identity. */
+        st = oa_onnx_emit(c, OA_OP_IDENTITY, "clip", 1, 1, &n);
+        if (st == OA_OK) {
+            st = oa_onnx_connect_input(c, n, 0, 0);
+        }
+    }
+    return st == OA_OK ? oa_onnx_bind_output(c, 0, n, 0) : st;
+}
+
+static oa_status op_constant_of_shape(onnx_node_ctx *c)
+{
+    const Onnx__AttributeProto *a = oa_onnx_attr(c, "value");
+    oa_tensor *t = NULL;
+    oa_status st = OA_OK;
+    oa_shape scalar = oa_shape_scalar();
+    if (a != NULL) {
+        if (a->t == NULL) {
+            return ONNX_FAIL(c, OA_E_PARSE_MODEL, "attribute value is not a tensor");
+        }
+        char what[512];
+        snprintf(what, sizeof(what), "ConstantOfShape node [%s] value", c->name);
+        oa_tensor *src;
+        if ((st = oa_onnx_tensor_from_proto(c->imp, c->sc->g, a->t, what, &src)) != OA_OK) {
+            return st;
+        }
+        int64_t n;
+        size_t esz = oa_dtype_size(src->desc.dtype);
+        if (!oa_shape_numel(&src->desc.shape, &n) || n != 1 || esz == 0) {
+            return ONNX_FAIL(c, OA_E_PARSE_MODEL, "value must hold exactly one element");
+        }
+        st = oa_graph_make_tensor(c->sc->g, src->desc.dtype, &scalar, src->data, esz, &t);
+    } else {
+        float zero = 0.0f;
+        st = oa_graph_make_tensor(c->sc->g, OA_DT_FLOAT, &scalar, &zero, sizeof(zero), &t);
+    }
+    oa_node *k, *f;
+    if (st != OA_OK || (st = oa_onnx_emit(c, OA_OP_CONST, "value", 0, 1, &k)) != OA_OK ||
+        (st = oa_node_set_tensor(k, "value", t)) != OA_OK) {
+        return st;
+    }
+    oa_desc_set(oa_node_output_desc(k, 0), t->desc.dtype, &scalar);
+    if ((st = oa_onnx_emit(c, OA_OP_FILL, "fill", 2, 1, &f)) != OA_OK) {
+        return st;
+    }
+    if ((st = oa_onnx_connect_input(c, f, 0, 0)) == OA_OK && (st = oa_onnx_connect(f, 1, k, 0)) == OA_OK) {
+        st = oa_onnx_bind_output(c, 0, f, 0);
+    }
+    return st;
+}
+
+static oa_status op_reduce(onnx_node_ctx *c)
+{
+    int64_t keep, noop = 0;
+    oa_status st = oa_onnx_attr_int(c, "keepdims", 1, &keep);
+    if (st == OA_OK && c->opset >= 13) {
+        st = oa_onnx_attr_int(c, "noop_with_empty_axes", 0, &noop);
+    }
+    if (st != OA_OK) {
+        return st;
+    }
+    bool axes_input = c->opset >= 18 || (c->ge_type == OA_OP_REDUCE_SUM && c->opset >= 13);
+    oa_node *n, *k = NULL;
+    if (!(axes_input && oa_onnx_has_input(c, 1))) {
+        const int64_t *axes = NULL;
+        size_t na = 0;
+        if (!axes_input && (st = oa_onnx_attr_ints(c, "axes", &axes, &na)) != OA_OK) {
+            return st;
+        }
+        if ((st = oa_onnx_const_i32(c, "axes", axes, na, false, &k)) != OA_OK) {
+            return st;
+        }
+    }
+    if ((st = oa_onnx_emit(c, (oa_op_type)c->ge_type, "reduce", 2, 1, &n)) != OA_OK) {
+        return st;
+    }
+    if ((st = oa_onnx_connect_input(c, n, 0, 0)) == OA_OK) {
+        st = k ? oa_onnx_connect(n, 1, k, 0) : oa_onnx_connect_input(c, n, 1, 1);
+    }
+    if (st == OA_OK && (st = oa_node_set_bool(n, "keep_dims", keep != 0)) == OA_OK) {
+        st = oa_node_set_bool(n, "noop_with_empty_axes", noop != 0);
+    }
+    return st == OA_OK ? oa_onnx_bind_output(c, 0, n, 0) : st;
+}
+
+static oa_status op_arg(onnx_node_ctx *c)
+{
+    int64_t axis, keep, last;
+    oa_status st;
+    if ((st = oa_onnx_attr_int(c, "axis", 0, &axis)) != OA_OK ||
+        (st = oa_onnx_attr_int(c, "keepdims", 1, &keep)) != OA_OK ||
+        (st = oa_onnx_attr_int(c, "select_last_index", 0, &last)) != OA_OK) {
+        return st;
+    }
+    if (last != 0) {
+        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "select_last_index=1 is not supported");
+    }
+    oa_node *k, *a;
+    if ((st = oa_onnx_const_i32(c, "dimension", &axis, 1, true, &k)) != OA_OK ||
+        (st = oa_onnx_emit(c, (oa_op_type)c->ge_type, "arg", 2, 1, &a)) != OA_OK ||
+        (st = oa_onnx_connect_input(c, a, 0, 0)) != OA_OK || (st = oa_onnx_connect(a, 1, k, 0)) != OA_OK ||
+        (st = oa_node_set_dtype(a, "dtype", OA_DT_INT64)) != OA_OK) {
+        return st;
+    }
+    if (!keep) {
+        return oa_onnx_bind_output(c, 0, a, 0);
+    }
+    oa_node *ka, *e;
+    if ((st = oa_onnx_const_i32(c, "axis", &axis, 1, true, &ka)) != OA_OK ||
+        (st = oa_onnx_emit(c, OA_OP_EXPAND_DIMS, "expand", 2, 1, &e)) != OA_OK ||
+        (st = oa_onnx_connect(e, 0, a, 0)) != OA_OK || (st = oa_onnx_connect(e, 1, ka, 0)) != OA_OK) {
+        return st;
+    }
+    return oa_onnx_bind_output(c, 0, e, 0);
+}
+
+static oa_status op_minmax(onnx_node_ctx *c)
+{
+    uint32_t n = (uint32_t)c->np->n_input;
+    oa_status st;
+    if (n == 0) {
+        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "has no inputs");
+    }
+    oa_node *acc;
+    if (n == 1) {
+        if ((st = oa_onnx_emit(c, OA_OP_IDENTITY, "identity", 1, 1, &acc)) != OA_OK ||
+            (st = oa_onnx_connect_input(c, acc, 0, 0)) != OA_OK) {
+            return st;
+        }
+        return oa_onnx_bind_output(c, 0, acc, 0);
+    }
+    if (n > ONNX_MAX_CREATED) {
+        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "has %u inputs (max %d)", n, ONNX_MAX_CREATED);
+    }
+    acc = NULL;
+    for (uint32_t i = 1; i < n; i++) {
+        oa_node *m;
+        if ((st = oa_onnx_emit(c, (oa_op_type)c->ge_type, "fold", 2, 1, &m)) != OA_OK) {
+            return st;
+        }
+        st = acc ? oa_onnx_connect(m, 0, acc, 0) : oa_onnx_connect_input(c, m, 0, 0);
+        if (st == OA_OK) {
+            st = oa_onnx_connect_input(c, m, 1, i);
+        }
+        if (st != OA_OK) {
+            return st;
+        }
+        acc = m;
+    }
+    return oa_onnx_bind_output(c, 0, acc, 0);
+}
+
+static oa_status op_sum(onnx_node_ctx *c)
+{
+    uint32_t n = (uint32_t)c->np->n_input;
+    oa_node *s;
+    oa_status st = n ? oa_onnx_emit(c, OA_OP_ACCUMULATE_NV2, "sum", n, 1, &s)
+                     : ONNX_FAIL(c, OA_E_PARSE_MODEL, "has no inputs");
+    for (uint32_t i = 0; i < n && st == OA_OK; i++) {
+        st = oa_onnx_connect_input(c, s, i, i);
+    }
+    if (st == OA_OK) {
+        st = oa_node_set_int(s, "N", n);
+    }
+    return st == OA_OK ? oa_onnx_bind_output(c, 0, s, 0) : st;
+}
+
+static oa_status op_topk(onnx_node_ctx *c)
+{
+    int64_t axis, largest = 1, sorted = 1;
+    oa_status st;
+    if ((st = oa_onnx_attr_int(c, "axis", -1, &axis)) != OA_OK ||
+        (st = oa_onnx_attr_int(c, "largest", 1, &largest)) != OA_OK ||
+        (st = oa_onnx_attr_int(c, "sorted", 1, &sorted)) != OA_OK) {
+        return st;
+    }
+    oa_node *k = NULL, *t, *cast;
+    if (c->opset < 10) {
+        int64_t kv;
+        if ((st = oa_onnx_attr_required(c, "k")) != OA_OK || (st = oa_onnx_attr_int(c, "k", 0, &kv)) != OA_OK ||
+            (st = oa_onnx_const_i32(c, "k", &kv, 1, true, &k)) != OA_OK) {
+            return st;
+        }
+    }
+    if ((st = oa_onnx_emit(c, OA_OP_TOP_K, "topk", 2, 2, &t)) != OA_OK ||
+        (st = oa_onnx_connect_input(c, t, 0, 0)) != OA_OK) {
+        return st;
+    }
+    st = k ? oa_onnx_connect(t, 1, k, 0) : oa_onnx_connect_input(c, t, 1, 1);
+    if (st == OA_OK && (st = oa_node_set_int(t, "dim", axis)) == OA_OK &&
+        (st = oa_node_set_bool(t, "largest", largest != 0)) == OA_OK) {
+        st = oa_node_set_bool(t, "sorted", sorted != 0);
+    }
+    /* GE TopK returns int32 indices; ONNX promises int64 (sensible fix). */
+    if (st == OA_OK && (st = oa_onnx_emit(c, OA_OP_CAST, "cast", 1, 1, &cast)) == OA_OK &&
+        (st = oa_onnx_connect(cast, 0, t, 1)) == OA_OK) {
+        st = oa_node_set_int(cast, "dst_type", OA_DT_INT64);
+    }
+    if (st == OA_OK && (st = oa_onnx_bind_output(c, 0, t, 0)) == OA_OK) {
+        st = oa_onnx_bind_output(c, 1, cast, 0);
+    }
+    return st;
+}
+
+static oa_status op_dropout(onnx_node_ctx *c)
+{
+    if (oa_onnx_has_output(c, 1)) {
+        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "the mask output is not supported (inference only)");
+    }
+    oa_node *n;
+    oa_status st = oa_onnx_emit(c, OA_OP_IDENTITY, "identity", 1, 1, &n);
+    if (st == OA_OK) {
+        st = oa_onnx_connect_input(c, n, 0, 0);
+    }
+    return st == OA_OK ? oa_onnx_bind_output(c, 0, n, 0) : st;
+}
+
+static oa_status op_if(onnx_node_ctx *c)
+{
+    return oa_onnx_convert_if(c);
+}
+
+static oa_status op_constant(onnx_node_ctx *c)
+{
+    return oa_onnx_convert_constant(c);
+}
+
+/* ---------------------------------------------------------------- table */
+
+#define D(onnx, ge) {onnx, 7, 18, op_direct, OA_OP_##ge}
+
+static const onnx_op_entry OPS[] = {
+    D("Add", ADD), D("Sub", SUB), D("Mul", MUL), D("Div", REAL_DIV), D("Pow", POW),
+    D("Sqrt", SQRT), D("Exp", EXP), D("Log", LOG), D("Abs", ABS), D("Neg", NEG), D("Erf", ERF),
+    D("Tanh", TANH), D("Sigmoid", SIGMOID), D("Relu", RELU), D("Floor", FLOOR), D("Ceil", CEIL),
+    D("Reciprocal", RECIPROCAL), D("Sin", SIN), D("Cos", COS), D("Tan", TAN), D("Sign", SIGN),
+    D("Round", ROUND), D("Softplus", SOFTPLUS), D("Softsign", SOFTSIGN), D("Asin", ASIN), D("Acos", ACOS),
+    D("Atan", ATAN), D("Sinh", SINH), D("Cosh", COSH), D("Asinh", ASINH), D("Acosh", ACOSH),
+    D("Atanh", ATANH), D("Not", LOGICAL_NOT), D("And", LOGICAL_AND), D("Or", LOGICAL_OR),
+    D("Equal", EQUAL), D("Less", LESS), D("Greater", GREATER), D("LessOrEqual", LESS_EQUAL),
+    D("GreaterOrEqual", GREATER_EQUAL), D("Where", SELECT_V2), D("Expand", EXPAND), D("Range", RANGE),
+    D("Tile", TILE), D("Identity", IDENTITY), D("GlobalAveragePool", GLOBAL_AVERAGE_POOL),
+    D("GlobalMaxPool", GLOBAL_MAX_POOL), D("PRelu", PRELU), {"HardSwish", 14, 18, op_direct, OA_OP_HARD_SWISH},
+    {"HardSigmoid", 7, 18, op_hard_sigmoid, OA_OP_HARD_SIGMOID},
+    {"LeakyRelu", 7, 18, op_leaky_relu, OA_OP_LEAKY_RELU},
+    {"Elu", 7, 18, op_elu, OA_OP_ELU},
+    {"Gelu", 7, 18, op_gelu, OA_OP_GELU_V2},
+    {"Softmax", 7, 18, op_softmax, OA_OP_SOFTMAX_V2},
+    {"LogSoftmax", 7, 18, op_softmax, OA_OP_LOG_SOFTMAX_V2},
+    {"Cast", 7, 18, op_cast, OA_OP_CAST},
+    {"Shape", 7, 18, op_shape, OA_OP_SHAPE},
+    {"Size", 7, 18, op_size, OA_OP_SIZE},
+    {"Reshape", 7, 18, op_reshape, OA_OP_RESHAPE},
+    {"Flatten", 7, 18, op_flatten, OA_OP_FLATTEN},
+    {"Squeeze", 7, 18, op_squeeze, OA_OP_SQUEEZE},
+    {"Unsqueeze", 7, 18, op_unsqueeze, OA_OP_UNSQUEEZE},
+    {"Transpose", 7, 18, op_transpose, OA_OP_TRANSPOSE},
+    {"Concat", 7, 18, op_concat, OA_OP_CONCAT_D},
+    {"Split", 7, 18, op_split, OA_OP_SPLIT_V},
+    {"Slice", 7, 18, op_slice, OA_OP_STRIDED_SLICE_V2},
+    {"Gather", 7, 18, op_gather, OA_OP_GATHER_V2},
+    {"Pad", 7, 18, op_pad, OA_OP_PAD_V3},
+    {"Clip", 7, 18, op_clip, OA_OP_CLIP_BY_VALUE},
+    {"ConstantOfShape", 9, 18, op_constant_of_shape, OA_OP_FILL},
+    {"ReduceMean", 7, 18, op_reduce, OA_OP_REDUCE_MEAN},
+    {"ReduceSum", 7, 18, op_reduce, OA_OP_REDUCE_SUM},
+    {"ReduceMax", 7, 18, op_reduce, OA_OP_REDUCE_MAX},
+    {"ReduceMin", 7, 18, op_reduce, OA_OP_REDUCE_MIN},
+    {"ReduceProd", 7, 18, op_reduce, OA_OP_REDUCE_PROD},
+    {"ArgMax", 7, 18, op_arg, OA_OP_ARG_MAX_V2},
+    {"ArgMin", 7, 18, op_arg, OA_OP_ARG_MIN},
+    {"Max", 7, 18, op_minmax, OA_OP_MAXIMUM},
+    {"Min", 7, 18, op_minmax, OA_OP_MINIMUM},
+    {"Sum", 7, 18, op_sum, OA_OP_ACCUMULATE_NV2},
+    {"TopK", 7, 18, op_topk, OA_OP_TOP_K},
+    {"Dropout", 7, 18, op_dropout, OA_OP_IDENTITY},
+    {"If", 7, 18, op_if, OA_OP_IF},
+    {"Constant", 7, 18, op_constant, OA_OP_CONST},
+    {"Conv", 7, 18, oa_onnx_op_conv, OA_OP_CONV2D},
+    {"ConvTranspose", 7, 18, oa_onnx_op_conv_transpose, OA_OP_CONV2D_TRANSPOSE},
+    {"AveragePool", 7, 18, oa_onnx_op_pool, OA_OP_AVG_POOL_V2},
+    {"MaxPool", 7, 18, oa_onnx_op_pool, OA_OP_MAX_POOL_V3},
+    {"BatchNormalization", 7, 18, oa_onnx_op_batch_norm, OA_OP_BATCH_NORM},
+    {"LayerNormalization", 7, 18, oa_onnx_op_layer_norm, OA_OP_LAYER_NORM},
+    {"Resize", 10, 18, oa_onnx_op_resize, OA_OP_RESIZE},
+    {"Upsample", 7, 9, oa_onnx_op_upsample, OA_OP_RESIZE},
+    {"LSTM", 7, 18, oa_onnx_op_lstm, OA_OP_COMMON_LSTM},
+    {"NonMaxSuppression", 10, 18, oa_onnx_op_nms, OA_OP_NON_MAX_SUPPRESSION_V6},
+    {"Gemm", 7, 18, oa_onnx_op_gemm, OA_OP_MAT_MUL_V2},
+    {"MatMul", 7, 18, oa_onnx_op_matmul, OA_OP_BATCH_MAT_MUL_V2},
+};
+
+#undef D
+
+const onnx_op_entry *oa_onnx_find_op(const char *op_type, int64_t opset)
+{
+    for (size_t i = 0; i < OA_ARRAY_SIZE(OPS); i++) {
+        if (strcmp(OPS[i].onnx_type, op_type) == 0 && opset >= OPS[i].min_opset && opset <= OPS[i].max_opset) {
+            return &OPS[i];
+        }
+    }
+    return NULL;
+}
+
+size_t oa_onnx_supported_ops(const char **names, size_t cap)
+{
+    for (size_t i = 0; i < OA_ARRAY_SIZE(OPS) && i < cap; i++) {
+        names[i] = OPS[i].onnx_type;
+    }
+    return OA_ARRAY_SIZE(OPS);
+}
