@@ -206,6 +206,7 @@ static oa_status open_image(oa_om_model *m, unsigned flags)
 
 static oa_status finish_open(oa_om_model *m, unsigned flags, oa_om_model **out)
 {
+    m->open_flags = flags;
     oa_status st = open_image(m, flags);
     if (st != OA_OK) {
         oa_om_model_destroy(m);

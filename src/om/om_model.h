@@ -58,6 +58,7 @@ typedef struct oa_om_model {
     uint32_t num_models;
     oa_om_submodel *models;
     const oa_om_inout *inout; /* root MODEL_INOUT_INFO, NULL when absent */
+    unsigned open_flags;      /* the oa_om_open_flag mask the model was opened with */
 } oa_om_model;
 
 /*
