@@ -37,8 +37,9 @@
  *     graph output), plus soc_version/atc_cmdline/framework_type and the
  *     caller's extra attrs;
  *   - MODEL_INOUT_INFO from the root's Data nodes (by `index`) and
- *     NetOutput inputs; TASK_INFO = a ModelTaskDef with memory_size and
- *     weight_size (or the caller's task list); partitions in ATC order
+ *     NetOutput inputs; TASK_INFO = a ModelTaskDef with memory_size,
+ *     weight_size and version "openacl" (or the caller's task list, given
+ *     that version when it has none); partitions in ATC order
  *     MODEL_INOUT_INFO, MODEL_DEF, WEIGHTS_DATA, TASK_INFO.
  * Memory offsets are the memory planner's: it passes an oa_om_mem_plan.
  *

@@ -31,6 +31,9 @@
 #define OM_WEIGHT_ALIGN 512u
 #define OM_WEIGHT_PADDING 32u
 
+/* ModelTaskDef.version of the TASK_INFO openacl writes. */
+#define OM_TASK_VERSION "openacl"
+
 /* The serializer-injected list attrs, written without val_type (4.9). */
 bool om_ir_is_injected_attr(const char *name, size_t len);
 

@@ -1047,6 +1047,10 @@ static oa_status encode_task(wctx *c, uint8_t **buf, size_t *len)
     const int64_t mem = c->o->plan != NULL ? c->o->plan->memory_size : 0;
     t.memory_size = mem > 0 ? (uint64_t)mem : 0;
     t.weight_size = c->weights_size;
+    if (t.version == NULL || t.version[0] == '\0') {
+        /* TASK_INFO may not be empty (GE refuses an empty ModelTaskDef). */
+        t.version = s_(OM_TASK_VERSION);
+    }
     return oa_om_pb_encode(&t.base, buf, len);
 }
 
