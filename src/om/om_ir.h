@@ -118,10 +118,11 @@ void oa_om_write_opts_init(oa_om_write_opts *opts);
 /*
  * Writes root (a root graph, with its subgraphs) as an .om file at path,
  * atomically with mode 0600 (om_format.h). opts may be NULL. Errors:
- * OA_E_PARAM (not a root graph, bad options), OA_E_GE_PARAM (a graph the
- * format cannot hold: rank/shape the IR lets through but the file cannot,
- * a Const without a tensor, offsets that do not fit), OA_E_WRITE_FILE,
- * OA_E_GE_MEMORY_ALLOCATION. Nothing is written on failure.
+ * OA_E_PARAM (not a root graph, bad options), OA_E_GE_PARAM (a Const
+ * without a tensor, weights beyond int64, names that are not UTF-8), the
+ * reader's own codes for a graph the reader would refuse (om_check.h: F15,
+ * F16, F18, F20 -- the writer checks what it built before writing),
+ * OA_E_WRITE_FILE, OA_E_GE_MEMORY_ALLOCATION. Nothing is written on failure.
  */
 oa_status oa_om_write_graph(const oa_graph *root, const oa_om_write_opts *opts, const char *path) OA_MUST_CHECK;
 

@@ -694,6 +694,11 @@ static oa_status build(rctx *c, const oa_om_graph_info **info_out)
     const oa_om_header *h = &c->m->container.header;
     memcpy(info->pub.platform_version, h->platform_version, OA_OM_PLATFORM_VERSION_LEN - 1);
     info->pub.platform_version[OA_OM_PLATFORM_VERSION_LEN - 1] = '\0';
+    if (!oa_om_utf8_valid((const uint8_t *)info->pub.platform_version, strlen(info->pub.platform_version))) {
+        /* It becomes ModelDef.custom_version, a proto string, when written. */
+        OA_LOGW("[Load][Graph] the header's platform version is not UTF-8; it is dropped");
+        info->pub.platform_version[0] = '\0';
+    }
     info->pub.unknown_shape = h->is_unknow_model == 1;
     info->pub.inline_weights = !c->merged_weights && c->sm->weights == NULL;
     info->pub.task = c->sm->task;

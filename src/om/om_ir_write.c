@@ -13,6 +13,7 @@
 
 #include "base/error.h"
 #include "base/util.h"
+#include "om/om_check.h"
 #include "om/om_compress.h"
 #include "om/om_inout.h"
 #include "om/om_ir_internal.h"
@@ -992,6 +993,10 @@ static oa_status check_opts(const oa_graph *root, const oa_om_write_opts *o)
         return OA_FAIL(OA_E_PARAM, "[Serialize][Model] platform version \"%s\" exceeds %u characters",
                        o->platform_version, OA_OM_PLATFORM_VERSION_LEN - 1);
     }
+    if (o->platform_version != NULL &&
+        !oa_om_utf8_valid((const uint8_t *)o->platform_version, strlen(o->platform_version))) {
+        return OA_FAIL(OA_E_PARAM, "[Serialize][Model] platform version is not UTF-8");
+    }
     return OA_OK;
 }
 
@@ -1102,6 +1107,11 @@ static oa_status produce(wctx *c, Ge__Proto__ModelDef **def, uint8_t **task, siz
         if (c->oom) {
             st = OA_FAIL(OA_E_GE_MEMORY_ALLOCATION, "[Serialize][Model] model attributes");
         }
+    }
+    if (st == OA_OK) {
+        /* Refuse what the reader would refuse (om_check.h), with its code. */
+        st = oa_om_check_model_def(d, c->o->inline_weights ? -1 : (int64_t)c->weights_size, NULL, 0,
+                                   "model being written");
     }
     if (st == OA_OK && c->o->compress) {
         st = oa_om_compress(d, c->a);
@@ -1288,6 +1298,11 @@ static oa_status write_common(const oa_graph *root, const oa_om_write_opts *opts
     }
     if (st == OA_OK) {
         st = oa_om_pb_encode(&def->base, &def_bytes, &def_len);
+    }
+    if (st == OA_OK) {
+        /* Names that are not UTF-8 would make a file nobody can parse. */
+        st = oa_om_pb_check(&ge__proto__model_def__descriptor, def_bytes, def_len, OA_E_GE_PARAM,
+                            "MODEL_DEF being written");
     }
     if (st == OA_OK) {
         oa_om_header h;

@@ -456,6 +456,27 @@ static void reader_refusals(void **state)
     oa_graph_destroy(g);
 }
 
+static void writer_refuses_what_the_reader_would(void **state)
+{
+    (void)state;
+    uint8_t *img = NULL;
+    size_t len = 0;
+    oa_graph *g = NULL;
+    OK(oa_graph_create("bad", &g));
+    oa_node *d = NULL, *out = NULL;
+    OK(oa_graph_add_node_typed(g, "Data", "x", 1, 1, &d)); /* no index attr */
+    OK(oa_graph_add_net_output(g, "out", 1, &out));
+    OK(oa_node_connect(out, 0, d, 0));
+    expect_fail(oa_om_write_graph_memory(g, NULL, &img, &len), OA_E_MODEL_MISSING_ATTR, "lacks attribute index");
+    OK(oa_node_set_int(d, "index", 0));
+    OK(oa_graph_rename(g, "bad\xff"));
+    expect_fail(oa_om_write_graph_memory(g, NULL, &img, &len), OA_E_GE_PARAM, "not UTF-8");
+    OK(oa_graph_rename(g, "good"));
+    OK(oa_om_write_graph_memory(g, NULL, &img, &len));
+    free(img);
+    oa_graph_destroy(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -463,6 +484,7 @@ int main(void)
         cmocka_unit_test(reader_restores_the_graph_and_round_trips),
         cmocka_unit_test(model_def_and_file_entry_points),
         cmocka_unit_test(reader_refusals),
+        cmocka_unit_test(writer_refuses_what_the_reader_would),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
