@@ -138,6 +138,101 @@ static void dynamic_model_has_a_submodel_per_table(void **state)
     free(img);
 }
 
+/* A dynamic image whose sub-model is compressed with the root's dictionaries. */
+static void build_partitioned(int own_dict, uint8_t **img, size_t *len)
+{
+    oa_om_arena *a;
+    assert_int_equal(oa_om_arena_create(&a), OA_OK);
+    const uint8_t *w;
+    size_t wl;
+    Ge__Proto__ModelDef *root = tm_reference_model(a, &w, &wl);
+    if (!own_dict) {
+        tm_attr_b(a, &root->graph[0]->attr, &root->graph[0]->n_attr, "_dynamic_shape_partitioned", 1);
+    }
+    assert_int_equal(oa_om_compress(root, a), OA_OK);
+    /* the sub-model: the root's (already compressed) "sub" graph */
+    Ge__Proto__ModelDef *sub = tm_model(a, "sub");
+    sub->graph = &root->graph[1];
+    sub->n_graph = 1;
+    if (own_dict) {
+        /* its own dictionary maps its keys to names that are the root's keys */
+        Ge__Proto__OpDef *sx = sub->graph[0]->op[0];
+        static const char *names[2];
+        static const char *vals[1] = {"unused"};
+        for (size_t i = 0; i < sx->n_attr && i < 2; ++i) {
+            names[i] = oa_om_arena_strndup(a, sx->attr[i]->key.data, sx->attr[i]->key.len);
+        }
+        tm_attr_i(a, &sub->attr, &sub->n_attr, OA_OM_ATTR_COMPRESS_VERSION, 1);
+        Ge__Proto__AttrDef *nv = tm_attr(a, &sub->attr, &sub->n_attr, OA_OM_ATTR_NAME_ENUM);
+        Ge__Proto__AttrDef__ListValue *nl = oa_om_arena_alloc(a, sizeof(*nl));
+        ge__proto__attr_def__list_value__init(nl);
+        nl->s = oa_om_arena_alloc(a, 2 * sizeof(*nl->s));
+        for (int i = 0; i < 2; ++i) {
+            nl->s[i].data = (uint8_t *)(uintptr_t)names[i];
+            nl->s[i].len = sx->attr[i]->key.len;
+        }
+        nl->n_s = 2;
+        nv->value_case = GE__PROTO__ATTR_DEF__VALUE_LIST;
+        nv->list = nl;
+        tm_attr_list_s(a, &sub->attr, &sub->n_attr, OA_OM_ATTR_VALUE_ENUM, vals, 1);
+        Ge__Proto__AttrDef *fv = tm_attr(a, &sub->attr, &sub->n_attr, OA_OM_ATTR_USE_STRING);
+        Ge__Proto__AttrDef__ListValue *fl = oa_om_arena_alloc(a, sizeof(*fl));
+        ge__proto__attr_def__list_value__init(fl);
+        fl->b = oa_om_arena_alloc(a, 2 * sizeof(*fl->b));
+        fl->n_b = 2;
+        fv->value_case = GE__PROTO__ATTR_DEF__VALUE_LIST;
+        fv->list = fl;
+        /* and the op's keys are re-keyed through that dictionary */
+        for (size_t i = 0; i < sx->n_attr && i < 2; ++i) {
+            uint8_t k[OA_OM_KEY_MAX];
+            size_t kl = oa_om_key_encode((uint32_t)i, k);
+            uint8_t *kd = oa_om_arena_alloc(a, kl);
+            memcpy(kd, k, kl);
+            sx->attr[i]->key.data = kd;
+            sx->attr[i]->key.len = kl;
+        }
+    }
+    uint8_t *d0, *d1, *t0;
+    size_t l0, l1, lt;
+    assert_int_equal(oa_om_pb_encode(&root->base, &d0, &l0), OA_OK);
+    assert_int_equal(oa_om_pb_encode(&sub->base, &d1, &l1), OA_OK);
+    assert_int_equal(tm_encode_task(0, &t0, &lt), 0);
+    oa_om_header h;
+    oa_om_header_init(&h);
+    h.model_num = 2;
+    h.is_unknow_model = 1;
+    oa_om_part_src p0[3] = {{OA_OM_PART_MODEL_DEF, d0, l0}, {OA_OM_PART_WEIGHTS_DATA, w, wl}, {2, t0, lt}};
+    oa_om_part_src p1[2] = {{OA_OM_PART_MODEL_DEF, d1, l1}, {2, t0, lt}};
+    oa_om_table_src t[2] = {{p0, 3}, {p1, 2}};
+    assert_int_equal(oa_om_container_write_memory(&h, t, 2, img, len), OA_OK);
+    free(d0);
+    free(d1);
+    free(t0);
+    oa_om_arena_destroy(a);
+}
+
+static void submodels_decompress_with_the_roots_dictionaries(void **state)
+{
+    (void)state;
+    for (int own = 0; own < 2; ++own) {
+        uint8_t *img;
+        size_t len;
+        build_partitioned(own, &img, &len);
+        oa_om_model *m;
+        assert_int_equal(oa_om_model_open_memory(img, len, 0, &m), OA_OK);
+        assert_int_equal(m->num_models, 2);
+        assert_true(m->models[1].was_compressed);
+        const Ge__Proto__OpDef *sx = find_op(m->models[1].def, "sx");
+        const Ge__Proto__AttrDef *idx = oa_om_attr_get(sx->attr, sx->n_attr, "index");
+        assert_non_null(idx);
+        assert_int_equal(idx->value_case, GE__PROTO__ATTR_DEF__VALUE_I);
+        assert_non_null(oa_om_attr_get(sx->attr, sx->n_attr, "_parent_node_index"));
+        assert_null(oa_om_attr_get(m->models[1].def->attr, m->models[1].def->n_attr, OA_OM_ATTR_NAME_ENUM));
+        oa_om_model_destroy(m);
+        free(img);
+    }
+}
+
 static void query_follows_ge(void **state)
 {
     (void)state;
@@ -297,6 +392,7 @@ int main(void)
         cmocka_unit_test(static_model_opens_with_everything_decoded),
         cmocka_unit_test(compressed_model_is_expanded_unless_asked_not_to),
         cmocka_unit_test(dynamic_model_has_a_submodel_per_table),
+        cmocka_unit_test(submodels_decompress_with_the_roots_dictionaries),
         cmocka_unit_test(query_follows_ge),
         cmocka_unit_test(cann_json_follows_pb2json),
         cmocka_unit_test(full_json_describes_the_container),
