@@ -129,7 +129,8 @@
  *   F14 MODEL_DEF is not a valid ge.proto.ModelDef:     545002 [OA_E_GE_LOAD_MODEL_PARTITION]
  *       truncated field, length past the end, bad wire
  *       type, nesting deeper than 100, string that is not
- *       UTF-8 or holds a NUL byte, larger than 2 GiB
+ *       UTF-8 or holds a NUL byte, larger than 2 GiB or
+ *       decoding to more than 64 times its size
  *   F15 graph structure: no graph, duplicate graph or   545002 [OA_E_GE_LOAD_MODEL_PARTITION]
  *       op names, input naming an unknown op, unknown
  *       subgraph name, a subgraph loop or a subgraph

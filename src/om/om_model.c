@@ -173,6 +173,9 @@ static oa_status open_image(oa_om_model *m, unsigned flags)
      * when the caller wants the stored form. */
     if (st == OA_OK && (flags & OA_OM_OPEN_KEEP_COMPRESSED) != 0) {
         st = oa_om_arena_create(&scratch);
+        if (st != OA_OK) {
+            st = OA_FAIL(st, "[Load][Model] scratch arena");
+        }
         for (uint32_t i = 0; i < n && st == OA_OK; ++i) {
             st = decode_def(&m->container.tables[i], i, scratch, &work[i]);
         }
