@@ -57,7 +57,34 @@ static void release_model(void *ctx, const void *data, size_t size)
 
 static bool bin_is(const ProtobufCBinaryData *b, const char *s)
 {
-    return b->len == strlen(s) && memcmp(b->data, s, b->len) == 0;
+    return b->len == strlen(s) && (b->len == 0 || memcmp(b->data, s, b->len) == 0);
+}
+
+static bool bin_has_nul(const ProtobufCBinaryData *b)
+{
+    return b->len != 0 && memchr(b->data, '\0', b->len) != NULL;
+}
+
+static char *bin_dup(oa_graph *g, const ProtobufCBinaryData *b);
+
+/* The IR name of a map key; NULL (with a warning) for keys the IR cannot
+ * name (NUL bytes, e.g. compressed keys left without a dictionary). */
+static char *key_name(oa_graph *g, const ProtobufCBinaryData *key, const char *where, bool *oom)
+{
+    *oom = false;
+    if (bin_has_nul(key)) {
+        OA_LOGW("[Load][Graph] %s: an attr whose name holds a NUL byte is left out of the graph", where);
+        return NULL;
+    }
+    char *k = bin_dup(g, key);
+    *oom = k == NULL;
+    return k;
+}
+
+/* A NUL-terminated arena copy (protobuf-c leaves data NULL for empty bytes). */
+static char *bin_dup(oa_graph *g, const ProtobufCBinaryData *b)
+{
+    return oa_arena_strndup(oa_graph_arena(g), b->len != 0 ? (const char *)b->data : "", b->len);
 }
 
 static oa_status shape_from_pb(const Ge__Proto__ShapeDef *sh, const char *where, oa_shape *out)
@@ -156,12 +183,12 @@ static oa_status attr_from_pb(rctx *c, oa_attrs *dst, const char *name, const Ge
     case GE__PROTO__ATTR_DEF__VALUE_BT:
         return oa_attrs_set_bytes(g, dst, name, v->bt.data, v->bt.len);
     case GE__PROTO__ATTR_DEF__VALUE_S:
-        if (memchr(v->s.data, '\0', v->s.len) != NULL) {
+        if (bin_has_nul(&v->s)) {
             skip = "a string holding NUL bytes";
             break;
         }
         {
-            char *s = oa_arena_strndup(oa_graph_arena(g), (const char *)v->s.data, v->s.len);
+            char *s = bin_dup(g, &v->s);
             if (s == NULL) {
                 return OA_FAIL(OA_E_NOMEM, "[Load][Graph] string attr %s", name);
             }
@@ -183,11 +210,11 @@ static oa_status attr_from_pb(rctx *c, oa_attrs *dst, const char *name, const Ge
             }
             oa_status st = OA_OK;
             for (size_t i = 0; i < l->n_s && st == OA_OK; ++i) {
-                if (memchr(l->s[i].data, '\0', l->s[i].len) != NULL) {
+                if (bin_has_nul(&l->s[i])) {
                     skip = "a string holding NUL bytes";
                     break;
                 }
-                s[i] = oa_arena_strndup(oa_graph_arena(g), (const char *)l->s[i].data, l->s[i].len);
+                s[i] = bin_dup(g, &l->s[i]);
                 if (s[i] == NULL) {
                     st = OA_FAIL(OA_E_NOMEM, "[Load][Graph] list attr %s", name);
                 }
@@ -340,7 +367,9 @@ static oa_status desc_from_pb(rctx *c, const Ge__Proto__TensorDescriptor *td, co
     if (v != NULL && v->value_case == GE__PROTO__ATTR_DEF__VALUE_S) {
         char name[64];
         size_t l = v->s.len < sizeof(name) - 1 ? v->s.len : sizeof(name) - 1;
-        memcpy(name, v->s.data, l);
+        if (l != 0) {
+            memcpy(name, v->s.data, l);
+        }
         name[l] = '\0';
         if (oa_format_from_name(name, &f)) {
             if (!ofmt_i) {
@@ -402,11 +431,14 @@ static oa_status desc_from_pb(rctx *c, const Ge__Proto__TensorDescriptor *td, co
         if (consumed) {
             continue;
         }
-        char *key = oa_arena_strndup(oa_graph_arena(c->root), (const char *)e->key.data, e->key.len);
-        if (key == NULL) {
+        bool oom;
+        char *key = key_name(c->root, &e->key, where, &oom);
+        if (oom) {
             return OA_FAIL(OA_E_NOMEM, "[Load][Graph] attr name");
         }
-        st = attr_from_pb(c, &out->attrs, key, e->value, false, where);
+        if (key != NULL) {
+            st = attr_from_pb(c, &out->attrs, key, e->value, false, where);
+        }
     }
     return st;
 }
@@ -542,21 +574,7 @@ static oa_status make_node(rctx *c, oa_graph *g, const Ge__Proto__GraphDef *gd, 
     if (st == OA_OK) {
         st = derived_names(c, op, n, true, &out_derived);
     }
-    for (size_t i = 0; i < op->n_attr && st == OA_OK; ++i) {
-        const Ge__Proto__AttrMapEntry *e = op->attr[i];
-        if (e == NULL || e->value == NULL) {
-            continue;
-        }
-        if ((in_derived && (bin_is(&e->key, OM_ATTR_INPUT_NAME_KEY) || bin_is(&e->key, OM_ATTR_INPUT_NAME_VALUE))) ||
-            (out_derived && (bin_is(&e->key, OM_ATTR_OUTPUT_NAME_KEY) || bin_is(&e->key, OM_ATTR_OUTPUT_NAME_VALUE)))) {
-            continue;
-        }
-        char *key = oa_arena_strndup(oa_graph_arena(c->root), (const char *)e->key.data, e->key.len);
-        if (key == NULL) {
-            return OA_FAIL(OA_E_NOMEM, "[Load][Graph] attr name");
-        }
-        st = attr_from_pb(c, &n->attrs, key, e->value, om_ir_is_injected_attr(key, e->key.len), where);
-    }
+    /* Subgraphs first, so a graph attr may name one of them. */
     for (size_t s = 0; s < op->n_subgraph_name && st == OA_OK; ++s) {
         const char *sn = nz(op->subgraph_name[s]);
         if (sn[0] == '\0') {
@@ -568,6 +586,24 @@ static oa_status make_node(rctx *c, oa_graph *g, const Ge__Proto__GraphDef *gd, 
         st = oa_graph_create_subgraph(n, om_ir_subgraph_slot_name(n->type, (uint32_t)s), sn, &sg);
         if (st == OA_OK) {
             st = queue_push(c, sg, sub);
+        }
+    }
+    for (size_t i = 0; i < op->n_attr && st == OA_OK; ++i) {
+        const Ge__Proto__AttrMapEntry *e = op->attr[i];
+        if (e == NULL || e->value == NULL) {
+            continue;
+        }
+        if ((in_derived && (bin_is(&e->key, OM_ATTR_INPUT_NAME_KEY) || bin_is(&e->key, OM_ATTR_INPUT_NAME_VALUE))) ||
+            (out_derived && (bin_is(&e->key, OM_ATTR_OUTPUT_NAME_KEY) || bin_is(&e->key, OM_ATTR_OUTPUT_NAME_VALUE)))) {
+            continue;
+        }
+        bool oom;
+        char *key = key_name(c->root, &e->key, where, &oom);
+        if (oom) {
+            return OA_FAIL(OA_E_NOMEM, "[Load][Graph] attr name");
+        }
+        if (key != NULL) {
+            st = attr_from_pb(c, &n->attrs, key, e->value, om_ir_is_injected_attr(key, e->key.len), where);
         }
     }
     if (st == OA_OK) {
@@ -629,9 +665,13 @@ static oa_status fill_graph(rctx *c, oa_graph *g, const Ge__Proto__GraphDef *gd)
         if (e == NULL || e->value == NULL) {
             continue;
         }
-        char *key = oa_arena_strndup(oa_graph_arena(c->root), (const char *)e->key.data, e->key.len);
-        st = key == NULL ? OA_FAIL(OA_E_NOMEM, "[Load][Graph] attr name")
-                         : attr_from_pb(c, oa_graph_attrs(g), key, e->value, false, gd->name);
+        bool oom;
+        char *key = key_name(c->root, &e->key, gd->name, &oom);
+        if (oom) {
+            st = OA_FAIL(OA_E_NOMEM, "[Load][Graph] attr name");
+        } else if (key != NULL) {
+            st = attr_from_pb(c, oa_graph_attrs(g), key, e->value, false, gd->name);
+        }
     }
     return st;
 }
@@ -684,9 +724,13 @@ static oa_status build(rctx *c, const oa_om_graph_info **info_out)
         if (e == NULL || e->value == NULL) {
             continue;
         }
-        char *key = oa_arena_strndup(oa_graph_arena(c->root), (const char *)e->key.data, e->key.len);
-        st = key == NULL ? OA_FAIL(OA_E_NOMEM, "[Load][Graph] attr name")
-                         : attr_from_pb(c, &info->pub.model_attrs, key, e->value, false, "model");
+        bool oom;
+        char *key = key_name(c->root, &e->key, "model", &oom);
+        if (oom) {
+            st = OA_FAIL(OA_E_NOMEM, "[Load][Graph] attr name");
+        } else if (key != NULL) {
+            st = attr_from_pb(c, &info->pub.model_attrs, key, e->value, false, "model");
+        }
     }
     if (st != OA_OK) {
         return st;

@@ -1240,10 +1240,12 @@ static oa_status build_inout(wctx *c, const Ge__Proto__ModelDef *def, uint8_t **
             char *nm;
             if (names != NULL && names->n_s == no->num_inputs) {
                 const ProtobufCBinaryData *b = &names->s[i];
-                const bool colon = memchr(b->data, ':', b->len) != NULL;
+                const bool colon = b->len != 0 && memchr(b->data, ':', b->len) != NULL;
                 nm = alloc(c, b->len + 24);
                 if (nm != NULL) {
-                    memcpy(nm, b->data, b->len);
+                    if (b->len != 0) {
+                        memcpy(nm, b->data, b->len);
+                    }
                     nm[b->len] = '\0';
                     if (!colon) {
                         (void)snprintf(nm + b->len, 24, ":%u", src->src_index);

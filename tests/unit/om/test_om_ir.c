@@ -107,6 +107,8 @@ static oa_graph *build_graph(void)
     od->name = "y";
     /* every attr kind the file can carry */
     OK(oa_node_set_str(add, "mode", "fast"));
+    OK(oa_node_set_str(add, "empty", ""));
+    OK(oa_node_set_list_str(add, "blanks", (const char *const[]){"", "x"}, 2));
     OK(oa_node_set_float(add, "alpha", 0.5f));
     OK(oa_node_set_bool(add, "flag", true));
     OK(oa_node_set_dtype(add, "dst", OA_DT_INT64));
