@@ -368,7 +368,7 @@ static oa_status compress_entry(cctx *c, Ge__Proto__AttrMapEntry *e)
     Ge__Proto__AttrDef *v = e->value;
     const bool is_s = v != NULL && v->value_case == GE__PROTO__ATTR_DEF__VALUE_S;
     const bool is_ls = is_list_string(v);
-    uint32_t idx;
+    uint32_t idx = 0;
     oa_status st = name_index(c, &e->key, is_s || is_ls, &idx);
     if (st != OA_OK) {
         return st;

@@ -32,6 +32,7 @@ static oa_status short_of(const cursor *c, size_t want, const char *item)
 static oa_status take(cursor *c, size_t want, const char *item, const uint8_t **out)
 {
     if (c->n - c->pos < want) {
+        *out = NULL;
         return short_of(c, want, item);
     }
     *out = c->p + c->pos;
