@@ -132,6 +132,19 @@ oa_status oa_mdl_require_init(void)
 
 static pthread_mutex_t g_reader_lock = PTHREAD_MUTEX_INITIALIZER;
 static const oa_model_reader *g_reader;
+static pthread_once_t g_builtins_once = PTHREAD_ONCE_INIT;
+
+static void register_builtins(void)
+{
+    if (oa_mdl_register_builtins != NULL) {
+        oa_mdl_register_builtins();
+    }
+}
+
+void oa_mdl_builtins(void)
+{
+    pthread_once(&g_builtins_once, register_builtins);
+}
 
 void oa_model_reader_register(const oa_model_reader *reader)
 {
@@ -142,6 +155,7 @@ void oa_model_reader_register(const oa_model_reader *reader)
 
 const oa_model_reader *oa_model_reader_get(void)
 {
+    oa_mdl_builtins();
     pthread_mutex_lock(&g_reader_lock);
     const oa_model_reader *r = g_reader;
     pthread_mutex_unlock(&g_reader_lock);

@@ -60,7 +60,8 @@ typedef struct oa_model_load_args {
     const char *om_path;     /* file loads; NULL for memory loads (CANN then has no "<om dir>/weight/" fallback) */
     const void *image;       /* the .om bytes in host memory */
     size_t image_size;
-    const void *om;          /* the opened .om (oa_om_model *) once src/om is merged, else NULL */
+    void *om;                /* the reader's opened model (model_v1's reader: an oa_om_loaded, whose model
+                              * the executor may take over), else NULL */
     void *work_ptr;          /* *_WITH_MEM: caller's feature-map memory (NULL: allocate) */
     size_t work_size;
     void *weight_ptr;        /* *_WITH_MEM: caller's weight memory (NULL: allocate) */

@@ -1,5 +1,6 @@
 /* The model table, model ids and references (model.h). */
 #include "acl_mdl/model.h"
+#include "acl_mdl/model_reader.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,7 @@ const oa_model_exec_ops *oa_model_executor_get(oa_model_route route)
     if (route != OA_ROUTE_V1 && route != OA_ROUTE_V2) {
         return NULL;
     }
+    oa_mdl_builtins();
     pthread_mutex_lock(&g_table.lock);
     const oa_model_exec_ops *ops = g_table.executors[route];
     pthread_mutex_unlock(&g_table.lock);

@@ -370,7 +370,7 @@ static oa_status emit_kernel(bld *b, const oa_node *n)
                     r.abs = m;
                 }
             } else {
-                const oa_tensor *k = oa_bind_const_tensor(n, s->slot);
+                const oa_tensor *k = oa_op_bind_const_input(n, s->slot);
                 r.abs = k != NULL ? b->s->const_ptr(b->s->ctx, k) : bd->in[i].data;
                 if (r.abs == NULL && s->size > 0) {
                     st = OA_FAIL(OA_E_GE_PARAM, "node %s: constant input %u has no weight memory", what, s->slot);
@@ -449,7 +449,7 @@ static oa_status emit_net_output(bld *b, const oa_node *n)
             return st;
         }
         v1_ref src_ref = {0}, dst_ref;
-        const oa_tensor *kt = oa_bind_const_tensor(n, k);
+        const oa_tensor *kt = oa_op_bind_const_input(n, k);
         if (kt != NULL) {
             src_ref.kind = V1_REF_ABS;
             src_ref.abs = b->s->const_ptr(b->s->ctx, kt);

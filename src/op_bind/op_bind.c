@@ -112,7 +112,7 @@ bool oa_bind_has(const oa_node *n, uint32_t slot)
     return slot < n->num_inputs && n->inputs[slot].src != NULL;
 }
 
-const oa_tensor *oa_bind_const_tensor(const oa_node *n, uint32_t slot)
+const oa_tensor *oa_op_bind_const_input(const oa_node *n, uint32_t slot)
 {
     if (!oa_bind_has(n, slot)) {
         return NULL;
@@ -192,7 +192,7 @@ oa_status oa_bind_in(oa_bctx *c, uint32_t slot, bool required, bool host)
     s->slot = slot;
     s->src = ip->src;
     s->src_index = ip->src_index;
-    const oa_tensor *k = oa_bind_const_tensor(n, slot);
+    const oa_tensor *k = oa_op_bind_const_input(n, slot);
     if (k != NULL) {
         const size_t want = oa_ktensor_bytes(t);
         if (t->layout != OA_KLAYOUT_PLAIN || k->size != want || (want > 0 && k->data == NULL)) {
@@ -284,7 +284,7 @@ bool oa_bind_slot_ints(const oa_bctx *c, uint32_t slot, int64_t *vals, int cap, 
 {
     const void *data = NULL;
     const oa_tensor_desc *d = NULL;
-    const oa_tensor *k = oa_bind_const_tensor(c->n, slot);
+    const oa_tensor *k = oa_op_bind_const_input(c->n, slot);
     if (k != NULL) {
         data = k->data;
         d = &k->desc;

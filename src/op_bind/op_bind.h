@@ -146,6 +146,9 @@ void oa_op_bind_destroy(oa_op_bind *b);
  */
 oa_status oa_op_bind_desc(const oa_tensor_desc *d, const char *what, oa_ktensor *t) OA_MUST_CHECK;
 
+/* The tensor of a Const/Constant producing input slot of n; NULL for anything else. */
+const oa_tensor *oa_op_bind_const_input(const oa_node *n, uint32_t slot);
+
 /* Bytes a static IR desc occupies in memory (NC1HWC0: its 5-D shape); false when unknown. */
 bool oa_op_bind_desc_bytes(const oa_tensor_desc *d, size_t *out);
 

@@ -22,8 +22,6 @@ typedef struct oa_bctx {
 #define BFAIL(c, st, ...) oa_bind_fail((c), (st), __VA_ARGS__)
 oa_status oa_bind_fail(const oa_bctx *c, oa_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* The producer of IR input slot and whether it is a Const/Constant holding a tensor. */
-const oa_tensor *oa_bind_const_tensor(const oa_node *n, uint32_t slot);
 
 /* Appends kernel inputs. slot >= num_inputs or unconnected: ABSENT (optional) or an error (required). */
 oa_status oa_bind_in(oa_bctx *c, uint32_t slot, bool required, bool host);

@@ -374,7 +374,7 @@ static oa_status bind_unary(oa_bctx *c, oa_kunary_op op)
         p->beta = FLT_MAX;
         for (uint32_t i = 1; i <= 2 && st == OA_OK; i++) {
             if (oa_bind_has(c->n, i)) {
-                const oa_tensor *k = oa_bind_const_tensor(c->n, i);
+                const oa_tensor *k = oa_op_bind_const_input(c->n, i);
                 if (k == NULL || k->desc.dtype != OA_DT_FLOAT || k->size != sizeof(float)) {
                     return BFAIL(c, OA_E_PARAM, "clip bound %u must be a float32 scalar constant", i);
                 }
@@ -734,7 +734,7 @@ static oa_status bind_resize_onnx(oa_bctx *c)
     }
     p->nearest = nms[k].m;
     /* a constant scales input drives the coordinate transform (ONNX) */
-    const oa_tensor *sc = oa_bind_const_tensor(c->n, 2);
+    const oa_tensor *sc = oa_op_bind_const_input(c->n, 2);
     if (sc != NULL && sc->desc.dtype == OA_DT_FLOAT && sc->size == 4 * sizeof(float)) {
         float s[4];
         memcpy(s, sc->data, sizeof s);

@@ -37,7 +37,7 @@ static void expect_ok(aclError got)
 }
 
 static char g_dir[256];
-static char g_om[300];      /* an existing file that is not OM2 (content does not matter before the reader) */
+static char g_om[300];      /* an existing file that is not OM2: a bare header, which the .om reader refuses */
 static char g_tiny[300];    /* 2 bytes */
 static char g_zip[300];     /* starts with PK\3\4 */
 static char g_missing[300];
@@ -288,7 +288,7 @@ static void desc_from_file_and_mem(void **state)
     expect_fail(aclmdlGetDescFromFile(d, g_tiny), ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID, NULL);
     expect_fail(aclmdlGetDescFromFile(d, g_zip), ACL_ERROR_API_NOT_SUPPORT, "OM2");
     expect_fail(aclmdlGetDescFromFile(NULL, g_om), ACL_ERROR_INVALID_PARAM, "modelDesc");
-    expect_fail(aclmdlGetDescFromFile(d, g_om), ACL_ERROR_API_NOT_SUPPORT, "aclmdlGetDescFromFile is not supported yet");
+    expect_fail(aclmdlGetDescFromFile(d, g_om), ACL_ERROR_GE_PARAM_INVALID, NULL);
 
     expect_fail(aclmdlGetDescFromMem(d, NULL, 10), ACL_ERROR_INVALID_PARAM, NULL);
     expect_fail(aclmdlGetDescFromMem(d, g_static_head, 0), ACL_ERROR_INVALID_PARAM, NULL);
@@ -296,8 +296,7 @@ static void desc_from_file_and_mem(void **state)
     expect_fail(aclmdlGetDescFromMem(d, "PK\3\4", 4), ACL_ERROR_API_NOT_SUPPORT, "OM2");
     expect_fail(aclmdlGetDescFromMem(NULL, g_static_head, sizeof(g_static_head)), ACL_ERROR_INVALID_PARAM,
                 "modelDesc");
-    expect_fail(aclmdlGetDescFromMem(d, g_static_head, sizeof(g_static_head)), ACL_ERROR_API_NOT_SUPPORT,
-                "aclmdlGetDescFromMem is not supported yet");
+    expect_fail(aclmdlGetDescFromMem(d, g_static_head, sizeof(g_static_head)), ACL_ERROR_GE_PARAM_INVALID, NULL);
 
     expect_fail(aclmdlGetDesc(d, 1), ACL_ERROR_GE_EXEC_MODEL_ID_INVALID, NULL);
     expect_fail(aclmdlGetDesc(d, 0), ACL_ERROR_GE_EXEC_MODEL_ID_INVALID, NULL);
@@ -445,8 +444,9 @@ static void set_queues(aclmdlConfigHandle *h, size_t in_num, size_t out_num)
 /* aclmdlLoadWithConfig's routing and validation order; called before and after aclInit. */
 static void load_with_config_checks(bool initialised)
 {
-    const aclError last = initialised ? ACL_ERROR_API_NOT_SUPPORT : (aclError)ACL_ERROR_GE_EXEC_NOT_INIT;
-    const char *last_msg = initialised ? "aclmdlLoadWithConfig is not supported yet" : NULL;
+    /* after aclInit the .om reader refuses the header-only file */
+    const aclError last = initialised ? (aclError)ACL_ERROR_GE_PARAM_INVALID : (aclError)ACL_ERROR_GE_EXEC_NOT_INIT;
+    const char *last_msg = NULL;
     uint32_t id = 0;
     expect_fail(aclmdlLoadWithConfig(NULL, &id), ACL_ERROR_INVALID_PARAM, "handle");
 
@@ -553,12 +553,11 @@ static void load_argument_checks(void **state)
     expect_fail(aclmdlLoadFromFile(g_tiny, &id), ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID, NULL);
     expect_fail(aclmdlLoadFromFile(g_zip, &id), ACL_ERROR_API_NOT_SUPPORT, "OM2");
     expect_fail(aclmdlLoadFromFile(g_om, NULL), ACL_ERROR_INVALID_PARAM, "modelId");
-    expect_fail(aclmdlLoadFromFile(g_om, &id), ACL_ERROR_API_NOT_SUPPORT, "aclmdlLoadFromFile is not supported yet");
+    expect_fail(aclmdlLoadFromFile(g_om, &id), ACL_ERROR_GE_PARAM_INVALID, NULL);
 
     expect_fail(aclmdlLoadFromFileWithMem(NULL, &id, work, 64, work, 64), ACL_ERROR_INVALID_PARAM, "modelPath");
     expect_fail(aclmdlLoadFromFileWithMem(g_om, NULL, work, 64, work, 64), ACL_ERROR_INVALID_PARAM, "modelId");
-    expect_fail(aclmdlLoadFromFileWithMem(g_om, &id, NULL, 0, NULL, 0), ACL_ERROR_API_NOT_SUPPORT,
-                "aclmdlLoadFromFileWithMem is not supported yet");
+    expect_fail(aclmdlLoadFromFileWithMem(g_om, &id, NULL, 0, NULL, 0), ACL_ERROR_GE_PARAM_INVALID, NULL);
 
     expect_fail(aclmdlLoadFromMem(NULL, 10, &id), ACL_ERROR_INVALID_PARAM, NULL);
     expect_fail(aclmdlLoadFromMem(g_static_head, 0, &id), ACL_ERROR_INVALID_PARAM, NULL);
@@ -566,10 +565,9 @@ static void load_argument_checks(void **state)
     expect_fail(aclmdlLoadFromMem("PK\3\4", 4, &id), ACL_ERROR_API_NOT_SUPPORT, "OM2");
     expect_fail(aclmdlLoadFromMem(g_static_head, sizeof(g_static_head), NULL), ACL_ERROR_INVALID_PARAM, "modelId");
     expect_fail(aclmdlLoadFromMem(g_static_head, 255, &id), ACL_ERROR_INVALID_PARAM, "256");
-    expect_fail(aclmdlLoadFromMem(g_static_head, sizeof(g_static_head), &id), ACL_ERROR_API_NOT_SUPPORT,
-                "aclmdlLoadFromMem is not supported yet");
+    expect_fail(aclmdlLoadFromMem(g_static_head, sizeof(g_static_head), &id), ACL_ERROR_GE_PARAM_INVALID, NULL);
     expect_fail(aclmdlLoadFromMemWithMem(g_static_head, sizeof(g_static_head), &id, work, 64, NULL, 0),
-                ACL_ERROR_API_NOT_SUPPORT, "aclmdlLoadFromMemWithMem is not supported yet");
+                ACL_ERROR_GE_PARAM_INVALID, NULL);
     expect_fail(aclmdlLoadFromMemWithMem(NULL, 1, &id, work, 64, NULL, 0), ACL_ERROR_INVALID_PARAM, NULL);
 
     expect_fail(aclmdlLoadFromFileWithQ(g_om, &id, NULL, 1, q, 1), ACL_ERROR_INVALID_PARAM, "inputQ");
@@ -578,12 +576,11 @@ static void load_argument_checks(void **state)
     expect_fail(aclmdlLoadFromFileWithQ(g_om, NULL, q, 1, q, 1), ACL_ERROR_INVALID_PARAM, "modelId");
     expect_fail(aclmdlLoadFromFileWithQ(g_missing, &id, NULL, 0, NULL, 0), ACL_ERROR_GE_EXEC_MODEL_PATH_INVALID,
                 NULL);
-    expect_fail(aclmdlLoadFromFileWithQ(g_om, &id, q, 1, q, 1), ACL_ERROR_API_NOT_SUPPORT,
-                "aclmdlLoadFromFileWithQ is not supported yet");
+    expect_fail(aclmdlLoadFromFileWithQ(g_om, &id, q, 1, q, 1), ACL_ERROR_GE_PARAM_INVALID, NULL);
     expect_fail(aclmdlLoadFromMemWithQ(g_static_head, sizeof(g_static_head), &id, q, 1, q, 0),
                 ACL_ERROR_INVALID_PARAM, "outputQNum");
     expect_fail(aclmdlLoadFromMemWithQ(g_static_head, sizeof(g_static_head), &id, q, 1, q, 1),
-                ACL_ERROR_API_NOT_SUPPORT, "aclmdlLoadFromMemWithQ is not supported yet");
+                ACL_ERROR_GE_PARAM_INVALID, NULL);
 }
 
 /* ---- execution and per-model functions on ids that are not loaded ---- */

@@ -1,0 +1,12 @@
+/*
+ * The built-in plug-ins of libascendcl.so: acl_mdl calls this once (weak
+ * reference, model_reader.h) before its first use of a reader or an
+ * executor. Programs that link the static parts instead register their own.
+ */
+#include "acl_mdl/model_reader.h"
+#include "model_v1/v1_model.h"
+
+void oa_mdl_register_builtins(void)
+{
+    oa_model_v1_register();
+}
