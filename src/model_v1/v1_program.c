@@ -4,6 +4,7 @@
  * is checked against the region it claims before it is trusted.
  */
 #define OA_LOG_MODULE "GE"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -309,9 +310,54 @@ static oa_status task_gear_index(const v1_task *t, v1_exec *x)
     return OA_OK;
 }
 
+/* The debug dump (OPENACL_V1_DUMP_DIR): kernel outputs as plain row-major files. */
+static void dump_task(v1_exec *x, const v1_task *t)
+{
+    for (uint16_t k = 0; t->outs != NULL && k < t->n_out; k++) {
+        const oa_ktensor *d = &t->outs[k];
+        const uint8_t *src = x->c->ptrs[t->arg + t->n_in + k];
+        char name[200], path[1024];
+        size_t n = 0;
+        for (const char *c = t->name; *c != '\0' && n + 1 < sizeof name; c++) {
+            name[n++] = (*c == '/' || *c == ':' || *c == ' ') ? '_' : *c;
+        }
+        name[n] = '\0';
+        snprintf(path, sizeof path, "%s/%04u_%s_%u.bin", x->p->dump_dir, x->dump_seq, name, (unsigned)k);
+        FILE *f = fopen(path, "wb");
+        if (f == NULL) {
+            continue;
+        }
+        if (d->layout == OA_KLAYOUT_NCHWC) {
+            const int64_t blk = oa_kernels_block(), c1 = (d->dims[1] + blk - 1) / blk, hw = d->dims[2] * d->dims[3];
+            for (int64_t nn = 0; nn < d->dims[0]; nn++) {
+                for (int64_t c = 0; c < d->dims[1]; c++) {
+                    for (int64_t p = 0; p < hw; p++) {
+                        const float *v = (const float *)src + ((nn * c1 + c / blk) * hw + p) * blk + c % blk;
+                        fwrite(v, sizeof(float), 1, f);
+                    }
+                }
+            }
+        } else {
+            fwrite(src, 1, oa_ktensor_bytes(d), f);
+        }
+        fclose(f);
+    }
+    x->dump_seq++;
+}
+
 static oa_status run_range(v1_exec *x, size_t begin, size_t end)
 {
     const v1_task *t = x->p->tasks;
+    if (x->p->dump_dir != NULL) {
+        for (size_t i = begin; i < end; i++) {
+            const oa_status st = t[i].fn(&t[i], x);
+            if (st != OA_OK) {
+                return st;
+            }
+            dump_task(x, &t[i]);
+        }
+        return OA_OK;
+    }
     for (size_t i = begin; i < end; i++) {
         const oa_status st = t[i].fn(&t[i], x);
         if (st != OA_OK) {
@@ -424,8 +470,13 @@ static oa_status emit_kernel(bld *b, const oa_node *n)
     }
     v1_task t = {.fn = task_kernel, .op = op, .arg = arg, .n_in = (uint16_t)bd->n_in, .n_out = (uint16_t)bd->n_out,
                  .name = own_str(b, n->name)};
+    oa_ktensor *outs = own_block(b, (size_t)bd->n_out * sizeof(oa_ktensor));
+    if (outs != NULL) {
+        memcpy(outs, bd->out, (size_t)bd->n_out * sizeof(oa_ktensor));
+    }
+    t.outs = outs;
     oa_op_bind_destroy(bd);
-    if (t.name == NULL) {
+    if (t.name == NULL || outs == NULL) {
         return OA_E_NOMEM;
     }
     return push_task(b, &t);
@@ -756,6 +807,7 @@ void oa_v1_program_destroy(oa_v1_program *p)
     free(p->patches);
     free(p->in_slot);
     free(p->out_slot);
+    free(p->dump_dir);
     free(p);
 }
 
@@ -772,6 +824,11 @@ oa_status oa_v1_program_build(const oa_v1_source *src, oa_v1_program **out)
     oa_v1_program *p = calloc(1, sizeof(*p));
     if (p == NULL) {
         return OA_FAIL(OA_E_NOMEM, "program");
+    }
+    const char *dump = getenv("OPENACL_V1_DUMP_DIR");
+    if (dump != NULL && dump[0] != '\0') {
+        p->dump_dir = oa_strdup(dump);
+        OA_LOGW("OPENACL_V1_DUMP_DIR: every kernel output is written to %s (debugging only)", dump);
     }
     p->memory_size = (uint64_t)src->memory_size;
     p->zero_copy_off = (uint64_t)(src->memory_size - src->zero_copy_size);

@@ -72,6 +72,7 @@ struct v1_task {
     uint16_t n_out;
     uint64_t aux;       /* copy: bytes; case: index into cases */
     const char *name;   /* node name, for error messages */
+    const oa_ktensor *outs; /* kernel tasks: the n_out output descs (the debug dump writes them) */
 };
 
 /* Where a pointer-table entry points. */
@@ -141,6 +142,7 @@ typedef struct oa_v1_program {
     size_t n_kernel_tasks;  /* statistics */
     size_t n_nchwc_tasks;
     size_t n_fused_tasks;
+    char *dump_dir;         /* OPENACL_V1_DUMP_DIR at load: every kernel output is written there (debugging) */
 } oa_v1_program;
 
 /*
@@ -186,6 +188,7 @@ struct v1_exec {
     v1_ctx *c;
     int32_t branch;       /* the selected gear, written by MapIndex tasks */
     void *pool;           /* oa_threadpool * */
+    unsigned dump_seq;    /* tasks dumped so far (debug dump only) */
 };
 
 /*
