@@ -348,13 +348,20 @@ static void dump_task(v1_exec *x, const v1_task *t)
 static oa_status run_range(v1_exec *x, size_t begin, size_t end)
 {
     const v1_task *t = x->p->tasks;
-    if (x->p->dump_dir != NULL) {
+    if (x->p->dump_dir != NULL || x->p->prof_ns != NULL) {
+        /* the debugging loop: profile and/or dump every task */
         for (size_t i = begin; i < end; i++) {
+            const uint64_t t0 = oa_now_ns();
             const oa_status st = t[i].fn(&t[i], x);
+            if (x->p->prof_ns != NULL) {
+                __atomic_fetch_add(&x->p->prof_ns[i], oa_now_ns() - t0, __ATOMIC_RELAXED);
+            }
             if (st != OA_OK) {
                 return st;
             }
-            dump_task(x, &t[i]);
+            if (x->p->dump_dir != NULL) {
+                dump_task(x, &t[i]);
+            }
         }
         return OA_OK;
     }
@@ -776,10 +783,62 @@ static oa_status build_variants(bld *b)
 
 /* ---- build / destroy ---- */
 
+static int prof_cmp(const void *a, const void *b)
+{
+    const uint64_t *const *x = a, *const *y = b;
+    return **x < **y ? 1 : **x > **y ? -1 : 0;
+}
+
+/* OPENACL_V1_PROFILE: the tasks by time, and the time per kernel family. */
+static void prof_print(const oa_v1_program *p)
+{
+    const uint64_t runs = p->prof_ns[p->n_tasks] ? p->prof_ns[p->n_tasks] : 1;
+    uint64_t total = 0;
+    uint64_t fam[OA_KOP_COUNT + 1] = {0};
+    const uint64_t **order = calloc(p->n_tasks ? p->n_tasks : 1, sizeof(*order));
+    if (order == NULL) {
+        return;
+    }
+    for (size_t i = 0; i < p->n_tasks; i++) {
+        total += p->prof_ns[i];
+        const int f = p->tasks[i].op != NULL ? (int)oa_kop_get_type(p->tasks[i].op) : OA_KOP_COUNT;
+        fam[f] += p->prof_ns[i];
+        order[i] = &p->prof_ns[i];
+    }
+    qsort(order, p->n_tasks, sizeof(*order), prof_cmp);
+    fprintf(stderr, "[openacl profile] %llu runs, %.3f ms per run in %zu tasks\n", (unsigned long long)runs,
+            (double)total / runs / 1e6, p->n_tasks);
+    for (int f = 0; f <= OA_KOP_COUNT; f++) {
+        if (fam[f] > 0) {
+            fprintf(stderr, "  %-16s %8.3f ms %5.1f%%\n", f < OA_KOP_COUNT ? oa_kop_type_name((oa_kop_type)f) : "(copy/case)",
+                    (double)fam[f] / runs / 1e6, 100.0 * (double)fam[f] / (double)(total ? total : 1));
+        }
+    }
+    for (size_t k = 0; k < p->n_tasks && k < 25; k++) {
+        const size_t i = (size_t)(order[k] - p->prof_ns);
+        const v1_task *t = &p->tasks[i];
+        char dims[96] = "";
+        if (t->outs != NULL && t->n_out > 0) {
+            size_t n = 0;
+            for (int d = 0; d < t->outs[0].rank && n + 16 < sizeof dims; d++) {
+                n += (size_t)snprintf(dims + n, sizeof dims - n, "%s%lld", d ? "x" : "", (long long)t->outs[0].dims[d]);
+            }
+        }
+        fprintf(stderr, "  %8.3f ms  %-10s %-7s %-14s %s\n", (double)p->prof_ns[i] / runs / 1e6,
+                t->op != NULL ? oa_kop_type_name(oa_kop_get_type(t->op)) : "copy",
+                t->op != NULL ? oa_kop_impl_name(t->op) : "", dims, t->name);
+    }
+    free(order);
+}
+
 void oa_v1_program_destroy(oa_v1_program *p)
 {
     if (p == NULL) {
         return;
+    }
+    if (p->prof_ns != NULL) {
+        prof_print(p);
+        free(p->prof_ns);
     }
     for (size_t i = 0; i < p->n_kops; i++) {
         oa_kop_destroy(p->kops[i]);
@@ -830,6 +889,9 @@ oa_status oa_v1_program_build(const oa_v1_source *src, oa_v1_program **out)
         p->dump_dir = oa_strdup(dump);
         OA_LOGW("OPENACL_V1_DUMP_DIR: every kernel output is written to %s (debugging only)", dump);
     }
+    if (oa_env_long("OPENACL_V1_PROFILE", 0) > 0) {
+        p->prof_runs = 1; /* replaced by the count of runs */
+    }
     p->memory_size = (uint64_t)src->memory_size;
     p->zero_copy_off = (uint64_t)(src->memory_size - src->zero_copy_size);
     bld b = {.s = src, .p = p};
@@ -853,6 +915,10 @@ oa_status oa_v1_program_build(const oa_v1_source *src, oa_v1_program **out)
     if (st != OA_OK) {
         oa_v1_program_destroy(p);
         return st;
+    }
+    if (p->prof_runs > 0) {
+        p->prof_runs = 0;
+        p->prof_ns = calloc(p->n_tasks + 1, sizeof(uint64_t));
     }
     OA_LOGI("[Load][Program] %zu tasks (%zu kernels, %zu NCHWc, %zu with fused post-ops), %zu pointers, %zu patched "
             "per run, workspace %zu bytes, %zu gear(s)",
@@ -986,6 +1052,9 @@ oa_status oa_v1_run(const oa_v1_program *p, v1_ctx *c, const v1_io *io, void *po
     }
     v1_exec x = {.p = p, .c = c, .branch = (int32_t)io->variant, .pool = pool};
     oa_status st = run_range(&x, 0, p->n_main);
+    if (p->prof_ns != NULL) {
+        __atomic_fetch_add(&p->prof_ns[p->n_tasks], 1, __ATOMIC_RELAXED); /* the run counter */
+    }
     if (st != OA_OK) {
         return st;
     }

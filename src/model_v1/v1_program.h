@@ -143,6 +143,9 @@ typedef struct oa_v1_program {
     size_t n_nchwc_tasks;
     size_t n_fused_tasks;
     char *dump_dir;         /* OPENACL_V1_DUMP_DIR at load: every kernel output is written there (debugging) */
+    uint64_t *prof_ns;      /* OPENACL_V1_PROFILE=1 at load: time per task, summed, then the run count
+                             * (n_tasks + 1 entries; printed at destroy) */
+    uint64_t prof_runs;     /* load-time flag only */
 } oa_v1_program;
 
 /*
