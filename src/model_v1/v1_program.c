@@ -640,7 +640,7 @@ static oa_status emit_graph(bld *b, const oa_graph *g)
                          nd->name, nd->type_name);
             break;
         default:
-            if (nd->type == OA_OP_UNKNOWN && strcmp(nd->type_name, "MapIndex") == 0) {
+            if (strcmp(nd->type_name, "MapIndex") == 0) {
                 st = emit_gear_index(b, nd);
             } else {
                 st = emit_kernel(b, nd);

@@ -37,7 +37,7 @@ bool oa_op_bind_is_structural(const oa_node *n)
     case OA_OP_PARTITIONED_CALL:
         return true;
     default:
-        return n->type == OA_OP_UNKNOWN && n->type_name != NULL && strcmp(n->type_name, "MapIndex") == 0;
+        return n->type_name != NULL && strcmp(n->type_name, "MapIndex") == 0;
     }
 }
 

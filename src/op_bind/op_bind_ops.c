@@ -919,12 +919,11 @@ oa_status oa_bind_decode(oa_bctx *c)
     case OA_OP_IDENTITY:
     case OA_OP_FLATTEN:
     case OA_OP_FLATTEN_V2: return bind_copy(c);
-    case OA_OP_UNKNOWN:
+    default:
+        /* types the compiler adds (they may or may not be in op_defs.inc) */
         if (n->type_name != NULL && strcmp(n->type_name, "TransData") == 0) {
             return bind_transdata(c);
         }
-        break;
-    default:
         break;
     }
     if (oa_op_bind_is_structural(n)) {
