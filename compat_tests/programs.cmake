@@ -16,3 +16,62 @@ oa_compat_program(rt_external_allocator SOURCES runtime/rt_external_allocator.c)
 
 # Stream capture and replay (aclmdlRI*).
 oa_compat_program(capture_replay SOURCES capture/capture_replay.c)
+
+# Models (compat_tests/models): .om files made by the installed atc, results
+# checked against ONNX Runtime on the same inputs. The data come from
+# tests/models/CMakeLists.txt (fixtures model_om_<m>, model_ref_<m>,
+# models_inputs); OA_MODELS_DATA is only set when tests/compat registers runs.
+set(_md ${OA_MODELS_DATA})
+macro(_mdl_fix m)
+  set(_fx "models_inputs;model_om_${m};model_ref_${m}")
+endmacro()
+
+oa_compat_program(mdl_classify SOURCES models/mdl_classify.c LIBS ascendcl m NO_TEST)
+foreach(m resnet50 cls cls_plain)
+  _mdl_fix(${m})
+  set(_in ${_md}/inputs/cls_x.bin)
+  if(m STREQUAL "resnet50")
+    set(_in ${_md}/inputs/resnet_x.bin)
+  endif()
+  oa_compat_test(mdl_classify_${m} PROGRAM mdl_classify ARGS ${_md}/om/${m}.om ${_in} ${_md}/ref/${m}
+                 FIXTURES ${_fx} LABELS models)
+endforeach()
+_mdl_fix(cls_fp16)
+oa_compat_test(mdl_classify_cls_fp16 PROGRAM mdl_classify
+               ARGS ${_md}/om/cls_fp16.om ${_md}/inputs/cls_x_f16.bin ${_md}/ref/cls_fp16 FIXTURES ${_fx} LABELS models)
+
+oa_compat_program(mdl_withmem SOURCES models/mdl_withmem.c LIBS ascendcl m NO_TEST)
+_mdl_fix(rec)
+oa_compat_test(mdl_withmem_rec PROGRAM mdl_withmem ARGS ${_md}/om/rec.om ${_md}/inputs/rec_x.bin ${_md}/ref/rec
+               FIXTURES ${_fx} LABELS models)
+
+_mdl_fix(cls_dyn)
+oa_compat_program(mdl_dynamic_batch SOURCES models/mdl_dynamic_batch.c LIBS ascendcl m
+                  ARGS ${_md}/om/cls_dyn.om ${_md}/inputs ${_md}/ref/cls_dyn FIXTURES ${_fx} LABELS models)
+
+oa_compat_program(mdl_async_callback SOURCES models/mdl_async_callback.cpp LIBS ascendcl m NO_TEST)
+_mdl_fix(cls)
+oa_compat_test(mdl_async_callback_cls PROGRAM mdl_async_callback
+               ARGS ${_md}/om/cls.om ${_md}/inputs/cls_x.bin ${_md}/ref/cls 8 FIXTURES ${_fx} LABELS models)
+
+# The generic runner (also installed as <prefix>/bin/oa_run): every model against ONNX Runtime.
+oa_compat_program(oa_run SOURCES models/oa_run.c LIBS ascendcl m NO_TEST)
+_mdl_fix(det)
+oa_compat_test(oa_run_det PROGRAM oa_run ARGS --model ${_md}/om/det.om --input ${_md}/inputs/det_x.bin
+               --compare ${_md}/ref/det FIXTURES ${_fx} LABELS models)
+_mdl_fix(rec)
+oa_compat_test(oa_run_rec PROGRAM oa_run ARGS --model ${_md}/om/rec.om --input ${_md}/inputs/rec_x.bin
+               --compare ${_md}/ref/rec --load mem --async FIXTURES ${_fx} LABELS models)
+_mdl_fix(yolo)
+oa_compat_test(oa_run_yolo PROGRAM oa_run ARGS --model ${_md}/om/yolo.om --input ${_md}/inputs/yolo_x.bin
+               --compare ${_md}/ref/yolo --load withmem FIXTURES ${_fx} LABELS models)
+_mdl_fix(bert)
+oa_compat_test(oa_run_bert PROGRAM oa_run ARGS --model ${_md}/om/bert.om
+               --input ${_md}/inputs/bert_ids.bin,${_md}/inputs/bert_mask.bin,${_md}/inputs/bert_type.bin
+               --compare ${_md}/ref/bert --load config FIXTURES ${_fx} LABELS models)
+_mdl_fix(cls_dyn)
+oa_compat_test(oa_run_cls_dyn PROGRAM oa_run ARGS --model ${_md}/om/cls_dyn.om --input ${_md}/inputs/cls_b2.bin
+               --dymBatch 2 --compare ${_md}/ref/cls_dyn/b2 FIXTURES ${_fx} LABELS models)
+_mdl_fix(resnet50)
+oa_compat_test(oa_run_resnet50 PROGRAM oa_run ARGS --model ${_md}/om/resnet50.om --input ${_md}/inputs/resnet_x.bin
+               --compare ${_md}/ref/resnet50 --top5 --output ${_md}/out FIXTURES ${_fx} LABELS models)
