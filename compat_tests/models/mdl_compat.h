@@ -82,7 +82,7 @@ static inline void *mc_read_ref(const char *dir, const char *name, size_t *size)
         fname[n++] = ok ? ch : '_';
     }
     fname[n] = '\0';
-    char path[1024];
+    char path[1400];
     snprintf(path, sizeof path, "%s/%s.bin", dir, fname);
     void *p = mc_read_file(path, size);
     if (p == NULL) {
