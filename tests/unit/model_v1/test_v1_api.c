@@ -1,0 +1,525 @@
+/*
+ * model_v1 through the public API (libascendcl) on the small models of
+ * gen_v1_models: results against references computed here, and CANN's
+ * rules for QuerySize, the load variants (caller memory, too small memory,
+ * memory images freed after the load, hostile plans), execution checks
+ * (buffer counts, the 64-byte input slack, output sizes, NULL outputs,
+ * sync/async mode mixing, ExecuteV2), concurrency and unload.
+ *
+ *   test_v1_api [DIR]   (DIR holds the generated models; default $OA_V1_MODELS)
+ */
+#include <math.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "acl/acl.h"
+
+static const char *g_dir;
+static aclrtContext g_ctx;
+
+static const char *model(const char *name)
+{
+    static char buf[4][1024];
+    static int k;
+    k = (k + 1) % 4;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", g_dir, name);
+    return buf[k];
+}
+
+static void expect_acl(const char *expr, aclError got, aclError want, const char *part)
+{
+    const char *m = aclGetRecentErrMsg();
+    if (got != want || (part != NULL && (m == NULL || strstr(m, part) == NULL))) {
+        fail_msg("%s -> %d (want %d), message [%s], want [%s]", expr, got, want, m ? m : "", part ? part : "");
+    }
+}
+#define EXPECT_ACL(expr, code, part) expect_acl(#expr, (expr), (aclError)(code), (part))
+
+#define OK_ACL(expr)                                                                                        \
+    do {                                                                                                    \
+        const aclError r_ = (expr);                                                                         \
+        if (r_ != ACL_SUCCESS) {                                                                            \
+            const char *m_ = aclGetRecentErrMsg();                                                          \
+            fail_msg("%s -> %d (%s)", #expr, r_, m_ ? m_ : "");                                             \
+        }                                                                                                   \
+    } while (0)
+
+/* ---- the ew model: x [1,8,32,32]; y0 = sigmoid(0.5 relu(x) + x), y1 = mean over H, W ---- */
+
+#define EW_N (8 * 32 * 32)
+
+static void ew_input(float *x)
+{
+    for (int i = 0; i < EW_N; i++) {
+        x[i] = (float)((i * 7919) % 2001 - 1000) / 250.0f;
+    }
+}
+
+static void ew_ref(const float *x, float *y0, float *y1)
+{
+    for (int c = 0; c < 8; c++) {
+        double s = 0;
+        for (int i = 0; i < 1024; i++) {
+            const float v = x[c * 1024 + i];
+            const float a = 0.5f * (v > 0 ? v : 0) + v;
+            y0[c * 1024 + i] = 1.0f / (1.0f + expf(-a));
+            s += a;
+        }
+        y1[c] = (float)(s / 1024.0);
+    }
+}
+
+static void expect_close(const float *a, const float *b, size_t n, float tol)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (fabsf(a[i] - b[i]) > tol * (1.0f + fabsf(b[i]))) {
+            fail_msg("element %zu: %g, want %g", i, (double)a[i], (double)b[i]);
+        }
+    }
+}
+
+typedef struct bufs {
+    aclmdlDataset *in, *out;
+    void *x, *y0, *y1;
+} bufs;
+
+static void ew_bufs(bufs *b, size_t x_len, size_t y0_len)
+{
+    memset(b, 0, sizeof(*b));
+    OK_ACL(aclrtMalloc(&b->x, EW_N * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK_ACL(aclrtMalloc(&b->y0, EW_N * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK_ACL(aclrtMalloc(&b->y1, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    ew_input(b->x);
+    b->in = aclmdlCreateDataset();
+    b->out = aclmdlCreateDataset();
+    OK_ACL(aclmdlAddDatasetBuffer(b->in, aclCreateDataBuffer(b->x, x_len)));
+    OK_ACL(aclmdlAddDatasetBuffer(b->out, aclCreateDataBuffer(b->y0, y0_len)));
+    OK_ACL(aclmdlAddDatasetBuffer(b->out, aclCreateDataBuffer(b->y1, 32)));
+}
+
+static void free_dataset(aclmdlDataset *d)
+{
+    for (size_t i = 0; i < aclmdlGetDatasetNumBuffers(d); i++) {
+        OK_ACL(aclDestroyDataBuffer(aclmdlGetDatasetBuffer(d, i)));
+    }
+    OK_ACL(aclmdlDestroyDataset(d));
+}
+
+static void ew_free(bufs *b)
+{
+    free_dataset(b->in);
+    free_dataset(b->out);
+    OK_ACL(aclrtFree(b->x));
+    OK_ACL(aclrtFree(b->y0));
+    OK_ACL(aclrtFree(b->y1));
+}
+
+static void ew_check(const bufs *b, size_t n0)
+{
+    static float y0[EW_N], y1[8];
+    ew_ref(b->x, y0, y1);
+    expect_close(b->y0, y0, n0, 2e-6f);
+    expect_close(b->y1, y1, 8, 1e-5f);
+}
+
+/* ---- tests ---- */
+
+static void query_and_desc(void **state)
+{
+    (void)state;
+    size_t work = 0, weight = 0;
+    OK_ACL(aclmdlQuerySize(model("ew.om"), &work, &weight));
+    assert_true(work > 0 && weight > 0);
+    /* ew: the feature map (relu, mul, add, mean) then x, y0, y1 in the zero-copy region */
+    assert_true(work >= (size_t)EW_N * 4 * 5);
+    size_t w2 = 0, wt2 = 0;
+    FILE *f = fopen(model("ew.om"), "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    const long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    void *img = malloc((size_t)n);
+    assert_int_equal(fread(img, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    OK_ACL(aclmdlQuerySizeFromMem(img, (size_t)n, &w2, &wt2));
+    assert_int_equal(w2, work);
+    assert_int_equal(wt2, weight);
+    EXPECT_ACL(aclmdlQuerySize(NULL, &w2, &wt2), ACL_ERROR_INVALID_PARAM, "modelPath");
+    EXPECT_ACL(aclmdlQuerySize(model("ew.om"), &w2, NULL), ACL_ERROR_INVALID_PARAM, "weightSize");
+    EXPECT_ACL(aclmdlQuerySize(model("missing.om"), &w2, &wt2), ACL_ERROR_GE_EXEC_MODEL_PATH_INVALID, NULL);
+    EXPECT_ACL(aclmdlQuerySizeFromMem(img, 0, &w2, &wt2), ACL_ERROR_INVALID_PARAM, NULL);
+    EXPECT_ACL(aclmdlQuerySizeFromMem(img, 300, &w2, &wt2), ACL_ERROR_GE_PARAM_INVALID, NULL);
+
+    aclmdlDesc *d = aclmdlCreateDesc();
+    OK_ACL(aclmdlGetDescFromMem(d, img, (size_t)n));
+    assert_int_equal(aclmdlGetNumInputs(d), 1);
+    assert_int_equal(aclmdlGetNumOutputs(d), 2);
+    assert_string_equal(aclmdlGetInputNameByIndex(d, 0), "x");
+    assert_int_equal(aclmdlGetInputSizeByIndex(d, 0), EW_N * 4);
+    assert_int_equal(aclmdlGetOutputSizeByIndex(d, 1), 32);
+    assert_int_equal(aclmdlGetInputDataType(d, 0), ACL_FLOAT);
+    assert_int_equal(aclmdlGetInputFormat(d, 0), ACL_FORMAT_NCHW);
+    aclmdlIODims dims;
+    OK_ACL(aclmdlGetOutputDims(d, 1, &dims));
+    assert_int_equal(dims.dimCount, 4);
+    assert_int_equal(dims.dims[1], 8);
+    assert_int_equal(dims.dims[2], 1);
+    size_t gears = 9;
+    OK_ACL(aclmdlGetInputDynamicGearCount(d, (size_t)-1, &gears));
+    assert_int_equal(gears, 0);
+    size_t idx;
+    EXPECT_ACL(aclmdlGetInputIndexByName(d, ACL_DYNAMIC_TENSOR_NAME, &idx), ACL_ERROR_INVALID_PARAM, NULL);
+    OK_ACL(aclmdlGetDescFromFile(d, model("conv.om")));
+    assert_int_equal(aclmdlGetNumOutputs(d), 1);
+    aclmdlDestroyDesc(d);
+    free(img);
+}
+
+static void ew_load_variants(void **state)
+{
+    (void)state;
+    bufs b;
+    ew_bufs(&b, EW_N * 4, EW_N * 4);
+    uint32_t id = 0;
+    /* from the file: weights mapped */
+    OK_ACL(aclmdlLoadFromFile(model("ew.om"), &id));
+    OK_ACL(aclmdlExecute(id, b.in, b.out));
+    ew_check(&b, EW_N);
+    aclmdlDesc *d = aclmdlCreateDesc();
+    OK_ACL(aclmdlGetDesc(d, id));
+    aclmdlIODims dims;
+    OK_ACL(aclmdlGetCurOutputDims(d, 0, &dims));
+    assert_int_equal(dims.dimCount, 4);
+    assert_int_equal(dims.dims[3], 32);
+    aclmdlDestroyDesc(d);
+    OK_ACL(aclmdlUnload(id));
+
+    /* from memory: the image is clobbered and freed right after the load */
+    FILE *f = fopen(model("ew.om"), "rb");
+    fseek(f, 0, SEEK_END);
+    const size_t n = (size_t)ftell(f);
+    fseek(f, 0, SEEK_SET);
+    void *img = malloc(n);
+    assert_int_equal(fread(img, 1, n, f), n);
+    fclose(f);
+    OK_ACL(aclmdlLoadFromMem(img, n, &id));
+    memset(img, 0xEE, n);
+    free(img);
+    memset(b.y0, 0, EW_N * 4);
+    OK_ACL(aclmdlExecute(id, b.in, b.out));
+    ew_check(&b, EW_N);
+    OK_ACL(aclmdlUnload(id));
+
+    /* the caller's memory: too small, then exactly what QuerySize says */
+    size_t work = 0, weight = 0;
+    OK_ACL(aclmdlQuerySize(model("ew.om"), &work, &weight));
+    void *wk = NULL, *wt = NULL;
+    OK_ACL(aclrtMalloc(&wk, work, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK_ACL(aclrtMalloc(&wt, weight, ACL_MEM_MALLOC_HUGE_FIRST));
+    EXPECT_ACL(aclmdlLoadFromFileWithMem(model("ew.om"), &id, wk, 1024, wt, weight), ACL_ERROR_GE_PARAM_INVALID,
+               "work memory");
+    EXPECT_ACL(aclmdlLoadFromFileWithMem(model("ew.om"), &id, wk, work, wt, weight - 1), ACL_ERROR_GE_PARAM_INVALID,
+               "weight memory");
+    /* the feature map proper suffices: the zero-copy region holds x, y0 and y1 (3 x 64-aligned slots) */
+    const size_t zero_copy = EW_N * 4 * 2 + 64;
+    OK_ACL(aclmdlLoadFromFileWithMem(model("ew.om"), &id, wk, work - zero_copy, wt, weight));
+    memset(b.y0, 0, EW_N * 4);
+    OK_ACL(aclmdlExecute(id, b.in, b.out));
+    ew_check(&b, EW_N);
+    /* GE copies the weights into the caller's weight memory: the 0.5 constant is there */
+    const float half = 0.5f;
+    bool found = false;
+    for (size_t k = 0; k + 4 <= weight && !found; k += 4) {
+        found = memcmp((const char *)wt + k, &half, 4) == 0;
+    }
+    assert_true(found);
+    OK_ACL(aclmdlUnload(id));
+    OK_ACL(aclrtFree(wk)); /* still the caller's after unload */
+    OK_ACL(aclrtFree(wt));
+
+    /* aclmdlLoadWithConfig, from memory with memory */
+    aclmdlConfigHandle *h = aclmdlCreateConfigHandle();
+    const size_t type = ACL_MDL_LOAD_FROM_FILE_WITH_MEM;
+    const char *path = model("ew.om");
+    OK_ACL(aclrtMalloc(&wk, work, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK_ACL(aclmdlSetConfigOpt(h, ACL_MDL_LOAD_TYPE_SIZET, &type, sizeof type));
+    OK_ACL(aclmdlSetConfigOpt(h, ACL_MDL_PATH_PTR, &path, sizeof path));
+    OK_ACL(aclmdlSetConfigOpt(h, ACL_MDL_WORKSPACE_ADDR_PTR, &wk, sizeof wk));
+    OK_ACL(aclmdlSetConfigOpt(h, ACL_MDL_WORKSPACE_SIZET, &work, sizeof work));
+    OK_ACL(aclmdlLoadWithConfig(h, &id));
+    memset(b.y0, 0, EW_N * 4);
+    OK_ACL(aclmdlExecute(id, b.in, b.out));
+    ew_check(&b, EW_N);
+    OK_ACL(aclmdlUnload(id));
+    OK_ACL(aclrtFree(wk));
+    aclmdlDestroyConfigHandle(h);
+    ew_free(&b);
+}
+
+static void hostile_and_unsupported(void **state)
+{
+    (void)state;
+    uint32_t id = 0;
+    EXPECT_ACL(aclmdlLoadFromFile(model("bad_offset.om"), &id), ACL_ERROR_GE_PARAM_INVALID,
+               "lies outside the model memory");
+    EXPECT_ACL(aclmdlLoadFromFile(model("bad_cross.om"), &id), ACL_ERROR_GE_PARAM_INVALID,
+               "crosses into the zero-copy region");
+    EXPECT_ACL(aclmdlLoadFromFile(model("unsupported.om"), &id), ACL_ERROR_OP_NOT_FOUND, "node my_elu (Elu)");
+}
+
+static void execute_checks(void **state)
+{
+    (void)state;
+    uint32_t id = 0;
+    OK_ACL(aclmdlLoadFromFile(model("ew.om"), &id));
+    bufs b;
+    /* 63 bytes short: accepted (GE's 64-byte slack); the missing tail reads as zeros */
+    ew_bufs(&b, EW_N * 4 - 63, EW_N * 4 - 63);
+    OK_ACL(aclmdlExecute(id, b.in, b.out));
+    static float full[EW_N];
+    memcpy(full, b.x, EW_N * 4);
+    memset((char *)full + EW_N * 4 - 63, 0, 63);
+    static float y0[EW_N], y1[8];
+    ew_ref(full, y0, y1);
+    expect_close(b.y0, y0, (EW_N * 4 - 63) / 4, 2e-6f);
+    ew_free(&b);
+    /* 65 bytes short: refused */
+    ew_bufs(&b, EW_N * 4 - 65, EW_N * 4);
+    EXPECT_ACL(aclmdlExecute(id, b.in, b.out), ACL_ERROR_GE_FAILURE, "E13025");
+    ew_free(&b);
+    ew_bufs(&b, EW_N * 4, EW_N * 4 - 65);
+    EXPECT_ACL(aclmdlExecute(id, b.in, b.out), ACL_ERROR_GE_FAILURE, "output");
+    /* buffer counts must equal the model's */
+    OK_ACL(aclmdlAddDatasetBuffer(b.in, aclCreateDataBuffer(b.x, 4)));
+    EXPECT_ACL(aclmdlExecute(id, b.in, b.out), ACL_ERROR_GE_PARAM_INVALID, "number of inputs or outputs");
+    ew_free(&b);
+    ew_bufs(&b, EW_N * 4, EW_N * 4);
+    aclmdlDataset *one = aclmdlCreateDataset();
+    OK_ACL(aclmdlAddDatasetBuffer(one, aclCreateDataBuffer(b.y0, EW_N * 4)));
+    EXPECT_ACL(aclmdlExecute(id, b.in, one), ACL_ERROR_GE_PARAM_INVALID, "number of inputs or outputs");
+    free_dataset(one);
+    /* outputs without data: aclmdlExecute allocates them with the model's sizes */
+    aclmdlDataset *nul = aclmdlCreateDataset();
+    OK_ACL(aclmdlAddDatasetBuffer(nul, aclCreateDataBuffer(NULL, 0)));
+    OK_ACL(aclmdlAddDatasetBuffer(nul, aclCreateDataBuffer(b.y1, 32)));
+    OK_ACL(aclmdlExecute(id, b.in, nul));
+    aclDataBuffer *got = aclmdlGetDatasetBuffer(nul, 0);
+    assert_non_null(aclGetDataBufferAddr(got));
+    assert_int_equal(aclGetDataBufferSizeV2(got), EW_N * 4);
+    static float r0[EW_N], r1[8];
+    ew_ref(b.x, r0, r1);
+    expect_close(aclGetDataBufferAddr(got), r0, EW_N, 2e-6f);
+    OK_ACL(aclrtFree(aclGetDataBufferAddr(got)));
+    OK_ACL(aclUpdateDataBuffer(got, NULL, 0));
+    /* an input tensor desc makes the run "dynamic": every output gets a desc */
+    aclTensorDesc *td = aclCreateTensorDesc(ACL_FLOAT, 0, NULL, ACL_FORMAT_NCHW);
+    OK_ACL(aclmdlSetDatasetTensorDesc(b.in, td, 0));
+    aclDestroyTensorDesc(td);
+    OK_ACL(aclmdlExecute(id, b.in, b.out));
+    aclTensorDesc *od = aclmdlGetDatasetTensorDesc(b.out, 1);
+    assert_non_null(od);
+    assert_int_equal(aclGetTensorDescNumDims(od), 4);
+    int64_t dim = 0;
+    OK_ACL(aclGetTensorDescDimV2(od, 1, &dim));
+    assert_int_equal(dim, 8);
+    /* aclmdlExecuteV2 on a stream is synchronous for V1 */
+    aclrtStream s;
+    OK_ACL(aclrtCreateStream(&s));
+    aclmdlExecConfigHandle *cfg = aclmdlCreateExecConfigHandle();
+    memset(b.y0, 0, EW_N * 4);
+    OK_ACL(aclmdlExecuteV2(id, b.in, b.out, s, cfg));
+    ew_check(&b, EW_N);
+    /* the model ran synchronously: asynchronous execution is refused (GE's mode mixing rule) */
+    EXPECT_ACL(aclmdlExecuteAsync(id, b.in, b.out, s), ACL_ERROR_GE_FAILURE, "mix execute");
+    OK_ACL(aclmdlUnload(id));
+    /* and the other way round; async never allocates outputs */
+    OK_ACL(aclmdlLoadFromFile(model("ew.om"), &id));
+    EXPECT_ACL(aclmdlExecuteAsync(id, b.in, nul, s), ACL_ERROR_GE_FAILURE, "E13025");
+    OK_ACL(aclrtMemset(b.y0, EW_N * 4, 0, EW_N * 4));
+    OK_ACL(aclmdlExecuteAsync(id, b.in, b.out, s));
+    OK_ACL(aclrtSynchronizeStream(s));
+    ew_check(&b, EW_N);
+    EXPECT_ACL(aclmdlExecute(id, b.in, b.out), ACL_ERROR_GE_FAILURE, "mix execute");
+    /* unloading with executions queued: they finish, then the model goes */
+    for (int i = 0; i < 4; i++) {
+        OK_ACL(aclmdlExecuteAsync(id, b.in, b.out, s));
+    }
+    OK_ACL(aclmdlUnload(id));
+    EXPECT_ACL(aclmdlExecuteAsync(id, b.in, b.out, s), ACL_ERROR_GE_EXEC_MODEL_ID_INVALID, NULL);
+    OK_ACL(aclrtSynchronizeStream(s));
+    ew_check(&b, EW_N);
+    OK_ACL(aclmdlDestroyExecConfigHandle(cfg));
+    OK_ACL(aclrtDestroyStream(s));
+    free_dataset(nul);
+    ew_free(&b);
+}
+
+static void io_copies_and_constants(void **state)
+{
+    (void)state;
+    uint32_t id = 0;
+    OK_ACL(aclmdlLoadFromFile(model("io.om"), &id));
+    float a[6] = {1, 2, 3, 4, 5, 6}, bb[6] = {10, 20, 30, 40, 50, 60}, o0[6], o1[6], o2[3];
+    aclmdlDataset *in = aclmdlCreateDataset(), *out = aclmdlCreateDataset();
+    OK_ACL(aclmdlAddDatasetBuffer(in, aclCreateDataBuffer(a, sizeof a)));
+    OK_ACL(aclmdlAddDatasetBuffer(in, aclCreateDataBuffer(bb, sizeof bb)));
+    OK_ACL(aclmdlAddDatasetBuffer(out, aclCreateDataBuffer(o0, sizeof o0)));
+    OK_ACL(aclmdlAddDatasetBuffer(out, aclCreateDataBuffer(o1, sizeof o1)));
+    OK_ACL(aclmdlAddDatasetBuffer(out, aclCreateDataBuffer(o2, sizeof o2)));
+    OK_ACL(aclmdlExecute(id, in, out));
+    for (int i = 0; i < 6; i++) {
+        assert_true(o0[i] == a[i] + bb[i]);
+        assert_true(o1[i] == a[i]);
+    }
+    assert_true(o2[0] == 1.5f && o2[1] == -2.0f && o2[2] == 7.25f);
+    free_dataset(in);
+    free_dataset(out);
+    OK_ACL(aclmdlUnload(id));
+}
+
+static void conv_model(void **state)
+{
+    (void)state;
+    uint32_t id = 0;
+    OK_ACL(aclmdlLoadFromFile(model("conv.om"), &id));
+    static float x[3 * 16 * 16], y[8];
+    for (int i = 0; i < 3 * 256; i++) {
+        x[i] = (float)((i * 31) % 23 - 11) / 8.0f;
+    }
+    aclmdlDataset *in = aclmdlCreateDataset(), *out = aclmdlCreateDataset();
+    OK_ACL(aclmdlAddDatasetBuffer(in, aclCreateDataBuffer(x, sizeof x)));
+    OK_ACL(aclmdlAddDatasetBuffer(out, aclCreateDataBuffer(y, sizeof y)));
+    OK_ACL(aclmdlExecute(id, in, out));
+    for (int o = 0; o < 8; o++) {
+        double s = 0;
+        for (int i = 0; i < 16; i++) {
+            for (int j = 0; j < 16; j++) {
+                double acc = (double)(o - 4) / 8.0;
+                for (int c = 0; c < 3; c++) {
+                    for (int ki = 0; ki < 3; ki++) {
+                        for (int kj = 0; kj < 3; kj++) {
+                            const int ii = i + ki - 1, jj = j + kj - 1;
+                            if (ii >= 0 && ii < 16 && jj >= 0 && jj < 16) {
+                                const int wi = ((o * 3 + c) * 3 + ki) * 3 + kj;
+                                acc += (double)x[(c * 16 + ii) * 16 + jj] * ((wi * 37) % 17 - 8) / 16.0;
+                            }
+                        }
+                    }
+                }
+                s += acc > 0 ? acc : 0;
+            }
+        }
+        const float want = (float)(s / 256.0);
+        assert_true(fabsf(y[o] - want) <= 1e-4f * (1.0f + fabsf(want)));
+    }
+    free_dataset(in);
+    free_dataset(out);
+    OK_ACL(aclmdlUnload(id));
+}
+
+/* ---- one model, several threads at once (each execution gets its own feature map) ---- */
+
+typedef struct worker {
+    uint32_t id;
+    int bad;
+} worker;
+
+static void *run_many(void *arg)
+{
+    worker *w = arg;
+    if (aclrtSetCurrentContext(g_ctx) != ACL_SUCCESS) {
+        w->bad = 1;
+        return NULL;
+    }
+    float *x = malloc(EW_N * 4), *y0 = malloc(EW_N * 4), y1[8], *r0 = malloc(EW_N * 4), r1[8];
+    ew_input(x);
+    for (int i = 0; i < EW_N; i++) {
+        x[i] += (float)((uintptr_t)(void *)w % 7);
+    }
+    ew_ref(x, r0, r1);
+    aclmdlDataset *in = aclmdlCreateDataset(), *out = aclmdlCreateDataset();
+    (void)aclmdlAddDatasetBuffer(in, aclCreateDataBuffer(x, EW_N * 4));
+    (void)aclmdlAddDatasetBuffer(out, aclCreateDataBuffer(y0, EW_N * 4));
+    (void)aclmdlAddDatasetBuffer(out, aclCreateDataBuffer(y1, 32));
+    for (int k = 0; k < 25 && !w->bad; k++) {
+        memset(y0, 0, EW_N * 4);
+        if (aclmdlExecute(w->id, in, out) != ACL_SUCCESS) {
+            w->bad = 1;
+        }
+        for (int i = 0; i < EW_N && !w->bad; i++) {
+            w->bad = fabsf(y0[i] - r0[i]) > 2e-6f;
+        }
+    }
+    for (int i = 0; i < 2; i++) {
+        (void)aclDestroyDataBuffer(aclmdlGetDatasetBuffer(out, (size_t)i));
+    }
+    (void)aclDestroyDataBuffer(aclmdlGetDatasetBuffer(in, 0));
+    (void)aclmdlDestroyDataset(in);
+    (void)aclmdlDestroyDataset(out);
+    free(x);
+    free(y0);
+    free(r0);
+    return NULL;
+}
+
+static void concurrent_executions(void **state)
+{
+    (void)state;
+    uint32_t id = 0;
+    OK_ACL(aclmdlLoadFromFile(model("ew.om"), &id));
+    pthread_t t[4];
+    worker w[4];
+    for (int i = 0; i < 4; i++) {
+        w[i] = (worker){id, 0};
+        assert_int_equal(pthread_create(&t[i], NULL, run_many, &w[i]), 0);
+    }
+    for (int i = 0; i < 4; i++) {
+        pthread_join(t[i], NULL);
+        assert_int_equal(w[i].bad, 0);
+    }
+    OK_ACL(aclmdlUnload(id));
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    /* before aclInit: GE's executor answers 145001 */
+    size_t a, b;
+    EXPECT_ACL(aclmdlQuerySize(model("ew.om"), &a, &b), ACL_ERROR_GE_EXEC_NOT_INIT, NULL);
+    if (aclInit(NULL) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS ||
+        aclrtCreateContext(&g_ctx, 0) != ACL_SUCCESS) {
+        return -1;
+    }
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    (void)aclrtDestroyContext(g_ctx);
+    (void)aclrtResetDevice(0);
+    return aclFinalize() == ACL_SUCCESS ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+    g_dir = argc > 1 ? argv[1] : getenv("OA_V1_MODELS");
+    if (g_dir == NULL) {
+        fprintf(stderr, "usage: test_v1_api DIR (or OA_V1_MODELS=DIR)\n");
+        return 2;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(query_and_desc),       cmocka_unit_test(ew_load_variants),
+        cmocka_unit_test(hostile_and_unsupported), cmocka_unit_test(execute_checks),
+        cmocka_unit_test(io_copies_and_constants), cmocka_unit_test(conv_model),
+        cmocka_unit_test(concurrent_executions),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
