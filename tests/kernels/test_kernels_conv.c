@@ -260,6 +260,8 @@ static const conv_case k_cases[] = {
     {1, 4, 6, 5, 3, 2, 2, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},      /* even kernel, no pad */
     /* transposed */
     {1, 16, 8, 8, 8, 2, 2, 2, 2, 0, 0, 0, 0, 1, 1, 1, true, true, 0, 0},      /* PP-OCR det head */
+    {2, 5, 3, 7, 3, 3, 3, 3, 3, 0, 0, 0, 0, 1, 1, 1, true, true, 0, 0},       /* kernel == stride: 1x1 + scatter */
+    {1, 24, 6, 5, 1, 2, 2, 2, 2, 0, 0, 0, 0, 1, 1, 1, false, true, 0, 0},     /* ... to one channel, no bias */
     {1, 6, 5, 7, 4, 4, 4, 2, 2, 1, 1, 1, 1, 1, 1, 1, true, true, 0, 0},
     {1, 4, 5, 5, 6, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 2, false, true, 1, 1},      /* groups + output_padding */
     {2, 3, 4, 6, 5, 3, 3, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, true, 0, 0},
