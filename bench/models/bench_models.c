@@ -1,0 +1,206 @@
+/*
+ * bench_models: one model, openacl (an .om through libascendcl) against
+ * ONNX Runtime (the .onnx through bench/ort's oa_ort) in one process, at
+ * one thread count, on the same inputs.
+ *
+ *   bench_models --threads N [--passes P] [--runs K] [--warmup W] [--spin 0|1]
+ *                MODEL.om MODEL.onnx NAME=FILE:DTYPE:D0,D1,... [...]
+ *
+ * Fairness as bench/ort/README.md asks: equal thread counts (openacl:
+ * OPENACL_NUM_THREADS=N, set here before aclInit; ORT: intra_threads N,
+ * inter 1, sequential, opt level 99, spinning on unless --spin 0); both
+ * timed on the inference call alone (aclmdlExecute; ORT's Run); per pass
+ * ORT's session is created, timed and destroyed (its spinning threads are
+ * gone) before openacl runs, so neither runs while the other's threads
+ * spin. Prints the median of each pass and the best pass median.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "acl/acl.h"
+#include "ort_runner.h"
+
+#define MAX_IN 8
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof(double), cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static void *read_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        return NULL;
+    }
+    fseek(f, 0, SEEK_END);
+    const long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    void *p = malloc(n > 0 ? (size_t)n : 1);
+    if (p != NULL && n > 0 && fread(p, 1, (size_t)n, f) != (size_t)n) {
+        free(p);
+        p = NULL;
+    }
+    fclose(f);
+    *size = (size_t)(n > 0 ? n : 0);
+    return p;
+}
+
+/* NAME=FILE:DTYPE:D0,D1,... */
+static int parse_input(const char *spec, oa_ort_tensor *t, char *name, size_t cap)
+{
+    memset(t, 0, sizeof(*t));
+    const char *eq = strchr(spec, '=');
+    const char *c1 = eq ? strchr(eq + 1, ':') : NULL;
+    const char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+    if (eq == NULL || c1 == NULL || c2 == NULL || (size_t)(eq - spec) >= cap) {
+        return -1;
+    }
+    memcpy(name, spec, (size_t)(eq - spec));
+    name[eq - spec] = '\0';
+    t->name = name;
+    char file[1024], dt[32];
+    snprintf(file, sizeof file, "%.*s", (int)(c1 - eq - 1), eq + 1);
+    snprintf(dt, sizeof dt, "%.*s", (int)(c2 - c1 - 1), c1 + 1);
+    t->dtype = oa_ort_dtype_from_name(dt);
+    for (const char *p = c2 + 1; *p != '\0' && t->rank < OA_ORT_MAX_RANK;) {
+        char *end;
+        t->dims[t->rank++] = strtoll(p, &end, 10);
+        p = *end == ',' ? end + 1 : end;
+        if (end == p && *p != '\0') {
+            return -1;
+        }
+    }
+    t->data = read_file(file, &t->bytes);
+    return t->data != NULL && t->dtype != 0 ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+    int threads = 1, passes = 3, runs = 10, warmup = 3, spin = 1;
+    int i = 1;
+    for (; i + 1 < argc && strncmp(argv[i], "--", 2) == 0; i += 2) {
+        if (strcmp(argv[i], "--threads") == 0) {
+            threads = atoi(argv[i + 1]);
+        } else if (strcmp(argv[i], "--passes") == 0) {
+            passes = atoi(argv[i + 1]);
+        } else if (strcmp(argv[i], "--runs") == 0) {
+            runs = atoi(argv[i + 1]);
+        } else if (strcmp(argv[i], "--warmup") == 0) {
+            warmup = atoi(argv[i + 1]);
+        } else if (strcmp(argv[i], "--spin") == 0) {
+            spin = atoi(argv[i + 1]);
+        } else {
+            break;
+        }
+    }
+    if (argc - i < 3 || threads < 1 || passes < 1 || runs < 1 || runs > 1000) {
+        fprintf(stderr, "usage: bench_models --threads N [--passes P] [--runs K] [--warmup W] [--spin 0|1] "
+                        "MODEL.om MODEL.onnx NAME=FILE:DTYPE:DIMS...\n");
+        return 2;
+    }
+    const char *om = argv[i], *onnx = argv[i + 1];
+    oa_ort_tensor in[MAX_IN];
+    char names[MAX_IN][128];
+    int n_in = 0;
+    for (int k = i + 2; k < argc && n_in < MAX_IN; k++, n_in++) {
+        if (parse_input(argv[k], &in[n_in], names[n_in], sizeof names[n_in]) != 0) {
+            fprintf(stderr, "bad input %s\n", argv[k]);
+            return 2;
+        }
+    }
+    char nt[16];
+    snprintf(nt, sizeof nt, "%d", threads);
+    setenv("OPENACL_NUM_THREADS", nt, 1);
+
+    if (aclInit(NULL) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS) {
+        fprintf(stderr, "ACL init failed\n");
+        return 1;
+    }
+    uint32_t id = 0;
+    if (aclmdlLoadFromFile(om, &id) != ACL_SUCCESS) {
+        fprintf(stderr, "load %s failed: %s\n", om, aclGetRecentErrMsg());
+        return 1;
+    }
+    aclmdlDesc *desc = aclmdlCreateDesc();
+    (void)aclmdlGetDesc(desc, id);
+    aclmdlDataset *ds_in = aclmdlCreateDataset(), *ds_out = aclmdlCreateDataset();
+    for (int k = 0; k < n_in; k++) {
+        (void)aclmdlAddDatasetBuffer(ds_in, aclCreateDataBuffer(in[k].data, in[k].bytes));
+    }
+    void *outs[16];
+    const size_t n_out = aclmdlGetNumOutputs(desc);
+    for (size_t j = 0; j < n_out && j < 16; j++) {
+        const size_t size = aclmdlGetOutputSizeByIndex(desc, j);
+        outs[j] = malloc(size);
+        (void)aclmdlAddDatasetBuffer(ds_out, aclCreateDataBuffer(outs[j], size));
+    }
+    oa_ort *ort = oa_ort_open(NULL);
+    if (ort == NULL) {
+        fprintf(stderr, "ONNX Runtime: %s\n", oa_ort_last_error());
+        return 1;
+    }
+    oa_ort_options o;
+    oa_ort_options_init(&o);
+    o.intra_threads = threads;
+    o.inter_threads = 1;
+    o.allow_spinning = spin;
+    double ours_best = 1e30, ort_best = 1e30;
+    double *t = malloc(sizeof(double) * (size_t)runs);
+    for (int p = 0; p < passes; p++) {
+        oa_ort_session *s = oa_ort_session_create(ort, onnx, &o);
+        if (s == NULL) {
+            fprintf(stderr, "ONNX Runtime session: %s\n", oa_ort_last_error());
+            return 1;
+        }
+        for (int r = 0; r < warmup + runs; r++) {
+            if (oa_ort_run(s, in, (size_t)n_in, NULL, 0) != 0) {
+                fprintf(stderr, "ONNX Runtime run: %s\n", oa_ort_last_error());
+                return 1;
+            }
+            if (r >= warmup) {
+                t[r - warmup] = oa_ort_last_run_ms(s);
+            }
+        }
+        oa_ort_session_destroy(s);
+        const double ort_ms = median(t, runs);
+        for (int r = 0; r < warmup + runs; r++) {
+            const double t0 = now_ms();
+            if (aclmdlExecute(id, ds_in, ds_out) != ACL_SUCCESS) {
+                fprintf(stderr, "aclmdlExecute: %s\n", aclGetRecentErrMsg());
+                return 1;
+            }
+            if (r >= warmup) {
+                t[r - warmup] = now_ms() - t0;
+            }
+        }
+        const double ours_ms = median(t, runs);
+        printf("pass %d: openacl %.3f ms, ONNX Runtime %.3f ms\n", p + 1, ours_ms, ort_ms);
+        ours_best = ours_ms < ours_best ? ours_ms : ours_best;
+        ort_best = ort_ms < ort_best ? ort_ms : ort_best;
+    }
+    const char *base = strrchr(om, '/');
+    printf("RESULT %s threads %d: openacl %.3f ms, ONNX Runtime %.3f ms (spin %d), ratio ORT/openacl %.2f\n",
+           base ? base + 1 : om, threads, ours_best, ort_best, spin, ort_best / ours_best);
+    free(t);
+    (void)aclmdlUnload(id);
+    (void)aclFinalize();
+    return 0;
+}
