@@ -484,7 +484,9 @@ OA_MUST_CHECK oa_status oa_graph_topo_sort(oa_graph *g);
  * their graph and point at existing outputs, names are unique, no cycle,
  * Data nodes have distinct `index` attrs, at most one NetOutput, control
  * flow nodes own their subgraphs, known op types satisfy their IR input
- * count. Errors: OA_E_GE_PARAM naming the first problem.
+ * count (extra slots after the IR inputs only on nodes whose int attr
+ * `_oa_post_input_base` equals the IR input count: the compiler's fused
+ * residual operands). Errors: OA_E_GE_PARAM naming the first problem.
  */
 OA_MUST_CHECK oa_status oa_graph_validate(const oa_graph *g);
 
