@@ -322,7 +322,7 @@ static oa_status compile_impl(oa_graph *g, const oa_compile_options *opt, bool s
     }
     if (st == OA_OK && !cm->is_dynamic) {
         progress(opt, "plan memory");
-        st = oa_mem_plan_build(cm->graph, &cm->plan);
+        st = oa_mem_plan_build(cm->graph, opt->disable_reuse, &cm->plan);
     }
     if (st == OA_OK) {
         st = set_model_attrs(cm);

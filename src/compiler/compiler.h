@@ -67,6 +67,7 @@ typedef struct oa_compile_options {
     const char *output_type;       /* "FP32" (all outputs) or "node:idx:FP16;node2:0:FP32" */
     const char *out_nodes;         /* "node:0;node:1;node2:0" */
     bool layout_nchwc;             /* mark conv chains NC1HWC0 (default off) */
+    bool disable_reuse;            /* --disable_reuse_memory=1: no tensor shares memory */
     unsigned disable;              /* OA_NO_* bits */
     oa_compile_progress_fn progress;
     void *progress_ctx;
@@ -122,6 +123,7 @@ typedef struct oa_mem_plan {
     uint32_t num_ids;         /* nodes[] is indexed by oa_node.id */
     oa_node_mem *nodes;
     oa_plan_stats stats;      /* of the root graph's feature map */
+    bool no_reuse;            /* planned with --disable_reuse_memory=1 */
 } oa_mem_plan;
 
 /* The record of node n (NULL when n has none). */

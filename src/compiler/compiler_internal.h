@@ -9,8 +9,9 @@
 
 /* ---- mem_plan.c ---- */
 
-/* Builds the static plan of a root whose every desc is static. */
-OA_MUST_CHECK oa_status oa_mem_plan_build(oa_graph *root, oa_mem_plan **out);
+/* Builds the static plan of a root whose every desc is static; no_reuse
+ * keeps every value alive for its whole graph (no sharing, no in-place). */
+OA_MUST_CHECK oa_status oa_mem_plan_build(oa_graph *root, bool no_reuse, oa_mem_plan **out);
 void oa_mem_plan_destroy(oa_mem_plan *p);
 
 /* ---- io_adjust.c ---- */

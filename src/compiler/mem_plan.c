@@ -279,6 +279,10 @@ static oa_status plan_frame(oa_mem_plan *plan, oa_graph *g, frame_kind fk, gplan
             }
             p->vals[p->nv] = (val){n, (int32_t)k};
             p->pv[p->nv] = (oa_plan_value){size, n->type == OA_OP_DATA ? 0 : step[i], last, -1};
+            if (plan->no_reuse) {
+                p->pv[p->nv].first_use = 0;
+                p->pv[p->nv].last_use = last_step;
+            }
             p->nv++;
         }
         if (n->num_subgraphs > 0 && st == OA_OK) {
@@ -290,7 +294,8 @@ static oa_status plan_frame(oa_mem_plan *plan, oa_graph *g, frame_kind fk, gplan
             }
             if (st == OA_OK) {
                 p->vals[p->nv] = (val){n, -1};
-                p->pv[p->nv] = (oa_plan_value){ws, step[i], step[i], -1};
+                p->pv[p->nv] = (oa_plan_value){ws, plan->no_reuse ? 0 : step[i], plan->no_reuse ? last_step : step[i],
+                                               -1};
                 p->nv++;
             }
         }
@@ -302,7 +307,7 @@ static oa_status plan_frame(oa_mem_plan *plan, oa_graph *g, frame_kind fk, gplan
     for (size_t v = p->nv; v-- > 0;) {
         p->vals[v].node->mark = (uint32_t)v + 1;
     }
-    for (size_t v = 0; v < p->nv && st == OA_OK; v++) {
+    for (size_t v = 0; v < p->nv && st == OA_OK && !plan->no_reuse; v++) {
         if (p->vals[v].out == 0) {
             p->pv[v].inplace_candidate = inplace_candidate(p, p->vals[v].node, p->pv[v].size);
         }
@@ -527,13 +532,14 @@ void oa_mem_plan_destroy(oa_mem_plan *p)
     free(p);
 }
 
-oa_status oa_mem_plan_build(oa_graph *root, oa_mem_plan **out)
+oa_status oa_mem_plan_build(oa_graph *root, bool no_reuse, oa_mem_plan **out)
 {
     *out = NULL;
     oa_mem_plan *plan = calloc(1, sizeof(*plan));
     if (plan == NULL) {
         return OA_FAIL(OA_E_NOMEM, "out of memory for a memory plan");
     }
+    plan->no_reuse = no_reuse;
     collect_max_id(root, &plan->num_ids);
     plan->nodes = calloc(plan->num_ids ? plan->num_ids : 1, sizeof(oa_node_mem));
     size_t nd = oa_graph_num_inputs(root);
