@@ -337,6 +337,10 @@ oa_status oa_gears_shape(const oa_graph *g, const oa_gear_table *t, const char *
 {
     *out = data->outputs[0].desc.shape;
     const int64_t *row = &t->v[gear * t->dims];
+    int64_t idx = oa_node_attr_int(data, "index", -1);
+    if (idx < 0 || (size_t)idx >= t->num_inputs || t->first[idx] < 0) {
+        return OA_OK; /* not a dynamic input named in --input_shape */
+    }
     if (t->kind == OA_GEAR_BATCH || t->kind == OA_GEAR_IMAGE) {
         int h, w;
         hw_axes(input_format, &h, &w);
@@ -348,10 +352,6 @@ oa_status oa_gears_shape(const oa_graph *g, const oa_gear_table *t, const char *
         return OA_OK;
     }
     /* dims: the row is spread over the -1 dims of the inputs in user order. */
-    int64_t idx = oa_node_attr_int(data, "index", -1);
-    if (idx < 0 || (size_t)idx >= t->num_inputs || t->first[idx] < 0) {
-        return OA_OK; /* not a dynamic input */
-    }
     (void)g;
     size_t pos = (size_t)t->first[idx];
     for (int32_t k = 0; k < out->rank; k++) {
@@ -632,6 +632,12 @@ oa_status oa_gears_assemble(const oa_graph *base, const oa_gear_table *t, oa_gra
     }
     for (uint32_t j = 0; j < nout && st == OA_OK; j++) {
         st = oa_node_connect(no, j, cs, j);
+        if (st == OA_OK) {
+            /* NetOutput's outputs mirror its inputs (the root is never re-inferred). */
+            oa_desc_set(&no->outputs[j].desc, cs->outputs[j].desc.dtype, &cs->outputs[j].desc.shape);
+            no->outputs[j].desc.format = cs->outputs[j].desc.format;
+            no->outputs[j].desc.origin_format = cs->outputs[j].desc.origin_format;
+        }
         const char *tn = base_out ? base_out->inputs[j].desc.name : NULL;
         if (st == OA_OK && tn != NULL) {
             no->inputs[j].desc.name = oa_arena_strdup(oa_graph_arena(r), tn);

@@ -205,7 +205,10 @@ static int32_t inplace_candidate(const gplan *p, const oa_node *n, size_t size)
     for (size_t i = 0; i < ns; i++) {
         uint32_t si;
         const oa_node *src = oa_node_input_src(n, slots[i], &si);
-        if (src == NULL || oa_cp_num_uses(src, si) != 1 || src->outputs[si].desc.format != n->outputs[0].desc.format) {
+        /* Layouts must match: blocked (NC1HWC0) and plain (NCHW, ND, ...) never share. */
+        bool src_blocked = src && src->outputs[si].desc.format == OA_FORMAT_NC1HWC0;
+        bool dst_blocked = n->outputs[0].desc.format == OA_FORMAT_NC1HWC0;
+        if (src == NULL || oa_cp_num_uses(src, si) != 1 || src_blocked != dst_blocked) {
             continue;
         }
         int32_t v = find_val(p, src, (int32_t)si);

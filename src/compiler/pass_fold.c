@@ -165,10 +165,20 @@ static oa_status fold_shape_only(oa_node *n, bool *done)
         return OA_OK;
     }
     oa_tensor *nt;
-    oa_status st = (t->blob != NULL)
-                       ? oa_graph_make_tensor_borrowed_ptr(n->graph, d->dtype, &d->shape, t->blob, t->data, t->size,
-                                                           &nt)
-                       : oa_graph_make_tensor(n->graph, d->dtype, &d->shape, t->data, t->size, &nt);
+    oa_status st = OA_OK;
+    if (t->blob != NULL) {
+        st = oa_graph_make_tensor_borrowed_ptr(n->graph, d->dtype, &d->shape, t->blob, t->data, t->size, &nt);
+    } else {
+        /* Bytes owned by this root's arena live as long as the graph: share them. */
+        nt = oa_arena_alloc(oa_graph_arena(n->graph), sizeof(*nt), 0);
+        if (nt == NULL) {
+            return OA_E_NOMEM;
+        }
+        oa_desc_set(&nt->desc, d->dtype, &d->shape);
+        nt->data = t->data;
+        nt->size = t->size;
+        nt->blob = NULL;
+    }
     if (st != OA_OK) {
         return st;
     }
