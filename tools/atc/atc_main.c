@@ -234,7 +234,11 @@ static oa_status gen_om(int argc, char **argv)
                        "version (CANN names such as Ascend310, Ascend310P3, Ascend910B1).",
                        atc_str("soc_version"));
     }
-    char *out_path = malloc(strlen(atc_str("output")) + 4);
+    const char *out = atc_str("output");
+    if (out[strlen(out) - 1] == '/') {
+        return OA_FAIL(OA_E_PARAM, "E10022: Path %s for parameter --output does not include the file name.", out);
+    }
+    char *out_path = malloc(strlen(out) + 4);
     if (out_path == NULL) {
         return OA_FAIL(OA_E_NOMEM, "out of memory");
     }
