@@ -242,6 +242,18 @@ int main(int argc, char **argv)
         CHECK(io->n_inputs >= 1 && strcmp(io->inputs[io->n_inputs - 1].name, "ascend_mbatch_shape_data") == 0,
               "last input is not ascend_mbatch_shape_data");
     }
+    /* Gear models: dims of the dynamic inputs show -1 (aclmdlGetInputDims), the
+     * size is the largest gear's (om_format.md 2.6, clients.md item 3). */
+    for (size_t i = 0; io != NULL && gears > 0 && i + 1 < io->n_inputs; i++) {
+        bool has_unknown = false;
+        for (size_t d = 0; d < io->inputs[i].n_dims; d++) {
+            has_unknown = has_unknown || io->inputs[i].dims[d] == -1;
+        }
+        CHECK(has_unknown || strcmp(io->inputs[i].name, "ascend_mbatch_shape_data") == 0 ||
+                  cm->gear_kind == OA_GEAR_DIMS,
+              "MODEL_INOUT_INFO input %s of a gear model has no -1 dim", io->inputs[i].name);
+        CHECK(io->inputs[i].size > 0, "input %s size 0", io->inputs[i].name);
+    }
     if (io != NULL && in_size_idx >= 0) {
         CHECK((size_t)in_size_idx < io->n_inputs && (long long)io->inputs[in_size_idx].size == in_size,
               "input %ld size %llu, expected %lld", in_size_idx,
