@@ -251,6 +251,9 @@ static oa_status user_inputs(const oa_graph *g, const char *input_shape, const o
     return OA_OK;
 }
 
+static oa_status parse_checked(const oa_graph *g, oa_gear_kind kind, const char *spec, const char *input_format,
+                               const oa_node **datas, size_t nd, oa_gear_table *t);
+
 oa_status oa_gears_parse(const oa_graph *g, oa_gear_kind kind, const char *spec, const char *input_shape,
                          const char *input_format, oa_gear_table *t)
 {
@@ -261,6 +264,19 @@ oa_status oa_gears_parse(const oa_graph *g, oa_gear_kind kind, const char *spec,
     if (st != OA_OK) {
         return st;
     }
+    st = parse_checked(g, kind, spec, input_format, datas, nd, t);
+    if (st != OA_OK) {
+        oa_gears_free(t);
+    }
+    return st;
+}
+
+/* The body of oa_gears_parse once the user's inputs are known; t->first may
+ * be allocated even on failure (the caller frees). */
+static oa_status parse_checked(const oa_graph *g, oa_gear_kind kind, const char *spec, const char *input_format,
+                               const oa_node **datas, size_t nd, oa_gear_table *t)
+{
+    oa_status st;
     t->num_inputs = oa_graph_num_inputs(g);
     t->first = malloc((t->num_inputs ? t->num_inputs : 1) * sizeof(int64_t));
     if (t->first == NULL) {
@@ -323,13 +339,7 @@ oa_status oa_gears_parse(const oa_graph *g, oa_gear_kind kind, const char *spec,
                        "dim should be -1 when dynamic_dims is set.");
     }
     st = parse_rows(kind, spec, (size_t)total_unknown, t);
-    if (st == OA_OK) {
-        st = check_rows(t);
-    }
-    if (st != OA_OK) {
-        oa_gears_free(t);
-    }
-    return st;
+    return st == OA_OK ? check_rows(t) : st;
 }
 
 oa_status oa_gears_shape(const oa_graph *g, const oa_gear_table *t, const char *input_format, const oa_node *data,
