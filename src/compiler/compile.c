@@ -101,6 +101,9 @@ static oa_status weight_passes(oa_graph *g, const oa_compile_options *opt)
         if (st == OA_OK) {
             st = oa_pass_fold_affine(g, &changed);
         }
+        if (st == OA_OK && !(opt->disable & OA_NO_FUSE)) {
+            st = oa_pass_fuse_layernorm(g, &changed);
+        }
         if (st == OA_OK && changed) {
             st = oa_graph_infer(g);
         }
@@ -120,7 +123,10 @@ static oa_status shape_passes(oa_graph *g, const oa_compile_options *opt)
         }
     }
     if (st == OA_OK && !(opt->disable & OA_NO_FUSE)) {
-        st = oa_pass_fuse_post_ops(g, NULL);
+        st = oa_pass_fuse_layernorm(g, NULL);
+        if (st == OA_OK) {
+            st = oa_pass_fuse_post_ops(g, NULL);
+        }
     }
     if (st == OA_OK) {
         st = oa_graph_infer(g);

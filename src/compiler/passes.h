@@ -89,6 +89,18 @@ OA_MUST_CHECK oa_status oa_pass_fold_affine(oa_graph *g, size_t *changed);
 OA_MUST_CHECK oa_status oa_pass_fuse_post_ops(oa_graph *g, size_t *changed);
 
 /*
+ * LayerNorm: the pre-opset-17 decomposition
+ *   ReduceMean, Sub, Pow(2) (or d*d), ReduceMean, Add(eps), Sqrt, RealDiv,
+ *   [Mul(gamma)], [Add(beta)]
+ * over trailing axes (keep_dims) becomes one LayerNorm (begin_norm_axis,
+ * begin_params_axis, epsilon; missing gamma/beta become ones/zeros), and
+ * the BroadcastTo/Expand in front of a LayerNorm's gamma/beta is dropped
+ * when the constant already covers the normalised dims. Needs inferred
+ * ranks; the trailing dims must be static.
+ */
+OA_MUST_CHECK oa_status oa_pass_fuse_layernorm(oa_graph *g, size_t *changed);
+
+/*
  * Layout: marks chains of blocked-capable ops that contain a Conv2D to run
  * in NCHWc (GE's NC1HWC0 with C0 = 16 on the descs: format NC1HWC0, shape
  * [N, ceil(C/16), H, W, 16], origin format NCHW, origin shape [N,C,H,W]),

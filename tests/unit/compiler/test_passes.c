@@ -629,6 +629,99 @@ static void layout_nchwc(void **state)
     oa_graph_destroy(g);
 }
 
+/*
+ * The pre-opset-17 LayerNorm decomposition over the last axis:
+ *
+ *   x[2,4,8] ─┬─▶ ReduceMean(-1) ─▶ Sub(x, ·) ─┬─▶ Pow(2) ─▶ ReduceMean(-1) ─▶ Add(eps) ─▶ Sqrt ─┐
+ *             └────────────────────────────────┘ └─────────────────────────────────────────▶ RealDiv ─▶ Mul(g) ─▶ Add(b) ─▶ out
+ * becomes LayerNorm(x, g, b) named like the final Add; without Mul/Add the
+ * parameters are ones and zeros. BroadcastTo in front of gamma is dropped.
+ */
+static oa_node *reduce_mean(oa_graph *g, const char *name, oa_node *x)
+{
+    const int32_t ax = -1;
+    oa_node *in[2] = {x, tu_const(g, oa_graph_unique_name(g, "axes"), OA_DT_INT32, "1", &ax)};
+    oa_node *r = tu_op(g, OA_OP_REDUCE_MEAN, name, 2, 1, in);
+    EXPECT_OK(oa_node_set_bool(r, "keep_dims", true));
+    return r;
+}
+
+static void layernorm_recomposition(void **state)
+{
+    (void)state;
+    for (int affine = 0; affine < 2; affine++) {
+        oa_graph *g = ct_graph();
+        oa_node *x = tu_data(g, "x", OA_DT_FLOAT, "2,4,8");
+        oa_node *m1 = reduce_mean(g, "mean", x);
+        oa_node *d = ct_bin(g, OA_OP_SUB, "sub", x, m1);
+        oa_node *p = ct_bin(g, OA_OP_POW, "pow", d, ct_f32(g, "two", "", 2, 0));
+        oa_node *m2 = reduce_mean(g, "var", p);
+        oa_node *a = ct_bin(g, OA_OP_ADD, "add_eps", m2, ct_f32(g, "eps", "", 1e-5f, 0));
+        oa_node *sq = tu_op1(g, OA_OP_SQRT, "sqrt", 1, a);
+        oa_node *dv = ct_bin(g, OA_OP_REAL_DIV, "div", d, sq);
+        oa_node *last = dv;
+        if (affine) {
+            oa_node *mul = ct_bin(g, OA_OP_MUL, "mul_g", dv, ct_f32(g, "gamma", "8", 1, 0.5f));
+            last = ct_bin(g, OA_OP_ADD, "add_b", ct_f32(g, "beta", "8", 0, 0.25f), mul);
+        }
+        oa_node *outs[2] = {last, x};
+        (void)ct_out(g, outs, 2);
+        ct_infer(g);
+        size_t changed = 0;
+        EXPECT_OK(oa_pass_fuse_layernorm(g, &changed));
+        assert_int_equal(changed, 1);
+        EXPECT_OK(oa_graph_validate(g));
+        oa_node *ln = oa_node_input_src(oa_graph_output_node(g), 0, NULL);
+        assert_int_equal(ln->type, OA_OP_LAYER_NORM);
+        assert_string_equal(ln->name, affine ? "add_b" : "div");
+        assert_int_equal(oa_node_attr_int(ln, "begin_norm_axis", 0), -1);
+        assert_float_equal(oa_node_attr_float(ln, "epsilon", 0), 1e-5f, 1e-12);
+        const float *gamma = ct_input_f32(ln, 1), *beta = ct_input_f32(ln, 2);
+        assert_float_equal(gamma[2], affine ? 2.0f : 1.0f, 1e-7);
+        assert_float_equal(beta[4], affine ? 1.0f : 0.0f, 1e-7);
+        assert_int_equal(ct_count(g, OA_OP_REDUCE_MEAN) + ct_count(g, OA_OP_SQRT) + ct_count(g, OA_OP_SUB), 0);
+        ct_infer(g);
+        EXPECT_DESC(ln, 0, "f32[2,4,8]");
+        oa_graph_destroy(g);
+    }
+    /* A decomposition whose mean is also an output stays. */
+    oa_graph *g = ct_graph();
+    oa_node *x = tu_data(g, "x", OA_DT_FLOAT, "2,8");
+    oa_node *m1 = reduce_mean(g, "mean", x);
+    oa_node *d = ct_bin(g, OA_OP_SUB, "sub", x, m1);
+    oa_node *p = ct_bin(g, OA_OP_MUL, "sq", d, d);
+    oa_node *m2 = reduce_mean(g, "var", p);
+    oa_node *a = ct_bin(g, OA_OP_ADD, "add_eps", ct_f32(g, "eps", "1", 1e-5f, 0), m2);
+    oa_node *sq = tu_op1(g, OA_OP_SQRT, "sqrt", 1, a);
+    oa_node *dv = ct_bin(g, OA_OP_REAL_DIV, "div", d, sq);
+    oa_node *outs[2] = {dv, m1};
+    (void)ct_out(g, outs, 2);
+    ct_infer(g);
+    size_t changed = 0;
+    EXPECT_OK(oa_pass_fuse_layernorm(g, &changed));
+    assert_int_equal(changed, 0);
+    oa_graph_destroy(g);
+    /* LayerNorm(x, BroadcastTo(Identity(gamma), Shape(x)), beta) -> LayerNorm(x, gamma, beta). */
+    g = ct_graph();
+    x = tu_data(g, "x", OA_DT_FLOAT, "2,4,8");
+    oa_node *gc = ct_f32(g, "gamma", "8", 1, 0);
+    oa_node *gid = tu_op1(g, OA_OP_IDENTITY, "gamma_id", 1, gc);
+    const int64_t shp[3] = {2, 4, 8};
+    oa_node *bt_in[2] = {gid, tu_i64(g, "shape", "3", shp)};
+    oa_node *bt = tu_op(g, OA_OP_BROADCAST_TO, "bt", 2, 1, bt_in);
+    oa_node *ln_in[3] = {x, bt, ct_f32(g, "beta", "8", 0, 0)};
+    oa_node *ln = tu_op(g, OA_OP_LAYER_NORM, "ln", 3, 3, ln_in);
+    EXPECT_OK(oa_node_set_int(ln, "begin_norm_axis", -1));
+    (void)ct_out(g, &ln, 1);
+    ct_infer(g);
+    changed = 0;
+    EXPECT_OK(oa_pass_fuse_layernorm(g, &changed));
+    assert_int_equal(changed, 1);
+    assert_string_equal(oa_node_input_src(ln, 1, NULL)->name, "gamma");
+    assert_null(oa_graph_find_node(g, "bt"));
+    oa_graph_destroy(g);
+}
+
 /* Static vs dynamic. */
 static void classification(void **state)
 {
@@ -667,6 +760,7 @@ int main(void)
         cmocka_unit_test(fuse_hardswish_refusals),
         cmocka_unit_test(fuse_gelu_erf),
         cmocka_unit_test(fuse_residual_add),
+        cmocka_unit_test(layernorm_recomposition),
         cmocka_unit_test(layout_nchwc),
         cmocka_unit_test(classification),
     };
