@@ -368,6 +368,9 @@ oa_status oa_compile_onnx(const char *path, const oa_compile_options *opt, oa_co
     if (!by_range) {
         io.input_shape = opt->input_shape;
     }
+    /* --external_weight=0: weights kept in external ONNX data go into the
+     * .om like any other Const (mapped read-only while compiling). */
+    io.map_external_data = true;
     oa_graph *g;
     st = oa_onnx_import_file(path, &io, &g);
     if (st != OA_OK) {

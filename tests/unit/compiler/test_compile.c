@@ -6,6 +6,10 @@
 #include "compiler_test_util.h"
 
 #include "compiler/compiler_internal.h"
+#include "../onnx/onnx_builder.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 static oa_compiled_model *compile_ok(oa_graph *g, const oa_compile_options *opt)
 {
@@ -545,6 +549,66 @@ static void gears_must_be_static(void **state)
     EXPECT_FAIL(oa_compile_graph(g, &opt, &cm), OA_E_PARAM, "still has a dynamic shape");
 }
 
+/*
+ * ONNX with external weight data: the weights become Consts over the
+ * mapped file (so the .om embeds them, --external_weight=0) and fold like
+ * any other:  x ─▶ Conv(w external) ─▶ Mul(2) ─▶ y
+ */
+static void onnx_external_weights(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/oa_compile_ext_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[256], model[256];
+    snprintf(path, sizeof(path), "%s/w.bin", dir);
+    float w[6] = {1, 2, 3, 4, 5, 6};
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(w, 1, sizeof(w), f), sizeof(w));
+    fclose(f);
+    tb_model *m = tb_new(13);
+    tb_graph *g = tb_root(m);
+    const int64_t xd[4] = {1, 2, 2, 2}, wd[4] = {3, 2, 1, 1}, sd[1] = {1};
+    tb_input(g, "x", 1, 4, xd);
+    tb_initializer(g, tb_tensor_external(m, "w", 1, 4, wd, "w.bin", 0, (int64_t)sizeof(w)));
+    const float two = 2.0f;
+    tb_initializer(g, tb_tensor_f32(m, "two", 1, sd, &two));
+    Onnx__NodeProto *c = tb_node(g, "Conv", "conv", "x,w", "c");
+    const int64_t ks[2] = {1, 1};
+    tb_attr_ints(m, c, "kernel_shape", ks, 2);
+    tb_node(g, "Mul", "mul", "c,two", "y");
+    tb_output(g, "y");
+    size_t len;
+    uint8_t *buf = tb_pack(m, &len);
+    snprintf(model, sizeof(model), "%s/m.onnx", dir);
+    f = fopen(model, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(buf, 1, len, f), len);
+    fclose(f);
+    free(buf);
+    tb_free(m);
+    oa_compile_options opt;
+    oa_compile_options_init(&opt);
+    oa_compiled_model *cm = NULL;
+    oa_status st = oa_compile_onnx(model, &opt, &cm);
+    if (st != OA_OK) {
+        const char *e = oa_error_take_messages();
+        print_error("%s\n", e ? e : "");
+        fail();
+    }
+    oa_node *conv = oa_graph_find_node(cm->graph, "conv");
+    assert_non_null(conv);
+    assert_int_equal(ct_count(cm->graph, OA_OP_FILE_CONSTANT), 0);
+    const float *nw = ct_input_f32(conv, 1);
+    assert_float_equal(nw[5], 12.0f, 0);
+    assert_string_equal(cm->output_names[0], "mul:0:y");
+    EXPECT_OK(oa_compiled_model_check_plan(cm));
+    oa_compiled_model_destroy(cm);
+    unlink(path);
+    unlink(model);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -560,6 +624,7 @@ int main(void)
         cmocka_unit_test(gears_batch_structure),
         cmocka_unit_test(gears_image_and_dims),
         cmocka_unit_test(gears_must_be_static),
+        cmocka_unit_test(onnx_external_weights),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
