@@ -81,6 +81,9 @@ static oa_status cleanup_and_fold(oa_graph *g, const oa_compile_options *opt)
         if (st == OA_OK && !(opt->disable & OA_NO_FOLD)) {
             st = oa_pass_fold_constants(g, &changed);
         }
+        if (st == OA_OK && !(opt->disable & OA_NO_FOLD)) {
+            st = oa_pass_inline_known_branches(g, &changed);
+        }
         if (st == OA_OK && changed > 0) {
             st = oa_graph_infer(g);
         }

@@ -52,6 +52,15 @@ OA_MUST_CHECK oa_status oa_pass_dce(oa_graph *g, size_t *changed);
 OA_MUST_CHECK oa_status oa_pass_fold_constants(oa_graph *g, size_t *changed);
 
 /*
+ * Control flow decided at compile time: an If/StatelessIf with a known
+ * condition, or a Case with a known branch index, is replaced by the nodes
+ * of the branch it takes (Data -> the If's inputs, results -> its outputs;
+ * nested subgraphs copied with a name suffix). Needs inferred values;
+ * re-infer afterwards.
+ */
+OA_MUST_CHECK oa_status oa_pass_inline_known_branches(oa_graph *g, size_t *changed);
+
+/*
  * BatchNorm folding: Conv2D/Conv2DTranspose -> BatchNorm (inference, NCHW,
  * constant f32 parameters, the conv output read only by the BatchNorm)
  * becomes the conv with new constant filter and bias:

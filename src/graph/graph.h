@@ -502,13 +502,15 @@ OA_MUST_CHECK oa_status oa_graph_clone(const oa_graph *g, oa_graph **out);
 /*
  * Copies the content of graph `src` (nodes, edges, control edges, descs,
  * attrs, graph attrs and, recursively, the subgraphs its nodes own) into the
- * empty graph `dst` of ANOTHER root, e.g. a freshly created subgraph. Every
- * node name and every copied subgraph name gets `suffix` appended (NULL or
- * "" keeps the names); subgraph names must stay unique in dst's root. Nodes
- * get new ids of dst's root. Borrowed tensor data stays borrowed (dst's root
- * takes its own blob references); owned data is copied. On failure dst may
- * hold a partial copy. Errors: OA_E_PARAM (NULL, dst not empty, same root,
- * duplicate names), OA_E_NOMEM.
+ * empty graph `dst`, e.g. a freshly created subgraph of another root, or of
+ * the same root when a suffix keeps the names apart. Every node name and
+ * every copied subgraph name gets `suffix` appended (NULL or "" keeps the
+ * names, allowed only across roots); subgraph names must stay unique in
+ * dst's root. Nodes get new ids of dst's root. Borrowed tensor data stays
+ * borrowed (dst's root takes its own blob references); owned data is
+ * copied. On failure dst may hold a partial copy. Errors: OA_E_PARAM (NULL,
+ * dst not empty, same root without a suffix, dst inside src, duplicate
+ * names), OA_E_NOMEM.
  */
 OA_MUST_CHECK oa_status oa_graph_copy_into(const oa_graph *src, oa_graph *dst, const char *suffix);
 

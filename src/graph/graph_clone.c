@@ -190,8 +190,13 @@ oa_status oa_graph_copy_into(const oa_graph *src, oa_graph *dst, const char *suf
     if (dst->num_nodes != 0) {
         return OA_FAIL(OA_E_PARAM, "copy target graph %s is not empty (%zu nodes)", dst->name, dst->num_nodes);
     }
-    if (src->root == dst->root) {
-        return OA_FAIL(OA_E_PARAM, "copy of graph %s into a graph of the same root", src->name);
+    if (src->root == dst->root && (suffix == NULL || suffix[0] == '\0')) {
+        return OA_FAIL(OA_E_PARAM, "copy of graph %s into a graph of the same root needs a name suffix", src->name);
+    }
+    for (const oa_graph *p = dst; p != NULL; p = p->parent ? p->parent->graph : NULL) {
+        if (p == src) {
+            return OA_FAIL(OA_E_PARAM, "copy of graph %s into its own subgraph %s", src->name, dst->name);
+        }
     }
     const copy_opts o = {suffix, false};
     return clone_into(src, dst, &o);

@@ -722,6 +722,88 @@ static void layernorm_recomposition(void **state)
     oa_graph_destroy(g);
 }
 
+/*
+ * Known selectors inline the branch they take:
+ *
+ *   c(Const true) ─┐                 then: x ─▶ Relu ─▶ inner If(c2) ─▶ out
+ *   x ─────────────┴─▶ If ─▶ Neg ─▶  else: x ─▶ Abs ─▶ out
+ *   c2 (Data) ─────────┘
+ * becomes x ─▶ Relu ─▶ If(c2){...copied...} ─▶ Neg; a Case with a constant
+ * index out of range takes its last branch.
+ */
+static oa_graph *branch(oa_node *owner, const char *ir, const char *name, oa_op_type op, int nested)
+{
+    oa_graph *sg;
+    EXPECT_OK(oa_graph_create_subgraph(owner, ir, name, &sg));
+    char nm[128];
+    snprintf(nm, sizeof(nm), "%s/x", name);
+    oa_node *d = tu_data(sg, nm, OA_DT_FLOAT, "4");
+    EXPECT_OK(oa_node_set_int(d, "_parent_node_index", 1));
+    snprintf(nm, sizeof(nm), "%s/op", name);
+    oa_node *last = tu_op1(sg, op, nm, 1, d);
+    if (nested) {
+        snprintf(nm, sizeof(nm), "%s/c2", name);
+        oa_node *c2 = tu_data(sg, nm, OA_DT_BOOL, "");
+        EXPECT_OK(oa_node_set_int(c2, "_parent_node_index", 2));
+        oa_node *in[2] = {c2, last};
+        snprintf(nm, sizeof(nm), "%s/inner", name);
+        oa_node *inner = tu_op(sg, OA_OP_IF, nm, 2, 1, in);
+        snprintf(nm, sizeof(nm), "%s_in_t", name);
+        (void)branch(inner, "then_branch", nm, OA_OP_SIGMOID, 0);
+        snprintf(nm, sizeof(nm), "%s_in_e", name);
+        (void)branch(inner, "else_branch", nm, OA_OP_TANH, 0);
+        last = inner;
+    }
+    snprintf(nm, sizeof(nm), "%s/out", name);
+    (void)tu_op(sg, OA_OP_NET_OUTPUT, nm, 1, 1, &last);
+    return sg;
+}
+
+static void inline_known_branches(void **state)
+{
+    (void)state;
+    oa_graph *g = ct_graph();
+    const uint8_t yes = 1;
+    oa_node *c = tu_const(g, "c", OA_DT_BOOL, "", &yes);
+    oa_node *x = tu_data(g, "x", OA_DT_FLOAT, "4");
+    oa_node *c2 = tu_data(g, "c2", OA_DT_BOOL, "");
+    oa_node *in[3] = {c, x, c2};
+    oa_node *ifn = tu_op(g, OA_OP_IF, "if", 3, 1, in);
+    (void)branch(ifn, "then_branch", "tb", OA_OP_RELU, 1);
+    (void)branch(ifn, "else_branch", "eb", OA_OP_ABS, 0);
+    oa_node *neg = tu_op1(g, OA_OP_NEG, "neg", 1, ifn);
+    const int32_t seven = 7;
+    oa_node *cs_in[2] = {tu_const(g, "idx", OA_DT_INT32, "", &seven), x};
+    oa_node *cs = tu_op(g, OA_OP_CASE, "case", 2, 1, cs_in);
+    (void)branch(cs, "branches", "b0", OA_OP_EXP, 0);
+    (void)branch(cs, "branches", "b1", OA_OP_SQRT, 0);
+    oa_node *outs[2] = {neg, cs};
+    (void)ct_out(g, outs, 2);
+    ct_infer(g);
+    size_t changed = 0;
+    EXPECT_OK(oa_pass_inline_known_branches(g, &changed));
+    assert_int_equal(changed, 2);
+    EXPECT_OK(oa_pass_dce(g, NULL));
+    EXPECT_OK(oa_graph_validate(g));
+    ct_infer(g);
+    assert_int_equal(ct_count(g, OA_OP_IF), 1); /* the inner one: its condition is a runtime input */
+    oa_node *relu = oa_graph_find_node(g, "tb/op");
+    assert_non_null(relu);
+    assert_ptr_equal(oa_node_input_src(relu, 0, NULL), x);
+    oa_node *inner = oa_graph_find_node(g, "tb/inner");
+    assert_ptr_equal(oa_node_input_src(inner, 0, NULL), c2);
+    assert_ptr_equal(oa_node_input_src(neg, 0, NULL), inner);
+    char sub[64];
+    snprintf(sub, sizeof(sub), "tb_in_t_inl%u", ifn->id);
+    assert_non_null(oa_graph_find_subgraph(g, sub));
+    assert_ptr_equal(oa_graph_parent_node(oa_graph_find_subgraph(g, sub)), inner);
+    oa_node *sq = oa_graph_find_node(g, "b1/op");
+    assert_non_null(sq);
+    assert_ptr_equal(oa_node_input_src(oa_graph_output_node(g), 1, NULL), sq);
+    EXPECT_DESC(neg, 0, "f32[4]");
+    oa_graph_destroy(g);
+}
+
 /* Static vs dynamic. */
 static void classification(void **state)
 {
@@ -749,6 +831,7 @@ int main(void)
         cmocka_unit_test(dead_code),
         cmocka_unit_test(constant_folding),
         cmocka_unit_test(constant_folding_dtypes),
+        cmocka_unit_test(inline_known_branches),
         cmocka_unit_test(batchnorm_folding),
         cmocka_unit_test(batchnorm_folding_refusals),
         cmocka_unit_test(batchnorm_folding_transpose_groups),

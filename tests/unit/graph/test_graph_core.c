@@ -442,6 +442,14 @@ static void copy_into_subgraph(void **state)
     assert_true(cif->id != ifn->id || cif->id < 3);
     EXPECT_FAIL(oa_graph_copy_into(g, br, "_t"), OA_E_PARAM, "is not empty");
     EXPECT_FAIL(oa_graph_copy_into(g, oa_node_subgraph(ifn, 0), NULL), OA_E_PARAM, "not empty");
+    /* Within one root: only with a suffix, and never into itself. */
+    oa_node *host = tu_opn(g, OA_OP_PARTITIONED_CALL, "host", 0, 0, NULL, 0);
+    oa_graph *inner;
+    EXPECT_OK(oa_graph_create_subgraph(host, "f", "inner", &inner));
+    EXPECT_FAIL(oa_graph_copy_into(oa_node_subgraph(ifn, 1), inner, NULL), OA_E_PARAM, "needs a name suffix");
+    EXPECT_FAIL(oa_graph_copy_into(g, inner, "_x"), OA_E_PARAM, "into its own subgraph");
+    EXPECT_OK(oa_graph_copy_into(oa_node_subgraph(ifn, 1), inner, "_x"));
+    assert_non_null(oa_graph_find_node(inner, "if_1_else/neg_x"));
     EXPECT_FAIL(oa_graph_copy_into(NULL, br, NULL), OA_E_PARAM, "must not be null");
     oa_graph_destroy(g);
     /* The copy outlives the source. */
