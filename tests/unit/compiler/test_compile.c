@@ -202,6 +202,45 @@ static void plan_if_regions(void **state)
     oa_compiled_model_destroy(cm);
 }
 
+/*
+ *   x[4] ─▶ While{cond: x ─▶ ReduceMax ─▶ Less(10) ─▶ out;  body: x ─▶ Add(1) ─▶ Relu ─▶ out} ─▶ out
+ * While keeps its loop-carried values in its own region (cond's region, then
+ * body's): nothing aliases the owner's inputs or outputs.
+ */
+static void plan_while_regions(void **state)
+{
+    (void)state;
+    oa_graph *g = ct_graph();
+    oa_node *x = tu_data(g, "x", OA_DT_FLOAT, "4");
+    oa_node *wh = tu_op1(g, OA_OP_WHILE, "while", 1, x);
+    oa_graph *cond, *body;
+    EXPECT_OK(oa_graph_create_subgraph(wh, "cond", "cond", &cond));
+    EXPECT_OK(oa_graph_create_subgraph(wh, "body", "body", &body));
+    oa_node *cx = tu_data(cond, "c/x", OA_DT_FLOAT, "4");
+    const int32_t ax = 0;
+    oa_node *rm_in[2] = {cx, tu_const(cond, "c/axes", OA_DT_INT32, "1", &ax)};
+    oa_node *rm = tu_op(cond, OA_OP_REDUCE_MAX, "c/max", 2, 1, rm_in);
+    oa_node *lt = ct_bin(cond, OA_OP_LESS, "c/less", rm, ct_f32(cond, "c/ten", "", 10, 0));
+    (void)tu_op(cond, OA_OP_NET_OUTPUT, "c/out", 1, 1, &lt);
+    oa_node *bx = tu_data(body, "b/x", OA_DT_FLOAT, "4");
+    oa_node *add = ct_bin(body, OA_OP_ADD, "b/add", bx, ct_f32(body, "b/one", "", 1, 0));
+    oa_node *relu = tu_op1(body, OA_OP_RELU, "b/relu", 1, add);
+    (void)tu_op(body, OA_OP_NET_OUTPUT, "b/out", 1, 1, &relu);
+    (void)ct_out(g, &wh, 1);
+    oa_compile_options opt;
+    oa_compile_options_init(&opt);
+    opt.disable = OA_NO_FUSE;
+    oa_compiled_model *cm = compile_ok(g, &opt);
+    EXPECT_DESC(oa_graph_find_node(cm->graph, "while"), 0, "f32[4]");
+    const oa_node_mem *rw = mem_of(cm, cm->graph, "while");
+    assert_true(rw->workspace >= 0 && rw->workspace_size >= 3 * 64);
+    int64_t bxo = mem_of(cm, oa_graph_find_subgraph(cm->graph, "body"), "b/x")->output[0];
+    assert_true(bxo >= rw->workspace && bxo < rw->workspace + rw->workspace_size);
+    assert_true(bxo != rw->input[0]);
+    EXPECT_OK(oa_compiled_model_check_plan(cm));
+    oa_compiled_model_destroy(cm);
+}
+
 /* A model whose shapes stay unknown is dynamic: no plan, memory_size 0. */
 static void dynamic_model(void **state)
 {
@@ -616,6 +655,7 @@ int main(void)
         cmocka_unit_test(plan_inplace_and_weights),
         cmocka_unit_test(plan_output_copies),
         cmocka_unit_test(plan_if_regions),
+        cmocka_unit_test(plan_while_regions),
         cmocka_unit_test(dynamic_model),
         cmocka_unit_test(range_syntax),
         cmocka_unit_test(io_options),
