@@ -13,3 +13,6 @@ oa_compat_program(rt_stream_event_order SOURCES runtime/rt_stream_event_order.c 
 oa_compat_program(rt_async_pipeline SOURCES runtime/rt_async_pipeline.c)
 oa_compat_program(rt_callback_thread SOURCES runtime/rt_callback_thread.cpp STYLE runtime LIBS acl_rt)
 oa_compat_program(rt_external_allocator SOURCES runtime/rt_external_allocator.c)
+
+# Stream capture and replay (aclmdlRI*).
+oa_compat_program(capture_replay SOURCES capture/capture_replay.c)

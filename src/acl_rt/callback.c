@@ -232,6 +232,29 @@ void oa_rt_unsubscribe_stream(oa_stream *s)
     pthread_mutex_unlock(&g_sub_mu);
 }
 
+void oa_rt_subscription_copy(const oa_stream *from, const oa_stream *to)
+{
+    pthread_mutex_lock(&g_sub_mu);
+    for (int k = SUB_REPORT; k <= SUB_HOSTFUNC; ++k) {
+        sub_link *src = find_link(from, (sub_kind)k);
+        if (src == NULL || find_link(to, (sub_kind)k) != NULL) {
+            continue;
+        }
+        sub_link *l = calloc(1, sizeof(*l));
+        if (l == NULL) {
+            OA_LOGW("cannot copy the subscription of stream %d to stream %d", from->id, to->id);
+            continue;
+        }
+        l->stream = to;
+        l->kind = (sub_kind)k;
+        l->q = src->q;
+        l->next = g_links;
+        g_links = l;
+        ++src->q->nstreams;
+    }
+    pthread_mutex_unlock(&g_sub_mu);
+}
+
 static bool is_subscribed(const oa_stream *s, sub_kind kind)
 {
     pthread_mutex_lock(&g_sub_mu);
@@ -255,7 +278,7 @@ static bool deliver(const oa_task_exec *exec, sub_kind kind, aclrtCallback fn, v
     it->block = block;
     it->state = ITEM_QUEUED;
     pthread_mutex_lock(&g_sub_mu);
-    sub_link *l = find_link(exec->stream, kind);
+    sub_link *l = find_link(exec->route != NULL ? exec->route : exec->stream, kind);
     if (l == NULL) {
         pthread_mutex_unlock(&g_sub_mu);
         free(it);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "acl_rt/capture.h"
 #include "acl_rt/rt_internal.h"
 #include "base/acl_check.h"
 #include "base/error.h"
@@ -127,6 +128,8 @@ void oa_ctx_teardown(oa_context *ctx)
         return;
     }
     oa_device *dev = ctx->dev;
+    /* Captures end and instances go first: their streams stop intercepting, queued replays keep them alive. */
+    oa_capture_context_gone(ctx);
     pthread_mutex_lock(&ctx->mu);
     ctx->dead = true;
     size_t ns = 0, ne = 0;

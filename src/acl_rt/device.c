@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "acl_rt/capture.h"
 #include "acl_rt/rt_internal.h"
 #include "acl_rt/rt_lifecycle.h"
 #include "base/acl_check.h"
@@ -360,6 +361,19 @@ static oa_status sync_device(int32_t timeout_ms)
         pthread_mutex_unlock(&c->mu);
     }
     pthread_mutex_unlock(&dev->mu);
+
+    for (size_t i = 0; i < n; ++i) {
+        if (oa_capture_stream_capturing(list[i])) {
+            int32_t sid = list[i]->id;
+            for (size_t j = 0; j < n; ++j) {
+                oa_stream_release(list[j]);
+            }
+            free(list);
+            return OA_FAIL(OA_E_RT_STREAM_CAPTURED,
+                           "device synchronization is not allowed while stream %d of device %d is capturing", sid,
+                           dev->id);
+        }
+    }
 
     uint64_t deadline = timeout_ms > 0 ? oa_now_ns() + (uint64_t)timeout_ms * 1000000ull : 0;
     oa_status first = OA_OK;

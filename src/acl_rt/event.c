@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "acl_rt/capture_internal.h"
 #include "acl_rt/rt_internal.h"
 #include "base/acl_check.h"
 #include "base/error.h"
@@ -159,6 +160,7 @@ static void complete_gen(oa_event *ev, uint64_t gen)
     if (gen > ev->done_gen) {
         ev->done_gen = gen;
         ev->done_ns = oa_now_ns();
+        ev->signaled = true;
     }
     pthread_cond_broadcast(&ev->cv);
     pthread_mutex_unlock(&ev->mu);
@@ -202,7 +204,6 @@ static oa_status record_event(aclrtEvent event, aclrtStream stream, uint32_t fla
         return OA_FAIL(OA_E_RT_PARAM, "event %u must keep its record flag: current %u, requested %u", ev->id, cur,
                        flag);
     }
-    ev->record_flag = flag;
     pthread_mutex_unlock(&ev->mu);
 
     oa_stream *s = NULL;
@@ -211,7 +212,20 @@ static oa_status record_event(aclrtEvent event, aclrtStream stream, uint32_t fla
         put_event(ev);
         return st;
     }
+    bool handled = false;
+    st = oa_capture_event_record(ev, s, flag, &handled);
+    if (handled) {
+        if (st == OA_OK) {
+            pthread_mutex_lock(&ev->mu);
+            ev->record_flag = flag;
+            pthread_mutex_unlock(&ev->mu);
+        }
+        oa_stream_release(s);
+        put_event(ev);
+        return st;
+    }
     pthread_mutex_lock(&ev->mu);
+    ev->record_flag = flag;
     record_args a = {.ev = ev, .gen = ++ev->rec_gen, .ran = false};
     ev->has_record = true;
     pthread_mutex_unlock(&ev->mu);
@@ -244,6 +258,7 @@ static oa_status reset_run(void *args, const oa_task_exec *exec)
     pthread_mutex_lock(&a->ev->mu);
     if (a->ev->rec_gen == a->gen) {
         a->ev->has_record = false;
+        a->ev->signaled = false;
     }
     pthread_mutex_unlock(&a->ev->mu);
     return OA_OK;
@@ -329,7 +344,6 @@ static oa_status stream_wait_event(aclrtStream stream, aclrtEvent event, int64_t
         put_event(ev);
         return OA_FAIL(OA_E_RT_PARAM, "event %u must keep its wait flag: current %u, requested %u", ev->id, cur, flag);
     }
-    ev->wait_flag = flag;
     pthread_mutex_unlock(&ev->mu);
 
     oa_stream *s = NULL;
@@ -338,7 +352,20 @@ static oa_status stream_wait_event(aclrtStream stream, aclrtEvent event, int64_t
         put_event(ev);
         return st;
     }
+    bool handled = false;
+    st = oa_capture_event_wait(ev, s, flag, &handled);
+    if (handled) {
+        if (st == OA_OK) {
+            pthread_mutex_lock(&ev->mu);
+            ev->wait_flag = flag;
+            pthread_mutex_unlock(&ev->mu);
+        }
+        oa_stream_release(s);
+        put_event(ev);
+        return st;
+    }
     pthread_mutex_lock(&ev->mu);
+    ev->wait_flag = flag;
     uint64_t gen = ev->has_record ? ev->rec_gen : 0;
     bool needed = gen > ev->done_gen;
     if (needed) {
@@ -411,6 +438,100 @@ static oa_status not_for_external(const oa_event *ev, const char *what)
                                                     "%s", ev->id, what);
     }
     return OA_OK;
+}
+
+/* ---- replays of captured event operations (capture_internal.h) ----------------------- */
+
+uint64_t oa_event_reserve_record(oa_event *ev)
+{
+    pthread_mutex_lock(&ev->mu);
+    uint64_t gen = ++ev->rec_gen;
+    ev->has_record = true;
+    pthread_mutex_unlock(&ev->mu);
+    return gen;
+}
+
+void oa_event_complete_record(oa_event *ev, uint64_t gen)
+{
+    complete_gen(ev, gen);
+}
+
+uint64_t oa_event_newest_record(oa_event *ev)
+{
+    pthread_mutex_lock(&ev->mu);
+    uint64_t gen = ev->has_record ? ev->rec_gen : 0;
+    pthread_mutex_unlock(&ev->mu);
+    return gen;
+}
+
+static void timed_wait_slice(oa_event *ev)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    ts.tv_nsec += (long)WAIT_SLICE_MS * 1000000L;
+    ts.tv_sec += ts.tv_nsec / 1000000000L;
+    ts.tv_nsec %= 1000000000L;
+    (void)pthread_cond_timedwait(&ev->cv, &ev->mu, &ts);
+}
+
+oa_status oa_event_wait_gen(oa_event *ev, uint64_t gen, oa_stream *exec_stream)
+{
+    pthread_mutex_lock(&ev->mu);
+    while (ev->done_gen < gen && !__atomic_load_n(&exec_stream->aborting, __ATOMIC_ACQUIRE)) {
+        timed_wait_slice(ev);
+    }
+    pthread_mutex_unlock(&ev->mu);
+    return OA_OK;
+}
+
+oa_status oa_event_wait_signal(oa_event *ev, oa_stream *exec_stream)
+{
+    pthread_mutex_lock(&ev->mu);
+    while (!ev->signaled && !__atomic_load_n(&exec_stream->aborting, __ATOMIC_ACQUIRE)) {
+        timed_wait_slice(ev);
+    }
+    pthread_mutex_unlock(&ev->mu);
+    return OA_OK;
+}
+
+void oa_event_clear_signal(oa_event *ev)
+{
+    pthread_mutex_lock(&ev->mu);
+    ev->signaled = false;
+    if (ev->done_gen >= ev->rec_gen) {
+        ev->has_record = false;
+    }
+    pthread_mutex_unlock(&ev->mu);
+}
+
+bool oa_event_is_ex_sync(const oa_event *ev)
+{
+    return ev->ex_mode && ev->flags == EV_DDSYNC_NS;
+}
+
+bool oa_event_is_external(const oa_event *ev)
+{
+    return !ev->ex_mode && (ev->flags & EV_EXTERNAL) != 0;
+}
+
+bool oa_event_is_default(const oa_event *ev)
+{
+    return !ev->ex_mode && ev->flags == EV_DEFAULT;
+}
+
+void oa_event_ref(oa_event *ev)
+{
+    oa_obj_ref(&ev->obj);
+}
+
+void oa_event_unref(oa_event *ev)
+{
+    oa_obj_unref(&ev->obj);
+}
+
+aclrtEvent oa_event_handle(const oa_event *ev)
+{
+    return (aclrtEvent)(uintptr_t)ev;
 }
 
 /* ---- public API ------------------------------------------------------------------ */
@@ -487,8 +608,8 @@ ACL_FUNC_VISIBILITY aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStr
     put_event(ev);
     ACL_REQUIRE(sync_ex, OA_E_RT_FEATURE_NOT_SUPPORT,
                 "ACL_EVENT_RECORD_EXTERNAL needs an event created by aclrtCreateEventExWithFlag with ACL_EVENT_SYNC");
-    return oa_status_to_acl(OA_FAIL(OA_E_RT_STREAM_NOT_CAPTURED,
-                                    "ACL_EVENT_RECORD_EXTERNAL records into a capture, and the stream is not capturing"));
+    /* The capture hook takes it (and refuses it when the stream is not capturing). */
+    ACL_RETURN_STATUS(record_event(event, stream, flag));
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)
@@ -511,6 +632,13 @@ ACL_FUNC_VISIBILITY aclError aclrtResetEvent(aclrtEvent event, aclrtStream strea
     oa_stream *s = NULL;
     st = oa_stream_acquire(stream, &s);
     if (st != OA_OK) {
+        put_event(ev);
+        return oa_status_to_acl(st);
+    }
+    bool handled = false;
+    st = oa_capture_event_reset(ev, s, &handled);
+    if (handled) {
+        oa_stream_release(s);
         put_event(ev);
         return oa_status_to_acl(st);
     }
@@ -547,6 +675,9 @@ ACL_FUNC_VISIBILITY aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus 
     }
     st = not_for_external(ev, "queries");
     if (st == OA_OK) {
+        st = oa_capture_check_event_op(ev, "aclrtQueryEvent");
+    }
+    if (st == OA_OK) {
         pthread_mutex_lock(&ev->mu);
         bool pending = ev->has_record && ev->done_gen < ev->rec_gen;
         pthread_mutex_unlock(&ev->mu);
@@ -566,6 +697,9 @@ ACL_FUNC_VISIBILITY aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventR
         return oa_status_to_acl(st);
     }
     st = not_for_external(ev, "queries");
+    if (st == OA_OK) {
+        st = oa_capture_check_event_op(ev, "aclrtQueryEventStatus");
+    }
     if (st == OA_OK) {
         pthread_mutex_lock(&ev->mu);
         bool complete;
@@ -598,6 +732,9 @@ ACL_FUNC_VISIBILITY aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEv
         st = not_for_external(ev, "queries");
     }
     if (st == OA_OK) {
+        st = oa_capture_check_event_op(ev, "aclrtQueryEventWaitStatus");
+    }
+    if (st == OA_OK) {
         pthread_mutex_lock(&ev->mu);
         *status = ev->pending_waits == 0 ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
         pthread_mutex_unlock(&ev->mu);
@@ -614,6 +751,9 @@ static oa_status synchronize_event(aclrtEvent event, int32_t timeout)
         return st;
     }
     st = not_for_external(ev, "synchronization");
+    if (st == OA_OK) {
+        st = oa_capture_check_event_op(ev, "event synchronization");
+    }
     if (st == OA_OK) {
         st = sync_event(ev, timeout);
     }
@@ -639,6 +779,9 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, 
 static oa_status completed_time(oa_event *ev, uint64_t *ns)
 {
     oa_status st = not_for_external(ev, "timestamps");
+    if (st == OA_OK) {
+        st = oa_capture_check_event_op(ev, "event timestamps");
+    }
     if (st != OA_OK) {
         return st;
     }
@@ -753,9 +896,8 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, ac
         put_event(ev);
         ACL_REQUIRE(sync_ex, OA_E_RT_FEATURE_NOT_SUPPORT,
                     "ACL_EVENT_WAIT_EXTERNAL needs an event created by aclrtCreateEventExWithFlag with ACL_EVENT_SYNC");
-        return oa_status_to_acl(
-            OA_FAIL(OA_E_RT_STREAM_NOT_CAPTURED, "ACL_EVENT_WAIT_EXTERNAL waits inside a capture, and the stream is not "
-                                                 "capturing"));
+        /* The capture hook takes it (and refuses it when the stream is not capturing). */
+        ACL_RETURN_STATUS(stream_wait_event(stream, event, 0, flag));
     }
     int64_t t = (timeout == UINT32_MAX) ? 0 : (int64_t)timeout;
     ACL_RETURN_STATUS(stream_wait_event(stream, event, t, flag));

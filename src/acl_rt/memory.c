@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "acl_rt/capture.h"
 #include "acl_rt/rt_internal.h"
 #include "base/acl_check.h"
 #include "base/error.h"
@@ -413,6 +414,9 @@ static oa_status memcpy_sync(void *dst, size_t destMax, const void *src, size_t 
     aclrtMemcpyKind eff;
     bool pageable;
     st = check_copy(dst, count, src, count, kind, &eff, &pageable);
+    if (st == OA_OK) {
+        st = oa_capture_check_sync_op("synchronous memory copy");
+    }
     if (st != OA_OK) {
         return st;
     }
@@ -454,7 +458,10 @@ static oa_status memcpy_async(void *dst, size_t destMax, const void *src, size_t
     if (st == OA_OK) {
         if (pageable) {
             /* CANN turns a copy involving pageable host memory into a stream sync plus a sync copy. */
-            st = oa_stream_synchronize(s, -1);
+            st = oa_capture_check_pageable_copy(s, "asynchronous memory copy");
+            if (st == OA_OK) {
+                st = oa_stream_synchronize(s, -1);
+            }
             if (st == OA_OK && dst != src) {
                 memmove(dst, src, count);
             }
@@ -554,6 +561,9 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void 
     aclrtMemcpyKind eff;
     bool pageable;
     st = check_2d(dst, dpitch, src, spitch, width, height, kind, false, &eff, &pageable);
+    if (st == OA_OK) {
+        st = oa_capture_check_sync_op("synchronous 2D memory copy");
+    }
     if (st != OA_OK) {
         return oa_status_to_acl(st);
     }
@@ -586,7 +596,10 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch, const 
     if (st == OA_OK) {
         copy2d_args a = {.dst = dst, .src = src, .dpitch = dpitch, .spitch = spitch, .width = width, .height = height};
         if (pageable) {
-            st = oa_stream_synchronize(s, -1);
+            st = oa_capture_check_pageable_copy(s, "asynchronous 2D memory copy");
+            if (st == OA_OK) {
+                st = oa_stream_synchronize(s, -1);
+            }
             if (st == OA_OK) {
                 copy2d(&a);
             }
@@ -625,6 +638,9 @@ static oa_status memset_common(void *devPtr, size_t maxCount, int32_t value, siz
         oa_status st = current_device(&dev);
         if (st == OA_OK) {
             st = check_fill(devPtr, count);
+        }
+        if (st == OA_OK) {
+            st = oa_capture_check_sync_op("memory setting synchronization");
         }
         if (st == OA_OK) {
             fill(&a);
@@ -685,6 +701,9 @@ static oa_status memset_d32(void *ptr, size_t memSize, uint32_t value, size_t n,
         oa_status st = current_device(&dev);
         if (st == OA_OK) {
             st = check_span(&s, ptr, bytes, "address");
+        }
+        if (st == OA_OK) {
+            st = oa_capture_check_sync_op("memory setting synchronization");
         }
         if (st == OA_OK) {
             fill(&a);
@@ -938,16 +957,10 @@ ACL_FUNC_VISIBILITY aclError aclrtMallocForTaskScheduler(void **devPtr, size_t s
 
 /* ---- stream-ordered value write / wait ----------------------------------------------- */
 
-typedef struct value_args {
-    uint64_t *addr;
-    uint64_t value;
-    uint32_t flag;
-} value_args;
-
 static oa_status value_write_run(void *args, const oa_task_exec *exec)
 {
     (void)exec;
-    value_args *a = args;
+    oa_value_args *a = args;
     __atomic_store_n(a->addr, a->value, __ATOMIC_RELEASE);
     return OA_OK;
 }
@@ -968,7 +981,7 @@ static bool value_ready(uint64_t cur, uint64_t want, uint32_t flag)
 
 static oa_status value_wait_run(void *args, const oa_task_exec *exec)
 {
-    value_args *a = args;
+    oa_value_args *a = args;
     /* Another stream or the host changes the value: poll it, sleeping between looks. */
     const struct timespec nap = {0, 100 * 1000};
     while (!value_ready(__atomic_load_n(a->addr, __ATOMIC_ACQUIRE), a->value, a->flag)) {
@@ -999,8 +1012,8 @@ static oa_status value_task(void *devAddr, uint64_t value, uint32_t flag, aclrtS
     if (st != OA_OK) {
         return st;
     }
-    value_args a = {.addr = devAddr, .value = value, .flag = flag};
-    oa_task_desc d = {.kind = OA_TASK_KIND_GENERIC,
+    oa_value_args a = {.addr = devAddr, .value = value, .flag = flag};
+    oa_task_desc d = {.kind = wait ? OA_TASK_KIND_VALUE_WAIT : OA_TASK_KIND_VALUE_WRITE,
                       .run = wait ? value_wait_run : value_write_run,
                       .args = &a,
                       .args_size = sizeof(a)};

@@ -1,5 +1,6 @@
 /*
- * Handle registry: the set of live context, stream and event objects, kept
+ * Handle registry: the set of live runtime objects (contexts, streams,
+ * events, model runtime instances and their tasks, labels...), kept
  * in an open-addressing hash table keyed by address. A handle is valid only
  * while it is in the table, so stale or foreign handles are rejected without
  * ever dereferencing them; a successful look-up takes a reference.
@@ -17,7 +18,7 @@ static oa_obj **g_slots;
 static size_t g_cap;   /* power of two */
 static size_t g_used;  /* live + tombstones */
 static size_t g_live;
-static size_t g_live_by_type[4];
+static size_t g_live_by_type[OA_OBJ_TYPE_COUNT];
 
 void oa_obj_init(oa_obj *o, oa_obj_type type, void (*free_fn)(oa_obj *o))
 {
@@ -120,7 +121,7 @@ oa_status oa_registry_add(oa_obj *o)
     }
     g_slots[i] = o;
     ++g_live;
-    if (o->type < 4) {
+    if (o->type < OA_OBJ_TYPE_COUNT) {
         ++g_live_by_type[o->type];
     }
     pthread_rwlock_unlock(&g_lock);
@@ -137,7 +138,7 @@ bool oa_registry_remove(oa_obj *o)
     }
     g_slots[i] = TOMBSTONE;
     --g_live;
-    if (o->type < 4) {
+    if (o->type < OA_OBJ_TYPE_COUNT) {
         --g_live_by_type[o->type];
     }
     pthread_rwlock_unlock(&g_lock);
@@ -167,7 +168,7 @@ oa_obj *oa_registry_get(const void *handle, oa_obj_type type)
 size_t oa_registry_count(oa_obj_type type)
 {
     pthread_rwlock_rdlock(&g_lock);
-    size_t n = (unsigned)type < 4 ? g_live_by_type[type] : 0;
+    size_t n = (unsigned)type < OA_OBJ_TYPE_COUNT ? g_live_by_type[type] : 0;
     pthread_rwlock_unlock(&g_lock);
     return n;
 }

@@ -40,6 +40,13 @@ typedef enum oa_obj_type {
     OA_OBJ_CONTEXT = 1,
     OA_OBJ_STREAM = 2,
     OA_OBJ_EVENT = 3,
+    OA_OBJ_MODEL_RI = 4,    /* aclmdlRI (capture_model.c) */
+    OA_OBJ_MRI_TASK = 5,    /* aclmdlRITask */
+    OA_OBJ_TASK_GROUP = 6,  /* aclrtTaskGrp */
+    OA_OBJ_COND_HANDLE = 7, /* aclmdlRICondHandle */
+    OA_OBJ_LABEL = 8,       /* aclrtLabel (label.c) */
+    OA_OBJ_LABEL_LIST = 9,  /* aclrtLabelList */
+    OA_OBJ_TYPE_COUNT
 } oa_obj_type;
 
 typedef struct oa_obj oa_obj;
@@ -114,6 +121,7 @@ struct oa_context {
     oa_event *events;         /* events created in the context */
     int64_t sysopt[4];
     uint32_t sysopt_set;      /* bit i: sysopt[i] was set */
+    int32_t cap_mode_refs[3]; /* active captures begun in the context, per aclmdlRICaptureMode (atomic) */
 };
 
 /* Creates a context (and its default stream) on dev; referenced result. */
@@ -140,6 +148,34 @@ void oa_ctx_tls_clear_if(oa_context *ctx);
 
 typedef struct oa_task oa_task;
 typedef struct oa_task_chunk oa_task_chunk;
+
+/*
+ * What the capture module (capture*.c) knows about a stream; every field is
+ * read and written under the capture lock. A stream is in at most one role.
+ */
+struct oa_mdlri;
+struct oa_mri_stream;
+struct oa_mri_group;
+struct oa_cap_thread;
+typedef enum oa_cap_role {
+    OA_CAP_NONE = 0,
+    OA_CAP_ORIGIN,   /* aclmdlRICaptureBegin was called on it */
+    OA_CAP_JOINED,   /* joined a capture by waiting on a captured event */
+    OA_CAP_BOUND,    /* bound to a built instance (aclmdlRIBindStream) */
+    OA_CAP_INTERNAL, /* a model stream created by the runtime for a captured instance */
+} oa_cap_role;
+typedef struct oa_cap_link {
+    struct oa_mdlri *model;      /* instance the stream's work goes to (referenced by the instance's list) */
+    struct oa_mri_stream *ms;    /* the model stream receiving the tasks */
+    uint8_t role;                /* oa_cap_role */
+    uint8_t status;              /* aclmdlRICaptureStatus (ORIGIN, JOINED) */
+    int8_t mode;                 /* aclmdlRICaptureMode (ORIGIN) */
+    uint8_t grp;                 /* task group state: 0 none, 1 sampling, 2 updating */
+    struct oa_cap_thread *thread; /* thread that began the capture (ORIGIN, referenced) */
+    uint32_t tid;                /* its id, for the wrong-thread check */
+    struct oa_mri_group *update; /* group being updated (grp == 2, referenced) */
+    uint32_t update_next;        /* next task of that group to update */
+} oa_cap_link;
 
 struct oa_stream {
     oa_obj obj;
@@ -178,6 +214,8 @@ struct oa_stream {
     uint32_t cache_op_info;
     oa_stream_intercept_fn icpt;
     void *icpt_ctx;
+    bool internal;            /* created by the runtime (capture model stream): no state callbacks */
+    oa_cap_link cap;          /* capture state (capture.c, under the capture lock) */
 };
 
 /* Creates a stream in ctx; the result holds the creation reference and is registered. */
@@ -196,6 +234,10 @@ bool oa_stream_idle(oa_stream *s);
 void oa_stream_abort_waits(oa_stream *s);
 /* Thread-local id of the last task the calling thread submitted. */
 uint32_t oa_stream_thread_last_task(void);
+/* oa_stream_submit without the interceptor: queues the task on s itself. */
+oa_status oa_stream_submit_direct(oa_stream *s, const oa_task_desc *desc, uint32_t *task_id) OA_MUST_CHECK;
+/* True when the calling thread is the worker thread of s. */
+bool oa_stream_is_worker(oa_stream *s);
 
 /* ---- events (event.c) ---------------------------------------------------- */
 
@@ -217,6 +259,10 @@ struct oa_event {
     int32_t pending_waits;    /* wait tasks not finished */
     uint32_t record_flag;     /* UINT32_MAX until the first record */
     uint32_t wait_flag;
+    bool signaled;            /* a record completed and no reset ran since (flag-style waits in models) */
+    /* Capture binding (capture.c, under the capture lock; cap_model read atomically on fast paths). */
+    struct oa_mdlri *cap_model;    /* instance whose capture recorded the event last */
+    struct oa_mri_task *cap_rec;   /* that record task */
 };
 
 /* Destroys an event (registry removal + drops the creation reference); false if already gone. */
@@ -237,6 +283,12 @@ struct rtExceptionInfo {
 void oa_rt_report_task_failure(const oa_stream *s, uint32_t task_id, uint32_t tid, oa_status st);
 /* Forgets every subscription of a stream (stream destroy). */
 void oa_rt_unsubscribe_stream(oa_stream *s);
+/*
+ * Gives `to` the subscriptions of `from` (both kinds) that `to` does not have
+ * yet, so that callbacks captured from `from` reach the same threads when
+ * they are replayed from the model stream `to`.
+ */
+void oa_rt_subscription_copy(const oa_stream *from, const oa_stream *to);
 /* Stream and device state callbacks. */
 void oa_rt_notify_stream_state(oa_stream *s, aclrtStreamState state);
 void oa_rt_notify_device_state(int32_t device_id, aclrtDeviceState state);

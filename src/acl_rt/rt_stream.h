@@ -49,16 +49,33 @@ typedef enum oa_task_kind {
     OA_TASK_KIND_CALLBACK,     /* aclrtLaunchCallback */
     OA_TASK_KIND_HOST_FUNC,    /* aclrtLaunchHostFunc */
     OA_TASK_KIND_MODEL,        /* model execution (aclmdlExecuteAsync, aclmdlRIExecuteAsync) */
+    OA_TASK_KIND_KERNEL,       /* a kernel / single operator launch (aclmdlRI task type KERNEL, task groups) */
+    OA_TASK_KIND_VALUE_WRITE,  /* aclrtValueWrite: args are an oa_value_args */
+    OA_TASK_KIND_VALUE_WAIT,   /* aclrtValueWait: args are an oa_value_args */
     OA_TASK_KIND_COUNT
 } oa_task_kind;
 
 /* What a running task learns about where it runs. */
 typedef struct oa_task_exec {
-    oa_stream *stream;  /* the stream running the task (borrowed) */
+    oa_stream *stream;  /* the stream running the task (borrowed); its `aborting` flag stops blocking waits */
     int32_t device_id;  /* logical device of the stream */
     int32_t stream_id;  /* aclrtStreamGetId value */
     uint32_t task_id;   /* id returned by oa_stream_submit */
+    /*
+     * The stream the task was issued to, whose subscriptions (aclrtSubscribeReport,
+     * aclrtSubscribeHostFunc) receive its callbacks. Equal to `stream`, except
+     * while a captured task is replayed by aclmdlRIExecuteAsync: then it is the
+     * model stream the task was captured into. NULL means `stream`.
+     */
+    const oa_stream *route;
 } oa_task_exec;
+
+/* Arguments of the OA_TASK_KIND_VALUE_WRITE / _VALUE_WAIT tasks (read and updated by aclmdlRITask*Params). */
+typedef struct oa_value_args {
+    uint64_t *addr;
+    uint64_t value;
+    uint32_t flag;
+} oa_value_args;
 
 /*
  * Runs the task on the stream's worker thread. args points to the task's own
@@ -124,8 +141,11 @@ int32_t oa_stream_get_id(const oa_stream *s);
 /*
  * Interception for capture: while set, every oa_stream_submit on s calls
  * fn(ctx, s, desc) instead of queueing the task; fn must copy what it keeps
- * (desc->args is only valid during the call) and becomes responsible for
- * calling desc->release later. Pass fn = NULL to stop intercepting.
+ * (desc->args is only valid during the call) and, when it returns OA_OK,
+ * becomes responsible for calling desc->release later (on failure the
+ * submitter cleans up, as for any failed submission). Pass fn = NULL to stop
+ * intercepting. The capture module (capture.h) owns the interceptors of the
+ * runtime's streams; other modules should not set one.
  */
 typedef oa_status (*oa_stream_intercept_fn)(void *ctx, oa_stream *s, const oa_task_desc *desc);
 void oa_stream_set_interceptor(oa_stream *s, oa_stream_intercept_fn fn, void *ctx);

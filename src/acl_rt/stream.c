@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "acl_rt/capture.h"
 #include "acl_rt/rt_internal.h"
 #include "base/acl_check.h"
 #include "base/error.h"
@@ -255,13 +256,27 @@ static oa_task *take_record(oa_stream *s)
     return t;
 }
 
-oa_status oa_stream_submit(oa_stream *s, const oa_task_desc *desc, uint32_t *task_id)
+static oa_status submit(oa_stream *s, const oa_task_desc *desc, uint32_t *task_id, bool intercept)
 {
     if (s == NULL || desc == NULL || desc->run == NULL) {
         return OA_FAIL(OA_E_PARAM, "a task needs a stream and a run function");
     }
     if (desc->args_size > 0 && desc->args == NULL) {
         return OA_FAIL(OA_E_PARAM, "task arguments of %zu bytes given without a buffer", desc->args_size);
+    }
+    if (intercept && __atomic_load_n(&s->icpt, __ATOMIC_ACQUIRE) != NULL) {
+        pthread_mutex_lock(&s->mu);
+        oa_stream_intercept_fn fn = s->icpt;
+        void *ctx = s->icpt_ctx;
+        bool closing = s->closing;
+        pthread_mutex_unlock(&s->mu);
+        if (closing) {
+            return OA_FAIL(OA_E_RT_INVALID_HANDLE, "stream %d is being destroyed", s->id);
+        }
+        if (fn != NULL) {
+            /* The interceptor copies what it keeps; it falls back to oa_stream_submit_direct when it lets go. */
+            return fn(ctx, s, desc);
+        }
     }
     void *heap = NULL;
     if (desc->args_size > OA_TASK_INLINE_ARGS) {
@@ -277,13 +292,6 @@ oa_status oa_stream_submit(oa_stream *s, const oa_task_desc *desc, uint32_t *tas
         pthread_mutex_unlock(&s->mu);
         free(heap);
         return OA_FAIL(OA_E_RT_INVALID_HANDLE, "stream %d is being destroyed", s->id);
-    }
-    if (s->icpt != NULL) {
-        oa_stream_intercept_fn fn = s->icpt;
-        void *ctx = s->icpt_ctx;
-        pthread_mutex_unlock(&s->mu);
-        free(heap);
-        return fn(ctx, s, desc);
     }
     if (!s->worker_started) {
         oa_status st = start_worker(s);
@@ -331,6 +339,16 @@ oa_status oa_stream_submit(oa_stream *s, const oa_task_desc *desc, uint32_t *tas
         *task_id = id;
     }
     return OA_OK;
+}
+
+oa_status oa_stream_submit(oa_stream *s, const oa_task_desc *desc, uint32_t *task_id)
+{
+    return submit(s, desc, task_id, true);
+}
+
+oa_status oa_stream_submit_direct(oa_stream *s, const oa_task_desc *desc, uint32_t *task_id)
+{
+    return submit(s, desc, task_id, false);
 }
 
 /* Caller holds s->mu. */
@@ -387,6 +405,14 @@ oa_status oa_stream_synchronize(oa_stream *s, int32_t timeout_ms)
         return OA_FAIL(st, "task %u on stream %d of device %d failed", failed_task, s->id, s->device_id);
     }
     return OA_OK;
+}
+
+bool oa_stream_is_worker(oa_stream *s)
+{
+    pthread_mutex_lock(&s->mu);
+    bool r = is_worker_locked(s);
+    pthread_mutex_unlock(&s->mu);
+    return r;
 }
 
 bool oa_stream_idle(oa_stream *s)
@@ -464,7 +490,9 @@ bool oa_stream_destroy(oa_stream *s, bool force)
     if (!oa_registry_remove(&s->obj)) {
         return false;
     }
-    oa_rt_notify_stream_state(s, ACL_RT_STREAM_STATE_DESTROY_PRE);
+    if (!s->internal) {
+        oa_rt_notify_stream_state(s, ACL_RT_STREAM_STATE_DESTROY_PRE);
+    }
     oa_context *ctx = s->ctx;
     if (!s->is_default) {
         pthread_mutex_lock(&ctx->mu);
@@ -559,8 +587,8 @@ int32_t oa_stream_get_id(const oa_stream *s)
 void oa_stream_set_interceptor(oa_stream *s, oa_stream_intercept_fn fn, void *ctx)
 {
     pthread_mutex_lock(&s->mu);
-    s->icpt = fn;
     s->icpt_ctx = fn != NULL ? ctx : NULL;
+    __atomic_store_n(&s->icpt, fn, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&s->mu);
 }
 
@@ -688,6 +716,11 @@ static oa_status destroy_stream(aclrtStream stream, bool force)
         oa_stream_release(s);
         return OA_FAIL(OA_E_RT_PARAM, "stream %d is the default stream of its context and cannot be destroyed", s->id);
     }
+    st = oa_capture_check_stream_op(s, "stream destruction");
+    if (st != OA_OK) {
+        oa_stream_release(s);
+        return st;
+    }
     if (!oa_stream_destroy(s, force)) {
         oa_stream_release(s);
         return OA_FAIL(OA_E_RT_INVALID_HANDLE, "stream %d is already being destroyed", s->id);
@@ -715,7 +748,10 @@ static oa_status sync_stream(aclrtStream stream, int32_t timeout)
     if (st != OA_OK) {
         return st;
     }
-    st = oa_stream_synchronize(s, timeout);
+    st = oa_capture_check_stream_op(s, "stream synchronization");
+    if (st == OA_OK) {
+        st = oa_stream_synchronize(s, timeout);
+    }
     oa_stream_release(s);
     return st;
 }
@@ -740,9 +776,12 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamSta
     if (st != OA_OK) {
         return oa_status_to_acl(st);
     }
-    *status = oa_stream_idle(s) ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
+    st = oa_capture_check_stream_op(s, "stream query");
+    if (st == OA_OK) {
+        *status = oa_stream_idle(s) ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
+    }
     oa_stream_release(s);
-    return ACL_SUCCESS;
+    ACL_RETURN_STATUS(st);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t *priority)
