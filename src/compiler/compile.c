@@ -104,6 +104,9 @@ static oa_status weight_passes(oa_graph *g, const oa_compile_options *opt)
         if (st == OA_OK) {
             st = oa_pass_fold_affine(g, &changed);
         }
+        if (st == OA_OK) {
+            st = oa_pass_fold_input_affine(g, &changed);
+        }
         if (st == OA_OK && !(opt->disable & OA_NO_FUSE)) {
             st = oa_pass_fuse_layernorm(g, &changed);
         }
@@ -123,6 +126,9 @@ static oa_status shape_passes(oa_graph *g, const oa_compile_options *opt)
         st = oa_pass_fold_batchnorm(g, &changed);
         if (st == OA_OK) {
             st = oa_pass_fold_affine(g, &changed);
+        }
+        if (st == OA_OK) {
+            st = oa_pass_fold_input_affine(g, &changed);
         }
     }
     if (st == OA_OK && !(opt->disable & OA_NO_FUSE)) {

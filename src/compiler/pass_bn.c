@@ -334,3 +334,180 @@ oa_status oa_pass_fold_affine(oa_graph *g, size_t *changed)
 {
     return oa_cp_for_each_graph(g, fold_affine_graph, changed);
 }
+
+/* ---- affine before a convolution without padding ---- */
+
+/*
+ * Scale `s` and shift `b` (per input channel, from a Mul/Add pair or one of
+ * them) applied to a Conv2D's input fold into it when the conv has no
+ * padding, so every window sees only real pixels:
+ *   conv(W, bias)(s*x + b) = conv(W', bias')(x),
+ *   W'[o][c][k] = W[o][c][k] * s[c],  bias'[o] = bias[o] + sum_{c,k} W[o][c][k] * b[c]
+ * (c runs over the input channels of o's group).
+ */
+static bool zero_pads(const oa_node *conv)
+{
+    const int64_t *p;
+    size_t n;
+    if (!oa_attrs_get_list_int(&conv->attrs, "pads", &p, &n)) {
+        return true;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] != 0) {
+            return false;
+        }
+    }
+    const char *ap = oa_node_attr_str(conv, "auto_pad", "NOTSET");
+    return strcmp(ap, "NOTSET") == 0 || strcmp(ap, "VALID") == 0 || strcmp(ap, "EXPLICIT") == 0;
+}
+
+/* The per-channel values of the constant operand of a Mul/Add reading `x`. */
+static bool channel_operand(const oa_node *e, const oa_node *x, int64_t c, float *per)
+{
+    if ((e->type != OA_OP_MUL && e->type != OA_OP_ADD) || e->num_inputs != 2 ||
+        e->outputs[0].desc.dtype != OA_DT_FLOAT || !oa_shape_equal(&e->outputs[0].desc.shape, &x->outputs[0].desc.shape)) {
+        return false;
+    }
+    for (uint32_t s = 0; s < 2; s++) {
+        if (e->inputs[s].src == x && e->inputs[s].src_index == 0) {
+            const oa_tensor *t = oa_cp_input_const(e, 1 - s);
+            return t != NULL && oa_cp_per_axis(t, &e->outputs[0].desc.shape, false, c, per);
+        }
+    }
+    return false;
+}
+
+static oa_status fold_input_affine(oa_node *conv, bool *did)
+{
+    *did = false;
+    host_info h;
+    if (conv->type != OA_OP_CONV2D || !zero_pads(conv) || !host_info_get(conv, &h)) {
+        return OA_OK;
+    }
+    uint32_t xi;
+    oa_node *last = oa_node_input_src(conv, 0, &xi);
+    if (last == NULL || xi != 0 || oa_cp_num_uses(last, 0) != 1 || last->inputs == NULL) {
+        return OA_OK;
+    }
+    const oa_shape *ws = h.wshape;
+    int64_t cin = conv->inputs[0].desc.shape.dims[1], cig = ws->dims[1], khw = ws->dims[2] * ws->dims[3];
+    if (cin <= 0 || cig * h.groups != cin) {
+        return OA_OK;
+    }
+    float *s = malloc((size_t)cin * sizeof(float)), *b = malloc((size_t)cin * sizeof(float));
+    float *tmp = malloc((size_t)cin * sizeof(float));
+    float *w = malloc((size_t)h.wcount * sizeof(float)), *bias = malloc((size_t)h.cout * sizeof(float));
+    oa_status st = OA_OK;
+    if (s == NULL || b == NULL || tmp == NULL || w == NULL || bias == NULL) {
+        st = OA_FAIL(OA_E_NOMEM, "out of memory folding into %s", conv->name);
+        goto done;
+    }
+    for (int64_t c = 0; c < cin; c++) {
+        s[c] = 1.0f;
+        b[c] = 0.0f;
+    }
+    /* last = Add(Mul(x, s), b) | Mul(x, s) | Add(x, b) */
+    oa_node *add = NULL, *mul = NULL, *x = NULL;
+    if (last->type == OA_OP_ADD) {
+        add = last;
+        for (uint32_t k = 0; k < 2 && x == NULL; k++) {
+            oa_node *src = oa_node_input_src(add, k, NULL);
+            if (src && oa_cp_const_tensor(src) == NULL) {
+                x = src;
+            }
+        }
+        if (x && x->type == OA_OP_MUL && oa_cp_num_uses(x, 0) == 1) {
+            mul = x;
+            x = NULL;
+            for (uint32_t k = 0; k < 2 && x == NULL; k++) {
+                oa_node *src = oa_node_input_src(mul, k, NULL);
+                if (src && oa_cp_const_tensor(src) == NULL) {
+                    x = src;
+                }
+            }
+        }
+    } else if (last->type == OA_OP_MUL) {
+        mul = last;
+        for (uint32_t k = 0; k < 2 && x == NULL; k++) {
+            oa_node *src = oa_node_input_src(mul, k, NULL);
+            if (src && oa_cp_const_tensor(src) == NULL) {
+                x = src;
+            }
+        }
+    }
+    if (x == NULL || (mul && !channel_operand(mul, x, cin, s)) ||
+        (add && !channel_operand(add, mul ? mul : x, cin, b))) {
+        goto done;
+    }
+    /* W'[o][c][k] = W * s[c]; bias'[o] += sum W * b[c] */
+    memcpy(w, h.w, (size_t)h.wcount * sizeof(float));
+    for (int64_t o = 0; o < h.cout; o++) {
+        int64_t grp = o / (h.cout / h.groups);
+        double acc = h.b ? h.b[o] : 0.0;
+        for (int64_t cl = 0; cl < cig; cl++) {
+            int64_t c = grp * cig + cl;
+            float *p = w + (o * cig + cl) * khw;
+            for (int64_t k = 0; k < khw; k++) {
+                acc += (double)p[k] * b[c];
+                p[k] *= s[c];
+            }
+        }
+        bias[o] = (float)acc;
+    }
+    uint32_t x_idx = 0;
+    for (uint32_t k = 0; k < (mul ? mul : add)->num_inputs; k++) {
+        if ((mul ? mul : add)->inputs[k].src == x) {
+            x_idx = (mul ? mul : add)->inputs[k].src_index;
+        }
+    }
+    st = set_weights(&h, w, bias);
+    if (st == OA_OK) {
+        st = oa_node_connect(conv, 0, x, x_idx);
+    }
+    if (st == OA_OK) {
+        const char *names[2];
+        size_t nn = 0;
+        if (mul) {
+            names[nn++] = mul->name;
+        }
+        if (add) {
+            names[nn++] = add->name;
+        }
+        st = oa_cp_add_original_names(conv, names, nn);
+    }
+    if (st == OA_OK && add) {
+        st = oa_cp_remove_if_unused(add);
+    }
+    if (st == OA_OK && mul) {
+        st = oa_cp_remove_if_unused(mul);
+    }
+    *did = st == OA_OK;
+done:
+    free(s);
+    free(b);
+    free(tmp);
+    free(w);
+    free(bias);
+    return st;
+}
+
+static oa_status fold_input_affine_graph(oa_graph *g, size_t *changed)
+{
+    for (oa_node *n = oa_graph_first_node(g); n; n = n->next) {
+        bool did;
+        oa_status st = fold_input_affine(n, &did);
+        if (st != OA_OK) {
+            return st;
+        }
+        if (did && changed) {
+            (*changed)++;
+        }
+    }
+    oa_status st = oa_cp_dce_local(g, NULL);
+    return st == OA_OK ? oa_graph_topo_sort(g) : st;
+}
+
+oa_status oa_pass_fold_input_affine(oa_graph *g, size_t *changed)
+{
+    return oa_cp_for_each_graph(g, fold_input_affine_graph, changed);
+}

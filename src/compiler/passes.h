@@ -80,6 +80,15 @@ OA_MUST_CHECK oa_status oa_pass_fold_batchnorm(oa_graph *g, size_t *changed);
 OA_MUST_CHECK oa_status oa_pass_fold_affine(oa_graph *g, size_t *changed);
 
 /*
+ * Affine before a convolution: a constant per-channel (or scalar) Mul
+ * and/or Add whose only reader is a Conv2D without padding folds into that
+ * conv's weights and bias (PP-OCRv4's learnable affine after HardSwish
+ * feeding a pointwise conv). With padding the fold would be wrong at the
+ * borders, so it is not done.
+ */
+OA_MUST_CHECK oa_status oa_pass_fold_input_affine(oa_graph *g, size_t *changed);
+
+/*
  * Post-op fusion into Conv2D, Conv2DTranspose, MatMulV2, BatchMatMulV2
  * (f32), at most 4 post-ops, recorded as `_oa_post_*` attributes:
  *   activations  Relu, Relu6, LeakyRelu, ClipByValue / Maximum / Minimum with

@@ -386,6 +386,52 @@ static void affine_folding_matmul(void **state)
     oa_graph_destroy(g);
 }
 
+/*
+ *   x[1,2,3,3] ─▶ Mul(s[1,2,1,1]) ─▶ Add(b scalar) ─▶ Conv2D(w[3,2,1,1], no padding) ─▶ out
+ * folds into the conv: W'[o][c] = W[o][c]*s[c], bias'[o] = sum_c W[o][c]*b.
+ * With padding (pads 1) nothing changes.
+ */
+static void input_affine_folding(void **state)
+{
+    (void)state;
+    for (int padded = 0; padded < 2; padded++) {
+        oa_graph *g = ct_graph();
+        oa_node *x = tu_data(g, "x", OA_DT_FLOAT, "1,2,3,3");
+        oa_node *mul = ct_bin(g, OA_OP_MUL, "mul", x, ct_f32(g, "s", "1,2,1,1", 2, 1));
+        oa_node *add = ct_bin(g, OA_OP_ADD, "add", ct_f32(g, "b", "", 0.5f, 0), mul);
+        oa_node *conv = ct_conv(g, "conv", add, ct_f32(g, "w", "3,2,1,1", 1, 1), NULL);
+        if (padded) {
+            const int64_t p1[4] = {1, 1, 1, 1};
+            EXPECT_OK(oa_node_set_list_int(conv, "pads", p1, 4));
+        }
+        (void)ct_out(g, &conv, 1);
+        ct_infer(g);
+        size_t changed = 0;
+        EXPECT_OK(oa_pass_fold_input_affine(g, &changed));
+        EXPECT_OK(oa_graph_validate(g));
+        if (padded) {
+            assert_int_equal(changed, 0);
+            assert_ptr_equal(oa_node_input_src(conv, 0, NULL), add);
+            oa_graph_destroy(g);
+            continue;
+        }
+        assert_int_equal(changed, 1);
+        assert_ptr_equal(oa_node_input_src(conv, 0, NULL), x);
+        const float *nw = ct_input_f32(conv, 1), *nb = ct_input_f32(conv, 2);
+        for (int o = 0; o < 3; o++) {
+            float acc = 0;
+            for (int c = 0; c < 2; c++) {
+                float wv = 1.0f + (float)(o * 2 + c);
+                assert_float_equal(nw[o * 2 + c], wv * (2.0f + (float)c), 1e-6);
+                acc += wv * 0.5f;
+            }
+            assert_float_equal(nb[o], acc, 1e-6);
+        }
+        assert_int_equal(ct_count(g, OA_OP_MUL) + ct_count(g, OA_OP_ADD), 0);
+        oa_graph_destroy(g);
+    }
+}
+
 /* Runs fusion on g and returns the post-op list of `host`. */
 static const char *fused(oa_graph *g, oa_node *host, char *buf, size_t cap)
 {
@@ -838,6 +884,7 @@ int main(void)
         cmocka_unit_test(affine_folding_conv),
         cmocka_unit_test(affine_folding_refusals),
         cmocka_unit_test(affine_folding_matmul),
+        cmocka_unit_test(input_affine_folding),
         cmocka_unit_test(fuse_activation_chain),
         cmocka_unit_test(fuse_hardswish_patterns),
         cmocka_unit_test(fuse_hardswish_refusals),
