@@ -80,9 +80,25 @@ static void build_groups(const oa_plan_value *v, size_t n, size_t *parent, bool 
     }
 }
 
-static int cmp_group_order(const void *pa, const void *pb, const group *gs)
+/* Placement orders tried; the plan with the smallest total wins. */
+enum { ORDER_SIZE, ORDER_AREA, ORDER_FIRST, ORDER_COUNT };
+
+static int cmp_group_order(const void *pa, const void *pb, const group *gs, int how)
 {
     const group *a = &gs[*(const size_t *)pa], *b = &gs[*(const size_t *)pb];
+    if (how == ORDER_AREA) {
+        /* size x lifetime: long-lived big blocks first */
+        double aa = (double)a->size * (double)(a->last - a->first + 1);
+        double bb = (double)b->size * (double)(b->last - b->first + 1);
+        if (aa != bb) {
+            return aa > bb ? -1 : 1;
+        }
+    } else if (how == ORDER_FIRST) {
+        /* in schedule order, larger first among values born together */
+        if (a->first != b->first) {
+            return a->first < b->first ? -1 : 1;
+        }
+    }
     if (a->size != b->size) {
         return a->size > b->size ? -1 : 1;
     }
@@ -93,14 +109,14 @@ static int cmp_group_order(const void *pa, const void *pb, const group *gs)
 }
 
 /* qsort has no context argument in C11: a small insertion-merge sort instead. */
-static void sort_order(size_t *idx, size_t n, const group *gs, size_t *tmp)
+static void sort_order(size_t *idx, size_t n, const group *gs, size_t *tmp, int how)
 {
     for (size_t width = 1; width < n; width *= 2) {
         for (size_t lo = 0; lo < n; lo += 2 * width) {
             size_t mid = OA_MIN(lo + width, n), hi = OA_MIN(lo + 2 * width, n);
             size_t i = lo, j = mid, k = lo;
             while (i < mid && j < hi) {
-                tmp[k++] = (cmp_group_order(&idx[j], &idx[i], gs) < 0) ? idx[j++] : idx[i++];
+                tmp[k++] = (cmp_group_order(&idx[j], &idx[i], gs, how) < 0) ? idx[j++] : idx[i++];
             }
             while (i < mid) {
                 tmp[k++] = idx[i++];
@@ -116,6 +132,47 @@ static void sort_order(size_t *idx, size_t n, const group *gs, size_t *tmp)
 static bool lifetimes_meet(int32_t f1, int32_t l1, int32_t f2, int32_t l2)
 {
     return f1 <= l2 && f2 <= l1;
+}
+
+/* Places groups in `order`: each at the smallest gap between already placed,
+ * lifetime-overlapping groups that fits it (best fit), else after them. */
+static oa_status place(group *gs, size_t ng, const size_t *order, size_t *placed, size_t *end_all)
+{
+    size_t nplaced = 0;
+    *end_all = 0;
+    for (size_t k = 0; k < ng; k++) {
+        group *g = &gs[order[k]];
+        size_t prev_end = 0, best = SIZE_MAX, best_gap = SIZE_MAX;
+        for (size_t p = 0; p < nplaced; p++) {
+            const group *q = &gs[placed[p]];
+            if (!lifetimes_meet(g->first, g->last, q->first, q->last)) {
+                continue;
+            }
+            if (q->offset > prev_end) {
+                size_t gap = q->offset - prev_end;
+                if (gap >= g->size && gap < best_gap) {
+                    best_gap = gap;
+                    best = prev_end;
+                }
+            }
+            prev_end = OA_MAX(prev_end, q->offset + q->size);
+        }
+        g->offset = (best != SIZE_MAX) ? best : prev_end;
+        size_t end;
+        if (!oa_add_size(g->offset, g->size, &end)) {
+            return OA_FAIL(OA_E_PARAM, "planner: block size overflows");
+        }
+        *end_all = OA_MAX(*end_all, end);
+        /* Keep `placed` sorted by offset (stable for equal offsets). */
+        size_t pos = nplaced;
+        while (pos > 0 && gs[placed[pos - 1]].offset > g->offset) {
+            placed[pos] = placed[pos - 1];
+            pos--;
+        }
+        placed[pos] = order[k];
+        nplaced++;
+    }
+    return OA_OK;
 }
 
 oa_status oa_planner_plan(const oa_plan_value *values, size_t n, size_t alignment, size_t *offsets, size_t *total,
@@ -147,7 +204,8 @@ oa_status oa_planner_plan(const oa_plan_value *values, size_t n, size_t alignmen
     size_t *tmp = malloc(n * sizeof(size_t));
     group *gs = malloc(n * sizeof(group));
     bool *taken = malloc(n * sizeof(bool));
-    if (!parent || !gid || !order || !placed || !tmp || !gs || !taken) {
+    size_t *best_off = malloc(n * sizeof(size_t));
+    if (!parent || !gid || !order || !placed || !tmp || !gs || !taken || !best_off) {
         st = OA_FAIL(OA_E_NOMEM, "planner: out of memory for %zu values", n);
         goto done;
     }
@@ -184,45 +242,31 @@ oa_status oa_planner_plan(const oa_plan_value *values, size_t n, size_t alignmen
         g->first = OA_MIN(g->first, values[i].first_use);
         g->last = OA_MAX(g->last, values[i].last_use);
     }
-    for (size_t k = 0; k < ng; k++) {
-        order[k] = k;
+    /* Greedy placements in a few orders; keep the smallest. best_off holds
+     * the winning offsets by group. */
+    size_t end_all = SIZE_MAX;
+    for (int how = 0; how < ORDER_COUNT && st == OA_OK; how++) {
+        for (size_t k = 0; k < ng; k++) {
+            order[k] = k;
+        }
+        sort_order(order, ng, gs, tmp, how);
+        size_t end = 0;
+        st = place(gs, ng, order, placed, &end);
+        if (st == OA_OK && end < end_all) {
+            end_all = end;
+            for (size_t k = 0; k < ng; k++) {
+                best_off[k] = gs[k].offset;
+            }
+        }
     }
-    sort_order(order, ng, gs, tmp);
-
-    /* Greedy by size, best fit among the gaps left by lifetime-overlapping groups. */
-    size_t nplaced = 0, end_all = 0;
+    if (st != OA_OK) {
+        goto done;
+    }
     for (size_t k = 0; k < ng; k++) {
-        group *g = &gs[order[k]];
-        size_t prev_end = 0, best = SIZE_MAX, best_gap = SIZE_MAX;
-        for (size_t p = 0; p < nplaced; p++) {
-            const group *q = &gs[placed[p]];
-            if (!lifetimes_meet(g->first, g->last, q->first, q->last)) {
-                continue;
-            }
-            if (q->offset > prev_end) {
-                size_t gap = q->offset - prev_end;
-                if (gap >= g->size && gap < best_gap) {
-                    best_gap = gap;
-                    best = prev_end;
-                }
-            }
-            prev_end = OA_MAX(prev_end, q->offset + q->size);
-        }
-        g->offset = (best != SIZE_MAX) ? best : prev_end;
-        size_t end;
-        if (!oa_add_size(g->offset, g->size, &end)) {
-            st = OA_FAIL(OA_E_PARAM, "planner: block size overflows");
-            goto done;
-        }
-        end_all = OA_MAX(end_all, end);
-        /* Keep `placed` sorted by offset (stable for equal offsets). */
-        size_t pos = nplaced;
-        while (pos > 0 && gs[placed[pos - 1]].offset > g->offset) {
-            placed[pos] = placed[pos - 1];
-            pos--;
-        }
-        placed[pos] = order[k];
-        nplaced++;
+        gs[k].offset = best_off[k];
+    }
+    if (ng == 0) {
+        end_all = 0;
     }
     for (size_t i = 0; i < n; i++) {
         offsets[i] = (gid[i] == SIZE_MAX) ? 0 : gs[gid[i]].offset;
@@ -242,6 +286,7 @@ done:
     free(tmp);
     free(gs);
     free(taken);
+    free(best_off);
     return st;
 }
 

@@ -29,12 +29,13 @@
  *   through an accepted in-place pair.
  *
  * Algorithm: in-place chains are merged into groups (size = the largest
- * member, lifetime = the union); groups are placed greedily by size
- * (largest first, ties by earlier first_use, then index), each at the
+ * member, lifetime = the union); groups are placed greedily, each at the
  * smallest gap between already placed, lifetime-overlapping groups that
- * fits it (best fit), else after the last of them. Offsets and sizes are
- * rounded up to `alignment`. Deterministic: the same input gives the same
- * output. Cost O(g^2) for g groups.
+ * fits it (best fit), else after the last of them. Three greedy orders are
+ * tried -- by size (largest first; XNNPACK's), by size x lifetime, and by
+ * first use -- and the smallest total wins (ties: the earlier order).
+ * Offsets and sizes are rounded up to `alignment`. Deterministic: the same
+ * input gives the same output. Cost O(g^2) for g groups.
  */
 #ifndef OA_MEM_PLANNER_H
 #define OA_MEM_PLANNER_H
