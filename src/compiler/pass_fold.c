@@ -6,9 +6,9 @@
  *     arithmetic on small constants;
  *   - shape-only ops (Reshape, Squeeze, Unsqueeze, Flatten, ExpandDims,
  *     Identity) of a Const of any size: the new Const shares the bytes.
- * TODO(compiler/kernels): fold any op whose inputs are all Const through
- * the kernels' reference paths (oa_kernel_run_once) once src/kernels is on
- * main (Transpose of weights, Cast of weights, arithmetic on big Consts).
+ * When the build has the CPU kernels (src/kernels), elementwise ops, Cast
+ * and Transpose whose inputs are all Consts of any size are also run once
+ * through them (pass_fold_kernels.c).
  */
 #define OA_LOG_MODULE "GE"
 #include <math.h>
@@ -219,6 +219,11 @@ static oa_status fold_one(oa_graph *g, size_t *changed)
             st = fold_from_value(n, k, &one);
             any = any || one;
         }
+#ifdef OA_HAVE_KERNELS
+        if (st == OA_OK && !any) {
+            st = oa_cp_fold_with_kernels(n, &any);
+        }
+#endif
         if (st == OA_OK && any) {
             st = oa_cp_remove_if_unused(n);
             if (changed) {
