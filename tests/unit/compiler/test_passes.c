@@ -185,6 +185,40 @@ static void constant_folding_dtypes(void **state)
     oa_graph_destroy(g);
 }
 
+#ifdef OA_HAVE_KERNELS
+/*
+ * Large constants fold through the kernels:
+ *   w[64,48] ─▶ Transpose(perm [1,0]) ─▶ Cast(f16) ─▶ out0
+ *   a[64,48] ─▶ Mul(b[64,48]) ─────────────────────▶ out1
+ */
+static void constant_folding_with_kernels(void **state)
+{
+    (void)state;
+    oa_graph *g = ct_graph();
+    oa_node *w = ct_f32(g, "w", "64,48", 0, 1);
+    const int64_t perm[2] = {1, 0};
+    oa_node *tr_in[2] = {w, tu_i64(g, "perm", "2", perm)};
+    oa_node *tr = tu_op(g, OA_OP_TRANSPOSE, "tr", 2, 1, tr_in);
+    oa_node *cast = tu_op1(g, OA_OP_CAST, "cast", 1, tr);
+    EXPECT_OK(oa_node_set_int(cast, "dst_type", OA_DT_FLOAT16));
+    oa_node *mul = ct_bin(g, OA_OP_MUL, "mul", ct_f32(g, "a", "64,48", 1, 0), ct_f32(g, "b", "64,48", 0, 0.5f));
+    oa_node *outs[2] = {cast, mul};
+    oa_node *no = ct_out(g, outs, 2);
+    ct_infer(g);
+    EXPECT_OK(oa_pass_fold_constants(g, NULL));
+    const oa_tensor *t0 = oa_cp_input_const(no, 0), *t1 = oa_cp_input_const(no, 1);
+    assert_non_null(t0);
+    assert_non_null(t1);
+    assert_int_equal(t0->desc.dtype, OA_DT_FLOAT16);
+    EXPECT_DESC(oa_node_input_src(no, 0, NULL), 0, "f16[48,64]");
+    /* element [1][0] of the transpose is w[0][1] = 1.0 (fp16 0x3c00) */
+    assert_int_equal(((const uint16_t *)t0->data)[64], 0x3c00);
+    assert_float_equal(((const float *)t1->data)[10], 5.0f, 0);
+    assert_int_equal(ct_count(g, OA_OP_TRANSPOSE) + ct_count(g, OA_OP_CAST) + ct_count(g, OA_OP_MUL), 0);
+    oa_graph_destroy(g);
+}
+#endif
+
 /*
  *   x[1,2,3,3] ─▶ Conv2D(w[3,2,1,1], b[3]) ─▶ BatchNorm(scale, offset, mean, var) ─▶ out
  * becomes one Conv2D with W'[o] = W[o]*s[o], b' = (b - mean)*s + offset.
@@ -877,6 +911,9 @@ int main(void)
         cmocka_unit_test(dead_code),
         cmocka_unit_test(constant_folding),
         cmocka_unit_test(constant_folding_dtypes),
+#ifdef OA_HAVE_KERNELS
+        cmocka_unit_test(constant_folding_with_kernels),
+#endif
         cmocka_unit_test(inline_known_branches),
         cmocka_unit_test(batchnorm_folding),
         cmocka_unit_test(batchnorm_folding_refusals),
