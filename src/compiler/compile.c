@@ -177,6 +177,35 @@ static oa_status set_model_attrs(oa_compiled_model *cm)
     return st;
 }
 
+/*
+ * Dynamic models: every input with an unknown dim gets a shape range, as GE
+ * turns --input_shape into --input_shape_range: -1 -> [1, -1] (unbounded),
+ * static dims -> [d, d]; ranges the user gave stay.
+ */
+static oa_status default_ranges(oa_graph *g)
+{
+    bool changed = false;
+    for (size_t i = 0; i < oa_graph_num_inputs(g); i++) {
+        oa_node *d = oa_graph_input(g, (int64_t)i);
+        const oa_tensor_desc *x = d ? &d->inputs[0].desc : NULL;
+        if (x == NULL || x->has_range || x->shape.rank <= 0 || oa_shape_is_static(&x->shape)) {
+            continue;
+        }
+        int64_t lo[OA_MAX_RANK], hi[OA_MAX_RANK];
+        for (int32_t k = 0; k < x->shape.rank; k++) {
+            lo[k] = x->shape.dims[k] < 0 ? 1 : x->shape.dims[k];
+            hi[k] = x->shape.dims[k] < 0 ? -1 : x->shape.dims[k];
+        }
+        oa_shape s = x->shape;
+        oa_status st = oa_graph_set_input_shape(d, &s, lo, hi);
+        if (st != OA_OK) {
+            return st;
+        }
+        changed = true;
+    }
+    return changed ? oa_graph_infer(g) : OA_OK;
+}
+
 /* Applies --input_shape (or the --input_shape_range form) to g and infers. */
 static oa_status apply_shapes(oa_graph *g, const oa_compile_options *opt, bool applied)
 {
@@ -333,6 +362,7 @@ static oa_status compile_impl(oa_graph *g, const oa_compile_options *opt, bool s
         if (st == OA_OK && cm->is_dynamic) {
             OA_LOGI("model %s is dynamic (first dynamic node: %s): no static memory plan",
                     oa_graph_name(cm->graph), dyn ? dyn->name : "-");
+            st = default_ranges(cm->graph);
         }
     }
     if (st == OA_OK && !cm->is_dynamic) {

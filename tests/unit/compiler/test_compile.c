@@ -255,6 +255,12 @@ static void dynamic_model(void **state)
     assert_true(cm->is_dynamic);
     assert_null(cm->plan);
     assert_int_equal(model_attr_int(cm, "memory_size"), 0);
+    const oa_tensor_desc *xd = oa_node_output_desc(oa_graph_find_node(cm->graph, "x"), 0);
+    assert_true(xd->has_range); /* -1 -> [1, -1], static dims [d, d] */
+    assert_int_equal(xd->range_min[0], 1);
+    assert_int_equal(xd->range_max[0], -1);
+    assert_int_equal(xd->range_min[1], 4);
+    assert_int_equal(xd->range_max[1], 4);
     EXPECT_FAIL(oa_compiled_model_check_plan(cm), OA_E_PARAM, "no static plan");
     oa_compiled_model_destroy(cm);
     /* Shape ranges make a static-looking model dynamic too, and land on the Data descs. */
