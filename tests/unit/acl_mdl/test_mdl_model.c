@@ -201,7 +201,7 @@ static oa_status fake_load(oa_model *m, const oa_model_load_args *args)
 static void fake_unload(oa_model *m)
 {
     assert_ptr_equal(m->exec, &g_fake);
-    g_fake.unloads++;
+    __atomic_add_fetch(&g_fake.unloads, 1, __ATOMIC_ACQ_REL);
 }
 
 static oa_status fake_execute(oa_model *m, const oa_model_run *run)
@@ -211,7 +211,7 @@ static oa_status fake_execute(oa_model *m, const oa_model_run *run)
     if (g_fake.unload_inside_execute) {
         /* another thread unloads the model meanwhile: the id goes, the model stays */
         g_fake.unload_ret_inside = aclmdlUnload(m->id);
-        g_fake.unloads_seen_inside = g_fake.unloads;
+        g_fake.unloads_seen_inside = __atomic_load_n(&g_fake.unloads, __ATOMIC_ACQUIRE);
         assert_non_null(m->info);
     }
     return OA_OK;
@@ -225,13 +225,16 @@ typedef struct async_task {
 
 static int g_order[8];
 static int g_order_pos;
+static int g_async_gate; /* the queued task waits until the test opens it */
 
 static oa_status async_run(void *args, const oa_task_exec *exec)
 {
     (void)exec;
     async_task *t = args;
-    usleep(50 * 1000);
-    t->order[(*t->pos)++] = g_fake.unloads == 0 ? 1 : -1; /* 1: the model was still alive */
+    while (__atomic_load_n(&g_async_gate, __ATOMIC_ACQUIRE) == 0) {
+        usleep(1000);
+    }
+    t->order[(*t->pos)++] = __atomic_load_n(&g_fake.unloads, __ATOMIC_ACQUIRE) == 0 ? 1 : -1; /* 1: the model was still alive */
     return OA_OK;
 }
 
@@ -1036,6 +1039,7 @@ static void unload_during_async_execution(void **state)
     assert_int_equal(aclrtCreateStream(&stream), ACL_SUCCESS);
     memset(&g_fake, 0, sizeof(g_fake));
     g_order_pos = 0;
+    __atomic_store_n(&g_async_gate, 0, __ATOMIC_RELEASE);
     const uint32_t id = publish(OA_ROUTE_V1, static_info());
     aclmdlDataset *in = aclmdlCreateDataset();
     aclmdlDataset *out = aclmdlCreateDataset();
@@ -1043,7 +1047,8 @@ static void unload_during_async_execution(void **state)
     assert_int_equal(g_fake.async_executes, 1);
     assert_true(g_fake.last_run.async);
     unload(id); /* the task queued on the stream still holds the model */
-    assert_int_equal(g_fake.unloads, 0);
+    assert_int_equal(__atomic_load_n(&g_fake.unloads, __ATOMIC_ACQUIRE), 0);
+    __atomic_store_n(&g_async_gate, 1, __ATOMIC_RELEASE);
     assert_int_equal(aclrtSynchronizeStream(stream), ACL_SUCCESS);
     assert_int_equal(g_order_pos, 1);
     assert_int_equal(g_order[0], 1); /* the task ran with the model alive */
