@@ -576,6 +576,35 @@ static void gears_image_and_dims(void **state)
     oa_compiled_model_destroy(cm);
 }
 
+/* --input_format=NHWC puts the image gears on dims 1 and 2. */
+static void gears_image_nhwc(void **state)
+{
+    (void)state;
+    oa_graph *g = ct_graph();
+    oa_node *x = tu_data(g, "x", OA_DT_FLOAT, "1,-1,-1,3");
+    oa_node *r = tu_op1(g, OA_OP_RELU, "relu", 1, x);
+    (void)ct_out(g, &r, 1);
+    oa_compile_options opt;
+    oa_compile_options_init(&opt);
+    opt.gear_kind = OA_GEAR_IMAGE;
+    opt.input_shape = "x:1,-1,-1,3";
+    opt.input_format = "NHWC";
+    opt.gears = "4,6;8,2";
+    oa_compiled_model *cm = compile_ok(g, &opt);
+    oa_graph *b0 = oa_graph_find_subgraph(cm->graph, "Batch_0");
+    EXPECT_DESC(oa_graph_find_node(b0, "x_ascend_mbatch_batch_0"), 0, "f32[1,4,6,3]:NHWC");
+    EXPECT_DESC(oa_graph_input(cm->graph, 0), 0, "f32[1,4,6,3]:NHWC"); /* 24 > 16 elements */
+    EXPECT_OK(oa_compiled_model_check_plan(cm));
+    oa_compiled_model_destroy(cm);
+    /* With NCHW the same shape has its -1s in the wrong places. */
+    g = ct_graph();
+    x = tu_data(g, "x", OA_DT_FLOAT, "1,-1,-1,3");
+    r = tu_op1(g, OA_OP_RELU, "relu", 1, x);
+    (void)ct_out(g, &r, 1);
+    opt.input_format = "NCHW";
+    EXPECT_FAIL(oa_compile_graph(g, &opt, &cm), OA_E_PARAM, "E10019");
+}
+
 /* A gear that leaves a shape dynamic (an input not in --input_shape) is refused. */
 static void gears_must_be_static(void **state)
 {
@@ -669,6 +698,7 @@ int main(void)
         cmocka_unit_test(gear_errors),
         cmocka_unit_test(gears_batch_structure),
         cmocka_unit_test(gears_image_and_dims),
+        cmocka_unit_test(gears_image_nhwc),
         cmocka_unit_test(gears_must_be_static),
         cmocka_unit_test(onnx_external_weights),
     };
