@@ -1,0 +1,494 @@
+/*
+ * Kernel micro-benchmarks (not tests): GFLOP/s of GEMM shapes from BERT and
+ * conv shapes from PP-OCR and ResNet-50 for each candidate implementation at
+ * 1 and 2 threads, plus elementwise and thread-pool overhead. Prints
+ * markdown tables (bench/KERNELS.md records a run).
+ *
+ * Usage: bench_kernels [gemm|conv|ew|pool|all] [--quick] [--only=name-substring]
+ * Each number is the median of 5 rounds of repeated runs (>= ~50 ms each).
+ * OpenBLAS runs with its own pthreads (openblas_set_num_threads), oneDNN
+ * sgemm with OpenMP (omp_set_num_threads); openacl ops with oa_threadpool.
+ */
+#include <cblas.h>
+#include <dnnl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "kernels/kernels.h"
+
+extern void omp_set_num_threads(int n);
+extern void openblas_set_num_threads(int n);
+
+static bool g_quick;
+static const char *g_filter; /* --only=substring: rows whose name contains it */
+static oa_threadpool *g_pool2;
+
+static double median5(double *v)
+{
+    for (int i = 0; i < 5; i++) {
+        for (int j = i + 1; j < 5; j++) {
+            if (v[j] < v[i]) {
+                double t = v[i];
+                v[i] = v[j];
+                v[j] = t;
+            }
+        }
+    }
+    return v[2];
+}
+
+typedef void (*bench_fn)(void *ctx);
+
+/* Seconds per call: median over 5 rounds. */
+static double time_it(bench_fn fn, void *ctx)
+{
+    fn(ctx); /* warm-up */
+    uint64_t t0 = oa_now_ns();
+    fn(ctx);
+    double one = (double)(oa_now_ns() - t0) * 1e-9;
+    int reps = (int)((g_quick ? 0.01 : 0.05) / (one > 1e-7 ? one : 1e-7)) + 1;
+    double r[5];
+    for (int k = 0; k < 5; k++) {
+        uint64_t s = oa_now_ns();
+        for (int i = 0; i < reps; i++) {
+            fn(ctx);
+        }
+        r[k] = (double)(oa_now_ns() - s) * 1e-9 / reps;
+    }
+    return median5(r);
+}
+
+static float *rnd(size_t n)
+{
+    float *p = aligned_alloc(64, (n * sizeof(float) + 63) / 64 * 64 + 64);
+    uint64_t s = 12345 + n;
+    for (size_t i = 0; i < n; i++) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        p[i] = (float)((double)(s >> 40) / (double)(1ull << 24)) - 0.5f;
+    }
+    return p;
+}
+
+/* ---- openacl op runner ---- */
+
+typedef struct op_ctx {
+    oa_kop *op;
+    const void *in[8];
+    void *out[2];
+    void *ws;
+    oa_threadpool *pool;
+} op_ctx;
+
+static void op_fn(void *v)
+{
+    op_ctx *c = v;
+    if (oa_kop_run(c->op, c->in, c->out, c->ws, c->pool) != OA_OK) {
+        fprintf(stderr, "run failed\n");
+        exit(1);
+    }
+}
+
+static double time_op(op_ctx *c, int thr)
+{
+    c->pool = thr > 1 ? g_pool2 : NULL;
+    size_t wsz = oa_kop_workspace_size(c->op);
+    c->ws = wsz ? aligned_alloc(64, (wsz + 63) / 64 * 64) : NULL;
+    double t = time_it(op_fn, c);
+    free(c->ws);
+    return t;
+}
+
+/* ---- GEMM ---- */
+
+typedef struct gemm_ctx {
+    int M, N, K, batch;
+    float *a, *b, *c;
+} gemm_ctx;
+
+static void blas_fn(void *v)
+{
+    gemm_ctx *g = v;
+    for (int i = 0; i < g->batch; i++) {
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, g->M, g->N, g->K, 1.0f, g->a + (size_t)i * g->M * g->K,
+                    g->K, g->b + (size_t)i * g->K * g->N, g->N, 0.0f, g->c + (size_t)i * g->M * g->N, g->N);
+    }
+}
+
+static void dnnl_sgemm_fn(void *v)
+{
+    gemm_ctx *g = v;
+    for (int i = 0; i < g->batch; i++) {
+        dnnl_sgemm('N', 'N', g->M, g->N, g->K, 1.0f, g->a + (size_t)i * g->M * g->K, g->K,
+                   g->b + (size_t)i * g->K * g->N, g->N, 0.0f, g->c + (size_t)i * g->M * g->N, g->N);
+    }
+}
+
+static void bench_gemm(void)
+{
+    struct {
+        const char *name;
+        int batch, M, N, K;
+        bool bconst;
+    } shapes[] = {
+        {"BERT QKV/out proj", 1, 128, 768, 768, true},
+        {"BERT FFN up", 1, 128, 3072, 768, true},
+        {"BERT FFN down", 1, 128, 768, 3072, true},
+        {"BERT attn QK^T (12 heads)", 12, 128, 128, 64, false},
+        {"BERT attn PV (12 heads)", 12, 128, 64, 128, false},
+        {"small M=1", 1, 1, 768, 768, true},
+        {"small M=8", 1, 8, 768, 768, true},
+        {"ResNet fc", 1, 1, 1000, 2048, true},
+        {"square 1024", 1, 1024, 1024, 1024, true},
+    };
+    printf("\n### GEMM (GFLOP/s, f32)\n\n");
+    printf("| shape | batch x M x N x K | openacl matmul 1T | 2T | oneDNN sgemm 1T | 2T | OpenBLAS 1T | 2T |\n");
+    printf("|---|---|---|---|---|---|---|---|\n");
+    for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++) {
+        if (g_filter != NULL && strstr(shapes[s].name, g_filter) == NULL) {
+            continue;
+        }
+        gemm_ctx g = {shapes[s].M, shapes[s].N, shapes[s].K, shapes[s].batch, NULL, NULL, NULL};
+        g.a = rnd((size_t)g.batch * g.M * g.K);
+        g.b = rnd((size_t)g.batch * g.K * g.N);
+        g.c = rnd((size_t)g.batch * g.M * g.N);
+        double fl = 2.0 * g.batch * g.M * g.N * g.K;
+        double r[6];
+        /* openacl */
+        oa_kmatmul_params p;
+        memset(&p, 0, sizeof p);
+        oa_ktensor in[3], out;
+        if (g.batch == 1) {
+            oa_ktensor_set(&in[0], OA_KDT_F32, 2, (int64_t[]){g.M, g.K});
+            oa_ktensor_set(&in[1], OA_KDT_F32, 2, (int64_t[]){g.K, g.N});
+        } else {
+            oa_ktensor_set(&in[0], OA_KDT_F32, 3, (int64_t[]){g.batch, g.M, g.K});
+            oa_ktensor_set(&in[1], OA_KDT_F32, 3, (int64_t[]){g.batch, g.K, g.N});
+        }
+        memset(&in[2], 0, sizeof in[2]);
+        in[2].dtype = OA_KDT_UNDEFINED;
+        if (shapes[s].bconst) {
+            in[1].data = g.b;
+        }
+        if (oa_kernel_infer(OA_KOP_MATMUL, &p, 3, in, 1, &out) != OA_OK) {
+            exit(1);
+        }
+        op_ctx oc;
+        memset(&oc, 0, sizeof oc);
+        if (oa_kop_create(OA_KOP_MATMUL, &p, 3, in, 1, &out, &oc.op) != OA_OK) {
+            exit(1);
+        }
+        oc.in[0] = g.a;
+        oc.in[1] = g.b;
+        oc.out[0] = g.c;
+        for (int t = 1; t <= 2; t++) {
+            r[t - 1] = fl / time_op(&oc, t) * 1e-9;
+        }
+        oa_kop_destroy(oc.op);
+        for (int t = 1; t <= 2; t++) {
+            omp_set_num_threads(t);
+            r[1 + t] = fl / time_it(dnnl_sgemm_fn, &g) * 1e-9;
+            openblas_set_num_threads(t);
+            r[3 + t] = fl / time_it(blas_fn, &g) * 1e-9;
+        }
+        printf("| %s | %d x %d x %d x %d | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f |\n", shapes[s].name, g.batch, g.M,
+               g.N, g.K, r[0], r[1], r[2], r[3], r[4], r[5]);
+        fflush(stdout);
+        free(g.a);
+        free(g.b);
+        free(g.c);
+    }
+}
+
+/* ---- Conv ---- */
+
+typedef struct conv_shape {
+    const char *name;
+    int64_t ic, h, w, oc, k, s, p, g;
+} conv_shape;
+
+typedef struct im2col_ctx {
+    const conv_shape *c;
+    int64_t oh, ow;
+    float *x, *w, *col, *y;
+} im2col_ctx;
+
+/* Baseline: im2col + OpenBLAS sgemm (groups == 1 only). */
+static void im2col_fn(void *v)
+{
+    im2col_ctx *c = v;
+    const conv_shape *s = c->c;
+    int64_t K = s->ic * s->k * s->k, N = c->oh * c->ow;
+    const float *B = c->x;
+    if (!(s->k == 1 && s->s == 1 && s->p == 0)) {
+        for (int64_t ic = 0; ic < s->ic; ic++) {
+            for (int64_t kh = 0; kh < s->k; kh++) {
+                for (int64_t kw = 0; kw < s->k; kw++) {
+                    float *row = c->col + ((ic * s->k + kh) * s->k + kw) * N;
+                    for (int64_t oh = 0; oh < c->oh; oh++) {
+                        int64_t ih = oh * s->s - s->p + kh;
+                        for (int64_t ow = 0; ow < c->ow; ow++) {
+                            int64_t iw = ow * s->s - s->p + kw;
+                            row[oh * c->ow + ow] = (ih < 0 || ih >= s->h || iw < 0 || iw >= s->w)
+                                                       ? 0.0f
+                                                       : c->x[(ic * s->h + ih) * s->w + iw];
+                        }
+                    }
+                }
+            }
+        }
+        B = c->col;
+    }
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)s->oc, (int)N, (int)K, 1.0f, c->w, (int)K, B, (int)N,
+                0.0f, c->y, (int)N);
+}
+
+static void bench_conv(void)
+{
+    conv_shape shapes[] = {
+        {"ResNet conv1 7x7 s2", 3, 224, 224, 64, 7, 2, 3, 1},
+        {"ResNet l1 1x1 64->256", 64, 56, 56, 256, 1, 1, 0, 1},
+        {"ResNet l1 3x3 64", 64, 56, 56, 64, 3, 1, 1, 1},
+        {"ResNet l2 3x3 128", 128, 28, 28, 128, 3, 1, 1, 1},
+        {"ResNet l3 1x1 1024->256", 1024, 14, 14, 256, 1, 1, 0, 1},
+        {"ResNet l3 3x3 256", 256, 14, 14, 256, 3, 1, 1, 1},
+        {"ResNet l4 3x3 512", 512, 7, 7, 512, 3, 1, 1, 1},
+        {"OCR det stem 3x3 s2", 3, 640, 640, 16, 3, 2, 1, 1},
+        {"OCR det dw 3x3 @320", 32, 320, 320, 32, 3, 1, 1, 32},
+        {"OCR det pw 1x1 32->64 @160", 32, 160, 160, 64, 1, 1, 0, 1},
+        {"OCR det dw 5x5 s2 @80", 128, 80, 80, 128, 5, 2, 2, 128},
+        {"OCR det neck 3x3 96->24 @160", 96, 160, 160, 24, 3, 1, 1, 1},
+        {"OCR rec pw 1x1 128->256 @12x80", 128, 12, 80, 256, 1, 1, 0, 1},
+        {"OCR rec dw 3x3 @24x160", 64, 24, 160, 64, 3, 1, 1, 64},
+        {"OCR rec 3x3 s1 240->48 @6x40", 240, 6, 40, 48, 3, 1, 1, 1},
+    };
+    printf("\n### Conv2D (GFLOP/s, f32, N=1, bias+ReLU fused)\n\n");
+    printf("| shape | Cin>Cout HxW k s g | openacl NCHW 1T | 2T | openacl NCHWc 1T | 2T | im2col+OpenBLAS 1T | 2T |\n");
+    printf("|---|---|---|---|---|---|---|---|\n");
+    for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+        conv_shape *c = &shapes[i];
+        if (g_filter != NULL && strstr(c->name, g_filter) == NULL) {
+            continue;
+        }
+        int64_t oh = (c->h + 2 * c->p - c->k) / c->s + 1, ow = (c->w + 2 * c->p - c->k) / c->s + 1;
+        double fl = 2.0 * (double)(c->oc * oh * ow) * (double)(c->ic / c->g * c->k * c->k);
+        float *x = rnd((size_t)(c->ic * c->h * c->w + 64)), *w = rnd((size_t)(c->oc * c->ic / c->g * c->k * c->k));
+        float *b = rnd((size_t)c->oc), *y = rnd((size_t)((c->oc + 16) * oh * ow));
+        double r[6] = {0};
+        for (int layout = 0; layout < 2; layout++) {
+            oa_kconv_params p;
+            memset(&p, 0, sizeof p);
+            p.strides[0] = p.strides[1] = c->s;
+            p.pads[0] = p.pads[1] = p.pads[2] = p.pads[3] = c->p;
+            p.groups = c->g;
+            p.post.n = 1;
+            p.post.ops[0].act = OA_KACT_RELU;
+            oa_ktensor in[3], out;
+            oa_ktensor_set(&in[0], OA_KDT_F32, 4, (int64_t[]){1, c->ic, c->h, c->w});
+            oa_ktensor_set(&in[1], OA_KDT_F32, 4, (int64_t[]){c->oc, c->ic / c->g, c->k, c->k});
+            oa_ktensor_set(&in[2], OA_KDT_F32, 1, (int64_t[]){c->oc});
+            in[0].layout = (oa_klayout)layout;
+            in[1].data = w;
+            in[2].data = b;
+            if (oa_kernel_infer(OA_KOP_CONV2D, &p, 3, in, 1, &out) != OA_OK) {
+                exit(1);
+            }
+            out.layout = (oa_klayout)layout;
+            op_ctx oc;
+            memset(&oc, 0, sizeof oc);
+            if (oa_kop_create(OA_KOP_CONV2D, &p, 3, in, 1, &out, &oc.op) != OA_OK) {
+                exit(1);
+            }
+            float *xb = rnd(oa_ktensor_bytes(&in[0]) / 4 + 16);
+            oc.in[0] = xb;
+            oc.out[0] = y;
+            for (int t = 1; t <= 2; t++) {
+                r[layout * 2 + t - 1] = fl / time_op(&oc, t) * 1e-9;
+            }
+            free(xb);
+            oa_kop_destroy(oc.op);
+        }
+        if (c->g == 1) {
+            im2col_ctx ic = {c, oh, ow, x, w, rnd((size_t)(c->ic * c->k * c->k * oh * ow)), y};
+            for (int t = 1; t <= 2; t++) {
+                openblas_set_num_threads(t);
+                r[3 + t] = fl / time_it(im2col_fn, &ic) * 1e-9;
+            }
+            free(ic.col);
+        }
+        printf("| %s | %lld>%lld %lldx%lld k%lld s%lld g%lld | %.1f | %.1f | %.1f | %.1f | ", c->name, (long long)c->ic,
+               (long long)c->oc, (long long)c->h, (long long)c->w, (long long)c->k, (long long)c->s, (long long)c->g,
+               r[0], r[1], r[2], r[3]);
+        if (c->g == 1) {
+            printf("%.1f | %.1f |\n", r[4], r[5]);
+        } else {
+            printf("n/a | n/a |\n");
+        }
+        fflush(stdout);
+        free(x);
+        free(w);
+        free(b);
+        free(y);
+    }
+}
+
+/* ---- elementwise and pool ---- */
+
+static void bench_ew(void)
+{
+    printf("\n### Elementwise / pooling (GB/s moved = (inputs + output bytes) / time)\n\n");
+    printf("| op | shape | layout | 1T | 2T |\n|---|---|---|---|---|\n");
+    struct {
+        const char *name;
+        oa_kop_type type;
+        int which;
+        int64_t dims[4];
+        oa_klayout layout;
+    } cases[] = {
+        {"HardSwish", OA_KOP_UNARY, 0, {1, 64, 160, 160}, OA_KLAYOUT_PLAIN},
+        {"Sigmoid", OA_KOP_UNARY, 1, {1, 64, 160, 160}, OA_KLAYOUT_PLAIN},
+        {"Erf (BERT gelu)", OA_KOP_UNARY, 2, {1, 128, 3072, 1}, OA_KLAYOUT_PLAIN},
+        {"Add same shape", OA_KOP_BINARY, 0, {1, 64, 160, 160}, OA_KLAYOUT_PLAIN},
+        {"Mul per-channel (SE)", OA_KOP_BINARY, 1, {1, 64, 160, 160}, OA_KLAYOUT_PLAIN},
+        {"Mul per-channel (SE)", OA_KOP_BINARY, 1, {1, 64, 160, 160}, OA_KLAYOUT_NCHWC},
+        {"Add bias [768] (BERT)", OA_KOP_BINARY, 2, {1, 128, 768, 1}, OA_KLAYOUT_PLAIN},
+        {"GlobalAveragePool", OA_KOP_POOL, 0, {1, 256, 56, 56}, OA_KLAYOUT_PLAIN},
+        {"GlobalAveragePool", OA_KOP_POOL, 0, {1, 256, 56, 56}, OA_KLAYOUT_NCHWC},
+        {"MaxPool 3x3 s2", OA_KOP_POOL, 1, {1, 64, 112, 112}, OA_KLAYOUT_PLAIN},
+        {"MaxPool 3x3 s2", OA_KOP_POOL, 1, {1, 64, 112, 112}, OA_KLAYOUT_NCHWC},
+        {"Softmax last axis", OA_KOP_SOFTMAX, 0, {12, 128, 128, 1}, OA_KLAYOUT_PLAIN},
+        {"LayerNorm 768", OA_KOP_LAYERNORM, 0, {1, 128, 768, 1}, OA_KLAYOUT_PLAIN},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        oa_ktensor in[3], out[1];
+        int n_in = 1;
+        int rank = cases[i].dims[3] == 1 && cases[i].type != OA_KOP_POOL ? 3 : 4;
+        oa_ktensor_set(&in[0], OA_KDT_F32, rank, cases[i].dims);
+        in[0].layout = cases[i].layout;
+        union {
+            oa_kunary_params u;
+            oa_kbinary_params b;
+            oa_kpool_params p;
+            oa_ksoftmax_params s;
+            oa_klayernorm_params l;
+        } prm;
+        memset(&prm, 0, sizeof prm);
+        float *gamma = NULL;
+        switch (cases[i].type) {
+        case OA_KOP_UNARY:
+            prm.u.op = cases[i].which == 0 ? OA_KUN_HARDSWISH : (cases[i].which == 1 ? OA_KUN_SIGMOID : OA_KUN_ERF);
+            break;
+        case OA_KOP_BINARY:
+            prm.b.op = cases[i].which == 1 ? OA_KBIN_MUL : OA_KBIN_ADD;
+            n_in = 2;
+            if (cases[i].which == 0) {
+                in[1] = in[0];
+            } else if (cases[i].which == 1) {
+                oa_ktensor_set(&in[1], OA_KDT_F32, 4, (int64_t[]){1, cases[i].dims[1], 1, 1});
+            } else {
+                oa_ktensor_set(&in[1], OA_KDT_F32, 1, (int64_t[]){cases[i].dims[2]});
+            }
+            break;
+        case OA_KOP_POOL:
+            prm.p.kind = cases[i].which == 0 ? OA_KPOOL_AVG : OA_KPOOL_MAX;
+            prm.p.global = cases[i].which == 0;
+            prm.p.ksize[0] = prm.p.ksize[1] = 3;
+            prm.p.strides[0] = prm.p.strides[1] = 2;
+            prm.p.pads[0] = prm.p.pads[1] = prm.p.pads[2] = prm.p.pads[3] = 1;
+            break;
+        case OA_KOP_SOFTMAX: prm.s.axis = -1; break;
+        default:
+            prm.l.begin_norm_axis = -1;
+            prm.l.epsilon = 1e-5f;
+            n_in = 2;
+            oa_ktensor_set(&in[1], OA_KDT_F32, 1, (int64_t[]){cases[i].dims[2]});
+            gamma = rnd((size_t)cases[i].dims[2]);
+            break;
+        }
+        if (oa_kernel_infer(cases[i].type, &prm, n_in, in, 1, out) != OA_OK) {
+            fprintf(stderr, "infer failed for %s\n", cases[i].name);
+            exit(1);
+        }
+        op_ctx oc;
+        memset(&oc, 0, sizeof oc);
+        if (oa_kop_create(cases[i].type, &prm, n_in, in, 1, out, &oc.op) != OA_OK) {
+            exit(1);
+        }
+        size_t bytes = oa_ktensor_bytes(&out[0]);
+        float *bufs[3];
+        for (int k = 0; k < n_in; k++) {
+            bufs[k] = rnd(oa_ktensor_bytes(&in[k]) / 4 + 16);
+            oc.in[k] = bufs[k];
+            bytes += oa_ktensor_bytes(&in[k]);
+        }
+        if (gamma) {
+            oc.in[1] = gamma;
+        }
+        float *y = rnd(oa_ktensor_bytes(&out[0]) / 4 + 16);
+        oc.out[0] = y;
+        double r1 = (double)bytes / time_op(&oc, 1) * 1e-9, r2 = (double)bytes / time_op(&oc, 2) * 1e-9;
+        char dims[64];
+        snprintf(dims, sizeof dims, "%lldx%lldx%lldx%lld", (long long)cases[i].dims[0], (long long)cases[i].dims[1],
+                 (long long)cases[i].dims[2], (long long)cases[i].dims[3]);
+        printf("| %s | %s | %s | %.1f | %.1f |\n", cases[i].name, dims,
+               cases[i].layout == OA_KLAYOUT_NCHWC ? "NCHWc" : "NCHW", r1, r2);
+        fflush(stdout);
+        for (int k = 0; k < n_in; k++) {
+            free(bufs[k]);
+        }
+        free(gamma);
+        free(y);
+        oa_kop_destroy(oc.op);
+    }
+}
+
+static void nop_task(void *ctx, size_t tid, size_t b, size_t e)
+{
+    (void)ctx, (void)tid, (void)b, (void)e;
+}
+
+static void pool_fn(void *v)
+{
+    oa_threadpool_parallel_for(v, 1000, 1, nop_task, NULL);
+}
+
+static void bench_pool(void)
+{
+    printf("\n### Thread pool\n\n");
+    double t = time_it(pool_fn, g_pool2);
+    printf("parallel_for over 2 participants, empty body: %.2f us per call\n", t * 1e6);
+}
+
+int main(int argc, char **argv)
+{
+    const char *what = argc > 1 ? argv[1] : "all";
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--quick") == 0) {
+            g_quick = true;
+        } else if (strncmp(argv[i], "--only=", 7) == 0) {
+            g_filter = argv[i] + 7;
+        }
+    }
+    if (oa_threadpool_create(2, &g_pool2) != OA_OK) {
+        return 1;
+    }
+    printf("ISA: %s, NCHWc block %d, slices %s\n", oa_kernels_isa(), oa_kernels_block(),
+           getenv("OA_KERNELS_SLICES") ? getenv("OA_KERNELS_SLICES") : "default");
+    if (!strcmp(what, "gemm") || !strcmp(what, "all")) {
+        bench_gemm();
+    }
+    if (!strcmp(what, "conv") || !strcmp(what, "all")) {
+        bench_conv();
+    }
+    if (!strcmp(what, "ew") || !strcmp(what, "all")) {
+        bench_ew();
+    }
+    if (!strcmp(what, "pool") || !strcmp(what, "all")) {
+        bench_pool();
+    }
+    oa_threadpool_destroy(g_pool2);
+    return 0;
+}

@@ -1,0 +1,852 @@
+/*
+ * Conv2D and Conv2DTranspose (f32, NCHW and NCHWc), with bias, folded
+ * BatchNorm and fused post-ops.
+ *
+ * Fast path: oneDNN primitives created at setup for N = 1, with the output
+ * channels split into up to oa_kernels_slices() slices (whole groups for
+ * grouped/depthwise convs). For N = 1 a channel slice of NCHW or NCHWc
+ * (block-aligned) is a dense tensor at an offset, so every slice keeps the
+ * dense descriptors oneDNN's JIT kernels require (sub-memory views would
+ * drop to its reference kernels). Each slice owns its weights, reordered
+ * once into the primitive's preferred format. run executes (image, slice)
+ * tasks on the pool, each participant with its own scratchpad from the
+ * workspace. Post-ops oneDNN cannot express are applied by our SIMD loops
+ * on the slice right after the primitive, while it is still in cache.
+ * Primitives that would fall back to oneDNN's reference implementation are
+ * rejected in favour of our own reference path.
+ *
+ * Reference path (always kept): direct loops, used when oneDNN is disabled
+ * (OA_KERNELS_ONEDNN=0) or has no JIT kernel for the case.
+ */
+#include "kernels/onednn.h"
+
+#include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define MAX_SLICES 64
+
+typedef struct geom {
+    int64_t n, ic, ih, iw, oc, oh, ow, kh, kw, sh, sw, dh, dw, pt, pb, pl, pr, g, oph, opw;
+    bool transpose;
+    bool blocked; /* y (and residuals) are NCHWc */
+    bool xpl;     /* ... while x is NCHW (params.out_nchwc) */
+    bool iblk;    /* NCHW op run through blocked primitives (x, y reordered in the workspace) */
+} geom;
+
+/* Layout the oneDNN primitives use. */
+static inline bool pblk(const geom *g)
+{
+    return g->blocked || g->iblk;
+}
+
+typedef struct slice {
+    dnnl_primitive_t prim;
+    dnnl_memory_desc_t src_md, dst_md, wei_md, bias_md;
+    void *wei;              /* packed weights of this slice (owned) */
+    int64_t c0, c1;         /* output channels [c0, c1) */
+    int64_t ic0;            /* first input channel read (grouped convs) */
+    size_t scratch;
+    bool src_plain;         /* NCHWc op whose primitive reads a plain NCHW copy of x */
+} slice;
+
+typedef struct conv_state {
+    geom g;
+    oa_kpost_chain post;
+    int post_from; /* first post-op done by our code */
+    int add_in[OA_KMAX_POST]; /* input index of the residual of each post-op (ADD), -1 otherwise */
+    bool has_sum;             /* oneDNN sum post-op in use (post-op 0) */
+    /* oneDNN */
+    bool use_dnnl;
+    int nslices;
+    slice sl[MAX_SLICES];
+    float *bias; /* folded bias [oc] */
+    size_t scratch_max;
+    bool src_plain; /* some slice reads the plain copy of x (made per run in the workspace) */
+    /* reference */
+    float *wref; /* folded weights in the input layout */
+} conv_state;
+
+static int64_t dflt1(int64_t v)
+{
+    return v <= 0 ? 1 : v;
+}
+
+static oa_status conv_geom(const oa_kconv_params *p, bool transpose, int n_in, const oa_ktensor *in, geom *g,
+                           int *n_add)
+{
+    const char *name = transpose ? "Conv2DTranspose" : "Conv2D";
+    if (n_in < 2) {
+        return OA_FAIL(OA_E_PARAM, "%s: needs x and filter, got %d inputs", name, n_in);
+    }
+    const oa_ktensor *x = &in[0], *w = &in[1];
+    if (x->rank != 4 || w->rank != 4) {
+        return OA_FAIL(OA_E_PARAM, "%s: x and filter must be 4-D (got ranks %d, %d)", name, x->rank, w->rank);
+    }
+    if (x->dtype != OA_KDT_F32 || w->dtype != OA_KDT_F32) {
+        return OA_FAIL(OA_E_UNSUPPORTED_DATA_TYPE, "%s: only f32 supported (x %s, filter %s)", name,
+                       oa_kdtype_name(x->dtype), oa_kdtype_name(w->dtype));
+    }
+    if (w->layout != OA_KLAYOUT_PLAIN) {
+        return OA_FAIL(OA_E_PARAM, "%s: filter must be plain", name);
+    }
+    oa_status st = oa_kpost_check(&p->post, true, n_add);
+    if (st != OA_OK) {
+        return st;
+    }
+    memset(g, 0, sizeof(*g));
+    g->transpose = transpose;
+    g->blocked = x->layout == OA_KLAYOUT_NCHWC || p->out_nchwc;
+    g->xpl = x->layout != OA_KLAYOUT_NCHWC && p->out_nchwc;
+    g->n = x->dims[0];
+    g->ic = x->dims[1];
+    g->ih = x->dims[2];
+    g->iw = x->dims[3];
+    g->g = dflt1(p->groups);
+    g->kh = w->dims[2];
+    g->kw = w->dims[3];
+    g->sh = p->strides[0];
+    g->sw = p->strides[1];
+    g->dh = dflt1(p->dilations[0]);
+    g->dw = dflt1(p->dilations[1]);
+    g->pt = p->pads[0];
+    g->pb = p->pads[1];
+    g->pl = p->pads[2];
+    g->pr = p->pads[3];
+    if (g->sh <= 0 || g->sw <= 0) {
+        return OA_FAIL(OA_E_PARAM, "%s: strides must be positive (%lld, %lld)", name, (long long)g->sh,
+                       (long long)g->sw);
+    }
+    for (int i = 0; i < 4; i++) {
+        if (p->pads[i] < 0) {
+            return OA_FAIL(OA_E_PARAM, "%s: negative pad %lld", name, (long long)p->pads[i]);
+        }
+    }
+    if (g->ic % g->g != 0) {
+        return OA_FAIL(OA_E_PARAM, "%s: input channels %lld not divisible by groups %lld", name, (long long)g->ic,
+                       (long long)g->g);
+    }
+    int64_t ekh = g->dh * (g->kh - 1) + 1, ekw = g->dw * (g->kw - 1) + 1;
+    if (!transpose) {
+        g->oc = w->dims[0];
+        if (w->dims[1] * g->g != g->ic || g->oc % g->g != 0) {
+            return OA_FAIL(OA_E_PARAM, "Conv2D: filter [%lld,%lld,..] does not fit %lld input channels in %lld groups",
+                           (long long)w->dims[0], (long long)w->dims[1], (long long)g->ic, (long long)g->g);
+        }
+        int64_t hh = g->ih + g->pt + g->pb - ekh, ww = g->iw + g->pl + g->pr - ekw;
+        if (hh < 0 || ww < 0) {
+            return OA_FAIL(OA_E_PARAM, "Conv2D: kernel %lldx%lld (dilated) larger than padded input %lldx%lld",
+                           (long long)g->kh, (long long)g->kw, (long long)(g->ih + g->pt + g->pb),
+                           (long long)(g->iw + g->pl + g->pr));
+        }
+        g->oh = hh / g->sh + 1;
+        g->ow = ww / g->sw + 1;
+    } else {
+        if (w->dims[0] != g->ic) {
+            return OA_FAIL(OA_E_PARAM, "Conv2DTranspose: filter dim 0 (%lld) must equal input channels %lld",
+                           (long long)w->dims[0], (long long)g->ic);
+        }
+        g->oc = w->dims[1] * g->g;
+        g->oph = p->output_padding[0];
+        g->opw = p->output_padding[1];
+        g->oh = (g->ih - 1) * g->sh - g->pt - g->pb + ekh + g->oph;
+        g->ow = (g->iw - 1) * g->sw - g->pl - g->pr + ekw + g->opw;
+        if (g->oh <= 0 || g->ow <= 0) {
+            return OA_FAIL(OA_E_PARAM, "Conv2DTranspose: output size %lldx%lld is not positive", (long long)g->oh,
+                           (long long)g->ow);
+        }
+    }
+    int idx = 2;
+    const oa_ktensor *b = oa_kt_opt(n_in, in, 2);
+    if (b != NULL && (b->dtype != OA_KDT_F32 || oa_ktensor_numel(b) != g->oc)) {
+        return OA_FAIL(OA_E_PARAM, "%s: bias must be f32 with %lld elements", name, (long long)g->oc);
+    }
+    idx = 3;
+    if (p->fold_bn) {
+        for (int i = 0; i < 4; i++, idx++) {
+            const oa_ktensor *t = oa_kt_opt(n_in, in, idx);
+            if (t == NULL || t->dtype != OA_KDT_F32 || oa_ktensor_numel(t) != g->oc || t->data == NULL) {
+                return OA_FAIL(OA_E_PARAM, "%s: folded BatchNorm input %d must be constant f32 [%lld]", name, idx,
+                               (long long)g->oc);
+            }
+        }
+    }
+    if (n_in != idx + *n_add) {
+        return OA_FAIL(OA_E_PARAM, "%s: expected %d inputs (bias slot, %s%d residuals), got %d", name, idx + *n_add,
+                       p->fold_bn ? "4 BatchNorm, " : "", *n_add, n_in);
+    }
+    for (int i = idx; i < n_in; i++) {
+        if (in[i].dtype != OA_KDT_F32 || in[i].rank != 4 || in[i].dims[0] != g->n || in[i].dims[1] != g->oc ||
+            in[i].dims[2] != g->oh || in[i].dims[3] != g->ow ||
+            in[i].layout != (g->blocked ? OA_KLAYOUT_NCHWC : OA_KLAYOUT_PLAIN)) {
+            return OA_FAIL(OA_E_PARAM, "%s: residual input %d must be f32 [%lld,%lld,%lld,%lld] in y's layout", name,
+                           i, (long long)g->n, (long long)g->oc, (long long)g->oh, (long long)g->ow);
+        }
+    }
+    return OA_OK;
+}
+
+static oa_status conv_infer_common(const void *params, bool transpose, int n_in, const oa_ktensor *in, int n_out,
+                                   oa_ktensor *out)
+{
+    geom g;
+    int n_add;
+    if (n_out != 1) {
+        return OA_FAIL(OA_E_PARAM, "conv: exactly 1 output, got %d", n_out);
+    }
+    oa_status st = conv_geom(params, transpose, n_in, in, &g, &n_add);
+    if (st != OA_OK) {
+        return st;
+    }
+    int64_t d[4] = {g.n, g.oc, g.oh, g.ow};
+    oa_ktensor_set(&out[0], OA_KDT_F32, 4, d);
+    out[0].layout = g.blocked ? OA_KLAYOUT_NCHWC : OA_KLAYOUT_PLAIN;
+    return OA_OK;
+}
+
+static oa_status conv_infer(const void *params, int n_in, const oa_ktensor *in, int n_out, oa_ktensor *out)
+{
+    return conv_infer_common(params, false, n_in, in, n_out, out);
+}
+static oa_status deconv_infer(const void *params, int n_in, const oa_ktensor *in, int n_out, oa_ktensor *out)
+{
+    return conv_infer_common(params, true, n_in, in, n_out, out);
+}
+
+/* ---- folding ---- */
+
+/* Folded weights (same layout as the filter input) and bias. */
+static oa_status fold_weights(const oa_kop *op, const geom *g, float **w_out, float **b_out)
+{
+    const oa_ktensor *w = &op->in[1];
+    int64_t wn = oa_ktensor_numel(w);
+    float *wf = malloc(sizeof(float) * (size_t)(wn > 0 ? wn : 1));
+    float *bf = calloc((size_t)(g->oc > 0 ? g->oc : 1), sizeof(float));
+    if (wf == NULL || bf == NULL) {
+        free(wf);
+        free(bf);
+        return OA_FAIL(OA_E_NOMEM, "conv weights");
+    }
+    memcpy(wf, w->data, sizeof(float) * (size_t)wn);
+    const oa_ktensor *b = oa_kt_opt(op->n_in, op->in, 2);
+    if (b != NULL) {
+        memcpy(bf, b->data, sizeof(float) * (size_t)g->oc);
+    }
+    const oa_kconv_params *p = &op->params.conv;
+    if (p->fold_bn) {
+        const float *sc = op->in[3].data, *of = op->in[4].data, *mu = op->in[5].data, *var = op->in[6].data;
+        int64_t per_oc_g = g->oc / g->g; /* transpose: filter [ic, oc/g, kh, kw] */
+        for (int64_t oc = 0; oc < g->oc; oc++) {
+            float f = sc[oc] / sqrtf(var[oc] + p->bn_epsilon);
+            bf[oc] = (bf[oc] - mu[oc]) * f + of[oc];
+            if (!g->transpose) {
+                int64_t k = wn / g->oc;
+                for (int64_t i = 0; i < k; i++) {
+                    wf[oc * k + i] *= f;
+                }
+            } else {
+                int64_t grp = oc / per_oc_g, ocl = oc % per_oc_g, icg = g->ic / g->g, kk = g->kh * g->kw;
+                for (int64_t ic = grp * icg; ic < (grp + 1) * icg; ic++) {
+                    for (int64_t i = 0; i < kk; i++) {
+                        wf[(ic * per_oc_g + ocl) * kk + i] *= f;
+                    }
+                }
+            }
+        }
+    }
+    *w_out = wf;
+    *b_out = bf;
+    return OA_OK;
+}
+
+/* ---- oneDNN setup ---- */
+
+static void md_act(dnnl_memory_desc_t *md, bool blocked, int64_t c, int64_t h, int64_t w)
+{
+    dnnl_dims_t d = {1, c, h, w};
+    dnnl_format_tag_t tag = blocked ? (oa_kernels_block() == 16 ? dnnl_nChw16c : dnnl_nChw8c) : dnnl_nchw;
+    dnnl_memory_desc_init_by_tag(md, 4, d, dnnl_f32, tag);
+}
+
+static void release_slices(conv_state *s)
+{
+    for (int i = 0; i < s->nslices; i++) {
+        dnnl_primitive_destroy(s->sl[i].prim);
+        free(s->sl[i].wei);
+        s->sl[i].prim = NULL;
+        s->sl[i].wei = NULL;
+    }
+    s->nslices = 0;
+}
+
+/* Creates the primitive of one slice (output channels [c0, c1), whole groups). */
+static oa_status make_slice(conv_state *s, slice *sl, const float *wf, int n_post_try)
+{
+    const geom *g = &s->g;
+    int64_t G = g->g, ocg = g->oc / G, icg = g->ic / G;
+    int64_t oc = sl->c1 - sl->c0;
+    /* grouped: the slice covers groups [gr0, gr0 + ng) */
+    int64_t gr0 = G > 1 ? sl->c0 / ocg : 0, ng = G > 1 ? oc / ocg : 1;
+    int64_t ic = G > 1 ? ng * icg : g->ic;
+    sl->ic0 = G > 1 ? gr0 * icg : 0;
+    md_act(&sl->src_md, pblk(g) && !sl->src_plain, ic, g->ih, g->iw);
+    md_act(&sl->dst_md, pblk(g), oc, g->oh, g->ow);
+    dnnl_memory_desc_t wei_any, wei_user;
+    int64_t kk = g->kh * g->kw;
+    if (G == 1) {
+        dnnl_dims_t wd = {oc, g->ic, g->kh, g->kw};
+        dnnl_memory_desc_init_by_tag(&wei_any, 4, wd, dnnl_f32, dnnl_format_tag_any);
+        if (!g->transpose) { /* oihw rows [c0, c1) */
+            dnnl_dims_t st = {g->ic * kk, kk, g->kw, 1};
+            dnnl_memory_desc_init_by_strides(&wei_user, 4, wd, dnnl_f32, st);
+        } else { /* filter [ic][oc][kh][kw]: columns [c0, c1) */
+            dnnl_dims_t st = {kk, g->oc * kk, g->kw, 1};
+            dnnl_memory_desc_init_by_strides(&wei_user, 4, wd, dnnl_f32, st);
+        }
+    } else {
+        dnnl_dims_t wd = {ng, ocg, icg, g->kh, g->kw};
+        dnnl_memory_desc_init_by_tag(&wei_any, 5, wd, dnnl_f32, dnnl_format_tag_any);
+        if (!g->transpose) { /* goihw */
+            dnnl_dims_t st = {ocg * icg * kk, icg * kk, kk, g->kw, 1};
+            dnnl_memory_desc_init_by_strides(&wei_user, 5, wd, dnnl_f32, st);
+        } else { /* giohw: filter [g*icg + i][o][kh][kw] */
+            dnnl_dims_t st = {icg * ocg * kk, kk, ocg * kk, g->kw, 1};
+            dnnl_memory_desc_init_by_strides(&wei_user, 5, wd, dnnl_f32, st);
+        }
+    }
+    const float *wsrc = wf + (g->transpose ? (G == 1 ? sl->c0 * kk : gr0 * icg * ocg * kk)
+                                          : sl->c0 * icg * kk);
+    dnnl_dims_t bd = {oc};
+    dnnl_memory_desc_init_by_tag(&sl->bias_md, 1, bd, dnnl_f32, dnnl_a);
+    dnnl_dims_t strides = {g->sh, g->sw}, dil = {g->dh - 1, g->dw - 1}, pl = {g->pt, g->pl},
+                pr = {g->transpose ? g->pb - g->oph : g->pb, g->transpose ? g->pr - g->opw : g->pr};
+    oa_kpost_chain pc = s->post;
+    pc.n = n_post_try;
+    int taken = 0;
+    dnnl_primitive_attr_t attr = oa_dnnl_attr(&pc, true, &taken);
+    if (attr == NULL) {
+        return OA_FAIL(OA_E_INTERNAL, "oneDNN attr");
+    }
+    dnnl_status_t ds;
+    dnnl_primitive_desc_t pd = NULL;
+    if (!g->transpose) {
+        dnnl_convolution_desc_t cd;
+        ds = dnnl_dilated_convolution_forward_desc_init(&cd, dnnl_forward_inference, dnnl_convolution_auto,
+                                                        &sl->src_md, &wei_any, &sl->bias_md, &sl->dst_md, strides, dil,
+                                                        pl, pr);
+        if (ds == dnnl_success) {
+            ds = dnnl_primitive_desc_create(&pd, &cd, attr, oa_dnnl_engine(), NULL);
+        }
+    } else {
+        dnnl_deconvolution_desc_t dd;
+        ds = dnnl_dilated_deconvolution_forward_desc_init(&dd, dnnl_forward_inference, dnnl_deconvolution_direct,
+                                                          &sl->src_md, &wei_any, &sl->bias_md, &sl->dst_md, strides,
+                                                          dil, pl, pr);
+        if (ds == dnnl_success) {
+            ds = dnnl_primitive_desc_create(&pd, &dd, attr, oa_dnnl_engine(), NULL);
+        }
+    }
+    dnnl_primitive_attr_destroy(attr);
+    if (ds != dnnl_success) {
+        return OA_FAIL(OA_E_NOT_SUPPORTED, "oneDNN conv primitive not available (%d)", (int)ds);
+    }
+    const char *impl = NULL;
+    dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl);
+    if (getenv("OA_KERNELS_VERBOSE") != NULL) {
+        fprintf(stderr, "%s ic%lld %lldx%lld k%lldx%lld s%lld g%lld %s slice [%lld,%lld) of %lld: oneDNN impl %s\n",
+                g->transpose ? "deconv" : "conv", (long long)g->ic, (long long)g->ih, (long long)g->iw,
+                (long long)g->kh, (long long)g->kw, (long long)g->sh, (long long)g->g, g->blocked ? "NCHWc" : (g->iblk ? "NCHW(via NCHWc)" : "NCHW"),
+                (long long)sl->c0, (long long)sl->c1, (long long)g->oc, impl ? impl : "?");
+    }
+    if (impl == NULL || strncmp(impl, "ref", 3) == 0) {
+        dnnl_primitive_desc_destroy(pd);
+        return OA_FAIL(OA_E_NOT_SUPPORTED, "oneDNN has only a reference kernel for this conv");
+    }
+    s->post_from = taken;
+    const dnnl_memory_desc_t *wmd = dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
+    const dnnl_memory_desc_t *smd = dnnl_primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0);
+    sl->wei_md = *wmd;
+    sl->scratch = smd ? dnnl_memory_desc_get_size(smd) : 0;
+    size_t wsz = dnnl_memory_desc_get_size(wmd);
+    sl->wei = aligned_alloc(64, (wsz + 63) / 64 * 64);
+    oa_status st = OA_OK;
+    if (sl->wei == NULL) {
+        st = OA_FAIL(OA_E_NOMEM, "packed conv weights (%zu bytes)", wsz);
+    } else {
+        st = oa_dnnl_reorder(&wei_user, wsrc, wmd, sl->wei);
+    }
+    if (st == OA_OK && dnnl_primitive_create(&sl->prim, pd) != dnnl_success) {
+        st = OA_FAIL(OA_E_INTERNAL, "oneDNN conv primitive creation failed");
+    }
+    dnnl_primitive_desc_destroy(pd);
+    return st;
+}
+
+/* Output-channel split: n slices of whole units (block-aligned channels, or whole groups). */
+static int plan_slices(const geom *g, int64_t *bounds)
+{
+    int want = oa_kernels_slices();
+    double flops = 2.0 * (double)(g->oc * g->oh * g->ow) * (double)(g->ic / g->g * g->kh * g->kw);
+    if (g->n >= want || flops < oa_kernels_split_flops()) {
+        want = 1; /* images give the parallelism, or too little work to share (SE-block 1x1 convs) */
+    }
+    int64_t blk = oa_kernels_block();
+    int64_t unit;
+    if (g->g == 1) {
+        unit = blk; /* keeps NCHWc slices block-aligned, NCHW slices SIMD-sized */
+    } else {
+        int64_t ocg = g->oc / g->g, icg = g->ic / g->g;
+        unit = ocg; /* whole groups, and block-aligned in and out for NCHWc */
+        while (pblk(g) && ((unit % blk) != 0 || ((unit / ocg) * icg) % blk != 0)) {
+            unit += ocg;
+        }
+    }
+    int64_t units = (g->oc + unit - 1) / unit;
+    int n = (int)(units < want ? units : want);
+    n = n < 1 ? 1 : (n > MAX_SLICES ? MAX_SLICES : n);
+    for (int i = 0; i <= n; i++) {
+        int64_t u = units * i / n;
+        bounds[i] = u * unit < g->oc ? u * unit : g->oc;
+    }
+    return n;
+}
+
+static oa_status setup_dnnl_layout(conv_state *s, const float *wf)
+{
+    int64_t bounds[MAX_SLICES + 1];
+    int n = plan_slices(&s->g, bounds);
+    int n_try[2] = {s->post.n, 0};
+    for (int attempt = 0; attempt < 2; attempt++) {
+        /* the residual sum must be the first oneDNN post-op (and the residual must be
+         * in the primitive's layout); later ones are ours */
+        int n_post = n_try[attempt];
+        for (int i = 0; i < n_post; i++) {
+            if (s->post.ops[i].kind == OA_KPOST_ADD && (i != 0 || s->g.iblk)) {
+                n_post = i;
+                break;
+            }
+        }
+        oa_status st = OA_OK;
+        s->nslices = 0;
+        int taken = -1;
+        for (int i = 0; i < n && st == OA_OK; i++) {
+            s->sl[i].c0 = bounds[i];
+            s->sl[i].c1 = bounds[i + 1];
+            s->sl[i].src_plain = s->g.xpl; /* plain x: the primitive reads it directly */
+            s->nslices = i + 1;
+            st = make_slice(s, &s->sl[i], wf, n_post);
+            if (st == OA_E_NOT_SUPPORTED && pblk(&s->g) && !s->sl[i].src_plain) {
+                /* e.g. the first conv of a blocked chain (3 input channels): oneDNN's JIT
+                 * kernels read such inputs in NCHW, so give them a plain copy of x */
+                oa_error_clear();
+                s->sl[i].src_plain = true;
+                st = make_slice(s, &s->sl[i], wf, n_post);
+            }
+            if (st == OA_OK && taken >= 0 && s->post_from != taken) {
+                st = OA_E_NOT_SUPPORTED; /* slices must agree on the fused prefix */
+            }
+            taken = s->post_from;
+        }
+        if (st == OA_OK) {
+            s->scratch_max = 0;
+            s->src_plain = false;
+            for (int i = 0; i < s->nslices; i++) {
+                s->scratch_max = s->sl[i].scratch > s->scratch_max ? s->sl[i].scratch : s->scratch_max;
+                s->src_plain |= s->sl[i].src_plain;
+            }
+            s->has_sum = s->post_from > 0 && s->post.ops[0].kind == OA_KPOST_ADD;
+            return OA_OK;
+        }
+        release_slices(s);
+        oa_error_clear();
+    }
+    return OA_E_NOT_SUPPORTED;
+}
+
+/* NCHW ops first try blocked primitives behind reorders (oneDNN's direct JIT
+ * kernels beat its im2col+GEMM ones 1.5-25x, see bench/KERNELS.md), then plain. */
+static oa_status setup_dnnl(conv_state *s, const float *wf)
+{
+    if (!s->g.blocked) {
+        s->g.iblk = true;
+        if (setup_dnnl_layout(s, wf) == OA_OK) {
+            return OA_OK;
+        }
+        s->g.iblk = false;
+    }
+    return setup_dnnl_layout(s, wf);
+}
+
+static void conv_release(oa_kop *op)
+{
+    conv_state *s = op->state;
+    release_slices(s);
+    free(s->bias);
+    free(s->wref);
+    free(s);
+    op->state = NULL;
+}
+
+static oa_status conv_setup(oa_kop *op)
+{
+    conv_state *s = calloc(1, sizeof(*s));
+    if (s == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "conv state");
+    }
+    op->state = s;
+    int n_add;
+    oa_status st = conv_geom(&op->params.conv, op->type == OA_KOP_CONV2D_TRANSPOSE, op->n_in, op->in, &s->g, &n_add);
+    if (st != OA_OK) {
+        return st;
+    }
+    s->post = op->params.conv.post;
+    int first_add = 3 + (op->params.conv.fold_bn ? 4 : 0);
+    for (int i = 0, k = 0; i < s->post.n; i++) {
+        s->add_in[i] = s->post.ops[i].kind == OA_KPOST_ADD ? first_add + k++ : -1;
+    }
+    if (op->in[1].data == NULL) {
+        return OA_FAIL(OA_E_PARAM, "conv: the filter must be constant (data at create)");
+    }
+    const oa_ktensor *b = oa_kt_opt(op->n_in, op->in, 2);
+    if (b != NULL && b->data == NULL) {
+        return OA_FAIL(OA_E_PARAM, "conv: the bias must be constant (data at create)");
+    }
+    float *wf = NULL;
+    st = fold_weights(op, &s->g, &wf, &s->bias);
+    if (st != OA_OK) {
+        return st;
+    }
+    s->use_dnnl = false;
+    if (oa_dnnl_enabled() && oa_ktensor_numel(&op->out[0]) > 0 && oa_ktensor_numel(&op->in[0]) > 0) {
+        int saved = oa_dnnl_enter();
+        st = setup_dnnl(s, wf);
+        oa_dnnl_leave(saved);
+        s->use_dnnl = st == OA_OK;
+    }
+    if (s->use_dnnl) {
+        free(wf);
+        op->impl = "onednn";
+        op->ws_size = s->scratch_max == 0 ? 0 : (size_t)oa_kernels_slices() * ((s->scratch_max + 63) / 64 * 64);
+        if (s->src_plain && s->g.blocked && !s->g.xpl) { /* plain copy of x */
+            op->ws_size += sizeof(float) * (size_t)(s->g.n * s->g.ic * s->g.ih * s->g.iw);
+        }
+        if (s->g.iblk) { /* blocked copies of x and y */
+            op->ws_size += sizeof(float) * (size_t)(s->g.n * (oa_kc_padded(s->g.ic) * s->g.ih * s->g.iw +
+                                                             oa_kc_padded(s->g.oc) * s->g.oh * s->g.ow));
+        }
+    } else {
+        s->wref = wf;
+        s->post_from = 0;
+        op->impl = "ref";
+        op->ws_size = 0;
+    }
+    return OA_OK;
+}
+
+/* ---- run: our part of the epilogue on a region ---- */
+
+static inline int64_t addr(const geom *g, bool blocked, int64_t C, int64_t H, int64_t W, int64_t n, int64_t c,
+                           int64_t h, int64_t w)
+{
+    (void)g;
+    if (!blocked) {
+        return ((n * C + c) * H + h) * W + w;
+    }
+    int64_t cb = oa_kernels_block(), CB = (C + cb - 1) / cb;
+    return (((n * CB + c / cb) * H + h) * W + w) * cb + c % cb;
+}
+
+/* Applies post-ops [from, n) to output channels [c0, c1) of image n (a contiguous region). */
+static void epilogue_channels(const conv_state *s, const void *const *in, float *y, int64_t n, int64_t c0, int64_t c1,
+                              int from)
+{
+    const geom *g = &s->g;
+    if (from >= s->post.n) {
+        return;
+    }
+    int64_t blk = g->blocked ? oa_kernels_block() : 1;
+    int64_t cpad = g->blocked ? oa_kc_padded(g->oc) : g->oc;
+    int64_t hw = g->oh * g->ow;
+    int64_t e1 = g->blocked && c1 == g->oc ? cpad : c1;
+    int64_t off = (n * cpad + c0) * hw, len = (e1 - c0) * hw;
+    for (int k = from; k < s->post.n; k++) {
+        const oa_kpost *p = &s->post.ops[k];
+        if (p->kind == OA_KPOST_ADD) {
+            oa_kadd_inplace(y + off, (const float *)in[s->add_in[k]] + off, (size_t)len);
+        } else {
+            oa_kact_apply(p->act, p->alpha, p->beta, y + off, (size_t)len);
+        }
+    }
+    if (g->blocked && c1 == g->oc && g->oc % blk != 0) { /* padding channels stay zero */
+        float *last = y + (n * cpad + cpad - blk) * hw;
+        for (int64_t i = 0; i < hw; i++) {
+            for (int64_t j = g->oc % blk; j < blk; j++) {
+                last[i * blk + j] = 0.0f;
+            }
+        }
+    }
+}
+
+typedef struct conv_ctx {
+    const conv_state *s;
+    const void *const *in;
+    const float *xplain; /* plain copy of x, or NULL */
+    float *xb, *yb;      /* blocked copies (iblk) */
+    float *y;
+    char *ws;
+    size_t ws_slot;
+    _Atomic size_t next;
+    size_t ntasks;
+    _Atomic int err;
+} conv_ctx;
+
+static void conv_dnnl_worker(void *vctx, size_t tid, size_t b, size_t e)
+{
+    (void)b, (void)e;
+    conv_ctx *c = vctx;
+    const conv_state *s = c->s;
+    const geom *g = &s->g;
+    int saved = oa_dnnl_enter();
+    int64_t ipad = pblk(g) ? oa_kc_padded(g->ic) : g->ic;
+    int64_t opad = pblk(g) ? oa_kc_padded(g->oc) : g->oc;
+    int64_t ihw = g->ih * g->iw, ohw = g->oh * g->ow;
+    for (;;) {
+        size_t t = atomic_fetch_add(&c->next, 1);
+        if (t >= c->ntasks) {
+            break;
+        }
+        int64_t n = (int64_t)t / s->nslices;
+        const slice *sl = &s->sl[t % (size_t)s->nslices];
+        const float *x;
+        if (sl->src_plain) {
+            x = (g->iblk ? (const float *)c->in[0] : c->xplain) + (n * g->ic + sl->ic0) * ihw;
+        } else {
+            x = (g->iblk ? c->xb : (const float *)c->in[0]) + (n * ipad + sl->ic0) * ihw;
+        }
+        float *y = (g->iblk ? c->yb : c->y) + (n * opad + sl->c0) * ohw;
+        if (s->has_sum) {
+            const float *r = (const float *)c->in[s->add_in[0]] + (n * opad + sl->c0) * ohw;
+            if (r != y) { /* residual into y; the primitive's sum post-op adds it */
+                int64_t e1 = g->blocked && sl->c1 == g->oc ? opad : sl->c1;
+                memcpy(y, r, sizeof(float) * (size_t)((e1 - sl->c0) * ohw));
+            }
+        }
+        dnnl_memory_desc_t scr_md;
+        dnnl_dims_t sd = {(dnnl_dim_t)sl->scratch};
+        dnnl_memory_desc_init_by_tag(&scr_md, 1, sd, dnnl_u8, dnnl_a);
+        const dnnl_memory_desc_t *mds[5] = {&sl->src_md, &sl->wei_md, &sl->bias_md, &sl->dst_md, &scr_md};
+        void *ptrs[5] = {(void *)(uintptr_t)x, sl->wei, s->bias + sl->c0, y, c->ws + tid * c->ws_slot};
+        int kinds[5] = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_BIAS, DNNL_ARG_DST, DNNL_ARG_SCRATCHPAD};
+        if (oa_dnnl_exec(sl->prim, sl->scratch ? 5 : 4, kinds, mds, ptrs) != OA_OK) {
+            atomic_store(&c->err, 1);
+        }
+        int from = s->post_from;
+        if (g->iblk) { /* back to NCHW while the slice is in cache; a residual add that
+                        * comes next is done here (the residual may alias y) */
+            int64_t blk = oa_kernels_block();
+            const float *res = NULL;
+            if (from < s->post.n && s->post.ops[from].kind == OA_KPOST_ADD) {
+                res = (const float *)c->in[s->add_in[from]];
+                from++;
+            }
+            for (int64_t c0 = sl->c0; c0 < sl->c1; c0 += blk) {
+                int64_t nc = sl->c1 - c0 < blk ? sl->c1 - c0 : blk;
+                int64_t off = (n * g->oc + c0) * ohw;
+                oa_kblk_unpack(y + (c0 - sl->c0) * ohw, nc, ohw, c->y + off, blk, res != NULL ? res + off : NULL);
+            }
+        }
+        epilogue_channels(s, c->in, c->y, n, sl->c0, sl->c1, from);
+    }
+    oa_dnnl_leave(saved);
+}
+
+typedef struct blk_ctx {
+    const float *x;
+    float *xb;
+    int64_t c, hw;
+} blk_ctx;
+
+/* NCHWc x -> NCHW xb, one (image, channel) per index */
+static void to_plain_task(void *vctx, size_t tid, size_t b, size_t e)
+{
+    (void)tid;
+    const blk_ctx *c = vctx;
+    int64_t blk = oa_kernels_block(), cpad = oa_kc_padded(c->c);
+    for (size_t idx = b; idx < e; idx++) {
+        int64_t n = (int64_t)idx / c->c, ch = (int64_t)idx % c->c;
+        const float *src = c->x + (n * cpad + ch / blk * blk) * c->hw + ch % blk;
+        float *dst = c->xb + (int64_t)idx * c->hw;
+        for (int64_t i = 0; i < c->hw; i++) {
+            dst[i] = src[i * blk];
+        }
+    }
+}
+
+/* NCHW -> NCHWc for one (image, channel block) per index */
+static void to_blocked_task(void *vctx, size_t tid, size_t b, size_t e)
+{
+    (void)tid;
+    const blk_ctx *c = vctx;
+    int64_t blk = oa_kernels_block(), cb = (c->c + blk - 1) / blk;
+    for (size_t idx = b; idx < e; idx++) {
+        int64_t n = (int64_t)idx / cb, k = (int64_t)idx % cb;
+        int64_t nc = c->c - k * blk < blk ? c->c - k * blk : blk;
+        oa_kblk_pack(c->x + (n * c->c + k * blk) * c->hw, nc, c->hw, c->xb + (int64_t)idx * c->hw * blk, blk);
+    }
+}
+
+/* ---- reference ---- */
+
+typedef struct ref_ctx {
+    const conv_state *s;
+    const float *x;
+    float *y;
+    const void *const *in;
+} ref_ctx;
+
+static void conv_ref_task(void *vctx, size_t tid, size_t b, size_t e)
+{
+    (void)tid;
+    const ref_ctx *c = vctx;
+    const conv_state *s = c->s;
+    const geom *g = &s->g;
+    int64_t icg = g->ic / g->g, ocg = g->oc / g->g;
+    for (size_t idx = b; idx < e; idx++) { /* idx = n * oc + oc */
+        int64_t n = (int64_t)idx / g->oc, oc = (int64_t)idx % g->oc, grp = oc / ocg;
+        for (int64_t oh = 0; oh < g->oh; oh++) {
+            for (int64_t ow = 0; ow < g->ow; ow++) {
+                float acc = s->bias[oc];
+                if (!g->transpose) {
+                    for (int64_t ic = 0; ic < icg; ic++) {
+                        for (int64_t kh = 0; kh < g->kh; kh++) {
+                            int64_t ih = oh * g->sh - g->pt + kh * g->dh;
+                            if (ih < 0 || ih >= g->ih) {
+                                continue;
+                            }
+                            for (int64_t kw = 0; kw < g->kw; kw++) {
+                                int64_t iw = ow * g->sw - g->pl + kw * g->dw;
+                                if (iw < 0 || iw >= g->iw) {
+                                    continue;
+                                }
+                                acc += c->x[addr(g, g->blocked && !g->xpl, g->ic, g->ih, g->iw, n, grp * icg + ic, ih, iw)] *
+                                       s->wref[((oc * icg + ic) * g->kh + kh) * g->kw + kw];
+                            }
+                        }
+                    }
+                } else {
+                    int64_t ocl = oc % ocg;
+                    for (int64_t ic = grp * icg; ic < (grp + 1) * icg; ic++) {
+                        for (int64_t kh = 0; kh < g->kh; kh++) {
+                            int64_t t = oh + g->pt - kh * g->dh;
+                            if (t < 0 || t % g->sh != 0 || t / g->sh >= g->ih) {
+                                continue;
+                            }
+                            for (int64_t kw = 0; kw < g->kw; kw++) {
+                                int64_t u = ow + g->pl - kw * g->dw;
+                                if (u < 0 || u % g->sw != 0 || u / g->sw >= g->iw) {
+                                    continue;
+                                }
+                                acc += c->x[addr(g, g->blocked && !g->xpl, g->ic, g->ih, g->iw, n, ic, t / g->sh, u / g->sw)] *
+                                       s->wref[((ic * ocg + ocl) * g->kh + kh) * g->kw + kw];
+                            }
+                        }
+                    }
+                }
+                int64_t yo = addr(g, g->blocked, g->oc, g->oh, g->ow, n, oc, oh, ow);
+                for (int k = 0; k < s->post.n; k++) {
+                    const oa_kpost *p = &s->post.ops[k];
+                    if (p->kind == OA_KPOST_ADD) {
+                        acc += ((const float *)c->in[s->add_in[k]])[yo];
+                    } else {
+                        oa_kew_ref.act[p->act](&acc, 1, p->alpha, p->beta);
+                    }
+                }
+                c->y[yo] = acc;
+            }
+        }
+    }
+}
+
+static oa_status conv_run(const oa_kop *op, const void *const *in, void *const *out, void *ws, oa_threadpool *pool)
+{
+    const conv_state *s = op->state;
+    if (in[0] == NULL || out[0] == NULL) {
+        return OA_FAIL(OA_E_PARAM, "conv: NULL data pointer");
+    }
+    for (int k = 0; k < s->post.n; k++) {
+        if (s->add_in[k] >= 0 && in[s->add_in[k]] == NULL) {
+            return OA_FAIL(OA_E_PARAM, "conv: residual input %d is NULL", s->add_in[k]);
+        }
+    }
+    const geom *g = &s->g;
+    if (oa_ktensor_numel(&op->out[0]) == 0) {
+        return OA_OK;
+    }
+    if (s->use_dnnl) {
+        conv_ctx c = {.s = s, .in = in, .y = out[0], .ws = ws, .ws_slot = (s->scratch_max + 63) / 64 * 64};
+        atomic_init(&c.next, 0);
+        atomic_init(&c.err, 0);
+        c.ntasks = (size_t)(g->n * s->nslices);
+        if (g->xpl) {
+            c.xplain = in[0];
+        } else if (s->src_plain && g->blocked) { /* NCHWc -> NCHW copy of x after the scratch slots */
+            float *xp = (float *)(void *)((char *)ws + (size_t)oa_kernels_slices() * c.ws_slot);
+            blk_ctx bc = {in[0], xp, g->ic, g->ih * g->iw};
+            oa_threadpool_parallel_for(pool, (size_t)(g->n * g->ic), (size_t)(OA_KGRAIN_ELEMS / (bc.hw + 1) + 1),
+                                       to_plain_task, &bc);
+            c.xplain = xp;
+        }
+        if (g->iblk) {
+            char *base = (char *)ws + (size_t)oa_kernels_slices() * c.ws_slot;
+            c.xb = (float *)(void *)base;
+            c.yb = c.xb + g->n * oa_kc_padded(g->ic) * g->ih * g->iw;
+            bool all_plain = true;
+            for (int i = 0; i < s->nslices; i++) {
+                all_plain &= s->sl[i].src_plain;
+            }
+            if (!all_plain) {
+                blk_ctx bc = {in[0], c.xb, g->ic, g->ih * g->iw};
+                size_t tasks = (size_t)(g->n * (oa_kc_padded(g->ic) / oa_kernels_block()));
+                oa_threadpool_parallel_for(pool, tasks, (size_t)(OA_KGRAIN_ELEMS / (bc.hw * 8 + 1) + 1),
+                                           to_blocked_task, &bc);
+            }
+        }
+        size_t nthr = oa_threadpool_size(pool);
+        size_t cap = (size_t)oa_kernels_slices();
+        nthr = nthr < cap ? nthr : cap;
+        oa_threadpool_run_n(pool, nthr < c.ntasks ? nthr : c.ntasks, conv_dnnl_worker, &c);
+        return atomic_load(&c.err) ? OA_FAIL(OA_E_INTERNAL, "conv: oneDNN execution failed") : OA_OK;
+    }
+    ref_ctx c = {s, in[0], out[0], in};
+    oa_threadpool_parallel_for(pool, (size_t)(g->n * g->oc), 1, conv_ref_task, &c);
+    int64_t cb = oa_kernels_block();
+    if (g->blocked && g->oc % cb != 0) { /* padding channels of the output must be zero */
+        int64_t CB = (g->oc + cb - 1) / cb, hw = g->oh * g->ow;
+        float *y = out[0];
+        for (int64_t n = 0; n < g->n; n++) {
+            for (int64_t i = 0; i < hw; i++) {
+                for (int64_t j = g->oc % cb; j < cb; j++) {
+                    y[((n * CB + CB - 1) * hw + i) * cb + j] = 0.0f;
+                }
+            }
+        }
+    }
+    return OA_OK;
+}
+
+const oa_kfamily oa_kfam_conv2d = {
+    .params_size = sizeof(oa_kconv_params),
+    .infer = conv_infer,
+    .setup = conv_setup,
+    .run = conv_run,
+    .release = conv_release,
+};
+
+const oa_kfamily oa_kfam_conv2d_transpose = {
+    .params_size = sizeof(oa_kconv_params),
+    .infer = deconv_infer,
+    .setup = conv_setup,
+    .run = conv_run,
+    .release = conv_release,
+};

@@ -1,0 +1,740 @@
+/*
+ * Elementwise families: binary (numpy broadcasting, arith/compare/logic),
+ * unary (activations and math), SelectV2, in plain and NCHWc layouts.
+ *
+ * Broadcasting is reduced once at setup to a canonical loop nest: size-1
+ * dims dropped, adjacent dims merged while every operand stays contiguous
+ * across them. run then walks "rows" (all dims but the innermost) and calls
+ * an inner loop with per-operand inner stride 0 or 1, so the f32 cases hit
+ * the vectorised vv / vs / sv loops of the ISA table.
+ */
+#include "kernels/kernel_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#define MAXOPS 3
+
+/* Canonical broadcast nest for up to 3 inputs + 1 output (operand 0 = output). */
+typedef struct bnest {
+    int rank;                          /* >= 1 */
+    int64_t dims[OA_KMAX_DIMS];        /* collapsed output dims */
+    int64_t str[MAXOPS + 1][OA_KMAX_DIMS]; /* element strides per operand (0 = broadcast) */
+    int nops;                          /* inputs */
+    int64_t rows, inner;
+} bnest;
+
+static void bnest_build(bnest *b, const oa_ktensor *out, int nops, const oa_ktensor *const *ins)
+{
+    int r = out->rank;
+    int64_t dims[OA_KMAX_DIMS];
+    int64_t str[MAXOPS + 1][OA_KMAX_DIMS];
+    for (int i = 0; i < r; i++) {
+        dims[i] = out->dims[i];
+    }
+    for (int k = 0; k <= nops; k++) {
+        const oa_ktensor *t = k == 0 ? out : ins[k - 1];
+        int64_t s = 1;
+        for (int i = r - 1; i >= 0; i--) {
+            int ti = i - (r - t->rank);
+            int64_t d = ti >= 0 ? t->dims[ti] : 1;
+            str[k][i] = (d == 1) ? 0 : s;
+            s *= d;
+        }
+    }
+    /* drop size-1 dims, merge mergeable neighbours */
+    int n = 0;
+    for (int i = 0; i < r; i++) {
+        if (dims[i] == 1) {
+            continue;
+        }
+        if (n > 0) {
+            bool merge = true;
+            for (int k = 0; k <= nops; k++) {
+                if (b->str[k][n - 1] != str[k][i] * dims[i]) {
+                    merge = false;
+                    break;
+                }
+            }
+            if (merge) {
+                b->dims[n - 1] *= dims[i];
+                for (int k = 0; k <= nops; k++) {
+                    b->str[k][n - 1] = str[k][i];
+                }
+                continue;
+            }
+        }
+        b->dims[n] = dims[i];
+        for (int k = 0; k <= nops; k++) {
+            b->str[k][n] = str[k][i];
+        }
+        n++;
+    }
+    if (n == 0) {
+        b->dims[0] = 1;
+        for (int k = 0; k <= nops; k++) {
+            b->str[k][0] = 0;
+        }
+        n = 1;
+    }
+    b->rank = n;
+    b->nops = nops;
+    b->inner = b->dims[n - 1];
+    b->rows = 1;
+    for (int i = 0; i < n - 1; i++) {
+        b->rows *= b->dims[i];
+    }
+}
+
+/* Element offsets of every operand at the start of row `row`. */
+static void bnest_row(const bnest *b, int64_t row, int64_t *off)
+{
+    for (int k = 0; k <= b->nops; k++) {
+        off[k] = 0;
+    }
+    for (int i = b->rank - 2; i >= 0; i--) {
+        int64_t idx = row % b->dims[i];
+        row /= b->dims[i];
+        for (int k = 0; k <= b->nops; k++) {
+            off[k] += idx * b->str[k][i];
+        }
+    }
+}
+
+/* Zeroes the padding channels of the last block of an NCHWc f32 tensor. */
+static void zero_blk_tail(float *y, const oa_ktensor *t)
+{
+    int64_t c = oa_kernels_block();
+    int64_t C = t->dims[1];
+    if (C % c == 0) {
+        return;
+    }
+    int64_t cb = (C + c - 1) / c, hw = t->dims[2] * t->dims[3];
+    for (int64_t n = 0; n < t->dims[0]; n++) {
+        float *p = y + ((n * cb + cb - 1) * hw) * c;
+        for (int64_t i = 0; i < hw; i++) {
+            for (int64_t j = C % c; j < c; j++) {
+                p[i * c + j] = 0.0f;
+            }
+        }
+    }
+}
+
+/* =========================== binary ===================================== */
+
+typedef enum bin_class { BC_ARITH, BC_CMP, BC_LOGIC } bin_class;
+
+static bin_class bin_classify(oa_kbinary_op op)
+{
+    if (op <= OA_KBIN_PRELU) {
+        return BC_ARITH;
+    }
+    if (op <= OA_KBIN_GREATER_EQUAL) {
+        return BC_CMP;
+    }
+    return BC_LOGIC;
+}
+
+static const char *const k_bin_names[OA_KBIN_COUNT] = {
+    "Add", "Sub", "Mul", "RealDiv", "Pow", "Maximum", "Minimum", "PRelu", "Equal", "NotEqual", "Less",
+    "LessEqual", "Greater", "GreaterEqual", "LogicalAnd", "LogicalOr", "LogicalXor",
+};
+
+typedef enum bin_bcast_blk { BB_FULL, BB_CHAN, BB_SCALAR } bin_bcast_blk;
+
+typedef struct bin_state {
+    bnest nest;
+    oa_kbinary_op op;
+    oa_kdtype dt;
+    bool blocked;
+    bin_bcast_blk bb[2]; /* NCHWc operand kinds */
+    oa_kpost_chain post;
+    int pow_unary; /* Pow with a constant scalar exponent run as this unary op, or -1 */
+    int64_t n;     /* output elements */
+} bin_state;
+
+static bool is_per_channel(const oa_ktensor *t, int64_t C)
+{
+    /* [C,1,1] or [1,C,1,1] (or [1,1,1,1]/scalar when C == 1) */
+    if (t->rank == 4) {
+        return t->dims[0] == 1 && t->dims[1] == C && t->dims[2] == 1 && t->dims[3] == 1;
+    }
+    if (t->rank == 3) {
+        return t->dims[0] == C && t->dims[1] == 1 && t->dims[2] == 1;
+    }
+    return false;
+}
+
+static oa_status binary_infer(const void *params, int n_in, const oa_ktensor *in, int n_out, oa_ktensor *out)
+{
+    const oa_kbinary_params *p = params;
+    if ((unsigned)p->op >= OA_KBIN_COUNT) {
+        return OA_FAIL(OA_E_PARAM, "binary: unknown op %d", (int)p->op);
+    }
+    if (n_in != 2 || n_out != 1) {
+        return OA_FAIL(OA_E_PARAM, "%s: needs 2 inputs and 1 output, got %d and %d", k_bin_names[p->op], n_in, n_out);
+    }
+    if (in[0].dtype != in[1].dtype) {
+        return OA_FAIL(OA_E_PARAM, "%s: input dtypes differ (%s vs %s)", k_bin_names[p->op],
+                       oa_kdtype_name(in[0].dtype), oa_kdtype_name(in[1].dtype));
+    }
+    oa_kdtype dt = in[0].dtype;
+    bin_class c = bin_classify(p->op);
+    bool ok = (c == BC_LOGIC) ? dt == OA_KDT_BOOL
+              : (c == BC_CMP) ? (dt == OA_KDT_F32 || dt == OA_KDT_I32 || dt == OA_KDT_I64 || dt == OA_KDT_BOOL)
+                              : (dt == OA_KDT_F32 || dt == OA_KDT_I32 || dt == OA_KDT_I64);
+    if (!ok) {
+        return OA_FAIL(OA_E_UNSUPPORTED_DATA_TYPE, "%s: dtype %s not supported", k_bin_names[p->op],
+                       oa_kdtype_name(dt));
+    }
+    int n_add;
+    oa_status st = oa_kpost_check(&p->post, false, &n_add);
+    if (st != OA_OK) {
+        return st;
+    }
+    if (p->post.n > 0 && (c != BC_ARITH || dt != OA_KDT_F32)) {
+        return OA_FAIL(OA_E_PARAM, "%s: post-ops need f32 arithmetic", k_bin_names[p->op]);
+    }
+    bool blk0 = in[0].layout == OA_KLAYOUT_NCHWC, blk1 = in[1].layout == OA_KLAYOUT_NCHWC;
+    if (blk0 || blk1) {
+        const oa_ktensor *full = blk0 ? &in[0] : &in[1];
+        const oa_ktensor *other = blk0 ? &in[1] : &in[0];
+        if (dt != OA_KDT_F32 || c != BC_ARITH) {
+            return OA_FAIL(OA_E_PARAM, "%s: NCHWc needs f32 arithmetic", k_bin_names[p->op]);
+        }
+        bool other_ok = (other->layout == OA_KLAYOUT_NCHWC && oa_ksame_dims(other, full)) ||
+                        (other->layout == OA_KLAYOUT_PLAIN &&
+                         (oa_ktensor_numel(other) == 1 || is_per_channel(other, full->dims[1])));
+        if (!other_ok) {
+            return OA_FAIL(OA_E_PARAM, "%s: NCHWc operands must be same-shape, per-channel or scalar",
+                           k_bin_names[p->op]);
+        }
+        out[0] = *full;
+        out[0].data = NULL;
+        return OA_OK;
+    }
+    out[0].dtype = c == BC_ARITH ? dt : OA_KDT_BOOL;
+    return oa_kbroadcast_shape(&in[0], &in[1], &out[0]);
+}
+
+static oa_status binary_setup(oa_kop *op)
+{
+    bin_state *s = calloc(1, sizeof(*s));
+    if (s == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "binary state");
+    }
+    op->state = s;
+    s->op = op->params.binary.op;
+    s->dt = op->in[0].dtype;
+    s->post = op->params.binary.post;
+    s->blocked = op->out[0].layout == OA_KLAYOUT_NCHWC;
+    s->n = oa_ktensor_numel(&op->out[0]);
+    s->pow_unary = -1;
+    if (s->op == OA_KBIN_POW && s->dt == OA_KDT_F32 && op->in[1].data != NULL && oa_ktensor_numel(&op->in[1]) == 1 &&
+        oa_ktensor_numel(&op->in[0]) == s->n && !s->blocked) {
+        /* x^2 etc. (LayerNorm decompositions): powf costs ~40 ns per element */
+        float e = *(const float *)op->in[1].data;
+        s->pow_unary = e == 2.0f ? OA_KUN_SQUARE
+                       : e == 0.5f ? OA_KUN_SQRT
+                       : e == -0.5f ? OA_KUN_RSQRT
+                       : e == -1.0f ? OA_KUN_RECIPROCAL
+                       : e == 1.0f ? OA_KUN_IDENTITY
+                                   : -1;
+    }
+    if (s->blocked) {
+        for (int k = 0; k < 2; k++) {
+            const oa_ktensor *t = &op->in[k];
+            s->bb[k] = t->layout == OA_KLAYOUT_NCHWC ? BB_FULL : (oa_ktensor_numel(t) == 1 ? BB_SCALAR : BB_CHAN);
+        }
+        op->impl = oa_kernels_isa();
+        return OA_OK;
+    }
+    const oa_ktensor *ins[2] = {&op->in[0], &op->in[1]};
+    bnest_build(&s->nest, &op->out[0], 2, ins);
+    op->impl = s->dt == OA_KDT_F32 ? oa_kernels_isa() : "ref";
+    return OA_OK;
+}
+
+/* Generic (non-f32-arith) inner loop with strides sa, sb in {0,1}. */
+#define GEN_LOOP(TA, TY, EXPR)                                   \
+    do {                                                         \
+        const TA *A = a;                                         \
+        const TA *B = b;                                         \
+        TY *Y = y;                                               \
+        for (int64_t i = 0; i < n; i++) {                        \
+            const TA u = A[i * sa], v = B[i * sb];               \
+            Y[i] = (TY)(EXPR);                                   \
+        }                                                        \
+    } while (0)
+
+#define INT_ARITH(T, TMIN)                                                                             \
+    switch (op) {                                                                                      \
+    case OA_KBIN_ADD: GEN_LOOP(T, T, (T)((uint64_t)u + (uint64_t)v)); break;                            \
+    case OA_KBIN_SUB: GEN_LOOP(T, T, (T)((uint64_t)u - (uint64_t)v)); break;                            \
+    case OA_KBIN_MUL: GEN_LOOP(T, T, (T)((uint64_t)u * (uint64_t)v)); break;                            \
+    case OA_KBIN_DIV: GEN_LOOP(T, T, v == 0 ? 0 : ((u == TMIN && v == -1) ? u : u / v)); break;        \
+    case OA_KBIN_POW: GEN_LOOP(T, T, (T)pow((double)u, (double)v)); break;                              \
+    case OA_KBIN_MAX: GEN_LOOP(T, T, u > v ? u : v); break;                                            \
+    case OA_KBIN_MIN: GEN_LOOP(T, T, u < v ? u : v); break;                                            \
+    case OA_KBIN_PRELU: GEN_LOOP(T, T, u > 0 ? u : (T)((uint64_t)u * (uint64_t)v)); break;             \
+    default: break;                                                                                    \
+    }
+
+#define CMP(T)                                                    \
+    switch (op) {                                                 \
+    case OA_KBIN_EQUAL: GEN_LOOP(T, uint8_t, u == v); break;      \
+    case OA_KBIN_NOT_EQUAL: GEN_LOOP(T, uint8_t, u != v); break;  \
+    case OA_KBIN_LESS: GEN_LOOP(T, uint8_t, u < v); break;        \
+    case OA_KBIN_LESS_EQUAL: GEN_LOOP(T, uint8_t, u <= v); break; \
+    case OA_KBIN_GREATER: GEN_LOOP(T, uint8_t, u > v); break;     \
+    case OA_KBIN_GREATER_EQUAL: GEN_LOOP(T, uint8_t, u >= v); break; \
+    default: break;                                               \
+    }
+
+static void bin_inner_generic(oa_kbinary_op op, oa_kdtype dt, const void *a, const void *b, void *y, int64_t n,
+                              int64_t sa, int64_t sb)
+{
+    bin_class c = bin_classify(op);
+    if (c == BC_LOGIC) {
+        switch (op) {
+        case OA_KBIN_AND: GEN_LOOP(uint8_t, uint8_t, (u != 0) && (v != 0)); break;
+        case OA_KBIN_OR: GEN_LOOP(uint8_t, uint8_t, (u != 0) || (v != 0)); break;
+        default: GEN_LOOP(uint8_t, uint8_t, (u != 0) != (v != 0)); break;
+        }
+        return;
+    }
+    if (c == BC_CMP) {
+        switch (dt) {
+        case OA_KDT_F32: CMP(float); break;
+        case OA_KDT_I32: CMP(int32_t); break;
+        case OA_KDT_I64: CMP(int64_t); break;
+        default: CMP(uint8_t); break;
+        }
+        return;
+    }
+    if (dt == OA_KDT_I32) {
+        INT_ARITH(int32_t, INT32_MIN)
+    } else if (dt == OA_KDT_I64) {
+        INT_ARITH(int64_t, INT64_MIN)
+    }
+}
+
+typedef struct bin_run_ctx {
+    const bin_state *s;
+    const char *a, *b;
+    char *y;
+    size_t esz_in, esz_out;
+    int64_t hw, cblk, c; /* NCHWc */
+    int64_t a_nch, b_nch; /* NCHWc per-channel vectors: elements per image (padded C) */
+} bin_run_ctx;
+
+static void bin_pow_unary_task(void *vctx, size_t tid, size_t b, size_t e)
+{
+    (void)tid;
+    const bin_run_ctx *c = vctx;
+    const oa_kew_table *ew = oa_kew();
+    static const float p[5] = {0, 0, 1, 1, 0};
+    float *y = (float *)(void *)c->y + b;
+    ew->unary[c->s->pow_unary]((const float *)(const void *)c->a + b, y, e - b, p);
+    for (int k = 0; k < c->s->post.n; k++) {
+        ew->act[c->s->post.ops[k].act](y, e - b, c->s->post.ops[k].alpha, c->s->post.ops[k].beta);
+    }
+}
+
+static void bin_rows_task(void *vctx, size_t tid, size_t begin, size_t end)
+{
+    (void)tid;
+    const bin_run_ctx *c = vctx;
+    const bin_state *s = c->s;
+    const bnest *nb = &s->nest;
+    const oa_kew_table *ew = oa_kew();
+    bool f32arith = s->dt == OA_KDT_F32 && bin_classify(s->op) == BC_ARITH;
+    int64_t off[3];
+    /* a single row: [begin, end) is a range of the inner dim */
+    bool split_inner = nb->rows == 1;
+    for (size_t r = split_inner ? 0 : begin; r < (split_inner ? 1 : end); r++) {
+        bnest_row(nb, (int64_t)r, off);
+        int64_t i0 = split_inner ? (int64_t)begin : 0, i1 = split_inner ? (int64_t)end : nb->inner;
+        int64_t sy = nb->str[0][nb->rank - 1], sa = nb->str[1][nb->rank - 1], sb = nb->str[2][nb->rank - 1];
+        (void)sy;
+        const char *pa = c->a + (size_t)(off[1] + i0 * sa) * c->esz_in;
+        const char *pb = c->b + (size_t)(off[2] + i0 * sb) * c->esz_in;
+        char *py = c->y + (size_t)(off[0] + i0) * c->esz_out;
+        int64_t n = i1 - i0;
+        if (f32arith) {
+            int mode = (sa == 1 && sb == 1) ? 0 : (sb == 0 ? 1 : 2);
+            ew->binary[s->op][mode]((const float *)pa, (const float *)pb, (float *)py, (size_t)n);
+            for (int k = 0; k < s->post.n; k++) {
+                ew->act[s->post.ops[k].act]((float *)py, (size_t)n, s->post.ops[k].alpha, s->post.ops[k].beta);
+            }
+        } else {
+            bin_inner_generic(s->op, s->dt, pa, pb, py, n, sa, sb);
+        }
+    }
+}
+
+/* NCHWc: one task index = one (n, cblock) plane of hw*c floats. */
+static void bin_blk_task(void *vctx, size_t tid, size_t begin, size_t end)
+{
+    (void)tid;
+    const bin_run_ctx *c = vctx;
+    const bin_state *s = c->s;
+    const oa_kew_table *ew = oa_kew();
+    const int64_t cc = c->c, plane = c->hw * cc;
+    float rep[64 * 16];
+    for (size_t idx = begin; idx < end; idx++) {
+        int64_t cb = (int64_t)idx % c->cblk, n = (int64_t)idx / c->cblk;
+        float *y = (float *)c->y + (int64_t)idx * plane;
+        const float *ops[2];
+        for (int k = 0; k < 2; k++) {
+            const float *base = (const float *)(k == 0 ? c->a : c->b);
+            switch (s->bb[k]) {
+            case BB_FULL: ops[k] = base + (int64_t)idx * plane; break;
+            case BB_SCALAR: ops[k] = base; break;
+            default: ops[k] = base + cb * cc; break; /* per-channel plain vector, logical C */
+            }
+        }
+        if (s->bb[0] == BB_FULL && s->bb[1] == BB_FULL) {
+            ew->binary[s->op][0](ops[0], ops[1], y, (size_t)plane);
+        } else if (s->bb[1] == BB_SCALAR && s->bb[0] == BB_FULL) {
+            ew->binary[s->op][1](ops[0], ops[1], y, (size_t)plane);
+        } else if (s->bb[0] == BB_SCALAR && s->bb[1] == BB_FULL) {
+            ew->binary[s->op][2](ops[0], ops[1], y, (size_t)plane);
+        } else {
+            /* one operand is a per-channel vector (or both are broadcast):
+             * materialise 64 pixels of it and run the vv loop */
+            int vk = s->bb[0] == BB_FULL ? 1 : 0;
+            int64_t C = c->a_nch; /* logical channels */
+            int64_t valid = C - cb * cc < cc ? C - cb * cc : cc;
+            for (int64_t i = 0; i < 64; i++) {
+                for (int64_t j = 0; j < cc; j++) {
+                    float v;
+                    if (s->bb[vk] == BB_SCALAR) {
+                        v = ops[vk][0];
+                    } else {
+                        v = j < valid ? ops[vk][j] : 0.0f;
+                    }
+                    rep[i * cc + j] = v;
+                }
+            }
+            const float *full = ops[1 - vk];
+            bool full_is_vec = s->bb[1 - vk] != BB_FULL;
+            for (int64_t p0 = 0; p0 < c->hw; p0 += 64) {
+                int64_t np = c->hw - p0 < 64 ? c->hw - p0 : 64;
+                const float *fp = full_is_vec ? full : full + p0 * cc;
+                float rep2[64 * 16];
+                if (full_is_vec) { /* both broadcast: materialise the other too */
+                    for (int64_t i = 0; i < np; i++) {
+                        for (int64_t j = 0; j < cc; j++) {
+                            rep2[i * cc + j] = s->bb[1 - vk] == BB_SCALAR ? full[0] : (j < valid ? full[j] : 0.0f);
+                        }
+                    }
+                    fp = rep2;
+                }
+                const float *a = vk == 0 ? rep : fp, *b = vk == 0 ? fp : rep;
+                ew->binary[s->op][0](a, b, y + p0 * cc, (size_t)(np * cc));
+            }
+        }
+        for (int k = 0; k < s->post.n; k++) {
+            ew->act[s->post.ops[k].act](y, (size_t)plane, s->post.ops[k].alpha, s->post.ops[k].beta);
+        }
+        if (cb == c->cblk - 1 && c->a_nch % cc != 0) {
+            for (int64_t i = 0; i < c->hw; i++) {
+                for (int64_t j = c->a_nch % cc; j < cc; j++) {
+                    y[i * cc + j] = 0.0f;
+                }
+            }
+        }
+        (void)n;
+    }
+}
+
+static oa_status binary_run(const oa_kop *op, const void *const *in, void *const *out, void *ws, oa_threadpool *pool)
+{
+    (void)ws;
+    const bin_state *s = op->state;
+    if (in[0] == NULL || (in[1] == NULL && s->pow_unary < 0) || out[0] == NULL) {
+        return OA_FAIL(OA_E_PARAM, "%s: NULL data pointer", k_bin_names[s->op]);
+    }
+    bin_run_ctx c = {.s = s, .a = in[0], .b = in[1], .y = out[0]};
+    c.esz_in = oa_kdtype_size(s->dt);
+    c.esz_out = oa_kdtype_size(op->out[0].dtype);
+    if (oa_ktensor_numel(&op->out[0]) == 0) {
+        return OA_OK;
+    }
+    if (s->blocked) {
+        const oa_ktensor *y = &op->out[0];
+        c.c = oa_kernels_block();
+        c.cblk = (y->dims[1] + c.c - 1) / c.c;
+        c.hw = y->dims[2] * y->dims[3];
+        c.a_nch = y->dims[1];
+        size_t grain = (size_t)(OA_KGRAIN_ELEMS / (c.hw * c.c) + 1);
+        oa_threadpool_parallel_for(pool, (size_t)(y->dims[0] * c.cblk), grain, bin_blk_task, &c);
+        return OA_OK;
+    }
+    if (s->pow_unary >= 0) {
+        oa_threadpool_parallel_for(pool, (size_t)s->n, OA_KGRAIN_ELEMS, bin_pow_unary_task, &c);
+        return OA_OK;
+    }
+    const bnest *nb = &s->nest;
+    if (nb->rows == 1) {
+        oa_threadpool_parallel_for(pool, (size_t)nb->inner, OA_KGRAIN_ELEMS, bin_rows_task, &c);
+    } else {
+        size_t grain = (size_t)(OA_KGRAIN_ELEMS / nb->inner + 1);
+        oa_threadpool_parallel_for(pool, (size_t)nb->rows, grain, bin_rows_task, &c);
+    }
+    return OA_OK;
+}
+
+static void generic_release(oa_kop *op)
+{
+    free(op->state);
+    op->state = NULL;
+}
+
+const oa_kfamily oa_kfam_binary = {
+    .params_size = sizeof(oa_kbinary_params),
+    .infer = binary_infer,
+    .setup = binary_setup,
+    .run = binary_run,
+    .release = generic_release,
+};
+
+/* =========================== unary ====================================== */
+
+typedef struct un_state {
+    oa_kunary_op op;
+    oa_kdtype dt;
+    float p[5];
+    int64_t n;
+    bool blocked;
+    oa_ktensor y;
+} un_state;
+
+static bool un_int_ok(oa_kunary_op op)
+{
+    return op == OA_KUN_ABS || op == OA_KUN_NEG || op == OA_KUN_RELU || op == OA_KUN_SQUARE || op == OA_KUN_SIGN ||
+           op == OA_KUN_IDENTITY;
+}
+
+static oa_status unary_infer(const void *params, int n_in, const oa_ktensor *in, int n_out, oa_ktensor *out)
+{
+    const oa_kunary_params *p = params;
+    if ((unsigned)p->op >= OA_KUN_COUNT) {
+        return OA_FAIL(OA_E_PARAM, "unary: unknown op %d", (int)p->op);
+    }
+    if ((n_in != 1 && !(p->op == OA_KUN_CLIP && n_in == 3)) || n_out != 1) {
+        return OA_FAIL(OA_E_PARAM, "unary op %d: needs 1 input (Clip: 1 or 3) and 1 output, got %d and %d",
+                       (int)p->op, n_in, n_out);
+    }
+    oa_kdtype dt = in[0].dtype;
+    bool ok = p->op == OA_KUN_LOGICAL_NOT ? dt == OA_KDT_BOOL
+                                          : (dt == OA_KDT_F32 || ((dt == OA_KDT_I32 || dt == OA_KDT_I64) && un_int_ok(p->op)));
+    if (!ok) {
+        return OA_FAIL(OA_E_UNSUPPORTED_DATA_TYPE, "unary op %d: dtype %s not supported", (int)p->op,
+                       oa_kdtype_name(dt));
+    }
+    if (in[0].layout == OA_KLAYOUT_NCHWC && dt != OA_KDT_F32) {
+        return OA_FAIL(OA_E_PARAM, "unary: NCHWc needs f32");
+    }
+    if (n_in == 3) {
+        for (int i = 1; i < 3; i++) {
+            if (in[i].data == NULL || oa_ktensor_numel(&in[i]) != 1) {
+                return OA_FAIL(OA_E_PARAM, "ClipByValue: input %d must be a host scalar", i);
+            }
+        }
+    }
+    out[0] = in[0];
+    out[0].data = NULL;
+    return OA_OK;
+}
+
+static oa_status unary_setup(oa_kop *op)
+{
+    un_state *s = calloc(1, sizeof(*s));
+    if (s == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "unary state");
+    }
+    op->state = s;
+    const oa_kunary_params *p = &op->params.unary;
+    s->op = p->op;
+    s->dt = op->in[0].dtype;
+    s->p[0] = p->alpha;
+    s->p[1] = p->beta;
+    float base = p->base, scale = p->scale, shift = p->shift;
+    if (base == 0.0f && scale == 0.0f && shift == 0.0f) {
+        scale = 1.0f;
+    }
+    float lnb = base <= 0.0f ? 1.0f : logf(base);
+    s->p[2] = p->op == OA_KUN_LOG ? 1.0f / lnb : lnb;
+    s->p[3] = scale;
+    s->p[4] = shift;
+    if (op->n_in == 3) {
+        s->p[0] = (float)oa_kt_get_f64(&op->in[1], 0);
+        s->p[1] = (float)oa_kt_get_f64(&op->in[2], 0);
+    }
+    s->blocked = op->in[0].layout == OA_KLAYOUT_NCHWC;
+    s->y = op->out[0];
+    s->n = s->blocked ? (int64_t)(oa_ktensor_bytes(&op->out[0]) / 4) : oa_ktensor_numel(&op->out[0]);
+    op->impl = s->dt == OA_KDT_F32 ? oa_kernels_isa() : "ref";
+    return OA_OK;
+}
+
+typedef struct un_ctx {
+    const un_state *s;
+    const void *x;
+    void *y;
+} un_ctx;
+
+#define UN_INT(T)                                                     \
+    do {                                                              \
+        const T *X = (const T *)c->x;                                 \
+        T *Y = (T *)c->y;                                             \
+        for (size_t i = b; i < e; i++) {                              \
+            T v = X[i];                                               \
+            switch (s->op) {                                          \
+            case OA_KUN_ABS: Y[i] = v < 0 ? (T)(0 - (uint64_t)v) : v; break; \
+            case OA_KUN_NEG: Y[i] = (T)(0 - (uint64_t)v); break;      \
+            case OA_KUN_RELU: Y[i] = v > 0 ? v : 0; break;            \
+            case OA_KUN_SQUARE: Y[i] = (T)((uint64_t)v * (uint64_t)v); break; \
+            case OA_KUN_SIGN: Y[i] = (T)((v > 0) - (v < 0)); break;   \
+            default: Y[i] = v; break;                                 \
+            }                                                         \
+        }                                                             \
+    } while (0)
+
+static void un_task(void *vctx, size_t tid, size_t b, size_t e)
+{
+    (void)tid;
+    const un_ctx *c = vctx;
+    const un_state *s = c->s;
+    switch (s->dt) {
+    case OA_KDT_F32:
+        oa_kew()->unary[s->op]((const float *)c->x + b, (float *)c->y + b, e - b, s->p);
+        break;
+    case OA_KDT_BOOL:
+        for (size_t i = b; i < e; i++) {
+            ((uint8_t *)c->y)[i] = ((const uint8_t *)c->x)[i] == 0;
+        }
+        break;
+    case OA_KDT_I32: UN_INT(int32_t); break;
+    case OA_KDT_I64: UN_INT(int64_t); break;
+    default: break;
+    }
+}
+
+static oa_status unary_run(const oa_kop *op, const void *const *in, void *const *out, void *ws, oa_threadpool *pool)
+{
+    (void)ws;
+    const un_state *s = op->state;
+    if (in[0] == NULL || out[0] == NULL) {
+        return OA_FAIL(OA_E_PARAM, "unary: NULL data pointer");
+    }
+    un_ctx c = {s, in[0], out[0]};
+    oa_threadpool_parallel_for(pool, (size_t)s->n, OA_KGRAIN_ELEMS, un_task, &c);
+    if (s->blocked) {
+        zero_blk_tail(out[0], &s->y);
+    }
+    return OA_OK;
+}
+
+const oa_kfamily oa_kfam_unary = {
+    .params_size = sizeof(oa_kunary_params),
+    .infer = unary_infer,
+    .setup = unary_setup,
+    .run = unary_run,
+    .release = generic_release,
+};
+
+/* =========================== SelectV2 =================================== */
+
+static oa_status select_infer(const void *params, int n_in, const oa_ktensor *in, int n_out, oa_ktensor *out)
+{
+    (void)params;
+    if (n_in != 3 || n_out != 1) {
+        return OA_FAIL(OA_E_PARAM, "SelectV2: needs 3 inputs and 1 output, got %d and %d", n_in, n_out);
+    }
+    if (in[0].dtype != OA_KDT_BOOL) {
+        return OA_FAIL(OA_E_UNSUPPORTED_DATA_TYPE, "SelectV2: condition must be bool, got %s",
+                       oa_kdtype_name(in[0].dtype));
+    }
+    if (in[1].dtype != in[2].dtype) {
+        return OA_FAIL(OA_E_PARAM, "SelectV2: then/else dtypes differ (%s vs %s)", oa_kdtype_name(in[1].dtype),
+                       oa_kdtype_name(in[2].dtype));
+    }
+    oa_ktensor t;
+    memset(&t, 0, sizeof t);
+    oa_status st = oa_kbroadcast_shape(&in[1], &in[2], &t);
+    if (st == OA_OK) {
+        st = oa_kbroadcast_shape(&in[0], &t, &out[0]);
+    }
+    out[0].dtype = in[1].dtype;
+    return st;
+}
+
+typedef struct sel_state {
+    bnest nest;
+    size_t esz;
+} sel_state;
+
+static oa_status select_setup(oa_kop *op)
+{
+    sel_state *s = calloc(1, sizeof(*s));
+    if (s == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "select state");
+    }
+    op->state = s;
+    const oa_ktensor *ins[3] = {&op->in[0], &op->in[1], &op->in[2]};
+    bnest_build(&s->nest, &op->out[0], 3, ins);
+    s->esz = oa_kdtype_size(op->in[1].dtype);
+    return OA_OK;
+}
+
+typedef struct sel_ctx {
+    const sel_state *s;
+    const uint8_t *c;
+    const char *a, *b;
+    char *y;
+} sel_ctx;
+
+static void sel_task(void *vctx, size_t tid, size_t begin, size_t end)
+{
+    (void)tid;
+    const sel_ctx *c = vctx;
+    const bnest *nb = &c->s->nest;
+    size_t esz = c->s->esz;
+    int64_t off[4];
+    int r = nb->rank - 1;
+    for (size_t row = begin; row < end; row++) {
+        bnest_row(nb, (int64_t)row, off);
+        for (int64_t i = 0; i < nb->inner; i++) {
+            bool t = c->c[off[1] + i * nb->str[1][r]] != 0;
+            const char *src = t ? c->a + (size_t)(off[2] + i * nb->str[2][r]) * esz
+                                : c->b + (size_t)(off[3] + i * nb->str[3][r]) * esz;
+            memcpy(c->y + (size_t)(off[0] + i) * esz, src, esz);
+        }
+    }
+}
+
+static oa_status select_run(const oa_kop *op, const void *const *in, void *const *out, void *ws, oa_threadpool *pool)
+{
+    (void)ws;
+    if (in[0] == NULL || in[1] == NULL || in[2] == NULL || out[0] == NULL) {
+        return OA_FAIL(OA_E_PARAM, "SelectV2: NULL data pointer");
+    }
+    const sel_state *s = op->state;
+    if (oa_ktensor_numel(&op->out[0]) == 0) {
+        return OA_OK;
+    }
+    sel_ctx c = {s, in[0], in[1], in[2], out[0]};
+    oa_threadpool_parallel_for(pool, (size_t)s->nest.rows, (size_t)(OA_KGRAIN_ELEMS / s->nest.inner + 1), sel_task, &c);
+    return OA_OK;
+}
+
+const oa_kfamily oa_kfam_select = {
+    .params_size = 0,
+    .infer = select_infer,
+    .setup = select_setup,
+    .run = select_run,
+    .release = generic_release,
+};

@@ -1,0 +1,156 @@
+/*
+ * Internals shared by the kernel families: the operator object, the
+ * per-family vtable, shape helpers and the ISA-specific function tables.
+ */
+#ifndef OA_KERNELS_KERNEL_INTERNAL_H
+#define OA_KERNELS_KERNEL_INTERNAL_H
+
+#define OA_LOG_MODULE "KERNELS"
+#include <stdint.h>
+#include <string.h>
+
+#include "base/error.h"
+#include "base/util.h"
+#include "kernels/kernels.h"
+
+/* Elements per parallel chunk for cheap elementwise work (pays for a wake-up). */
+#define OA_KGRAIN_ELEMS 16384
+
+typedef struct oa_kfamily {
+    size_t params_size;
+    /* Output descs from params and inputs (host inputs carry data). */
+    oa_status (*infer)(const void *params, int n_in, const oa_ktensor *in, int n_out, oa_ktensor *out);
+    /* Builds op->state, op->ws_size, op->impl from op->params/in/out. */
+    oa_status (*setup)(oa_kop *op);
+    oa_status (*run)(const oa_kop *op, const void *const *in, void *const *out, void *ws, oa_threadpool *pool);
+    void (*release)(oa_kop *op); /* frees op->state; may be NULL */
+    /* true: only dtype and element count of out[0] are checked against infer */
+    bool loose_out_check;
+} oa_kfamily;
+
+typedef union oa_kparams_any {
+    oa_kconv_params conv;
+    oa_kmatmul_params matmul;
+    oa_kbatchnorm_params bn;
+    oa_klayernorm_params ln;
+    oa_ksoftmax_params softmax;
+    oa_kbinary_params binary;
+    oa_kunary_params unary;
+    oa_kpool_params pool;
+    oa_kreduce_params reduce;
+    oa_kcast_params cast;
+    oa_ktranspose_params transpose;
+    oa_kaxis_params axis;
+    oa_ksplit_params split;
+    oa_kslice_params slice;
+    oa_kgather_params gather;
+    oa_kpad_params pad;
+    oa_kresize_params resize;
+    oa_ktopk_params topk;
+    oa_knms_params nms;
+    oa_klstm_params lstm;
+} oa_kparams_any;
+
+struct oa_kop {
+    oa_kop_type type;
+    const oa_kfamily *fam;
+    oa_kparams_any params;
+    bool has_params;
+    int n_in, n_out;
+    oa_ktensor *in, *out; /* copies of the descs; .data is only valid during setup */
+    size_t ws_size;
+    void *state;
+    const char *impl;
+};
+
+/* Families (one per file). */
+extern const oa_kfamily oa_kfam_conv2d, oa_kfam_conv2d_transpose, oa_kfam_matmul, oa_kfam_batchnorm,
+    oa_kfam_layernorm, oa_kfam_softmax, oa_kfam_binary, oa_kfam_unary, oa_kfam_select, oa_kfam_pool,
+    oa_kfam_reduce, oa_kfam_cast, oa_kfam_transpose, oa_kfam_concat, oa_kfam_split, oa_kfam_slice,
+    oa_kfam_gather, oa_kfam_pad, oa_kfam_tile, oa_kfam_expand, oa_kfam_fill, oa_kfam_range, oa_kfam_resize,
+    oa_kfam_topk, oa_kfam_nms, oa_kfam_lstm, oa_kfam_copy, oa_kfam_reorder;
+
+/* ---- helpers (kernels.c) ---- */
+
+static inline bool oa_kt_present(const oa_ktensor *t)
+{
+    return t != NULL && t->dtype != OA_KDT_UNDEFINED;
+}
+/* Input i if present (i < n_in and not UNDEFINED), else NULL. */
+static inline const oa_ktensor *oa_kt_opt(int n_in, const oa_ktensor *in, int i)
+{
+    return i < n_in && oa_kt_present(&in[i]) ? &in[i] : NULL;
+}
+/* Normalises axis into [0, rank); false if out of range. */
+static inline bool oa_kaxis_norm(int64_t axis, int rank, int *out)
+{
+    if (axis < -rank || axis >= rank) {
+        return false;
+    }
+    *out = (int)(axis < 0 ? axis + rank : axis);
+    return true;
+}
+/* Reads element i of an integer/float host tensor as int64 / double. */
+int64_t oa_kt_get_i64(const oa_ktensor *t, int64_t i);
+double oa_kt_get_f64(const oa_ktensor *t, int64_t i);
+/* Reads a whole 1-D (or scalar) integer host tensor; fails if larger than cap or no data. */
+oa_status oa_kt_read_ints(const oa_ktensor *t, const char *what, int64_t *vals, int cap, int *n);
+/* Checks a desc: rank range, non-negative dims, known dtype. */
+oa_status oa_kt_check(const oa_ktensor *t, const char *what);
+/* Dense row-major strides (elements). */
+void oa_kstrides(const oa_ktensor *t, int64_t *strides);
+/* Numpy broadcast of a and b dims into out (rank = max). */
+oa_status oa_kbroadcast_shape(const oa_ktensor *a, const oa_ktensor *b, oa_ktensor *out);
+/* Same dims and rank. */
+bool oa_ksame_dims(const oa_ktensor *a, const oa_ktensor *b);
+/* Formats dims as "[1,3,224,224]" into buf. */
+const char *oa_kdims_str(const oa_ktensor *t, char *buf, size_t cap);
+/* Channel count of a 4-D tensor rounded up to the block. */
+int64_t oa_kc_padded(int64_t c);
+/* Validates an OA_KPOST chain for a family: n_add extra inputs are counted. */
+oa_status oa_kpost_check(const oa_kpost_chain *post, bool allow_add, int *n_add);
+
+/* Applies activation `act` over n floats in place (ISA-dispatched). */
+void oa_kact_apply(oa_kact act, float alpha, float beta, float *y, size_t n);
+/* y[i] += r[i] then activation: residual adds in the generic epilogue path. */
+void oa_kadd_inplace(float *y, const float *r, size_t n);
+
+/* ---- ISA-dispatched elementwise primitives (simd/ew_*.c) ---- */
+
+typedef struct oa_kew_table {
+    /* unary f32: y[i] = f(x[i]) with params p[0..4] (alpha, beta, base, scale, shift) */
+    void (*unary[OA_KUN_COUNT])(const float *x, float *y, size_t n, const float *p);
+    /* binary f32 arith: mode 0 vv, 1 vs (b scalar), 2 sv (a scalar) */
+    void (*binary[OA_KBIN_PRELU + 1][3])(const float *a, const float *b, float *y, size_t n);
+    /* activations for epilogues */
+    void (*act[OA_KACT_COUNT])(float *y, size_t n, float alpha, float beta);
+    /* y = x * s + t (BatchNorm, per channel constant s, t) */
+    void (*scale_shift)(const float *x, float *y, size_t n, float s, float t);
+    /* NCHWc per-channel variants: x [n][c] rows, s/t vectors of c (block) */
+    void (*scale_shift_blk)(const float *x, float *y, size_t rows, const float *s, const float *t, int c);
+    float (*sum)(const float *x, size_t n);
+    float (*max)(const float *x, size_t n);
+    /* softmax row helpers: y = exp(x - m), returns sum */
+    float (*exp_sub_sum)(const float *x, float *y, size_t n, float m);
+    void (*scale)(float *y, size_t n, float s);
+} oa_kew_table;
+
+const oa_kew_table *oa_kew(void);
+extern const oa_kew_table oa_kew_ref, oa_kew_avx2, oa_kew_avx512;
+
+/*
+ * NCHW <-> NCHWc moves of one channel block: x holds nc (<= blk) channel rows
+ * of hw floats, y holds hw pixels of blk floats (padding lanes written as 0 by
+ * pack). unpack adds `add` (x's layout) when not NULL. ISA-dispatched.
+ */
+void oa_kblk_pack(const float *x, int64_t nc, int64_t hw, float *y, int64_t blk);
+void oa_kblk_unpack(const float *y, int64_t nc, int64_t hw, float *x, int64_t blk, const float *add);
+void oa_kblk_pack_ref(const float *x, int64_t nc, int64_t hw, float *y, int64_t blk);
+void oa_kblk_unpack_ref(const float *y, int64_t nc, int64_t hw, float *x, int64_t blk, const float *add);
+void oa_kblk_pack_avx2(const float *x, int64_t nc, int64_t hw, float *y, int64_t blk);
+void oa_kblk_unpack_avx2(const float *y, int64_t nc, int64_t hw, float *x, int64_t blk, const float *add);
+
+/* Internal ISA level: 0 ref, 1 avx2, 2 avx512 (after the env cap). */
+int oa_kisa_level(void);
+
+#endif /* OA_KERNELS_KERNEL_INTERNAL_H */

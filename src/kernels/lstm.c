@@ -1,0 +1,230 @@
+/*
+ * CommonLSTM: ONNX LSTM (layout 0) forward / reverse / bidirectional with
+ * optional bias, sequence lengths, initial states, peepholes, clip and
+ * input_forget. Gate order i, o, f, c; activations sigmoid, tanh, tanh.
+ *
+ * Per direction: the input projection X·Wᵀ for all steps is computed first
+ * (one pass over W), then the recurrence runs step by step with H·Rᵀ. The
+ * workspace holds the projections, gates and the running h/c. Runs on the
+ * calling thread (the recurrence is sequential; the models using it are small).
+ */
+#include "kernels/kernel_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+typedef struct lstm_state {
+    int64_t T, B, I, H, D;
+    bool has_b, has_seq, has_h0, has_c0, has_p, input_forget;
+    float clip;
+    oa_klstm_dir dir;
+    oa_kdtype seq_dt;
+} lstm_state;
+
+static oa_status lstm_geom(const oa_klstm_params *p, int n_in, const oa_ktensor *in, lstm_state *s)
+{
+    if (n_in < 3 || n_in > 8) {
+        return OA_FAIL(OA_E_PARAM, "CommonLSTM: 3..8 inputs, got %d", n_in);
+    }
+    const oa_ktensor *x = &in[0], *w = &in[1], *r = &in[2];
+    if (x->dtype != OA_KDT_F32 || w->dtype != OA_KDT_F32 || r->dtype != OA_KDT_F32 || x->rank != 3 || w->rank != 3 ||
+        r->rank != 3) {
+        return OA_FAIL(OA_E_PARAM, "CommonLSTM: X [T,B,I], W [D,4H,I], R [D,4H,H] must be f32 3-D");
+    }
+    if ((unsigned)p->direction > OA_KLSTM_BIDIRECTIONAL) {
+        return OA_FAIL(OA_E_PARAM, "CommonLSTM: unknown direction %d", (int)p->direction);
+    }
+    s->dir = p->direction;
+    s->D = p->direction == OA_KLSTM_BIDIRECTIONAL ? 2 : 1;
+    s->T = x->dims[0];
+    s->B = x->dims[1];
+    s->I = x->dims[2];
+    s->H = p->hidden_size > 0 ? p->hidden_size : r->dims[2];
+    int64_t H = s->H, D = s->D;
+    if (w->dims[0] != D || w->dims[1] != 4 * H || w->dims[2] != s->I || r->dims[0] != D || r->dims[1] != 4 * H ||
+        r->dims[2] != H) {
+        return OA_FAIL(OA_E_PARAM, "CommonLSTM: W/R shapes do not match D=%lld, H=%lld, I=%lld", (long long)D,
+                       (long long)H, (long long)s->I);
+    }
+    const oa_ktensor *t;
+    s->has_b = (t = oa_kt_opt(n_in, in, 3)) != NULL;
+    if (t && (t->dtype != OA_KDT_F32 || oa_ktensor_numel(t) != D * 8 * H)) {
+        return OA_FAIL(OA_E_PARAM, "CommonLSTM: B must be f32 [D, 8H]");
+    }
+    s->has_seq = (t = oa_kt_opt(n_in, in, 4)) != NULL;
+    if (t && ((t->dtype != OA_KDT_I32 && t->dtype != OA_KDT_I64) || oa_ktensor_numel(t) != s->B)) {
+        return OA_FAIL(OA_E_PARAM, "CommonLSTM: sequence_lens must be i32/i64 [B]");
+    }
+    s->seq_dt = t ? t->dtype : OA_KDT_I32;
+    s->has_h0 = (t = oa_kt_opt(n_in, in, 5)) != NULL;
+    if (t && (t->dtype != OA_KDT_F32 || oa_ktensor_numel(t) != D * s->B * H)) {
+        return OA_FAIL(OA_E_PARAM, "CommonLSTM: initial_h must be f32 [D, B, H]");
+    }
+    s->has_c0 = (t = oa_kt_opt(n_in, in, 6)) != NULL;
+    if (t && (t->dtype != OA_KDT_F32 || oa_ktensor_numel(t) != D * s->B * H)) {
+        return OA_FAIL(OA_E_PARAM, "CommonLSTM: initial_c must be f32 [D, B, H]");
+    }
+    s->has_p = (t = oa_kt_opt(n_in, in, 7)) != NULL;
+    if (t && (t->dtype != OA_KDT_F32 || oa_ktensor_numel(t) != D * 3 * H)) {
+        return OA_FAIL(OA_E_PARAM, "CommonLSTM: P must be f32 [D, 3H]");
+    }
+    s->clip = p->clip;
+    s->input_forget = p->input_forget;
+    return OA_OK;
+}
+
+static oa_status lstm_infer(const void *params, int n_in, const oa_ktensor *in, int n_out, oa_ktensor *out)
+{
+    if (n_out < 1 || n_out > 3) {
+        return OA_FAIL(OA_E_PARAM, "CommonLSTM: 1..3 outputs");
+    }
+    lstm_state s;
+    oa_status st = lstm_geom(params, n_in, in, &s);
+    if (st != OA_OK) {
+        return st;
+    }
+    int64_t y[4] = {s.T, s.D, s.B, s.H}, h[3] = {s.D, s.B, s.H};
+    oa_ktensor_set(&out[0], OA_KDT_F32, 4, y);
+    for (int i = 1; i < n_out; i++) {
+        oa_ktensor_set(&out[i], OA_KDT_F32, 3, h);
+    }
+    return OA_OK;
+}
+
+static oa_status lstm_setup(oa_kop *op)
+{
+    lstm_state *s = calloc(1, sizeof(*s));
+    if (s == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "lstm state");
+    }
+    op->state = s;
+    oa_status st = lstm_geom(&op->params.lstm, op->n_in, op->in, s);
+    if (st != OA_OK) {
+        return st;
+    }
+    /* xw [T*B*4H] + gates [B*4H] + h, c [B*H] each */
+    size_t n = (size_t)(s->T * s->B * 4 * s->H + s->B * 4 * s->H + 2 * s->B * s->H);
+    op->ws_size = sizeof(float) * (n > 0 ? n : 1);
+    return OA_OK;
+}
+
+static float sigm(float x)
+{
+    return 1.0f / (1.0f + expf(-x));
+}
+
+static float clipf(float v, float c)
+{
+    if (c > 0) {
+        v = v < -c ? -c : (v > c ? c : v);
+    }
+    return v;
+}
+
+static oa_status lstm_run(const oa_kop *op, const void *const *in, void *const *out, void *ws, oa_threadpool *pool)
+{
+    (void)pool;
+    const lstm_state *s = op->state;
+    if (in[0] == NULL || in[1] == NULL || in[2] == NULL) {
+        return OA_FAIL(OA_E_PARAM, "CommonLSTM: NULL data pointer");
+    }
+    const int64_t T = s->T, B = s->B, I = s->I, H = s->H, G = 4 * H;
+    const float *X = in[0];
+    float *Y = op->n_out > 0 ? out[0] : NULL;
+    float *Yh = op->n_out > 1 ? out[1] : NULL;
+    float *Yc = op->n_out > 2 ? out[2] : NULL;
+    float *xw = ws, *gates = xw + T * B * G, *h = gates + B * G, *c = h + B * H;
+    if (Y != NULL) {
+        memset(Y, 0, sizeof(float) * (size_t)(T * s->D * B * H));
+    }
+    for (int64_t d = 0; d < s->D; d++) {
+        bool reverse = s->dir == OA_KLSTM_REVERSE || d == 1;
+        const float *W = (const float *)in[1] + d * G * I, *R = (const float *)in[2] + d * G * H;
+        const float *Wb = s->has_b ? (const float *)in[3] + d * 8 * H : NULL, *Rb = Wb ? Wb + G : NULL;
+        const float *P = s->has_p ? (const float *)in[7] + d * 3 * H : NULL;
+        /* input projection */
+        for (int64_t tb = 0; tb < T * B; tb++) {
+            const float *xr = X + tb * I;
+            for (int64_t g = 0; g < G; g++) {
+                const float *wr = W + g * I;
+                float acc = Wb ? Wb[g] + Rb[g] : 0.0f;
+                for (int64_t k = 0; k < I; k++) {
+                    acc += xr[k] * wr[k];
+                }
+                xw[tb * G + g] = acc;
+            }
+        }
+        for (int64_t b = 0; b < B; b++) {
+            for (int64_t j = 0; j < H; j++) {
+                h[b * H + j] = s->has_h0 ? ((const float *)in[5])[(d * B + b) * H + j] : 0.0f;
+                c[b * H + j] = s->has_c0 ? ((const float *)in[6])[(d * B + b) * H + j] : 0.0f;
+            }
+        }
+        for (int64_t step = 0; step < T; step++) {
+            for (int64_t b = 0; b < B; b++) {
+                int64_t len = T;
+                if (s->has_seq) {
+                    len = s->seq_dt == OA_KDT_I32 ? ((const int32_t *)in[4])[b] : ((const int64_t *)in[4])[b];
+                    len = len < 0 ? 0 : (len > T ? T : len);
+                }
+                if (step >= len) {
+                    continue;
+                }
+                int64_t t = reverse ? len - 1 - step : step;
+                float *gb = gates + b * G;
+                const float *hb = h + b * H;
+                for (int64_t g = 0; g < G; g++) {
+                    const float *rr = R + g * H;
+                    float acc = xw[(t * B + b) * G + g];
+                    for (int64_t k = 0; k < H; k++) {
+                        acc += hb[k] * rr[k];
+                    }
+                    gb[g] = acc;
+                }
+                float *cb = c + b * H;
+                float *hw = h + b * H;
+                for (int64_t j = 0; j < H; j++) {
+                    float gi = gb[j], go = gb[H + j], gf = gb[2 * H + j], gc = gb[3 * H + j];
+                    if (P) {
+                        gi += P[j] * cb[j];
+                        gf += P[2 * H + j] * cb[j];
+                    }
+                    float it = sigm(clipf(gi, s->clip));
+                    float ft = s->input_forget ? 1.0f - it : sigm(clipf(gf, s->clip));
+                    float ct = tanhf(clipf(gc, s->clip));
+                    float cn = ft * cb[j] + it * ct;
+                    if (P) {
+                        go += P[H + j] * cn;
+                    }
+                    float ot = sigm(clipf(go, s->clip));
+                    cb[j] = cn;
+                    hw[j] = ot * tanhf(cn);
+                }
+                if (Y != NULL) {
+                    memcpy(Y + ((t * s->D + d) * B + b) * H, hw, sizeof(float) * (size_t)H);
+                }
+            }
+        }
+        if (Yh != NULL) {
+            memcpy(Yh + d * B * H, h, sizeof(float) * (size_t)(B * H));
+        }
+        if (Yc != NULL) {
+            memcpy(Yc + d * B * H, c, sizeof(float) * (size_t)(B * H));
+        }
+    }
+    return OA_OK;
+}
+
+static void lstm_release(oa_kop *op)
+{
+    free(op->state);
+    op->state = NULL;
+}
+
+const oa_kfamily oa_kfam_lstm = {
+    .params_size = sizeof(oa_klstm_params),
+    .infer = lstm_infer,
+    .setup = lstm_setup,
+    .run = lstm_run,
+    .release = lstm_release,
+};

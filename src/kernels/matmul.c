@@ -1,0 +1,583 @@
+/*
+ * MatMulV2 / BatchMatMulV2 / GEMM (f32): numpy matmul semantics with batch
+ * broadcasting, transposes, bias, GEMM alpha/beta and fused post-ops.
+ *
+ * Fast path: oneDNN matmul primitives on 2-D problems. When b is constant
+ * and has no batch dims (Linear layers), a's batch is folded into M and b
+ * is pre-packed once in the primitive's preferred format. M is split into
+ * oa_kernels_slices() row slices (one primitive each); run executes
+ * (batch item, slice) tasks on the pool. Post-ops oneDNN can't express (and
+ * GEMM alpha/beta) are applied by our loops on the slice.
+ * Reference path: plain triple loop (kept for tests and as fallback).
+ */
+#include "kernels/onednn.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#define MAX_SLICES 64
+
+typedef struct mm_geom {
+    int64_t M, N, K;
+    int brank; /* output batch rank */
+    int64_t bdims[OA_KMAX_DIMS];
+    int64_t astr[OA_KMAX_DIMS], bstr[OA_KMAX_DIMS]; /* batch strides in matrices (0 = broadcast) */
+    int64_t nbatch;
+    bool ta, tb;
+    bool fold; /* a's batch folded into M */
+    int bias_kind; /* 0 none, 1 [N], 2 [M,N] full (per batch item broadcast) */
+} mm_geom;
+
+typedef struct mm_slice {
+    dnnl_primitive_t prim;
+    dnnl_memory_desc_t a_md, b_md, c_md, bias_md;
+    int64_t m0, m1, n0, n1;
+    size_t scratch;
+    void *bpk; /* this slice's columns of constant b, pre-packed (owned) */
+} mm_slice;
+
+typedef struct mm_state {
+    mm_geom g;
+    float alpha, beta;
+    oa_kpost_chain post;
+    int add_in[OA_KMAX_POST];
+    int post_from;
+    bool bias_in_dnnl;
+    bool use_dnnl;
+    int nslices;
+    mm_slice sl[MAX_SLICES];
+    bool packed; /* constant b pre-packed per slice */
+    float *bcopy;  /* constant b, plain copy (when not pre-packed) */
+    float *biascopy; /* constant bias */
+    size_t scratch_max;
+} mm_state;
+
+static oa_status mm_geometry(const oa_kmatmul_params *p, int n_in, const oa_ktensor *in, mm_geom *g,
+                             oa_ktensor *y, int *n_add)
+{
+    if (n_in < 2) {
+        return OA_FAIL(OA_E_PARAM, "MatMul: needs a and b, got %d inputs", n_in);
+    }
+    const oa_ktensor *a = &in[0], *b = &in[1];
+    if (a->dtype != OA_KDT_F32 || b->dtype != OA_KDT_F32) {
+        return OA_FAIL(OA_E_UNSUPPORTED_DATA_TYPE, "MatMul: only f32 supported (a %s, b %s)", oa_kdtype_name(a->dtype),
+                       oa_kdtype_name(b->dtype));
+    }
+    if (a->rank < 1 || b->rank < 1) {
+        return OA_FAIL(OA_E_PARAM, "MatMul: operands must have rank >= 1 (got %d, %d)", a->rank, b->rank);
+    }
+    oa_status st = oa_kpost_check(&p->post, true, n_add);
+    if (st != OA_OK) {
+        return st;
+    }
+    memset(g, 0, sizeof(*g));
+    g->ta = p->transpose_a && a->rank >= 2;
+    g->tb = p->transpose_b && b->rank >= 2;
+    int64_t am, ak, bk, bn;
+    if (a->rank == 1) {
+        am = 1;
+        ak = a->dims[0];
+    } else {
+        am = a->dims[a->rank - (g->ta ? 1 : 2)];
+        ak = a->dims[a->rank - (g->ta ? 2 : 1)];
+    }
+    if (b->rank == 1) {
+        bk = b->dims[0];
+        bn = 1;
+    } else {
+        bk = b->dims[b->rank - (g->tb ? 1 : 2)];
+        bn = b->dims[b->rank - (g->tb ? 2 : 1)];
+    }
+    if (ak != bk) {
+        char s1[96], s2[96];
+        return OA_FAIL(OA_E_PARAM, "MatMul: inner dims differ: a %s%s, b %s%s (K %lld vs %lld)",
+                       oa_kdims_str(a, s1, sizeof s1), g->ta ? "^T" : "", oa_kdims_str(b, s2, sizeof s2),
+                       g->tb ? "^T" : "", (long long)ak, (long long)bk);
+    }
+    g->M = am;
+    g->N = bn;
+    g->K = ak;
+    int ar = a->rank > 2 ? a->rank - 2 : 0, br = b->rank > 2 ? b->rank - 2 : 0;
+    g->brank = ar > br ? ar : br;
+    g->nbatch = 1;
+    int64_t sa = g->M * g->K, sb = g->K * g->N;
+    for (int i = g->brank - 1; i >= 0; i--) {
+        int ia = i - (g->brank - ar), ib = i - (g->brank - br);
+        int64_t da = ia >= 0 ? a->dims[ia] : 1, db = ib >= 0 ? b->dims[ib] : 1;
+        if (da != db && da != 1 && db != 1) {
+            return OA_FAIL(OA_E_PARAM, "MatMul: batch dim %d does not broadcast (%lld vs %lld)", i, (long long)da,
+                           (long long)db);
+        }
+        g->bdims[i] = da > db ? da : db;
+        if (da == 0 || db == 0) {
+            g->bdims[i] = 0;
+        }
+        g->astr[i] = da == 1 ? 0 : sa;
+        g->bstr[i] = db == 1 ? 0 : sb;
+        sa *= da;
+        sb *= db;
+        g->nbatch *= g->bdims[i];
+    }
+    /* output shape */
+    y->dtype = OA_KDT_F32;
+    y->rank = 0;
+    for (int i = 0; i < g->brank; i++) {
+        y->dims[y->rank++] = g->bdims[i];
+    }
+    if (a->rank >= 2) {
+        y->dims[y->rank++] = g->M;
+    }
+    if (b->rank >= 2) {
+        y->dims[y->rank++] = g->N;
+    }
+    int idx = 3;
+    const oa_ktensor *bias = oa_kt_opt(n_in, in, 2);
+    if (bias != NULL) {
+        int64_t bn_el = oa_ktensor_numel(bias);
+        if (bias->dtype != OA_KDT_F32) {
+            return OA_FAIL(OA_E_UNSUPPORTED_DATA_TYPE, "MatMul: bias must be f32");
+        }
+        if (bn_el == g->N && (bias->rank <= 1 || bias->dims[bias->rank - 1] == g->N)) {
+            g->bias_kind = 1;
+        } else if (bn_el == g->M * g->N && bias->rank >= 2 && bias->dims[bias->rank - 1] == g->N &&
+                   bias->dims[bias->rank - 2] == g->M) {
+            g->bias_kind = 2;
+        } else {
+            return OA_FAIL(OA_E_PARAM, "MatMul: bias must be [N] (%lld) or [M, N]", (long long)g->N);
+        }
+    }
+    if (n_in != idx + *n_add) {
+        return OA_FAIL(OA_E_PARAM, "MatMul: expected %d inputs (a, b, bias slot, %d residuals), got %d", idx + *n_add,
+                       *n_add, n_in);
+    }
+    for (int i = idx; i < n_in; i++) {
+        if (in[i].dtype != OA_KDT_F32 || !oa_ksame_dims(&in[i], y)) {
+            return OA_FAIL(OA_E_PARAM, "MatMul: residual input %d must be f32 of the output shape", i);
+        }
+    }
+    return OA_OK;
+}
+
+static oa_status mm_infer(const void *params, int n_in, const oa_ktensor *in, int n_out, oa_ktensor *out)
+{
+    mm_geom g;
+    int n_add;
+    if (n_out != 1) {
+        return OA_FAIL(OA_E_PARAM, "MatMul: exactly 1 output, got %d", n_out);
+    }
+    return mm_geometry(params, n_in, in, &g, &out[0], &n_add);
+}
+
+static void mm_release_slices(mm_state *s)
+{
+    for (int i = 0; i < s->nslices; i++) {
+        dnnl_primitive_destroy(s->sl[i].prim);
+        free(s->sl[i].bpk);
+        s->sl[i].prim = NULL;
+        s->sl[i].bpk = NULL;
+    }
+    s->nslices = 0;
+    s->packed = false;
+}
+
+static void mm_release(oa_kop *op)
+{
+    mm_state *s = op->state;
+    mm_release_slices(s);
+    free(s->bcopy);
+    free(s->biascopy);
+    free(s);
+    op->state = NULL;
+}
+
+/* logical [rows, cols] view of a row-major matrix with leading dimension ld (trans: stored transposed) */
+static void md_view(dnnl_memory_desc_t *md, int64_t rows, int64_t cols, int64_t ld, bool trans)
+{
+    dnnl_dims_t d = {rows, cols};
+    dnnl_dims_t st = {trans ? 1 : ld, trans ? ld : 1};
+    dnnl_memory_desc_init_by_strides(md, 2, d, dnnl_f32, st);
+}
+
+/* One primitive for output block rows [m0, m1) x cols [n0, n1). */
+static oa_status mm_make_slice(mm_state *s, mm_slice *sl, const void *bconst, int n_post)
+{
+    const mm_geom *g = &s->g;
+    int64_t rows = sl->m1 - sl->m0, cols = sl->n1 - sl->n0;
+    md_view(&sl->a_md, rows, g->K, g->ta ? g->M : g->K, g->ta);
+    dnnl_memory_desc_t b_user, b_prim;
+    md_view(&b_user, g->K, cols, g->tb ? g->K : g->N, g->tb);
+    if (bconst != NULL) {
+        dnnl_dims_t bd = {g->K, cols};
+        dnnl_memory_desc_init_by_tag(&b_prim, 2, bd, dnnl_f32, dnnl_format_tag_any);
+    } else {
+        b_prim = b_user;
+    }
+    md_view(&sl->c_md, rows, cols, g->N, false);
+    dnnl_dims_t bsd = {1, cols};
+    dnnl_memory_desc_init_by_tag(&sl->bias_md, 2, bsd, dnnl_f32, dnnl_ab);
+    oa_kpost_chain pc = s->post;
+    pc.n = n_post;
+    int taken = 0;
+    dnnl_primitive_attr_t attr = oa_dnnl_attr(&pc, false, &taken);
+    if (attr == NULL) {
+        return OA_FAIL(OA_E_INTERNAL, "oneDNN attr");
+    }
+    dnnl_matmul_desc_t md;
+    dnnl_primitive_desc_t pd = NULL;
+    dnnl_status_t ds = dnnl_matmul_desc_init(&md, &sl->a_md, &b_prim, s->bias_in_dnnl ? &sl->bias_md : NULL, &sl->c_md);
+    if (ds == dnnl_success) {
+        ds = dnnl_primitive_desc_create(&pd, &md, attr, oa_dnnl_engine(), NULL);
+    }
+    dnnl_primitive_attr_destroy(attr);
+    if (ds != dnnl_success) {
+        return OA_FAIL(OA_E_NOT_SUPPORTED, "oneDNN matmul not available (%d)", (int)ds);
+    }
+    s->post_from = taken;
+    const dnnl_memory_desc_t *smd = dnnl_primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0);
+    sl->scratch = smd ? dnnl_memory_desc_get_size(smd) : 0;
+    oa_status st = OA_OK;
+    if (bconst != NULL) {
+        sl->b_md = *dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
+        size_t sz = dnnl_memory_desc_get_size(&sl->b_md);
+        sl->bpk = aligned_alloc(64, (sz + 63) / 64 * 64);
+        if (sl->bpk == NULL) {
+            st = OA_FAIL(OA_E_NOMEM, "packed matmul weights (%zu bytes)", sz);
+        } else {
+            const float *src = (const float *)bconst + (g->tb ? sl->n0 * g->K : sl->n0);
+            st = oa_dnnl_reorder(&b_user, src, &sl->b_md, sl->bpk);
+        }
+    } else {
+        sl->b_md = b_user;
+    }
+    if (st == OA_OK) {
+        ds = dnnl_primitive_create(&sl->prim, pd);
+        if (ds != dnnl_success) {
+            st = OA_FAIL(OA_E_INTERNAL, "oneDNN matmul creation failed");
+        }
+    }
+    dnnl_primitive_desc_destroy(pd);
+    return st;
+}
+
+/*
+ * Splits the output into slices: by columns when N is wide (per-slice
+ * pre-packed weights; also keeps each packed block cache-sized) or M is too
+ * small to split, else by rows.
+ */
+static int mm_plan(const mm_geom *g, int64_t *mb, int64_t *nb)
+{
+    int thr = oa_kernels_slices();
+    int want = g->nbatch >= thr ? 1 : thr;
+    if (2.0 * (double)g->M * (double)g->N * (double)g->K < oa_kernels_split_flops()) {
+        want = 1; /* too little work to share */
+    }
+    int64_t ncols = 1, nrows = 1;
+    if (g->N >= 1024 || (g->M < 16 * want && g->N >= 32 * want)) {
+        ncols = want;
+        while (g->N / (ncols * 2) >= 512 && ncols * 2 <= MAX_SLICES) { /* column blocks of <= ~1024 */
+            ncols *= 2;
+        }
+        while (ncols > 1 && g->N / ncols < 16) {
+            ncols--;
+        }
+    } else if (want > 1 && g->M >= 16) {
+        nrows = want;
+        while (nrows > 1 && g->M / nrows < 8) {
+            nrows--;
+        }
+    }
+    *mb = nrows;
+    *nb = ncols;
+    return (int)(nrows * ncols);
+}
+
+static oa_status mm_setup_dnnl(mm_state *s, const oa_kop *op, bool b_const)
+{
+    const mm_geom *g = &s->g;
+    int64_t mb, nb;
+    int n = mm_plan(g, &mb, &nb);
+    s->bias_in_dnnl = g->bias_kind == 1 && s->alpha == 1.0f && s->beta == 1.0f;
+    int n_try[2] = {s->alpha == 1.0f && s->beta == 1.0f ? s->post.n : 0, 0};
+    for (int attempt = 0; attempt < 2; attempt++) {
+        oa_status st = OA_OK;
+        s->nslices = 0;
+        for (int i = 0; i < n && st == OA_OK; i++) {
+            mm_slice *sl = &s->sl[i];
+            int64_t mi = i / nb, ni = i % nb;
+            /* column blocks aligned to 16 */
+            int64_t cw = ((g->N + nb - 1) / nb + 15) / 16 * 16;
+            sl->m0 = g->M * mi / mb;
+            sl->m1 = g->M * (mi + 1) / mb;
+            sl->n0 = nb == 1 ? 0 : (ni * cw < g->N ? ni * cw : g->N);
+            sl->n1 = nb == 1 ? g->N : ((ni + 1) * cw < g->N ? (ni + 1) * cw : g->N);
+            s->nslices = i + 1;
+            if (sl->m1 == sl->m0 || sl->n1 == sl->n0) {
+                s->nslices = i; /* empty trailing column block */
+                break;
+            }
+            st = mm_make_slice(s, sl, b_const ? op->in[1].data : NULL, n_try[attempt]);
+        }
+        if (st == OA_OK) {
+            s->packed = b_const;
+            s->scratch_max = 0;
+            for (int i = 0; i < s->nslices; i++) {
+                s->scratch_max = s->sl[i].scratch > s->scratch_max ? s->sl[i].scratch : s->scratch_max;
+            }
+            return OA_OK;
+        }
+        mm_release_slices(s);
+        oa_error_clear();
+    }
+    return OA_E_NOT_SUPPORTED;
+}
+
+static oa_status mm_setup(oa_kop *op)
+{
+    mm_state *s = calloc(1, sizeof(*s));
+    if (s == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "matmul state");
+    }
+    op->state = s;
+    const oa_kmatmul_params *p = &op->params.matmul;
+    oa_ktensor y;
+    int n_add;
+    oa_status st = mm_geometry(p, op->n_in, op->in, &s->g, &y, &n_add);
+    if (st != OA_OK) {
+        return st;
+    }
+    s->alpha = p->alpha;
+    s->beta = p->beta;
+    if (s->alpha == 0.0f && s->beta == 0.0f) {
+        s->alpha = s->beta = 1.0f;
+    }
+    s->post = p->post;
+    for (int i = 0, k = 0; i < s->post.n; i++) {
+        s->add_in[i] = s->post.ops[i].kind == OA_KPOST_ADD ? 3 + k++ : -1;
+    }
+    mm_geom *g = &s->g;
+    bool b_const = op->in[1].data != NULL && g->brank > 0 ? false : op->in[1].data != NULL;
+    /* fold a's batch into M: b without batch dims, a not transposed */
+    bool b_has_batch = false;
+    for (int i = 0; i < g->brank; i++) {
+        b_has_batch |= g->bstr[i] != 0;
+    }
+    if (g->brank > 0 && !b_has_batch && !g->ta && g->bias_kind != 2) {
+        g->fold = true;
+        g->M *= g->nbatch;
+        g->nbatch = 1;
+        b_const = op->in[1].data != NULL;
+    }
+    s->use_dnnl = false;
+    if (oa_dnnl_enabled() && g->M > 0 && g->N > 0 && g->K > 0 && g->nbatch > 0) {
+        int saved = oa_dnnl_enter();
+        st = mm_setup_dnnl(s, op, b_const);
+        oa_dnnl_leave(saved);
+        s->use_dnnl = st == OA_OK;
+    }
+    if (!s->packed && op->in[1].data != NULL) {
+        size_t nb = sizeof(float) * (size_t)oa_ktensor_numel(&op->in[1]);
+        s->bcopy = malloc(nb ? nb : 1);
+        if (s->bcopy == NULL) {
+            return OA_FAIL(OA_E_NOMEM, "matmul b copy");
+        }
+        memcpy(s->bcopy, op->in[1].data, nb);
+    }
+    const oa_ktensor *bias = oa_kt_opt(op->n_in, op->in, 2);
+    if (bias != NULL && bias->data != NULL) {
+        size_t nb = sizeof(float) * (size_t)oa_ktensor_numel(bias);
+        s->biascopy = malloc(nb ? nb : 1);
+        if (s->biascopy == NULL) {
+            return OA_FAIL(OA_E_NOMEM, "matmul bias copy");
+        }
+        memcpy(s->biascopy, bias->data, nb);
+    }
+    if (s->use_dnnl) {
+        op->impl = "onednn";
+        op->ws_size = s->scratch_max == 0 ? 0 : (size_t)oa_kernels_slices() * ((s->scratch_max + 63) / 64 * 64);
+    } else {
+        s->post_from = 0;
+        s->bias_in_dnnl = false;
+        op->impl = "ref";
+    }
+    return OA_OK;
+}
+
+/* offsets (in elements) of a, b matrices for batch item i */
+static void batch_offsets(const mm_geom *g, int64_t i, int64_t *oa, int64_t *ob)
+{
+    *oa = *ob = 0;
+    for (int d = g->brank - 1; d >= 0 && !g->fold; d--) {
+        int64_t idx = i % g->bdims[d];
+        i /= g->bdims[d];
+        *oa += idx * g->astr[d];
+        *ob += idx * g->bstr[d];
+    }
+}
+
+/* Our epilogue on rows [m0, m1) x cols [n0, n1) of output matrix c (batch item bi). */
+static void mm_epilogue(const mm_state *s, const void *const *in, float *c, int64_t bi, int64_t m0, int64_t m1,
+                        int64_t n0, int64_t n1, bool acc_has_bias)
+{
+    const mm_geom *g = &s->g;
+    const float *bias = s->biascopy ? s->biascopy : in[2];
+    int64_t base = bi * g->M * g->N;
+    for (int64_t m = m0; m < m1; m++) {
+        float *row = c + base + m * g->N + n0;
+        size_t w = (size_t)(n1 - n0);
+        if (!acc_has_bias && (s->alpha != 1.0f || bias != NULL)) {
+            const float *brow = NULL;
+            if (bias != NULL) {
+                brow = (g->bias_kind == 1 ? bias : bias + m * g->N) + n0;
+            }
+            for (size_t n = 0; n < w; n++) {
+                row[n] = s->alpha * row[n] + (brow ? s->beta * brow[n] : 0.0f);
+            }
+        }
+        for (int k = s->post_from; k < s->post.n; k++) {
+            const oa_kpost *p = &s->post.ops[k];
+            if (p->kind == OA_KPOST_ADD) {
+                oa_kadd_inplace(row, (const float *)in[s->add_in[k]] + base + m * g->N + n0, w);
+            } else {
+                oa_kact_apply(p->act, p->alpha, p->beta, row, w);
+            }
+        }
+    }
+}
+
+typedef struct mm_ctx {
+    const mm_state *s;
+    const void *const *in;
+    float *c;
+    char *ws;
+    size_t slot;
+    _Atomic size_t next;
+    size_t ntasks;
+    _Atomic int err;
+} mm_ctx;
+
+static void mm_dnnl_worker(void *vctx, size_t tid, size_t b, size_t e)
+{
+    (void)b, (void)e;
+    mm_ctx *c = vctx;
+    const mm_state *s = c->s;
+    const mm_geom *g = &s->g;
+    int saved = oa_dnnl_enter();
+    for (;;) {
+        size_t t = atomic_fetch_add(&c->next, 1);
+        if (t >= c->ntasks) {
+            break;
+        }
+        int64_t bi = (int64_t)t / s->nslices;
+        const mm_slice *sl = &s->sl[t % (size_t)s->nslices];
+        int64_t oa, ob;
+        batch_offsets(g, bi, &oa, &ob);
+        const float *a = (const float *)c->in[0] + oa + (g->ta ? sl->m0 : sl->m0 * g->K);
+        const float *bm = s->packed ? (const float *)sl->bpk
+                                    : (s->bcopy ? s->bcopy : (const float *)c->in[1]) + ob +
+                                          (g->tb ? sl->n0 * g->K : sl->n0);
+        float *cm = c->c + bi * g->M * g->N + sl->m0 * g->N + sl->n0;
+        dnnl_memory_desc_t scr_md;
+        dnnl_dims_t sd = {(dnnl_dim_t)sl->scratch};
+        dnnl_memory_desc_init_by_tag(&scr_md, 1, sd, dnnl_u8, dnnl_a);
+        const dnnl_memory_desc_t *mds[5] = {&sl->a_md, &sl->b_md, &sl->c_md, &sl->bias_md, &scr_md};
+        const void *biasp = (const float *)(s->biascopy ? s->biascopy : c->in[2]) + sl->n0;
+        void *ptrs[5] = {(void *)(uintptr_t)a, (void *)(uintptr_t)bm, cm, (void *)(uintptr_t)biasp,
+                         c->ws + tid * c->slot};
+        int kinds[5] = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST, DNNL_ARG_BIAS, DNNL_ARG_SCRATCHPAD};
+        int n = 3;
+        if (s->bias_in_dnnl) {
+            n = 4;
+        }
+        if (sl->scratch) {
+            mds[n] = &scr_md;
+            ptrs[n] = c->ws + tid * c->slot;
+            kinds[n] = DNNL_ARG_SCRATCHPAD;
+            n++;
+        }
+        if (oa_dnnl_exec(sl->prim, n, kinds, mds, ptrs) != OA_OK) {
+            atomic_store(&c->err, 1);
+        }
+        mm_epilogue(s, c->in, c->c, bi, sl->m0, sl->m1, sl->n0, sl->n1, s->bias_in_dnnl);
+    }
+    oa_dnnl_leave(saved);
+}
+
+typedef struct mm_ref_ctx {
+    const mm_state *s;
+    const void *const *in;
+    float *c;
+} mm_ref_ctx;
+
+static void mm_ref_task(void *vctx, size_t tid, size_t b, size_t e)
+{
+    (void)tid;
+    const mm_ref_ctx *c = vctx;
+    const mm_state *s = c->s;
+    const mm_geom *g = &s->g;
+    for (size_t t = b; t < e; t++) { /* t = batch * M + m */
+        int64_t bi = (int64_t)t / g->M, m = (int64_t)t % g->M;
+        int64_t oa, ob;
+        batch_offsets(g, bi, &oa, &ob);
+        const float *A = (const float *)c->in[0] + oa;
+        const float *B = (s->bcopy ? s->bcopy : (const float *)c->in[1]) + ob;
+        float *row = c->c + bi * g->M * g->N + m * g->N;
+        for (int64_t n = 0; n < g->N; n++) {
+            float acc = 0.0f;
+            for (int64_t k = 0; k < g->K; k++) {
+                float av = g->ta ? A[k * g->M + m] : A[m * g->K + k];
+                float bv = g->tb ? B[n * g->K + k] : B[k * g->N + n];
+                acc += av * bv;
+            }
+            row[n] = acc;
+        }
+        mm_epilogue(s, c->in, c->c, bi, m, m + 1, 0, g->N, false);
+    }
+}
+
+static oa_status mm_run(const oa_kop *op, const void *const *in, void *const *out, void *ws, oa_threadpool *pool)
+{
+    const mm_state *s = op->state;
+    const mm_geom *g = &s->g;
+    if (in[0] == NULL || (in[1] == NULL && !s->packed && s->bcopy == NULL) || out[0] == NULL) {
+        return OA_FAIL(OA_E_PARAM, "MatMul: NULL data pointer");
+    }
+    if (g->bias_kind != 0 && in[2] == NULL && s->biascopy == NULL) {
+        return OA_FAIL(OA_E_PARAM, "MatMul: bias pointer is NULL");
+    }
+    for (int k = 0; k < s->post.n; k++) {
+        if (s->add_in[k] >= 0 && in[s->add_in[k]] == NULL) {
+            return OA_FAIL(OA_E_PARAM, "MatMul: residual input %d is NULL", s->add_in[k]);
+        }
+    }
+    if (g->M == 0 || g->N == 0 || g->nbatch == 0) {
+        return OA_OK;
+    }
+    if (g->K == 0) {
+        memset(out[0], 0, sizeof(float) * (size_t)(g->nbatch * g->M * g->N));
+        for (int64_t bi = 0; bi < g->nbatch; bi++) {
+            mm_epilogue(s, in, out[0], bi, 0, g->M, 0, g->N, false);
+        }
+        return OA_OK;
+    }
+    if (s->use_dnnl) {
+        mm_ctx c = {.s = s, .in = in, .c = out[0], .ws = ws, .slot = (s->scratch_max + 63) / 64 * 64};
+        atomic_init(&c.next, 0);
+        atomic_init(&c.err, 0);
+        c.ntasks = (size_t)(g->nbatch * s->nslices);
+        size_t nthr = oa_threadpool_size(pool), cap = (size_t)oa_kernels_slices();
+        nthr = nthr < cap ? nthr : cap;
+        oa_threadpool_run_n(pool, nthr < c.ntasks ? nthr : c.ntasks, mm_dnnl_worker, &c);
+        return atomic_load(&c.err) ? OA_FAIL(OA_E_INTERNAL, "MatMul: oneDNN execution failed") : OA_OK;
+    }
+    mm_ref_ctx c = {s, in, out[0]};
+    oa_threadpool_parallel_for(pool, (size_t)(g->nbatch * g->M), 1, mm_ref_task, &c);
+    return OA_OK;
+}
+
+const oa_kfamily oa_kfam_matmul = {
+    .params_size = sizeof(oa_kmatmul_params),
+    .infer = mm_infer,
+    .setup = mm_setup,
+    .run = mm_run,
+    .release = mm_release,
+};

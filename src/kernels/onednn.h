@@ -1,0 +1,48 @@
+/*
+ * Thin helpers around oneDNN 2.6 (C API) shared by conv.c and matmul.c.
+ *
+ * Threading contract: every oneDNN call made by the kernels goes through
+ * oa_dnnl_enter()/oa_dnnl_leave(), which pin the calling thread's OpenMP
+ * thread count to 1 (and restore it), so oneDNN never starts OpenMP
+ * threads; parallelism comes from oa_threadpool participants each running
+ * their own slice. Primitives are created with the user scratchpad mode and
+ * the scratchpad is carved from the op's workspace.
+ */
+#ifndef OA_KERNELS_ONEDNN_H
+#define OA_KERNELS_ONEDNN_H
+
+#include <dnnl.h>
+
+#include "kernels/kernel_internal.h"
+
+/* The process-wide CPU engine (created once); NULL if oneDNN is unusable. */
+dnnl_engine_t oa_dnnl_engine(void);
+/* The calling thread's stream (created on first use per thread). */
+dnnl_stream_t oa_dnnl_stream(void);
+/* false when OA_KERNELS_ONEDNN=0 or the engine could not be created. */
+bool oa_dnnl_enabled(void);
+
+/* Pins the OpenMP thread count of the calling thread to 1; returns the previous value. */
+int oa_dnnl_enter(void);
+void oa_dnnl_leave(int saved);
+
+/* Primitive attr with user scratchpad and the oneDNN-expressible prefix of
+ * `post` (returns how many post-ops were taken in *n_taken; OA_KPOST_ADD is
+ * taken as a sum post-op only when allow_sum). NULL on failure. */
+dnnl_primitive_attr_t oa_dnnl_attr(const oa_kpost_chain *post, bool allow_sum, int *n_taken);
+
+/* Reorders src (md + data) into dst (md + data) synchronously on the calling thread. */
+oa_status oa_dnnl_reorder(const dnnl_memory_desc_t *src_md, const void *src, const dnnl_memory_desc_t *dst_md,
+                          void *dst);
+
+/* Executes prim with n args (memory objects are created around the call). */
+oa_status oa_dnnl_exec(dnnl_primitive_t prim, int n, const int *arg_kind, const dnnl_memory_desc_t *const *mds,
+                       void *const *ptrs);
+
+/* Number of slices convolution/matmul create per op (the expected pool size). */
+int oa_kernels_slices(void);
+/* Below this many FLOPs a conv/matmul is not split across threads
+ * (OA_KERNELS_SPLIT_FLOPS, default 1e6; tests set 0 to split everything). */
+double oa_kernels_split_flops(void);
+
+#endif /* OA_KERNELS_ONEDNN_H */

@@ -1,0 +1,248 @@
+/*
+ * Resize on H, W of a 4-D tensor: nearest (ONNX coordinate modes and
+ * rounding, or TensorFlow's ResizeNearestNeighborV2 rule) and bilinear.
+ * Source coordinates are tabulated once at setup; run copies or blends
+ * per (n, channel) plane (NCHW) or per (n, channel block) plane (NCHWc).
+ * Nearest works on any dtype (plain layout); linear needs f32.
+ */
+#include "kernels/kernel_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+typedef struct rs_state {
+    int64_t n, c, ih, iw, oh, ow;
+    size_t esz;
+    bool blocked, linear;
+    int64_t *i0h, *i1h, *i0w, *i1w; /* source indices */
+    float *lh, *lw;                 /* linear weights of the second index */
+} rs_state;
+
+static oa_status rs_infer(const void *params, int n_in, const oa_ktensor *in, int n_out, oa_ktensor *out)
+{
+    const oa_kresize_params *p = params;
+    if (n_in < 1 || n_out != 1) {
+        return OA_FAIL(OA_E_PARAM, "Resize: x (+ size inputs) and 1 output");
+    }
+    if (in[0].rank != 4) {
+        return OA_FAIL(OA_E_PARAM, "Resize: x must be 4-D, got rank %d", in[0].rank);
+    }
+    if (p->mode == OA_KRESIZE_LINEAR && in[0].dtype != OA_KDT_F32) {
+        return OA_FAIL(OA_E_UNSUPPORTED_DATA_TYPE, "Resize: linear mode needs f32, got %s", oa_kdtype_name(in[0].dtype));
+    }
+    if (in[0].layout == OA_KLAYOUT_NCHWC && in[0].dtype != OA_KDT_F32) {
+        return OA_FAIL(OA_E_PARAM, "Resize: NCHWc needs f32");
+    }
+    /* Output H, W: from a host "size" input (i32/i64 [2] = new_h, new_w, or [4] = full
+     * sizes) when present, else from scales. */
+    int64_t oh = -1, ow = -1;
+    for (int i = 1; i < n_in && oh < 0; i++) {
+        const oa_ktensor *t = &in[i];
+        if (!oa_kt_present(t) || t->data == NULL || (t->dtype != OA_KDT_I32 && t->dtype != OA_KDT_I64)) {
+            continue;
+        }
+        int64_t n = oa_ktensor_numel(t);
+        if (n == 2) {
+            oh = oa_kt_get_i64(t, 0);
+            ow = oa_kt_get_i64(t, 1);
+        } else if (n == 4) {
+            oh = oa_kt_get_i64(t, 2);
+            ow = oa_kt_get_i64(t, 3);
+        }
+    }
+    if (oh < 0 && p->scale_h > 0 && p->scale_w > 0) {
+        oh = (int64_t)floor((double)in[0].dims[2] * p->scale_h);
+        ow = (int64_t)floor((double)in[0].dims[3] * p->scale_w);
+    }
+    if (oh < 0 || ow < 0) {
+        return OA_FAIL(OA_E_PARAM, "Resize: output size unknown (give a host sizes input or scales)");
+    }
+    out[0] = in[0];
+    out[0].data = NULL;
+    out[0].dims[2] = oh;
+    out[0].dims[3] = ow;
+    return OA_OK;
+}
+
+static double src_coord(const oa_kresize_params *p, int64_t o, int64_t in, int64_t out, float given_scale)
+{
+    double scale = given_scale > 0 ? (double)given_scale : (double)out / (double)in;
+    switch (p->coord) {
+    case OA_KCT_HALF_PIXEL: return ((double)o + 0.5) / scale - 0.5;
+    case OA_KCT_PYTORCH_HALF_PIXEL: return out > 1 ? ((double)o + 0.5) / scale - 0.5 : 0.0;
+    case OA_KCT_ALIGN_CORNERS: return out == 1 ? 0.0 : (double)o * (double)(in - 1) / (double)(out - 1);
+    case OA_KCT_TF_HALF_PIXEL_FOR_NN: return ((double)o + 0.5) / scale;
+    default: return (double)o / scale; /* asymmetric */
+    }
+}
+
+static int64_t clampi(int64_t v, int64_t lo, int64_t hi)
+{
+    return v < lo ? lo : (v > hi ? hi : v);
+}
+
+static int64_t nearest_index(const oa_kresize_params *p, int64_t o, int64_t in, int64_t out, float given_scale)
+{
+    if (p->coord >= OA_KCT_TF_NN) {
+        double sc;
+        if (p->coord == OA_KCT_TF_NN_ALIGN_CORNERS) {
+            sc = out > 1 ? (double)(in - 1) / (double)(out - 1) : 0.0;
+            return clampi((int64_t)llround((double)o * sc), 0, in - 1);
+        }
+        sc = (double)in / (double)out;
+        double v = p->coord == OA_KCT_TF_NN_HALF_PIXEL ? ((double)o + 0.5) * sc : (double)o * sc;
+        return clampi((int64_t)floor(v), 0, in - 1);
+    }
+    double x = src_coord(p, o, in, out, given_scale);
+    double f = floor(x), r;
+    switch (p->nearest) {
+    case OA_KNEAREST_FLOOR: r = f; break;
+    case OA_KNEAREST_CEIL: r = ceil(x); break;
+    case OA_KNEAREST_ROUND_PREFER_CEIL: r = (x - f == 0.5) ? f + 1 : floor(x + 0.5); break;
+    default: r = (x - f == 0.5) ? f : floor(x + 0.5); break;
+    }
+    return clampi((int64_t)r, 0, in - 1);
+}
+
+static void rs_release(oa_kop *op)
+{
+    rs_state *s = op->state;
+    free(s->i0h);
+    free(s->i1h);
+    free(s->i0w);
+    free(s->i1w);
+    free(s->lh);
+    free(s->lw);
+    free(s);
+    op->state = NULL;
+}
+
+static oa_status rs_setup(oa_kop *op)
+{
+    rs_state *s = calloc(1, sizeof(*s));
+    if (s == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "resize state");
+    }
+    op->state = s;
+    const oa_kresize_params *p = &op->params.resize;
+    const oa_ktensor *x = &op->in[0], *y = &op->out[0];
+    s->n = x->dims[0];
+    s->c = x->dims[1];
+    s->ih = x->dims[2];
+    s->iw = x->dims[3];
+    s->oh = y->dims[2];
+    s->ow = y->dims[3];
+    s->esz = oa_kdtype_size(x->dtype);
+    s->blocked = x->layout == OA_KLAYOUT_NCHWC;
+    s->linear = p->mode == OA_KRESIZE_LINEAR;
+    if ((s->ih == 0 || s->iw == 0) && s->oh * s->ow > 0) {
+        return OA_FAIL(OA_E_PARAM, "Resize: empty input plane");
+    }
+    size_t nh = (size_t)(s->oh > 0 ? s->oh : 1), nw = (size_t)(s->ow > 0 ? s->ow : 1);
+    s->i0h = malloc(nh * sizeof(int64_t));
+    s->i1h = malloc(nh * sizeof(int64_t));
+    s->i0w = malloc(nw * sizeof(int64_t));
+    s->i1w = malloc(nw * sizeof(int64_t));
+    s->lh = malloc(nh * sizeof(float));
+    s->lw = malloc(nw * sizeof(float));
+    if (!s->i0h || !s->i1h || !s->i0w || !s->i1w || !s->lh || !s->lw) {
+        return OA_FAIL(OA_E_NOMEM, "resize tables");
+    }
+    for (int dim = 0; dim < 2; dim++) {
+        int64_t in = dim ? s->iw : s->ih, out = dim ? s->ow : s->oh;
+        float sc = dim ? p->scale_w : p->scale_h;
+        int64_t *i0 = dim ? s->i0w : s->i0h, *i1 = dim ? s->i1w : s->i1h;
+        float *l = dim ? s->lw : s->lh;
+        for (int64_t o = 0; o < out; o++) {
+            if (!s->linear) {
+                i0[o] = i1[o] = nearest_index(p, o, in, out, sc);
+                l[o] = 0.0f;
+                continue;
+            }
+            double xs = src_coord(p, o, in, out, sc);
+            if (xs < 0) {
+                xs = 0;
+            }
+            if (xs > (double)(in - 1)) {
+                xs = (double)(in - 1);
+            }
+            int64_t a = (int64_t)floor(xs);
+            i0[o] = a;
+            i1[o] = a + 1 < in ? a + 1 : in - 1;
+            l[o] = (float)(xs - (double)a);
+        }
+    }
+    op->impl = "ref";
+    return OA_OK;
+}
+
+typedef struct rs_ctx {
+    const rs_state *s;
+    const char *x;
+    char *y;
+} rs_ctx;
+
+static void rs_task(void *vctx, size_t tid, size_t b, size_t e)
+{
+    (void)tid;
+    const rs_ctx *c = vctx;
+    const rs_state *s = c->s;
+    int64_t cb = s->blocked ? oa_kernels_block() : 1;
+    size_t px = s->esz * (size_t)cb; /* bytes per pixel */
+    for (size_t idx = b; idx < e; idx++) {
+        const char *x = c->x + idx * (size_t)(s->ih * s->iw) * px;
+        char *y = c->y + idx * (size_t)(s->oh * s->ow) * px;
+        for (int64_t oh = 0; oh < s->oh; oh++) {
+            if (!s->linear) {
+                const char *xr = x + (size_t)(s->i0h[oh] * s->iw) * px;
+                char *yr = y + (size_t)(oh * s->ow) * px;
+                if (px == 4) {
+                    for (int64_t ow = 0; ow < s->ow; ow++) {
+                        memcpy(yr + (size_t)ow * 4, xr + (size_t)s->i0w[ow] * 4, 4);
+                    }
+                } else {
+                    for (int64_t ow = 0; ow < s->ow; ow++) {
+                        memcpy(yr + (size_t)ow * px, xr + (size_t)s->i0w[ow] * px, px);
+                    }
+                }
+                continue;
+            }
+            const float *r0 = (const float *)(const void *)x + s->i0h[oh] * s->iw * cb;
+            const float *r1 = (const float *)(const void *)x + s->i1h[oh] * s->iw * cb;
+            float lh = s->lh[oh];
+            float *yr = (float *)(void *)y + oh * s->ow * cb;
+            for (int64_t ow = 0; ow < s->ow; ow++) {
+                int64_t a = s->i0w[ow] * cb, bb = s->i1w[ow] * cb;
+                float lw = s->lw[ow];
+                for (int64_t j = 0; j < cb; j++) {
+                    float top = r0[a + j] + (r0[bb + j] - r0[a + j]) * lw;
+                    float bot = r1[a + j] + (r1[bb + j] - r1[a + j]) * lw;
+                    yr[ow * cb + j] = top + (bot - top) * lh;
+                }
+            }
+        }
+    }
+}
+
+static oa_status rs_run(const oa_kop *op, const void *const *in, void *const *out, void *ws, oa_threadpool *pool)
+{
+    (void)ws;
+    const rs_state *s = op->state;
+    if (in[0] == NULL || out[0] == NULL) {
+        return OA_FAIL(OA_E_PARAM, "Resize: NULL data pointer");
+    }
+    int64_t cb = s->blocked ? oa_kernels_block() : 1;
+    int64_t planes = s->n * (s->blocked ? (s->c + cb - 1) / cb : s->c);
+    rs_ctx c = {s, in[0], out[0]};
+    oa_threadpool_parallel_for(pool, (size_t)planes, (size_t)(OA_KGRAIN_ELEMS / (s->oh * s->ow * cb + 1) + 1), rs_task,
+                               &c);
+    return OA_OK;
+}
+
+const oa_kfamily oa_kfam_resize = {
+    .params_size = sizeof(oa_kresize_params),
+    .infer = rs_infer,
+    .setup = rs_setup,
+    .run = rs_run,
+    .release = rs_release,
+};

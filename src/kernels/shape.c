@@ -1,0 +1,1211 @@
+/*
+ * Data movement: Transpose, ConcatD, Split/SplitV, StridedSliceV2/Slice,
+ * GatherV2, PadV3, Tile, Expand/BroadcastTo, Copy (Reshape & co.) and
+ * NCHW <-> NCHWc reorders. All dtypes (moved by element size).
+ *
+ * Most ops reduce to one strided N-d copy (nd_plan): output dims, an input
+ * base offset and per-dim input strides (negative for reversed slices, 0
+ * for broadcast), decided at setup from the host inputs. run walks rows of
+ * the output and copies the innermost run with memcpy when it is
+ * contiguous in both tensors.
+ */
+#include "kernels/kernel_internal.h"
+
+#include <stdlib.h>
+
+static void generic_release(oa_kop *op)
+{
+    free(op->state);
+    op->state = NULL;
+}
+
+/* ---- strided N-d copy ---- */
+
+typedef struct nd_plan {
+    int rank;
+    int64_t dims[OA_KMAX_DIMS];
+    int64_t istr[OA_KMAX_DIMS]; /* input strides in elements */
+    int64_t ibase;              /* input offset in elements */
+    size_t esz;
+    int64_t rows, inner;
+} nd_plan;
+
+/* Builds a plan copying into a dense output of `dims`, merging dims when possible. */
+static void nd_init(nd_plan *p, size_t esz, int rank, const int64_t *dims, const int64_t *istr, int64_t ibase)
+{
+    int n = 0;
+    int64_t ostr_prev = 0;
+    (void)ostr_prev;
+    int64_t d[OA_KMAX_DIMS], s[OA_KMAX_DIMS];
+    for (int i = 0; i < rank; i++) {
+        if (dims[i] == 1) {
+            continue;
+        }
+        d[n] = dims[i];
+        s[n] = istr[i];
+        n++;
+    }
+    /* merge from the inside out: dim i and i+1 merge if istr[i] == istr[i+1]*dims[i+1] */
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        if (m > 0 && p->istr[m - 1] == s[i] * d[i]) {
+            p->dims[m - 1] *= d[i];
+            p->istr[m - 1] = s[i];
+        } else {
+            p->dims[m] = d[i];
+            p->istr[m] = s[i];
+            m++;
+        }
+    }
+    if (m == 0) {
+        p->dims[0] = 1;
+        p->istr[0] = 1;
+        m = 1;
+    }
+    p->rank = m;
+    p->ibase = ibase;
+    p->esz = esz;
+    p->inner = p->dims[m - 1];
+    p->rows = 1;
+    for (int i = 0; i < m - 1; i++) {
+        p->rows *= p->dims[i];
+    }
+    for (int i = 0; i < rank; i++) {
+        if (dims[i] == 0) {
+            p->rows = 0;
+        }
+    }
+}
+
+typedef struct nd_ctx {
+    const nd_plan *p;
+    const char *x;
+    char *y;
+} nd_ctx;
+
+static void nd_task(void *vctx, size_t tid, size_t b, size_t e)
+{
+    (void)tid;
+    const nd_ctx *c = vctx;
+    const nd_plan *p = c->p;
+    const size_t esz = p->esz;
+    const int64_t is = p->istr[p->rank - 1];
+    for (size_t r = b; r < e; r++) {
+        int64_t off = p->ibase, rr = (int64_t)r;
+        for (int i = p->rank - 2; i >= 0; i--) {
+            off += (rr % p->dims[i]) * p->istr[i];
+            rr /= p->dims[i];
+        }
+        char *y = c->y + (size_t)r * (size_t)p->inner * esz;
+        const char *x = c->x + off * (int64_t)esz;
+        if (is == 1) {
+            memcpy(y, x, (size_t)p->inner * esz);
+        } else if (esz == 4) {
+            for (int64_t i = 0; i < p->inner; i++) {
+                ((uint32_t *)(void *)y)[i] = *(const uint32_t *)(const void *)(x + i * is * 4);
+            }
+        } else if (esz == 8) {
+            for (int64_t i = 0; i < p->inner; i++) {
+                ((uint64_t *)(void *)y)[i] = *(const uint64_t *)(const void *)(x + i * is * 8);
+            }
+        } else {
+            for (int64_t i = 0; i < p->inner; i++) {
+                memcpy(y + (size_t)i * esz, x + i * is * (int64_t)esz, esz);
+            }
+        }
+    }
+}
+
+static void nd_run(const nd_plan *p, const void *x, void *y, oa_threadpool *pool)
+{
+    if (p->rows == 0) {
+        return;
+    }
+    nd_ctx c = {p, x, y};
+    oa_threadpool_parallel_for(pool, (size_t)p->rows, (size_t)(OA_KGRAIN_ELEMS / (p->inner + 1) + 1), nd_task, &c);
+}
+
+static oa_status nd_generic_run(const oa_kop *op, const void *const *in, void *const *out, void *ws,
+                                oa_threadpool *pool)
+{
+    (void)ws;
+    if (in[0] == NULL || out[0] == NULL) {
+        return OA_FAIL(OA_E_PARAM, "%s: NULL data pointer", oa_kop_type_name(op->type));
+    }
+    nd_run(op->state, in[0], out[0], pool);
+    return OA_OK;
+}
+
+static nd_plan *nd_alloc(oa_kop *op)
+{
+    nd_plan *p = calloc(1, sizeof(*p));
+    op->state = p;
+    return p;
+}
+
+/* =========================== Transpose ================================== */
+
+static oa_status tr_perm(const oa_ktranspose_params *p, int n_in, const oa_ktensor *in, int64_t *perm)
+{
+    int r = in[0].rank, n = p->n_perm;
+    if (n > 0) {
+        memcpy(perm, p->perm, sizeof(int64_t) * (size_t)(n > OA_KMAX_DIMS ? OA_KMAX_DIMS : n));
+    } else if (oa_kt_opt(n_in, in, 1) != NULL) {
+        oa_status st = oa_kt_read_ints(&in[1], "Transpose perm", perm, OA_KMAX_DIMS, &n);
+        if (st != OA_OK) {
+            return st;
+        }
+    } else {
+        n = r;
+        for (int i = 0; i < r; i++) {
+            perm[i] = r - 1 - i;
+        }
+    }
+    if (n != r) {
+        return OA_FAIL(OA_E_PARAM, "Transpose: perm has %d entries for rank %d", n, r);
+    }
+    bool seen[OA_KMAX_DIMS] = {false};
+    for (int i = 0; i < r; i++) {
+        int a;
+        if (!oa_kaxis_norm(perm[i], r, &a) || seen[a]) {
+            return OA_FAIL(OA_E_PARAM, "Transpose: perm is not a permutation (entry %d = %lld)", i, (long long)perm[i]);
+        }
+        seen[a] = true;
+        perm[i] = a;
+    }
+    return OA_OK;
+}
+
+static oa_status tr_infer(const void *params, int n_in, const oa_ktensor *in, int n_out, oa_ktensor *out)
+{
+    if (n_in < 1 || n_in > 2 || n_out != 1) {
+        return OA_FAIL(OA_E_PARAM, "Transpose: x[, perm] and 1 output (got %d, %d)", n_in, n_out);
+    }
+    int64_t perm[OA_KMAX_DIMS];
+    oa_status st = tr_perm(params, n_in, in, perm);
+    if (st != OA_OK) {
+        return st;
+    }
+    out[0] = in[0];
+    out[0].data = NULL;
+    for (int i = 0; i < in[0].rank; i++) {
+        out[0].dims[i] = in[0].dims[perm[i]];
+    }
+    return OA_OK;
+}
+
+static oa_status tr_setup(oa_kop *op)
+{
+    nd_plan *p = nd_alloc(op);
+    if (p == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "transpose state");
+    }
+    int64_t perm[OA_KMAX_DIMS], str[OA_KMAX_DIMS], istr[OA_KMAX_DIMS];
+    oa_status st = tr_perm(&op->params.transpose, op->n_in, op->in, perm);
+    if (st != OA_OK) {
+        return st;
+    }
+    oa_kstrides(&op->in[0], str);
+    for (int i = 0; i < op->in[0].rank; i++) {
+        istr[i] = str[perm[i]];
+    }
+    nd_init(p, oa_kdtype_size(op->in[0].dtype), op->out[0].rank, op->out[0].dims, istr, 0);
+    return OA_OK;
+}
+
+const oa_kfamily oa_kfam_transpose = {
+    .params_size = sizeof(oa_ktranspose_params),
+    .infer = tr_infer,
+    .setup = tr_setup,
+    .run = nd_generic_run,
+    .release = generic_release,
+};
+
+/* =========================== Concat ===================================== */
+
+typedef struct cat_state {
+    int n;
+    int64_t outer;
+    size_t blk[64]; /* bytes per outer row of each input */
+    size_t row;     /* bytes per outer row of y */
+} cat_state;
+
+static oa_status cat_infer(const void *params, int n_in, const oa_ktensor *in, int n_out, oa_ktensor *out)
+{
+    const oa_kaxis_params *p = params;
+    if (n_in < 1 || n_in > 64 || n_out != 1) {
+        return OA_FAIL(OA_E_PARAM, "ConcatD: 1..64 inputs and 1 output (got %d, %d)", n_in, n_out);
+    }
+    int r = in[0].rank, ax;
+    if (r == 0 || !oa_kaxis_norm(p->axis, r, &ax)) {
+        return OA_FAIL(OA_E_PARAM, "ConcatD: concat_dim %lld out of range for rank %d", (long long)p->axis, r);
+    }
+    out[0] = in[0];
+    out[0].data = NULL;
+    out[0].dims[ax] = 0;
+    int64_t cb = oa_kernels_block();
+    for (int i = 0; i < n_in; i++) {
+        if (in[i].dtype != in[0].dtype || in[i].rank != r || in[i].layout != in[0].layout) {
+            return OA_FAIL(OA_E_PARAM, "ConcatD: input %d dtype/rank/layout differs from input 0", i);
+        }
+        for (int d = 0; d < r; d++) {
+            if (d != ax && in[i].dims[d] != in[0].dims[d]) {
+                return OA_FAIL(OA_E_PARAM, "ConcatD: input %d dim %d is %lld, input 0 has %lld", i, d,
+                               (long long)in[i].dims[d], (long long)in[0].dims[d]);
+            }
+        }
+        if (in[0].layout == OA_KLAYOUT_NCHWC && (ax != 1 || (i < n_in - 1 && in[i].dims[1] % cb != 0))) {
+            return OA_FAIL(OA_E_PARAM, "ConcatD: NCHWc needs axis 1 and channel counts multiple of %lld "
+                                       "(except the last input)", (long long)cb);
+        }
+        out[0].dims[ax] += in[i].dims[ax];
+    }
+    return OA_OK;
+}
+
+static oa_status cat_setup(oa_kop *op)
+{
+    cat_state *s = calloc(1, sizeof(*s));
+    if (s == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "concat state");
+    }
+    op->state = s;
+    int ax = 0;
+    oa_kaxis_norm(op->params.axis.axis, op->in[0].rank, &ax);
+    s->n = op->n_in;
+    size_t esz = oa_kdtype_size(op->in[0].dtype);
+    bool blocked = op->in[0].layout == OA_KLAYOUT_NCHWC;
+    s->outer = 1;
+    for (int d = 0; d < ax; d++) {
+        s->outer *= op->in[0].dims[d];
+    }
+    s->row = 0;
+    for (int i = 0; i < op->n_in; i++) {
+        size_t b = esz;
+        for (int d = ax; d < op->in[i].rank; d++) {
+            int64_t v = op->in[i].dims[d];
+            if (blocked && d == 1) {
+                v = oa_kc_padded(v);
+            }
+            b *= (size_t)v;
+        }
+        s->blk[i] = b;
+        s->row += b;
+    }
+    return OA_OK;
+}
+
+static oa_status cat_run(const oa_kop *op, const void *const *in, void *const *out, void *ws, oa_threadpool *pool)
+{
+    (void)ws, (void)pool;
+    const cat_state *s = op->state;
+    if (out[0] == NULL) {
+        return OA_FAIL(OA_E_PARAM, "ConcatD: NULL output");
+    }
+    for (int i = 0; i < s->n; i++) {
+        if (in[i] == NULL && s->blk[i] > 0) {
+            return OA_FAIL(OA_E_PARAM, "ConcatD: input %d is NULL", i);
+        }
+    }
+    char *y = out[0];
+    for (int64_t o = 0; o < s->outer; o++) {
+        for (int i = 0; i < s->n; i++) {
+            if (s->blk[i]) {
+                memcpy(y, (const char *)in[i] + (size_t)o * s->blk[i], s->blk[i]);
+            }
+            y += s->blk[i];
+        }
+    }
+    return OA_OK;
+}
+
+const oa_kfamily oa_kfam_concat = {
+    .params_size = sizeof(oa_kaxis_params),
+    .infer = cat_infer,
+    .setup = cat_setup,
+    .run = cat_run,
+    .release = generic_release,
+};
+
+/* =========================== Split ====================================== */
+
+static oa_status split_sizes(const oa_ksplit_params *p, int n_in, const oa_ktensor *in, int n_out, int *ax,
+                             int64_t *sizes)
+{
+    const oa_ktensor *x = &in[0];
+    if (x->rank == 0 || !oa_kaxis_norm(p->axis, x->rank, ax)) {
+        return OA_FAIL(OA_E_PARAM, "Split: split_dim %lld out of range for rank %d", (long long)p->axis, x->rank);
+    }
+    int64_t dim = x->dims[*ax];
+    int n = p->n_sizes;
+    if (n > 64 || n_out > 64) {
+        return OA_FAIL(OA_E_PARAM, "Split: at most 64 outputs");
+    }
+    if (n > 0) {
+        memcpy(sizes, p->sizes, sizeof(int64_t) * (size_t)n);
+    } else if (oa_kt_opt(n_in, in, 1) != NULL) {
+        oa_status st = oa_kt_read_ints(&in[1], "Split size_splits", sizes, 64, &n);
+        if (st != OA_OK) {
+            return st;
+        }
+    } else {
+        if (n_out <= 0 || dim % n_out != 0) {
+            return OA_FAIL(OA_E_PARAM, "Split: dim %lld not divisible into %d equal parts", (long long)dim, n_out);
+        }
+        n = n_out;
+        for (int i = 0; i < n; i++) {
+            sizes[i] = dim / n_out;
+        }
+    }
+    if (n != n_out) {
+        return OA_FAIL(OA_E_PARAM, "Split: %d sizes for %d outputs", n, n_out);
+    }
+    int neg = -1;
+    int64_t sum = 0;
+    for (int i = 0; i < n; i++) {
+        if (sizes[i] == -1 && neg < 0) {
+            neg = i;
+        } else if (sizes[i] < 0) {
+            return OA_FAIL(OA_E_PARAM, "Split: invalid size %lld", (long long)sizes[i]);
+        } else {
+            sum += sizes[i];
+        }
+    }
+    if (neg >= 0) {
+        sizes[neg] = dim - sum;
+        sum = dim;
+    }
+    if (sum != dim || (neg >= 0 && sizes[neg] < 0)) {
+        return OA_FAIL(OA_E_PARAM, "Split: sizes sum to %lld, dim is %lld", (long long)sum, (long long)dim);
+    }
+    return OA_OK;
+}
+
+static oa_status split_infer(const void *params, int n_in, const oa_ktensor *in, int n_out, oa_ktensor *out)
+{
+    if (n_in < 1 || n_in > 2 || n_out < 1) {
+        return OA_FAIL(OA_E_PARAM, "Split: x[, size_splits] and >= 1 outputs");
+    }
+    int ax = 0;
+    int64_t sizes[64];
+    oa_status st = split_sizes(params, n_in, in, n_out, &ax, sizes);
+    if (st != OA_OK) {
+        return st;
+    }
+    for (int i = 0; i < n_out; i++) {
+        out[i] = in[0];
+        out[i].data = NULL;
+        out[i].layout = OA_KLAYOUT_PLAIN;
+        out[i].dims[ax] = sizes[i];
+    }
+    return OA_OK;
+}
+
+typedef struct split_state {
+    int n;
+    int64_t outer;
+    size_t blk[64], row;
+} split_state;
+
+static oa_status split_setup(oa_kop *op)
+{
+    split_state *s = calloc(1, sizeof(*s));
+    if (s == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "split state");
+    }
+    op->state = s;
+    int ax = 0;
+    int64_t sizes[64];
+    oa_status st = split_sizes(&op->params.split, op->n_in, op->in, op->n_out, &ax, sizes);
+    if (st != OA_OK) {
+        return st;
+    }
+    size_t esz = oa_kdtype_size(op->in[0].dtype), inner = esz;
+    for (int d = ax + 1; d < op->in[0].rank; d++) {
+        inner *= (size_t)op->in[0].dims[d];
+    }
+    s->outer = 1;
+    for (int d = 0; d < ax; d++) {
+        s->outer *= op->in[0].dims[d];
+    }
+    s->n = op->n_out;
+    for (int i = 0; i < op->n_out; i++) {
+        s->blk[i] = (size_t)sizes[i] * inner;
+        s->row += s->blk[i];
+    }
+    return OA_OK;
+}
+
+static oa_status split_run(const oa_kop *op, const void *const *in, void *const *out, void *ws, oa_threadpool *pool)
+{
+    (void)ws, (void)pool;
+    const split_state *s = op->state;
+    if (in[0] == NULL) {
+        return OA_FAIL(OA_E_PARAM, "Split: NULL input");
+    }
+    const char *x = in[0];
+    for (int64_t o = 0; o < s->outer; o++) {
+        for (int i = 0; i < s->n; i++) {
+            if (out[i] != NULL && s->blk[i]) {
+                memcpy((char *)out[i] + (size_t)o * s->blk[i], x, s->blk[i]);
+            }
+            x += s->blk[i];
+        }
+    }
+    return OA_OK;
+}
+
+const oa_kfamily oa_kfam_split = {
+    .params_size = sizeof(oa_ksplit_params),
+    .infer = split_infer,
+    .setup = split_setup,
+    .run = split_run,
+    .release = generic_release,
+};
+
+/* =========================== StridedSliceV2 ============================= */
+
+typedef struct slice_geom {
+    int64_t start[OA_KMAX_DIMS], step[OA_KMAX_DIMS], count[OA_KMAX_DIMS];
+    bool drop[OA_KMAX_DIMS];
+} slice_geom;
+
+static oa_status slice_geometry(const oa_kslice_params *p, int n_in, const oa_ktensor *in, slice_geom *g)
+{
+    const oa_ktensor *x = &in[0];
+    int r = x->rank;
+    int64_t b[OA_KMAX_DIMS], e[OA_KMAX_DIMS], axes[OA_KMAX_DIMS], st[OA_KMAX_DIMS];
+    int nb = 0, ne = 0, na = 0, ns = 0;
+    if (n_in < 3) {
+        return OA_FAIL(OA_E_PARAM, "StridedSliceV2: needs x, begin and end");
+    }
+    oa_status s = oa_kt_read_ints(&in[1], "slice begin", b, OA_KMAX_DIMS, &nb);
+    if (s == OA_OK) {
+        s = oa_kt_read_ints(&in[2], "slice end", e, OA_KMAX_DIMS, &ne);
+    }
+    if (s == OA_OK && oa_kt_opt(n_in, in, 3) != NULL) {
+        s = oa_kt_read_ints(&in[3], "slice axes", axes, OA_KMAX_DIMS, &na);
+    }
+    if (s == OA_OK && oa_kt_opt(n_in, in, 4) != NULL) {
+        s = oa_kt_read_ints(&in[4], "slice strides", st, OA_KMAX_DIMS, &ns);
+    }
+    if (s != OA_OK) {
+        return s;
+    }
+    if (nb != ne || (na && na != nb) || (ns && ns != nb) || nb > r) {
+        return OA_FAIL(OA_E_PARAM, "StridedSliceV2: begin/end/axes/strides lengths %d/%d/%d/%d for rank %d", nb, ne, na,
+                       ns, r);
+    }
+    for (int d = 0; d < r; d++) {
+        g->start[d] = 0;
+        g->step[d] = 1;
+        g->count[d] = x->dims[d];
+        g->drop[d] = false;
+    }
+    bool seen[OA_KMAX_DIMS] = {false};
+    for (int i = 0; i < nb; i++) {
+        int d;
+        if (!oa_kaxis_norm(na ? axes[i] : i, r, &d) || seen[d]) {
+            return OA_FAIL(OA_E_PARAM, "StridedSliceV2: bad or repeated axis %lld", (long long)(na ? axes[i] : i));
+        }
+        seen[d] = true;
+        int64_t dim = x->dims[d], step = ns ? st[i] : 1;
+        if (step == 0) {
+            return OA_FAIL(OA_E_PARAM, "StridedSliceV2: step 0 on axis %d", d);
+        }
+        int64_t lo = b[i], hi = e[i];
+        if (p->size_form) { /* GE Slice: end input holds sizes */
+            lo = lo < 0 ? lo + dim : lo;
+            hi = e[i] < 0 ? dim : lo + e[i];
+        }
+        if ((p->begin_mask >> i) & 1) {
+            lo = step > 0 ? 0 : INT64_MAX;
+        }
+        if ((p->end_mask >> i) & 1) {
+            hi = step > 0 ? INT64_MAX : INT64_MIN;
+        }
+        if (lo < 0 && lo != INT64_MIN) {
+            lo += dim;
+        }
+        if (hi < 0 && hi != INT64_MIN) {
+            hi += dim;
+        }
+        int64_t cnt;
+        if (step > 0) {
+            lo = lo < 0 ? 0 : (lo > dim ? dim : lo);
+            hi = hi < 0 ? 0 : (hi > dim ? dim : hi);
+            cnt = hi > lo ? (hi - lo + step - 1) / step : 0;
+        } else {
+            lo = lo < 0 ? -1 : (lo > dim - 1 ? dim - 1 : lo);
+            hi = hi < -1 ? -1 : (hi > dim - 1 ? dim - 1 : hi);
+            cnt = lo > hi ? (lo - hi + (-step) - 1) / (-step) : 0;
+        }
+        if ((p->shrink_axis_mask >> i) & 1) {
+            int64_t ix = b[i] < 0 ? b[i] + dim : b[i];
+            if (ix < 0 || ix >= dim) {
+                return OA_FAIL(OA_E_PARAM, "StridedSliceV2: shrink index %lld out of range", (long long)b[i]);
+            }
+            lo = ix;
+            cnt = 1;
+            g->drop[d] = true;
+        }
+        g->start[d] = cnt > 0 ? lo : 0;
+        g->step[d] = step;
+        g->count[d] = cnt;
+    }
+    return OA_OK;
+}
+
+static oa_status slice_infer(const void *params, int n_in, const oa_ktensor *in, int n_out, oa_ktensor *out)
+{
+    if (n_in < 3 || n_in > 5 || n_out != 1) {
+        return OA_FAIL(OA_E_PARAM, "StridedSliceV2: 3..5 inputs and 1 output (got %d, %d)", n_in, n_out);
+    }
+    slice_geom g;
+    oa_status st = slice_geometry(params, n_in, in, &g);
+    if (st != OA_OK) {
+        return st;
+    }
+    out[0].dtype = in[0].dtype;
+    out[0].rank = 0;
+    for (int d = 0; d < in[0].rank; d++) {
+        if (!g.drop[d]) {
+            out[0].dims[out[0].rank++] = g.count[d];
+        }
+    }
+    return OA_OK;
+}
+
+static oa_status slice_setup(oa_kop *op)
+{
+    nd_plan *p = nd_alloc(op);
+    if (p == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "slice state");
+    }
+    slice_geom g;
+    oa_status st = slice_geometry(&op->params.slice, op->n_in, op->in, &g);
+    if (st != OA_OK) {
+        return st;
+    }
+    int64_t str[OA_KMAX_DIMS], istr[OA_KMAX_DIMS], base = 0;
+    oa_kstrides(&op->in[0], str);
+    for (int d = 0; d < op->in[0].rank; d++) {
+        base += g.start[d] * str[d];
+        istr[d] = g.step[d] * str[d];
+    }
+    nd_init(p, oa_kdtype_size(op->in[0].dtype), op->in[0].rank, g.count, istr, base);
+    return OA_OK;
+}
+
+const oa_kfamily oa_kfam_slice = {
+    .params_size = sizeof(oa_kslice_params),
+    .infer = slice_infer,
+    .setup = slice_setup,
+    .run = nd_generic_run,
+    .release = generic_release,
+};
+
+/* =========================== Expand / BroadcastTo ======================= */
+
+static oa_status expand_shape(int n_in, const oa_ktensor *in, oa_ktensor *y)
+{
+    if (n_in != 2) {
+        return OA_FAIL(OA_E_PARAM, "Expand: x and shape inputs");
+    }
+    oa_ktensor s;
+    memset(&s, 0, sizeof s);
+    int n;
+    oa_status st = oa_kt_read_ints(&in[1], "Expand shape", s.dims, OA_KMAX_DIMS, &n);
+    if (st != OA_OK) {
+        return st;
+    }
+    s.rank = n;
+    st = oa_kbroadcast_shape(&in[0], &s, y);
+    y->dtype = in[0].dtype;
+    return st;
+}
+
+static oa_status expand_infer(const void *params, int n_in, const oa_ktensor *in, int n_out, oa_ktensor *out)
+{
+    (void)params;
+    if (n_out != 1) {
+        return OA_FAIL(OA_E_PARAM, "Expand: 1 output");
+    }
+    return expand_shape(n_in, in, &out[0]);
+}
+
+static oa_status expand_setup(oa_kop *op)
+{
+    nd_plan *p = nd_alloc(op);
+    if (p == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "expand state");
+    }
+    const oa_ktensor *x = &op->in[0], *y = &op->out[0];
+    int64_t str[OA_KMAX_DIMS], istr[OA_KMAX_DIMS];
+    oa_kstrides(x, str);
+    for (int d = 0; d < y->rank; d++) {
+        int xd = d - (y->rank - x->rank);
+        istr[d] = (xd < 0 || x->dims[xd] == 1) ? 0 : str[xd];
+    }
+    nd_init(p, oa_kdtype_size(x->dtype), y->rank, y->dims, istr, 0);
+    return OA_OK;
+}
+
+const oa_kfamily oa_kfam_expand = {
+    .params_size = 0,
+    .infer = expand_infer,
+    .setup = expand_setup,
+    .run = nd_generic_run,
+    .release = generic_release,
+};
+
+/* =========================== Tile ======================================= */
+
+typedef struct tile_state {
+    int rank;
+    int64_t xd[OA_KMAX_DIMS], yd[OA_KMAX_DIMS], xs[OA_KMAX_DIMS];
+    size_t esz;
+    int64_t rows;
+} tile_state;
+
+static oa_status tile_infer(const void *params, int n_in, const oa_ktensor *in, int n_out, oa_ktensor *out)
+{
+    (void)params;
+    if (n_in != 2 || n_out != 1) {
+        return OA_FAIL(OA_E_PARAM, "Tile: x, multiples and 1 output");
+    }
+    int64_t m[OA_KMAX_DIMS];
+    int n;
+    oa_status st = oa_kt_read_ints(&in[1], "Tile multiples", m, OA_KMAX_DIMS, &n);
+    if (st != OA_OK) {
+        return st;
+    }
+    if (n != in[0].rank) {
+        return OA_FAIL(OA_E_PARAM, "Tile: %d multiples for rank %d", n, in[0].rank);
+    }
+    out[0] = in[0];
+    out[0].data = NULL;
+    for (int i = 0; i < n; i++) {
+        if (m[i] < 0) {
+            return OA_FAIL(OA_E_PARAM, "Tile: negative multiple %lld", (long long)m[i]);
+        }
+        out[0].dims[i] = in[0].dims[i] * m[i];
+    }
+    return OA_OK;
+}
+
+static oa_status tile_setup(oa_kop *op)
+{
+    tile_state *s = calloc(1, sizeof(*s));
+    if (s == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "tile state");
+    }
+    op->state = s;
+    s->rank = op->in[0].rank;
+    memcpy(s->xd, op->in[0].dims, sizeof(s->xd));
+    memcpy(s->yd, op->out[0].dims, sizeof(s->yd));
+    oa_kstrides(&op->in[0], s->xs);
+    s->esz = oa_kdtype_size(op->in[0].dtype);
+    s->rows = 1;
+    for (int i = 0; i < s->rank - 1; i++) {
+        s->rows *= s->yd[i];
+    }
+    if (oa_ktensor_numel(&op->out[0]) == 0) {
+        s->rows = 0;
+    }
+    return OA_OK;
+}
+
+static oa_status tile_run(const oa_kop *op, const void *const *in, void *const *out, void *ws, oa_threadpool *pool)
+{
+    (void)ws, (void)pool;
+    const tile_state *s = op->state;
+    if (in[0] == NULL || out[0] == NULL) {
+        return OA_FAIL(OA_E_PARAM, "Tile: NULL data pointer");
+    }
+    if (s->rank == 0) {
+        memcpy(out[0], in[0], s->esz);
+        return OA_OK;
+    }
+    int64_t xin = s->xd[s->rank - 1], yin = s->yd[s->rank - 1];
+    char *y = out[0];
+    for (int64_t r = 0; r < s->rows; r++) {
+        int64_t off = 0, rr = r;
+        for (int i = s->rank - 2; i >= 0; i--) {
+            off += ((rr % s->yd[i]) % s->xd[i]) * s->xs[i];
+            rr /= s->yd[i];
+        }
+        const char *x = (const char *)in[0] + (size_t)off * s->esz;
+        for (int64_t k = 0; k < yin; k += xin) {
+            memcpy(y + (size_t)(r * yin + k) * s->esz, x, (size_t)xin * s->esz);
+        }
+    }
+    return OA_OK;
+}
+
+const oa_kfamily oa_kfam_tile = {
+    .params_size = 0,
+    .infer = tile_infer,
+    .setup = tile_setup,
+    .run = tile_run,
+    .release = generic_release,
+};
+
+/* =========================== PadV3 ====================================== */
+
+typedef struct pad_state {
+    int rank;
+    int64_t xd[OA_KMAX_DIMS], yd[OA_KMAX_DIMS], before[OA_KMAX_DIMS], xs[OA_KMAX_DIMS];
+    oa_kpadv_mode mode;
+    size_t esz;
+    unsigned char value[8];
+} pad_state;
+
+static oa_status pad_geometry(const oa_kpad_params *p, int n_in, const oa_ktensor *in, int64_t *before,
+                              int64_t *after)
+{
+    int r = in[0].rank;
+    int64_t v[2 * OA_KMAX_DIMS];
+    int n;
+    if (n_in < 2) {
+        return OA_FAIL(OA_E_PARAM, "PadV3: needs x and paddings");
+    }
+    oa_status st = oa_kt_read_ints(&in[1], "PadV3 paddings", v, 2 * OA_KMAX_DIMS, &n);
+    if (st != OA_OK) {
+        return st;
+    }
+    if (n != 2 * r) {
+        return OA_FAIL(OA_E_PARAM, "PadV3: %d paddings for rank %d", n, r);
+    }
+    for (int i = 0; i < r; i++) {
+        before[i] = p->paddings_contiguous ? v[2 * i] : v[i];
+        after[i] = p->paddings_contiguous ? v[2 * i + 1] : v[r + i];
+        int64_t d = in[0].dims[i];
+        if (d + before[i] + after[i] < 0) {
+            return OA_FAIL(OA_E_PARAM, "PadV3: dim %d becomes negative", i);
+        }
+        if (p->mode == OA_KPADV_REFLECT && (before[i] >= d || after[i] >= d) && (before[i] > 0 || after[i] > 0)) {
+            return OA_FAIL(OA_E_PARAM, "PadV3: reflect pad %lld/%lld must be smaller than dim %lld", (long long)before[i],
+                           (long long)after[i], (long long)d);
+        }
+        if (p->mode != OA_KPADV_CONSTANT && d == 0 && (before[i] > 0 || after[i] > 0)) {
+            return OA_FAIL(OA_E_PARAM, "PadV3: cannot %s-pad an empty dim", p->mode == OA_KPADV_EDGE ? "edge" : "reflect");
+        }
+    }
+    return OA_OK;
+}
+
+static oa_status pad_infer(const void *params, int n_in, const oa_ktensor *in, int n_out, oa_ktensor *out)
+{
+    const oa_kpad_params *p = params;
+    if (n_in < 2 || n_in > 3 || n_out != 1) {
+        return OA_FAIL(OA_E_PARAM, "PadV3: x, paddings[, constant_values] and 1 output");
+    }
+    if ((unsigned)p->mode > OA_KPADV_SYMMETRIC) {
+        return OA_FAIL(OA_E_PARAM, "PadV3: unknown mode %d", (int)p->mode);
+    }
+    int64_t b[OA_KMAX_DIMS], a[OA_KMAX_DIMS];
+    oa_status st = pad_geometry(p, n_in, in, b, a);
+    if (st != OA_OK) {
+        return st;
+    }
+    out[0] = in[0];
+    out[0].data = NULL;
+    for (int i = 0; i < in[0].rank; i++) {
+        out[0].dims[i] = in[0].dims[i] + b[i] + a[i];
+    }
+    return OA_OK;
+}
+
+static void store_value(unsigned char *dst, oa_kdtype dt, double v)
+{
+    switch (dt) {
+    case OA_KDT_F32: { float f = (float)v; memcpy(dst, &f, 4); break; }
+    case OA_KDT_F64: memcpy(dst, &v, 8); break;
+    case OA_KDT_I32: { int32_t i = (int32_t)v; memcpy(dst, &i, 4); break; }
+    case OA_KDT_I64: { int64_t i = (int64_t)v; memcpy(dst, &i, 8); break; }
+    case OA_KDT_I16: case OA_KDT_U16: { int16_t i = (int16_t)v; memcpy(dst, &i, 2); break; }
+    default: dst[0] = (unsigned char)(int)v; break;
+    }
+}
+
+static oa_status pad_setup(oa_kop *op)
+{
+    pad_state *s = calloc(1, sizeof(*s));
+    if (s == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "pad state");
+    }
+    op->state = s;
+    int64_t a[OA_KMAX_DIMS];
+    oa_status st = pad_geometry(&op->params.pad, op->n_in, op->in, s->before, a);
+    if (st != OA_OK) {
+        return st;
+    }
+    s->rank = op->in[0].rank;
+    memcpy(s->xd, op->in[0].dims, sizeof(s->xd));
+    memcpy(s->yd, op->out[0].dims, sizeof(s->yd));
+    oa_kstrides(&op->in[0], s->xs);
+    s->mode = op->params.pad.mode;
+    s->esz = oa_kdtype_size(op->in[0].dtype);
+    const oa_ktensor *cv = oa_kt_opt(op->n_in, op->in, 2);
+    if (cv != NULL) {
+        if (cv->data == NULL || cv->dtype != op->in[0].dtype) {
+            return OA_FAIL(OA_E_PARAM, "PadV3: constant_values must be a host scalar of x's dtype");
+        }
+        memcpy(s->value, cv->data, s->esz);
+    } else {
+        store_value(s->value, op->in[0].dtype, op->params.pad.value);
+    }
+    return OA_OK;
+}
+
+/* Source index along one dim, or -1 for the constant. */
+static int64_t pad_src(const pad_state *s, int d, int64_t o)
+{
+    int64_t i = o - s->before[d], n = s->xd[d];
+    if (i >= 0 && i < n) {
+        return i;
+    }
+    switch (s->mode) {
+    case OA_KPADV_CONSTANT: return -1;
+    case OA_KPADV_EDGE: return i < 0 ? 0 : n - 1;
+    case OA_KPADV_REFLECT:
+        if (n == 1) {
+            return 0;
+        }
+        while (i < 0 || i >= n) {
+            i = i < 0 ? -i : 2 * (n - 1) - i;
+        }
+        return i;
+    default: /* symmetric */
+        while (i < 0 || i >= n) {
+            i = i < 0 ? -i - 1 : 2 * n - 1 - i;
+        }
+        return i;
+    }
+}
+
+static oa_status pad_run(const oa_kop *op, const void *const *in, void *const *out, void *ws, oa_threadpool *pool)
+{
+    (void)ws, (void)pool;
+    const pad_state *s = op->state;
+    if (in[0] == NULL || out[0] == NULL) {
+        return OA_FAIL(OA_E_PARAM, "PadV3: NULL data pointer");
+    }
+    int64_t total = oa_ktensor_numel(&op->out[0]);
+    if (total == 0) {
+        return OA_OK;
+    }
+    int r = s->rank;
+    if (r == 0) {
+        memcpy(out[0], in[0], s->esz);
+        return OA_OK;
+    }
+    int64_t inner = s->yd[r - 1], rows = total / inner;
+    char *y = out[0];
+    for (int64_t row = 0; row < rows; row++) {
+        int64_t off = 0, rr = row;
+        bool constant = false;
+        for (int d = r - 2; d >= 0; d--) {
+            int64_t src = pad_src(s, d, rr % s->yd[d]);
+            rr /= s->yd[d];
+            if (src < 0) {
+                constant = true;
+            } else {
+                off += src * s->xs[d];
+            }
+        }
+        char *yr = y + (size_t)(row * inner) * s->esz;
+        const char *xr = (const char *)in[0] + (size_t)off * s->esz;
+        for (int64_t i = 0; i < inner; i++) {
+            int64_t src = constant ? -1 : pad_src(s, r - 1, i);
+            memcpy(yr + (size_t)i * s->esz, src < 0 ? (const char *)s->value : xr + (size_t)src * s->esz, s->esz);
+        }
+    }
+    return OA_OK;
+}
+
+const oa_kfamily oa_kfam_pad = {
+    .params_size = sizeof(oa_kpad_params),
+    .infer = pad_infer,
+    .setup = pad_setup,
+    .run = pad_run,
+    .release = generic_release,
+};
+
+/* =========================== GatherV2 =================================== */
+
+typedef struct gather_state {
+    int64_t outer, batch, nidx, axis_dim, inner_bytes, per_batch_outer;
+    oa_kdtype idt;
+} gather_state;
+
+static oa_status gather_axis(const oa_kgather_params *p, int n_in, const oa_ktensor *in, int *ax)
+{
+    int64_t a = p->axis;
+    const oa_ktensor *at = oa_kt_opt(n_in, in, 2);
+    if (at != NULL) {
+        if (at->data == NULL || oa_ktensor_numel(at) != 1) {
+            return OA_FAIL(OA_E_PARAM, "GatherV2: axis must be a host scalar");
+        }
+        a = oa_kt_get_i64(at, 0);
+    }
+    if (in[0].rank == 0 || !oa_kaxis_norm(a, in[0].rank, ax)) {
+        return OA_FAIL(OA_E_PARAM, "GatherV2: axis %lld out of range for rank %d", (long long)a, in[0].rank);
+    }
+    if (p->batch_dims < 0 || p->batch_dims > *ax || p->batch_dims > in[1].rank) {
+        return OA_FAIL(OA_E_PARAM, "GatherV2: batch_dims %lld invalid", (long long)p->batch_dims);
+    }
+    return OA_OK;
+}
+
+static oa_status gather_infer(const void *params, int n_in, const oa_ktensor *in, int n_out, oa_ktensor *out)
+{
+    const oa_kgather_params *p = params;
+    if (n_in < 2 || n_in > 3 || n_out != 1) {
+        return OA_FAIL(OA_E_PARAM, "GatherV2: x, indices[, axis] and 1 output");
+    }
+    if (in[1].dtype != OA_KDT_I32 && in[1].dtype != OA_KDT_I64) {
+        return OA_FAIL(OA_E_UNSUPPORTED_DATA_TYPE, "GatherV2: indices must be i32/i64, got %s",
+                       oa_kdtype_name(in[1].dtype));
+    }
+    int ax = 0;
+    oa_status st = gather_axis(p, n_in, in, &ax);
+    if (st != OA_OK) {
+        return st;
+    }
+    int r = 0;
+    out[0].dtype = in[0].dtype;
+    for (int i = 0; i < ax; i++) {
+        out[0].dims[r++] = in[0].dims[i];
+    }
+    for (int i = (int)p->batch_dims; i < in[1].rank; i++) {
+        out[0].dims[r++] = in[1].dims[i];
+    }
+    for (int i = ax + 1; i < in[0].rank; i++) {
+        out[0].dims[r++] = in[0].dims[i];
+    }
+    if (r > OA_KMAX_DIMS) {
+        return OA_FAIL(OA_E_PARAM, "GatherV2: output rank %d too large", r);
+    }
+    out[0].rank = r;
+    return OA_OK;
+}
+
+static oa_status gather_setup(oa_kop *op)
+{
+    gather_state *s = calloc(1, sizeof(*s));
+    if (s == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "gather state");
+    }
+    op->state = s;
+    int ax = 0;
+    oa_status st = gather_axis(&op->params.gather, op->n_in, op->in, &ax);
+    if (st != OA_OK) {
+        return st;
+    }
+    const oa_ktensor *x = &op->in[0], *ix = &op->in[1];
+    int bd = (int)op->params.gather.batch_dims;
+    s->outer = s->batch = 1;
+    for (int i = 0; i < ax; i++) {
+        s->outer *= x->dims[i];
+    }
+    for (int i = 0; i < bd; i++) {
+        s->batch *= x->dims[i];
+    }
+    s->nidx = 1;
+    for (int i = bd; i < ix->rank; i++) {
+        s->nidx *= ix->dims[i];
+    }
+    s->axis_dim = x->dims[ax];
+    s->inner_bytes = (int64_t)oa_kdtype_size(x->dtype);
+    for (int i = ax + 1; i < x->rank; i++) {
+        s->inner_bytes *= x->dims[i];
+    }
+    s->per_batch_outer = s->batch ? s->outer / s->batch : 0;
+    s->idt = ix->dtype;
+    return OA_OK;
+}
+
+static oa_status gather_run(const oa_kop *op, const void *const *in, void *const *out, void *ws, oa_threadpool *pool)
+{
+    (void)ws, (void)pool;
+    const gather_state *s = op->state;
+    if (in[0] == NULL || in[1] == NULL || out[0] == NULL) {
+        return OA_FAIL(OA_E_PARAM, "GatherV2: NULL data pointer");
+    }
+    char *y = out[0];
+    const char *x = in[0];
+    for (int64_t o = 0; o < s->outer; o++) {
+        int64_t bi = s->per_batch_outer ? o / s->per_batch_outer : 0;
+        for (int64_t j = 0; j < s->nidx; j++) {
+            int64_t k = bi * s->nidx + j;
+            int64_t idx = s->idt == OA_KDT_I32 ? ((const int32_t *)in[1])[k] : ((const int64_t *)in[1])[k];
+            if (idx < 0) {
+                idx += s->axis_dim;
+            }
+            if (idx < 0 || idx >= s->axis_dim) {
+                return OA_FAIL(OA_E_PARAM, "GatherV2: index %lld out of range [0, %lld)",
+                               (long long)(s->idt == OA_KDT_I32 ? ((const int32_t *)in[1])[k] : ((const int64_t *)in[1])[k]),
+                               (long long)s->axis_dim);
+            }
+            memcpy(y + (o * s->nidx + j) * s->inner_bytes, x + (o * s->axis_dim + idx) * s->inner_bytes,
+                   (size_t)s->inner_bytes);
+        }
+    }
+    return OA_OK;
+}
+
+const oa_kfamily oa_kfam_gather = {
+    .params_size = sizeof(oa_kgather_params),
+    .infer = gather_infer,
+    .setup = gather_setup,
+    .run = gather_run,
+    .release = generic_release,
+};
+
+/* =========================== Copy ======================================= */
+
+static oa_status copy_infer(const void *params, int n_in, const oa_ktensor *in, int n_out, oa_ktensor *out)
+{
+    (void)params;
+    if (n_in < 1 || n_out != 1) {
+        return OA_FAIL(OA_E_PARAM, "Copy: x (+ ignored inputs) and 1 output");
+    }
+    /* output dims: the Reshape rule when a host shape input is given, else x's */
+    out[0] = in[0];
+    out[0].data = NULL;
+    const oa_ktensor *sh = oa_kt_opt(n_in, in, 1);
+    if (sh != NULL && sh->data != NULL && (sh->dtype == OA_KDT_I32 || sh->dtype == OA_KDT_I64) && sh->rank == 1) {
+        int64_t d[OA_KMAX_DIMS];
+        int n;
+        oa_status st = oa_kt_read_ints(sh, "Reshape shape", d, OA_KMAX_DIMS, &n);
+        if (st != OA_OK) {
+            return st;
+        }
+        int64_t known = 1, neg = -1;
+        for (int i = 0; i < n; i++) {
+            if (d[i] == 0 && i < in[0].rank) {
+                d[i] = in[0].dims[i];
+            }
+            if (d[i] == -1) {
+                if (neg >= 0) {
+                    return OA_FAIL(OA_E_PARAM, "Reshape: more than one -1");
+                }
+                neg = i;
+            } else if (d[i] < 0) {
+                return OA_FAIL(OA_E_PARAM, "Reshape: invalid dim %lld", (long long)d[i]);
+            } else {
+                known *= d[i];
+            }
+        }
+        int64_t total = oa_ktensor_numel(&in[0]);
+        if (neg >= 0) {
+            d[neg] = known ? total / known : 0;
+        }
+        out[0].rank = n;
+        memcpy(out[0].dims, d, sizeof(int64_t) * (size_t)n);
+        out[0].layout = OA_KLAYOUT_PLAIN;
+    }
+    return OA_OK;
+}
+
+static oa_status copy_setup(oa_kop *op)
+{
+    if (op->in[0].layout != op->out[0].layout ||
+        (op->in[0].layout == OA_KLAYOUT_NCHWC && !oa_ksame_dims(&op->in[0], &op->out[0]))) {
+        return OA_FAIL(OA_E_PARAM, "Copy: an NCHWc tensor can only be copied to the same shape and layout");
+    }
+    op->ws_size = 0;
+    return OA_OK;
+}
+
+static oa_status copy_run(const oa_kop *op, const void *const *in, void *const *out, void *ws, oa_threadpool *pool)
+{
+    (void)ws, (void)pool;
+    if (in[0] == NULL || out[0] == NULL) {
+        return OA_FAIL(OA_E_PARAM, "Copy: NULL data pointer");
+    }
+    if (in[0] != out[0]) {
+        memcpy(out[0], in[0], oa_ktensor_bytes(&op->in[0]));
+    }
+    return OA_OK;
+}
+
+const oa_kfamily oa_kfam_copy = {
+    .params_size = 0,
+    .infer = copy_infer,
+    .setup = copy_setup,
+    .run = copy_run,
+    .loose_out_check = true,
+};
+
+/* =========================== Reorder ==================================== */
+
+static oa_status reorder_infer(const void *params, int n_in, const oa_ktensor *in, int n_out, oa_ktensor *out)
+{
+    (void)params;
+    if (n_in != 1 || n_out != 1 || in[0].rank != 4 || in[0].dtype != OA_KDT_F32) {
+        return OA_FAIL(OA_E_PARAM, "Reorder: one f32 4-D input and 1 output");
+    }
+    out[0] = in[0];
+    out[0].data = NULL;
+    return OA_OK;
+}
+
+static oa_status reorder_setup(oa_kop *op)
+{
+    (void)op;
+    return OA_OK;
+}
+
+typedef struct ro_ctx {
+    const oa_ktensor *t;
+    const float *x;
+    float *y;
+    bool to_blocked;
+} ro_ctx;
+
+static void ro_task(void *vctx, size_t tid, size_t b, size_t e)
+{
+    (void)tid;
+    const ro_ctx *c = vctx;
+    int64_t cb = oa_kernels_block(), C = c->t->dims[1], CB = (C + cb - 1) / cb, hw = c->t->dims[2] * c->t->dims[3];
+    for (size_t idx = b; idx < e; idx++) { /* (n, block) */
+        int64_t n = (int64_t)idx / CB, bk = (int64_t)idx % CB;
+        int64_t nc = C - bk * cb < cb ? C - bk * cb : cb;
+        if (c->to_blocked) {
+            oa_kblk_pack(c->x + (n * C + bk * cb) * hw, nc, hw, c->y + (int64_t)idx * hw * cb, cb);
+        } else {
+            oa_kblk_unpack(c->x + (int64_t)idx * hw * cb, nc, hw, c->y + (n * C + bk * cb) * hw, cb, NULL);
+        }
+    }
+}
+
+static oa_status reorder_run(const oa_kop *op, const void *const *in, void *const *out, void *ws, oa_threadpool *pool)
+{
+    (void)ws;
+    if (in[0] == NULL || out[0] == NULL) {
+        return OA_FAIL(OA_E_PARAM, "Reorder: NULL data pointer");
+    }
+    const oa_ktensor *x = &op->in[0], *y = &op->out[0];
+    if (x->layout == y->layout) {
+        if (in[0] != out[0]) {
+            memcpy(out[0], in[0], oa_ktensor_bytes(x));
+        }
+        return OA_OK;
+    }
+    ro_ctx c = {x, in[0], out[0], y->layout == OA_KLAYOUT_NCHWC};
+    int64_t cb = oa_kernels_block();
+    size_t tasks = (size_t)(x->dims[0] * ((x->dims[1] + cb - 1) / cb));
+    oa_threadpool_parallel_for(pool, tasks, (size_t)(OA_KGRAIN_ELEMS / (x->dims[2] * x->dims[3] * cb + 1) + 1), ro_task,
+                               &c);
+    return OA_OK;
+}
+
+const oa_kfamily oa_kfam_reorder = {
+    .params_size = 0,
+    .infer = reorder_infer,
+    .setup = reorder_setup,
+    .run = reorder_run,
+};

@@ -1,0 +1,422 @@
+/*
+ * Conformance: Conv2D / Conv2DTranspose (every shape class of the sample
+ * models: 1x1, 3x3, stride 2, depthwise, grouped, dilated, odd sizes,
+ * channels not a multiple of the block, 1-D), fused epilogues (bias, folded
+ * BatchNorm, activations, residual add), NCHW and NCHWc, 1 and 2 threads.
+ * Reference: direct convolution in double.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kt_harness.h"
+
+typedef struct conv_case {
+    int64_t n, ic, h, w, oc, kh, kw, sh, sw, pt, pb, pl, pr, dh, dw, g;
+    bool bias;
+    bool transpose;
+    int64_t oph, opw;
+} conv_case;
+
+static double act_ref(oa_kact a, double x, double al, double be)
+{
+    switch (a) {
+    case OA_KACT_RELU: return x > 0 ? x : 0;
+    case OA_KACT_LEAKY_RELU: return x > 0 ? x : al * x;
+    case OA_KACT_CLIP: return x < al ? al : (x > be ? be : x);
+    case OA_KACT_HARDSIGMOID: return fmax(0, fmin(1, al * x + be));
+    case OA_KACT_HARDSWISH: return x * fmax(0, fmin(6, x + 3)) / 6;
+    case OA_KACT_MUL_HARDSIGMOID: return x * fmax(0, fmin(1, al * x + be));
+    case OA_KACT_SIGMOID: return 1 / (1 + exp(-x));
+    case OA_KACT_TANH: return tanh(x);
+    case OA_KACT_GELU_ERF: return 0.5 * x * (1 + erf(x / sqrt(2.0)));
+    default: return x;
+    }
+}
+
+/* y[n][oc][oh][ow] in double */
+static double *conv_ref(const conv_case *c, const double *x, const double *w, const double *b, int64_t oh, int64_t ow)
+{
+    int64_t icg = c->ic / c->g, ocg = c->oc / c->g;
+    double *y = calloc((size_t)(c->n * c->oc * oh * ow), sizeof(double));
+    for (int64_t n = 0; n < c->n; n++) {
+        for (int64_t o = 0; o < c->oc; o++) {
+            int64_t grp = o / ocg;
+            for (int64_t i = 0; i < oh * ow; i++) {
+                y[(n * c->oc + o) * oh * ow + i] = b ? b[o] : 0.0;
+            }
+            for (int64_t ic = 0; ic < icg; ic++) {
+                int64_t ci = grp * icg + ic;
+                for (int64_t kh = 0; kh < c->kh; kh++) {
+                    for (int64_t kw = 0; kw < c->kw; kw++) {
+                        double wv = c->transpose ? w[((ci * ocg + o % ocg) * c->kh + kh) * c->kw + kw]
+                                                 : w[((o * icg + ic) * c->kh + kh) * c->kw + kw];
+                        if (!c->transpose) {
+                            for (int64_t yh = 0; yh < oh; yh++) {
+                                int64_t ih = yh * c->sh - c->pt + kh * c->dh;
+                                if (ih < 0 || ih >= c->h) {
+                                    continue;
+                                }
+                                for (int64_t yw = 0; yw < ow; yw++) {
+                                    int64_t iw = yw * c->sw - c->pl + kw * c->dw;
+                                    if (iw < 0 || iw >= c->w) {
+                                        continue;
+                                    }
+                                    y[((n * c->oc + o) * oh + yh) * ow + yw] +=
+                                        x[((n * c->ic + ci) * c->h + ih) * c->w + iw] * wv;
+                                }
+                            }
+                        } else { /* scatter: input pixel contributes to out = i*s - p + k*d */
+                            for (int64_t ih = 0; ih < c->h; ih++) {
+                                int64_t yh = ih * c->sh - c->pt + kh * c->dh;
+                                if (yh < 0 || yh >= oh) {
+                                    continue;
+                                }
+                                for (int64_t iw = 0; iw < c->w; iw++) {
+                                    int64_t yw = iw * c->sw - c->pl + kw * c->dw;
+                                    if (yw < 0 || yw >= ow) {
+                                        continue;
+                                    }
+                                    y[((n * c->oc + o) * oh + yh) * ow + yw] +=
+                                        x[((n * c->ic + ci) * c->h + ih) * c->w + iw] * wv;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    return y;
+}
+
+typedef struct post_case {
+    oa_kpost_chain post;
+    bool fold_bn;
+} post_case;
+
+/* mode: 0 NCHW, 1 NCHWc, 2 x NCHW -> y NCHWc (out_nchwc) */
+static void run_case(const conv_case *c, const post_case *pc, int mode, int nthreads, uint64_t seed)
+{
+    int64_t ekh = c->dh * (c->kh - 1) + 1, ekw = c->dw * (c->kw - 1) + 1, oh, ow;
+    if (!c->transpose) {
+        oh = (c->h + c->pt + c->pb - ekh) / c->sh + 1;
+        ow = (c->w + c->pl + c->pr - ekw) / c->sw + 1;
+    } else {
+        oh = (c->h - 1) * c->sh - c->pt - c->pb + ekh + c->oph;
+        ow = (c->w - 1) * c->sw - c->pl - c->pr + ekw + c->opw;
+    }
+    kt_buf x = kt_alloc(KT_D(OA_KDT_F32, c->n, c->ic, c->h, c->w));
+    kt_buf w = c->transpose ? kt_alloc(KT_D(OA_KDT_F32, c->ic, c->oc / c->g, c->kh, c->kw))
+                            : kt_alloc(KT_D(OA_KDT_F32, c->oc, c->ic / c->g, c->kh, c->kw));
+    kt_buf b = kt_alloc(KT_D(OA_KDT_F32, c->oc));
+    kt_fill(&x, seed, -1, 1);
+    kt_fill(&w, seed + 1, -0.5, 0.5);
+    kt_fill(&b, seed + 2, -0.5, 0.5);
+    kt_buf bn[4];
+    for (int i = 0; i < 4; i++) {
+        bn[i] = kt_alloc(KT_D(OA_KDT_F32, c->oc));
+        kt_fill(&bn[i], seed + 10 + (uint64_t)i, i == 3 ? 0.2 : -1, i == 3 ? 2 : 1);
+    }
+    int n_res = 0;
+    kt_buf res[OA_KMAX_POST];
+    for (int k = 0; k < pc->post.n; k++) {
+        if (pc->post.ops[k].kind == OA_KPOST_ADD) {
+            res[n_res] = kt_alloc(KT_D(OA_KDT_F32, c->n, c->oc, oh, ow));
+            kt_fill(&res[n_res], seed + 20 + (uint64_t)k, -1, 1);
+            n_res++;
+        }
+    }
+    /* reference */
+    double *xd = kt_to_double(&x), *wd = kt_to_double(&w), *bd = kt_to_double(&b);
+    if (pc->fold_bn) {
+        for (int64_t o = 0; o < c->oc; o++) {
+            double f = kt_get(&bn[0], o) / sqrt(kt_get(&bn[3], o) + 1e-5);
+            bd[o] = ((c->bias ? bd[o] : 0.0) - kt_get(&bn[2], o)) * f + kt_get(&bn[1], o);
+            if (!c->transpose) {
+                int64_t k = (c->ic / c->g) * c->kh * c->kw;
+                for (int64_t i = 0; i < k; i++) {
+                    wd[o * k + i] *= f;
+                }
+            } else {
+                int64_t ocg = c->oc / c->g, icg = c->ic / c->g, grp = o / ocg, kk = c->kh * c->kw;
+                for (int64_t ic = grp * icg; ic < (grp + 1) * icg; ic++) {
+                    for (int64_t i = 0; i < kk; i++) {
+                        wd[(ic * ocg + o % ocg) * kk + i] *= f;
+                    }
+                }
+            }
+        }
+    }
+    double *ref = conv_ref(c, xd, wd, (c->bias || pc->fold_bn) ? bd : NULL, oh, ow);
+    int64_t ny = c->n * c->oc * oh * ow;
+    for (int64_t i = 0; i < ny; i++) {
+        int r = 0;
+        for (int k = 0; k < pc->post.n; k++) {
+            const oa_kpost *p = &pc->post.ops[k];
+            if (p->kind == OA_KPOST_ADD) {
+                ref[i] += kt_get(&res[r++], i);
+            } else {
+                ref[i] = act_ref(p->act, ref[i], p->alpha, p->beta);
+            }
+        }
+    }
+    /* kernel */
+    oa_kconv_params p;
+    memset(&p, 0, sizeof p);
+    p.strides[0] = c->sh;
+    p.strides[1] = c->sw;
+    p.dilations[0] = c->dh;
+    p.dilations[1] = c->dw;
+    p.pads[0] = c->pt;
+    p.pads[1] = c->pb;
+    p.pads[2] = c->pl;
+    p.pads[3] = c->pr;
+    p.groups = c->g;
+    p.output_padding[0] = c->oph;
+    p.output_padding[1] = c->opw;
+    p.fold_bn = pc->fold_bn;
+    p.bn_epsilon = 1e-5f;
+    p.post = pc->post;
+    p.out_nchwc = mode == 2;
+    bool xblk = mode == 1, blk = mode != 0;
+    kt_buf xb = xblk ? kt_blocked_from_plain(&x) : x;
+    kt_buf resb[OA_KMAX_POST];
+    for (int i = 0; i < n_res; i++) {
+        resb[i] = blk ? kt_blocked_from_plain(&res[i]) : res[i];
+    }
+    oa_ktensor yd = KT_D(OA_KDT_F32, c->n, c->oc, oh, ow);
+    yd.layout = blk ? OA_KLAYOUT_NCHWC : OA_KLAYOUT_PLAIN;
+    kt_buf y = kt_alloc(yd);
+    kt_buf *ins[16];
+    int n_in = 0;
+    ins[n_in++] = &xb;
+    ins[n_in++] = &w;
+    ins[n_in++] = c->bias ? &b : NULL;
+    if (pc->fold_bn) {
+        for (int i = 0; i < 4; i++) {
+            ins[n_in++] = &bn[i];
+        }
+    }
+    for (int i = 0; i < n_res; i++) {
+        ins[n_in++] = &resb[i];
+    }
+    kt_buf *outs[1] = {&y};
+    unsigned host = 0x2 | 0x4 | (pc->fold_bn ? 0x78u : 0u);
+    const char *label = kt_fmt("%s n%lld ic%lld %lldx%lld oc%lld k%lldx%lld s%lld,%lld p%lld,%lld,%lld,%lld d%lld g%lld "
+                               "bias%d post%d bn%d %s thr%d",
+                               c->transpose ? "deconv" : "conv", (long long)c->n, (long long)c->ic, (long long)c->h,
+                               (long long)c->w, (long long)c->oc, (long long)c->kh, (long long)c->kw, (long long)c->sh,
+                               (long long)c->sw, (long long)c->pt, (long long)c->pb, (long long)c->pl, (long long)c->pr,
+                               (long long)c->dh, (long long)c->g, c->bias, pc->post.n, pc->fold_bn,
+                               mode == 2 ? "NCHW->NCHWc" : (blk ? "NCHWc" : "NCHW"), nthreads);
+    oa_status st = kt_run(c->transpose ? OA_KOP_CONV2D_TRANSPOSE : OA_KOP_CONV2D, &p, n_in, ins, host, 1, outs, nthreads);
+    if (st != OA_OK) {
+        fail_msg("%s: status %d", label, (int)st);
+    }
+    kt_buf yp = blk ? kt_plain_from_blocked(&y) : y;
+    double kdim = (double)(c->ic / c->g * c->kh * c->kw);
+    kt_expect_close(&yp, ref, 1e-5 * sqrt(kdim) + 1e-5, 1e-4, label);
+    if (xblk) {
+        kt_free(&xb);
+    }
+    if (blk) {
+        kt_free(&yp);
+        for (int i = 0; i < n_res; i++) {
+            kt_free(&resb[i]);
+        }
+    }
+    for (int i = 0; i < n_res; i++) {
+        kt_free(&res[i]);
+    }
+    for (int i = 0; i < 4; i++) {
+        kt_free(&bn[i]);
+    }
+    free(xd);
+    free(wd);
+    free(bd);
+    free(ref);
+    kt_free(&x);
+    kt_free(&w);
+    kt_free(&b);
+    kt_free(&y);
+}
+
+#define C(...) ((conv_case){__VA_ARGS__})
+
+static const conv_case k_cases[] = {
+    /* n ic h w oc kh kw sh sw pt pb pl pr dh dw g bias */
+    {1, 3, 17, 19, 16, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0},   /* stem, odd sizes */
+    {1, 16, 12, 12, 24, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},  /* 1x1 */
+    {2, 13, 9, 7, 21, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, false, false, 0, 0},   /* 1x1 odd channels, batch */
+    {1, 24, 15, 15, 24, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 24, true, false, 0, 0}, /* depthwise 3x3 */
+    {1, 20, 16, 16, 20, 5, 5, 2, 2, 2, 2, 2, 2, 1, 1, 20, true, false, 0, 0}, /* depthwise 5x5 s2 */
+    {1, 12, 10, 10, 18, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 3, true, false, 0, 0},  /* grouped */
+    {1, 8, 14, 14, 16, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, 1, true, false, 0, 0},   /* dilated */
+    {1, 5, 1, 40, 7, 1, 3, 1, 2, 0, 0, 1, 0, 1, 1, 1, true, false, 0, 0},     /* 1-D, asymmetric pad */
+    {1, 3, 23, 23, 8, 7, 7, 2, 2, 3, 3, 3, 3, 1, 1, 1, true, false, 0, 0},    /* ResNet-style 7x7 s2 */
+    {1, 32, 8, 8, 64, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0},    /* stride 2 */
+    {1, 64, 28, 28, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0},  /* bigger: threads split rows */
+    {1, 4, 6, 5, 3, 2, 2, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},      /* even kernel, no pad */
+    /* transposed */
+    {1, 16, 8, 8, 8, 2, 2, 2, 2, 0, 0, 0, 0, 1, 1, 1, true, true, 0, 0},      /* PP-OCR det head */
+    {1, 6, 5, 7, 4, 4, 4, 2, 2, 1, 1, 1, 1, 1, 1, 1, true, true, 0, 0},
+    {1, 4, 5, 5, 6, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 2, false, true, 1, 1},      /* groups + output_padding */
+    {2, 3, 4, 6, 5, 3, 3, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, true, 0, 0},
+};
+
+static post_case post_none(void)
+{
+    post_case p;
+    memset(&p, 0, sizeof p);
+    return p;
+}
+
+static post_case post_act(oa_kact a, float al, float be)
+{
+    post_case p = post_none();
+    p.post.n = 1;
+    p.post.ops[0].kind = OA_KPOST_ACT;
+    p.post.ops[0].act = a;
+    p.post.ops[0].alpha = al;
+    p.post.ops[0].beta = be;
+    return p;
+}
+
+static void test_conv_shapes(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof(k_cases) / sizeof(k_cases[0]); i++) {
+        post_case pc = post_none();
+        for (int mode = 0; mode < 3; mode++) {
+            for (int thr = 1; thr <= 2; thr++) {
+                run_case(&k_cases[i], &pc, mode, thr, 100 + i);
+            }
+        }
+    }
+}
+
+static void test_conv_epilogues(void **state)
+{
+    (void)state;
+    post_case pcs[12];
+    int n = 0;
+    pcs[n++] = post_act(OA_KACT_RELU, 0, 0);
+    pcs[n++] = post_act(OA_KACT_CLIP, 0, 6);
+    pcs[n++] = post_act(OA_KACT_HARDSWISH, 0, 0);
+    pcs[n++] = post_act(OA_KACT_HARDSIGMOID, 0.2f, 0.5f);
+    pcs[n++] = post_act(OA_KACT_MUL_HARDSIGMOID, 0.2f, 0.5f);             /* PP-OCR x*hsig(x), alpha 0.2 */
+    pcs[n++] = post_act(OA_KACT_MUL_HARDSIGMOID, 1.0f / 6.0f, 0.5f);      /* = hardswish */
+    pcs[n++] = post_act(OA_KACT_LEAKY_RELU, 0.1f, 0);
+    pcs[n++] = post_act(OA_KACT_SIGMOID, 0, 0);
+    post_case bn = post_act(OA_KACT_RELU, 0, 0);
+    bn.fold_bn = true;
+    pcs[n++] = bn;
+    post_case res = post_none(); /* ResNet: conv + BN + add + relu */
+    res.fold_bn = true;
+    res.post.n = 2;
+    res.post.ops[0].kind = OA_KPOST_ADD;
+    res.post.ops[1].kind = OA_KPOST_ACT;
+    res.post.ops[1].act = OA_KACT_RELU;
+    pcs[n++] = res;
+    post_case res2 = post_act(OA_KACT_HARDSWISH, 0, 0); /* act then add (not first: done by our epilogue) */
+    res2.post.n = 2;
+    res2.post.ops[1].kind = OA_KPOST_ADD;
+    pcs[n++] = res2;
+    static const conv_case shapes[] = {
+        {1, 16, 12, 12, 24, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},
+        {1, 24, 15, 15, 24, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 24, true, false, 0, 0},
+        {1, 13, 9, 11, 13, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0},
+        {1, 16, 8, 8, 8, 2, 2, 2, 2, 0, 0, 0, 0, 1, 1, 1, true, true, 0, 0},
+    };
+    for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++) {
+        for (int i = 0; i < n; i++) {
+            for (int mode = 0; mode < 3; mode++) {
+                run_case(&shapes[s], &pcs[i], mode, 1 + (i + mode) % 2, 300 + (uint64_t)i);
+            }
+        }
+    }
+}
+
+static void test_conv_residual_inplace(void **state)
+{
+    (void)state;
+    /* residual input aliases the output buffer (in-place sum) */
+    int64_t n = 1, c = 8, h = 6, w = 6;
+    kt_buf x = kt_alloc(KT_D(OA_KDT_F32, n, c, h, w));
+    kt_buf wt = kt_alloc(KT_D(OA_KDT_F32, c, c, 1, 1));
+    kt_buf y = kt_alloc(KT_D(OA_KDT_F32, n, c, h, w));
+    kt_fill(&x, 1, -1, 1);
+    kt_fill(&wt, 2, -1, 1);
+    kt_fill(&y, 3, -1, 1);
+    double *r0 = kt_to_double(&y), *xd = kt_to_double(&x), *wd = kt_to_double(&wt);
+    oa_kconv_params p;
+    memset(&p, 0, sizeof p);
+    p.strides[0] = p.strides[1] = 1;
+    p.post.n = 1;
+    p.post.ops[0].kind = OA_KPOST_ADD;
+    oa_ktensor in[4] = {x.d, wt.d, {.dtype = OA_KDT_UNDEFINED}, y.d};
+    in[1].data = wt.data;
+    oa_kop *op;
+    assert_int_equal(oa_kop_create(OA_KOP_CONV2D, &p, 4, in, 1, &y.d, &op), OA_OK);
+    void *ws = aligned_alloc(64, oa_kop_workspace_size(op) + 64);
+    const void *ip[4] = {x.data, NULL, NULL, y.data};
+    void *outp[1] = {y.data};
+    assert_int_equal(oa_kop_run(op, ip, outp, ws, kt_pool(2)), OA_OK);
+    double *ref = malloc(sizeof(double) * (size_t)(c * h * w));
+    for (int64_t o = 0; o < c; o++) {
+        for (int64_t i = 0; i < h * w; i++) {
+            double acc = r0[o * h * w + i];
+            for (int64_t k = 0; k < c; k++) {
+                acc += wd[o * c + k] * xd[k * h * w + i];
+            }
+            ref[o * h * w + i] = acc;
+        }
+    }
+    kt_expect_close(&y, ref, 1e-5, 1e-5, "conv residual in place");
+    free(ws);
+    free(ref);
+    free(r0);
+    free(xd);
+    free(wd);
+    oa_kop_destroy(op);
+    kt_free(&x);
+    kt_free(&wt);
+    kt_free(&y);
+}
+
+static void test_conv_bad_params(void **state)
+{
+    (void)state;
+    oa_kconv_params p;
+    memset(&p, 0, sizeof p);
+    p.strides[0] = p.strides[1] = 1;
+    oa_ktensor in[3] = {KT_D(OA_KDT_F32, 1, 3, 8, 8), KT_D(OA_KDT_F32, 4, 2, 3, 3), KT_D(OA_KDT_F32, 4)};
+    oa_ktensor out = KT_D(OA_KDT_F32, 1, 4, 6, 6);
+    oa_kop *op = NULL;
+    kt_expect_fail(oa_kop_create(OA_KOP_CONV2D, &p, 3, in, 1, &out, &op), OA_E_PARAM, "filter channels mismatch");
+    assert_null(op);
+    in[1] = KT_D(OA_KDT_F32, 4, 3, 3, 3);
+    in[0].dtype = OA_KDT_I32;
+    kt_expect_fail(oa_kop_create(OA_KOP_CONV2D, &p, 3, in, 1, &out, &op), OA_E_UNSUPPORTED_DATA_TYPE, "i32 conv");
+    in[0].dtype = OA_KDT_F32;
+    out.dims[2] = 7;
+    kt_expect_fail(oa_kop_create(OA_KOP_CONV2D, &p, 3, in, 1, &out, &op), OA_E_PARAM, "wrong output shape");
+    out.dims[2] = 6;
+    p.strides[0] = 0;
+    kt_expect_fail(oa_kop_create(OA_KOP_CONV2D, &p, 3, in, 1, &out, &op), OA_E_PARAM, "zero stride");
+    p.strides[0] = 1;
+    kt_expect_fail(oa_kop_create(OA_KOP_CONV2D, &p, 3, in, 1, &out, &op), OA_E_PARAM, "filter not constant");
+    oa_kop_destroy(NULL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_conv_shapes),
+        cmocka_unit_test(test_conv_epilogues),
+        cmocka_unit_test(test_conv_residual_inplace),
+        cmocka_unit_test(test_conv_bad_params),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,200 @@
+/*
+ * Conformance: MatMulV2 / BatchMatMulV2 / GEMM — transposes, numpy batch
+ * broadcasting, 1-D operands, bias [N] and [M,N], alpha/beta, constant
+ * (pre-packed) vs runtime b, fused post-ops (act, residual add), shapes
+ * from BERT and small M. Reference: double triple loop.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kt_harness.h"
+
+typedef struct mm_case {
+    int ra, rb;
+    int64_t a[4], b[4];
+    bool ta, tb;
+    int bias; /* 0 none, 1 [N], 2 [M,N] */
+    bool bconst;
+    float alpha, beta;
+    int post; /* 0 none, 1 relu, 2 gelu, 3 add, 4 add+relu */
+} mm_case;
+
+static void run_case(const mm_case *c, int thr, uint64_t seed)
+{
+    oa_ktensor ad = kt_desc(OA_KDT_F32, c->ra, c->a), bd = kt_desc(OA_KDT_F32, c->rb, c->b);
+    kt_buf a = kt_alloc(ad), b = kt_alloc(bd);
+    kt_fill(&a, seed, -1, 1);
+    kt_fill(&b, seed + 1, -1, 1);
+    oa_kmatmul_params p;
+    memset(&p, 0, sizeof p);
+    p.transpose_a = c->ta;
+    p.transpose_b = c->tb;
+    p.alpha = c->alpha;
+    p.beta = c->beta;
+    if (c->post == 1 || c->post == 2) {
+        p.post.n = 1;
+        p.post.ops[0].kind = OA_KPOST_ACT;
+        p.post.ops[0].act = c->post == 1 ? OA_KACT_RELU : OA_KACT_GELU_ERF;
+    } else if (c->post >= 3) {
+        p.post.n = c->post == 4 ? 2 : 1;
+        p.post.ops[0].kind = OA_KPOST_ADD;
+        p.post.ops[1].kind = OA_KPOST_ACT;
+        p.post.ops[1].act = OA_KACT_RELU;
+    }
+    /* geometry, independently */
+    int64_t M = c->ra == 1 ? 1 : c->a[c->ra - (c->ta ? 1 : 2)];
+    int64_t K = c->ra == 1 ? c->a[0] : c->a[c->ra - (c->ta ? 2 : 1)];
+    int64_t N = c->rb == 1 ? 1 : c->b[c->rb - (c->tb ? 2 : 1)];
+    int br = (c->ra > 2 ? c->ra - 2 : 0) > (c->rb > 2 ? c->rb - 2 : 0) ? c->ra - 2 : (c->rb > 2 ? c->rb - 2 : 0);
+    int64_t bdim[4], nb = 1;
+    oa_ktensor yd;
+    memset(&yd, 0, sizeof yd);
+    yd.dtype = OA_KDT_F32;
+    for (int i = 0; i < br; i++) {
+        int ia = i - (br - (c->ra - 2)), ib = i - (br - (c->rb - 2));
+        int64_t da = (c->ra > 2 && ia >= 0) ? c->a[ia] : 1, db = (c->rb > 2 && ib >= 0) ? c->b[ib] : 1;
+        bdim[i] = da > db ? da : db;
+        nb *= bdim[i];
+        yd.dims[yd.rank++] = bdim[i];
+    }
+    if (c->ra >= 2) {
+        yd.dims[yd.rank++] = M;
+    }
+    if (c->rb >= 2) {
+        yd.dims[yd.rank++] = N;
+    }
+    kt_buf bias = kt_alloc(c->bias == 2 ? KT_D(OA_KDT_F32, M, N) : KT_D(OA_KDT_F32, N));
+    kt_fill(&bias, seed + 2, -1, 1);
+    kt_buf res = kt_alloc(yd);
+    kt_fill(&res, seed + 3, -1, 1);
+    double *ref = calloc((size_t)(nb * M * N), sizeof(double));
+    double al = c->alpha == 0 && c->beta == 0 ? 1 : c->alpha, be = c->alpha == 0 && c->beta == 0 ? 1 : c->beta;
+    for (int64_t bi = 0; bi < nb; bi++) {
+        int64_t idx[4], r = bi;
+        for (int i = br - 1; i >= 0; i--) {
+            idx[i] = r % bdim[i];
+            r /= bdim[i];
+        }
+        int64_t oa = 0, ob = 0;
+        for (int i = 0; i < c->ra - 2; i++) {
+            int yi = i + (br - (c->ra - 2));
+            oa = oa * c->a[i] + (c->a[i] == 1 ? 0 : idx[yi]);
+        }
+        for (int i = 0; i < c->rb - 2; i++) {
+            int yi = i + (br - (c->rb - 2));
+            ob = ob * c->b[i] + (c->b[i] == 1 ? 0 : idx[yi]);
+        }
+        oa *= M * K;
+        ob *= K * N;
+        for (int64_t m = 0; m < M; m++) {
+            for (int64_t n = 0; n < N; n++) {
+                double acc = 0;
+                for (int64_t k = 0; k < K; k++) {
+                    double av = kt_get(&a, oa + (c->ta ? k * M + m : m * K + k));
+                    double bv = kt_get(&b, ob + (c->tb ? n * K + k : k * N + n));
+                    acc += av * bv;
+                }
+                acc *= al;
+                if (c->bias) {
+                    acc += be * kt_get(&bias, c->bias == 2 ? m * N + n : n);
+                }
+                int64_t yi = (bi * M + m) * N + n;
+                if (c->post == 1) {
+                    acc = acc > 0 ? acc : 0;
+                } else if (c->post == 2) {
+                    acc = 0.5 * acc * (1 + erf(acc / sqrt(2.0)));
+                } else if (c->post >= 3) {
+                    acc += kt_get(&res, yi);
+                    if (c->post == 4) {
+                        acc = acc > 0 ? acc : 0;
+                    }
+                }
+                ref[yi] = acc;
+            }
+        }
+    }
+    kt_buf y = kt_alloc(yd);
+    kt_buf *ins[4] = {&a, &b, c->bias ? &bias : NULL, &res}, *outs[1] = {&y};
+    int n_in = c->post >= 3 ? 4 : 3;
+    unsigned host = (c->bconst ? 0x2u : 0u) | (c->bias ? 0x4u : 0u);
+    char s1[64], s2[64];
+    const char *label = kt_fmt("matmul %s%s x %s%s bias%d const%d alpha%g post%d thr%d", kt_dims_str(&ad, s1, 64),
+                               c->ta ? "^T" : "", kt_dims_str(&bd, s2, 64), c->tb ? "^T" : "", c->bias, c->bconst,
+                               (double)c->alpha, c->post, thr);
+    oa_status st = kt_run(OA_KOP_MATMUL, &p, n_in, ins, host, 1, outs, thr);
+    if (st != OA_OK) {
+        fail_msg("%s: status %d", label, (int)st);
+    }
+    kt_expect_close(&y, ref, 2e-6 * sqrt((double)K) + 1e-6, 1e-5, label);
+    free(ref);
+    kt_free(&a);
+    kt_free(&b);
+    kt_free(&bias);
+    kt_free(&res);
+    kt_free(&y);
+}
+
+static const mm_case k_cases[] = {
+    {2, 2, {7, 5}, {5, 9}, false, false, 0, true, 0, 0, 0},
+    {2, 2, {5, 7}, {5, 9}, true, false, 0, true, 0, 0, 0},
+    {2, 2, {7, 5}, {9, 5}, false, true, 1, true, 0, 0, 0},
+    {2, 2, {5, 7}, {9, 5}, true, true, 1, false, 0, 0, 0},
+    {3, 2, {2, 64, 96}, {96, 80}, false, false, 1, true, 0, 0, 0},     /* Linear: batch folded into M */
+    {3, 2, {1, 128, 768}, {768, 768}, false, false, 1, true, 0, 0, 2}, /* BERT FFN-ish + gelu */
+    {4, 4, {1, 4, 16, 8}, {1, 4, 8, 16}, false, false, 0, false, 0, 0, 0}, /* attention QK^T style */
+    {4, 4, {1, 4, 16, 8}, {1, 4, 16, 8}, false, true, 0, false, 0, 0, 0},
+    {4, 3, {2, 3, 5, 6}, {3, 6, 4}, false, false, 0, false, 0, 0, 0},  /* batch broadcast */
+    {3, 4, {3, 5, 6}, {2, 1, 6, 4}, false, false, 0, false, 0, 0, 0},
+    {1, 2, {6}, {6, 4}, false, false, 0, true, 0, 0, 0},                 /* 1-D a */
+    {2, 1, {3, 6}, {6}, false, false, 0, false, 0, 0, 0},                /* 1-D b */
+    {1, 1, {6}, {6}, false, false, 0, false, 0, 0, 0},                   /* dot */
+    {3, 1, {2, 3, 6}, {6}, false, false, 0, false, 0, 0, 0},
+    {2, 2, {1, 256}, {256, 300}, false, false, 1, true, 0, 0, 1},        /* M = 1 + relu */
+    {2, 2, {33, 17}, {17, 65}, false, false, 2, true, 0.5f, 2.0f, 0},    /* GEMM alpha/beta, C [M,N] */
+    {2, 2, {33, 17}, {65, 17}, false, true, 1, true, 0, 0, 3},           /* residual add */
+    {2, 2, {40, 17}, {17, 24}, false, false, 1, true, 0, 0, 4},          /* add + relu */
+    {3, 3, {2, 40, 17}, {2, 17, 24}, false, false, 0, false, 0, 0, 4},
+    {2, 2, {0, 5}, {5, 3}, false, false, 0, true, 0, 0, 0},              /* empty */
+    {2, 2, {4, 0}, {0, 3}, false, false, 1, true, 0, 0, 0},              /* K = 0: bias only */
+    {3, 2, {2, 8, 16}, {8, 12}, true, false, 0, true, 0, 0, 0},          /* transposed a with batch */
+};
+
+static void test_matmul_cases(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof(k_cases) / sizeof(k_cases[0]); i++) {
+        for (int thr = 1; thr <= 2; thr++) {
+            run_case(&k_cases[i], thr, 40 + i);
+        }
+    }
+}
+
+static void test_matmul_bad_params(void **state)
+{
+    (void)state;
+    oa_kmatmul_params p;
+    memset(&p, 0, sizeof p);
+    oa_ktensor in[3] = {KT_D(OA_KDT_F32, 3, 4), KT_D(OA_KDT_F32, 5, 6), {.dtype = OA_KDT_UNDEFINED}};
+    oa_ktensor out;
+    kt_expect_fail(oa_kernel_infer(OA_KOP_MATMUL, &p, 3, in, 1, &out), OA_E_PARAM, "K mismatch");
+    in[1] = KT_D(OA_KDT_F32, 2, 4, 6);
+    in[0] = KT_D(OA_KDT_F32, 3, 3, 4);
+    kt_expect_fail(oa_kernel_infer(OA_KOP_MATMUL, &p, 3, in, 1, &out), OA_E_PARAM, "batch mismatch");
+    in[0] = KT_D(OA_KDT_I64, 3, 4);
+    in[1] = KT_D(OA_KDT_I64, 4, 6);
+    kt_expect_fail(oa_kernel_infer(OA_KOP_MATMUL, &p, 3, in, 1, &out), OA_E_UNSUPPORTED_DATA_TYPE, "i64 matmul");
+    in[0] = KT_D(OA_KDT_F32, 3, 4);
+    in[1] = KT_D(OA_KDT_F32, 4, 6);
+    in[2] = KT_D(OA_KDT_F32, 5);
+    kt_expect_fail(oa_kernel_infer(OA_KOP_MATMUL, &p, 3, in, 1, &out), OA_E_PARAM, "bad bias");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_matmul_cases),
+        cmocka_unit_test(test_matmul_bad_params),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
