@@ -4,8 +4,11 @@
  * "NCHWc: yes" families) joined by 4-D f32 activations; a chain with at
  * least one Conv2D runs blocked:
  *
- *   x ─▶ TransData(NCHW→NC1HWC0) ─▶ Conv2D ─▶ Relu ─▶ MaxPoolV3 ─▶ TransData(NC1HWC0→NCHW) ─▶ Softmax
+ *   x ─▶ Conv2D ─▶ Relu ─▶ MaxPoolV3 ─▶ TransData(NC1HWC0→NCHW) ─▶ Softmax
  *
+ * A Conv2D whose input comes from outside the chain keeps that input plain
+ * (x NCHW, y NC1HWC0: the kernels' out_nchwc); other entries into a chain
+ * (a residual operand, an elementwise operand) get a TransData.
  * Blocked descs: format NC1HWC0, shape [N, ceil(C/16), H, W, 16], origin
  * format NCHW, origin shape [N, C, H, W]. C0 = 16 is the planning size: it
  * also fits the AVX2 block of 8 the kernels may pick at run time. Weights
@@ -257,6 +260,11 @@ static oa_status layout_graph(oa_graph *g, size_t *changed)
             oa_shape xs = n->inputs[s].desc.shape;
             if (src->mark < count && order[src->mark] == src && blocked[src->mark] && si == 0) {
                 blocked_desc(&n->inputs[s].desc, &xs);
+                continue;
+            }
+            if (n->type == OA_OP_CONV2D && s == 0) {
+                /* The first conv of a chain reads its plain input directly and
+                 * writes blocked (the kernels' out_nchwc): no TransData. */
                 continue;
             }
             /* One TransData per plain tensor, shared by its blocked readers (node->user). */
