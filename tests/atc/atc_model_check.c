@@ -13,6 +13,7 @@
  *     (> 0 for static models, 0 for dynamic ones), zero_copy_memory_size;
  *   - every output offset of every non-weight op of every graph inside
  *     [0, memory_size);
+ *   - the size query (aclmdlQuerySize): work = memory_size, weights > 0;
  *   - gears: the Case with one branch per gear, the last input
  *     ascend_mbatch_shape_data (INT32, ND), MODEL_INOUT_INFO gear records;
  *   - `atc --mode=1` writes JSON that parses.
@@ -30,6 +31,7 @@
 #include "compiler/compiler.h"
 #include "om/om_ir.h"
 #include "om/om_model.h"
+#include "om/om_query.h"
 
 static int g_failures;
 
@@ -272,6 +274,12 @@ int main(int argc, char **argv)
               io->outputs[i].name, cm->output_names[i]);
     }
     oa_om_model_destroy(m);
+
+    /* aclmdlQuerySize's answer: the full memory_size (static) or 0 (dynamic), and the weights. */
+    size_t work = 0, weight = 0;
+    CHECK(oa_om_query_size_file(om, &work, &weight) == OA_OK, "size query failed");
+    CHECK((int64_t)work == want_mem, "queried work size %zu, planner total %lld", work, (long long)want_mem);
+    CHECK(weight > 0, "queried weight size 0");
 
     oa_graph *g = NULL;
     const oa_om_graph_info *info = NULL;
