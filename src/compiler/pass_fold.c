@@ -1,14 +1,13 @@
 /*
- * Constant folding. Two sources of compile-time data:
+ * Constant folding. Three sources of compile-time data:
  *   - value inference (graph/infer.h): small integer and tiny float
  *     tensors whose every element is known, which covers the shape
  *     subgraphs of static inputs (Shape -> Gather -> Concat -> Reshape) and
  *     arithmetic on small constants;
  *   - shape-only ops (Reshape, Squeeze, Unsqueeze, Flatten, ExpandDims,
- *     Identity) of a Const of any size: the new Const shares the bytes.
- * When the build has the CPU kernels (src/kernels), elementwise ops, Cast
- * and Transpose whose inputs are all Consts of any size are also run once
- * through them (pass_fold_kernels.c).
+ *     Identity) of a Const of any size: the new Const shares the bytes;
+ *   - elementwise ops, Cast and Transpose whose inputs are all Consts of any
+ *     size run once through the CPU kernels (pass_fold_kernels.c).
  */
 #define OA_LOG_MODULE "GE"
 #include <math.h>
@@ -219,11 +218,9 @@ static oa_status fold_one(oa_graph *g, size_t *changed)
             st = fold_from_value(n, k, &one);
             any = any || one;
         }
-#ifdef OA_HAVE_KERNELS
         if (st == OA_OK && !any) {
             st = oa_cp_fold_with_kernels(n, &any);
         }
-#endif
         if (st == OA_OK && any) {
             st = oa_cp_remove_if_unused(n);
             if (changed) {

@@ -85,10 +85,8 @@ bool oa_cp_is_post_op_host(const oa_node *n);
 uint32_t oa_cp_weight_slot(const oa_node *n);
 uint32_t oa_cp_bias_slot(const oa_node *n);
 
-#ifdef OA_HAVE_KERNELS
 /* Folds n (inputs all Const) by running it once through the CPU kernels
  * (pass_fold_kernels.c); *done when its output became a Const. */
 OA_MUST_CHECK oa_status oa_cp_fold_with_kernels(oa_node *n, bool *done);
-#endif
 
 #endif /* OA_COMPILER_PASS_UTIL_H */

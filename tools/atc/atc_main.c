@@ -325,8 +325,9 @@ static oa_status gen_om(int argc, char **argv)
             st = atc_write_om(cm, &info, out_path);
         }
     }
-    if (st == OA_OK && ps.shown) {
-        printf("[%.1fs] done: %s\n", (double)(oa_now_ns() - ps.start) / 1e9, out_path);
+    double secs = (double)(oa_now_ns() - ps.start) / 1e9;
+    if (st == OA_OK && (ps.shown || secs >= 1.0)) {
+        printf("[%.1fs] done: %s\n", secs, out_path);
     }
     free(cmdline);
     free(out_path);

@@ -11,14 +11,8 @@
 
 #include "base/error.h"
 
-#ifdef OA_HAVE_OM
 #include "om/om_ir.h"
 #include "om/om_json.h"
-
-bool atc_have_om(void)
-{
-    return true;
-}
 
 /* OpDef offsets of every node, built on demand from the compiler's plan. */
 typedef struct plan_view {
@@ -120,31 +114,3 @@ oa_status atc_om_to_json(const char *om_path, const char *json_path)
 {
     return oa_om_dump_json_file(om_path, json_path, OA_OM_JSON_CANN);
 }
-
-#else /* no om library in this build */
-
-bool atc_have_om(void)
-{
-    return false;
-}
-
-oa_status atc_write_om(const oa_compiled_model *cm, const atc_om_info *info, const char *path)
-{
-    (void)cm;
-    (void)info;
-    return OA_FAIL(OA_E_FEATURE_UNSUPPORTED,
-                   "E10055: The operation is not supported. Reason: writing %s needs the .om writer (src/om), which "
-                   "is not part of this build yet.",
-                   path);
-}
-
-oa_status atc_om_to_json(const char *om_path, const char *json_path)
-{
-    (void)json_path;
-    return OA_FAIL(OA_E_FEATURE_UNSUPPORTED,
-                   "E10055: The operation is not supported. Reason: reading %s needs the .om reader (src/om), which "
-                   "is not part of this build yet.",
-                   om_path);
-}
-
-#endif

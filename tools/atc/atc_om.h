@@ -1,7 +1,6 @@
 /*
  * atc's thin layer over the .om format library (src/om, om_ir.h): writing
- * a compiled model and dumping an .om as JSON. When the build has no om
- * library these report "not supported yet" (E10055).
+ * a compiled model and dumping an .om as JSON.
  */
 #ifndef OA_TOOLS_ATC_OM_H
 #define OA_TOOLS_ATC_OM_H
@@ -16,9 +15,6 @@ typedef struct atc_om_info {
     const char *cmdline;   /* model attr atc_cmdline */
     bool compress;         /* --enable_attr_compression */
 } atc_om_info;
-
-/* True when this atc can read and write .om files. */
-bool atc_have_om(void);
 
 /*
  * Writes cm to `path` (mode 0600, atomically): graphs, weights, the static

@@ -185,7 +185,6 @@ static void constant_folding_dtypes(void **state)
     oa_graph_destroy(g);
 }
 
-#ifdef OA_HAVE_KERNELS
 /*
  * Large constants fold through the kernels:
  *   w[64,48] ─▶ Transpose(perm [1,0]) ─▶ Cast(f16) ─▶ out0
@@ -217,7 +216,6 @@ static void constant_folding_with_kernels(void **state)
     assert_int_equal(ct_count(g, OA_OP_TRANSPOSE) + ct_count(g, OA_OP_CAST) + ct_count(g, OA_OP_MUL), 0);
     oa_graph_destroy(g);
 }
-#endif
 
 /*
  *   x[1,2,3,3] ─▶ Conv2D(w[3,2,1,1], b[3]) ─▶ BatchNorm(scale, offset, mean, var) ─▶ out
@@ -912,9 +910,7 @@ int main(void)
         cmocka_unit_test(dead_code),
         cmocka_unit_test(constant_folding),
         cmocka_unit_test(constant_folding_dtypes),
-#ifdef OA_HAVE_KERNELS
         cmocka_unit_test(constant_folding_with_kernels),
-#endif
         cmocka_unit_test(inline_known_branches),
         cmocka_unit_test(batchnorm_folding),
         cmocka_unit_test(batchnorm_folding_refusals),
