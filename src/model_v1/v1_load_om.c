@@ -6,8 +6,11 @@
  *      memory_size - zero_copy_memory_size, is ACL_ERROR_GE_PARAM_INVALID;
  *   2. the opened model becomes a graph IR with its plan (om_ir.h);
  *   3. weights: copied into the caller's weight memory when given (GE copies
- *      at every load), else zero-copy from the mapped file, else (memory
- *      loads: the image is the caller's) copied into a block of ours;
+ *      at every load), else used in place from the mapped file when the
+ *      partition is 64-byte aligned there, else (memory loads: the image is
+ *      the caller's; or a misaligned partition) copied into a block of ours;
+ *      every constant of the graph is re-pointed there before the kernels
+ *      read it;
  *   4. the program: kernels created once (weights packed), plan offsets
  *      checked, one workspace;
  *   5. the first execution context on the work memory (the caller's, or
@@ -28,13 +31,9 @@
 
 typedef struct load_ctx {
     const oa_om_graph_info *gi;
-    const uint8_t *part;   /* WEIGHTS_DATA as mapped/borrowed */
-    size_t part_size;
-    const uint8_t *base;   /* where the weights live for the model's life */
-    bool keep_image;       /* everything the graph borrows stays valid (file loads, zero-copy) */
-    void **owned;          /* constant copies handed to the model */
+    oa_blob *keep;      /* the image (mapped file), when the model reads constants from it */
+    void **owned;       /* memory handed to the model (our weight copy, realigned constants) */
     size_t n_owned, cap_owned;
-    oa_blob *blob;         /* the mapping, when kept */
 } load_ctx;
 
 static bool plan_of(void *ctx, const oa_node *n, oa_v1_node_mem *m)
@@ -51,42 +50,93 @@ static bool plan_of(void *ctx, const oa_node *n, oa_v1_node_mem *m)
     return true;
 }
 
+/* Constants were relocated before the build: their bytes live as long as the model. */
 static const void *const_of(void *ctx, const oa_tensor *t)
 {
-    load_ctx *lc = ctx;
-    if (t->size == 0) {
-        return NULL;
-    }
-    if (lc->blob == NULL && t->blob != NULL && lc->keep_image) {
-        lc->blob = oa_blob_retain(t->blob);
-    }
-    const uint8_t *d = t->data;
-    if (lc->part != NULL && d >= lc->part && (size_t)(d - lc->part) <= lc->part_size &&
-        t->size <= lc->part_size - (size_t)(d - lc->part)) {
-        return lc->base + (d - lc->part);
-    }
-    if (lc->keep_image) {
-        return d;
-    }
-    /* a constant stored inline in the ModelDef, of an image we do not keep */
+    (void)ctx;
+    return t->data;
+}
+
+static void *own(load_ctx *lc, size_t size)
+{
     if (lc->n_owned == lc->cap_owned) {
         const size_t cap = lc->cap_owned ? lc->cap_owned * 2 : 16;
         void **o = realloc(lc->owned, cap * sizeof(*o));
         if (o == NULL) {
-            (void)OA_FAIL(OA_E_NOMEM, "constants");
             return NULL;
         }
         lc->owned = o;
         lc->cap_owned = cap;
     }
-    void *m = malloc(t->size);
-    if (m == NULL) {
-        (void)OA_FAIL(OA_E_NOMEM, "constant of %zu bytes", t->size);
-        return NULL;
+    void *m = aligned_alloc(64, (size + 63) & ~(size_t)63);
+    if (m != NULL) {
+        lc->owned[lc->n_owned++] = m;
     }
-    memcpy(m, d, t->size);
-    lc->owned[lc->n_owned++] = m;
     return m;
+}
+
+static void drop_owned(load_ctx *lc)
+{
+    for (size_t i = 0; i < lc->n_owned; i++) {
+        free(lc->owned[i]);
+    }
+    free(lc->owned);
+    lc->owned = NULL;
+    lc->n_owned = lc->cap_owned = 0;
+}
+
+/*
+ * Points every constant of g (and its subgraphs) at memory that lives as long
+ * as the model and is 64-byte aligned: tensors in WEIGHTS_DATA move to
+ * base + their offset (base: the caller's weight memory, our copy, or the
+ * mapped partition itself when it is aligned); others (bytes inline in the
+ * ModelDef) stay where they are when the image is kept and they are aligned,
+ * else they are copied. The kernels read these bytes at create (packing)
+ * and some at run time.
+ */
+static oa_status relocate_graph(load_ctx *lc, oa_graph *g, const uint8_t *part, size_t part_size, uint8_t *base,
+                                oa_blob *base_blob)
+{
+    for (oa_node *n = oa_graph_first_node(g); n != NULL; n = n->next) {
+        for (uint32_t k = 0; k < n->num_subgraphs; k++) {
+            oa_status st = relocate_graph(lc, n->subgraphs[k].graph, part, part_size, base, base_blob);
+            if (st != OA_OK) {
+                return st;
+            }
+        }
+        const oa_tensor *t = NULL;
+        if ((n->type != OA_OP_CONST && n->type != OA_OP_CONSTANT) || !oa_attrs_get_tensor(&n->attrs, "value", &t) ||
+            t->size == 0) {
+            continue;
+        }
+        const uint8_t *d = t->data;
+        const void *to = NULL;
+        if (part != NULL && d >= part && (size_t)(d - part) <= part_size && t->size <= part_size - (size_t)(d - part)) {
+            to = base + (d - part);
+        } else if (lc->keep != NULL && ((uintptr_t)d & 63u) == 0) {
+            continue; /* inline, aligned, in the kept image */
+        } else {
+            void *m = own(lc, t->size);
+            if (m == NULL) {
+                return OA_FAIL(OA_E_NOMEM, "constant %s (%zu bytes)", n->name, t->size);
+            }
+            memcpy(m, d, t->size);
+            to = m;
+        }
+        if (to == t->data) {
+            continue;
+        }
+        oa_tensor *nt = NULL;
+        oa_status st = oa_graph_make_tensor_borrowed_ptr(g, t->desc.dtype, &t->desc.shape, base_blob, to, t->size, &nt);
+        if (st == OA_OK) {
+            nt->desc = t->desc;
+            st = oa_node_set_tensor(n, "value", nt);
+        }
+        if (st != OA_OK) {
+            return st;
+        }
+    }
+    return OA_OK;
 }
 
 static int64_t attr_i64(const oa_om_graph_info *gi, const char *name, int64_t dflt)
@@ -147,27 +197,52 @@ oa_status oa_v1_load_om(oa_model *m, const oa_model_load_args *args)
                        (long long)memory_size, (long long)zero_copy, m->id);
     }
     load_ctx lc = {.gi = gi};
-    void *own_weights = NULL;
+    /* where the weights live: GE copies them into the caller's weight memory; a mapped file
+     * is used in place when its WEIGHTS_DATA happens to be 64-byte aligned; else a copy */
+    uint8_t *base = NULL;
+    const uint8_t *part = NULL;
+    size_t part_size = 0;
     if (wp != NULL && wp->size > 0) {
-        lc.part = wp->data;
-        lc.part_size = (size_t)wp->size;
+        part = wp->data;
+        part_size = (size_t)wp->size;
         if (args->weight_ptr != NULL) {
-            memcpy(args->weight_ptr, wp->data, (size_t)wp->size);
-            lc.base = args->weight_ptr;
-        } else if (args->om_path != NULL) {
-            lc.base = wp->data;
-            lc.keep_image = true;
+            base = args->weight_ptr;
+            memcpy(base, part, part_size);
+        } else if (args->om_path != NULL && ((uintptr_t)part & 63u) == 0) {
+            base = (uint8_t *)(uintptr_t)part;
         } else {
-            own_weights = aligned_alloc(64, ((size_t)wp->size + 63) & ~(size_t)63);
-            if (own_weights == NULL) {
+            base = own(&lc, part_size);
+            if (base == NULL) {
                 oa_graph_destroy(g);
-                return OA_FAIL(OA_E_GE_MEMORY_ALLOCATION, "weights of %llu bytes", (unsigned long long)wp->size);
+                return OA_FAIL(OA_E_GE_MEMORY_ALLOCATION, "weights of %zu bytes", part_size);
             }
-            memcpy(own_weights, wp->data, (size_t)wp->size);
-            lc.base = own_weights;
+            memcpy(base, part, part_size);
         }
-    } else {
-        lc.keep_image = args->om_path != NULL;
+    }
+    const bool mapped = base != NULL && base == part;
+    if (args->om_path != NULL && (mapped || part == NULL)) {
+        /* constants stay in the mapped image: keep it as long as the model */
+        const oa_tensor *any = NULL;
+        for (const oa_node *n = oa_graph_first_node(g); n != NULL && any == NULL; n = n->next) {
+            const oa_tensor *t = NULL;
+            if ((n->type == OA_OP_CONST || n->type == OA_OP_CONSTANT) && oa_attrs_get_tensor(&n->attrs, "value", &t) &&
+                t->blob != NULL) {
+                any = t;
+            }
+        }
+        lc.keep = any != NULL ? oa_blob_retain(any->blob) : NULL;
+    }
+    oa_blob *base_blob = base != NULL ? oa_blob_create(base, part_size, NULL, NULL) : NULL;
+    st = base != NULL && base_blob == NULL ? OA_E_NOMEM : OA_OK;
+    if (st == OA_OK) {
+        st = relocate_graph(&lc, g, part, part_size, base, base_blob);
+    }
+    oa_blob_release(base_blob); /* the graph holds its own references while it lives */
+    if (st != OA_OK) {
+        oa_graph_destroy(g);
+        oa_blob_release(lc.keep);
+        drop_owned(&lc);
+        return st;
     }
     const oa_v1_source src = {
         .root = g,
@@ -181,36 +256,15 @@ oa_status oa_v1_load_om(oa_model *m, const oa_model_load_args *args)
     };
     oa_v1_program *prog = NULL;
     st = oa_v1_program_build(&src, &prog);
-    if (st == OA_OK && lc.keep_image && lc.blob == NULL) {
-        lc.keep_image = false; /* nothing points into the image */
-    }
-    oa_graph_destroy(g); /* the model survives through lc.blob when the program points into it */
+    oa_graph_destroy(g); /* the image survives through lc.keep when constants point into it */
     if (st != OA_OK) {
-        oa_blob_release(lc.blob);
-        free(own_weights);
-        for (size_t i = 0; i < lc.n_owned; i++) {
-            free(lc.owned[i]);
-        }
-        free(lc.owned);
+        oa_blob_release(lc.keep);
+        drop_owned(&lc);
         return st;
-    }
-    if (own_weights != NULL) {
-        void **o = realloc(lc.owned, (lc.n_owned + 1) * sizeof(*o));
-        if (o == NULL) {
-            oa_v1_program_destroy(prog);
-            free(own_weights);
-            for (size_t i = 0; i < lc.n_owned; i++) {
-                free(lc.owned[i]);
-            }
-            free(lc.owned);
-            return OA_FAIL(OA_E_NOMEM, "weights");
-        }
-        lc.owned = o;
-        lc.owned[lc.n_owned++] = own_weights;
     }
     const uint64_t own_work = args->reuse_zero_copy ? need : 0;
     oa_v1_model *x = NULL;
-    st = oa_v1_model_create(prog, args->work_ptr, args->work_size, own_work, lc.blob, lc.owned, lc.n_owned, &x);
+    st = oa_v1_model_create(prog, args->work_ptr, args->work_size, own_work, lc.keep, lc.owned, lc.n_owned, &x);
     if (st != OA_OK) {
         return st;
     }
@@ -218,6 +272,6 @@ oa_status oa_v1_load_om(oa_model *m, const oa_model_load_args *args)
     OA_LOGI("[Load][Model] model %u: memory_size %lld (zero-copy %lld, %s), weights %llu bytes (%s)", m->id,
             (long long)memory_size, (long long)zero_copy, args->work_ptr != NULL ? "caller's work memory" : "ours",
             (unsigned long long)weight_size,
-            args->weight_ptr != NULL ? "copied into the caller's memory" : lc.keep_image ? "mapped" : "copied");
+            args->weight_ptr != NULL ? "copied into the caller's memory" : mapped ? "mapped" : "copied");
     return OA_OK;
 }

@@ -300,12 +300,19 @@ bool oa_bind_slot_ints(const oa_bctx *c, uint32_t slot, int64_t *vals, int cap, 
     if (!oa_shape_numel(&d->shape, &cnt) || cnt > cap) {
         return false;
     }
+    const uint8_t *b = data;
     for (int64_t i = 0; i < cnt; i++) {
+        /* constants may sit anywhere in a model image: no typed loads */
         switch (d->dtype) {
-        case OA_DT_INT32: vals[i] = ((const int32_t *)data)[i]; break;
-        case OA_DT_INT64: vals[i] = ((const int64_t *)data)[i]; break;
-        case OA_DT_UINT8: vals[i] = ((const uint8_t *)data)[i]; break;
-        case OA_DT_INT8: vals[i] = ((const int8_t *)data)[i]; break;
+        case OA_DT_INT32: {
+            int32_t v;
+            memcpy(&v, b + 4 * i, 4);
+            vals[i] = v;
+            break;
+        }
+        case OA_DT_INT64: memcpy(&vals[i], b + 8 * i, 8); break;
+        case OA_DT_UINT8: vals[i] = b[i]; break;
+        case OA_DT_INT8: vals[i] = (int8_t)b[i]; break;
         default: return false;
         }
     }
