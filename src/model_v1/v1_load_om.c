@@ -151,6 +151,10 @@ oa_status oa_v1_load_om(oa_model *m, const oa_model_load_args *args)
     if (lo == NULL || lo->model == NULL) {
         return OA_FAIL(OA_E_GE_LOAD_MODEL, "model %u: no opened .om model to load", m->id);
     }
+    if (args->input_q != NULL || args->output_q != NULL) {
+        return OA_FAIL(OA_E_NOT_SUPPORTED, "model %u: queue-fed models (aclmdlLoadFrom*WithQ) are not supported on "
+                       "the CPU", m->id);
+    }
     int32_t dev = 0;
     if (aclrtGetDevice(&dev) != ACL_SUCCESS) {
         dev = 0;

@@ -361,6 +361,47 @@ static void execute_checks(void **state)
     ew_free(&b);
 }
 
+/* aclmdlExecuteAsync on a capturing stream is recorded (task kind MODEL) and replayed with the bound buffers. */
+static void capture_and_replay(void **state)
+{
+    (void)state;
+    uint32_t id = 0;
+    OK_ACL(aclmdlLoadFromFile(model("ew.om"), &id));
+    bufs b;
+    ew_bufs(&b, EW_N * 4, EW_N * 4);
+    aclrtStream s;
+    OK_ACL(aclrtCreateStream(&s));
+    OK_ACL(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    OK_ACL(aclmdlExecuteAsync(id, b.in, b.out, s));
+    aclmdlRI ri = NULL;
+    OK_ACL(aclmdlRICaptureEnd(s, &ri));
+    for (int r = 0; r < 3; r++) {
+        float *x = b.x;
+        for (int i = 0; i < EW_N; i++) {
+            x[i] += 0.25f * (float)r;
+        }
+        memset(b.y0, 0, EW_N * 4);
+        OK_ACL(aclmdlRIExecuteAsync(ri, s));
+        OK_ACL(aclrtSynchronizeStream(s));
+        ew_check(&b, EW_N);
+    }
+    OK_ACL(aclmdlUnload(id)); /* the instance keeps the model alive until it is destroyed */
+    OK_ACL(aclmdlRIExecuteAsync(ri, s));
+    OK_ACL(aclrtSynchronizeStream(s));
+    ew_check(&b, EW_N);
+    OK_ACL(aclmdlRIDestroy(ri));
+    OK_ACL(aclrtDestroyStream(s));
+    ew_free(&b);
+}
+
+static void queue_loads_refused(void **state)
+{
+    (void)state;
+    uint32_t id = 0;
+    const uint32_t q[1] = {0};
+    EXPECT_ACL(aclmdlLoadFromFileWithQ(model("ew.om"), &id, q, 1, q, 2), ACL_ERROR_API_NOT_SUPPORT, "queue-fed");
+}
+
 static void io_copies_and_constants(void **state)
 {
     (void)state;
@@ -519,7 +560,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(query_and_desc),       cmocka_unit_test(ew_load_variants),
         cmocka_unit_test(hostile_and_unsupported), cmocka_unit_test(execute_checks),
         cmocka_unit_test(io_copies_and_constants), cmocka_unit_test(conv_model),
-        cmocka_unit_test(concurrent_executions),
+        cmocka_unit_test(concurrent_executions), cmocka_unit_test(capture_and_replay),
+        cmocka_unit_test(queue_loads_refused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
