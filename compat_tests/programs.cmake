@@ -72,6 +72,12 @@ oa_compat_test(oa_run_bert PROGRAM oa_run ARGS --model ${_md}/om/bert.om
 _mdl_fix(cls_dyn)
 oa_compat_test(oa_run_cls_dyn PROGRAM oa_run ARGS --model ${_md}/om/cls_dyn.om --input ${_md}/inputs/cls_b2.bin
                --dymBatch 2 --compare ${_md}/ref/cls_dyn/b2 FIXTURES ${_fx} LABELS models)
+_mdl_fix(rec_hw)
+oa_compat_test(oa_run_rec_hw PROGRAM oa_run ARGS --model ${_md}/om/rec_hw.om --input ${_md}/inputs/rec_x_160.bin
+               --dymHW 48,160 --compare ${_md}/ref/rec_hw FIXTURES ${_fx} LABELS models)
+_mdl_fix(rec_dims)
+oa_compat_test(oa_run_rec_dims PROGRAM oa_run ARGS --model ${_md}/om/rec_dims.om --input ${_md}/inputs/rec_x_160.bin
+               --dymDims 1,3,48,160 --compare ${_md}/ref/rec_dims FIXTURES ${_fx} LABELS models)
 _mdl_fix(resnet50)
 oa_compat_test(oa_run_resnet50 PROGRAM oa_run ARGS --model ${_md}/om/resnet50.om --input ${_md}/inputs/resnet_x.bin
                --compare ${_md}/ref/resnet50 --top5 --output ${_md}/out FIXTURES ${_fx} LABELS models)

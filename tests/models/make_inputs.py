@@ -44,7 +44,9 @@ def main():
         arr.tofile(os.path.join(args.out, name))
 
     save('det_x.bin', text_image(640, 640, LINES * 4, 1, 28))
-    save('rec_x.bin', text_image(320, 48, ['openacl 2026'], 2, 30))
+    rec = text_image(320, 48, ['openacl 2026'], 2, 30)
+    save('rec_x.bin', rec)
+    save('rec_x_160.bin', rec[:, :, :, :160].copy())  # the 48x160 gear of the HW / dims models
     cls = text_image(192, 48, ['Hello CPU'], 3, 30)
     save('cls_x.bin', cls)
     # the fp16 input model reads the same image rounded to fp16; ORT gets those values as float32
