@@ -532,7 +532,7 @@ static void full_ranges(const json_tensor *t, int64_t (*r)[2], size_t *n)
     *n = t->ndims;
 }
 
-static oa_status build_one(const cJSON *j, int index, const oa_singleop_opts *o, size_t *written)
+static oa_status build_one(const cJSON *j, int index, const oa_singleop_opts *o, bool write, size_t *written)
 {
     const cJSON *op = cJSON_GetObjectItemCaseSensitive(j, "op");
     if (!cJSON_IsString(op) || op->valuestring[0] == '\0') {
@@ -640,7 +640,7 @@ static oa_status build_one(const cJSON *j, int index, const oa_singleop_opts *o,
         nout[i].dims = to[i].dims;
         nout[i].ndims = to[i].ndims;
     }
-    if (st == OA_OK) {
+    if (st == OA_OK && write) {
         const cJSON *nm = cJSON_GetObjectItemCaseSensitive(j, "name");
         char file[MAX_FILE_NAME + 8];
         oa_singleop_file_name(cJSON_IsString(nm) ? nm->valuestring : NULL, index, type, ni, n_in, nout, n_out, file,
@@ -698,20 +698,29 @@ oa_status oa_singleop_build(const char *json_text, size_t len, const oa_singleop
         cJSON_Delete(root);
         return OA_FAIL(OA_E_PARAM, "--output=%s is not a directory", o->out_dir);
     }
+    /* CANN parses and checks the whole list first, then builds every op, going on after a failed one */
     oa_status st = OA_OK;
-    int index = 0;
-    const cJSON *e;
-    cJSON_ArrayForEach(e, root)
-    {
-        if (st != OA_OK) {
+    for (int pass = 0; pass < 2 && st == OA_OK; ++pass) {
+        int index = 0;
+        const cJSON *e;
+        cJSON_ArrayForEach(e, root)
+        {
+            if (pass == 0 && st != OA_OK) {
+                break;
+            }
+            const cJSON *cf = cJSON_GetObjectItemCaseSensitive(e, "compile_flag");
+            if (cJSON_IsNumber(cf) && (int)cf->valuedouble == 1) {
+                continue; /* a flag entry: CANN skips it (fuzzy compile of the following ops) */
+            }
+            const oa_status s1 = build_one(e, index, o, pass == 1, written);
+            if (s1 != OA_OK && st == OA_OK) {
+                st = s1;
+            }
+            ++index;
+        }
+        if (pass == 1) {
             break;
         }
-        const cJSON *cf = cJSON_GetObjectItemCaseSensitive(e, "compile_flag");
-        if (cJSON_IsNumber(cf) && (int)cf->valuedouble == 1) {
-            continue; /* a flag entry: CANN skips it (fuzzy compile of the following ops) */
-        }
-        st = build_one(e, index, o, written);
-        ++index;
     }
     cJSON_Delete(root);
     return st;

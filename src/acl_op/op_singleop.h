@@ -21,10 +21,11 @@ typedef struct oa_singleop_opts {
 } oa_singleop_opts;
 
 /*
- * Builds every operator of the JSON text (a list). Stops at the first
- * failure: OA_E_PARAM for a description CANN's parser refuses (message
- * names the op and tensor), the model writer's codes otherwise.
- * *written: models written.
+ * Builds every operator of the JSON text (a list), as CANN's atc does: the
+ * whole list is parsed and checked first (OA_E_PARAM for a description
+ * CANN's parser refuses, naming the op and tensor; nothing is written
+ * then), then every operator is built and written, going on after one that
+ * fails (the first failure is returned). *written: models written.
  */
 oa_status oa_singleop_build(const char *json_text, size_t len, const oa_singleop_opts *o, size_t *written) OA_MUST_CHECK;
 
