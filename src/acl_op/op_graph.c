@@ -192,7 +192,7 @@ oa_status oa_opgraph_build(const oa_opspec *spec, bool infer, oa_graph **graph, 
         }
     }
     if (st == OA_OK && infer) {
-        st = oa_infer_node(n);
+        st = oa_graph_infer(g); /* Const/Data first: their values reach the op's shape inputs */
     }
     for (int k = 0; k < spec->n_out && st == OA_OK; ++k) {
         st = reconcile_output(n, k, &spec->out[k]);
