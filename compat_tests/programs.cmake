@@ -16,3 +16,11 @@ oa_compat_program(rt_external_allocator SOURCES runtime/rt_external_allocator.c)
 
 # Stream capture and replay (aclmdlRI*).
 oa_compat_program(capture_replay SOURCES capture/capture_replay.c)
+
+# Single operators (aclop*, acl_cblas) with models from the installed atc --singleop.
+oa_compat_program(op_model_dir SOURCES op/op_model_dir.c LABELS op)
+oa_compat_program(op_compile_execute SOURCES op/op_compile_execute.c LABELS op)
+oa_compat_program(op_dynamic SOURCES op/op_dynamic.c LABELS op)
+oa_compat_program(op_gemm SOURCES op/op_gemm.c LIBS acl_cblas ascendcl LABELS op)
+oa_compat_program(op_cache_eviction SOURCES op/op_cache_eviction.c LABELS op)
+oa_compat_program(op_attrs SOURCES op/op_attrs.c LABELS op)
