@@ -28,9 +28,13 @@ struct oa_opexec {
     size_t *data_bytes;        /* Data index -> bytes of the user buffer */
     aclDataType *data_dtype;   /* Data index -> user dtype */
     bool *data_promoted;
+    uint8_t *data_block;       /* Data index -> oa_block layout of the user buffer */
+    int64_t (*data_bdims)[4];  /* its 4-D dims */
     size_t *out_bytes;         /* output k -> bytes of the user buffer */
     aclDataType *out_dtype;
     bool *out_promoted;
+    uint8_t *out_block;
+    int64_t (*out_bdims)[4];
     int64_t (*out_dims)[OA_MAX_RANK];
     size_t *out_ndims;
     bool bind_at_run;
@@ -97,6 +101,10 @@ void oa_opexec_unref(oa_opexec *e)
     free(e->data_bytes);
     free(e->data_dtype);
     free(e->data_promoted);
+    free(e->data_block);
+    free(e->data_bdims);
+    free(e->out_block);
+    free(e->out_bdims);
     free(e->out_bytes);
     free(e->out_dtype);
     free(e->out_promoted);
@@ -172,6 +180,66 @@ static const void *host_data(void *ctx, const oa_node *src, uint32_t src_index)
     return h->zero != NULL ? h->zero : (const void *)"";
 }
 
+/* ---- fractal layouts ----
+ *
+ * Tensors described in CANN's blocked matrix layouts are computed as the
+ * plain (padded) matrices they hold: FRACTAL_NZ [c1, r1, r0, c0] is the
+ * [r1*r0, c1*c0] matrix whose element (r, c) sits at
+ * [c/c0][r/r0][r%r0][c%c0]; FRACTAL_Z [k1, n1, n0, k0] (acl_cblas's int8 B)
+ * is the [k1*k0, n1*n0] matrix with (k, n) at [k/k0][n/n0][n%n0][k%k0].
+ * The padding must hold zeros, as on the device.
+ */
+enum oa_block { BLOCK_NONE = 0, BLOCK_NZ = 1, BLOCK_Z = 2 };
+
+static uint8_t block_of(const oa_opspec_tensor *t)
+{
+    if (t->ndims != 4 || t->absent) {
+        return BLOCK_NONE;
+    }
+    return t->format == ACL_FORMAT_FRACTAL_NZ ? BLOCK_NZ : t->format == ACL_FORMAT_FRACTAL_Z ? BLOCK_Z : BLOCK_NONE;
+}
+
+/* The plain 2-D dims of a blocked tensor. */
+static void block_plain_dims(uint8_t kind, const int64_t *d, int64_t *out)
+{
+    if (kind == BLOCK_NZ) {
+        out[0] = d[1] * d[2];
+        out[1] = d[0] * d[3];
+    } else {
+        out[0] = d[0] * d[3];
+        out[1] = d[1] * d[2];
+    }
+}
+
+/* Offset of plain element (i, j) inside the blocked buffer. */
+static size_t block_offset(uint8_t kind, const int64_t *d, int64_t i, int64_t j)
+{
+    if (kind == BLOCK_NZ) { /* [c1][r1][r0][c0], i = row, j = col */
+        return (size_t)((((j / d[3]) * d[1] + i / d[2]) * d[2] + i % d[2]) * d[3] + j % d[3]);
+    }
+    /* FRACTAL_Z [k1][n1][n0][k0], i = k, j = n */
+    return (size_t)((((i / d[3]) * d[1] + j / d[2]) * d[2] + j % d[2]) * d[3] + i % d[3]);
+}
+
+/* to_plain: blocked src -> plain dst; else plain src -> blocked dst. */
+static void block_move(uint8_t kind, const int64_t *d, size_t esz, const void *src, void *dst, bool to_plain)
+{
+    int64_t pd[2];
+    block_plain_dims(kind, d, pd);
+    const unsigned char *s = src;
+    unsigned char *o = dst;
+    for (int64_t i = 0; i < pd[0]; ++i) {
+        for (int64_t j = 0; j < pd[1]; ++j) {
+            const size_t b = block_offset(kind, d, i, j) * esz, p = (size_t)(i * pd[1] + j) * esz;
+            if (to_plain) {
+                memcpy(o + p, s + b, esz);
+            } else {
+                memcpy(o + b, s + p, esz);
+            }
+        }
+    }
+}
+
 /* ---- building ---- */
 
 static bool spec_needs_promotion(const oa_opspec *s)
@@ -238,13 +306,18 @@ static oa_status alloc_tables(oa_opexec *e)
     e->data_bytes = calloc(ni, sizeof(size_t));
     e->data_dtype = calloc(ni, sizeof(aclDataType));
     e->data_promoted = calloc(ni, sizeof(bool));
+    e->data_block = calloc(ni, 1);
+    e->data_bdims = calloc(ni, sizeof(*e->data_bdims));
+    e->out_block = calloc(no, 1);
+    e->out_bdims = calloc(no, sizeof(*e->out_bdims));
     e->out_bytes = calloc(no, sizeof(size_t));
     e->out_dtype = calloc(no, sizeof(aclDataType));
     e->out_promoted = calloc(no, sizeof(bool));
     e->out_dims = calloc(no, sizeof(*e->out_dims));
     e->out_ndims = calloc(no, sizeof(size_t));
     if (e->data_of_input == NULL || e->data_node == NULL || e->data_bytes == NULL || e->data_dtype == NULL ||
-        e->data_promoted == NULL || e->out_bytes == NULL || e->out_dtype == NULL || e->out_promoted == NULL ||
+        e->data_promoted == NULL || e->data_block == NULL || e->data_bdims == NULL || e->out_block == NULL ||
+        e->out_bdims == NULL || e->out_bytes == NULL || e->out_dtype == NULL || e->out_promoted == NULL ||
         e->out_dims == NULL || e->out_ndims == NULL) {
         return OA_FAIL(OA_E_NOMEM, "single-op executable");
     }
@@ -265,6 +338,10 @@ static oa_status fill_tables(oa_opexec *e, const oa_opspec *orig)
         e->data_node[d] = src;
         e->data_dtype[d] = orig->in[i].dtype;
         e->data_promoted[d] = is_half(orig->in[i].dtype) && src->outputs[0].desc.dtype == OA_DT_FLOAT;
+        e->data_block[d] = block_of(&orig->in[i]);
+        if (e->data_block[d] != BLOCK_NONE) {
+            memcpy(e->data_bdims[d], orig->in[i].dims, sizeof(e->data_bdims[d]));
+        }
         size_t numel;
         const size_t esz = aclDataTypeSize(orig->in[i].dtype);
         if (!desc_numel(&src->outputs[0].desc, &numel) || !oa_mul_size(numel, esz, &e->data_bytes[d])) {
@@ -282,9 +359,15 @@ static oa_status fill_tables(oa_opexec *e, const oa_opspec *orig)
         }
         e->out_dtype[k] = orig->out[k].dtype != ACL_DT_UNDEFINED ? orig->out[k].dtype : (aclDataType)d->dtype;
         e->out_promoted[k] = is_half(e->out_dtype[k]) && d->dtype == OA_DT_FLOAT;
+        e->out_block[k] = block_of(&orig->out[k]);
         e->out_ndims[k] = (size_t)d->shape.rank;
         for (int j = 0; j < d->shape.rank; ++j) {
             e->out_dims[k][j] = d->shape.dims[j];
+        }
+        if (e->out_block[k] != BLOCK_NONE) { /* the caller sees its blocked dims */
+            memcpy(e->out_bdims[k], orig->out[k].dims, sizeof(e->out_bdims[k]));
+            e->out_ndims[k] = 4;
+            memcpy(e->out_dims[k], orig->out[k].dims, 4 * sizeof(int64_t));
         }
         size_t numel;
         if (!desc_numel(d, &numel) || !oa_mul_size(numel, aclDataTypeSize(e->out_dtype[k]), &e->out_bytes[k])) {
@@ -369,9 +452,72 @@ oa_status oa_opexec_build(const oa_opspec *spec, oa_opexec **out)
         st = (tin == NULL || tout == NULL || bufs == NULL) ? OA_FAIL(OA_E_NOMEM, "single-op executable")
                                                           : promote_spec(spec, &p, tin, tout, bufs);
     }
+    /* blocked matrices become their plain 2-D matrices (constants converted) */
+    oa_opspec_tensor *bin = NULL, *bout = NULL;
+    int64_t(*pin)[2] = NULL, (*pout)[2] = NULL;
+    void **bbufs = NULL;
+    bool blocked = false;
+    for (int i = 0; i < spec->n_in; ++i) {
+        blocked = blocked || block_of(&spec->in[i]) != BLOCK_NONE;
+    }
+    for (int k = 0; k < spec->n_out; ++k) {
+        blocked = blocked || block_of(&spec->out[k]) != BLOCK_NONE;
+    }
+    if (st == OA_OK && blocked) {
+        bin = calloc((size_t)spec->n_in + 1, sizeof(*bin));
+        bout = calloc((size_t)spec->n_out + 1, sizeof(*bout));
+        pin = calloc((size_t)spec->n_in + 1, sizeof(*pin));
+        pout = calloc((size_t)spec->n_out + 1, sizeof(*pout));
+        bbufs = calloc((size_t)spec->n_in + 1, sizeof(void *));
+        if (bin == NULL || bout == NULL || pin == NULL || pout == NULL || bbufs == NULL) {
+            st = OA_FAIL(OA_E_NOMEM, "single-op executable");
+        }
+        for (int i = 0; i < spec->n_in && st == OA_OK; ++i) {
+            bin[i] = p.in[i];
+            const uint8_t kind = block_of(&spec->in[i]);
+            if (kind == BLOCK_NONE) {
+                continue;
+            }
+            block_plain_dims(kind, spec->in[i].dims, pin[i]);
+            bin[i].dims = pin[i];
+            bin[i].ndims = 2;
+            bin[i].format = ACL_FORMAT_ND;
+            if (bin[i].is_const && bin[i].const_len > 0) {
+                const int64_t cnt = pin[i][0] * pin[i][1];
+                const size_t esz = bin[i].const_len / (size_t)(cnt > 0 ? cnt : 1);
+                bbufs[i] = malloc(bin[i].const_len);
+                if (bbufs[i] == NULL) {
+                    st = OA_FAIL(OA_E_NOMEM, "constant conversion");
+                    break;
+                }
+                block_move(kind, spec->in[i].dims, esz, bin[i].const_data, bbufs[i], true);
+                bin[i].const_data = bbufs[i];
+            }
+        }
+        for (int k = 0; k < spec->n_out && st == OA_OK; ++k) {
+            bout[k] = p.out[k];
+            const uint8_t kind = block_of(&spec->out[k]);
+            if (kind != BLOCK_NONE) {
+                block_plain_dims(kind, spec->out[k].dims, pout[k]);
+                bout[k].dims = pout[k];
+                bout[k].ndims = 2;
+                bout[k].format = ACL_FORMAT_ND;
+            }
+        }
+        p.in = bin;
+        p.out = bout;
+    }
     if (st == OA_OK) {
         st = oa_opgraph_build(&p, true, &e->graph, &e->node);
     }
+    for (int i = 0; bbufs != NULL && i < spec->n_in; ++i) {
+        free(bbufs[i]);
+    }
+    free(bbufs);
+    free(bin);
+    free(bout);
+    free(pin);
+    free(pout);
     for (int i = 0; bufs != NULL && i < spec->n_in; ++i) {
         free(bufs[i]);
     }
@@ -608,46 +754,69 @@ static oa_status run_bound(const oa_opexec *e, const oa_op_bind *b, oa_kop *kop,
     return st;
 }
 
+/* A malloc'd scratch buffer recorded for release. */
+static void *scratch_alloc(void **slots, int *n, size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (p != NULL) {
+        slots[(*n)++] = p;
+    }
+    return p;
+}
+
+/*
+ * The user's buffers pass through the adapters in this order:
+ *   input:  user -> [blocked -> plain] -> [half -> float32] -> kernel
+ *   output: kernel -> [float32 -> half] -> [plain -> blocked] -> user
+ */
 static oa_status task_run(void *args, const oa_task_exec *exec)
 {
     (void)exec;
     const optask *t = *(optask *const *)args;
     const oa_opexec *e = t->e;
+    const int max_scratch = 2 * (e->n_data + e->n_out) + 1;
     void **data_ptr = calloc((size_t)e->n_data + 1, sizeof(void *));
     void **out_ptr = calloc((size_t)e->n_out + 1, sizeof(void *));
     size_t *out_len = calloc((size_t)e->n_out + 1, sizeof(size_t));
-    void **scratch = calloc((size_t)(e->n_data + e->n_out) + 1, sizeof(void *));
+    void **scratch = calloc((size_t)max_scratch, sizeof(void *));
+    int n_scratch = 0;
     oa_status st = OA_OK;
     if (data_ptr == NULL || out_ptr == NULL || out_len == NULL || scratch == NULL) {
         st = OA_FAIL(OA_E_NOMEM, "single-op run");
     }
-    /* inputs (half types widened to float32) */
     for (int i = 0; i < e->n_in && st == OA_OK; ++i) {
         const int d = e->data_of_input[i];
         if (d < 0) {
             continue;
         }
-        data_ptr[d] = (void *)(uintptr_t)t->in[i];
+        const void *p = t->in[i];
+        if (e->data_block[d] != BLOCK_NONE) {
+            void *q = scratch_alloc(scratch, &n_scratch, e->data_bytes[d]);
+            if (q == NULL) {
+                st = OA_FAIL(OA_E_NOMEM, "input layout conversion");
+                break;
+            }
+            block_move(e->data_block[d], e->data_bdims[d], aclDataTypeSize(e->data_dtype[d]), p, q, true);
+            p = q;
+        }
         if (e->data_promoted[d]) {
             const size_t n = e->data_bytes[d] / 2;
-            scratch[d] = malloc(n * sizeof(float) + 1);
-            st = scratch[d] == NULL ? OA_FAIL(OA_E_NOMEM, "input conversion")
-                                    : convert(t->in[i], e->data_dtype[d], scratch[d], ACL_FLOAT, n);
-            data_ptr[d] = scratch[d];
+            void *q = scratch_alloc(scratch, &n_scratch, n * sizeof(float));
+            st = q == NULL ? OA_FAIL(OA_E_NOMEM, "input conversion") : convert(p, e->data_dtype[d], q, ACL_FLOAT, n);
+            p = q;
         }
+        data_ptr[d] = (void *)(uintptr_t)p;
     }
     for (int k = 0; k < e->n_out && st == OA_OK; ++k) {
         out_ptr[k] = t->out[k];
         out_len[k] = e->out_bytes[k];
-        if (e->out_promoted[k]) {
-            const size_t n = e->out_bytes[k] / 2;
-            void **s = &scratch[e->n_data + k];
-            *s = malloc(n * sizeof(float) + 1);
-            if (*s == NULL) {
+        if (e->out_promoted[k] || e->out_block[k] != BLOCK_NONE) {
+            const size_t bytes = e->out_promoted[k] ? e->out_bytes[k] / 2 * sizeof(float) : e->out_bytes[k];
+            out_ptr[k] = scratch_alloc(scratch, &n_scratch, bytes);
+            out_len[k] = bytes;
+            if (out_ptr[k] == NULL) {
                 st = OA_FAIL(OA_E_NOMEM, "output conversion");
             }
-            out_ptr[k] = *s;
-            out_len[k] = n * sizeof(float);
         }
     }
     if (st == OA_OK) {
@@ -670,14 +839,19 @@ static oa_status task_run(void *args, const oa_task_exec *exec)
         }
     }
     for (int k = 0; k < e->n_out && st == OA_OK; ++k) {
+        const void *p = out_ptr[k];
         if (e->out_promoted[k]) {
-            st = convert(out_ptr[k], ACL_FLOAT, t->out[k], e->out_dtype[k], e->out_bytes[k] / 2);
+            void *q = e->out_block[k] != BLOCK_NONE ? scratch_alloc(scratch, &n_scratch, e->out_bytes[k]) : t->out[k];
+            st = q == NULL ? OA_FAIL(OA_E_NOMEM, "output conversion")
+                           : convert(p, ACL_FLOAT, q, e->out_dtype[k], e->out_bytes[k] / 2);
+            p = q;
+        }
+        if (st == OA_OK && e->out_block[k] != BLOCK_NONE) {
+            block_move(e->out_block[k], e->out_bdims[k], aclDataTypeSize(e->out_dtype[k]), p, t->out[k], false);
         }
     }
-    if (scratch != NULL) {
-        for (int i = 0; i < e->n_data + e->n_out; ++i) {
-            free(scratch[i]);
-        }
+    for (int i = 0; scratch != NULL && i < n_scratch; ++i) {
+        free(scratch[i]);
     }
     free(scratch);
     free(data_ptr);
