@@ -27,12 +27,12 @@ struct oa_opexec {
     const oa_node **data_node; /* Data index -> Data node */
     size_t *data_bytes;        /* Data index -> bytes of the user buffer */
     aclDataType *data_dtype;   /* Data index -> user dtype */
-    bool *data_promoted;
+    aclDataType *data_run;     /* Data index -> dtype the kernel computes in, ACL_DT_UNDEFINED: the user's */
     uint8_t *data_block;       /* Data index -> oa_block layout of the user buffer */
     int64_t (*data_bdims)[4];  /* its 4-D dims */
     size_t *out_bytes;         /* output k -> bytes of the user buffer */
     aclDataType *out_dtype;
-    bool *out_promoted;
+    aclDataType *out_run;
     uint8_t *out_block;
     int64_t (*out_bdims)[4];
     int64_t (*out_dims)[OA_MAX_RANK];
@@ -49,6 +49,27 @@ struct oa_opexec {
 static bool is_half(aclDataType dt)
 {
     return dt == ACL_FLOAT16 || dt == ACL_BF16;
+}
+
+static bool is_small_int(aclDataType dt)
+{
+    return dt == ACL_INT8 || dt == ACL_UINT8 || dt == ACL_INT16 || dt == ACL_UINT16;
+}
+
+/*
+ * The dtype a user tensor is computed in: halves always in float32 (the
+ * kernels are float32), small integers in int32 when ints is set (the
+ * retry after a kernel refused them).
+ */
+static aclDataType run_dtype(aclDataType dt, bool ints)
+{
+    if (is_half(dt)) {
+        return ACL_FLOAT;
+    }
+    if (ints && is_small_int(dt)) {
+        return ACL_INT32;
+    }
+    return dt;
 }
 
 static bool is_int_kdt(oa_kdtype dt)
@@ -100,14 +121,14 @@ void oa_opexec_unref(oa_opexec *e)
     free(e->data_node);
     free(e->data_bytes);
     free(e->data_dtype);
-    free(e->data_promoted);
+    free(e->data_run);
     free(e->data_block);
     free(e->data_bdims);
     free(e->out_block);
     free(e->out_bdims);
     free(e->out_bytes);
     free(e->out_dtype);
-    free(e->out_promoted);
+    free(e->out_run);
     free(e->out_dims);
     free(e->out_ndims);
     free(e);
@@ -141,9 +162,17 @@ typedef struct host_ctx {
     const oa_opexec *e;
     void *const *data_ptr; /* Data index -> (converted) input pointer; NULL while probing */
     int asked;
-    void *zero;            /* probing: zeroed bytes handed out */
-    size_t zero_size;
+    void *zero[16];        /* probing: zeroed buffers handed out (one per value asked) */
+    int n_zero;
 } host_ctx;
+
+static void host_ctx_free(host_ctx *h)
+{
+    for (int i = 0; i < h->n_zero; ++i) {
+        free(h->zero[i]);
+    }
+    h->n_zero = 0;
+}
 
 static int data_index_of(const oa_opexec *e, const oa_node *src)
 {
@@ -168,16 +197,14 @@ static const void *host_data(void *ctx, const oa_node *src, uint32_t src_index)
     }
     size_t bytes = 0;
     (void)oa_op_bind_desc_bytes(&src->outputs[0].desc, &bytes);
-    if (bytes > h->zero_size) {
-        void *z = realloc(h->zero, bytes);
-        if (z == NULL) {
-            return NULL;
-        }
-        memset(z, 0, bytes);
-        h->zero = z;
-        h->zero_size = bytes;
+    if (h->n_zero == (int)OA_ARRAY_SIZE(h->zero)) {
+        return NULL;
     }
-    return h->zero != NULL ? h->zero : (const void *)"";
+    void *z = calloc(1, bytes + 16);
+    if (z != NULL) {
+        h->zero[h->n_zero++] = z;
+    }
+    return z;
 }
 
 /* ---- fractal layouts ----
@@ -242,27 +269,27 @@ static void block_move(uint8_t kind, const int64_t *d, size_t esz, const void *s
 
 /* ---- building ---- */
 
-static bool spec_needs_promotion(const oa_opspec *s)
+static bool spec_needs_promotion(const oa_opspec *s, bool ints)
 {
     if (strcmp(s->type, "Cast") == 0) {
         return false; /* Cast converts between the types itself */
     }
     for (int i = 0; i < s->n_in; ++i) {
-        if (!s->in[i].absent && is_half(s->in[i].dtype)) {
+        if (!s->in[i].absent && run_dtype(s->in[i].dtype, ints) != s->in[i].dtype) {
             return true;
         }
     }
     for (int i = 0; i < s->n_out; ++i) {
-        if (is_half(s->out[i].dtype)) {
+        if (run_dtype(s->out[i].dtype, ints) != s->out[i].dtype) {
             return true;
         }
     }
     return false;
 }
 
-/* The float32 twin of a spec: half tensors become float32 (constants converted into *bufs). */
-static oa_status promote_spec(const oa_opspec *s, oa_opspec *p, oa_opspec_tensor *tin, oa_opspec_tensor *tout,
-                              void **bufs)
+/* The computing twin of a spec: tensors in their run dtypes (constants converted into *bufs). */
+static oa_status promote_spec(const oa_opspec *s, bool ints, oa_opspec *p, oa_opspec_tensor *tin,
+                              oa_opspec_tensor *tout, void **bufs)
 {
     *p = *s;
     p->in = tin;
@@ -270,30 +297,28 @@ static oa_status promote_spec(const oa_opspec *s, oa_opspec *p, oa_opspec_tensor
     for (int i = 0; i < s->n_in; ++i) {
         tin[i] = s->in[i];
         bufs[i] = NULL;
-        if (tin[i].absent || !is_half(tin[i].dtype)) {
+        const aclDataType from = tin[i].dtype, to = run_dtype(from, ints);
+        if (tin[i].absent || to == from) {
             continue;
         }
-        const aclDataType from = tin[i].dtype;
-        tin[i].dtype = ACL_FLOAT;
+        tin[i].dtype = to;
         if (tin[i].is_const && tin[i].const_len > 0) {
-            const size_t n = tin[i].const_len / 2;
-            bufs[i] = malloc(n * sizeof(float));
+            const size_t n = tin[i].const_len / aclDataTypeSize(from);
+            bufs[i] = malloc(n * aclDataTypeSize(to));
             if (bufs[i] == NULL) {
                 return OA_FAIL(OA_E_NOMEM, "constant conversion");
             }
-            const oa_status st = convert(tin[i].const_data, from, bufs[i], ACL_FLOAT, n);
+            const oa_status st = convert(tin[i].const_data, from, bufs[i], to, n);
             if (st != OA_OK) {
                 return st;
             }
             tin[i].const_data = bufs[i];
-            tin[i].const_len = n * sizeof(float);
+            tin[i].const_len = n * aclDataTypeSize(to);
         }
     }
     for (int i = 0; i < s->n_out; ++i) {
         tout[i] = s->out[i];
-        if (is_half(tout[i].dtype)) {
-            tout[i].dtype = ACL_FLOAT;
-        }
+        tout[i].dtype = run_dtype(tout[i].dtype, ints);
     }
     return OA_OK;
 }
@@ -305,26 +330,26 @@ static oa_status alloc_tables(oa_opexec *e)
     e->data_node = calloc(ni, sizeof(*e->data_node));
     e->data_bytes = calloc(ni, sizeof(size_t));
     e->data_dtype = calloc(ni, sizeof(aclDataType));
-    e->data_promoted = calloc(ni, sizeof(bool));
+    e->data_run = calloc(ni, sizeof(aclDataType));
     e->data_block = calloc(ni, 1);
     e->data_bdims = calloc(ni, sizeof(*e->data_bdims));
     e->out_block = calloc(no, 1);
     e->out_bdims = calloc(no, sizeof(*e->out_bdims));
     e->out_bytes = calloc(no, sizeof(size_t));
     e->out_dtype = calloc(no, sizeof(aclDataType));
-    e->out_promoted = calloc(no, sizeof(bool));
+    e->out_run = calloc(no, sizeof(aclDataType));
     e->out_dims = calloc(no, sizeof(*e->out_dims));
     e->out_ndims = calloc(no, sizeof(size_t));
     if (e->data_of_input == NULL || e->data_node == NULL || e->data_bytes == NULL || e->data_dtype == NULL ||
-        e->data_promoted == NULL || e->data_block == NULL || e->data_bdims == NULL || e->out_block == NULL ||
-        e->out_bdims == NULL || e->out_bytes == NULL || e->out_dtype == NULL || e->out_promoted == NULL ||
+        e->data_run == NULL || e->data_block == NULL || e->data_bdims == NULL || e->out_block == NULL ||
+        e->out_bdims == NULL || e->out_bytes == NULL || e->out_dtype == NULL || e->out_run == NULL ||
         e->out_dims == NULL || e->out_ndims == NULL) {
         return OA_FAIL(OA_E_NOMEM, "single-op executable");
     }
     return OA_OK;
 }
 
-static oa_status fill_tables(oa_opexec *e, const oa_opspec *orig)
+static oa_status fill_tables(oa_opexec *e, const oa_opspec *orig, bool ints)
 {
     const oa_node *n = e->node;
     for (int i = 0; i < e->n_in; ++i) {
@@ -337,7 +362,10 @@ static oa_status fill_tables(oa_opexec *e, const oa_opspec *orig)
         e->data_of_input[i] = d;
         e->data_node[d] = src;
         e->data_dtype[d] = orig->in[i].dtype;
-        e->data_promoted[d] = is_half(orig->in[i].dtype) && src->outputs[0].desc.dtype == OA_DT_FLOAT;
+        e->data_run[d] = run_dtype(orig->in[i].dtype, ints);
+        if ((oa_dtype)e->data_run[d] != src->outputs[0].desc.dtype || e->data_run[d] == orig->in[i].dtype) {
+            e->data_run[d] = ACL_DT_UNDEFINED;
+        }
         e->data_block[d] = block_of(&orig->in[i]);
         if (e->data_block[d] != BLOCK_NONE) {
             memcpy(e->data_bdims[d], orig->in[i].dims, sizeof(e->data_bdims[d]));
@@ -358,7 +386,10 @@ static oa_status fill_tables(oa_opexec *e, const oa_opspec *orig)
                            k, orig->type, oa_shape_str(&d->shape, b, sizeof b));
         }
         e->out_dtype[k] = orig->out[k].dtype != ACL_DT_UNDEFINED ? orig->out[k].dtype : (aclDataType)d->dtype;
-        e->out_promoted[k] = is_half(e->out_dtype[k]) && d->dtype == OA_DT_FLOAT;
+        e->out_run[k] = run_dtype(e->out_dtype[k], ints);
+        if ((oa_dtype)e->out_run[k] != d->dtype || e->out_run[k] == e->out_dtype[k]) {
+            e->out_run[k] = ACL_DT_UNDEFINED;
+        }
         e->out_block[k] = block_of(&orig->out[k]);
         e->out_ndims[k] = (size_t)d->shape.rank;
         for (int j = 0; j < d->shape.rank; ++j) {
@@ -396,16 +427,35 @@ static oa_status bind_node(oa_opexec *e)
         host_ctx h = {.e = e};
         oa_op_bind_opts o = {.host_data = host_data, .ctx = &h};
         oa_op_bind *probe = NULL;
+        oa_kop *pk = NULL;
         oa_error_quiet_push();
-        const oa_status ps = oa_op_bind_node(e->node, &o, &probe);
+        oa_status ps = oa_op_bind_node(e->node, &o, &probe);
+        /* zeros stand in for the values: dtypes the kernel refuses are known now */
+        if (ps == OA_OK && h.asked > 0 && !bind_is_int_matmul(probe)) {
+            ps = oa_op_bind_create(probe, &pk);
+        }
         oa_error_quiet_pop();
+        oa_kop_destroy(pk);
         oa_op_bind_destroy(probe);
-        free(h.zero);
-        if (h.asked > 0) {
+        host_ctx_free(&h);
+        if (h.asked > 0 && ps != OA_E_UNSUPPORTED_DATA_TYPE) {
             /* the values decide; errors (if any) are reported when the op runs */
-            (void)ps;
             e->bind_at_run = true;
             return OA_OK;
+        }
+        if (h.asked > 0) {
+            /* report the refusal */
+            h = (host_ctx){.e = e};
+            probe = NULL;
+            pk = NULL;
+            st = oa_op_bind_node(e->node, &o, &probe);
+            if (st == OA_OK) {
+                st = oa_op_bind_create(probe, &pk);
+            }
+            oa_kop_destroy(pk);
+            oa_op_bind_destroy(probe);
+            host_ctx_free(&h);
+            return st != OA_OK ? st : OA_FAIL(OA_E_INTERNAL, "probe of %s failed once", e->node->type_name);
         }
     }
     if (st != OA_OK) {
@@ -431,7 +481,7 @@ static oa_status bind_node(oa_opexec *e)
     return st;
 }
 
-oa_status oa_opexec_build(const oa_opspec *spec, oa_opexec **out)
+static oa_status build_once(const oa_opspec *spec, bool ints, oa_opexec **out)
 {
     *out = NULL;
     oa_opexec *e = calloc(1, sizeof(*e));
@@ -445,12 +495,12 @@ oa_status oa_opexec_build(const oa_opspec *spec, oa_opexec **out)
     oa_opspec p = *spec;
     oa_opspec_tensor *tin = NULL, *tout = NULL;
     void **bufs = NULL;
-    if (st == OA_OK && spec_needs_promotion(spec)) {
+    if (st == OA_OK && spec_needs_promotion(spec, ints)) {
         tin = calloc((size_t)spec->n_in + 1, sizeof(*tin));
         tout = calloc((size_t)spec->n_out + 1, sizeof(*tout));
         bufs = calloc((size_t)spec->n_in + 1, sizeof(void *));
         st = (tin == NULL || tout == NULL || bufs == NULL) ? OA_FAIL(OA_E_NOMEM, "single-op executable")
-                                                          : promote_spec(spec, &p, tin, tout, bufs);
+                                                          : promote_spec(spec, ints, &p, tin, tout, bufs);
     }
     /* blocked matrices become their plain 2-D matrices (constants converted) */
     oa_opspec_tensor *bin = NULL, *bout = NULL;
@@ -525,7 +575,7 @@ oa_status oa_opexec_build(const oa_opspec *spec, oa_opexec **out)
     free(tin);
     free(tout);
     if (st == OA_OK) {
-        st = fill_tables(e, spec);
+        st = fill_tables(e, spec, ints);
     }
     if (st == OA_OK) {
         st = bind_node(e);
@@ -536,6 +586,29 @@ oa_status oa_opexec_build(const oa_opspec *spec, oa_opexec **out)
     }
     *out = e;
     return OA_OK;
+}
+
+oa_status oa_opexec_build(const oa_opspec *spec, oa_opexec **out)
+{
+    bool small = false;
+    for (int i = 0; i < spec->n_in; ++i) {
+        small = small || (!spec->in[i].absent && is_small_int(spec->in[i].dtype));
+    }
+    for (int k = 0; k < spec->n_out; ++k) {
+        small = small || is_small_int(spec->out[k].dtype);
+    }
+    if (!small || strcmp(spec->type, "Cast") == 0) {
+        return build_once(spec, false, out);
+    }
+    /* small integers the kernel refuses are computed in int32 (tried quietly: the error
+     * reported when both fail is the one of the user's own dtypes) */
+    oa_error_quiet_push();
+    oa_status st = build_once(spec, false, out);
+    if (st != OA_OK) {
+        st = build_once(spec, true, out);
+    }
+    oa_error_quiet_pop();
+    return st == OA_OK ? st : build_once(spec, false, out);
 }
 
 /* ---- exact integer matrix products ---- */
@@ -799,10 +872,11 @@ static oa_status task_run(void *args, const oa_task_exec *exec)
             block_move(e->data_block[d], e->data_bdims[d], aclDataTypeSize(e->data_dtype[d]), p, q, true);
             p = q;
         }
-        if (e->data_promoted[d]) {
-            const size_t n = e->data_bytes[d] / 2;
-            void *q = scratch_alloc(scratch, &n_scratch, n * sizeof(float));
-            st = q == NULL ? OA_FAIL(OA_E_NOMEM, "input conversion") : convert(p, e->data_dtype[d], q, ACL_FLOAT, n);
+        if (e->data_run[d] != ACL_DT_UNDEFINED) {
+            const size_t n = e->data_bytes[d] / aclDataTypeSize(e->data_dtype[d]);
+            void *q = scratch_alloc(scratch, &n_scratch, n * aclDataTypeSize(e->data_run[d]));
+            st = q == NULL ? OA_FAIL(OA_E_NOMEM, "input conversion")
+                           : convert(p, e->data_dtype[d], q, e->data_run[d], n);
             p = q;
         }
         data_ptr[d] = (void *)(uintptr_t)p;
@@ -810,8 +884,11 @@ static oa_status task_run(void *args, const oa_task_exec *exec)
     for (int k = 0; k < e->n_out && st == OA_OK; ++k) {
         out_ptr[k] = t->out[k];
         out_len[k] = e->out_bytes[k];
-        if (e->out_promoted[k] || e->out_block[k] != BLOCK_NONE) {
-            const size_t bytes = e->out_promoted[k] ? e->out_bytes[k] / 2 * sizeof(float) : e->out_bytes[k];
+        const bool conv = e->out_run[k] != ACL_DT_UNDEFINED;
+        if (conv || e->out_block[k] != BLOCK_NONE) {
+            const size_t bytes = conv ? e->out_bytes[k] / aclDataTypeSize(e->out_dtype[k]) *
+                                            aclDataTypeSize(e->out_run[k])
+                                      : e->out_bytes[k];
             out_ptr[k] = scratch_alloc(scratch, &n_scratch, bytes);
             out_len[k] = bytes;
             if (out_ptr[k] == NULL) {
@@ -840,10 +917,11 @@ static oa_status task_run(void *args, const oa_task_exec *exec)
     }
     for (int k = 0; k < e->n_out && st == OA_OK; ++k) {
         const void *p = out_ptr[k];
-        if (e->out_promoted[k]) {
+        if (e->out_run[k] != ACL_DT_UNDEFINED) {
             void *q = e->out_block[k] != BLOCK_NONE ? scratch_alloc(scratch, &n_scratch, e->out_bytes[k]) : t->out[k];
             st = q == NULL ? OA_FAIL(OA_E_NOMEM, "output conversion")
-                           : convert(p, ACL_FLOAT, q, e->out_dtype[k], e->out_bytes[k] / 2);
+                           : convert(p, e->out_run[k], q, e->out_dtype[k],
+                                     e->out_bytes[k] / aclDataTypeSize(e->out_dtype[k]));
             p = q;
         }
         if (st == OA_OK && e->out_block[k] != BLOCK_NONE) {
