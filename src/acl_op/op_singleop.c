@@ -141,7 +141,7 @@ typedef struct json_tensor {
     size_t ndims;
     int64_t ranges[OA_MAX_RANK][2];
     size_t nranges;
-    char name[128];
+    char name[160]; /* dyn_name and a count */
     char dyn_name[128];
     bool is_const;
     void *cdata;

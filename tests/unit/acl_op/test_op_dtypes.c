@@ -151,7 +151,9 @@ static tspec *shape(tspec *t, aclDataType dt, int rank, const int64_t *dims)
     t->dt = dt;
     t->fmt = ACL_FORMAT_ND;
     t->rank = rank;
-    memcpy(t->dims, dims, (size_t)rank * sizeof(dims[0]));
+    if (rank > 0) {
+        memcpy(t->dims, dims, (size_t)rank * sizeof(dims[0]));
+    }
     assert_true(numel(t) <= MAXV);
     return t;
 }

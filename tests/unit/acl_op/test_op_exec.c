@@ -284,7 +284,8 @@ static void handle_runs_repeatedly(void **state)
             assert_true(y[i] == fabsf(a[i]));
         }
     }
-    assert_int_equal(aclopExecWithHandle(h, 2, bi, 1, bo, g_stream), ACL_ERROR_OP_INPUT_NOT_MATCH);
+    const aclDataBuffer *bi2[2] = {t[0].buf, t[0].buf};
+    assert_int_equal(aclopExecWithHandle(h, 2, bi2, 1, bo, g_stream), ACL_ERROR_OP_INPUT_NOT_MATCH);
     assert_int_equal(aclopExecWithHandle(h, 1, bi, 0, bo, g_stream), ACL_ERROR_OP_OUTPUT_NOT_MATCH);
     aclopDestroyHandle(h);
     dt_free(&t[0]);
