@@ -81,3 +81,11 @@ oa_compat_test(oa_run_rec_dims PROGRAM oa_run ARGS --model ${_md}/om/rec_dims.om
 _mdl_fix(resnet50)
 oa_compat_test(oa_run_resnet50 PROGRAM oa_run ARGS --model ${_md}/om/resnet50.om --input ${_md}/inputs/resnet_x.bin
                --compare ${_md}/ref/resnet50 --top5 --output ${_md}/out FIXTURES ${_fx} LABELS models)
+
+# Single operators (aclop*, acl_cblas) with models from the installed atc --singleop.
+oa_compat_program(op_model_dir SOURCES op/op_model_dir.c LABELS op)
+oa_compat_program(op_compile_execute SOURCES op/op_compile_execute.c LABELS op)
+oa_compat_program(op_dynamic SOURCES op/op_dynamic.c LABELS op)
+oa_compat_program(op_gemm SOURCES op/op_gemm.c LIBS acl_cblas ascendcl LABELS op)
+oa_compat_program(op_cache_eviction SOURCES op/op_cache_eviction.c LABELS op)
+oa_compat_program(op_attrs SOURCES op/op_attrs.c LABELS op)

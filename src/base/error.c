@@ -10,10 +10,26 @@ static _Thread_local char t_pending[OA_ERR_BUF];
 static _Thread_local size_t t_pending_len;
 static _Thread_local char t_returned[OA_ERR_BUF];
 static _Thread_local aclError t_last_code;
+static _Thread_local int t_quiet;
+
+void oa_error_quiet_push(void)
+{
+    ++t_quiet;
+}
+
+void oa_error_quiet_pop(void)
+{
+    if (t_quiet > 0) {
+        --t_quiet;
+    }
+}
 
 oa_status oa_error_set(oa_status st, const char *module, const char *file, int line, const char *func,
                        const char *fmt, ...)
 {
+    if (t_quiet > 0) {
+        return st;
+    }
     char msg[1024];
     va_list ap;
     va_start(ap, fmt);

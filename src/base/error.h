@@ -32,6 +32,16 @@ void oa_error_clear(void);
 aclError oa_error_peek_last(void);
 aclError oa_error_take_last(void);
 
+/*
+ * Probing: between oa_error_quiet_push() and the matching pop, failures
+ * reported on this thread with oa_error_set()/OA_FAIL are neither logged
+ * nor recorded (the status is still returned). For callers that try an
+ * operation to learn whether it works and report the real error themselves
+ * if it does not. Nests.
+ */
+void oa_error_quiet_push(void);
+void oa_error_quiet_pop(void);
+
 /* Body of every generated "not supported yet" definition: records "<name> is not supported yet". */
 void oa_api_not_supported(const char *name);
 

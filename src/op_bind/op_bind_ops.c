@@ -131,8 +131,10 @@ static oa_status bind_conv(oa_bctx *c, bool transpose)
         return st;
     }
     const uint32_t x_slot = transpose ? 1u : 0u;
-    if ((st = oa_bind_in(c, x_slot, true, false)) != OA_OK || (st = oa_bind_in(c, x_slot + 1, true, false)) != OA_OK ||
-        (st = oa_bind_in(c, x_slot + 2, false, false)) != OA_OK) {
+    /* a non-constant filter / bias is taken from the executor's host values when it has them (single operators) */
+    const bool host = c->opts != NULL && c->opts->host_data != NULL;
+    if ((st = oa_bind_in(c, x_slot, true, false)) != OA_OK || (st = oa_bind_in(c, x_slot + 1, true, host)) != OA_OK ||
+        (st = oa_bind_in(c, x_slot + 2, false, host)) != OA_OK) {
         return st;
     }
     if (oa_bind_has(c->n, x_slot + 3)) {
@@ -212,6 +214,60 @@ static oa_status bind_matmul(oa_bctx *c, bool batch)
         return st;
     }
     return oa_bind_out(c, 0);
+}
+
+/* A scalar (one element) IR input read as a double: a constant or a host value. */
+static bool slot_scalar(const oa_bctx *c, uint32_t slot, double *out)
+{
+    const void *data = NULL;
+    const oa_tensor_desc *d = NULL;
+    const oa_tensor *k = oa_op_bind_const_input(c->n, slot);
+    if (k != NULL) {
+        data = k->data;
+        d = &k->desc;
+    } else if (oa_bind_has(c->n, slot) && c->opts != NULL && c->opts->host_data != NULL) {
+        const oa_input *ip = &c->n->inputs[slot];
+        data = c->opts->host_data(c->opts->ctx, ip->src, ip->src_index);
+        d = &ip->src->outputs[ip->src_index].desc;
+    }
+    int64_t cnt = 0;
+    if (data == NULL || !oa_shape_numel(&d->shape, &cnt) || cnt < 1) {
+        return false;
+    }
+    switch (d->dtype) {
+    case OA_DT_FLOAT: *out = *(const float *)data; return true;
+    case OA_DT_DOUBLE: *out = *(const double *)data; return true;
+    case OA_DT_INT32: *out = *(const int32_t *)data; return true;
+    case OA_DT_INT64: *out = (double)*(const int64_t *)data; return true;
+    case OA_DT_INT8: *out = *(const int8_t *)data; return true;
+    case OA_DT_UINT8: *out = *(const uint8_t *)data; return true;
+    default: return false;
+    }
+}
+
+/* GEMM: y = alpha op(a) op(b) + beta c; alpha and beta are scalar inputs whose values the kernel takes at creation. */
+static oa_status bind_gemm(oa_bctx *c)
+{
+    oa_op_bind *b = c->b;
+    oa_kmatmul_params *p = &b->params.matmul;
+    b->type = OA_KOP_MATMUL;
+    b->has_params = true;
+    p->transpose_a = attr_bool(c->n, "transpose_a", false);
+    p->transpose_b = attr_bool(c->n, "transpose_b", false);
+    double alpha, beta;
+    if (!slot_scalar(c, 3, &alpha) || !slot_scalar(c, 4, &beta)) {
+        return BFAIL(c, OA_E_PARAM, "alpha and beta (inputs 3, 4) must be known scalars: constants or host values");
+    }
+    oa_status st;
+    if ((st = oa_bind_in(c, 0, true, false)) != OA_OK || (st = oa_bind_in(c, 1, true, false)) != OA_OK) {
+        return st;
+    }
+    /* beta 0: c is not read (BLAS); the kernel reads alpha = beta = 0 as 1, so 0/0 runs as 0/1 without c */
+    const bool use_c = beta != 0.0;
+    st = use_c ? oa_bind_in(c, 2, true, false) : oa_bind_in_absent(c);
+    p->alpha = (float)alpha;
+    p->beta = use_c ? (float)beta : 1.0f;
+    return st == OA_OK ? oa_bind_out(c, 0) : st;
 }
 
 /* ---- normalisation ---- */
@@ -401,6 +457,59 @@ static oa_status bind_select(oa_bctx *c)
     return st == OA_OK ? oa_bind_out(c, 0) : st;
 }
 
+/* TF Select (v1): condition has x1's shape, or is 1-D choosing whole rows (dim 0) of a higher-rank x1. */
+static oa_status bind_select_v1(oa_bctx *c)
+{
+    oa_status st = bind_select(c);
+    oa_ktensor *cond = &c->b->in[0];
+    const oa_ktensor *x1 = &c->b->in[1];
+    if (st == OA_OK && cond->rank == 1 && x1->rank > 1) {
+        if (cond->dims[0] != x1->dims[0]) {
+            return BFAIL(c, OA_E_PARAM, "a 1-D condition needs x1's first dim (%lld, not %lld)",
+                         (long long)x1->dims[0], (long long)cond->dims[0]);
+        }
+        for (int i = 1; i < x1->rank; i++) {
+            cond->dims[i] = 1;
+        }
+        cond->rank = x1->rank;
+    }
+    return st;
+}
+
+/* ZerosLike / OnesLike: Fill with y's dims and a synthesized 0 or 1 of y's dtype. */
+static oa_status bind_fill_like(oa_bctx *c, bool one)
+{
+    oa_op_bind *b = c->b;
+    b->type = OA_KOP_FILL;
+    oa_status st = oa_bind_out(c, 0);
+    if (st != OA_OK) {
+        return st;
+    }
+    const oa_ktensor *y = &b->out[0];
+    if (y->layout != OA_KLAYOUT_PLAIN) {
+        return BFAIL(c, OA_E_PARAM, "y must be a plain tensor");
+    }
+    uint8_t v[8] = {0};
+    size_t vs = oa_kdtype_size(y->dtype);
+    if (vs == 0 || vs > sizeof v) {
+        return BFAIL(c, OA_E_UNSUPPORTED_DATA_TYPE, "y's dtype is not supported");
+    }
+    if (one) {
+        switch (y->dtype) {
+        case OA_KDT_F32: { const float f = 1.0f; memcpy(v, &f, sizeof f); break; }
+        case OA_KDT_F64: { const double d = 1.0; memcpy(v, &d, sizeof d); break; }
+        case OA_KDT_F16: v[1] = 0x3c; break;
+        case OA_KDT_BF16: v[0] = 0x80; v[1] = 0x3f; break;
+        default: v[0] = 1; break; /* integers and bool, little endian */
+        }
+    }
+    const int64_t rank = y->rank;
+    if ((st = oa_bind_in_synth(c, OA_KDT_I64, 1, &rank, y->dims, (size_t)rank * sizeof(int64_t))) != OA_OK) {
+        return st;
+    }
+    return oa_bind_in_synth(c, y->dtype, 0, NULL, v, vs);
+}
+
 static oa_status bind_cast(oa_bctx *c)
 {
     oa_op_bind *b = c->b;
@@ -436,7 +545,9 @@ static oa_status bind_pool(oa_bctx *c, oa_kpool_kind kind, bool global)
             (st = hw_pair(c, "strides", 1, false, p->strides)) != OA_OK || (st = pads4(c, "pads", p->pads)) != OA_OK) {
             return st;
         }
-        const char *pm = oa_node_attr_str(c->n, "padding_mode", "CALCULATED");
+        /* TF MaxPool / AvgPool name it `padding` (SAME / VALID) */
+        const bool tf = c->n->type == OA_OP_MAX_POOL || c->n->type == OA_OP_AVG_POOL;
+        const char *pm = oa_node_attr_str(c->n, tf ? "padding" : "padding_mode", "CALCULATED");
         if (strcmp(pm, "SAME") == 0) {
             p->padding_mode = OA_KPAD_SAME;
         } else if (strcmp(pm, "VALID") == 0) {
@@ -639,8 +750,48 @@ static oa_status bind_pad(oa_bctx *c)
     if (st == OA_OK) {
         st = oa_bind_in(c, 1, true, true);
     }
+    oa_ktensor *pt = &b->in[b->n_in - 1];
+    if (st == OA_OK && pt->rank == 2) { /* [rank, 2] pairs: the kernel reads them flat */
+        pt->dims[0] *= pt->dims[1];
+        pt->rank = 1;
+    }
     if (st == OA_OK && (t == OA_OP_PAD_V3 || t == OA_OP_PAD_V2)) {
         st = oa_bind_in(c, 2, t == OA_OP_PAD_V2, true);
+    }
+    return st == OA_OK ? oa_bind_out(c, 0) : st;
+}
+
+/* PadD: paddings as a list of [before, after] pairs, given to the pad kernel as a flat constant. */
+static oa_status bind_pad_d(oa_bctx *c)
+{
+    oa_op_bind *b = c->b;
+    b->type = OA_KOP_PAD;
+    b->has_params = true;
+    b->params.pad.mode = OA_KPADV_CONSTANT;
+    b->params.pad.paddings_contiguous = true;
+    const oa_attr *a = oa_attrs_find(&c->n->attrs, "paddings");
+    if (a == NULL || a->type != OA_ATTR_LIST_LIST_INT) {
+        return BFAIL(c, OA_E_PARAM, "misses attr paddings (a list of int lists)");
+    }
+    int64_t pads[2 * OA_KMAX_DIMS];
+    const size_t rows = a->u.lli.n;
+    if (rows > OA_KMAX_DIMS) {
+        return BFAIL(c, OA_E_PARAM, "paddings has %zu rows", rows);
+    }
+    for (size_t i = 0; i < rows; i++) {
+        if (a->u.lli.lens[i] != 2) {
+            return BFAIL(c, OA_E_PARAM, "paddings row %zu has %zu entries, not 2", i, a->u.lli.lens[i]);
+        }
+        pads[2 * i] = a->u.lli.v[i][0];
+        pads[2 * i + 1] = a->u.lli.v[i][1];
+    }
+    oa_status st = oa_bind_in(c, 0, true, false);
+    if (st == OA_OK && (size_t)b->in[0].rank != rows) {
+        return BFAIL(c, OA_E_PARAM, "paddings has %zu rows for a rank-%d x", rows, b->in[0].rank);
+    }
+    const int64_t flat = (int64_t)rows * 2; /* [b0, e0, b1, e1, ...] */
+    if (st == OA_OK) {
+        st = oa_bind_in_synth(c, OA_KDT_I64, 1, &flat, pads, rows * 2 * sizeof(int64_t));
     }
     return st == OA_OK ? oa_bind_out(c, 0) : st;
 }
@@ -846,6 +997,7 @@ oa_status oa_bind_decode(oa_bctx *c)
     case OA_OP_MAT_MUL_V2: return bind_matmul(c, false);
     case OA_OP_BATCH_MAT_MUL:
     case OA_OP_BATCH_MAT_MUL_V2: return bind_matmul(c, true);
+    case OA_OP_GEMM: return bind_gemm(c);
     case OA_OP_BATCH_NORM: return bind_batchnorm(c);
     case OA_OP_LAYER_NORM: return bind_layernorm(c);
     case OA_OP_SOFTMAX_V2: return bind_softmax(c, false);
@@ -885,6 +1037,21 @@ oa_status oa_bind_decode(oa_bctx *c)
         }
         return bind_concat(c, 0, n->num_inputs, axis);
     }
+    case OA_OP_CONCAT:
+    case OA_OP_CONCAT_V2: {
+        /* concat_dim is input 0 (Concat) or the last input (ConcatV2) */
+        const bool v2 = n->type == OA_OP_CONCAT_V2;
+        int64_t axis = 0;
+        int nd = 0;
+        if (n->num_inputs < 2 || !oa_bind_slot_ints(c, v2 ? n->num_inputs - 1 : 0, &axis, 1, &nd) || nd != 1) {
+            return BFAIL(c, OA_E_PARAM, "concat_dim must be a constant scalar");
+        }
+        return bind_concat(c, v2 ? 0 : 1, n->num_inputs - 1, axis);
+    }
+    case OA_OP_SELECT: return bind_select_v1(c);
+    case OA_OP_ZEROS_LIKE: return bind_fill_like(c, false);
+    case OA_OP_ONES_LIKE: return bind_fill_like(c, true);
+    case OA_OP_PAD_D: return bind_pad_d(c);
     case OA_OP_SPLIT:
     case OA_OP_SPLIT_V:
     case OA_OP_SPLIT_D:

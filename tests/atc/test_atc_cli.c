@@ -224,8 +224,6 @@ static void conflicts(void **state)
 static void unsupported_and_ignored(void **state)
 {
     (void)state;
-    EXPECT_RUN(255, "E10055: The operation is not supported. Reason: --singleop is not supported yet.",
-               "--singleop=ops.json --output=o --soc_version=Ascend310");
     EXPECT_RUN(255, "--insert_op_conf is not supported yet.",
                "--model=%s --framework=5 --output=o --soc_version=Ascend310 --insert_op_conf=aipp.cfg", g_conv);
     EXPECT_RUN(255, "Reason: --external_weight=1 is not supported yet.",
@@ -240,6 +238,26 @@ static void unsupported_and_ignored(void **state)
     EXPECT_RUN(255, "[WARNING] --precision_mode=allow_fp32_to_fp16 has no effect on a CPU build and is ignored.",
                "--model=missing.onnx --framework=5 --output=o --soc_version=Ascend310 "
                "--precision_mode=allow_fp32_to_fp16");
+}
+
+/* --singleop: a missing JSON file is E10001; a good one writes CANN's file names. */
+static void singleop(void **state)
+{
+    (void)state;
+    EXPECT_RUN(255, "E10001: Value ops.json for parameter --singleop is invalid.",
+               "--singleop=ops.json --output=o --soc_version=Ascend310");
+    static const char ops[] =
+        "[{\"op\":\"Add\",\"input_desc\":[{\"format\":\"ND\",\"shape\":[2,3],\"type\":\"float\"},"
+        "{\"format\":\"ND\",\"shape\":[2,3],\"type\":\"float\"}],"
+        "\"output_desc\":[{\"format\":\"ND\",\"shape\":[2,3],\"type\":\"float\"}]}]";
+    char path[512];
+    snprintf(path, sizeof(path), "%s/add_ops.json", g_dir);
+    write_file(path, ops, sizeof(ops) - 1);
+    EXPECT_RUN(0, "ATC run success", "--singleop=add_ops.json --output=singleop_out --soc_version=Ascend310");
+    snprintf(path, sizeof(path), "%s/singleop_out/0_Add_0_2_2_3_0_2_2_3_0_2_2_3.om", g_dir);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_true(st.st_size > 0);
 }
 
 /* One error names every unsupported op type and its nodes. */
@@ -291,6 +309,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(required_and_files),
         cmocka_unit_test(conflicts),
         cmocka_unit_test(unsupported_and_ignored),
+        cmocka_unit_test(singleop),
         cmocka_unit_test(unsupported_onnx_ops),
         cmocka_unit_test(spellings_and_conversion),
     };

@@ -64,7 +64,7 @@ static atc_flag g_flags[] = {
     {"op_select_implmode", S, I, "", "high_precision high_performance high_precision_for_all high_performance_for_all",
      "Operator implementation mode.", NULL, false},
     {"optypelist_for_implmode", S, I, "", NULL, "Op types for op_select_implmode.", NULL, false},
-    {"singleop", S, N, "", NULL, "Single-op description file (JSON).", NULL, false},
+    {"singleop", S, U, "", NULL, "Single-op description file (JSON); --output is then a directory.", NULL, false},
     {"disable_reuse_memory", T, U, "0", "0 1", "1: every tensor gets its own memory.", NULL, false},
     {"auto_tune_mode", S, I, "", NULL, "Deprecated auto tune mode.", NULL, false},
     {"jit_compile", S, I, "1", "0 1 2", "Online compilation mode.", NULL, false},

@@ -7,6 +7,7 @@
  *        --dynamic_dims=...|--input_shape_range=...] [--input_format=...]
  *       [--input_fp16_nodes=...] [--output_type=...] [--out_nodes=...]
  *   atc --mode=1 --om=m.om --json=m.json
+ *   atc --singleop=ops.json --output=dir --soc_version=Ascend310P3
  *
  * Screen output follows CANN's atc: a start line, "..." after the work,
  * then "ATC run success, welcome to the next use." or "ATC run failed, ..."
@@ -22,6 +23,7 @@
 #include <unistd.h>
 
 #include "acl_base/platform.h"
+#include "acl_op/op_singleop.h"
 #include "atc_flags.h"
 #include "atc_om.h"
 #include "base/error.h"
@@ -355,6 +357,69 @@ static oa_status om_to_json(void)
     return atc_om_to_json(atc_str("om"), atc_str("json"));
 }
 
+/* --singleop: one single-op model per JSON entry into the --output directory (src/acl_op/op_singleop.c). */
+static void singleop_written(void *ctx, const char *path)
+{
+    (void)ctx;
+    OA_LOGI("single-op model %s", path);
+}
+
+static oa_status gen_singleop(int argc, char **argv)
+{
+    if (atc_is_set("framework") || atc_int("mode") != 0 || strcmp(atc_str("display_model_info"), "1") == 0) {
+        return OA_FAIL(OA_E_PARAM,
+                       "E10001: Value %s for parameter --singleop is invalid. Reason: When --singleop is specified, "
+                       "--display_model_info=1, --framework, --insert_op_conf, and --mode values other than 0 are "
+                       "not supported.",
+                       atc_str("singleop"));
+    }
+    oa_status st;
+    if ((st = required("output")) != OA_OK || (st = required("soc_version")) != OA_OK ||
+        (st = check_input_file("singleop")) != OA_OK) {
+        return st;
+    }
+    if (oa_platform_find_soc(atc_str("soc_version")) == NULL) {
+        return OA_FAIL(OA_E_PARAM,
+                       "E10001: Value %s for parameter --soc_version is invalid. Reason: It is not a supported SoC "
+                       "version (CANN names such as Ascend310, Ascend310P3, Ascend910B1).",
+                       atc_str("soc_version"));
+    }
+    FILE *f = fopen(atc_str("singleop"), "rb");
+    if (f == NULL) {
+        return OA_FAIL(OA_E_PARAM, "E10024: open file %s failed.", atc_str("singleop"));
+    }
+    char *text = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len + 4096 > cap) {
+            cap = (cap + 4096) * 2;
+            char *n = realloc(text, cap);
+            if (n == NULL) {
+                free(text);
+                fclose(f);
+                return OA_FAIL(OA_E_NOMEM, "reading %s", atc_str("singleop"));
+            }
+            text = n;
+        }
+        const size_t r = fread(text + len, 1, cap - len, f);
+        len += r;
+        if (r == 0) {
+            break;
+        }
+    }
+    fclose(f);
+    char *cmdline = join_argv(argc, argv);
+    const oa_singleop_opts o = {.out_dir = atc_str("output"),
+                                .soc_version = atc_str("soc_version"),
+                                .atc_cmdline = cmdline,
+                                .on_written = singleop_written};
+    size_t written = 0;
+    st = oa_singleop_build(text, len, &o, &written);
+    free(cmdline);
+    free(text);
+    return st;
+}
+
 int main(int argc, char **argv)
 {
     printf("ATC start working now, please wait for a moment.\n");
@@ -369,6 +434,9 @@ int main(int argc, char **argv)
     }
     apply_log_level();
     oa_status st = check_flag_support();
+    if (st == OA_OK && atc_is_set("singleop")) {
+        return finish(gen_singleop(argc, argv) == OA_OK);
+    }
     if (st == OA_OK) {
         int mode = atc_int("mode");
         if (mode == 0) {

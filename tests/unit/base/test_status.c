@@ -52,6 +52,27 @@ static void error_buffer_keeps_newest_when_full(void **state)
     assert_true(strlen(m) < 4096);
 }
 
+static void quiet_failures_are_not_recorded(void **state)
+{
+    (void)state;
+    (void)oa_error_take_messages();
+    (void)oa_error_take_last();
+    oa_error_quiet_push();
+    oa_error_quiet_push();
+    assert_int_equal(OA_FAIL(OA_E_PARAM, "probe %d", 1), OA_E_PARAM);
+    oa_error_quiet_pop();
+    assert_int_equal(OA_FAIL(OA_E_NOMEM, "still quiet"), OA_E_NOMEM);
+    oa_error_quiet_pop();
+    assert_null(oa_error_take_messages());
+    assert_int_equal(oa_error_take_last(), 0);
+    oa_error_quiet_pop(); /* unbalanced pop is harmless */
+    assert_int_equal(OA_FAIL(OA_E_PARAM, "loud"), OA_E_PARAM);
+    const char *m = oa_error_take_messages();
+    assert_non_null(m);
+    assert_non_null(strstr(m, "loud"));
+    assert_int_equal(oa_error_take_last(), 100000);
+}
+
 static void overflow_helpers_detect_overflow(void **state)
 {
     (void)state;
@@ -72,6 +93,7 @@ int main(void)
         cmocka_unit_test(status_maps_to_documented_codes),
         cmocka_unit_test(error_messages_accumulate_and_clear_on_read),
         cmocka_unit_test(error_buffer_keeps_newest_when_full),
+        cmocka_unit_test(quiet_failures_are_not_recorded),
         cmocka_unit_test(overflow_helpers_detect_overflow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
