@@ -1,0 +1,15 @@
+# Bounded fuzz run: fresh seeds, then libFuzzer for SECONDS seconds.
+# -D SEEDS=<seed generator> FUZZER=<libFuzzer binary> DIR=<work dir> SECONDS=<n>
+# Crash reproducers go to <DIR>-artifacts, which later runs keep.
+file(REMOVE_RECURSE ${DIR})
+file(MAKE_DIRECTORY ${DIR}/corpus ${DIR}-artifacts)
+execute_process(COMMAND ${SEEDS} ${DIR}/corpus RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "seed generation failed (${rc})")
+endif()
+execute_process(COMMAND ${FUZZER} -max_total_time=${SECONDS} -timeout=10 -rss_limit_mb=2048
+                        -artifact_prefix=${DIR}-artifacts/ -print_final_stats=1 ${DIR}/corpus
+                RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the fuzzer found a problem (exit ${rc}); reproducer in ${DIR}-artifacts")
+endif()
