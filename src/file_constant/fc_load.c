@@ -454,7 +454,7 @@ static oa_status place_node(oa_fc_set *s, const resolve_ctx *c, oa_fc_weight *w,
         w->blob_offset = (size_t)w->offset;
         return OA_OK;
     }
-    int fd;
+    int fd = -1;
     struct stat sb;
     char real[PATH_MAX];
     if ((st = open_weight(c, n, w->path, contained, &fd, &sb, real)) != OA_OK) {
@@ -468,7 +468,7 @@ static oa_status place_node(oa_fc_set *s, const resolve_ctx *c, oa_fc_weight *w,
                        (unsigned long long)w->offset);
     }
     size_t align = o->min_align ? o->min_align : OA_MAX(oa_dtype_size(dt), (size_t)1);
-    fc_mapping *m;
+    fc_mapping *m = NULL;
     st = mapping_acquire(o->device_id, fd, &sb, real, &m);
     if (st != OA_OK) {
         close(fd);

@@ -251,7 +251,7 @@ static oa_status cache_map(map_cache *c, const char *path, oa_blob **out)
         c->blobs = b;
         c->cap = cap;
     }
-    oa_blob *b;
+    oa_blob *b = NULL;
     oa_status st = oa_blob_map_file(path, &b);
     if (st != OA_OK) {
         return OA_FAIL(OA_E_GE_FAILURE, "weight file [%s] cannot be mapped", path);
@@ -318,7 +318,7 @@ static oa_status to_const(oa_node *n, const char *path, const oa_fc_ref *ref, bo
     oa_graph *g = n->graph;
     oa_tensor *t = NULL;
     if (map && nbytes > 0) {
-        oa_blob *b;
+        oa_blob *b = NULL;
         if ((st = cache_map(cache, path, &b)) != OA_OK) {
             return st;
         }
