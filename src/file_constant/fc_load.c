@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -147,10 +148,21 @@ size_t oa_fc_mapped_files(int32_t device_id)
  * Sets
  * ====================================================================== */
 
+typedef struct fc_range {
+    const char *p;
+    size_t len;
+} fc_range;
+
 struct oa_fc_set {
     oa_fc_weight *w;
     size_t n;
     bool combined;
+    /* prefault of the mapped ranges (README "Prefault") */
+    fc_range *ranges;
+    size_t nranges;
+    bool thread_started;
+    pthread_t thread;
+    atomic_bool stop;
     char weight_dir[PATH_MAX];
     fc_mapping **maps;
     size_t nmaps;
@@ -193,6 +205,11 @@ void oa_fc_set_destroy(oa_fc_set *s)
     if (s == NULL) {
         return;
     }
+    if (s->thread_started) {
+        atomic_store(&s->stop, true);
+        pthread_join(s->thread, NULL);
+    }
+    free(s->ranges);
     for (size_t i = 0; i < s->n; i++) {
         free((char *)(uintptr_t)s->w[i].path);
     }
@@ -249,6 +266,7 @@ void oa_fc_load_opts_from_args(oa_fc_load_opts *o, const struct oa_model_load_ar
     o->n_user_mems = a ? a->n_ext_weights : 0;
     o->device_id = device_id;
     o->runtime = runtime;
+    o->prefault = oa_fc_prefault_from_env(OA_FC_PREFAULT_ASYNC);
 }
 
 /* ======================================================================
@@ -524,6 +542,116 @@ static oa_status place_node(oa_fc_set *s, const resolve_ctx *c, oa_fc_weight *w,
     return OA_OK;
 }
 
+/* ---- prefault ---- */
+
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22 /* Linux 5.14 */
+#endif
+
+static int cmp_range(const void *a, const void *b)
+{
+    const fc_range *x = a, *y = b;
+    return (x->p > y->p) - (x->p < y->p);
+}
+
+/* The page-aligned, merged ranges of the mapped weights. */
+static oa_status collect_ranges(oa_fc_set *s)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        n += s->w[i].source == OA_FC_SRC_FILE && s->w[i].nbytes > 0;
+    }
+    if (n == 0) {
+        return OA_OK;
+    }
+    s->ranges = malloc(n * sizeof *s->ranges);
+    if (s->ranges == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "out of memory");
+    }
+    const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    for (size_t i = 0, k = 0; i < s->n; i++) {
+        const oa_fc_weight *w = &s->w[i];
+        if (w->source == OA_FC_SRC_FILE && w->nbytes > 0) {
+            uintptr_t a = (uintptr_t)w->data & ~(page - 1);
+            s->ranges[k].p = (const char *)a;
+            s->ranges[k].len = (size_t)((uintptr_t)w->data + w->nbytes - a);
+            k++;
+        }
+    }
+    qsort(s->ranges, n, sizeof *s->ranges, cmp_range);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (m > 0 && s->ranges[i].p <= s->ranges[m - 1].p + s->ranges[m - 1].len) {
+            const char *end = s->ranges[i].p + s->ranges[i].len;
+            if (end > s->ranges[m - 1].p + s->ranges[m - 1].len) {
+                s->ranges[m - 1].len = (size_t)(end - s->ranges[m - 1].p);
+            }
+        } else {
+            s->ranges[m++] = s->ranges[i];
+        }
+    }
+    s->nranges = m;
+    return OA_OK;
+}
+
+/* Maps the pages of every range into the process (page cache hits), 2 MiB
+ * at a time so that an unload stops it quickly. */
+static void *prefault(void *arg)
+{
+    oa_fc_set *s = arg;
+    const size_t step = 2u << 20;
+    bool touch = false;
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    for (size_t r = 0; r < s->nranges && !atomic_load(&s->stop); r++) {
+        for (size_t o = 0; o < s->ranges[r].len && !atomic_load(&s->stop); o += step) {
+            const char *p = s->ranges[r].p + o;
+            size_t len = OA_MIN(step, s->ranges[r].len - o);
+            if (!touch && madvise((void *)(uintptr_t)p, len, MADV_POPULATE_READ) == 0) {
+                continue;
+            }
+            touch = true; /* older kernels: read one byte per page */
+            volatile char sink = 0;
+            for (size_t k = 0; k < len; k += page) {
+                sink ^= p[k];
+            }
+            (void)sink;
+        }
+    }
+    return NULL;
+}
+
+oa_fc_prefault oa_fc_prefault_from_env(oa_fc_prefault dflt)
+{
+    const char *e = getenv("OPENACL_WEIGHT_PREFAULT");
+    if (e == NULL || e[0] == '\0') {
+        return dflt;
+    }
+    if (strcmp(e, "none") == 0 || strcmp(e, "0") == 0) {
+        return OA_FC_PREFAULT_NONE;
+    }
+    if (strcmp(e, "sync") == 0) {
+        return OA_FC_PREFAULT_SYNC;
+    }
+    if (strcmp(e, "async") == 0 || strcmp(e, "1") == 0) {
+        return OA_FC_PREFAULT_ASYNC;
+    }
+    OA_LOGW("OPENACL_WEIGHT_PREFAULT=%s is not none, async or sync; using the default", e);
+    return dflt;
+}
+
+static void start_prefault(oa_fc_set *s, oa_fc_prefault mode)
+{
+    if (mode == OA_FC_PREFAULT_NONE || collect_ranges(s) != OA_OK || s->nranges == 0) {
+        oa_error_clear();
+        return;
+    }
+    if (mode == OA_FC_PREFAULT_ASYNC && pthread_create(&s->thread, NULL, prefault, s) == 0) {
+        s->thread_started = true;
+        return;
+    }
+    (void)prefault(s);
+}
+
 oa_status oa_fc_load(oa_graph *root, const oa_fc_load_opts *o, oa_fc_set **out)
 {
     if (root == NULL || o == NULL || out == NULL) {
@@ -606,6 +734,8 @@ oa_status oa_fc_load(oa_graph *root, const oa_fc_load_opts *o, oa_fc_set **out)
     if (st != OA_OK) {
         goto fail;
     }
+    atomic_init(&s->stop, false);
+    start_prefault(s, o->prefault);
     OA_LOGI("placed %zu FileConstant nodes (%s, %zu files, weight dir [%s])", s->n,
             s->combined ? "combined" : "individual", new_maps, s->weight_dir);
     free(gs);

@@ -233,6 +233,16 @@ typedef enum oa_fc_runtime {
     OA_FC_RT_V2 = 2, /* RT2: weight dir + location; user memory size > offset (strict) */
 } oa_fc_runtime;
 
+/* What happens to the mapped pages after a load (README "Prefault"). */
+typedef enum oa_fc_prefault {
+    OA_FC_PREFAULT_NONE = 0,  /* pages are mapped by the first execution's reads */
+    OA_FC_PREFAULT_ASYNC = 1, /* a background thread maps them (page cache hits), stopped by destroy */
+    OA_FC_PREFAULT_SYNC = 2,  /* oa_fc_load maps them before returning */
+} oa_fc_prefault;
+
+/* $OPENACL_WEIGHT_PREFAULT (none|async|sync) or dflt when unset/invalid. */
+oa_fc_prefault oa_fc_prefault_from_env(oa_fc_prefault dflt);
+
 typedef struct oa_fc_load_opts {
     const char *om_path;      /* file loads; NULL for memory loads */
     const char *weight_path;  /* ACL_MDL_WEIGHT_PATH_PTR (a directory), or NULL */
@@ -245,9 +255,13 @@ typedef struct oa_fc_load_opts {
      * into an aligned private buffer (chunked reads); 0 = the dtype's
      * element size. User memory is never copied whatever its alignment. */
     size_t min_align;
+    /* Mapping the weights' pages ahead of the first execution: only the
+     * ranges the nodes read, never user memory. */
+    oa_fc_prefault prefault;
 } oa_fc_load_opts;
 
-/* Fills opts from an executor's load args (device, runtime, min_align as given). */
+/* Fills opts from an executor's load args: device and runtime as given,
+ * prefault from $OPENACL_WEIGHT_PREFAULT (default async), min_align 0. */
 void oa_fc_load_opts_from_args(oa_fc_load_opts *opts, const struct oa_model_load_args *args, int32_t device_id,
                                oa_fc_runtime runtime);
 

@@ -578,6 +578,71 @@ static void opts_from_model_args(void **state)
     assert_int_equal(o.n_user_mems, 1);
     assert_int_equal(o.device_id, 3);
     assert_int_equal(o.runtime, OA_FC_RT_V2);
+    assert_int_equal(o.prefault, OA_FC_PREFAULT_ASYNC);
+}
+
+static long rss_file_kb(void)
+{
+    char text[8192];
+    FILE *f = fopen("/proc/self/status", "r");
+    assert_non_null(f);
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    const char *p = strstr(text, "RssFile:");
+    assert_non_null(p);
+    return strtol(p + 8, NULL, 10);
+}
+
+static void prefault_modes(void **state)
+{
+    (void)state;
+    fixture f = make_fixture();
+    size_t n = 8u << 20; /* 8 MiB of floats */
+    float *big = malloc(n);
+    fu_fill(big, n / 4, 5);
+    char *p = fu_path(f.wdir, "big");
+    fu_write(p, big, n);
+    oa_graph *g;
+    EXPECT_OK(oa_graph_create("g", &g));
+    fc_node(g, "a", "big", 0, (int64_t)(n / 4));
+    oa_fc_load_opts o = file_load(&f);
+    oa_fc_set *s;
+    /* none: nothing mapped until read */
+    o.prefault = OA_FC_PREFAULT_NONE;
+    long before = rss_file_kb();
+    EXPECT_OK(oa_fc_load(g, &o, &s));
+    assert_true(rss_file_kb() - before < 1024);
+    oa_fc_set_destroy(s);
+    /* sync: every page of the weight mapped when the load returns */
+    o.prefault = OA_FC_PREFAULT_SYNC;
+    before = rss_file_kb();
+    EXPECT_OK(oa_fc_load(g, &o, &s));
+    assert_true(rss_file_kb() - before >= (long)(n / 1024) - 64);
+    assert_memory_equal(oa_fc_set_at(s, 0)->data, big, n);
+    oa_fc_set_destroy(s);
+    /* async: destroying right away stops and joins the thread */
+    o.prefault = OA_FC_PREFAULT_ASYNC;
+    for (int i = 0; i < 20; i++) {
+        EXPECT_OK(oa_fc_load(g, &o, &s));
+        oa_fc_set_destroy(s);
+    }
+    EXPECT_OK(oa_fc_load(g, &o, &s));
+    assert_memory_equal(oa_fc_set_at(s, 0)->data, big, n);
+    oa_fc_set_destroy(s);
+    /* the environment */
+    setenv("OPENACL_WEIGHT_PREFAULT", "sync", 1);
+    assert_int_equal(oa_fc_prefault_from_env(OA_FC_PREFAULT_ASYNC), OA_FC_PREFAULT_SYNC);
+    setenv("OPENACL_WEIGHT_PREFAULT", "none", 1);
+    assert_int_equal(oa_fc_prefault_from_env(OA_FC_PREFAULT_ASYNC), OA_FC_PREFAULT_NONE);
+    setenv("OPENACL_WEIGHT_PREFAULT", "bogus", 1);
+    assert_int_equal(oa_fc_prefault_from_env(OA_FC_PREFAULT_ASYNC), OA_FC_PREFAULT_ASYNC);
+    unsetenv("OPENACL_WEIGHT_PREFAULT");
+    assert_int_equal(oa_fc_prefault_from_env(OA_FC_PREFAULT_NONE), OA_FC_PREFAULT_NONE);
+    free(p);
+    free(big);
+    oa_graph_destroy(g);
+    drop_fixture(&f);
 }
 
 static void chunked_copy(void **state)
@@ -618,6 +683,7 @@ int main(void)
         cmocka_unit_test(misaligned_offsets_get_a_private_copy),
         cmocka_unit_test(value_bins_at_load),
         cmocka_unit_test(opts_from_model_args),
+        cmocka_unit_test(prefault_modes),
         cmocka_unit_test(chunked_copy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
