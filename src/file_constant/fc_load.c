@@ -195,6 +195,31 @@ bool oa_fc_set_is_combined(const oa_fc_set *s)
     return s ? s->combined : false;
 }
 
+static bool in_blob(const oa_blob *b, const void *p, size_t n)
+{
+    const char *d = oa_blob_data(b), *q = p;
+    size_t size = oa_blob_size(b);
+    return d != NULL && q >= d && (size_t)(q - d) <= size && n <= size - (size_t)(q - d);
+}
+
+bool oa_fc_set_holds(const oa_fc_set *s, const void *p, size_t n)
+{
+    if (s == NULL || p == NULL) {
+        return false;
+    }
+    for (size_t i = 0; i < s->nmaps; i++) {
+        if (in_blob(s->maps[i]->blob, p, n)) {
+            return true;
+        }
+    }
+    for (size_t i = 0; i < s->nblobs; i++) {
+        if (in_blob(s->blobs[i], p, n)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 const char *oa_fc_set_weight_dir(const oa_fc_set *s)
 {
     return s ? s->weight_dir : "";

@@ -310,6 +310,9 @@ const oa_fc_weight *oa_fc_set_at(const oa_fc_set *s, size_t i);
 /* The weight of node n (FileConstant, or the Const that replaced it), or NULL. */
 const oa_fc_weight *oa_fc_set_find(const oa_fc_set *s, const oa_node *n);
 bool oa_fc_set_is_combined(const oa_fc_set *s);
+/* True when [p, p + n) lies inside memory the set keeps alive (a mapping,
+ * user memory or a private copy): an executor then points at it as it is. */
+bool oa_fc_set_holds(const oa_fc_set *s, const void *p, size_t n);
 /* The weight directory used ("" when none), ending with '/'. */
 const char *oa_fc_set_weight_dir(const oa_fc_set *s);
 

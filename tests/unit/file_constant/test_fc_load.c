@@ -310,6 +310,8 @@ static void user_memory_rules(void **state)
     const oa_fc_weight *w = oa_fc_set_at(s, 0);
     assert_int_equal(w->source, OA_FC_SRC_USER);
     assert_ptr_equal(w->data, mem + 64); /* in place at the node offset: never copied */
+    assert_true(oa_fc_set_holds(s, mem, 128));
+    assert_false(oa_fc_set_holds(s, mem, 129));
     assert_int_equal(oa_fc_mapped_files(-1), 0);
     oa_fc_set_destroy(s);
     assert_int_equal(mem[0], 7); /* untouched, and not freed (it is on the stack) */
@@ -488,6 +490,12 @@ static void to_consts_borrows_in_place(void **state)
     const oa_tensor *t;
     assert_true(oa_attrs_get_tensor(&c->attrs, "value", &t));
     assert_ptr_equal(t->data, where); /* zero copy */
+    assert_true(oa_fc_set_holds(s, t->data, t->size));
+    assert_true(oa_fc_set_holds(s, (const char *)t->data - 512, 512 + 128)); /* the whole file is mapped */
+    assert_false(oa_fc_set_holds(s, t->data, 4096));
+    float other[4];
+    assert_false(oa_fc_set_holds(s, other, sizeof other));
+    assert_false(oa_fc_set_holds(NULL, other, 1));
     assert_ptr_equal(r->inputs[0].src, c);
     assert_int_equal(r->num_ctrl_inputs, 1);
     assert_ptr_equal(r->ctrl_inputs[0], c);
