@@ -774,6 +774,25 @@ fail:
     return st;
 }
 
+void oa_fc_set_drop_pages(oa_fc_set *s)
+{
+    if (s == NULL) {
+        return;
+    }
+    if (s->thread_started) {
+        atomic_store(&s->stop, true);
+        pthread_join(s->thread, NULL);
+        s->thread_started = false;
+    }
+    if (s->ranges == NULL && collect_ranges(s) != OA_OK) {
+        oa_error_clear();
+        return;
+    }
+    for (size_t r = 0; r < s->nranges; r++) {
+        (void)madvise((void *)(uintptr_t)s->ranges[r].p, s->ranges[r].len, MADV_DONTNEED);
+    }
+}
+
 oa_status oa_fc_set_to_consts(oa_fc_set *s, oa_graph *root)
 {
     if (s == NULL || root == NULL) {

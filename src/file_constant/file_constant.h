@@ -325,6 +325,15 @@ const char *oa_fc_set_weight_dir(const oa_fc_set *s);
  */
 OA_MUST_CHECK oa_status oa_fc_set_to_consts(oa_fc_set *s, oa_graph *root);
 
+/*
+ * For executors that pre-pack every weight into their own layout at load:
+ * stops the prefault, then unmaps the pages of the mapped weight ranges from
+ * this process (MADV_DONTNEED; they stay in the page cache, and a later read
+ * maps them again), so RSS holds the packed copies only. User memory and
+ * private copies are left alone.
+ */
+void oa_fc_set_drop_pages(oa_fc_set *s);
+
 /* Releases the set's mappings (unmapped when no set or graph uses them any
  * more) and copies. User memory is left alone. Accepts NULL. */
 void oa_fc_set_destroy(oa_fc_set *s);
