@@ -114,7 +114,7 @@ static void round_trip(oa_fc_mode mode)
         }
         char p[PATH_MAX + 300];
         snprintf(p, sizeof p, "%s/%s", cwd, e->d_name);
-        size_t len;
+        size_t len = 0;
         char *bytes = fu_read(p, &len);
         size_t cap = (len + 31) / 32 * 32;
         bufs[n] = aligned_alloc(64, (cap + 63) / 64 * 64);
