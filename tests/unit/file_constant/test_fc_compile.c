@@ -169,7 +169,7 @@ static void mode1_files_nodes_and_meta(void **state)
     assert_int_equal(fu_size(pa), 64);
     assert_int_equal(fu_size(pb), 32);
     float v[16], want[16];
-    size_t len;
+    size_t len = 0;
     char *bytes = fu_read(pa, &len);
     memcpy(v, bytes, sizeof v);
     free(bytes);
@@ -371,7 +371,7 @@ static void mode2_padding_append_and_reuse(void **state)
     assert_int_equal(oa_node_attr_int(w3, "offset", -1), 1024);
     assert_int_equal(oa_node_attr_int(w3, "length", -1), 12);
     assert_string_equal(oa_node_attr_str(w2, "location", ""), comb);
-    size_t len;
+    size_t len = 0;
     char *bytes = fu_read(comb, &len);
     float want[128];
     fu_fill(want, 128, 2);
@@ -524,7 +524,7 @@ static void meta_round_trip_and_escaping(void **state)
     fc_meta_init(&m);
     EXPECT_OK(fc_meta_set(&m, "b1", "/x/\"q\"\\w", false, 0));
     EXPECT_OK(fc_meta_set(&m, "a2", "/x/comb", true, 1024));
-    size_t len;
+    size_t len = 0;
     char *text = fc_meta_render(&m, &len);
     assert_string_equal(text, "{\n    \"hash_to_weight_file\": {\n        \"a2\": \"/x/comb\",\n        \"b1\": "
                               "\"/x/\\\"q\\\"\\\\w\"\n    },\n    \"hash_to_weight_offset\": {\n        \"a2\": 1024\n"
@@ -547,7 +547,7 @@ static void meta_round_trip_and_escaping(void **state)
 static size_t check_dir_consistent(const char *dir, size_t weight_len)
 {
     char *mp = fu_path(dir, "meta.json");
-    size_t len;
+    size_t len = 0;
     char *text = fu_read(mp, &len);
     free(mp);
     if (text == NULL || len == 0) {
@@ -559,7 +559,7 @@ static size_t check_dir_consistent(const char *dir, size_t weight_len)
     EXPECT_OK(fc_meta_parse(&m, text, len, "meta"));
     free(text);
     for (size_t i = 0; i < m.n; i++) {
-        size_t fl;
+        size_t fl = 0;
         char *bytes = fu_read(m.v[i].file, &fl);
         assert_non_null(bytes);
         uint64_t off = m.v[i].has_offset ? m.v[i].offset : 0;

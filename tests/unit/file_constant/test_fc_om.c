@@ -146,7 +146,7 @@ static void round_trip(oa_fc_mode mode)
 
     bool found;
     char *text = NULL;
-    size_t tl;
+    size_t tl = 0;
     FILE *f = open_memstream(&text, &tl);
     EXPECT_OK(oa_fc_summary_print(om, f, &found));
     fclose(f);
