@@ -579,49 +579,69 @@ static int cmp_range(const void *a, const void *b)
     return (x->p > y->p) - (x->p < y->p);
 }
 
-/* The page-aligned, merged ranges of the mapped weights. */
-static oa_status collect_ranges(oa_fc_set *s)
+enum { R_ALL, R_IN_PLACE, R_PACKED };
+
+static bool range_wanted(const oa_fc_weight *w, int which)
 {
+    if (w->source != OA_FC_SRC_FILE || w->nbytes == 0) {
+        return false;
+    }
+    return which == R_ALL || (which == R_IN_PLACE) == w->in_place;
+}
+
+/* The page-aligned, merged ranges of the mapped weights (all, or those read
+ * in place, or the others). */
+static oa_status build_ranges(const oa_fc_set *s, int which, fc_range **out, size_t *count)
+{
+    *out = NULL;
+    *count = 0;
     size_t n = 0;
     for (size_t i = 0; i < s->n; i++) {
-        n += s->w[i].source == OA_FC_SRC_FILE && s->w[i].nbytes > 0;
+        n += range_wanted(&s->w[i], which);
     }
     if (n == 0) {
         return OA_OK;
     }
-    s->ranges = malloc(n * sizeof *s->ranges);
-    if (s->ranges == NULL) {
+    fc_range *r = malloc(n * sizeof *r);
+    if (r == NULL) {
         return OA_FAIL(OA_E_NOMEM, "out of memory");
     }
     const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
     for (size_t i = 0, k = 0; i < s->n; i++) {
         const oa_fc_weight *w = &s->w[i];
-        if (w->source == OA_FC_SRC_FILE && w->nbytes > 0) {
+        if (range_wanted(w, which)) {
             uintptr_t a = (uintptr_t)w->data & ~(page - 1);
-            s->ranges[k].p = (const char *)a;
-            s->ranges[k].len = (size_t)((uintptr_t)w->data + w->nbytes - a);
+            r[k].p = (const char *)a;
+            r[k].len = (size_t)((uintptr_t)w->data + w->nbytes - a);
             k++;
         }
     }
-    qsort(s->ranges, n, sizeof *s->ranges, cmp_range);
+    qsort(r, n, sizeof *r, cmp_range);
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
-        if (m > 0 && s->ranges[i].p <= s->ranges[m - 1].p + s->ranges[m - 1].len) {
-            const char *end = s->ranges[i].p + s->ranges[i].len;
-            if (end > s->ranges[m - 1].p + s->ranges[m - 1].len) {
-                s->ranges[m - 1].len = (size_t)(end - s->ranges[m - 1].p);
+        if (m > 0 && r[i].p <= r[m - 1].p + r[m - 1].len) {
+            const char *end = r[i].p + r[i].len;
+            if (end > r[m - 1].p + r[m - 1].len) {
+                r[m - 1].len = (size_t)(end - r[m - 1].p);
             }
         } else {
-            s->ranges[m++] = s->ranges[i];
+            r[m++] = r[i];
         }
     }
-    s->nranges = m;
+    *out = r;
+    *count = m;
     return OA_OK;
+}
+
+static oa_status collect_ranges(oa_fc_set *s)
+{
+    free(s->ranges);
+    return build_ranges(s, R_ALL, &s->ranges, &s->nranges);
 }
 
 /* Maps the pages of every range into the process (page cache hits), 2 MiB
  * at a time so that an unload stops it quickly. */
-static void *prefault(void *arg)
+static void *prefault_main(void *arg)
 {
     oa_fc_set *s = arg;
     const size_t step = 2u << 20;
@@ -670,11 +690,11 @@ static void start_prefault(oa_fc_set *s, oa_fc_prefault mode)
         oa_error_clear();
         return;
     }
-    if (mode == OA_FC_PREFAULT_ASYNC && pthread_create(&s->thread, NULL, prefault, s) == 0) {
+    if (mode == OA_FC_PREFAULT_ASYNC && pthread_create(&s->thread, NULL, prefault_main, s) == 0) {
         s->thread_started = true;
         return;
     }
-    (void)prefault(s);
+    (void)prefault_main(s);
 }
 
 oa_status oa_fc_load(oa_graph *root, const oa_fc_load_opts *o, oa_fc_set **out)
@@ -774,23 +794,76 @@ fail:
     return st;
 }
 
+static void stop_prefault(oa_fc_set *s)
+{
+    if (s->thread_started) {
+        atomic_store(&s->stop, true);
+        pthread_join(s->thread, NULL);
+        s->thread_started = false;
+        atomic_store(&s->stop, false);
+    }
+}
+
+static void drop_ranges(const fc_range *r, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        (void)madvise((void *)(uintptr_t)r[i].p, r[i].len, MADV_DONTNEED);
+    }
+}
+
 void oa_fc_set_drop_pages(oa_fc_set *s)
 {
     if (s == NULL) {
         return;
     }
-    if (s->thread_started) {
-        atomic_store(&s->stop, true);
-        pthread_join(s->thread, NULL);
-        s->thread_started = false;
-    }
-    if (s->ranges == NULL && collect_ranges(s) != OA_OK) {
+    stop_prefault(s);
+    if (collect_ranges(s) != OA_OK) {
         oa_error_clear();
         return;
     }
-    for (size_t r = 0; r < s->nranges; r++) {
-        (void)madvise((void *)(uintptr_t)s->ranges[r].p, s->ranges[r].len, MADV_DONTNEED);
+    drop_ranges(s->ranges, s->nranges);
+}
+
+void oa_fc_set_mark_in_place(oa_fc_set *s, const void *p, size_t n)
+{
+    if (s == NULL || p == NULL) {
+        return;
     }
+    const char *a = p, *b = a + n;
+    for (size_t i = 0; i < s->n; i++) {
+        oa_fc_weight *w = &s->w[i];
+        const char *d = w->data;
+        if (w->source == OA_FC_SRC_FILE && w->nbytes > 0 && d < b && a < d + w->nbytes) {
+            w->in_place = true;
+        }
+    }
+}
+
+void oa_fc_set_settle(oa_fc_set *s, oa_fc_prefault prefault)
+{
+    if (s == NULL) {
+        return;
+    }
+    stop_prefault(s);
+    fc_range *packed = NULL;
+    size_t np = 0;
+    if (build_ranges(s, R_PACKED, &packed, &np) == OA_OK) {
+        drop_ranges(packed, np);
+    }
+    free(packed);
+    free(s->ranges);
+    s->ranges = NULL;
+    s->nranges = 0;
+    if (prefault == OA_FC_PREFAULT_NONE || build_ranges(s, R_IN_PLACE, &s->ranges, &s->nranges) != OA_OK ||
+        s->nranges == 0) {
+        oa_error_clear();
+        return;
+    }
+    if (prefault == OA_FC_PREFAULT_ASYNC && pthread_create(&s->thread, NULL, prefault_main, s) == 0) {
+        s->thread_started = true;
+        return;
+    }
+    (void)prefault_main(s);
 }
 
 oa_status oa_fc_set_to_consts(oa_fc_set *s, oa_graph *root)

@@ -283,6 +283,7 @@ typedef struct oa_fc_weight {
     oa_fc_source source;
     oa_blob *blob;          /* holds data alive: borrow [blob_offset, blob_offset + nbytes) */
     size_t blob_offset;
+    bool in_place;          /* marked by oa_fc_set_mark_in_place */
 } oa_fc_weight;
 
 typedef struct oa_fc_set oa_fc_set;
@@ -324,6 +325,22 @@ const char *oa_fc_set_weight_dir(const oa_fc_set *s);
  * Errors: OA_E_NOMEM, OA_E_PARAM.
  */
 OA_MUST_CHECK oa_status oa_fc_set_to_consts(oa_fc_set *s, oa_graph *root);
+
+/*
+ * Executors building their kernels: the mapped weight bytes at [p, p + n)
+ * will be read in place at run (not packed into a private copy). Marks every
+ * weight overlapping that range.
+ */
+void oa_fc_set_mark_in_place(oa_fc_set *s, const void *p, size_t n);
+
+/*
+ * After the kernels are built: the pages of mapped weights NOT marked in
+ * place (the kernels packed their own copies) are unmapped from the process
+ * (MADV_DONTNEED; they stay in the page cache), and the marked ones are
+ * prefaulted per `prefault` (a running prefault is stopped first). RSS then
+ * holds the packed copies plus what runs in place.
+ */
+void oa_fc_set_settle(oa_fc_set *s, oa_fc_prefault prefault);
 
 /*
  * For executors that pre-pack every weight into their own layout at load:

@@ -645,6 +645,28 @@ static void prefault_modes(void **state)
     oa_fc_set_drop_pages(s); /* joins a running prefault first */
     oa_fc_set_drop_pages(NULL);
     oa_fc_set_destroy(s);
+    /* an executor that packs one weight and reads the other in place */
+    oa_graph *g2;
+    EXPECT_OK(oa_graph_create("g2", &g2));
+    fc_node(g2, "packed", "big", 0, (int64_t)(n / 8));
+    fc_node(g2, "inplace", "big", (int64_t)(n / 2), (int64_t)(n / 8));
+    o.prefault = OA_FC_PREFAULT_NONE;
+    before = rss_file_kb();
+    EXPECT_OK(oa_fc_load(g2, &o, &s));
+    const oa_fc_weight *wp = oa_fc_set_at(s, 0), *wi = oa_fc_set_at(s, 1);
+    assert_memory_equal(wp->data, big, n / 2); /* the "packing" reads */
+    oa_fc_set_mark_in_place(s, (const char *)wi->data + 100, 1);
+    oa_fc_set_mark_in_place(NULL, wi->data, 1);
+    assert_true(wi->in_place);
+    assert_false(wp->in_place);
+    oa_fc_set_settle(s, OA_FC_PREFAULT_SYNC);
+    long delta = rss_file_kb() - before;
+    assert_true(delta >= (long)(n / 2048) - 64 && delta <= (long)(n / 2048) + 256); /* only the in-place half */
+    assert_memory_equal(wi->data, big + n / 8, n / 2);
+    oa_fc_set_settle(s, OA_FC_PREFAULT_ASYNC);
+    oa_fc_set_settle(NULL, OA_FC_PREFAULT_ASYNC);
+    oa_fc_set_destroy(s);
+    oa_graph_destroy(g2);
     /* the environment */
     setenv("OPENACL_WEIGHT_PREFAULT", "sync", 1);
     assert_int_equal(oa_fc_prefault_from_env(OA_FC_PREFAULT_ASYNC), OA_FC_PREFAULT_SYNC);
