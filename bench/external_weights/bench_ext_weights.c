@@ -9,8 +9,10 @@
  * --user-mem: every file of <model dir>/weight/ is read into aclrtMalloc'd
  *             memory and handed over with aclmdlSetExternalWeightAddress
  *             (reported separately: user_read_ms; load_ms is the load call).
- * --hold FILE: after measuring, print the line and wait until FILE exists
- *             (so that two processes can be measured side by side).
+ * --hold FILE: after measuring, print the line, wait until FILE exists,
+ *             measure again (held_*: both processes alive and loaded), then
+ *             wait until FILE.done exists before unloading (so that two
+ *             processes are measured side by side).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -212,6 +214,11 @@ int main(int argc, char **argv)
         mem_use m3 = mem_now();
         printf("{\"held_rss_mib\": %.1f, \"held_pss_mib\": %.1f}\n", m3.rss, m3.pss);
         fflush(stdout);
+        char done[PATH_MAX];
+        snprintf(done, sizeof done, "%s.done", hold);
+        while (stat(done, &st) != 0) {
+            usleep(10000);
+        }
     }
     CHECK(aclmdlUnload(id));
     for (size_t i = 0; i < ndev; i++) {

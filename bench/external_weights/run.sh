@@ -38,8 +38,9 @@ for v in "m0/mm.om" "m1/mm.om" "m2/mm.om" "m1/mm.om --user-mem"; do
   # shellcheck disable=SC2086
   "$bench" "$work"/$v --runs "$runs"
 done
-# two processes, one copy of the weights
-rm -f "$work/go"
+# two processes, one copy of the weights: both loaded and run, then both
+# measured (held_*) while the other is alive
+rm -f "$work/go" "$work/go.done"
 "$bench" "$work/m1/mm.om" --runs 1 --hold "$work/go" >"$work/pair_a.txt" &
 a=$!
 while [[ ! -s $work/pair_a.txt ]]; do sleep 0.05; done
@@ -47,6 +48,8 @@ while [[ ! -s $work/pair_a.txt ]]; do sleep 0.05; done
 b=$!
 while [[ ! -s $work/pair_b.txt ]]; do sleep 0.05; done
 touch "$work/go"
+while [[ $(wc -l <"$work/pair_a.txt") -lt 2 || $(wc -l <"$work/pair_b.txt") -lt 2 ]]; do sleep 0.05; done
+touch "$work/go.done"
 wait $a $b
 echo "pair A: $(tr '\n' ' ' <"$work/pair_a.txt")"
 echo "pair B: $(tr '\n' ' ' <"$work/pair_b.txt")"
