@@ -12,6 +12,7 @@
 #include "compiler/compiler_internal.h"
 #include "compiler/pass_util.h"
 #include "compiler/passes.h"
+#include "file_constant/file_constant.h"
 #include "graph/infer.h"
 #include "onnx/onnx_import.h"
 
@@ -56,6 +57,10 @@ static oa_status check_options(const oa_compile_options *opt)
     }
     if (gears && (opt->input_shape == NULL || opt->input_shape[0] == '\0')) {
         return OA_FAIL(OA_E_PARAM, "E10004: Value for --input_shape is empty.");
+    }
+    if (opt->external_weight < 0 || opt->external_weight > 2) {
+        return OA_FAIL(OA_E_PARAM, "E10001: Value %d for parameter --external_weight is invalid. The value must be 0, 1 "
+                       "or 2.", opt->external_weight);
     }
     if (gears && strchr(opt->input_shape, '~') != NULL) {
         return OA_FAIL(OA_E_PARAM,
@@ -364,6 +369,17 @@ static oa_status compile_impl(oa_graph *g, const oa_compile_options *opt, bool s
                     oa_graph_name(cm->graph), dyn ? dyn->name : "-");
             st = default_ranges(cm->graph);
         }
+    }
+    /* after folding and fusion, so that the stored weights are the final ones */
+    if (st == OA_OK && opt->external_weight != 0) {
+        progress(opt, "external weights");
+        oa_fc_convert_opts fo = {
+            .mode = (oa_fc_mode)opt->external_weight,
+            .weight_dir = opt->external_weight_dir,
+            .session_id = opt->session_id,
+            .om_prefix = opt->om_path,
+        };
+        st = oa_fc_convert_consts(cm->graph, &fo, NULL);
     }
     if (st == OA_OK && !cm->is_dynamic) {
         progress(opt, "plan memory");

@@ -69,6 +69,14 @@ typedef struct oa_compile_options {
     bool layout_nchwc;             /* mark conv chains NC1HWC0 (default off) */
     bool disable_reuse;            /* --disable_reuse_memory=1: no tensor shares memory */
     unsigned disable;              /* OA_NO_* bits */
+    /* --external_weight: 0 weights in the .om; 1 one weight_<hash> file per
+     * distinct weight; 2 one <om>_weight_combined file (file_constant.h).
+     * The files go to external_weight_dir (ge.externalWeightDir) or
+     * tmp_weight_<pid>_<session_id>; atc then moves them next to the .om. */
+    int external_weight;
+    const char *external_weight_dir;
+    const char *om_path;           /* the .om being written (names the combined file) */
+    uint64_t session_id;
     oa_compile_progress_fn progress;
     void *progress_ctx;
 } oa_compile_options;

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -226,8 +227,6 @@ static void unsupported_and_ignored(void **state)
     (void)state;
     EXPECT_RUN(255, "--insert_op_conf is not supported yet.",
                "--model=%s --framework=5 --output=o --soc_version=Ascend310 --insert_op_conf=aipp.cfg", g_conv);
-    EXPECT_RUN(255, "Reason: --external_weight=1 is not supported yet.",
-               "--model=%s --framework=5 --output=o --soc_version=Ascend310 --external_weight=1", g_conv);
     EXPECT_RUN(255, "E10001: Value 3 for parameter --external_weight is invalid.",
                "--model=%s --framework=5 --output=o --soc_version=Ascend310 --external_weight=3", g_conv);
     EXPECT_RUN(255, "--mode=6 is not supported yet", "--mode=6 --om=x.om");
@@ -296,6 +295,64 @@ static void spellings_and_conversion(void **state)
     assert_int_equal(stat(path, &sb), 0);
 }
 
+/* Number of entries of dir whose name starts with prefix (-1: no dir). */
+static int count_prefix(const char *dir, const char *prefix)
+{
+    DIR *d = opendir(dir);
+    if (d == NULL) {
+        return -1;
+    }
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+    }
+    closedir(d);
+    return n;
+}
+
+/* --external_weight=1|2: weight files in <output dir>/weight/, bare locations,
+ * the summary next to the .om, no temp dir left; --mode=1 shows the files. */
+static void external_weights(void **state)
+{
+    (void)state;
+    char path[512];
+    for (int mode = 0; mode <= 2; mode++) {
+        snprintf(path, sizeof(path), "%s/ew%d", g_dir, mode);
+        assert_int_equal(mkdir(path, 0750), 0);
+        EXPECT_RUN(0, "ATC run success",
+                   "--model=%s --framework=5 --output=ew%d/net --soc_version=Ascend310 --external_weight=%d", g_conv,
+                   mode, mode);
+        snprintf(path, sizeof(path), "%s/ew%d/weight", g_dir, mode);
+        if (mode == 0) {
+            assert_int_equal(count_prefix(path, ""), -1);
+        } else if (mode == 1) {
+            assert_int_equal(count_prefix(path, "weight_"), 1); /* the conv filter */
+        } else {
+            assert_int_equal(count_prefix(path, "net_weight_combined"), 1);
+        }
+        snprintf(path, sizeof(path), "%s/ew%d/net_external_weights.json", g_dir, mode);
+        struct stat sb;
+        assert_int_equal(stat(path, &sb) == 0, mode != 0);
+        assert_int_equal(count_prefix(g_dir, "tmp_weight_"), 0);
+    }
+    EXPECT_RUN(0, "weight/net_weight_combined", "--mode=1 --om=ew2/net.om --json=ew2/net.json");
+    EXPECT_RUN(0, "--external_weight=1", "--mode=1 --om=ew1/net.om --json=ew1/net.json");
+    /* again into the same directory: the same files */
+    EXPECT_RUN(0, "ATC run success",
+               "--model=%s --framework=5 --output=ew1/net --soc_version=Ascend310 --external_weight=1", g_conv);
+    snprintf(path, sizeof(path), "%s/ew1/weight", g_dir);
+    assert_int_equal(count_prefix(path, "weight_"), 1);
+    /* a weight directory that cannot be created fails cleanly (ASCEND_WORK_PATH is a file) */
+    setenv("ASCEND_WORK_PATH", g_conv, 1);
+    EXPECT_RUN(255, FAILED, "--model=%s --framework=5 --output=ew1/bad --soc_version=Ascend310 --external_weight=1",
+               g_conv);
+    unsetenv("ASCEND_WORK_PATH");
+    snprintf(path, sizeof(path), "%s/ew1/bad.om", g_dir);
+    struct stat sb;
+    assert_int_not_equal(stat(path, &sb), 0);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -312,6 +369,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(singleop),
         cmocka_unit_test(unsupported_onnx_ops),
         cmocka_unit_test(spellings_and_conversion),
+        cmocka_unit_test(external_weights),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

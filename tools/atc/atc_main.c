@@ -30,6 +30,7 @@
 #include "base/log.h"
 #include "base/util.h"
 #include "compiler/compiler.h"
+#include "file_constant/file_constant.h"
 
 #ifndef OA_ATC_VERSION
 #define OA_ATC_VERSION "0"
@@ -250,12 +251,6 @@ static oa_status gen_om(int argc, char **argv)
         free(out_path);
         return st;
     }
-    if (strcmp(atc_str("external_weight"), "0") != 0) {
-        free(out_path);
-        return OA_FAIL(OA_E_FEATURE_UNSUPPORTED,
-                       "E10055: The operation is not supported. Reason: --external_weight=%s is not supported yet.",
-                       atc_str("external_weight"));
-    }
     if (atc_str("weight")[0] != '\0') {
         printf("[WARNING] --weight is only used by Caffe models and is ignored.\n");
     }
@@ -292,7 +287,12 @@ static oa_status gen_om(int argc, char **argv)
                "input_shape_range\n");
         opt.input_shape = "";
     }
-    const char *layout = getenv("OPENACL_ATC_NCHWC");
+    /* --external_weight=1|2: the weights go to tmp_weight_<pid>_0 (under
+     * $ASCEND_WORK_PATH or the current directory), then next to the .om in
+     * <output dir>/weight/ (file_constant.h) */
+    opt.external_weight = atoi(atc_str("external_weight"));
+    opt.om_path = out_path;
+        const char *layout = getenv("OPENACL_ATC_NCHWC");
     opt.layout_nchwc = layout != NULL && strcmp(layout, "1") == 0;
     progress_state ps = {oa_now_ns(), false};
     opt.progress = on_progress;
@@ -324,8 +324,18 @@ static oa_status gen_om(int argc, char **argv)
         }
         atc_om_info info = {atc_str("soc_version"), cmdline, compress};
         if (st == OA_OK) {
+            /* ChangeFilePath: locations become bare file names before the graph is written */
+            st = oa_fc_move_to_model_dir(cm->graph, out_path);
+        }
+        if (st == OA_OK) {
             st = atc_write_om(cm, &info, out_path);
         }
+        if (st == OA_OK) {
+            st = oa_fc_summary_write(cm->graph, out_path, (oa_fc_mode)opt.external_weight);
+        }
+    }
+    if (st != OA_OK) {
+        oa_fc_remove_tmp_dir(opt.session_id);
     }
     double secs = (double)(oa_now_ns() - ps.start) / 1e9;
     if (st == OA_OK && (ps.shown || secs >= 1.0)) {
@@ -354,7 +364,12 @@ static oa_status om_to_json(void)
     if ((st = check_input_file("om")) != OA_OK || (st = check_output_path("json", atc_str("json"))) != OA_OK) {
         return st;
     }
-    return atc_om_to_json(atc_str("om"), atc_str("json"));
+    st = atc_om_to_json(atc_str("om"), atc_str("json"));
+    if (st == OA_OK) {
+        /* the external weight files (atc --external_weight=1|2), when the model has some */
+        st = oa_fc_summary_print(atc_str("om"), stdout, NULL);
+    }
+    return st;
 }
 
 /* --singleop: one single-op model per JSON entry into the --output directory (src/acl_op/op_singleop.c). */
