@@ -98,8 +98,11 @@ typedef struct v2_tdef {
     bool static_shape;    /* the IR desc is static: no InferShape node */
     bool graph_output;    /* read by its graph's NetOutput */
     bool needs_free;      /* gets a FreeMemory node */
+    bool shape_determined; /* its values follow from the input shapes alone (Shape/Size, constants and
+                            * integer ops on them): reading them is not a data dependence */
     int32_t input_index;  /* V2_T_INPUT: model input (root) or parent input (subgraph) */
     const oa_tensor *konst; /* V2_T_CONST (Const): the weights; NULL for FileConstant */
+    const oa_value *konst_value; /* small integer / tiny float constants: their value for inference */
     uint32_t graph;       /* index of its v2_gprog */
 } v2_tdef;
 
@@ -204,7 +207,18 @@ struct v2_model {
     size_t n_all_sync, cap_all_sync;
     atomic_uint_fast64_t clock; /* LRU clock of the caches */
     bool plans_enabled;
+    struct v2_profile *profile; /* OPENACL_V2_PROFILE=1: time per execute node, printed at unload */
 };
+
+/* ---- OPENACL_V2_PROFILE (a debugging aid: a separate subscriber loop) ---- */
+
+typedef struct v2_prof_arg {
+    v2_model *model;
+    const oa_v2_graph_prog *prog; /* NULL: the graph's Main program (graph_type = graph index) */
+    uint64_t t0;
+} v2_prof_arg;
+
+void oa_v2_profile_cb(int graph_type, void *arg, oa_v2_event ev, const oa_v2_node *node, uint32_t status);
 
 /* ---- runtime tensors and executors ---- */
 
@@ -251,8 +265,8 @@ struct v2_exec {
     const aclmdlDataset *input;
     aclmdlDataset *output;
     /* plans instantiated on this executor */
-    v2_plan_inst *plan_insts;
-    size_t n_plan_insts;
+    v2_plan_inst **plan_insts;
+    size_t n_plan_insts, cap_plan_insts;
 };
 
 /* ---- v2_lower.c ---- */
@@ -313,6 +327,8 @@ void oa_v2_plan_insts_free(v2_exec *x);
 oa_status oa_v2_exec_create(v2_model *m, aclrtStream stream, v2_exec **out) OA_MUST_CHECK;
 /* StreamExecutor Erase: unloads and forgets the executor of stream (a missing stream is success). */
 oa_status oa_v2_stream_exec_erase(v2_model *m, aclrtStream stream) OA_MUST_CHECK;
+/* The tensor description of output k of dataset ds (updated in place when present). */
+oa_status oa_v2_set_output_desc(aclmdlDataset *ds, size_t k, const oa_tensor_desc *d) OA_MUST_CHECK;
 /* OutputData: model output k from its tensor into the caller's buffer (or a new one). */
 oa_status oa_v2_emit_output(v2_exec *x, uint32_t k) OA_MUST_CHECK;
 void oa_v2_exec_destroy(v2_exec *x);

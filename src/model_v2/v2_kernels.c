@@ -215,12 +215,15 @@ oa_status oa_v2_infer(v2_exec *x, const v2_cnode *cn)
             if (v != NULL) {
                 inb[i].value = v;
                 changed = true;
+                if (!x->model->prog.tensors[cn->in_t[i]].shape_determined) {
+                    OA_LOGD("node %s (%s): shapes read from the data of input %u", n->name, n->type_name, i);
+                    x->data_dependent = true;
+                }
             }
         }
         if (!changed) {
             break;
         }
-        x->data_dependent = true;
     }
     if (st == OA_OK && !outputs_static(x, cn)) {
         char buf[96];
@@ -507,6 +510,7 @@ static uint32_t k_const(oa_v2_ctx *c)
     const v2_tdef *td = c->compute_node_info;
     v2_tensor *t = &x->tensors[td->id];
     t->desc = td->node->outputs[0].desc;
+    t->desc.value = td->konst_value;
     t->data = td->konst->data != NULL ? (void *)(uintptr_t)td->konst->data : g_empty;
     t->block = NULL;
     size_t want = 0;

@@ -120,6 +120,64 @@ static bool needs_infer(const oa_node *n)
     return false;
 }
 
+/*
+ * The value of a small constant, for shape inference at run time (the .om
+ * keeps the bytes, not the inferred values). Allocated in the graph's arena
+ * (load time, one thread).
+ */
+static const oa_value *const_value(oa_graph *g, const oa_tensor *t)
+{
+    const oa_dtype dt = t->desc.dtype;
+    const bool is_int = oa_dtype_is_int(dt) || dt == OA_DT_BOOL;
+    const bool is_float = dt == OA_DT_FLOAT || dt == OA_DT_DOUBLE;
+    int64_t n = 0;
+    size_t want = 0;
+    if ((!is_int && !is_float) || !oa_shape_numel(&t->desc.shape, &n) ||
+        n > (is_int ? OA_VALUE_MAX_INT_ELEMS : OA_VALUE_MAX_FLOAT_ELEMS) ||
+        !oa_tensor_nbytes(dt, &t->desc.shape, &want) || want > t->size || (n > 0 && t->data == NULL)) {
+        return NULL;
+    }
+    oa_arena *a = oa_graph_arena(g);
+    oa_value *v = oa_arena_alloc(a, sizeof(*v), 0);
+    if (v == NULL) {
+        return NULL;
+    }
+    v->dtype = dt;
+    v->count = n;
+    const void *d = t->data;
+    if (is_int) {
+        int64_t *iv = oa_arena_array(a, n ? (size_t)n : 1, sizeof(int64_t));
+        if (iv == NULL) {
+            return NULL;
+        }
+        for (int64_t k = 0; k < n; ++k) {
+            switch (dt) {
+            case OA_DT_INT64: iv[k] = ((const int64_t *)d)[k]; break;
+            case OA_DT_INT32: iv[k] = ((const int32_t *)d)[k]; break;
+            case OA_DT_UINT64: iv[k] = (int64_t)((const uint64_t *)d)[k]; break;
+            case OA_DT_UINT32: iv[k] = ((const uint32_t *)d)[k]; break;
+            case OA_DT_INT16: iv[k] = ((const int16_t *)d)[k]; break;
+            case OA_DT_UINT16: iv[k] = ((const uint16_t *)d)[k]; break;
+            case OA_DT_INT8: iv[k] = ((const int8_t *)d)[k]; break;
+            case OA_DT_UINT8:
+            case OA_DT_BOOL: iv[k] = ((const uint8_t *)d)[k]; break;
+            default: return NULL;
+            }
+        }
+        v->i = iv;
+    } else {
+        double *fv = oa_arena_array(a, n ? (size_t)n : 1, sizeof(double));
+        if (fv == NULL) {
+            return NULL;
+        }
+        for (int64_t k = 0; k < n; ++k) {
+            fv[k] = dt == OA_DT_FLOAT ? (double)((const float *)d)[k] : ((const double *)d)[k];
+        }
+        v->f = fv;
+    }
+    return v;
+}
+
 /* ---- graph collection ---- */
 
 static oa_status add_graph(lower_ctx *c, const oa_graph *g, bool root, v2_gprog **out)
@@ -369,6 +427,10 @@ static oa_status lower_graph(lower_ctx *c, v2_gprog *gp, v2_ckind owner_kind)
                 if (st == OA_OK && n->num_outputs != 1) {
                     st = OA_FAIL(OA_E_GE_PARAM, "const node %s has %u outputs", n->name, n->num_outputs);
                 }
+                if (st == OA_OK) {
+                    t->konst_value = n->outputs[0].desc.value != NULL ? n->outputs[0].desc.value
+                                                                       : const_value(c->m->root, t->konst);
+                }
             }
             continue;
         }
@@ -405,6 +467,23 @@ static oa_status lower_graph(lower_ctx *c, v2_gprog *gp, v2_ckind owner_kind)
             st = collect_children(c, cn);
         } else {
             cn->dynamic = needs_infer(n);
+        }
+    }
+    /* values that follow from shapes alone (provenance, in topological order) */
+    for (uint32_t i = 0; i < gp->n_cnodes && st == OA_OK; ++i) {
+        const v2_cnode *cn = gp->cnodes[i];
+        bool det = cn->kind == V2_C_SHAPE || cn->kind == V2_C_SIZE;
+        if (!det && (cn->kind == V2_C_LAUNCH || cn->kind == V2_C_VIEW)) {
+            det = true;
+            for (uint32_t k = 0; k < cn->n_in && det; ++k) {
+                if (cn->in_t[k] != V2_NONE) {
+                    const v2_tdef *t = &c->p->tensors[cn->in_t[k]];
+                    det = t->kind == V2_T_CONST || t->shape_determined;
+                }
+            }
+        }
+        for (uint32_t k = 0; k < cn->n_out; ++k) {
+            c->p->tensors[cn->out_t[k]].shape_determined = det;
         }
     }
     if (st == OA_OK && net_output != NULL) {

@@ -213,7 +213,7 @@ static oa_status bind_inputs(v2_exec *x, const aclmdlDataset *in)
 
 /* ---- outputs ---- */
 
-static oa_status set_output_desc(aclmdlDataset *ds, size_t k, const oa_tensor_desc *d)
+oa_status oa_v2_set_output_desc(aclmdlDataset *ds, size_t k, const oa_tensor_desc *d)
 {
     oa_dataset_slot *slot = &ds->slots[k];
     const size_t n = d->shape.rank > 0 ? (size_t)d->shape.rank : 0;
@@ -271,7 +271,7 @@ oa_status oa_v2_emit_output(v2_exec *x, uint32_t k)
             memmove(buf->data, t->data, bytes);
         }
     }
-    return set_output_desc(x->output, k, &t->desc);
+    return oa_v2_set_output_desc(x->output, k, &t->desc);
 }
 
 /* ---- subscribers: profiling and dump (separate executor loops) ---- */
@@ -342,6 +342,116 @@ static void sub_cb(int graph_type, void *arg, oa_v2_event ev, const oa_v2_node *
         }
         break;
     }
+}
+
+/* ---- OPENACL_V2_PROFILE ---- */
+
+typedef struct v2_prof_entry {
+    const char *name; /* borrowed from the program (lives as long as the model) */
+    const char *type;
+    uint64_t ns;
+    uint64_t count;
+} v2_prof_entry;
+
+struct v2_profile {
+    pthread_mutex_t lock;
+    v2_prof_entry *e;
+    size_t n, cap; /* open addressing, cap a power of two */
+};
+
+void oa_v2_profile_cb(int graph_type, void *arg, oa_v2_event ev, const oa_v2_node *node, uint32_t status)
+{
+    v2_prof_arg *pa = arg;
+    if (ev == OA_V2_NODE_START) {
+        pa->t0 = oa_now_ns();
+        return;
+    }
+    if (ev != OA_V2_NODE_END || status != 0) {
+        return;
+    }
+    const uint64_t dt = oa_now_ns() - pa->t0;
+    const oa_v2_graph_prog *p = pa->prog;
+    if (p == NULL) {
+        if (graph_type < 0 || (uint32_t)graph_type >= pa->model->prog.n_graphs) {
+            return;
+        }
+        p = pa->model->prog.graphs[graph_type]->main;
+    }
+    const char *name = oa_v2_graph_prog_node_name(p, node->node_id);
+    const char *type = oa_v2_graph_prog_node_type(p, node->node_id);
+    struct v2_profile *pr = pa->model->profile;
+    pthread_mutex_lock(&pr->lock);
+    if (pr->n * 2 >= pr->cap) {
+        const size_t cap = pr->cap ? pr->cap * 2 : 1024;
+        v2_prof_entry *ne = calloc(cap, sizeof(*ne));
+        if (ne == NULL) {
+            pthread_mutex_unlock(&pr->lock);
+            return;
+        }
+        for (size_t i = 0; i < pr->cap; ++i) {
+            if (pr->e[i].name == NULL) {
+                continue;
+            }
+            size_t h = ((uintptr_t)pr->e[i].name ^ (uintptr_t)pr->e[i].type) * 0x9E3779B97F4A7C15ull >> 7;
+            while (ne[h & (cap - 1)].name != NULL) {
+                h++;
+            }
+            ne[h & (cap - 1)] = pr->e[i];
+        }
+        free(pr->e);
+        pr->e = ne;
+        pr->cap = cap;
+    }
+    size_t h = ((uintptr_t)name ^ (uintptr_t)type) * 0x9E3779B97F4A7C15ull >> 7;
+    while (pr->e[h & (pr->cap - 1)].name != NULL &&
+           !(pr->e[h & (pr->cap - 1)].name == name && pr->e[h & (pr->cap - 1)].type == type)) {
+        h++;
+    }
+    v2_prof_entry *e = &pr->e[h & (pr->cap - 1)];
+    if (e->name == NULL) {
+        e->name = name;
+        e->type = type;
+        pr->n++;
+    }
+    e->ns += dt;
+    e->count++;
+    pthread_mutex_unlock(&pr->lock);
+}
+
+static int prof_cmp(const void *a, const void *b)
+{
+    const v2_prof_entry *x = a, *y = b;
+    return x->ns < y->ns ? 1 : (x->ns > y->ns ? -1 : 0);
+}
+
+static void profile_print(v2_model *vm)
+{
+    struct v2_profile *pr = vm->profile;
+    if (pr == NULL) {
+        return;
+    }
+    v2_prof_entry *list = calloc(pr->n + 1, sizeof(*list));
+    size_t n = 0;
+    uint64_t total = 0;
+    for (size_t i = 0; list != NULL && i < pr->cap; ++i) {
+        if (pr->e[i].name != NULL) {
+            list[n++] = pr->e[i];
+            total += pr->e[i].ns;
+        }
+    }
+    if (list != NULL) {
+        qsort(list, n, sizeof(*list), prof_cmp);
+        fprintf(stderr, "model_v2 profile of model %u: %.3f ms in %zu execute nodes\n", vm->m->id, total / 1e6, n);
+        for (size_t i = 0; i < n && i < 60; ++i) {
+            fprintf(stderr, "  %10.3f ms %8llu x %-12s %s\n", list[i].ns / 1e6, (unsigned long long)list[i].count,
+                    list[i].type, list[i].name);
+        }
+    }
+    free(list);
+    free(pr->e);
+    pthread_mutex_destroy(&pr->lock);
+    free(pr);
+    vm->profile = NULL;
 }
 
 /* ---- executors (ModelV2Executor) ---- */
@@ -496,6 +606,8 @@ static oa_status run_exec(v2_exec *x, const oa_model_run *run, bool async, aclrt
     }
     sub_state ss = {.x = x};
     oa_v2_subscriber sub = {sub_cb, &ss};
+    v2_prof_arg pa = {.model = vm};
+    oa_v2_subscriber prof = {oa_v2_profile_cb, &pa};
     x->sub = NULL;
     if (oa_prof_running(NULL) || oa_dump_enabled()) {
         ss.dump = oa_dump_enabled() ? oa_dump_current_config() : NULL;
@@ -508,7 +620,12 @@ static oa_status run_exec(v2_exec *x, const oa_model_run *run, bool async, aclrt
         }
     }
     reset_run(x);
+    const oa_v2_subscriber *keep = x->sub;
+    if (x->sub == NULL && vm->profile != NULL) {
+        x->sub = &prof;
+    }
     st = oa_v2_run_graph(x, vm->prog.graphs[0]);
+    x->sub = keep;
     if (st == OA_OK && vm->plans_enabled && x->sub == NULL && !x->data_dependent) {
         oa_v2_plan_record_root(x);
     }
@@ -618,6 +735,7 @@ static void model_destroy(v2_model *vm)
     if (vm == NULL) {
         return;
     }
+    profile_print(vm);
     for (size_t i = 0; i < vm->n_streams; ++i) {
         oa_v2_exec_destroy(vm->streams[i].exec);
     }
@@ -663,6 +781,12 @@ static oa_status v2_load(oa_model *m, const oa_model_load_args *args)
     pthread_mutex_init(&vm->sync_lock, NULL);
     vm->n_threads = thread_count();
     vm->plans_enabled = oa_env_long("OPENACL_V2_PLANS", 1) != 0;
+    if (oa_env_long("OPENACL_V2_PROFILE", 0) != 0) {
+        vm->profile = calloc(1, sizeof(*vm->profile));
+        if (vm->profile != NULL) {
+            pthread_mutex_init(&vm->profile->lock, NULL);
+        }
+    }
     const oa_om_graph_info *gi = NULL;
     oa_status st;
     if (args->om_path != NULL) {
