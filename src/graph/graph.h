@@ -484,7 +484,9 @@ OA_MUST_CHECK oa_status oa_graph_topo_sort(oa_graph *g);
  * their graph and point at existing outputs, names are unique, no cycle,
  * Data nodes have distinct `index` attrs, at most one NetOutput, control
  * flow nodes own their subgraphs, known op types satisfy their IR input
- * count. Errors: OA_E_GE_PARAM naming the first problem.
+ * count (extra slots after the IR inputs only on nodes whose int attr
+ * `_oa_post_input_base` equals the IR input count: the compiler's fused
+ * residual operands). Errors: OA_E_GE_PARAM naming the first problem.
  */
 OA_MUST_CHECK oa_status oa_graph_validate(const oa_graph *g);
 
@@ -496,6 +498,21 @@ OA_MUST_CHECK oa_status oa_graph_validate(const oa_graph *g);
  * OA_E_NOMEM.
  */
 OA_MUST_CHECK oa_status oa_graph_clone(const oa_graph *g, oa_graph **out);
+
+/*
+ * Copies the content of graph `src` (nodes, edges, control edges, descs,
+ * attrs, graph attrs and, recursively, the subgraphs its nodes own) into the
+ * empty graph `dst`, e.g. a freshly created subgraph of another root, or of
+ * the same root when a suffix keeps the names apart. Every node name and
+ * every copied subgraph name gets `suffix` appended (NULL or "" keeps the
+ * names, allowed only across roots); subgraph names must stay unique in
+ * dst's root. Nodes get new ids of dst's root. Borrowed tensor data stays
+ * borrowed (dst's root takes its own blob references); owned data is
+ * copied. On failure dst may hold a partial copy. Errors: OA_E_PARAM (NULL,
+ * dst not empty, same root without a suffix, dst inside src, duplicate
+ * names), OA_E_NOMEM.
+ */
+OA_MUST_CHECK oa_status oa_graph_copy_into(const oa_graph *src, oa_graph *dst, const char *suffix);
 
 /* ---- text dump ---- */
 

@@ -358,7 +358,13 @@ static oa_status validate_node(const oa_graph *g, const oa_node *n)
         oa_op_io io[16];
         size_t decl = oa_op_ir_inputs(n->type, io, OA_ARRAY_SIZE(io));
         bool dyn = oa_op_has_dynamic_inputs(n->type);
-        if (!dyn && n->num_inputs > decl) {
+        /* The compiler's fused post-ops read their extra operands from slots
+         * after the IR inputs, announced by `_oa_post_input_base` == the IR
+         * input count (src/compiler/README.md, "Encoding"). */
+        int64_t post_base = -1;
+        bool extra_ok = oa_attrs_get_int(&n->attrs, "_oa_post_input_base", &post_base) &&
+                        post_base == (int64_t)decl;
+        if (!dyn && n->num_inputs > decl && !extra_ok) {
             return OA_FAIL(OA_E_GE_PARAM, "node %s (%s) has %u inputs, its IR declares %zu", n->name, n->type_name,
                            n->num_inputs, decl);
         }

@@ -402,3 +402,46 @@ oa_status oa_infer_while(oa_infer_ctx *ctx)
     }
     return OA_OK;
 }
+
+/*
+ * MapIndex (multi-batch gear selection): y is an INT32 scalar, the row of
+ * data_seq (a flat list of rows of numel(x) entries) equal to x. Known when
+ * both inputs are known; a row that does not exist gives -1.
+ */
+oa_status oa_infer_map_index(oa_infer_ctx *ctx)
+{
+    oa_status st = oa_infer_need_inputs(ctx, 2);
+    if (st != OA_OK) {
+        return st;
+    }
+    const oa_tensor_desc *x = ctx->in[0], *seq = ctx->in[1];
+    if (!oa_dtype_is_int(x->dtype) || !oa_dtype_is_int(seq->dtype)) {
+        return IFAIL(ctx, OA_E_GE_DATATYPE, "x and data_seq must be integers, got %s and %s",
+                     oa_dtype_name(x->dtype), oa_dtype_name(seq->dtype));
+    }
+    if (x->shape.rank > 1 || seq->shape.rank > 1) {
+        return IFAIL(ctx, OA_E_GE_SHAPE, "x and data_seq must be 1-D (ranks %d and %d)", (int)x->shape.rank,
+                     (int)seq->shape.rank);
+    }
+    oa_ishape o = oa_ishape_any(0);
+    oa_infer_set_out(ctx, 0, OA_DT_INT32, &o);
+    int64_t xv[OA_VALUE_MAX_INT_ELEMS], sv[OA_VALUE_MAX_INT_ELEMS];
+    size_t nx, ns;
+    if (!oa_infer_in_ints(ctx, 0, xv, OA_ARRAY_SIZE(xv), &nx) || !oa_infer_in_ints(ctx, 1, sv, OA_ARRAY_SIZE(sv), &ns) ||
+        nx == 0) {
+        return OA_OK;
+    }
+    int64_t found = -1;
+    for (size_t row = 0; (row + 1) * nx <= ns && found < 0; row++) {
+        if (memcmp(&sv[row * nx], xv, nx * sizeof(int64_t)) == 0) {
+            found = (int64_t)row;
+        }
+    }
+    oa_value *v = oa_infer_new_value(ctx, OA_DT_INT32, 1, &st);
+    if (v == NULL) {
+        return st;
+    }
+    oa_value_put(v, 0, 0, found, false);
+    ctx->out[0]->value = v;
+    return OA_OK;
+}

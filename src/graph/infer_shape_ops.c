@@ -855,3 +855,62 @@ oa_status oa_infer_concat(oa_infer_ctx *ctx)
     ctx->out[0]->value = v;
     return OA_OK;
 }
+
+/*
+ * TransData (attrs src_format, dst_format): layout conversion between the
+ * plain NCHW layout and GE's blocked NC1HWC0 with C0 = 16:
+ *   NCHW [N,C,H,W] -> NC1HWC0 [N, ceil(C/16), H, W, 16]
+ *   NC1HWC0 [N,C1,H,W,C0] -> NCHW [N,C,H,W], C from the input's origin
+ *   shape when it is set (the real channel count), else C1 * C0.
+ * Equal formats copy the shape. dtype unchanged.
+ */
+oa_status oa_infer_trans_data(oa_infer_ctx *ctx)
+{
+    enum { kC0 = 16 };
+    oa_status st = oa_infer_need_inputs(ctx, 1);
+    if (st != OA_OK) {
+        return st;
+    }
+    const char *sf = NULL, *df = NULL;
+    oa_format src, dst;
+    if (!oa_attrs_get_str(&ctx->node->attrs, "src_format", &sf) || !oa_format_from_name(sf, &src) ||
+        !oa_attrs_get_str(&ctx->node->attrs, "dst_format", &df) || !oa_format_from_name(df, &dst)) {
+        return IFAIL(ctx, OA_E_GE_PARAM, "needs string attrs src_format and dst_format naming formats (got %s, %s)",
+                     sf ? sf : "none", df ? df : "none");
+    }
+    const oa_tensor_desc *x = ctx->in[0];
+    oa_ishape in = oa_ishape_of(x), o;
+    if (src == dst) {
+        oa_infer_set_out(ctx, 0, x->dtype, &in);
+        return OA_OK;
+    }
+    if (src == OA_FORMAT_NCHW && dst == OA_FORMAT_NC1HWC0) {
+        if (in.rank != 4) {
+            return IFAIL(ctx, OA_E_GE_SHAPE, "NCHW input must have rank 4, got %d", (int)in.rank);
+        }
+        o = oa_ishape_any(5);
+        o.ranged = in.ranged;
+        o.d[0] = in.d[0];
+        o.d[1] = oa_iv_div_const(in.d[1], kC0, true);
+        o.d[2] = in.d[2];
+        o.d[3] = in.d[3];
+        o.d[4] = oa_iv_fixed(kC0);
+    } else if (src == OA_FORMAT_NC1HWC0 && dst == OA_FORMAT_NCHW) {
+        if (in.rank != 5) {
+            return IFAIL(ctx, OA_E_GE_SHAPE, "NC1HWC0 input must have rank 5, got %d", (int)in.rank);
+        }
+        o = oa_ishape_any(4);
+        o.ranged = in.ranged;
+        o.d[0] = in.d[0];
+        o.d[1] = oa_iv_mul(in.d[1], in.d[4]);
+        if (x->origin_shape_set && x->origin_shape.rank == 4 && x->origin_shape.dims[1] >= 0) {
+            o.d[1] = oa_iv_fixed(x->origin_shape.dims[1]);
+        }
+        o.d[2] = in.d[2];
+        o.d[3] = in.d[3];
+    } else {
+        return IFAIL(ctx, OA_E_FEATURE_UNSUPPORTED, "conversion %s -> %s is not supported", sf, df);
+    }
+    oa_infer_set_out(ctx, 0, x->dtype, &o);
+    return OA_OK;
+}

@@ -1185,6 +1185,76 @@ static const Ge__Proto__AttrDef__ListValue *final_out_names(const Ge__Proto__Mod
     return v != NULL && v->value_case == GE__PROTO__ATTR_DEF__VALUE_LIST ? v->list : NULL;
 }
 
+/* A list-of-strings attr as an oa_om_io_strings record (NULL/0 when absent). */
+static void io_strings(wctx *c, const oa_node *n, const char *attr, oa_om_io_strings *out)
+{
+    const char *const *v;
+    size_t k;
+    if (n == NULL || !oa_attrs_get_list_str(&n->attrs, attr, &v, &k) || k == 0) {
+        return;
+    }
+    size_t *lens = alloc(c, k * sizeof(*lens));
+    if (lens == NULL) {
+        return;
+    }
+    for (size_t i = 0; i < k; i++) {
+        lens[i] = strlen(v[i]);
+    }
+    out->n = k;
+    out->s = v;
+    out->len = lens;
+}
+
+/*
+ * MODEL_INOUT_INFO records 2-6 of a gear model (om_format.md 2.6): from the
+ * root's multi-batch Case (`_batch_num`, `_pred_value_<i>`,
+ * `mbatch_dynamic_type`, `user_designate_shape_order`) and the NetOutput's
+ * `_dynamic_output_dims`.
+ */
+static void inout_gears(wctx *c, const oa_node *net_output, oa_om_inout *io)
+{
+    const oa_node *cs = NULL;
+    int64_t count = 0;
+    for (const oa_node *n = oa_graph_first_node(c->root); n != NULL && cs == NULL; n = n->next) {
+        if (n->type == OA_OP_CASE && oa_attrs_get_int(&n->attrs, "_batch_num", &count) && count > 0) {
+            cs = n;
+        }
+    }
+    if (cs == NULL) {
+        return;
+    }
+    const int64_t kind = oa_node_attr_int(cs, "mbatch_dynamic_type", 0);
+    const int64_t **vals = alloc(c, (size_t)count * sizeof(*vals));
+    size_t *lens = alloc(c, (size_t)count * sizeof(*lens));
+    int64_t *batch = alloc(c, (size_t)count * sizeof(*batch));
+    if (vals == NULL || lens == NULL || batch == NULL) {
+        return;
+    }
+    for (int64_t i = 0; i < count; i++) {
+        char name[48];
+        (void)snprintf(name, sizeof(name), "_pred_value_%lld", (long long)i);
+        const int64_t *v = NULL;
+        size_t k = 0;
+        if (!oa_attrs_get_list_int(&cs->attrs, name, &v, &k)) {
+            return; /* not a complete gear description: no records */
+        }
+        vals[i] = v;
+        lens[i] = k;
+        batch[i] = k > 0 ? v[0] : 0;
+    }
+    if (kind == 1) {
+        io->n_batch = (size_t)count;
+        io->batch = batch;
+    } else if (kind == 2 || kind == 3) {
+        oa_om_io_gears *gr = kind == 2 ? &io->hw : &io->dims;
+        gr->n = (size_t)count;
+        gr->len = lens;
+        gr->vals = vals;
+    }
+    io_strings(c, net_output, "_dynamic_output_dims", &io->dynamic_output_shape);
+    io_strings(c, cs, "user_designate_shape_order", &io->designate_shape_order);
+}
+
 static oa_status build_inout(wctx *c, const Ge__Proto__ModelDef *def, uint8_t **out, size_t *len)
 {
     oa_om_inout io = {0};
@@ -1203,6 +1273,14 @@ static oa_status build_inout(wctx *c, const Ge__Proto__ModelDef *def, uint8_t **
         t->dtype = (int32_t)d->dtype;
         t->size = (uint64_t)om_ir_exact_size(d->dtype, &d->shape);
         io_dims(&d->shape, &t->dims, &t->n_dims);
+        /* Gear models: the dims with -1 at the dynamic positions (the desc holds
+         * the largest gear's shape, which gives the size). */
+        const int64_t *od = NULL;
+        size_t nod = 0;
+        if (oa_attrs_get_list_int(&n->attrs, "_mbatch_origin_input_dims", &od, &nod)) {
+            t->dims = od;
+            t->n_dims = nod;
+        }
         const int64_t *v2 = NULL;
         size_t nv2 = 0;
         if (oa_attrs_get_list_int(&n->attrs, "input_dims", &v2, &nv2)) {
@@ -1272,6 +1350,7 @@ static oa_status build_inout(wctx *c, const Ge__Proto__ModelDef *def, uint8_t **
         io.outputs = o;
         io.n_outputs = o != NULL ? no->num_inputs : 0;
     }
+    inout_gears(c, no, &io);
     if (c->oom) {
         return OA_FAIL(OA_E_GE_MEMORY_ALLOCATION, "[Serialize][InOutInfo] descriptions");
     }

@@ -87,10 +87,10 @@ static void names_and_slots_are_checked(void **state)
     EXPECT_FAIL(oa_graph_add_node(g, OA_OP_ADD, "big", 70000, 1, &c), OA_E_PARAM, "too many slots");
     /* Unknown type strings are kept for round-tripping. */
     oa_node *u;
-    EXPECT_OK(oa_graph_add_node_typed(g, "TransData", "td", 1, 1, &u));
+    EXPECT_OK(oa_graph_add_node_typed(g, "Aipp", "td", 1, 1, &u));
     assert_int_equal(u->type, OA_OP_UNKNOWN);
-    assert_string_equal(u->type_name, "TransData");
-    EXPECT_FAIL(oa_infer_node(u), OA_E_FEATURE_UNSUPPORTED, "TransData is unknown");
+    assert_string_equal(u->type_name, "Aipp");
+    EXPECT_FAIL(oa_infer_node(u), OA_E_FEATURE_UNSUPPORTED, "Aipp is unknown");
     /* Rename and unique names. */
     EXPECT_FAIL(oa_node_rename(a, "b"), OA_E_PARAM, "already used");
     EXPECT_OK(oa_node_rename(a, "a2"));
@@ -407,6 +407,66 @@ static void clone_is_deep(void **state)
     oa_graph_destroy(c);
 }
 
+/*
+ * Copy into a subgraph of another root, with a name suffix (how the
+ * compiler turns per-gear graphs into Case branches):
+ *
+ *   main: cond, x ──▶ if{then: relu, else: neg} ──▶ Node_Output
+ *   copy: case ──branches──▶ Batch_0 holding cond_s, x_s, if_s{if_0_then_s, if_1_else_s}, Node_Output_s
+ */
+static void copy_into_subgraph(void **state)
+{
+    (void)state;
+    oa_node *ifn;
+    oa_graph *g = graph_with_if(&ifn);
+    EXPECT_OK(oa_node_add_control_input(oa_graph_find_node(g, "Node_Output"), oa_graph_find_node(g, "x")));
+    EXPECT_OK(oa_graph_infer(g));
+    oa_graph *r;
+    EXPECT_OK(oa_graph_create("root", &r));
+    oa_node *cs = tu_opn(r, OA_OP_CASE, "case", 1, 1, NULL, 0);
+    oa_graph *br;
+    EXPECT_OK(oa_graph_create_subgraph(cs, "branches", "Batch_0", &br));
+    EXPECT_OK(oa_graph_copy_into(g, br, "_s"));
+    assert_int_equal(oa_graph_num_nodes(br), oa_graph_num_nodes(g));
+    oa_node *cif = oa_graph_find_node(br, "if_s");
+    assert_non_null(cif);
+    assert_ptr_equal(oa_node_input_src(cif, 1, NULL), oa_graph_find_node(br, "x_s"));
+    oa_node *cout = oa_graph_find_node(br, "Node_Output_s");
+    assert_int_equal(cout->num_ctrl_inputs, 1);
+    assert_ptr_equal(cout->ctrl_inputs[0], oa_graph_find_node(br, "x_s"));
+    assert_non_null(oa_graph_find_subgraph(r, "if_0_then_s"));
+    assert_non_null(oa_graph_find_node(oa_graph_find_subgraph(r, "if_1_else_s"), "if_1_else/neg_s"));
+    EXPECT_DESC(cif, 0, "f32[2,3]");
+    EXPECT_OK(oa_graph_validate(r));
+    /* Ids are fresh in the new root. */
+    assert_true(cif->id != ifn->id || cif->id < 3);
+    EXPECT_FAIL(oa_graph_copy_into(g, br, "_t"), OA_E_PARAM, "is not empty");
+    EXPECT_FAIL(oa_graph_copy_into(g, oa_node_subgraph(ifn, 0), NULL), OA_E_PARAM, "not empty");
+    /* Within one root: only with a suffix, and never into itself. */
+    oa_node *host = tu_opn(g, OA_OP_PARTITIONED_CALL, "host", 0, 0, NULL, 0);
+    oa_graph *inner;
+    EXPECT_OK(oa_graph_create_subgraph(host, "f", "inner", &inner));
+    EXPECT_FAIL(oa_graph_copy_into(oa_node_subgraph(ifn, 1), inner, NULL), OA_E_PARAM, "needs a name suffix");
+    EXPECT_FAIL(oa_graph_copy_into(g, inner, "_x"), OA_E_PARAM, "into its own subgraph");
+    EXPECT_OK(oa_graph_copy_into(oa_node_subgraph(ifn, 1), inner, "_x"));
+    assert_non_null(oa_graph_find_node(inner, "if_1_else/neg_x"));
+    EXPECT_FAIL(oa_graph_copy_into(NULL, br, NULL), OA_E_PARAM, "must not be null");
+    oa_graph_destroy(g);
+    /* The copy outlives the source. */
+    EXPECT_OK(oa_graph_validate(r));
+    char *d = oa_graph_dump_string(r, OA_DUMP_DEFAULT);
+    assert_non_null(strstr(d, "%if_s = If(%cond_s, %x_s)"));
+    free(d);
+    /* A second copy with the same suffix collides on subgraph names (a
+     * partial copy stays behind, as documented). */
+    g = graph_with_if(&ifn);
+    oa_graph *br2;
+    EXPECT_OK(oa_graph_create_subgraph(cs, "branches", "Batch_1", &br2));
+    EXPECT_FAIL(oa_graph_copy_into(g, br2, "_s"), OA_E_PARAM, "already used");
+    oa_graph_destroy(g);
+    oa_graph_destroy(r);
+}
+
 static void dump_format(void **state)
 {
     (void)state;
@@ -613,6 +673,7 @@ int main(void)
         cmocka_unit_test(validate_reports_structure_errors),
         cmocka_unit_test(subgraphs),
         cmocka_unit_test(clone_is_deep),
+        cmocka_unit_test(copy_into_subgraph),
         cmocka_unit_test(dump_format),
         cmocka_unit_test(tensors_check_sizes),
         cmocka_unit_test(blobs_arena_strmap),

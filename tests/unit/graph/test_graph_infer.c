@@ -636,6 +636,53 @@ static void case_call_while(void **state)
     oa_graph_destroy(g);
 }
 
+/*
+ * Gear selection and layout conversion (ops the compiler inserts):
+ *
+ *   shape_data [2] = (48,320) ─┐
+ *   gears [6] = 32,160, 48,320, 64,640 ─┴▶ MapIndex ─▶ i32[] = 1
+ *
+ *   x f32[1,20,8,8] ─▶ TransData(NCHW→NC1HWC0) ─▶ f32[1,2,8,8,16] ─▶ TransData(back) ─▶ f32[1,20,8,8]
+ */
+static void map_index_and_trans_data(void **state)
+{
+    (void)state;
+    oa_graph *g = new_graph();
+    const int64_t cur[2] = {48, 320}, gears[6] = {32, 160, 48, 320, 64, 640}, other[2] = {1, 2};
+    oa_node *mi_in[2] = {tu_i64(g, "cur", "2", cur), tu_i64(g, "gears", "6", gears)};
+    oa_node *mi = tu_opn(g, OA_OP_MAP_INDEX, "mi", 3, 1, mi_in, 2);
+    oa_node *mo_in[2] = {tu_i64(g, "other", "2", other), mi_in[1]};
+    oa_node *miss = tu_opn(g, OA_OP_MAP_INDEX, "miss", 3, 1, mo_in, 2);
+    oa_node *dyn_in[2] = {tu_data(g, "sd", OA_DT_INT32, "2"), mi_in[1]};
+    oa_node *dyn = tu_opn(g, OA_OP_MAP_INDEX, "dyn", 3, 1, dyn_in, 2);
+    oa_node *x = tu_data(g, "x", OA_DT_FLOAT, "1,20,8,8");
+    oa_node *to = tu_op1(g, OA_OP_TRANS_DATA, "to", 1, x);
+    EXPECT_OK(oa_node_set_str(to, "src_format", "NCHW"));
+    EXPECT_OK(oa_node_set_str(to, "dst_format", "NC1HWC0"));
+    oa_node *back = tu_op1(g, OA_OP_TRANS_DATA, "back", 1, to);
+    EXPECT_OK(oa_node_set_str(back, "src_format", "NC1HWC0"));
+    EXPECT_OK(oa_node_set_str(back, "dst_format", "NCHW"));
+    EXPECT_OK(oa_graph_infer(g));
+    EXPECT_DESC(mi, 0, "i32[]");
+    assert_non_null(oa_node_output_desc(mi, 0)->value);
+    assert_int_equal(oa_node_output_desc(mi, 0)->value->i[0], 1);
+    assert_int_equal(oa_node_output_desc(miss, 0)->value->i[0], -1);
+    assert_null(oa_node_output_desc(dyn, 0)->value);
+    EXPECT_DESC(to, 0, "f32[1,2,8,8,16]");
+    EXPECT_DESC(back, 0, "f32[1,32,8,8]");
+    /* The real channel count comes back through the origin shape. */
+    oa_tensor_desc *od = oa_node_output_desc(to, 0);
+    od->origin_shape_set = true;
+    od->origin_shape = tu_shape("1,20,8,8");
+    EXPECT_OK(oa_infer_node(back));
+    EXPECT_DESC(back, 0, "f32[1,20,8,8]");
+    EXPECT_OK(oa_node_set_str(back, "dst_format", "NHWC"));
+    EXPECT_FAIL(oa_infer_node(back), OA_E_FEATURE_UNSUPPORTED, "NC1HWC0 -> NHWC is not supported");
+    EXPECT_OK(oa_node_set_str(back, "dst_format", "bogus"));
+    EXPECT_FAIL(oa_infer_node(back), OA_E_GE_PARAM, "src_format and dst_format");
+    oa_graph_destroy(g);
+}
+
 static void input_shapes(void **state)
 {
     (void)state;
@@ -757,6 +804,7 @@ int main(void)
         cmocka_unit_test(reductions_and_others),
         cmocka_unit_test(control_flow),
         cmocka_unit_test(case_call_while),
+        cmocka_unit_test(map_index_and_trans_data),
         cmocka_unit_test(input_shapes),
         cmocka_unit_test(huge_shapes_are_rejected),
         cmocka_unit_test(infer_on_external_descs),

@@ -1,0 +1,612 @@
+/*
+ * Static memory planning of a compiled model over its graphs (compiler.h
+ * oa_mem_plan): every activation gets an offset in the feature map, model
+ * inputs/outputs get zero-copy slots, control-flow subgraphs get a region of
+ * their owner. The placement itself is the pure planner (mem/planner.h);
+ * this file turns graphs into its {size, first_use, last_use,
+ * inplace_candidate} lists and back.
+ *
+ * Frames: a graph's values are planned relative to the start of its frame.
+ * The root frame starts at 0. A control-flow node gets one extra value, its
+ * workspace, and its subgraphs' frames start there (If/Case/PartitionedCall
+ * branches share it; While puts cond, then body). Subgraph Data nodes are
+ * the owner's inputs and (except under While, whose loop-carried values
+ * need their own buffers) the tensors a subgraph returns are written
+ * straight into the owner's outputs. Sizes of subgraphs are measured by
+ * planning them once without committing, then the frames are committed top
+ * down (the planner is deterministic, so both runs agree).
+ */
+#define OA_LOG_MODULE "GE"
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/error.h"
+#include "base/util.h"
+#include "compiler/compiler_internal.h"
+#include "compiler/pass_util.h"
+
+bool oa_desc_bytes(const oa_tensor_desc *d, size_t *out)
+{
+    return oa_tensor_nbytes(d->dtype, &d->shape, out);
+}
+
+const oa_node_mem *oa_mem_plan_node(const oa_mem_plan *p, const oa_node *n)
+{
+    if (p == NULL || n == NULL || n->id >= p->num_ids || p->nodes[n->id].output == NULL) {
+        return NULL;
+    }
+    return &p->nodes[n->id];
+}
+
+static bool is_weight(const oa_node *n)
+{
+    return n->type == OA_OP_CONST || n->type == OA_OP_CONSTANT || n->type == OA_OP_FILE_CONSTANT;
+}
+
+/* Ops whose output may take over an input's memory (the kernels allow it). */
+static bool unary_inplace(oa_op_type t)
+{
+    switch (t) {
+    case OA_OP_RELU: case OA_OP_RELU6: case OA_OP_LEAKY_RELU: case OA_OP_SIGMOID: case OA_OP_HARD_SIGMOID:
+    case OA_OP_HARD_SWISH: case OA_OP_TANH: case OA_OP_EXP: case OA_OP_LOG: case OA_OP_SQRT: case OA_OP_RSQRT:
+    case OA_OP_ERF: case OA_OP_SOFTPLUS: case OA_OP_ABS: case OA_OP_NEG: case OA_OP_RECIPROCAL: case OA_OP_FLOOR:
+    case OA_OP_CEIL: case OA_OP_ROUND: case OA_OP_CLIP_BY_VALUE: case OA_OP_GELU: case OA_OP_GELU_V2:
+    case OA_OP_SQUARE: case OA_OP_SIGN: case OA_OP_SIN: case OA_OP_COS: case OA_OP_SOFTSIGN: case OA_OP_MULS:
+    case OA_OP_ADDS: case OA_OP_BATCH_NORM:
+    /* views: the kernels copy nothing when output == input */
+    case OA_OP_RESHAPE: case OA_OP_SQUEEZE: case OA_OP_SQUEEZE_V3: case OA_OP_UNSQUEEZE: case OA_OP_UNSQUEEZE_V3:
+    case OA_OP_FLATTEN: case OA_OP_FLATTEN_V2: case OA_OP_EXPAND_DIMS: case OA_OP_IDENTITY:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static bool binary_inplace(oa_op_type t)
+{
+    switch (t) {
+    case OA_OP_ADD: case OA_OP_SUB: case OA_OP_MUL: case OA_OP_REAL_DIV: case OA_OP_DIV: case OA_OP_MAXIMUM:
+    case OA_OP_MINIMUM: case OA_OP_POW: case OA_OP_PRELU:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+
+/* How a graph's tensors relate to its owner. */
+typedef enum frame_kind {
+    FRAME_ROOT,  /* model inputs/outputs: zero-copy slots */
+    FRAME_ALIAS, /* subgraph: Data = owner inputs, results = owner outputs */
+    FRAME_OWN    /* subgraph under While: everything planned here */
+} frame_kind;
+
+typedef struct val {
+    oa_node *node;
+    int32_t out;     /* output index, -1 for the workspace of a control-flow node */
+} val;
+
+typedef struct gplan {
+    oa_node **order;
+    size_t count;
+    val *vals;
+    oa_plan_value *pv;
+    size_t *off;
+    size_t nv;
+    size_t total;
+    oa_plan_stats stats;
+} gplan;
+
+static void gplan_free(gplan *p)
+{
+    free(p->order);
+    free(p->vals);
+    free(p->pv);
+    free(p->off);
+    memset(p, 0, sizeof(*p));
+}
+
+static uint32_t parent_slot(const oa_node *owner, const oa_node *data)
+{
+    int64_t p;
+    if (oa_attrs_get_int(&data->attrs, "_parent_node_index", &p)) {
+        return (uint32_t)p;
+    }
+    int64_t idx = oa_node_attr_int(data, "index", 0);
+    bool selector = owner->type == OA_OP_IF || owner->type == OA_OP_STATELESS_IF || owner->type == OA_OP_CASE;
+    return (uint32_t)(idx + (selector ? 1 : 0));
+}
+
+/* Output k of n is returned by the graph (read by its NetOutput); *once
+ * when exactly one NetOutput slot reads it. */
+static bool graph_result(const oa_node *n, uint32_t k, bool *once)
+{
+    size_t cnt = oa_cp_num_uses(n, k);
+    if (cnt == 0) {
+        *once = false;
+        return false;
+    }
+    oa_use *u = malloc(cnt * sizeof(*u));
+    if (u == NULL) {
+        *once = false;
+        return true;
+    }
+    (void)oa_node_output_uses(n, k, u, cnt);
+    size_t outs = 0;
+    for (size_t i = 0; i < cnt; i++) {
+        outs += u[i].node->type == OA_OP_NET_OUTPUT;
+    }
+    free(u);
+    *once = outs == 1;
+    return outs > 0;
+}
+
+/* Is output k of n planned in this frame (not a weight, not external)? */
+static bool planned_here(const oa_node *n, uint32_t k, frame_kind fk)
+{
+    if (is_weight(n) || n->type == OA_OP_NET_OUTPUT) {
+        return false;
+    }
+    if (n->type == OA_OP_DATA) {
+        return fk == FRAME_OWN;
+    }
+    bool once;
+    bool result = graph_result(n, k, &once);
+    if (!result) {
+        return true;
+    }
+    if (fk == FRAME_ROOT) {
+        return false; /* zero-copy slot (first graph output using it) */
+    }
+    return !(fk == FRAME_ALIAS && once);
+}
+
+static oa_status subgraph_size(oa_mem_plan *plan, const oa_node *n, size_t *size);
+
+/* Index of the planner value for (node, out) or -1. */
+static int32_t find_val(const gplan *p, const oa_node *node, int32_t out)
+{
+    /* Values are few per node and appended in node order: scan by node->mark. */
+    if (node->mark == 0) {
+        return -1;
+    }
+    for (size_t i = node->mark - 1; i < p->nv && p->vals[i].node == node; i++) {
+        if (p->vals[i].out == out) {
+            return (int32_t)i;
+        }
+    }
+    return -1;
+}
+
+/* In-place candidate of output 0 of n (a value index) or -1. */
+static int32_t inplace_candidate(const gplan *p, const oa_node *n, size_t size)
+{
+    uint32_t slots[1 + 4];
+    size_t ns = 0;
+    if (n->num_outputs != 1) {
+        return -1;
+    }
+    if (unary_inplace(n->type)) {
+        slots[ns++] = 0;
+    } else if (binary_inplace(n->type) && n->num_inputs == 2) {
+        for (uint32_t s = 0; s < 2; s++) {
+            if (oa_shape_equal(&n->inputs[s].desc.shape, &n->outputs[0].desc.shape)) {
+                slots[ns++] = s;
+                break;
+            }
+        }
+    } else if (oa_cp_is_post_op_host(n)) {
+        int64_t base = oa_node_attr_int(n, "_oa_post_input_base", -1);
+        for (int64_t s = base; base >= 0 && s < (int64_t)n->num_inputs && ns < 4; s++) {
+            slots[ns++] = (uint32_t)s;
+        }
+    }
+    for (size_t i = 0; i < ns; i++) {
+        uint32_t si;
+        const oa_node *src = oa_node_input_src(n, slots[i], &si);
+        /* Layouts must match: blocked (NC1HWC0) and plain (NCHW, ND, ...) never share. */
+        bool src_blocked = src && src->outputs[si].desc.format == OA_FORMAT_NC1HWC0;
+        bool dst_blocked = n->outputs[0].desc.format == OA_FORMAT_NC1HWC0;
+        if (src == NULL || oa_cp_num_uses(src, si) != 1 || src_blocked != dst_blocked) {
+            continue;
+        }
+        int32_t v = find_val(p, src, (int32_t)si);
+        if (v >= 0 && p->pv[v].size == size) {
+            return v;
+        }
+    }
+    return -1;
+}
+
+/*
+ * Plans graph g in frame kind fk: fills p (values, offsets, total). Uses
+ * node->mark as scratch (1 + index of the node's first value, 0 = none).
+ */
+static oa_status plan_frame(oa_mem_plan *plan, oa_graph *g, frame_kind fk, gplan *p)
+{
+    memset(p, 0, sizeof(*p));
+    oa_status st = oa_graph_topo_order(g, &p->order, &p->count);
+    if (st != OA_OK) {
+        return st;
+    }
+    size_t cap = 0;
+    for (size_t i = 0; i < p->count; i++) {
+        cap += p->order[i]->num_outputs + 1;
+        p->order[i]->mark = (uint32_t)i; /* step, for lifetimes below */
+    }
+    p->vals = malloc((cap ? cap : 1) * sizeof(val));
+    p->pv = malloc((cap ? cap : 1) * sizeof(oa_plan_value));
+    p->off = malloc((cap ? cap : 1) * sizeof(size_t));
+    int32_t *step = malloc((p->count ? p->count : 1) * sizeof(int32_t));
+    if (p->vals == NULL || p->pv == NULL || p->off == NULL || step == NULL) {
+        free(step);
+        return OA_FAIL(OA_E_NOMEM, "out of memory planning graph %s", oa_graph_name(g));
+    }
+    for (size_t i = 0; i < p->count; i++) {
+        step[i] = (int32_t)i;
+    }
+    int32_t last_step = p->count ? (int32_t)p->count - 1 : 0;
+    /* First pass: lifetimes need every consumer's step; node->mark holds it. */
+    for (size_t i = 0; i < p->count && st == OA_OK; i++) {
+        oa_node *n = p->order[i];
+        for (uint32_t k = 0; k < n->num_outputs; k++) {
+            if (!planned_here(n, k, fk)) {
+                continue;
+            }
+            size_t size;
+            if (!oa_desc_bytes(&n->outputs[k].desc, &size)) {
+                char b[128];
+                st = OA_FAIL(OA_E_GE_SHAPE, "cannot plan memory for output %u of %s (%s): %s is not static", k,
+                             n->name, n->type_name, oa_desc_str(&n->outputs[k].desc, b, sizeof(b)));
+                break;
+            }
+            int32_t last = step[i];
+            size_t nu = oa_cp_num_uses(n, k);
+            oa_use ustack[8];
+            oa_use *u = nu <= 8 ? ustack : malloc(nu * sizeof(*u));
+            if (u == NULL) {
+                st = OA_FAIL(OA_E_NOMEM, "out of memory planning %s", n->name);
+                break;
+            }
+            (void)oa_node_output_uses(n, k, u, nu);
+            for (size_t j = 0; j < nu; j++) {
+                last = OA_MAX(last, (int32_t)u[j].node->mark);
+            }
+            if (u != ustack) {
+                free(u);
+            }
+            if (n->type == OA_OP_DATA || (fk != FRAME_ROOT && graph_result(n, k, &(bool){false}))) {
+                /* Own-frame inputs live from the start; returned values to the end. */
+                last = last_step;
+            }
+            p->vals[p->nv] = (val){n, (int32_t)k};
+            p->pv[p->nv] = (oa_plan_value){size, n->type == OA_OP_DATA ? 0 : step[i], last, -1};
+            if (plan->no_reuse) {
+                p->pv[p->nv].first_use = 0;
+                p->pv[p->nv].last_use = last_step;
+            }
+            p->nv++;
+        }
+        if (n->num_subgraphs > 0 && st == OA_OK) {
+            size_t ws = 0;
+            st = subgraph_size(plan, n, &ws);
+            /* subgraph planning reused node->mark: restore this graph's steps */
+            for (size_t j = 0; j < p->count; j++) {
+                p->order[j]->mark = (uint32_t)j;
+            }
+            if (st == OA_OK) {
+                p->vals[p->nv] = (val){n, -1};
+                p->pv[p->nv] = (oa_plan_value){ws, plan->no_reuse ? 0 : step[i], plan->no_reuse ? last_step : step[i],
+                                               -1};
+                p->nv++;
+            }
+        }
+    }
+    /* node->mark := 1 + index of the node's first value (for find_val). */
+    for (size_t i = 0; i < p->count; i++) {
+        p->order[i]->mark = 0;
+    }
+    for (size_t v = p->nv; v-- > 0;) {
+        p->vals[v].node->mark = (uint32_t)v + 1;
+    }
+    for (size_t v = 0; v < p->nv && st == OA_OK && !plan->no_reuse; v++) {
+        if (p->vals[v].out == 0) {
+            p->pv[v].inplace_candidate = inplace_candidate(p, p->vals[v].node, p->pv[v].size);
+        }
+    }
+    free(step);
+    if (st == OA_OK) {
+        st = oa_planner_plan(p->pv, p->nv, OA_PLANNER_ALIGN, p->off, &p->total, &p->stats);
+    }
+    return st;
+}
+
+static frame_kind child_kind(const oa_node *owner)
+{
+    return owner->type == OA_OP_WHILE ? FRAME_OWN : FRAME_ALIAS;
+}
+
+/* Region size of a control-flow node's subgraphs. */
+static oa_status subgraph_size(oa_mem_plan *plan, const oa_node *n, size_t *size)
+{
+    size_t total = 0;
+    for (uint32_t i = 0; i < n->num_subgraphs; i++) {
+        gplan p;
+        oa_status st = plan_frame(plan, n->subgraphs[i].graph, child_kind(n), &p);
+        size_t t = p.total;
+        gplan_free(&p);
+        if (st != OA_OK) {
+            return st;
+        }
+        size_t at;
+        if (!oa_align_up(t, OA_PLANNER_ALIGN, &at)) {
+            return OA_FAIL(OA_E_GE_PARAM, "subgraph region of %s overflows", n->name);
+        }
+        total = (n->type == OA_OP_WHILE) ? total + at : OA_MAX(total, at);
+    }
+    *size = total;
+    return OA_OK;
+}
+
+static oa_status node_rec(oa_mem_plan *plan, const oa_node *n, oa_node_mem **out)
+{
+    if (n->id >= plan->num_ids) {
+        return OA_FAIL(OA_E_INTERNAL, "node %s id %u beyond the plan (%u ids)", n->name, n->id, plan->num_ids);
+    }
+    oa_node_mem *r = &plan->nodes[n->id];
+    if (r->output == NULL) {
+        r->num_outputs = n->num_outputs;
+        r->num_inputs = n->num_inputs;
+        r->output = malloc((n->num_outputs + 1) * sizeof(int64_t));
+        r->input = malloc((n->num_inputs + 1) * sizeof(int64_t));
+        if (r->output == NULL || r->input == NULL) {
+            return OA_FAIL(OA_E_NOMEM, "out of memory for the plan of %s", n->name);
+        }
+        for (uint32_t k = 0; k < n->num_outputs; k++) {
+            r->output[k] = OA_MEM_NONE;
+        }
+        for (uint32_t i = 0; i < n->num_inputs; i++) {
+            r->input[i] = OA_MEM_NONE;
+        }
+        r->workspace = OA_MEM_NONE;
+        r->workspace_size = 0;
+    }
+    *out = r;
+    return OA_OK;
+}
+
+/*
+ * Commits graph g at frame base `base`. in_alias/out_alias: the owner's
+ * input/output offsets (FRAME_ALIAS), NULL otherwise. For the root,
+ * io_slot[] gives the zero-copy slots (Data by index, then outputs).
+ */
+typedef struct root_io {
+    const int64_t *data_slot; /* by Data index */
+    size_t num_data;
+    const int64_t *out_slot;  /* by NetOutput input */
+    size_t num_out;
+} root_io;
+
+static oa_status commit_frame(oa_mem_plan *plan, oa_graph *g, frame_kind fk, int64_t base, const oa_node *owner,
+                              const root_io *io)
+{
+    gplan p;
+    oa_status st = plan_frame(plan, g, fk, &p);
+    if (st != OA_OK) {
+        gplan_free(&p);
+        return st;
+    }
+    oa_node *net_out = NULL;
+    /* Outputs: planned values, then externals. */
+    for (size_t i = 0; i < p.count && st == OA_OK; i++) {
+        oa_node *n = p.order[i];
+        oa_node_mem *r = NULL;
+        st = node_rec(plan, n, &r);
+        if (st != OA_OK) {
+            break;
+        }
+        if (n->type == OA_OP_NET_OUTPUT) {
+            net_out = n;
+        }
+        for (uint32_t k = 0; k < n->num_outputs; k++) {
+            int32_t v = find_val(&p, n, (int32_t)k);
+            if (v >= 0) {
+                r->output[k] = base + (int64_t)p.off[v];
+                continue;
+            }
+            if (is_weight(n) || n->type == OA_OP_NET_OUTPUT) {
+                continue;
+            }
+            if (n->type == OA_OP_DATA) {
+                if (fk == FRAME_ROOT) {
+                    int64_t idx = oa_node_attr_int(n, "index", -1);
+                    r->output[k] = (idx >= 0 && (size_t)idx < io->num_data) ? io->data_slot[idx] : OA_MEM_NONE;
+                } else if (fk == FRAME_ALIAS) {
+                    const oa_node_mem *orec = oa_mem_plan_node(plan, owner);
+                    uint32_t ps = parent_slot(owner, n);
+                    r->output[k] = (orec && ps < orec->num_inputs) ? orec->input[ps] : OA_MEM_NONE;
+                }
+                continue;
+            }
+            /* A graph result: the slot of the first NetOutput input reading it. */
+            size_t nu = oa_cp_num_uses(n, k);
+            oa_use *u = malloc((nu ? nu : 1) * sizeof(*u));
+            if (u == NULL) {
+                st = OA_FAIL(OA_E_NOMEM, "out of memory planning %s", n->name);
+                break;
+            }
+            (void)oa_node_output_uses(n, k, u, nu);
+            for (size_t j = 0; j < nu; j++) {
+                if (u[j].node->type != OA_OP_NET_OUTPUT) {
+                    continue;
+                }
+                if (fk == FRAME_ROOT) {
+                    r->output[k] = u[j].input < io->num_out ? io->out_slot[u[j].input] : OA_MEM_NONE;
+                } else {
+                    const oa_node_mem *orec = oa_mem_plan_node(plan, owner);
+                    r->output[k] = (orec && u[j].input < orec->num_outputs) ? orec->output[u[j].input] : OA_MEM_NONE;
+                }
+                break;
+            }
+            free(u);
+        }
+        int32_t w = find_val(&p, n, -1);
+        if (w >= 0) {
+            r->workspace = base + (int64_t)p.off[w];
+            r->workspace_size = (int64_t)p.pv[w].size;
+        }
+    }
+    /* Inputs: what each slot reads. */
+    for (size_t i = 0; i < p.count && st == OA_OK; i++) {
+        oa_node *n = p.order[i];
+        oa_node_mem *r = &plan->nodes[n->id];
+        for (uint32_t s = 0; s < n->num_inputs; s++) {
+            uint32_t si;
+            const oa_node *src = oa_node_input_src(n, s, &si);
+            if (src == NULL) {
+                continue;
+            }
+            if (n == net_out && fk == FRAME_ROOT) {
+                r->input[s] = s < io->num_out ? io->out_slot[s] : OA_MEM_NONE;
+            } else if (n == net_out && fk == FRAME_ALIAS) {
+                const oa_node_mem *orec = oa_mem_plan_node(plan, owner);
+                r->input[s] = (orec && s < orec->num_outputs) ? orec->output[s] : OA_MEM_NONE;
+            } else {
+                const oa_node_mem *pr = &plan->nodes[src->id];
+                r->input[s] = (pr->output && si < pr->num_outputs) ? pr->output[si] : OA_MEM_NONE;
+            }
+        }
+    }
+    /* Subgraph frames, top down. */
+    for (size_t i = 0; i < p.count && st == OA_OK; i++) {
+        oa_node *n = p.order[i];
+        int64_t at = plan->nodes[n->id].workspace;
+        for (uint32_t sgi = 0; sgi < n->num_subgraphs && st == OA_OK; sgi++) {
+            oa_graph *sg = n->subgraphs[sgi].graph;
+            st = commit_frame(plan, sg, child_kind(n), at, n, NULL);
+            if (st == OA_OK && n->type == OA_OP_WHILE) {
+                /* While: cond's region, then body's (both alive across iterations). */
+                gplan q;
+                st = plan_frame(plan, sg, FRAME_OWN, &q);
+                size_t a = 0;
+                if (st == OA_OK && !oa_align_up(q.total, OA_PLANNER_ALIGN, &a)) {
+                    st = OA_FAIL(OA_E_GE_PARAM, "subgraph region of %s overflows", n->name);
+                }
+                at += (int64_t)a;
+                for (size_t j = 0; j < q.count; j++) {
+                    q.order[j]->mark = 0;
+                }
+                gplan_free(&q);
+            }
+        }
+    }
+    if (fk == FRAME_ROOT) {
+        plan->stats = p.stats;
+        plan->feature_map_size = (int64_t)p.total;
+    }
+    for (size_t i = 0; i < p.count; i++) {
+        p.order[i]->mark = 0;
+    }
+    gplan_free(&p);
+    return st;
+}
+
+static void collect_max_id(const oa_graph *g, uint32_t *max)
+{
+    for (const oa_node *n = oa_graph_first_node(g); n; n = n->next) {
+        *max = OA_MAX(*max, n->id + 1);
+        for (uint32_t i = 0; i < n->num_subgraphs; i++) {
+            collect_max_id(n->subgraphs[i].graph, max);
+        }
+    }
+}
+
+void oa_mem_plan_destroy(oa_mem_plan *p)
+{
+    if (p == NULL) {
+        return;
+    }
+    for (uint32_t i = 0; p->nodes && i < p->num_ids; i++) {
+        free(p->nodes[i].output);
+        free(p->nodes[i].input);
+    }
+    free(p->nodes);
+    free(p);
+}
+
+oa_status oa_mem_plan_build(oa_graph *root, bool no_reuse, oa_mem_plan **out)
+{
+    *out = NULL;
+    oa_mem_plan *plan = calloc(1, sizeof(*plan));
+    if (plan == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "out of memory for a memory plan");
+    }
+    plan->no_reuse = no_reuse;
+    collect_max_id(root, &plan->num_ids);
+    plan->nodes = calloc(plan->num_ids ? plan->num_ids : 1, sizeof(oa_node_mem));
+    size_t nd = oa_graph_num_inputs(root);
+    uint32_t no = oa_graph_num_outputs(root);
+    int64_t *slots = malloc((nd + no + 1) * sizeof(int64_t));
+    oa_status st = OA_OK;
+    if (plan->nodes == NULL || slots == NULL) {
+        st = OA_FAIL(OA_E_NOMEM, "out of memory for a memory plan");
+        goto fail;
+    }
+    /* The feature map first (its size decides where the zero-copy region starts). */
+    gplan p;
+    st = plan_frame(plan, root, FRAME_ROOT, &p);
+    size_t fm = p.total;
+    for (size_t i = 0; i < p.count; i++) {
+        p.order[i]->mark = 0;
+    }
+    gplan_free(&p);
+    if (st != OA_OK) {
+        goto fail;
+    }
+    size_t at;
+    if (!oa_align_up(fm, OA_PLANNER_ALIGN, &at)) {
+        st = OA_FAIL(OA_E_GE_PARAM, "feature map of %zu bytes overflows", fm);
+        goto fail;
+    }
+    plan->zero_copy_offset = (int64_t)at;
+    for (size_t i = 0; i < nd + no; i++) {
+        const oa_tensor_desc *d;
+        if (i < nd) {
+            const oa_node *data = oa_graph_input(root, (int64_t)i);
+            if (data == NULL) {
+                st = OA_FAIL(OA_E_GE_PARAM, "graph %s has no Data node with index %zu", oa_graph_name(root), i);
+                goto fail;
+            }
+            d = &data->outputs[0].desc;
+        } else {
+            d = oa_graph_output_desc(root, (uint32_t)(i - nd));
+        }
+        size_t sz, asz;
+        if (!oa_desc_bytes(d, &sz)) {
+            char b[128];
+            st = OA_FAIL(OA_E_GE_SHAPE, "model %s %zu has no static size (%s)", i < nd ? "input" : "output",
+                         i < nd ? i : i - nd, oa_desc_str(d, b, sizeof(b)));
+            goto fail;
+        }
+        slots[i] = (int64_t)at;
+        if (!oa_align_up(sz ? sz : 1, OA_PLANNER_ALIGN, &asz) || !oa_add_size(at, asz, &at)) {
+            st = OA_FAIL(OA_E_GE_PARAM, "zero-copy region overflows");
+            goto fail;
+        }
+    }
+    plan->memory_size = (int64_t)at;
+    plan->zero_copy_size = plan->memory_size - plan->zero_copy_offset;
+    root_io io = {slots, nd, slots + nd, no};
+    st = commit_frame(plan, root, FRAME_ROOT, 0, NULL, &io);
+    if (st != OA_OK) {
+        goto fail;
+    }
+    free(slots);
+    *out = plan;
+    return OA_OK;
+fail:
+    free(slots);
+    oa_mem_plan_destroy(plan);
+    return st;
+}

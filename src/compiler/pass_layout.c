@@ -1,0 +1,319 @@
+/*
+ * Layout pass: conv chains in the blocked NCHWc layout, represented GE's
+ * way. A chain is a connected group of blocked-capable nodes (the kernels'
+ * "NCHWc: yes" families) joined by 4-D f32 activations; a chain with at
+ * least one Conv2D runs blocked:
+ *
+ *   x ─▶ Conv2D ─▶ Relu ─▶ MaxPoolV3 ─▶ TransData(NC1HWC0→NCHW) ─▶ Softmax
+ *
+ * A Conv2D whose input comes from outside the chain keeps that input plain
+ * (x NCHW, y NC1HWC0: the kernels' out_nchwc); other entries into a chain
+ * (a residual operand, an elementwise operand) get a TransData.
+ * Blocked descs: format NC1HWC0, shape [N, ceil(C/16), H, W, 16], origin
+ * format NCHW, origin shape [N, C, H, W]. C0 = 16 is the planning size: it
+ * also fits the AVX2 block of 8 the kernels may pick at run time. Weights
+ * and per-channel/scalar operands stay plain. Switchable (atc default: off).
+ */
+#define OA_LOG_MODULE "GE"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/error.h"
+#include "base/util.h"
+#include "compiler/pass_util.h"
+#include "compiler/passes.h"
+
+#define C0 16
+
+static bool act4d(const oa_tensor_desc *d)
+{
+    return d->dtype == OA_DT_FLOAT && d->shape.rank == 4 && oa_shape_is_static(&d->shape) &&
+           (d->format == OA_FORMAT_NCHW || d->format == OA_FORMAT_ND);
+}
+
+static bool unary_capable(oa_op_type t)
+{
+    switch (t) {
+    case OA_OP_RELU: case OA_OP_RELU6: case OA_OP_LEAKY_RELU: case OA_OP_SIGMOID: case OA_OP_HARD_SIGMOID:
+    case OA_OP_HARD_SWISH: case OA_OP_TANH: case OA_OP_EXP: case OA_OP_SQRT: case OA_OP_ABS: case OA_OP_NEG:
+    case OA_OP_GELU_V2: case OA_OP_ERF: case OA_OP_SOFTPLUS: case OA_OP_IDENTITY: case OA_OP_BATCH_NORM:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Input slots of n that carry blocked activations (same shape as y). */
+static bool activation_slot(const oa_node *n, uint32_t s)
+{
+    if (n->inputs[s].src == NULL) {
+        return false;
+    }
+    const oa_tensor_desc *in = &n->inputs[s].desc;
+    if (!act4d(in)) {
+        return false;
+    }
+    switch (n->type) {
+    case OA_OP_CONV2D: {
+        int64_t base = oa_node_attr_int(n, "_oa_post_input_base", -1);
+        return s == 0 || (base >= 0 && (int64_t)s >= base && oa_shape_equal(&in->shape, &n->outputs[0].desc.shape));
+    }
+    case OA_OP_ADD: case OA_OP_SUB: case OA_OP_MUL: case OA_OP_REAL_DIV: case OA_OP_MAXIMUM: case OA_OP_MINIMUM:
+        return oa_shape_equal(&in->shape, &n->outputs[0].desc.shape);
+    case OA_OP_CONCAT_D:
+    case OA_OP_CONCAT_V2_D:
+        return true;
+    default:
+        return s == 0;
+    }
+}
+
+/* Can n run blocked (given its descs)? */
+static bool capable(const oa_node *n)
+{
+    if (n->num_outputs < 1 || !act4d(&n->outputs[0].desc) || n->num_inputs < 1) {
+        return false;
+    }
+    switch (n->type) {
+    case OA_OP_CONV2D:
+        return strcmp(oa_node_attr_str(n, "data_format", "NCHW"), "NCHW") == 0 && act4d(&n->inputs[0].desc);
+    case OA_OP_AVG_POOL: case OA_OP_AVG_POOL_V2: case OA_OP_MAX_POOL: case OA_OP_MAX_POOL_V3:
+    case OA_OP_GLOBAL_AVERAGE_POOL: case OA_OP_GLOBAL_MAX_POOL: case OA_OP_RESIZE_NEAREST_NEIGHBOR_V2:
+    case OA_OP_RESIZE_BILINEAR_V2:
+        return strcmp(oa_node_attr_str(n, "data_format", "NCHW"), "NCHW") == 0 && act4d(&n->inputs[0].desc);
+    case OA_OP_ADD: case OA_OP_SUB: case OA_OP_MUL: case OA_OP_REAL_DIV: case OA_OP_MAXIMUM: case OA_OP_MINIMUM: {
+        if (n->num_inputs != 2) {
+            return false;
+        }
+        /* Each operand: y-shaped activation, or a plain per-channel / scalar tensor. */
+        const oa_shape *y = &n->outputs[0].desc.shape;
+        for (uint32_t s = 0; s < 2; s++) {
+            const oa_tensor_desc *d = &n->inputs[s].desc;
+            int64_t numel;
+            if (activation_slot(n, s)) {
+                continue;
+            }
+            if (!oa_shape_numel(&d->shape, &numel)) {
+                return false;
+            }
+            bool per_channel = numel == y->dims[1] && (d->shape.rank == 3 || d->shape.rank == 4) &&
+                               d->shape.dims[d->shape.rank - 3] == y->dims[1];
+            if (numel != 1 && !per_channel) {
+                return false;
+            }
+        }
+        return activation_slot(n, 0) || activation_slot(n, 1);
+    }
+    case OA_OP_CONCAT_D:
+    case OA_OP_CONCAT_V2_D: {
+        int64_t axis = oa_node_attr_int(n, "concat_dim", 0);
+        if (axis != 1 && axis != -3) {
+            return false;
+        }
+        for (uint32_t s = 0; s < n->num_inputs; s++) {
+            const oa_tensor_desc *d = &n->inputs[s].desc;
+            if (!act4d(d) || (s + 1 < n->num_inputs && d->shape.dims[1] % C0 != 0)) {
+                return false;
+            }
+        }
+        return true;
+    }
+    case OA_OP_CLIP_BY_VALUE:
+        return act4d(&n->inputs[0].desc);
+    default:
+        return unary_capable(n->type) && n->num_outputs == (n->type == OA_OP_BATCH_NORM ? n->num_outputs : 1) &&
+               act4d(&n->inputs[0].desc);
+    }
+}
+
+static size_t find(size_t *p, size_t x)
+{
+    while (p[x] != x) {
+        x = p[x] = p[p[x]];
+    }
+    return x;
+}
+
+static void blocked_desc(oa_tensor_desc *d, const oa_shape *nchw)
+{
+    oa_shape s = *nchw;
+    int64_t dims[5] = {s.dims[0], (s.dims[1] + C0 - 1) / C0, s.dims[2], s.dims[3], C0};
+    d->shape = oa_shape_make(5, dims);
+    d->format = OA_FORMAT_NC1HWC0;
+    d->origin_format = OA_FORMAT_NCHW;
+    d->origin_shape_set = true;
+    d->origin_shape = s;
+    d->has_range = false;
+    d->value = NULL;
+}
+
+static oa_status make_trans(oa_graph *g, const char *base, const char *src, const char *dst, oa_node **out)
+{
+    char name[512];
+    snprintf(name, sizeof(name), "%s_trans_%s_to_%s", base, src, dst);
+    const char *nm = oa_graph_unique_name(g, name);
+    oa_status st = nm ? oa_graph_add_node(g, OA_OP_TRANS_DATA, nm, 1, 1, out) : OA_E_NOMEM;
+    if (st == OA_OK) {
+        st = oa_node_set_str(*out, "src_format", src);
+    }
+    if (st == OA_OK) {
+        st = oa_node_set_str(*out, "dst_format", dst);
+    }
+    return st;
+}
+
+static oa_status layout_graph(oa_graph *g, size_t *changed)
+{
+    oa_node **order;
+    size_t count;
+    oa_status st = oa_graph_topo_order(g, &order, &count);
+    if (st != OA_OK) {
+        return st;
+    }
+    size_t *parent = malloc((count + 1) * sizeof(size_t));
+    bool *cap = calloc(count + 1, sizeof(bool)), *has_conv = calloc(count + 1, sizeof(bool));
+    bool *blocked = calloc(count + 1, sizeof(bool));
+    if (parent == NULL || cap == NULL || has_conv == NULL || blocked == NULL) {
+        st = OA_FAIL(OA_E_NOMEM, "out of memory in the layout pass");
+        goto done;
+    }
+    for (size_t i = 0; i < count; i++) {
+        order[i]->mark = (uint32_t)i;
+        parent[i] = i;
+        cap[i] = capable(order[i]);
+    }
+    /* Components over activation edges between capable nodes. */
+    for (size_t i = 0; i < count; i++) {
+        oa_node *n = order[i];
+        for (uint32_t s = 0; cap[i] && s < n->num_inputs; s++) {
+            const oa_node *src = n->inputs[s].src;
+            if (src && n->inputs[s].src_index == 0 && cap[src->mark] && activation_slot(n, s) &&
+                src->outputs[0].desc.shape.rank == 4) {
+                parent[find(parent, i)] = find(parent, src->mark);
+            }
+        }
+    }
+    for (size_t i = 0; i < count; i++) {
+        if (cap[i] && order[i]->type == OA_OP_CONV2D) {
+            has_conv[find(parent, i)] = true;
+        }
+    }
+    for (size_t i = 0; i < count; i++) {
+        blocked[i] = cap[i] && has_conv[find(parent, i)];
+    }
+    /* Rewrite: descs of blocked outputs, TransData at the boundaries. */
+    for (size_t i = 0; i < count && st == OA_OK; i++) {
+        oa_node *n = order[i];
+        if (!blocked[i]) {
+            continue;
+        }
+        oa_shape y = n->outputs[0].desc.shape;
+        /* Readers that cannot take the blocked tensor get one shared TransData back. */
+        oa_node *back = NULL;
+        size_t nu = oa_cp_num_uses(n, 0);
+        oa_use *u = malloc((nu ? nu : 1) * sizeof(*u));
+        if (u == NULL) {
+            st = OA_FAIL(OA_E_NOMEM, "out of memory in the layout pass");
+            break;
+        }
+        (void)oa_node_output_uses(n, 0, u, nu);
+        for (size_t j = 0; j < nu && st == OA_OK; j++) {
+            oa_node *r = u[j].node;
+            bool ok = r->graph == g && r->type != OA_OP_NET_OUTPUT && r->mark < count && order[r->mark] == r &&
+                      blocked[r->mark] && activation_slot(r, u[j].input);
+            if (ok) {
+                continue;
+            }
+            if (back == NULL) {
+                st = make_trans(g, n->name, "NC1HWC0", "NCHW", &back);
+                if (st == OA_OK) {
+                    st = oa_node_connect(back, 0, n, 0);
+                }
+                if (st == OA_OK) {
+                    oa_desc_set(&back->outputs[0].desc, OA_DT_FLOAT, &y);
+                    back->outputs[0].desc.format = back->outputs[0].desc.origin_format = OA_FORMAT_NCHW;
+                }
+            }
+            if (st == OA_OK) {
+                st = oa_node_connect(r, u[j].input, back, 0);
+                if (st == OA_OK) {
+                    r->inputs[u[j].input].desc.format = OA_FORMAT_NCHW;
+                }
+            }
+        }
+        free(u);
+        if (st != OA_OK) {
+            break;
+        }
+        blocked_desc(&n->outputs[0].desc, &y);
+        if (back != NULL) {
+            blocked_desc(&back->inputs[0].desc, &y);
+        }
+        /* Inputs: blocked producers feed directly, others through a TransData. */
+        for (uint32_t s = 0; s < n->num_inputs && st == OA_OK; s++) {
+            uint32_t si;
+            oa_node *src = oa_node_input_src(n, s, &si);
+            if (src == NULL || !activation_slot(n, s)) {
+                continue;
+            }
+            oa_shape xs = n->inputs[s].desc.shape;
+            if (src->mark < count && order[src->mark] == src && blocked[src->mark] && si == 0) {
+                blocked_desc(&n->inputs[s].desc, &xs);
+                continue;
+            }
+            if (n->type == OA_OP_CONV2D && s == 0) {
+                /* The first conv of a chain reads its plain input directly and
+                 * writes blocked (the kernels' out_nchwc): no TransData. */
+                continue;
+            }
+            /* One TransData per plain tensor, shared by its blocked readers (node->user). */
+            oa_node *to = si == 0 ? src->user : NULL;
+            if (to == NULL) {
+                st = make_trans(g, src->name, "NCHW", "NC1HWC0", &to);
+                if (st == OA_OK) {
+                    st = oa_node_connect(to, 0, src, si);
+                }
+                if (st == OA_OK) {
+                    to->inputs[0].desc.format = OA_FORMAT_NCHW;
+                    oa_desc_set(&to->outputs[0].desc, OA_DT_FLOAT, &xs);
+                    blocked_desc(&to->outputs[0].desc, &xs);
+                    if (si == 0) {
+                        src->user = to;
+                    }
+                    if (changed) {
+                        (*changed)++;
+                    }
+                }
+            }
+            if (st == OA_OK) {
+                st = oa_node_connect(n, s, to, 0);
+            }
+            if (st == OA_OK) {
+                blocked_desc(&n->inputs[s].desc, &xs);
+            }
+        }
+        if (changed) {
+            (*changed)++;
+        }
+    }
+    for (size_t i = 0; i < count; i++) {
+        order[i]->mark = 0;
+        order[i]->user = NULL;
+    }
+    if (st == OA_OK) {
+        st = oa_graph_topo_sort(g);
+    }
+done:
+    free(order);
+    free(parent);
+    free(cap);
+    free(has_conv);
+    free(blocked);
+    return st;
+}
+
+oa_status oa_pass_layout_nchwc(oa_graph *g, size_t *changed)
+{
+    return oa_cp_for_each_graph(g, layout_graph, changed);
+}

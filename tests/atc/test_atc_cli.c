@@ -1,0 +1,298 @@
+/*
+ * atc's command line: flag syntax, CANN's messages for bad, conflicting or
+ * unsupported flags, unknown SoC, missing files, unsupported ONNX ops, and
+ * (when the build has the .om layer) a small conversion and its JSON dump.
+ * Runs the atc executable given as argv[1]; models are built in a temp
+ * directory with the ONNX test builder.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "../unit/onnx/onnx_builder.h"
+
+static const char *g_atc;
+static char g_dir[256];
+static char g_conv[512], g_bad_ops[512];
+
+/* Runs `atc <args>` (a shell fragment); returns the exit status and the
+ * combined stdout+stderr in a malloc'd string. */
+static int run(char **out, const char *fmt, ...)
+{
+    char args[4096], cmd[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof(args), fmt, ap);
+    va_end(ap);
+    snprintf(cmd, sizeof(cmd), "cd %s && %s %s 2>&1", g_dir, g_atc, args);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    size_t n;
+    while ((n = fread(buf + len, 1, cap - len - 1, p)) > 0) {
+        len += n;
+        if (len + 1 >= cap) {
+            cap *= 2;
+            buf = realloc(buf, cap);
+        }
+    }
+    buf[len] = '\0';
+    int status = pclose(p);
+    *out = buf;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+#define EXPECT_RUN(want_status, want_text, ...)                                                         \
+    do {                                                                                                \
+        char *o_;                                                                                       \
+        int s_ = run(&o_, __VA_ARGS__);                                                                 \
+        if (s_ != (want_status) || strstr(o_, (want_text)) == NULL) {                                   \
+            print_error("atc %s\n-> exit %d (want %d), output:\n%s\nwanted text: [%s]\n", #__VA_ARGS__, s_, \
+                        (want_status), o_, (want_text));                                                \
+            free(o_);                                                                                   \
+            fail();                                                                                     \
+        }                                                                                               \
+        free(o_);                                                                                       \
+    } while (0)
+
+#define FAILED "ATC run failed, Please check the detail log, Try 'atc --help' for more information"
+
+static void write_file(const char *path, const void *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, len, f), len);
+    fclose(f);
+}
+
+/* x[1,2,4,4] -> Conv(w[3,2,1,1]) -> Relu -> y */
+static void build_conv(const char *path)
+{
+    tb_model *m = tb_new(13);
+    tb_graph *g = tb_root(m);
+    const int64_t xd[4] = {1, 2, 4, 4}, wd[4] = {3, 2, 1, 1};
+    tb_input(g, "x", 1, 4, xd);
+    float w[6] = {1, 2, 3, 4, 5, 6};
+    tb_initializer(g, tb_tensor_f32(m, "w", 4, wd, w));
+    Onnx__NodeProto *c = tb_node(g, "Conv", "conv", "x,w", "c");
+    const int64_t ks[2] = {1, 1};
+    tb_attr_ints(m, c, "kernel_shape", ks, 2);
+    tb_node(g, "Relu", "relu", "c", "y");
+    tb_output(g, "y");
+    size_t len;
+    uint8_t *buf = tb_pack(m, &len);
+    write_file(path, buf, len);
+    free(buf);
+    tb_free(m);
+}
+
+/* Three op types the importer does not map. */
+static void build_bad_ops(const char *path)
+{
+    tb_model *m = tb_new(13);
+    tb_graph *g = tb_root(m);
+    const int64_t xd[2] = {2, 3};
+    tb_input(g, "x", 1, 2, xd);
+    tb_node(g, "NonZero", "nz", "x", "a");
+    tb_node(g, "Einsum", "es", "x", "b");
+    tb_node(g, "Einsum", "es2", "x", "b2");
+    tb_node(g, "Hardmax", "hm", "x", "c");
+    tb_output(g, "a");
+    tb_output(g, "b");
+    tb_output(g, "b2");
+    tb_output(g, "c");
+    size_t len;
+    uint8_t *buf = tb_pack(m, &len);
+    write_file(path, buf, len);
+    free(buf);
+    tb_free(m);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(g_dir, sizeof(g_dir), "/tmp/oa_atc_cli_XXXXXX");
+    if (mkdtemp(g_dir) == NULL) {
+        return -1;
+    }
+    snprintf(g_conv, sizeof(g_conv), "%s/conv.onnx", g_dir);
+    snprintf(g_bad_ops, sizeof(g_bad_ops), "%s/bad_ops.onnx", g_dir);
+    build_conv(g_conv);
+    build_bad_ops(g_bad_ops);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[512];
+    snprintf(cmd, sizeof(cmd), "rm -rf %s", g_dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static void help_and_start_line(void **state)
+{
+    (void)state;
+    EXPECT_RUN(0, "ATC start working now, please wait for a moment.", "--help");
+    EXPECT_RUN(0, "--dynamic_batch_size", "-h");
+    EXPECT_RUN(0, "Not supported yet", "--help=true");
+}
+
+/* gflags-style syntax errors print CANN's ERROR lines. */
+static void syntax_errors(void **state)
+{
+    (void)state;
+    EXPECT_RUN(255, "ERROR: unknown command line flag 'bogus'", "--bogus=1");
+    EXPECT_RUN(255, FAILED, "--bogus=1");
+    EXPECT_RUN(255, "ERROR: unknown command line flag 'modle'", "-modle=x.onnx");
+    EXPECT_RUN(255, "ERROR: flag '--model' is missing its argument; flag description: The model file.", "--model");
+    EXPECT_RUN(255, "ERROR: Non-option parameter: stray", "--mode=0 stray");
+    EXPECT_RUN(255, "E10003: Value x for parameter --mode is invalid. Reason: The value type must be [int32].",
+               "--mode=x");
+    EXPECT_RUN(255,
+               "E10001: Value 2 for parameter --mode is invalid. Reason: The value is not within the range of "
+               "values. The valid range is [0] [1] [3] [5] [6] [7] [30] .",
+               "--mode=2");
+    EXPECT_RUN(255, "E10010: Value verbose for parameter --log is invalid.", "--log=verbose");
+    EXPECT_RUN(255, "E10006: Value 3 for parameter --disable_reuse_memory is invalid. The value must be either 1 or 0.",
+               "--disable_reuse_memory=3");
+    EXPECT_RUN(255, "E10007: --framework is required.", "--framework=2");
+    EXPECT_RUN(255, "E10003: Value maybe for parameter --help is invalid. Reason: The value type must be [bool].",
+               "--help=maybe");
+}
+
+/* Required flags, files and SoC names, in CANN's order. */
+static void required_and_files(void **state)
+{
+    (void)state;
+    EXPECT_RUN(255, "E10007: --framework is required. The value must be 0(Caffe) or 1(MindSpore) or 3(TensorFlow) "
+                    "or 5(Onnx).",
+               "--model=%s --output=o --soc_version=Ascend310", g_conv);
+    EXPECT_RUN(255, "E10055: The operation is not supported. Reason: --framework=3 is not supported yet",
+               "--model=%s --framework=3 --output=o --soc_version=Ascend310", g_conv);
+    EXPECT_RUN(255, "E10054: The required parameter --soc_version for ATC is empty.",
+               "--model=%s --framework=5 --output=o", g_conv);
+    EXPECT_RUN(255, "E10054: The required parameter --output for ATC is empty.",
+               "--model=%s --framework=5 --soc_version=Ascend310", g_conv);
+    EXPECT_RUN(255, "E10054: The required parameter --model for ATC is empty.",
+               "--framework=5 --output=o --soc_version=Ascend310");
+    EXPECT_RUN(255, "E10001: Value missing.onnx for parameter --model is invalid. Reason: The file does not exist.",
+               "--model=missing.onnx --framework=5 --output=o --soc_version=Ascend310");
+    EXPECT_RUN(255,
+               "E10001: Value Ascend999 for parameter --soc_version is invalid. Reason: It is not a supported SoC "
+               "version",
+               "--model=%s --framework=5 --output=o --soc_version=Ascend999", g_conv);
+    EXPECT_RUN(255, "for parameter --output is invalid. Reason: directory no/such/dir does not exist.",
+               "--model=%s --framework=5 --output=no/such/dir/o --soc_version=Ascend310", g_conv);
+    EXPECT_RUN(255, "E10022: Path o/ for parameter --output does not include the file name.",
+               "--model=%s --framework=5 --output=o/ --soc_version=Ascend310", g_conv);
+}
+
+/* Conflicting dynamic options and gears without --input_shape. */
+static void conflicts(void **state)
+{
+    (void)state;
+    EXPECT_RUN(255,
+               "E10009: --dynamic_batch_size, --dynamic_image_size, --input_shape_range, and --dynamic_dims are "
+               "mutually exclusive.",
+               "--model=%s --framework=5 --output=o --soc_version=Ascend310 --input_shape=x:-1,2,4,4 "
+               "--dynamic_batch_size=1,2 '--dynamic_dims=1;2'",
+               g_conv);
+    EXPECT_RUN(255, "E10009", "--model=%s --framework=5 --output=o --soc_version=Ascend310 --dynamic_batch_size=1,2 "
+                              "--input_shape_range=x:[1~2,2,4,4]",
+               g_conv);
+    EXPECT_RUN(255, "E10004: Value for --input_shape is empty.",
+               "--model=%s --framework=5 --output=o --soc_version=Ascend310 --dynamic_batch_size=1,2", g_conv);
+    EXPECT_RUN(255, "E10031", "--model=%s --framework=5 --output=o --soc_version=Ascend310 --input_shape=x:1,2,4,4 "
+                              "--dynamic_batch_size=1,2",
+               g_conv);
+    EXPECT_RUN(255, "E10035", "--model=%s --framework=5 --output=o --soc_version=Ascend310 --input_shape=x:-1,2,4,4 "
+                              "--dynamic_batch_size=4",
+               g_conv);
+}
+
+/* Flags CANN has and this atc does not implement fail clearly; no-effect flags warn. */
+static void unsupported_and_ignored(void **state)
+{
+    (void)state;
+    EXPECT_RUN(255, "E10055: The operation is not supported. Reason: --singleop is not supported yet.",
+               "--singleop=ops.json --output=o --soc_version=Ascend310");
+    EXPECT_RUN(255, "--insert_op_conf is not supported yet.",
+               "--model=%s --framework=5 --output=o --soc_version=Ascend310 --insert_op_conf=aipp.cfg", g_conv);
+    EXPECT_RUN(255, "Reason: --external_weight=1 is not supported yet.",
+               "--model=%s --framework=5 --output=o --soc_version=Ascend310 --external_weight=1", g_conv);
+    EXPECT_RUN(255, "E10001: Value 3 for parameter --external_weight is invalid.",
+               "--model=%s --framework=5 --output=o --soc_version=Ascend310 --external_weight=3", g_conv);
+    EXPECT_RUN(255, "--mode=6 is not supported yet", "--mode=6 --om=x.om");
+    EXPECT_RUN(255, "E10004: Value for --om is empty.", "--mode=1 --json=x.json");
+    EXPECT_RUN(255, "E10004: Value for --json is empty.", "--mode=1 --om=x.om");
+    EXPECT_RUN(255, "converting a framework model to JSON (--mode=1 with --framework) is not supported yet",
+               "--mode=1 --framework=5 --om=%s --json=x.json", g_conv);
+    EXPECT_RUN(255, "[WARNING] --precision_mode=allow_fp32_to_fp16 has no effect on a CPU build and is ignored.",
+               "--model=missing.onnx --framework=5 --output=o --soc_version=Ascend310 "
+               "--precision_mode=allow_fp32_to_fp16");
+}
+
+/* One error names every unsupported op type and its nodes. */
+static void unsupported_onnx_ops(void **state)
+{
+    (void)state;
+    char *o;
+    int s = run(&o, "--model=%s --framework=5 --output=o --soc_version=Ascend310", g_bad_ops);
+    assert_int_equal(s, 255);
+    if (strstr(o, "3 unsupported ONNX op types") == NULL || strstr(o, "Einsum") == NULL ||
+        strstr(o, "NonZero") == NULL || strstr(o, "Hardmax") == NULL || strstr(o, FAILED) == NULL) {
+        print_error("%s\n", o);
+        fail();
+    }
+    free(o);
+}
+
+/* CANN's spellings: -flag=value, --flag value, dashes in names. */
+static void spellings_and_conversion(void **state)
+{
+    (void)state;
+    EXPECT_RUN(0, "ATC run success, welcome to the next use.",
+               "-model=%s -framework=5 -output=conv -soc_version=Ascend310P3 --input-shape x:1,2,4,4", g_conv);
+    char path[600];
+    snprintf(path, sizeof(path), "%s/conv.om", g_dir);
+    struct stat sb;
+    assert_int_equal(stat(path, &sb), 0);
+    assert_int_equal(sb.st_mode & 0777, 0600);
+    EXPECT_RUN(0, "ATC run success", "--mode=1 --om=conv.om --json=conv.json");
+    snprintf(path, sizeof(path), "%s/conv.json", g_dir);
+    assert_int_equal(stat(path, &sb), 0);
+    assert_true(sb.st_size > 100);
+    /* CANN appends ".om" whatever --output ends with. */
+    EXPECT_RUN(0, "ATC run success", "--model=%s --framework=5 --output=again.om --soc_version=Ascend910B1", g_conv);
+    snprintf(path, sizeof(path), "%s/again.om.om", g_dir);
+    assert_int_equal(stat(path, &sb), 0);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s path/to/atc\n", argv[0]);
+        return 2;
+    }
+    g_atc = argv[1];
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(help_and_start_line),
+        cmocka_unit_test(syntax_errors),
+        cmocka_unit_test(required_and_files),
+        cmocka_unit_test(conflicts),
+        cmocka_unit_test(unsupported_and_ignored),
+        cmocka_unit_test(unsupported_onnx_ops),
+        cmocka_unit_test(spellings_and_conversion),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,386 @@
+/*
+ * atc: the model converter, a thin main over the compiler (src/compiler)
+ * and the .om library (src/om) with CANN's command line:
+ *
+ *   atc --model=m.onnx --framework=5 --output=m --soc_version=Ascend310P3
+ *       [--input_shape=...] [--dynamic_batch_size=...|--dynamic_image_size=...|
+ *        --dynamic_dims=...|--input_shape_range=...] [--input_format=...]
+ *       [--input_fp16_nodes=...] [--output_type=...] [--out_nodes=...]
+ *   atc --mode=1 --om=m.om --json=m.json
+ *
+ * Screen output follows CANN's atc: a start line, "..." after the work,
+ * then "ATC run success, welcome to the next use." or "ATC run failed, ..."
+ * followed by the error messages (E-codes as CANN prints them). Exit status
+ * 0 on success, 255 on failure (CANN returns FAILED).
+ */
+#define OA_LOG_MODULE "GE"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "acl_base/platform.h"
+#include "atc_flags.h"
+#include "atc_om.h"
+#include "base/error.h"
+#include "base/log.h"
+#include "base/util.h"
+#include "compiler/compiler.h"
+
+#ifndef OA_ATC_VERSION
+#define OA_ATC_VERSION "0"
+#endif
+
+enum { ATC_EXIT_FAILED = 255 };
+
+/* ---- screen output ---------------------------------------------------- */
+
+/* Prints the recorded error messages, one per line, without the "func: "
+ * prefix the log adds. */
+static void print_errors(void)
+{
+    const char *m = oa_error_take_messages();
+    if (m == NULL) {
+        return;
+    }
+    const char *p = m;
+    while (*p) {
+        const char *end = strchr(p, '\n');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        const char *colon = memchr(p, ':', len);
+        const char *text = p;
+        if (colon != NULL && colon[1] == ' ') {
+            bool ident = colon > p;
+            for (const char *c = p; c < colon; c++) {
+                ident = ident && (c[0] == '_' || (c[0] >= 'a' && c[0] <= 'z') || (c[0] >= 'A' && c[0] <= 'Z') ||
+                                  (c[0] >= '0' && c[0] <= '9'));
+            }
+            if (ident && !(colon - p == 6 && p[0] == 'E' && p[1] >= '0' && p[1] <= '9')) {
+                text = colon + 2;
+            }
+        }
+        printf("%.*s\n", (int)(len - (size_t)(text - p)), text);
+        p += len;
+        if (*p == '\n') {
+            p++;
+        }
+    }
+}
+
+static int finish(bool ok)
+{
+    printf("...\n");
+    if (ok) {
+        printf("ATC run success, welcome to the next use.\n");
+        fflush(stdout);
+        return 0;
+    }
+    printf("ATC run failed, Please check the detail log, Try 'atc --help' for more information\n");
+    print_errors();
+    fflush(stdout);
+    return ATC_EXIT_FAILED;
+}
+
+/* Progress lines for conversions that take longer than a second. */
+typedef struct progress_state {
+    uint64_t start;
+    bool shown;
+} progress_state;
+
+static void on_progress(void *ctx, const char *phase)
+{
+    progress_state *ps = ctx;
+    double s = (double)(oa_now_ns() - ps->start) / 1e9;
+    if (s >= 1.0) {
+        printf("[%.1fs] %s...\n", s, phase);
+        fflush(stdout);
+        ps->shown = true;
+    }
+}
+
+/* ---- checks ------------------------------------------------------------ */
+
+static oa_status required(const char *flag)
+{
+    if (atc_str(flag)[0] != '\0') {
+        return OA_OK;
+    }
+    return OA_FAIL(OA_E_PARAM,
+                   "E10054: The required parameter --%s for ATC is empty. Another possible reason is that the values "
+                   "of some parameters are not enclosed by quotation marks (\"\").",
+                   flag);
+}
+
+static oa_status check_input_file(const char *flag)
+{
+    const char *path = atc_str(flag);
+    struct stat sb;
+    if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) || access(path, R_OK) != 0) {
+        return OA_FAIL(OA_E_PARAM, "E10001: Value %s for parameter --%s is invalid. Reason: %s.", path, flag,
+                       stat(path, &sb) != 0 ? "The file does not exist" : "The path is not a readable file");
+    }
+    return OA_OK;
+}
+
+/* The directory of an output path must exist and be writable. */
+static oa_status check_output_path(const char *flag, const char *path)
+{
+    char dir[4096];
+    if (!oa_strlcpy(dir, path, sizeof(dir))) {
+        return OA_FAIL(OA_E_PARAM, "E10021: Path for parameter --%s is too long. Keep the length within %zu.", flag,
+                       sizeof(dir) - 1);
+    }
+    char *slash = strrchr(dir, '/');
+    const char *base = slash ? slash + 1 : dir;
+    if (base[0] == '\0') {
+        return OA_FAIL(OA_E_PARAM, "E10022: Path %s for parameter --%s does not include the file name.", path, flag);
+    }
+    if (slash == dir) {
+        dir[1] = '\0';
+    } else if (slash != NULL) {
+        *slash = '\0';
+    } else {
+        strcpy(dir, ".");
+    }
+    struct stat sb;
+    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode) || access(dir, W_OK) != 0) {
+        return OA_FAIL(OA_E_PARAM, "E10001: Value %s for parameter --%s is invalid. Reason: directory %s %s.", path,
+                       flag, dir, stat(dir, &sb) != 0 ? "does not exist" : "is not a writable directory");
+    }
+    return OA_OK;
+}
+
+/* Flags CANN knows but this atc does not implement, and flags without effect here. */
+static oa_status check_flag_support(void)
+{
+    int n;
+    atc_flag *t = atc_flags_table(&n);
+    for (int i = 0; i < n; i++) {
+        if (!t[i].set) {
+            continue;
+        }
+        if (t[i].use == ATC_UNSUPPORTED) {
+            return OA_FAIL(OA_E_FEATURE_UNSUPPORTED,
+                           "E10055: The operation is not supported. Reason: --%s is not supported yet.", t[i].name);
+        }
+        if (t[i].use == ATC_IGNORE && strcmp(t[i].value, t[i].dflt) != 0) {
+            printf("[WARNING] --%s=%s has no effect on a CPU build and is ignored.\n", t[i].name, t[i].value);
+        }
+    }
+    return OA_OK;
+}
+
+static void apply_log_level(void)
+{
+    if (!atc_is_set("log")) {
+        return;
+    }
+    static const char *const names[] = {"debug", "info", "warning", "error", "null"};
+    for (int i = 0; i < 5; i++) {
+        if (strcmp(atc_str("log"), names[i]) == 0) {
+            char v[2] = {(char)('0' + i), 0};
+            setenv("ASCEND_GLOBAL_LOG_LEVEL", v, 1);
+            oa_log_reload();
+        }
+    }
+}
+
+/* The command line as one string (model attr atc_cmdline). */
+static char *join_argv(int argc, char **argv)
+{
+    size_t len = 1;
+    for (int i = 0; i < argc; i++) {
+        len += strlen(argv[i]) + 1;
+    }
+    char *s = malloc(len);
+    if (s == NULL) {
+        return NULL;
+    }
+    s[0] = '\0';
+    for (int i = 0; i < argc; i++) {
+        strcat(s, argv[i]);
+        if (i + 1 < argc) {
+            strcat(s, " ");
+        }
+    }
+    return s;
+}
+
+/* ---- modes ------------------------------------------------------------- */
+
+static oa_status gen_om(int argc, char **argv)
+{
+    oa_status st = OA_OK;
+    if (!atc_is_set("framework")) {
+        return OA_FAIL(OA_E_PARAM,
+                       "E10007: --framework is required. The value must be 0(Caffe) or 1(MindSpore) or 3(TensorFlow) "
+                       "or 5(Onnx).");
+    }
+    if (atc_int("framework") != 5) {
+        return OA_FAIL(OA_E_FEATURE_UNSUPPORTED,
+                       "E10055: The operation is not supported. Reason: --framework=%d is not supported yet; only "
+                       "5 (Onnx) models can be converted.",
+                       atc_int("framework"));
+    }
+    if ((st = required("soc_version")) != OA_OK || (st = required("output")) != OA_OK ||
+        (st = required("model")) != OA_OK || (st = check_input_file("model")) != OA_OK) {
+        return st;
+    }
+    if (oa_platform_find_soc(atc_str("soc_version")) == NULL) {
+        return OA_FAIL(OA_E_PARAM,
+                       "E10001: Value %s for parameter --soc_version is invalid. Reason: It is not a supported SoC "
+                       "version (CANN names such as Ascend310, Ascend310P3, Ascend910B1).",
+                       atc_str("soc_version"));
+    }
+    const char *out = atc_str("output");
+    if (out[strlen(out) - 1] == '/') {
+        return OA_FAIL(OA_E_PARAM, "E10022: Path %s for parameter --output does not include the file name.", out);
+    }
+    char *out_path = malloc(strlen(out) + 4);
+    if (out_path == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "out of memory");
+    }
+    strcpy(out_path, atc_str("output"));
+    strcat(out_path, ".om"); /* CANN appends the suffix whatever --output ends with */
+    if ((st = check_output_path("output", out_path)) != OA_OK) {
+        free(out_path);
+        return st;
+    }
+    if (strcmp(atc_str("external_weight"), "0") != 0) {
+        free(out_path);
+        return OA_FAIL(OA_E_FEATURE_UNSUPPORTED,
+                       "E10055: The operation is not supported. Reason: --external_weight=%s is not supported yet.",
+                       atc_str("external_weight"));
+    }
+    if (atc_str("weight")[0] != '\0') {
+        printf("[WARNING] --weight is only used by Caffe models and is ignored.\n");
+    }
+    /* At most one kind of gears (CANN: E10009 also covers --input_shape_range). */
+    int kinds = (atc_str("dynamic_batch_size")[0] != 0) + (atc_str("dynamic_image_size")[0] != 0) +
+                (atc_str("dynamic_dims")[0] != 0) + (atc_str("input_shape_range")[0] != 0);
+    if (kinds > 1) {
+        free(out_path);
+        return OA_FAIL(OA_E_PARAM,
+                       "E10009: --dynamic_batch_size, --dynamic_image_size, --input_shape_range, and --dynamic_dims "
+                       "are mutually exclusive.");
+    }
+    oa_compile_options opt;
+    oa_compile_options_init(&opt);
+    opt.input_shape = atc_str("input_shape");
+    opt.input_shape_range = atc_str("input_shape_range");
+    opt.input_format = atc_str("input_format");
+    opt.input_fp16_nodes = atc_str("input_fp16_nodes");
+    opt.output_type = atc_str("output_type");
+    opt.out_nodes = atc_str("out_nodes");
+    opt.disable_reuse = atc_int("disable_reuse_memory") == 1;
+    if (atc_str("dynamic_batch_size")[0]) {
+        opt.gear_kind = OA_GEAR_BATCH;
+        opt.gears = atc_str("dynamic_batch_size");
+    } else if (atc_str("dynamic_image_size")[0]) {
+        opt.gear_kind = OA_GEAR_IMAGE;
+        opt.gears = atc_str("dynamic_image_size");
+    } else if (atc_str("dynamic_dims")[0]) {
+        opt.gear_kind = OA_GEAR_DIMS;
+        opt.gears = atc_str("dynamic_dims");
+    }
+    if (opt.input_shape_range[0] && opt.input_shape[0]) {
+        printf("WARNING: Option input_shape cannot use with option input_shape_range,it will be override by "
+               "input_shape_range\n");
+        opt.input_shape = "";
+    }
+    const char *layout = getenv("OPENACL_ATC_NCHWC");
+    opt.layout_nchwc = layout != NULL && strcmp(layout, "1") == 0;
+    progress_state ps = {oa_now_ns(), false};
+    opt.progress = on_progress;
+    opt.progress_ctx = &ps;
+
+    oa_compiled_model *cm = NULL;
+    st = oa_compile_onnx(atc_str("model"), &opt, &cm);
+    char *cmdline = join_argv(argc, argv);
+    if (st == OA_OK && cmdline == NULL) {
+        st = OA_FAIL(OA_E_NOMEM, "out of memory");
+    }
+    if (st == OA_OK) {
+        st = oa_attrs_set_str(cm->graph, &cm->model_attrs, "atc_version", OA_ATC_VERSION);
+    }
+    if (st == OA_OK && getenv("OPENACL_ATC_CHECK_PLAN") != NULL && cm->plan != NULL) {
+        st = oa_compiled_model_check_plan(cm);
+    }
+    if (st == OA_OK) {
+        on_progress(&ps, "write model");
+        bool compress = true;
+        const char *c = atc_str("enable_attr_compression");
+        if (strcmp(c, "false") == 0) {
+            compress = false;
+        } else if (strcmp(c, "true") != 0) {
+            st = OA_FAIL(OA_E_PARAM,
+                         "E10005: Value %s for parameter --enable_attr_compression is invalid. The value must be "
+                         "either true or false.",
+                         c);
+        }
+        atc_om_info info = {atc_str("soc_version"), cmdline, compress};
+        if (st == OA_OK) {
+            st = atc_write_om(cm, &info, out_path);
+        }
+    }
+    double secs = (double)(oa_now_ns() - ps.start) / 1e9;
+    if (st == OA_OK && (ps.shown || secs >= 1.0)) {
+        printf("[%.1fs] done: %s\n", secs, out_path);
+    }
+    free(cmdline);
+    free(out_path);
+    oa_compiled_model_destroy(cm);
+    return st;
+}
+
+static oa_status om_to_json(void)
+{
+    if (atc_is_set("framework")) {
+        return OA_FAIL(OA_E_FEATURE_UNSUPPORTED,
+                       "E10055: The operation is not supported. Reason: converting a framework model to JSON "
+                       "(--mode=1 with --framework) is not supported yet; give an .om with --om.");
+    }
+    oa_status st;
+    if (atc_str("om")[0] == '\0') {
+        return OA_FAIL(OA_E_PARAM, "E10004: Value for --om is empty.");
+    }
+    if (atc_str("json")[0] == '\0') {
+        return OA_FAIL(OA_E_PARAM, "E10004: Value for --json is empty.");
+    }
+    if ((st = check_input_file("om")) != OA_OK || (st = check_output_path("json", atc_str("json"))) != OA_OK) {
+        return st;
+    }
+    return atc_om_to_json(atc_str("om"), atc_str("json"));
+}
+
+int main(int argc, char **argv)
+{
+    printf("ATC start working now, please wait for a moment.\n");
+    fflush(stdout);
+    atc_parse_result r = atc_flags_parse(argc, argv);
+    if (r == ATC_PARSE_HELP) {
+        atc_print_usage();
+        return 0;
+    }
+    if (r == ATC_PARSE_FAIL) {
+        return finish(false);
+    }
+    apply_log_level();
+    oa_status st = check_flag_support();
+    if (st == OA_OK) {
+        int mode = atc_int("mode");
+        if (mode == 0) {
+            st = gen_om(argc, argv);
+        } else if (mode == 1) {
+            st = om_to_json();
+        } else {
+            st = OA_FAIL(OA_E_FEATURE_UNSUPPORTED,
+                         "E10055: The operation is not supported. Reason: --mode=%d is not supported yet (0: model "
+                         "to .om, 1: .om to JSON).",
+                         mode);
+        }
+    }
+    return finish(st == OA_OK);
+}
