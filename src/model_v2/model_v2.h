@@ -9,6 +9,7 @@
 #ifndef OA_MODEL_V2_MODEL_V2_H
 #define OA_MODEL_V2_MODEL_V2_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -38,5 +39,19 @@ oa_status oa_v2_parse_io_reuse(const char *s, uint32_t (**pairs)[2], size_t *n) 
  */
 oa_status oa_v2_check_range(const char *name, size_t idx, const int64_t *dims, size_t n, const oa_model_range *r,
                             size_t n_ranges) OA_MUST_CHECK;
+
+/* Counters of a loaded V2 model (tests, benchmarks). */
+typedef struct oa_v2_stats {
+    uint64_t dynamic_runs;   /* executions on the dynamic path (InferShape / AllocMemory / Launch / Free) */
+    uint64_t plan_runs;      /* executions of a recorded plan */
+    uint64_t plans_recorded; /* plans built (all graphs) */
+    uint64_t infers;         /* InferShape nodes run */
+    uint64_t kop_creates;    /* kernel operators created or re-targeted for a new signature */
+    uint64_t allocs;         /* AllocMemory allocations */
+    uint64_t executors;      /* executors created (per stream, and the synchronous pool) */
+} oa_v2_stats;
+
+/* The counters of model m (an OA_ROUTE_V2 model); false for other models. */
+bool oa_v2_model_stats(oa_model *m, oa_v2_stats *out);
 
 #endif /* OA_MODEL_V2_MODEL_V2_H */

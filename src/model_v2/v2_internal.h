@@ -208,7 +208,11 @@ struct v2_model {
     atomic_uint_fast64_t clock; /* LRU clock of the caches */
     bool plans_enabled;
     struct v2_profile *profile; /* OPENACL_V2_PROFILE=1: time per execute node, printed at unload */
+    struct {
+        atomic_uint_fast64_t dynamic_runs, plan_runs, plans_recorded, infers, kop_creates, allocs, executors;
+    } stats;
 };
+#define V2_STAT(m, field) atomic_fetch_add_explicit(&(m)->stats.field, 1, memory_order_relaxed)
 
 /* ---- OPENACL_V2_PROFILE (a debugging aid: a separate subscriber loop) ---- */
 

@@ -244,6 +244,7 @@ oa_status oa_v2_infer(v2_exec *x, const v2_cnode *cn)
 
 static uint32_t k_infer(oa_v2_ctx *c)
 {
+    V2_STAT(((v2_exec *)c->kernel_extend_info)->model, infers);
     return (uint32_t)oa_v2_infer(c->kernel_extend_info, c->compute_node_info);
 }
 
@@ -266,6 +267,7 @@ static uint32_t k_alloc(oa_v2_ctx *c)
             t->data = g_empty;
             continue;
         }
+        V2_STAT(x->model, allocs);
         t->block = x->alloc->alloc(x->alloc, bytes);
         if (t->block == NULL) {
             return (uint32_t)OA_E_GE_MEMORY_ALLOCATION;

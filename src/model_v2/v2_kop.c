@@ -407,6 +407,7 @@ oa_status oa_v2_kop_get(v2_exec *x, v2_cnode *cn, v2_kop_entry **out)
                 }
             }
         }
+        V2_STAT(cn->model, kop_creates);
         st = create_entry(x, cn, victim, &e);
         if (st == OA_OK) {
             e->key = malloc(k.n ? k.n : 1);

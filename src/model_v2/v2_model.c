@@ -564,6 +564,7 @@ oa_status oa_v2_exec_create(v2_model *vm, aclrtStream stream, v2_exec **out)
         return st;
     }
     x->state = V2_STATE_LOADED;
+    V2_STAT(vm, executors);
     *out = x;
     return OA_OK;
 }
@@ -620,6 +621,7 @@ static oa_status run_exec(v2_exec *x, const oa_model_run *run, bool async, aclrt
         }
     }
     reset_run(x);
+    V2_STAT(vm, dynamic_runs);
     const oa_v2_subscriber *keep = x->sub;
     if (x->sub == NULL && vm->profile != NULL) {
         x->sub = &prof;
@@ -938,6 +940,22 @@ static const oa_model_exec_ops g_v2_ops = {
     .set_gear = NULL,
     .get_cur_output_dims = NULL,
 };
+
+bool oa_v2_model_stats(oa_model *m, oa_v2_stats *out)
+{
+    if (m == NULL || m->ops != &g_v2_ops || m->exec == NULL) {
+        return false;
+    }
+    const v2_model *vm = m->exec;
+    out->dynamic_runs = atomic_load(&vm->stats.dynamic_runs);
+    out->plan_runs = atomic_load(&vm->stats.plan_runs);
+    out->plans_recorded = atomic_load(&vm->stats.plans_recorded);
+    out->infers = atomic_load(&vm->stats.infers);
+    out->kop_creates = atomic_load(&vm->stats.kop_creates);
+    out->allocs = atomic_load(&vm->stats.allocs);
+    out->executors = atomic_load(&vm->stats.executors);
+    return true;
+}
 
 const oa_model_exec_ops *oa_model_v2_ops(void)
 {

@@ -1189,6 +1189,7 @@ static uint32_t run_child_planned(v2_exec *x, const pl_cf *cf, const v2_gprog *c
             if (st == OA_OK && rc == 0 && !x->data_dependent && p == NULL && !s.overflow) {
                 v2_plan *np = NULL;
                 if (plan_build(x, child, &s, h, &np) == OA_OK) {
+                    V2_STAT(x->model, plans_recorded);
                     cache_insert((v2_gprog *)(uintptr_t)child, np);
                 }
             }
@@ -1306,6 +1307,7 @@ v2_plan_result oa_v2_plan_try_root(v2_exec *x, oa_status *st)
         }
     }
     if (*st == OA_OK && res == V2_PLAN_RAN) {
+        V2_STAT(m, plan_runs);
         const uint32_t rc = plan_run(x, p, ins, outs);
         if (rc == REPLAN) {
             atomic_store(&p->unplannable, true); /* a branch changed the shapes: this signature stays dynamic */
@@ -1359,5 +1361,6 @@ void oa_v2_plan_record_root(v2_exec *x)
         OA_LOGW("model %u: no plan for these input shapes; they keep running on the dynamic path", m->m->id);
         return;
     }
+    V2_STAT(m, plans_recorded);
     cache_insert(g, p);
 }
