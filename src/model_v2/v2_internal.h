@@ -103,6 +103,7 @@ typedef struct v2_tdef {
     int32_t input_index;  /* V2_T_INPUT: model input (root) or parent input (subgraph) */
     const oa_tensor *konst; /* V2_T_CONST (Const): the weights; NULL for FileConstant */
     const oa_value *konst_value; /* small integer / tiny float constants: their value for inference */
+    const void *kdata;    /* the constant's bytes, aligned for its type (the image's, or an aligned copy) */
     uint32_t graph;       /* index of its v2_gprog */
 } v2_tdef;
 
@@ -191,6 +192,8 @@ struct v2_model {
     void *image_copy;        /* memory loads: our copy of the .om bytes */
     void *fc_set;            /* oa_fc_set * of the FileConstants (NULL: none) */
     v2_program prog;
+    void **copies;           /* aligned copies of constants the image holds at odd addresses */
+    size_t n_copies;
     size_t n_threads;        /* participants per execution */
     /* CheckIoReuseAddrs pairs */
     size_t n_reuse;

@@ -513,7 +513,7 @@ static uint32_t k_const(oa_v2_ctx *c)
     v2_tensor *t = &x->tensors[td->id];
     t->desc = td->node->outputs[0].desc;
     t->desc.value = td->konst_value;
-    t->data = td->konst->data != NULL ? (void *)(uintptr_t)td->konst->data : g_empty;
+    t->data = td->kdata != NULL ? (void *)(uintptr_t)td->kdata : g_empty;
     t->block = NULL;
     size_t want = 0;
     if (oa_v2_desc_bytes(&t->desc, &want) && want > td->konst->size) {

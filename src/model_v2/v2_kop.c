@@ -206,15 +206,16 @@ static oa_status shadow_bind(v2_exec *x, const v2_cnode *cn, oa_graph **out_g, o
         const oa_tensor *kt = NULL;
         if ((ip->src->type == OA_OP_CONST || ip->src->type == OA_OP_CONSTANT) &&
             oa_attrs_get_tensor(&ip->src->attrs, "value", &kt)) {
+            const void *kd = x->model->prog.tensors[cn->in_t[i]].kdata; /* aligned for the kernels */
             oa_tensor *t = NULL;
-            st = oa_graph_make_tensor_borrowed_ptr(g, kt->desc.dtype, &kt->desc.shape, blob,
-                                                   kt->size ? kt->data : NULL, kt->size, &t);
+            st = oa_graph_make_tensor_borrowed_ptr(g, kt->desc.dtype, &kt->desc.shape, blob, kt->size ? kd : NULL,
+                                                   kt->size, &t);
             if (st == OA_OK) {
                 st = oa_graph_add_const(g, name, t, &stubs[i]);
             }
             if (st == OA_OK) {
                 stubs[i]->outputs[0].desc.format = ip->src->outputs[ip->src_index].desc.format;
-                cdata[i] = kt->data;
+                cdata[i] = kd;
             }
         } else {
             st = oa_graph_add_node(g, OA_OP_DATA, name, 1, 1, &stubs[i]);

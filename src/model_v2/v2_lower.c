@@ -125,7 +125,7 @@ static bool needs_infer(const oa_node *n)
  * keeps the bytes, not the inferred values). Allocated in the graph's arena
  * (load time, one thread).
  */
-static const oa_value *const_value(oa_graph *g, const oa_tensor *t)
+static const oa_value *const_value(oa_graph *g, const oa_tensor *t, const void *d)
 {
     const oa_dtype dt = t->desc.dtype;
     const bool is_int = oa_dtype_is_int(dt) || dt == OA_DT_BOOL;
@@ -134,7 +134,7 @@ static const oa_value *const_value(oa_graph *g, const oa_tensor *t)
     size_t want = 0;
     if ((!is_int && !is_float) || !oa_shape_numel(&t->desc.shape, &n) ||
         n > (is_int ? OA_VALUE_MAX_INT_ELEMS : OA_VALUE_MAX_FLOAT_ELEMS) ||
-        !oa_tensor_nbytes(dt, &t->desc.shape, &want) || want > t->size || (n > 0 && t->data == NULL)) {
+        !oa_tensor_nbytes(dt, &t->desc.shape, &want) || want > t->size || (n > 0 && d == NULL)) {
         return NULL;
     }
     oa_arena *a = oa_graph_arena(g);
@@ -144,7 +144,6 @@ static const oa_value *const_value(oa_graph *g, const oa_tensor *t)
     }
     v->dtype = dt;
     v->count = n;
-    const void *d = t->data;
     if (is_int) {
         int64_t *iv = oa_arena_array(a, n ? (size_t)n : 1, sizeof(int64_t));
         if (iv == NULL) {
@@ -176,6 +175,38 @@ static const oa_value *const_value(oa_graph *g, const oa_tensor *t)
         v->f = fv;
     }
     return v;
+}
+
+/*
+ * Kernels need constants at their type's alignment; the weights partition
+ * of an .om starts wherever the partitions before it end, so a constant of
+ * the image may sit at an odd address: it is then copied (64-byte aligned,
+ * owned by the model) once at load.
+ */
+static const void *aligned_data(v2_model *m, const oa_tensor *t)
+{
+    size_t al = oa_dtype_size(t->desc.dtype);
+    if (al < 1) {
+        al = 1;
+    }
+    if (al > 16) {
+        al = 16;
+    }
+    if (t->data == NULL || t->size == 0 || ((uintptr_t)t->data % al) == 0) {
+        return t->data;
+    }
+    void **grown = realloc(m->copies, (m->n_copies + 1) * sizeof(void *));
+    if (grown == NULL) {
+        return NULL;
+    }
+    m->copies = grown;
+    void *c = aligned_alloc(64, (t->size + 63) & ~(size_t)63);
+    if (c == NULL) {
+        return NULL;
+    }
+    memcpy(c, t->data, t->size);
+    m->copies[m->n_copies++] = c;
+    return c;
 }
 
 /* ---- graph collection ---- */
@@ -428,8 +459,14 @@ static oa_status lower_graph(lower_ctx *c, v2_gprog *gp, v2_ckind owner_kind)
                     st = OA_FAIL(OA_E_GE_PARAM, "const node %s has %u outputs", n->name, n->num_outputs);
                 }
                 if (st == OA_OK) {
+                    t->kdata = aligned_data(c->m, t->konst);
+                    if (t->kdata == NULL && t->konst->size > 0) {
+                        st = OA_FAIL(OA_E_NOMEM, "const %s: aligned copy of %zu bytes", n->name, t->konst->size);
+                    }
+                }
+                if (st == OA_OK) {
                     t->konst_value = n->outputs[0].desc.value != NULL ? n->outputs[0].desc.value
-                                                                       : const_value(c->m->root, t->konst);
+                                                                       : const_value(c->m->root, t->konst, t->kdata);
                 }
             }
             continue;

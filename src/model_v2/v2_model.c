@@ -748,6 +748,10 @@ static void model_destroy(v2_model *vm)
     free(vm->all_sync);
     free(vm->sync_free);
     oa_v2_program_deinit(&vm->prog);
+    for (size_t i = 0; i < vm->n_copies; ++i) {
+        free(vm->copies[i]);
+    }
+    free(vm->copies);
     oa_graph_destroy(vm->root);
     oa_fc_set_destroy(vm->fc_set);
     free(vm->image_copy);
