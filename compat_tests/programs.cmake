@@ -16,3 +16,7 @@ oa_compat_program(rt_external_allocator SOURCES runtime/rt_external_allocator.c)
 
 # Stream capture and replay (aclmdlRI*).
 oa_compat_program(capture_replay SOURCES capture/capture_replay.c)
+
+# Dynamic-shape models (the V2 executor): det/rec/cls/VAD against ONNX Runtime,
+# concurrency, the OCR sample (compat_tests/dynamic/dynamic.cmake).
+include(${CMAKE_CURRENT_LIST_DIR}/dynamic/dynamic.cmake)
