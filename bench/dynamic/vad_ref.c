@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ort_runner.h"
 
@@ -49,6 +50,21 @@ static int write_all(const char *dir, const char *name, const void *p, size_t n)
     }
     fclose(f);
     return 0;
+}
+
+/* mkdir -p */
+static void make_dirs(const char *path)
+{
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; ++p) {
+        if (*p == '/') {
+            *p = '\0';
+            (void)mkdir(buf, 0755);
+            *p = '/';
+        }
+    }
+    (void)mkdir(buf, 0755);
 }
 
 int main(int argc, char **argv)
@@ -97,6 +113,7 @@ int main(int argc, char **argv)
         memcpy(state, &states[c * 256], sizeof state);
     }
     if (rc == 0) {
+        make_dirs(argv[4]);
         rc = write_all(argv[4], "vad_out.bin", probs, n_chunks * sizeof(float)) ||
              write_all(argv[4], "vad_state.bin", states, n_chunks * 256 * sizeof(float));
     }

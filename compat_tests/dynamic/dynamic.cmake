@@ -26,7 +26,7 @@ set(_ref ${_D}/ref)
 
 if(_dyn_have_data)
   add_test(NAME dyn_inputs
-    COMMAND ${Python3_EXECUTABLE} ${_dyn_src}/make_inputs.py --out ${_in})
+    COMMAND ${Python3_EXECUTABLE} ${_dyn_src}/make_inputs.py --out ${_in} --mkdir ${_om})
   set_tests_properties(dyn_inputs PROPERTIES FIXTURES_SETUP dyn_inputs LABELS "compat;dynamic" TIMEOUT 300)
 
   # dyn_model(<name> <onnx> <atc shape flag, ';' written as '|'>)
@@ -35,7 +35,8 @@ if(_dyn_have_data)
     add_test(NAME dyn_atc_${name}
       COMMAND ${OA_COMPAT_PREFIX}/bin/atc --model=${model} --framework=5 --output=${_om}/${name}
               --soc_version=Ascend310P3 ${arg})
-    set_tests_properties(dyn_atc_${name} PROPERTIES FIXTURES_SETUP dyn_om_${name} FIXTURES_REQUIRED compat_prefix
+    set_tests_properties(dyn_atc_${name} PROPERTIES FIXTURES_SETUP dyn_om_${name}
+      FIXTURES_REQUIRED "compat_prefix;dyn_inputs"
       ENVIRONMENT "ASCEND_PROCESS_LOG_PATH=${CMAKE_BINARY_DIR}/test-logs" LABELS "compat;dynamic" TIMEOUT 900)
   endfunction()
   dyn_model(det ${_dyn_ocr}/ch_PP-OCRv4_det_infer.onnx "--input_shape_range=x:[1,3,32~1536,32~1536]")
@@ -64,8 +65,7 @@ if(_dyn_have_data)
   dyn_ref(rec rec_b8 ${_dyn_ocr}/ch_PP-OCRv4_rec_infer.onnx x=${_in}/rec_b8_w320.bin:float32:8,3,48,320)
   dyn_ref(cls cls_b1 ${_dyn_ocr}/ch_ppocr_mobile_v2.0_cls_infer.onnx x=${_in}/cls_b1.bin:float32:1,3,48,192)
   dyn_ref(cls cls_b8 ${_dyn_ocr}/ch_ppocr_mobile_v2.0_cls_infer.onnx x=${_in}/cls_b8.bin:float32:8,3,48,192)
-  add_test(NAME dyn_ort_vad COMMAND ${CMAKE_COMMAND} -E make_directory ${_ref}/vad
-           COMMAND $<TARGET_FILE:vad_ref> ${_dyn_vad} ${_in}/vad_pcm.bin 512 ${_ref}/vad)
+  add_test(NAME dyn_ort_vad COMMAND $<TARGET_FILE:vad_ref> ${_dyn_vad} ${_in}/vad_pcm.bin 512 ${_ref}/vad)
   set_tests_properties(dyn_ort_vad PROPERTIES FIXTURES_SETUP dyn_ref_vad FIXTURES_REQUIRED dyn_inputs
     LABELS "compat;dynamic;ort" TIMEOUT 900)
 endif()

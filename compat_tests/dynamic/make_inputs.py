@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Inputs of the dynamic-model compat tests, made at test time (never committed).
 
-  make_inputs.py --out DIR
+  make_inputs.py --out DIR [--mkdir DIR2 ...]
 
 det_<h>x<w>.bin   PP-OCRv4 det input: a rendered text page, ImageNet-normalized, f32 NCHW
 rec_w<w>.bin      PP-OCRv4 rec input: one text line 48 x w, (x/255-0.5)/0.5, f32 NCHW
@@ -76,8 +76,11 @@ def vad_signal(n_chunks=100, chunk=512, sr=16000):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
-    out = ap.parse_args().out
-    os.makedirs(out, exist_ok=True)
+    ap.add_argument("--mkdir", action="append", default=[], help="more directories to create (atc outputs)")
+    args = ap.parse_args()
+    out = args.out
+    for d in [out] + args.mkdir:
+        os.makedirs(d, exist_ok=True)
     for i, (h, w) in enumerate([(320, 320), (480, 640), (960, 960)]):
         det_input(h, w, i).tofile(os.path.join(out, f"det_{h}x{w}.bin"))
     for w in (160, 320, 480, 640, 800, 960):
