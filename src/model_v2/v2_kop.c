@@ -106,7 +106,8 @@ static void kb_desc(keybuf *k, const oa_tensor_desc *d)
 static bool host_candidate(const oa_node *n, uint32_t slot, const v2_tensor *t)
 {
     const oa_node *src = n->inputs[slot].src;
-    if (src == NULL || src->type == OA_OP_CONST || src->type == OA_OP_CONSTANT || t->data == NULL) {
+    if (src == NULL || src->type == OA_OP_CONST || src->type == OA_OP_CONSTANT || src->type == OA_OP_FILE_CONSTANT ||
+        t->data == NULL) {
         return false;
     }
     if (!oa_dtype_is_int(t->desc.dtype)) {
@@ -204,8 +205,21 @@ static oa_status shadow_bind(v2_exec *x, const v2_cnode *cn, oa_graph **out_g, o
         snprintf(name, sizeof name, "in%u", i);
         const v2_tensor *rt = &x->tensors[cn->in_t[i]];
         const oa_tensor *kt = NULL;
-        if ((ip->src->type == OA_OP_CONST || ip->src->type == OA_OP_CONSTANT) &&
-            oa_attrs_get_tensor(&ip->src->attrs, "value", &kt)) {
+        size_t fc_bytes = 0;
+        if (ip->src->type == OA_OP_FILE_CONSTANT && rt->data != NULL && oa_v2_desc_bytes(&rt->desc, &fc_bytes)) {
+            /* external weights: a constant for the kernel too (Conv2D filters must be) */
+            oa_tensor *t = NULL;
+            st = oa_graph_make_tensor_borrowed_ptr(g, rt->desc.dtype, &rt->desc.shape, blob,
+                                                   fc_bytes ? rt->data : NULL, fc_bytes, &t);
+            if (st == OA_OK) {
+                st = oa_graph_add_const(g, name, t, &stubs[i]);
+            }
+            if (st == OA_OK) {
+                stubs[i]->outputs[0].desc.format = rt->desc.format;
+                cdata[i] = rt->data;
+            }
+        } else if ((ip->src->type == OA_OP_CONST || ip->src->type == OA_OP_CONSTANT) &&
+                   oa_attrs_get_tensor(&ip->src->attrs, "value", &kt)) {
             const void *kd = x->model->prog.tensors[cn->in_t[i]].kdata; /* aligned for the kernels */
             oa_tensor *t = NULL;
             st = oa_graph_make_tensor_borrowed_ptr(g, kt->desc.dtype, &kt->desc.shape, blob, kt->size ? kd : NULL,

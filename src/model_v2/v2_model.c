@@ -651,6 +651,18 @@ static oa_status stream_exec_get(v2_model *vm, aclrtStream stream, v2_exec **out
         }
     }
     oa_status st = OA_OK;
+    if (vm->n_streams >= 16) {
+        /* executors of streams the application destroyed go (RT2's Erase) before the map grows */
+        for (size_t i = vm->n_streams; i-- > 0;) {
+            oa_stream *live = NULL;
+            if (oa_stream_acquire_any_context(vm->streams[i].stream, &live) == OA_OK) {
+                oa_stream_release(live);
+                continue;
+            }
+            oa_v2_exec_destroy(vm->streams[i].exec);
+            vm->streams[i] = vm->streams[--vm->n_streams];
+        }
+    }
     if (vm->n_streams == vm->cap_streams) {
         const size_t cap = vm->cap_streams ? vm->cap_streams * 2 : 4;
         v2_stream_entry *e = realloc(vm->streams, cap * sizeof(*e));

@@ -32,6 +32,7 @@
 #include "acl_mdl/model.h"
 #include "acl_mdl/model_reader.h"
 #include "base/error.h"
+#include "file_constant/file_constant.h"
 #include "graph/graph.h"
 #include "graph/infer.h"
 #include "model_v2/model_v2.h"
@@ -42,11 +43,28 @@
 
 static oa_status reader_open(const oa_model_source *src, oa_model_image *img)
 {
-    if (src->data == NULL) {
-        return OA_FAIL(OA_E_PARAM, "test reader: memory models only");
+    const void *bytes = src->data;
+    size_t size = src->size;
+    void *file = NULL;
+    if (bytes == NULL) {
+        FILE *f = fopen(src->path, "rb");
+        if (f == NULL) {
+            return OA_FAIL(OA_E_GE_MODEL_PATH, "test reader: cannot open %s", src->path);
+        }
+        fseek(f, 0, SEEK_END);
+        size = (size_t)ftell(f);
+        fseek(f, 0, SEEK_SET);
+        file = malloc(size);
+        if (file == NULL || fread(file, 1, size, f) != size) {
+            fclose(f);
+            free(file);
+            return OA_FAIL(OA_E_GE_MODEL_PATH, "test reader: cannot read %s", src->path);
+        }
+        fclose(f);
+        bytes = file;
     }
     oa_om_model *om = NULL;
-    oa_status st = oa_om_model_open_memory(src->data, src->size, OA_OM_OPEN_SKIP_TASK, &om);
+    oa_status st = oa_om_model_open_memory(bytes, size, OA_OM_OPEN_SKIP_TASK, &om);
     oa_graph *g = NULL;
     if (st == OA_OK) {
         st = oa_om_graph_from_model(om, 0, &g, NULL);
@@ -90,18 +108,20 @@ static oa_status reader_open(const oa_model_source *src, oa_model_image *img)
     oa_graph_destroy(g);
     if (info == NULL || st != OA_OK) {
         oa_model_info_release(info);
+        free(file);
         return st != OA_OK ? st : OA_E_NOMEM;
     }
     info->header_dynamic = true;
     img->info = info;
-    img->bytes = src->data;
-    img->size = src->size;
+    img->bytes = bytes;
+    img->size = size;
+    img->reader_state = file;
     return OA_OK;
 }
 
 static void reader_close(oa_model_image *img)
 {
-    (void)img;
+    free(img->reader_state);
 }
 
 static const oa_model_reader g_reader = {.open = reader_open, .close = reader_close};
@@ -848,6 +868,95 @@ static void async_uses_the_streams_external_allocator(void **state)
     assert_int_equal(aclmdlUnload(id), ACL_SUCCESS);
 }
 
+/* ---- external weights (FileConstant) ---- */
+
+/*
+ *   x f32 [1,1,-1,-1] -> Conv2D(filter [2,1,3,3], pads 1) -> Add(b [2,1,1]) -> y
+ * with the filter and b moved to weight files next to the model
+ * (<om dir>/weight/): the Init graph binds them (read-only mapping), the
+ * convolution gets its filter as a constant.
+ */
+static void file_constant_weights(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/oa_v2_fc_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    oa_graph *g = NULL;
+    assert_int_equal(oa_graph_create("fc_model", &g), OA_OK);
+    oa_node *x = data(g, "x", 0, OA_DT_FLOAT, 4, (const int64_t[]){1, 1, -1, -1});
+    x->outputs[0].desc.format = OA_FORMAT_NCHW;
+    float w[18];
+    for (int i = 0; i < 18; ++i) {
+        w[i] = (float)(i % 9 == 4) * (i < 9 ? 1.0f : 2.0f); /* identity and doubling kernels */
+    }
+    const float bias[2] = {0.5f, -1.0f};
+    oa_node *fw = konst(g, "filter", OA_DT_FLOAT, 4, (const int64_t[]){2, 1, 3, 3}, w, sizeof w);
+    oa_node *fb = konst(g, "bias2", OA_DT_FLOAT, 3, (const int64_t[]){2, 1, 1}, bias, sizeof bias);
+    oa_node *cv = NULL;
+    assert_int_equal(oa_graph_add_node(g, OA_OP_CONV2D, "conv", 4, 1, &cv), OA_OK);
+    assert_int_equal(oa_node_connect(cv, 0, x, 0), OA_OK);
+    assert_int_equal(oa_node_connect(cv, 1, fw, 0), OA_OK);
+    cv->inputs[0].desc.format = OA_FORMAT_NCHW;
+    cv->inputs[1].desc.format = OA_FORMAT_NCHW;
+    const int64_t ones[4] = {1, 1, 1, 1};
+    assert_int_equal(oa_node_set_list_int(cv, "strides", ones, 4), OA_OK);
+    assert_int_equal(oa_node_set_list_int(cv, "dilations", ones, 4), OA_OK);
+    assert_int_equal(oa_node_set_list_int(cv, "pads", ones, 4), OA_OK);
+    assert_int_equal(oa_node_set_int(cv, "groups", 1), OA_OK);
+    assert_int_equal(oa_node_set_str(cv, "data_format", "NCHW"), OA_OK);
+    oa_node *add = node1(g, OA_OP_ADD, "add", cv, fb);
+    outputs(g, &add, NULL, 1);
+    assert_int_equal(oa_graph_infer(g), OA_OK);
+    char tmp[300], om[300];
+    snprintf(tmp, sizeof tmp, "%s/tmp_weight_test", dir);
+    snprintf(om, sizeof om, "%s/fc_model.om", dir);
+    oa_fc_convert_opts co = {.mode = OA_FC_MODE_FILES, .weight_dir = tmp};
+    assert_int_equal(oa_fc_convert_consts(g, &co, NULL), OA_OK);
+    assert_int_equal(oa_fc_move_to_model_dir(g, om), OA_OK);
+    oa_om_write_opts o;
+    oa_om_write_opts_init(&o);
+    o.unknown_shape = true;
+    assert_int_equal(oa_om_write_graph(g, &o, om), OA_OK);
+    oa_graph_destroy(g);
+    uint32_t id = 0;
+    const aclError e = aclmdlLoadFromFile(om, &id);
+    if (e != ACL_SUCCESS) {
+        fprintf(stderr, "%s\n", aclGetRecentErrMsg());
+    }
+    assert_int_equal(e, ACL_SUCCESS);
+    for (int pass = 0; pass < 2; ++pass) {
+        float xin[12];
+        for (int i = 0; i < 12; ++i) {
+            xin[i] = (float)i;
+        }
+        const int64_t dims[4] = {1, 1, 3, 4};
+        const void *h[1] = {xin};
+        const size_t b[1] = {48};
+        const int64_t *d[1] = {dims};
+        const size_t nd[1] = {4};
+        io in = make_io(1, h, b, d, nd, NULL);
+        io out = make_io(1, NULL, (const size_t[]){96}, NULL, NULL, NULL);
+        const aclError r = aclmdlExecute(id, in.ds, out.ds);
+        if (r != ACL_SUCCESS) {
+            fprintf(stderr, "%s\n", aclGetRecentErrMsg());
+        }
+        assert_int_equal(r, ACL_SUCCESS);
+        const int64_t want[4] = {1, 2, 3, 4};
+        expect_dims(out.ds, 0, want, 4);
+        const float *y = out.mem[0];
+        for (int i = 0; i < 12; ++i) {
+            assert_true(y[i] == xin[i] + 0.5f);
+            assert_true(y[12 + i] == 2 * xin[i] - 1.0f);
+        }
+        free_io(&in);
+        free_io(&out);
+    }
+    assert_int_equal(aclmdlUnload(id), ACL_SUCCESS);
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* ---- RT2 helpers ---- */
 
 static void io_reuse_parser(void **state)
@@ -908,6 +1017,7 @@ int main(void)
         cmocka_unit_test(data_dependent_shapes_stay_dynamic),
         cmocka_unit_test(threads_on_streams),
         cmocka_unit_test(async_uses_the_streams_external_allocator),
+        cmocka_unit_test(file_constant_weights),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
