@@ -279,6 +279,7 @@ oa_status oa_v2_emit_output(v2_exec *x, uint32_t k)
 typedef struct sub_state {
     v2_exec *x;
     uint64_t t0;
+    bool profiling;
     oa_dump_config *dump;
 } sub_state;
 
@@ -301,46 +302,35 @@ static void sub_cb(int graph_type, void *arg, oa_v2_event ev, const oa_v2_node *
     }
     const char *type;
     const char *name = node_name_of(s->x, graph_type, node, &type);
-    if (oa_prof_running(NULL)) {
+    if (s->profiling) {
         oa_prof_record_span(type, name, s->t0, oa_now_ns());
     }
     if (s->dump == NULL || strcmp(type, "LaunchKernel") != 0) {
         return;
     }
-    const oa_model_info *info = s->x->model->m->info;
-    (void)info;
     const char *model_name = oa_graph_name(s->x->model->root);
     if (!oa_dump_config_selects(s->dump, model_name, name)) {
         return;
     }
-    /* the launched node: find its outputs through the compute node */
-    const oa_v2_graph_prog *p = s->x->model->prog.graphs[graph_type]->main;
-    (void)p;
-    const v2_gprog *g = s->x->model->prog.graphs[graph_type];
-    for (uint32_t i = 0; i < g->n_cnodes; ++i) {
-        const v2_cnode *cn = g->cnodes[i];
-        if (strcmp(cn->node->name, name) != 0) {
+    /* the launched node's outputs, through its compute node */
+    const v2_cnode *cn = oa_v2_node_ctx((oa_v2_node *)(uintptr_t)node)->compute_node_info;
+    for (uint32_t k = 0; k < cn->n_out; ++k) {
+        const v2_tensor *t = &s->x->tensors[cn->out_t[k]];
+        size_t bytes = 0;
+        if (t->data == NULL || !oa_v2_desc_bytes(&t->desc, &bytes) || s->dump->dump_path == NULL) {
             continue;
         }
-        for (uint32_t k = 0; k < cn->n_out; ++k) {
-            const v2_tensor *t = &s->x->tensors[cn->out_t[k]];
-            size_t bytes = 0;
-            if (t->data == NULL || !oa_v2_desc_bytes(&t->desc, &bytes) || s->dump->dump_path == NULL) {
-                continue;
-            }
-            char file[4096], clean[256];
-            size_t j = 0;
-            for (const char *c = name; *c && j + 1 < sizeof clean; ++c) {
-                clean[j++] = (*c == '/' || *c == ' ') ? '_' : *c;
-            }
-            clean[j] = '\0';
-            snprintf(file, sizeof file, "%s/%s.%s.output.%u.%llu.bin", s->dump->dump_path, model_name, clean, k,
-                     (unsigned long long)oa_now_ns());
-            if (oa_dump_emit(file, t->data, bytes) != OA_OK) {
-                OA_LOGW("dump of %s output %u failed", name, k);
-            }
+        char file[4096], clean[256];
+        size_t j = 0;
+        for (const char *c = name; *c && j + 1 < sizeof clean; ++c) {
+            clean[j++] = (*c == '/' || *c == ' ') ? '_' : *c;
         }
-        break;
+        clean[j] = '\0';
+        snprintf(file, sizeof file, "%s/%s.%s.output.%u.%llu.bin", s->dump->dump_path, model_name, clean, k,
+                 (unsigned long long)oa_now_ns());
+        if (oa_dump_emit(file, t->data, bytes) != OA_OK) {
+            OA_LOGW("dump of %s output %u failed", name, k);
+        }
     }
 }
 
@@ -610,8 +600,11 @@ static oa_status run_exec(v2_exec *x, const oa_model_run *run, bool async, aclrt
     v2_prof_arg pa = {.model = vm};
     oa_v2_subscriber prof = {oa_v2_profile_cb, &pa};
     x->sub = NULL;
-    if (oa_prof_running(NULL) || oa_dump_enabled()) {
-        ss.dump = oa_dump_enabled() ? oa_dump_current_config() : NULL;
+    const bool dumping = oa_dump_enabled();
+    ss.profiling = oa_prof_running(NULL);
+    if (dumping || ss.profiling) {
+        /* a subscriber sees every kernel node under its IR name: such executions take the dynamic path */
+        ss.dump = dumping ? oa_dump_current_config() : NULL;
         x->sub = &sub;
     }
     if (vm->plans_enabled && x->sub == NULL) {

@@ -957,6 +957,39 @@ static void file_constant_weights(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* ---- subscribers: tensor dump ---- */
+
+static void dump_writes_the_selected_layers(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/oa_v2_dump_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char cfg[300];
+    snprintf(cfg, sizeof cfg, "%s/acl.json", dir);
+    FILE *f = fopen(cfg, "w");
+    assert_non_null(f);
+    fprintf(f, "{\"dump\":{\"dump_path\":\"%s\",\"dump_list\":[{\"model_name\":\"relu_add\","
+               "\"layer\":[\"add\"]}]}}",
+            dir);
+    fclose(f);
+    const uint32_t id = load_relu_add(NULL);
+    assert_int_equal(aclmdlInitDump(), ACL_SUCCESS);
+    assert_int_equal(aclmdlSetDump(cfg), ACL_SUCCESS);
+    run_relu_add(id, 2);
+    run_relu_add(id, 2); /* dumping: the dynamic path every time */
+    assert_int_equal(aclmdlFinalizeDump(), ACL_SUCCESS);
+    const oa_v2_stats s = stats(id);
+    assert_int_equal(s.plan_runs, 0);
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "test $(ls %s | grep -c 'relu_add.add.output.0') -eq 2", dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "test $(ls %s | grep -c 'relu.output') -eq 0", dir);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(aclmdlUnload(id), ACL_SUCCESS);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* ---- RT2 helpers ---- */
 
 static void io_reuse_parser(void **state)
@@ -1018,6 +1051,7 @@ int main(void)
         cmocka_unit_test(threads_on_streams),
         cmocka_unit_test(async_uses_the_streams_external_allocator),
         cmocka_unit_test(file_constant_weights),
+        cmocka_unit_test(dump_writes_the_selected_layers),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
