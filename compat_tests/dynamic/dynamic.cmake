@@ -50,7 +50,8 @@ if(_dyn_have_data)
     add_test(NAME dyn_ort_${fixture}_${_dyn_ref_i}
       COMMAND $<TARGET_FILE:ort_run> ${model} --in ${spec} --out-dir ${_ref}/${sub} --threads 1)
     set_tests_properties(dyn_ort_${fixture}_${_dyn_ref_i} PROPERTIES FIXTURES_SETUP dyn_ref_${fixture}
-      FIXTURES_REQUIRED dyn_inputs LABELS "compat;dynamic;ort" TIMEOUT 900)
+      FIXTURES_REQUIRED dyn_inputs LABELS "compat;dynamic;ort" TIMEOUT 900
+      ENVIRONMENT "LSAN_OPTIONS=suppressions=${OA_ORT_LSAN_SUPPRESSIONS}:print_suppressions=0")
     math(EXPR _dyn_ref_i "${_dyn_ref_i} + 1")
   endmacro()
   foreach(hw 320x320 480x640 960x960)
@@ -67,7 +68,8 @@ if(_dyn_have_data)
   dyn_ref(cls cls_b8 ${_dyn_ocr}/ch_ppocr_mobile_v2.0_cls_infer.onnx x=${_in}/cls_b8.bin:float32:8,3,48,192)
   add_test(NAME dyn_ort_vad COMMAND $<TARGET_FILE:vad_ref> ${_dyn_vad} ${_in}/vad_pcm.bin 512 ${_ref}/vad)
   set_tests_properties(dyn_ort_vad PROPERTIES FIXTURES_SETUP dyn_ref_vad FIXTURES_REQUIRED dyn_inputs
-    LABELS "compat;dynamic;ort" TIMEOUT 900)
+    LABELS "compat;dynamic;ort" TIMEOUT 900
+    ENVIRONMENT "LSAN_OPTIONS=suppressions=${OA_ORT_LSAN_SUPPRESSIONS}:print_suppressions=0")
 endif()
 
 # The programs are built by every compat build; the main project registers their runs only with the data.

@@ -47,6 +47,7 @@ struct oa_v2_caching_allocator {
     size_t layer_spans[BUCKETS + 1];
     size_t layer_bytes[BUCKETS + 1];
     span *big; /* free spans above BUCKETS pages */
+    span *spare; /* span records to reuse (splits and merges do not touch the heap once warm) */
     chunk *chunks;
     oa_v2_caching_stats stats;
     unsigned fail_next;
@@ -75,6 +76,25 @@ void oa_v2_scalable_config_init(oa_v2_scalable_config *cfg, size_t device_total,
     }
     cfg->layer_max_bytes = 8 * OA_V2_GB;
     cfg->layer_max_spans = 10240;
+}
+
+/* ---- span records ---- */
+
+static span *span_new(oa_v2_caching_allocator *ca)
+{
+    span *s = ca->spare;
+    if (s != NULL) {
+        ca->spare = s->fnext;
+        memset(s, 0, sizeof(*s));
+        return s;
+    }
+    return calloc(1, sizeof(span));
+}
+
+static void span_put(oa_v2_caching_allocator *ca, span *s)
+{
+    s->fnext = ca->spare;
+    ca->spare = s;
 }
 
 /* ---- free lists ---- */
@@ -168,7 +188,7 @@ static span *find_free(oa_v2_caching_allocator *ca, size_t pages)
 static void chunk_release(oa_v2_caching_allocator *ca, chunk *c, span *whole)
 {
     free_remove(ca, whole);
-    free(whole);
+    span_put(ca, whole);
     if (c->prev != NULL) {
         c->prev->next = c->next;
     } else {
@@ -207,7 +227,7 @@ static span *chunk_new(oa_v2_caching_allocator *ca, size_t pages)
         bytes = OA_V2_HUGE_PAGE_SIZE;
     }
     chunk *c = calloc(1, sizeof(*c));
-    span *s = calloc(1, sizeof(*s));
+    span *s = span_new(ca);
     void *mem = MAP_FAILED;
     for (int attempt = 0; attempt < 2 && c != NULL && s != NULL; ++attempt) {
         if (ca->fail_next > 0) {
@@ -223,7 +243,9 @@ static span *chunk_new(oa_v2_caching_allocator *ca, size_t pages)
     }
     if (mem == MAP_FAILED) {
         free(c);
-        free(s);
+        if (s != NULL) {
+            span_put(ca, s);
+        }
         return NULL;
     }
     c->base = mem;
@@ -250,7 +272,7 @@ static bool split(oa_v2_caching_allocator *ca, span *s, size_t pages)
     if (s->pages == pages) {
         return true;
     }
-    span *rest = calloc(1, sizeof(*rest));
+    span *rest = span_new(ca);
     if (rest == NULL) {
         return false;
     }
@@ -312,7 +334,7 @@ static span *merge(oa_v2_caching_allocator *ca, span *s)
         if (s->anext != NULL) {
             s->anext->aprev = p;
         }
-        free(s);
+        span_put(ca, s);
         s = p;
     }
     span *n = s->anext;
@@ -323,7 +345,7 @@ static span *merge(oa_v2_caching_allocator *ca, span *s)
         if (n->anext != NULL) {
             n->anext->aprev = s;
         }
-        free(n);
+        span_put(ca, n);
     }
     return s;
 }
@@ -393,6 +415,11 @@ void oa_v2_caching_destroy(oa_v2_caching_allocator *ca)
         munmap(c->base, c->size);
         free(c);
         c = next;
+    }
+    for (span *sp = ca->spare; sp != NULL;) {
+        span *n = sp->fnext;
+        free(sp);
+        sp = n;
     }
     free(ca);
 }
