@@ -868,6 +868,45 @@ static void async_uses_the_streams_external_allocator(void **state)
     assert_int_equal(aclmdlUnload(id), ACL_SUCCESS);
 }
 
+/* StreamExecutor: one executor per stream, created on first use; aclmdlExecuteV2 runs synchronously. */
+static void one_executor_per_stream(void **state)
+{
+    (void)state;
+    const uint32_t id = load_relu_add(NULL);
+    aclrtStream a = NULL, b = NULL;
+    assert_int_equal(aclrtCreateStream(&a), ACL_SUCCESS);
+    assert_int_equal(aclrtCreateStream(&b), ACL_SUCCESS);
+    float xin[4] = {1, -1, 2, -2};
+    const int64_t dims[2] = {1, 4};
+    const void *h[1] = {xin};
+    const size_t bsz[1] = {16};
+    const int64_t *d[1] = {dims};
+    const size_t nd[1] = {2};
+    io in = make_io(1, h, bsz, d, nd, NULL);
+    io out = make_io(1, NULL, (const size_t[]){16}, NULL, NULL, NULL);
+    const uint64_t base = stats(id).executors; /* the load's */
+    aclrtStream order[4] = {a, a, b, a};
+    const uint64_t want[4] = {1, 1, 2, 2};
+    for (int i = 0; i < 4; ++i) {
+        assert_int_equal(aclmdlExecuteAsync(id, in.ds, out.ds, order[i]), ACL_SUCCESS);
+        assert_int_equal(aclrtSynchronizeStream(order[i]), ACL_SUCCESS);
+        assert_int_equal(stats(id).executors - base, want[i]);
+    }
+    /* ExecuteV2 takes the synchronous path and ignores its stream */
+    aclmdlExecConfigHandle *cfg = aclmdlCreateExecConfigHandle();
+    assert_non_null(cfg);
+    memset(out.mem[0], 0, 16);
+    assert_int_equal(aclmdlExecuteV2(id, in.ds, out.ds, b, cfg), ACL_SUCCESS);
+    assert_true(((const float *)out.mem[0])[2] == 5.0f);
+    assert_int_equal(stats(id).executors - base, 2);
+    assert_int_equal(aclmdlDestroyExecConfigHandle(cfg), ACL_SUCCESS);
+    free_io(&in);
+    free_io(&out);
+    assert_int_equal(aclrtDestroyStream(a), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyStream(b), ACL_SUCCESS);
+    assert_int_equal(aclmdlUnload(id), ACL_SUCCESS);
+}
+
 /* ---- external weights (FileConstant) ---- */
 
 /*
@@ -1050,6 +1089,7 @@ int main(void)
         cmocka_unit_test(data_dependent_shapes_stay_dynamic),
         cmocka_unit_test(threads_on_streams),
         cmocka_unit_test(async_uses_the_streams_external_allocator),
+        cmocka_unit_test(one_executor_per_stream),
         cmocka_unit_test(file_constant_weights),
         cmocka_unit_test(dump_writes_the_selected_layers),
     };
