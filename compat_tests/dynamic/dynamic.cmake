@@ -121,7 +121,7 @@ if(_dyn_have_data)
   add_test(NAME compat_dyn_ocr_sample
     COMMAND ${CMAKE_COMMAND} -DSAMPLES=${_dyn_src}/../../samples -DBIN=${_D}/samples -DPREFIX=${OA_COMPAT_PREFIX}
             -DOM=${_om} -DKEYS=${_dyn_ocr}/ppocr_keys_v1.txt -DPAGE=${_in}/ocr_page.ppm
-            -DEXPECT=${_in}/ocr_page.txt -P ${_dyn_src}/../../samples/ocr/run_ocr.cmake)
+            -DEXPECT=${_in}/ocr_page.txt "-DFLAGS=${OA_COMPAT_FLAGS}" -P ${_dyn_src}/../../samples/ocr/run_ocr.cmake)
   set_tests_properties(compat_dyn_ocr_sample PROPERTIES
     FIXTURES_REQUIRED "compat_prefix;dyn_inputs;dyn_om_det;dyn_om_cls;dyn_om_rec"
     ENVIRONMENT "${OA_COMPAT_ENV}" LABELS "compat;dynamic;samples" TIMEOUT 900)

@@ -1,7 +1,9 @@
 # Builds the samples against an installed prefix and runs the OCR sample on a
 # page; its output must equal the expected lines.
-#   cmake -DSAMPLES= -DBIN= -DPREFIX= -DOM= -DKEYS= -DPAGE= -DEXPECT= -P run_ocr.cmake
-execute_process(COMMAND ${CMAKE_COMMAND} -S ${SAMPLES} -B ${BIN} -DACL_ROOT=${PREFIX} RESULT_VARIABLE rc)
+#   cmake -DSAMPLES= -DBIN= -DPREFIX= -DOM= -DKEYS= -DPAGE= -DEXPECT= [-DFLAGS=] -P run_ocr.cmake
+# FLAGS: the compiler/linker flags of the build under test (sanitizers).
+execute_process(COMMAND ${CMAKE_COMMAND} -S ${SAMPLES} -B ${BIN} -DACL_ROOT=${PREFIX} "-DCMAKE_C_FLAGS=${FLAGS}"
+                        "-DCMAKE_EXE_LINKER_FLAGS=${FLAGS}" RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "configuring the samples against ${PREFIX} failed")
 endif()

@@ -590,6 +590,7 @@ static const oa_v2_kernel_def k_defs[] = {
     {"OutputData", k_output, set_ext, NULL},
     {"Const", k_const, set_ext, NULL},
     {"FileConstant", k_file_constant, set_ext, NULL},
+    {"FileConstantUserMem", k_file_constant, set_ext, NULL},
     {"ReleaseConst", k_release_const, set_ext, NULL},
 };
 

@@ -30,6 +30,7 @@
 #include "base/error.h"
 #include "base/log.h"
 #include "base/util.h"
+#include "file_constant/file_constant.h"
 #include "graph/infer.h"
 #include "model_v2/v2_internal.h"
 #include "op_bind/op_bind.h"
@@ -817,7 +818,12 @@ static oa_status build_init_deinit(lower_ctx *c)
             continue;
         }
         assign_values(p, td);
-        const char *type = td->konst != NULL ? "Const" : "FileConstant";
+        /* RT2's FileConstant kernels: user memory bound as it is, or the weight (mapped, or a private copy) */
+        const char *type = "Const";
+        if (td->konst == NULL) {
+            const oa_fc_weight *w = c->m->fc_set ? oa_fc_set_find(c->m->fc_set, td->node) : NULL;
+            type = (w != NULL && w->source == OA_FC_SRC_USER) ? "FileConstantUserMem" : "FileConstant";
+        }
         st = oa_v2_bgraph_add_node(init, type, td->node->name, td->node->id, &p->v_weights, 1, &td->vm, 1, td, NULL);
         if (st == OA_OK) {
             st = oa_v2_bgraph_add_output(init, td->vm);
