@@ -332,8 +332,6 @@ void oa_v2_plan_insts_free(v2_exec *x);
 /* ---- v2_model.c ---- */
 
 oa_status oa_v2_exec_create(v2_model *m, aclrtStream stream, v2_exec **out) OA_MUST_CHECK;
-/* StreamExecutor Erase: unloads and forgets the executor of stream (a missing stream is success). */
-oa_status oa_v2_stream_exec_erase(v2_model *m, aclrtStream stream) OA_MUST_CHECK;
 /* The tensor description of output k of dataset ds (updated in place when present). */
 oa_status oa_v2_set_output_desc(aclmdlDataset *ds, size_t k, const oa_tensor_desc *d) OA_MUST_CHECK;
 /* OutputData: model output k from its tensor into the caller's buffer (or a new one). */

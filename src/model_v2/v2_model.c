@@ -679,20 +679,6 @@ static oa_status stream_exec_get(v2_model *vm, aclrtStream stream, v2_exec **out
     return st;
 }
 
-oa_status oa_v2_stream_exec_erase(v2_model *vm, aclrtStream stream)
-{
-    pthread_mutex_lock(&vm->stream_lock);
-    for (size_t i = 0; i < vm->n_streams; ++i) {
-        if (vm->streams[i].stream == stream) {
-            oa_v2_exec_destroy(vm->streams[i].exec);
-            vm->streams[i] = vm->streams[--vm->n_streams];
-            break;
-        }
-    }
-    pthread_mutex_unlock(&vm->stream_lock);
-    return OA_OK;
-}
-
 static oa_status sync_exec_take(v2_model *vm, v2_exec **out)
 {
     pthread_mutex_lock(&vm->sync_lock);
