@@ -89,3 +89,7 @@ oa_compat_program(op_dynamic SOURCES op/op_dynamic.c LABELS op)
 oa_compat_program(op_gemm SOURCES op/op_gemm.c LIBS acl_cblas ascendcl LABELS op)
 oa_compat_program(op_cache_eviction SOURCES op/op_cache_eviction.c LABELS op)
 oa_compat_program(op_attrs SOURCES op/op_attrs.c LABELS op)
+
+# Dynamic-shape models (the V2 executor): det/rec/cls/VAD against ONNX Runtime,
+# concurrency, the OCR sample (compat_tests/dynamic/dynamic.cmake).
+include(${CMAKE_CURRENT_LIST_DIR}/dynamic/dynamic.cmake)

@@ -5,8 +5,10 @@
  */
 #include "acl_mdl/model_reader.h"
 #include "model_v1/v1_model.h"
+#include "model_v2/model_v2.h"
 
 void oa_mdl_register_builtins(void)
 {
     oa_model_v1_register();
+    oa_model_v2_register();
 }
