@@ -82,6 +82,19 @@ _mdl_fix(resnet50)
 oa_compat_test(oa_run_resnet50 PROGRAM oa_run ARGS --model ${_md}/om/resnet50.om --input ${_md}/inputs/resnet_x.bin
                --compare ${_md}/ref/resnet50 --top5 --output ${_md}/out FIXTURES ${_fx} LABELS models)
 
+# External weights: one model in modes 0/1/2, default directory, the
+# application's device memory, ACL_MDL_WEIGHT_PATH_PTR, two loads; the
+# refusal codes (src/file_constant/README.md).
+oa_compat_program(ext_weights_check SOURCES models/ext_weights_check.c LIBS ascendcl NO_TEST)
+foreach(m rec cls resnet50)
+  set(_in ${_md}/inputs/${m}_x.bin)
+  if(m STREQUAL "resnet50")
+    set(_in ${_md}/inputs/resnet_x.bin)
+  endif()
+  oa_compat_test(ext_weights_${m} PROGRAM ext_weights_check ARGS ${_md}/om ${m} ${_in}
+                 FIXTURES "models_inputs;model_om_${m};model_om_${m}_ew1;model_om_${m}_ew2" LABELS models)
+endforeach()
+
 # Single operators (aclop*, acl_cblas) with models from the installed atc --singleop.
 oa_compat_program(op_model_dir SOURCES op/op_model_dir.c LABELS op)
 oa_compat_program(op_compile_execute SOURCES op/op_compile_execute.c LABELS op)

@@ -25,12 +25,14 @@
 #include "acl/acl_rt.h"
 #include "base/error.h"
 #include "base/log.h"
+#include "file_constant/file_constant.h"
 #include "model_v1/om_reader.h"
 #include "model_v1/v1_model.h"
 #include "om/om_ir.h"
 
 typedef struct load_ctx {
     const oa_om_graph_info *gi;
+    oa_fc_set *fc;      /* external weights (FileConstant), NULL when none */
     oa_blob *keep;      /* the image (mapped file), when the model reads constants from it */
     void **owned;       /* memory handed to the model (our weight copy, realigned constants) */
     size_t n_owned, cap_owned;
@@ -139,6 +141,41 @@ static oa_status relocate_graph(load_ctx *lc, oa_graph *g, const uint8_t *part, 
     return OA_OK;
 }
 
+/* What the model keeps alive: the image blob (may be NULL) and the external weights. */
+typedef struct keeper {
+    oa_blob *image;
+    oa_fc_set *fc;
+} keeper;
+
+static void keeper_release(void *ctx, const void *data, size_t size)
+{
+    (void)data;
+    (void)size;
+    keeper *k = ctx;
+    oa_blob_release(k->image);
+    oa_fc_set_destroy(k->fc);
+    free(k);
+}
+
+/*
+ * External weights (FileConstant, atc --external_weight=1|2; GE's
+ * PreProcessFileConstants): resolved, checked and mapped read-only by
+ * file_constant, then every FileConstant becomes a Const that borrows its
+ * bytes in place (the application's device memory, or the mapped file). Runs
+ * after the relocation, which would copy them.
+ */
+static oa_status load_file_constants(oa_graph *g, const oa_model_load_args *args, int32_t dev, oa_fc_set **fc)
+{
+    oa_fc_load_opts fo;
+    oa_fc_load_opts_from_args(&fo, args, dev, OA_FC_RT_V1);
+    fo.prefault = oa_fc_prefault_from_env(OA_FC_PREFAULT_NONE); /* the kernels read them at create */
+    oa_status st = oa_fc_load(g, &fo, fc);
+    if (st == OA_OK && *fc != NULL) {
+        st = oa_fc_set_to_consts(*fc, g);
+    }
+    return st;
+}
+
 static int64_t attr_i64(const oa_om_graph_info *gi, const char *name, int64_t dflt)
 {
     int64_t v = dflt;
@@ -242,6 +279,24 @@ oa_status oa_v1_load_om(oa_model *m, const oa_model_load_args *args)
         st = relocate_graph(&lc, g, part, part_size, base, base_blob);
     }
     oa_blob_release(base_blob); /* the graph holds its own references while it lives */
+    oa_fc_set *fc = NULL;
+    if (st == OA_OK) {
+        st = load_file_constants(g, args, dev, &fc);
+    }
+    lc.fc = fc;
+    if (st == OA_OK && fc != NULL) {
+        keeper *k = malloc(sizeof(*k));
+        oa_blob *kb = k != NULL ? oa_blob_create(k, 0, keeper_release, k) : NULL;
+        if (kb == NULL) {
+            free(k);
+            oa_fc_set_destroy(fc);
+            st = OA_FAIL(OA_E_NOMEM, "model %u: external weights", m->id);
+        } else {
+            k->image = lc.keep;
+            k->fc = fc;
+            lc.keep = kb;
+        }
+    }
     if (st != OA_OK) {
         oa_graph_destroy(g);
         oa_blob_release(lc.keep);
@@ -261,6 +316,10 @@ oa_status oa_v1_load_om(oa_model *m, const oa_model_load_args *args)
     oa_v1_program *prog = NULL;
     st = oa_v1_program_build(&src, &prog);
     oa_graph_destroy(g); /* the image survives through lc.keep when constants point into it */
+    if (st == OA_OK && fc != NULL) {
+        /* packed weights leave the process's pages, those read in place are mapped ahead of the first run */
+        oa_fc_set_settle(fc, oa_fc_prefault_from_env(OA_FC_PREFAULT_ASYNC));
+    }
     if (st != OA_OK) {
         oa_blob_release(lc.keep);
         drop_owned(&lc);

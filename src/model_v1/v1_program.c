@@ -356,6 +356,13 @@ static oa_status emit_kernel(bld *b, const oa_node *n)
         oa_op_bind_destroy(bd);
         return OA_OK;
     }
+    /* a MatMul's constant b from an external weight file: read in place at run (no packed copy) */
+    if ((n->type == OA_OP_MAT_MUL_V2 || n->type == OA_OP_MAT_MUL || n->type == OA_OP_BATCH_MAT_MUL_V2 ||
+         n->type == OA_OP_BATCH_MAT_MUL) && bd->n_in > 1 && bd->src[1].kind == OA_BIND_CONST &&
+        b->s->read_in_place != NULL && p->refs[arg + 1].kind == V1_REF_ABS &&
+        b->s->read_in_place(b->s->ctx, p->refs[arg + 1].abs, bd->src[1].size)) {
+        bd->in[1].data = NULL;
+    }
     st = oa_op_bind_create(bd, &op);
     if (st == OA_OK) {
         st = grow((void **)&p->kops, &b->cap_kops, p->n_kops, sizeof(*p->kops));

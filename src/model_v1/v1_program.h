@@ -55,6 +55,13 @@ typedef struct oa_v1_source {
      * NULL with an error recorded to refuse.
      */
     const void *(*const_ptr)(void *ctx, const oa_tensor *t);
+    /*
+     * Optional: true when the constant bytes at p (n bytes) are external
+     * weights the kernels should read in place at run rather than pack a
+     * private copy of at create (a MatMul's b: mapped weight files shared by
+     * every process, RSS only for what runs). NULL: always pack.
+     */
+    bool (*read_in_place)(void *ctx, const void *p, size_t n);
     void *ctx;
     size_t expect_inputs;     /* the model description's counts (SIZE_MAX: not checked) */
     size_t expect_outputs;
