@@ -59,6 +59,20 @@ static const void *const_of(void *ctx, const oa_tensor *t)
     return t->data;
 }
 
+/*
+ * Every constant lives as long as the model (relocated above, or external
+ * weights kept by the set), so a kernel may read any of them at run; the
+ * external ones it reads are marked so that settling keeps their pages.
+ */
+static bool in_place(void *ctx, const void *p, size_t n)
+{
+    load_ctx *lc = ctx;
+    if (lc->fc != NULL && oa_fc_set_holds(lc->fc, p, n)) {
+        oa_fc_set_mark_in_place(lc->fc, p, n);
+    }
+    return true;
+}
+
 static void *own(load_ctx *lc, size_t size)
 {
     if (lc->n_owned == lc->cap_owned) {
@@ -309,6 +323,7 @@ oa_status oa_v1_load_om(oa_model *m, const oa_model_load_args *args)
         .zero_copy_size = zero_copy,
         .node_mem = plan_of,
         .const_ptr = const_of,
+        .read_in_place = in_place,
         .ctx = &lc,
         .expect_inputs = m->info->n_inputs,
         .expect_outputs = m->info->n_outputs,

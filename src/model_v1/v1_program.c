@@ -16,6 +16,8 @@
 #include "op_bind/op_bind.h"
 
 #define DYNAMIC_TENSOR_NAME "ascend_mbatch_shape_data"
+/* rows of a up to which a MatMul reads its constant b in place (matmul_reads_b_at_run) */
+#define V1_IN_PLACE_MAX_ROWS 8
 
 typedef struct bq_item {
     const oa_graph *g;
@@ -289,6 +291,32 @@ static oa_status collect_io(bld *b)
 
 /* ---- emitting tasks ---- */
 
+/*
+ * A MatMul whose constant b is read where it lives at run instead of being
+ * packed into a private copy at create: no copy, so mapped weight files
+ * (external weights, the .om) are shared by every process and RSS tracks
+ * what runs. Only for a few rows of a (GEMV-like, bound by reading b once,
+ * so packing buys nothing); larger products keep the packed layout. The
+ * rule looks at the node only, never at where the bytes come from: packed
+ * and plain b run different oneDNN kernels whose float sums differ in the
+ * last bits, and a model must give the same bits whether its weights are
+ * inside the .om or in external files (atc --external_weight=0|1|2).
+ */
+static bool matmul_reads_b_at_run(const bld *b, const oa_op_bind *bd, const v1_ref *bref)
+{
+    if (bd->type != OA_KOP_MATMUL || bd->n_in < 2 || bd->src[1].kind != OA_BIND_CONST ||
+        bref->kind != V1_REF_ABS || bref->abs == NULL || b->s->read_in_place == NULL) {
+        return false;
+    }
+    const oa_ktensor *a = &bd->in[0];
+    const int64_t k = a->rank == 0 ? 1 : a->dims[a->rank - (bd->params.matmul.transpose_a && a->rank > 1 ? 2 : 1)];
+    const int64_t numel = oa_ktensor_numel(a);
+    if (k <= 0 || numel / k > V1_IN_PLACE_MAX_ROWS) {
+        return false;
+    }
+    return b->s->read_in_place(b->s->ctx, bref->abs, bd->src[1].size);
+}
+
 static oa_status emit_kernel(bld *b, const oa_node *n)
 {
     oa_v1_program *p = b->p;
@@ -356,11 +384,7 @@ static oa_status emit_kernel(bld *b, const oa_node *n)
         oa_op_bind_destroy(bd);
         return OA_OK;
     }
-    /* a MatMul's constant b from an external weight file: read in place at run (no packed copy) */
-    if ((n->type == OA_OP_MAT_MUL_V2 || n->type == OA_OP_MAT_MUL || n->type == OA_OP_BATCH_MAT_MUL_V2 ||
-         n->type == OA_OP_BATCH_MAT_MUL) && bd->n_in > 1 && bd->src[1].kind == OA_BIND_CONST &&
-        b->s->read_in_place != NULL && p->refs[arg + 1].kind == V1_REF_ABS &&
-        b->s->read_in_place(b->s->ctx, p->refs[arg + 1].abs, bd->src[1].size)) {
+    if (matmul_reads_b_at_run(b, bd, &p->refs[arg + 1])) {
         bd->in[1].data = NULL;
     }
     st = oa_op_bind_create(bd, &op);

@@ -56,10 +56,11 @@ typedef struct oa_v1_source {
      */
     const void *(*const_ptr)(void *ctx, const oa_tensor *t);
     /*
-     * Optional: true when the constant bytes at p (n bytes) are external
-     * weights the kernels should read in place at run rather than pack a
-     * private copy of at create (a MatMul's b: mapped weight files shared by
-     * every process, RSS only for what runs). NULL: always pack.
+     * Optional: true when a kernel may read the constant bytes at p (n
+     * bytes) in place at run rather than pack a private copy at create (a
+     * MatMul's b with few rows of a, see v1_program.c: mapped weight files
+     * shared by every process, RSS only for what runs); the loader notes
+     * which external weights stay in use. NULL: always pack.
      */
     bool (*read_in_place)(void *ctx, const void *p, size_t n);
     void *ctx;

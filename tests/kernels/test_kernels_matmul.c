@@ -158,6 +158,8 @@ static const mm_case k_cases[] = {
     {2, 2, {0, 5}, {5, 3}, false, false, 0, true, 0, 0, 0},              /* empty */
     {2, 2, {4, 0}, {0, 3}, false, false, 1, true, 0, 0, 0},              /* K = 0: bias only */
     {3, 2, {2, 8, 16}, {8, 12}, true, false, 0, true, 0, 0, 0},          /* transposed a with batch */
+    {2, 2, {1, 2048}, {1000, 2048}, false, true, 1, false, 0, 0, 0},    /* ResNet FC, b^T read at run */
+    {2, 2, {1, 2048}, {1000, 2048}, false, true, 1, true, 0, 0, 0},     /* the same, b packed */
 };
 
 static void test_matmul_cases(void **state)
