@@ -15,7 +15,12 @@
  *   bad_offset.om  ew.om whose Relu output lies past memory_size
  *   bad_cross.om   ew.om whose Relu output crosses into the zero-copy region
  *   unsupported.om x -> Elu (no CPU kernel)
+ *   fcw/<case>.om  x f32[1,16] + FileConstant w f32[16] (external weights, hand-written locations) with
+ *                  fcw/weight/fcw.bin (w = 0.25 i - 2) and fcw/weight/fcw_short.bin (32 bytes):
+ *                  ok (location fcw.bin), sub (sub/fcw.bin), dotdot (../fcw.bin), missing (absent.bin),
+ *                  short (fcw_short.bin), offset (fcw.bin at offset 32)
  */
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,7 +88,8 @@ static const oa_om_node_mem *node_mem(void *ctx, const oa_node *n)
             continue;
         }
         const oa_node *s = n->inputs[i].src;
-        p->in[n->id][k++] = (s->type == OA_OP_CONST) ? -1 : p->mem[s->id][n->inputs[i].src_index];
+        p->in[n->id][k++] =
+            (s->type == OA_OP_CONST || s->type == OA_OP_FILE_CONSTANT) ? -1 : p->mem[s->id][n->inputs[i].src_index];
     }
     m->input_offsets = p->in[n->id];
     m->n_input = k;
@@ -103,7 +109,8 @@ static const oa_om_node_mem *node_mem(void *ctx, const oa_node *n)
 static void plan_graph(plan *p, oa_graph *g, const oa_node *const *direct, size_t n_direct)
 {
     for (const oa_node *n = oa_graph_first_node(g); n != NULL; n = n->next) {
-        if (n->type == OA_OP_CONST || n->type == OA_OP_DATA || n->type == OA_OP_NET_OUTPUT) {
+        if (n->type == OA_OP_CONST || n->type == OA_OP_FILE_CONSTANT || n->type == OA_OP_DATA ||
+            n->type == OA_OP_NET_OUTPUT) {
             continue;
         }
         for (uint32_t k = 0; k < n->num_outputs; k++) {
@@ -317,6 +324,67 @@ static void gen_unsupported(const char *dir)
     oa_graph_destroy(g);
 }
 
+/* x + w, w a FileConstant at (location, offset) of 64 bytes */
+static void gen_fcw(const char *dir, const char *name, const char *location, int64_t offset)
+{
+    oa_graph *g;
+    OK(oa_graph_create("fcw", &g));
+    const int64_t d[2] = {1, 16}, wd[1] = {16};
+    oa_node *x = data(g, "x", 0, OA_DT_FLOAT, 2, d);
+    oa_node *w;
+    OK(oa_graph_add_node(g, OA_OP_FILE_CONSTANT, "w", 0, 1, &w));
+    OK(oa_node_set_str(w, "location", location));
+    OK(oa_node_set_int(w, "offset", offset));
+    OK(oa_node_set_int(w, "length", 64));
+    OK(oa_node_set_dtype(w, "dtype", OA_DT_FLOAT));
+    OK(oa_node_set_list_int(w, "shape", wd, 1));
+    oa_tensor_desc *wdesc = oa_node_output_desc(w, 0);
+    wdesc->dtype = OA_DT_FLOAT;
+    wdesc->shape = oa_shape_make(1, wd);
+    oa_node *add = op(g, OA_OP_ADD, "add", 2, x, w);
+    oa_node *out;
+    OK(oa_graph_add_net_output(g, "Node_Output", 1, &out));
+    OK(oa_node_connect(out, 0, add, 0));
+    OK(oa_graph_infer(g));
+    static plan p;
+    memset(&p, 0, sizeof p);
+    plan_graph(&p, g, NULL, 0);
+    write_model(g, &p, dir, name);
+    oa_graph_destroy(g);
+}
+
+static void write_bytes(const char *path, const void *b, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    if (f == NULL || fwrite(b, 1, n, f) != n || fclose(f) != 0) {
+        fprintf(stderr, "cannot write %s\n", path);
+        exit(1);
+    }
+}
+
+static void gen_fcw_all(const char *dir)
+{
+    char sub[1024], wdir[1100], path[1200];
+    snprintf(sub, sizeof sub, "%s/fcw", dir);
+    snprintf(wdir, sizeof wdir, "%s/weight", sub);
+    (void)mkdir(sub, 0750);
+    (void)mkdir(wdir, 0750);
+    float w[16];
+    for (int i = 0; i < 16; i++) {
+        w[i] = 0.25f * (float)i - 2.0f;
+    }
+    snprintf(path, sizeof path, "%s/fcw.bin", wdir);
+    write_bytes(path, w, sizeof w);
+    snprintf(path, sizeof path, "%s/fcw_short.bin", wdir);
+    write_bytes(path, w, 32);
+    gen_fcw(sub, "ok.om", "fcw.bin", 0);
+    gen_fcw(sub, "sub.om", "sub/fcw.bin", 0);
+    gen_fcw(sub, "dotdot.om", "../fcw.bin", 0);
+    gen_fcw(sub, "missing.om", "absent.bin", 0);
+    gen_fcw(sub, "short.om", "fcw_short.bin", 0);
+    gen_fcw(sub, "offset.om", "fcw.bin", 32);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -329,5 +397,6 @@ int main(int argc, char **argv)
     gen_conv(argv[1]);
     gen_io(argv[1]);
     gen_unsupported(argv[1]);
+    gen_fcw_all(argv[1]);
     return 0;
 }
