@@ -18,7 +18,8 @@
  *   fcw/<case>.om  x f32[1,16] + FileConstant w f32[16] (external weights, hand-written locations) with
  *                  fcw/weight/fcw.bin (w = 0.25 i - 2) and fcw/weight/fcw_short.bin (32 bytes):
  *                  ok (location fcw.bin), sub (sub/fcw.bin), dotdot (../fcw.bin), missing (absent.bin),
- *                  short (fcw_short.bin), offset (fcw.bin at offset 32)
+ *                  short (fcw_short.bin), offset (fcw.bin at offset 32); dyn_ok, dyn_sub, dyn_abs
+ *                  (/etc/passwd), dyn_dotdot: the same with x [-1,16] as dynamic models (the V2 executor)
  */
 #include <sys/stat.h>
 #include <stdio.h>
@@ -324,12 +325,12 @@ static void gen_unsupported(const char *dir)
     oa_graph_destroy(g);
 }
 
-/* x + w, w a FileConstant at (location, offset) of 64 bytes */
-static void gen_fcw(const char *dir, const char *name, const char *location, int64_t offset)
+/* x + w, w a FileConstant at (location, offset) of 64 bytes; dynamic: x [-1,16], a dynamic (V2) model */
+static void gen_fcw(const char *dir, const char *name, const char *location, int64_t offset, bool dynamic)
 {
     oa_graph *g;
     OK(oa_graph_create("fcw", &g));
-    const int64_t d[2] = {1, 16}, wd[1] = {16};
+    const int64_t d[2] = {dynamic ? -1 : 1, 16}, wd[1] = {16};
     oa_node *x = data(g, "x", 0, OA_DT_FLOAT, 2, d);
     oa_node *w;
     OK(oa_graph_add_node(g, OA_OP_FILE_CONSTANT, "w", 0, 1, &w));
@@ -346,10 +347,21 @@ static void gen_fcw(const char *dir, const char *name, const char *location, int
     OK(oa_graph_add_net_output(g, "Node_Output", 1, &out));
     OK(oa_node_connect(out, 0, add, 0));
     OK(oa_graph_infer(g));
-    static plan p;
-    memset(&p, 0, sizeof p);
-    plan_graph(&p, g, NULL, 0);
-    write_model(g, &p, dir, name);
+    if (dynamic) {
+        oa_om_write_opts o;
+        oa_om_write_opts_init(&o);
+        o.framework_type = "Onnx";
+        o.soc_version = "Ascend310P3";
+        o.unknown_shape = true;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        OK(oa_om_write_graph(g, &o, path));
+    } else {
+        static plan p;
+        memset(&p, 0, sizeof p);
+        plan_graph(&p, g, NULL, 0);
+        write_model(g, &p, dir, name);
+    }
     oa_graph_destroy(g);
 }
 
@@ -377,12 +389,16 @@ static void gen_fcw_all(const char *dir)
     write_bytes(path, w, sizeof w);
     snprintf(path, sizeof path, "%s/fcw_short.bin", wdir);
     write_bytes(path, w, 32);
-    gen_fcw(sub, "ok.om", "fcw.bin", 0);
-    gen_fcw(sub, "sub.om", "sub/fcw.bin", 0);
-    gen_fcw(sub, "dotdot.om", "../fcw.bin", 0);
-    gen_fcw(sub, "missing.om", "absent.bin", 0);
-    gen_fcw(sub, "short.om", "fcw_short.bin", 0);
-    gen_fcw(sub, "offset.om", "fcw.bin", 32);
+    gen_fcw(sub, "ok.om", "fcw.bin", 0, false);
+    gen_fcw(sub, "sub.om", "sub/fcw.bin", 0, false);
+    gen_fcw(sub, "dotdot.om", "../fcw.bin", 0, false);
+    gen_fcw(sub, "missing.om", "absent.bin", 0, false);
+    gen_fcw(sub, "short.om", "fcw_short.bin", 0, false);
+    gen_fcw(sub, "offset.om", "fcw.bin", 32, false);
+    gen_fcw(sub, "dyn_ok.om", "fcw.bin", 0, true);
+    gen_fcw(sub, "dyn_sub.om", "sub/fcw.bin", 0, true);
+    gen_fcw(sub, "dyn_abs.om", "/etc/passwd", 0, true);
+    gen_fcw(sub, "dyn_dotdot.om", "../fcw.bin", 0, true);
 }
 
 int main(int argc, char **argv)

@@ -10,7 +10,9 @@
  *   - the weight manager: two models using the same files map each file
  *     once (/proc/self/maps), the mapping lives until the last unload;
  *   - the refusals of src/file_constant/README.md on gen_v1_models' fcw/
- *     models: `..` in a location, a symlink leaving the weight directory, a
+ *     models: `..` in a location (and, for the dynamic executor, any `/`:
+ *     RT2's rule; V1 takes the basename as DavinciModel), a symlink leaving
+ *     the weight directory, a
  *     missing or short file, an offset past the file, user memory smaller
  *     than offset + length, a size not a multiple of 32, a weight path for
  *     a model without external weights.
@@ -358,8 +360,8 @@ static void dynamic_mode1_vs_mode0(void **state)
     free_user_mem(w, n);
 }
 
-/* fcw/ok.om: y = x + w with w = 0.25 i - 2 from fcw/weight/fcw.bin */
-static void fcw_check(uint32_t id)
+/* fcw/ok.om: y = x + w with w = 0.25 i - 2 from fcw/weight/fcw.bin (dyn: x [-1,16], the shape on the dataset) */
+static void fcw_check(uint32_t id, bool dyn)
 {
     float x[16], y[16];
     for (int i = 0; i < 16; i++) {
@@ -373,8 +375,15 @@ static void fcw_check(uint32_t id)
     aclDataBuffer *bx = aclCreateDataBuffer(dx, sizeof x), *by = aclCreateDataBuffer(dy, sizeof y);
     OK_ACL(aclmdlAddDatasetBuffer(in, bx));
     OK_ACL(aclmdlAddDatasetBuffer(out, by));
+    if (dyn) {
+        const int64_t dims[2] = {1, 16};
+        aclTensorDesc *td = aclCreateTensorDesc(ACL_FLOAT, 2, dims, ACL_FORMAT_ND);
+        OK_ACL(aclmdlSetDatasetTensorDesc(in, td, 0));
+        aclDestroyTensorDesc(td);
+    }
     OK_ACL(aclmdlExecute(id, in, out));
-    OK_ACL(aclrtMemcpy(y, sizeof y, dy, sizeof y, ACL_MEMCPY_DEVICE_TO_HOST));
+    OK_ACL(aclrtMemcpy(y, sizeof y, aclGetDataBufferAddr(aclmdlGetDatasetBuffer(out, 0)), sizeof y,
+                       ACL_MEMCPY_DEVICE_TO_HOST));
     for (int i = 0; i < 16; i++) {
         assert_true(y[i] == (float)i + 0.25f * (float)i - 2.0f);
     }
@@ -426,16 +435,23 @@ static void refusals(void **state)
     uint32_t id = 0;
     /* the good model, and V1's basename rule for a location with a directory part (as CANN's DavinciModel) */
     id = load(path_of("fcw/ok.om"));
-    fcw_check(id);
+    fcw_check(id, false);
     OK_ACL(aclmdlUnload(id));
     id = load(path_of("fcw/sub.om"));
-    fcw_check(id);
+    fcw_check(id, false);
     OK_ACL(aclmdlUnload(id));
     /* bad files: 500002 (GE's FAILED as an application sees it), naming the node */
     EXPECT_ACL(aclmdlLoadFromFile(path_of("fcw/dotdot.om"), &id), ACL_ERROR_GE_FAILURE, "..");
     EXPECT_ACL(aclmdlLoadFromFile(path_of("fcw/missing.om"), &id), ACL_ERROR_GE_FAILURE, "absent.bin");
     EXPECT_ACL(aclmdlLoadFromFile(path_of("fcw/short.om"), &id), ACL_ERROR_GE_FAILURE, "fcw_short.bin");
     EXPECT_ACL(aclmdlLoadFromFile(path_of("fcw/offset.om"), &id), ACL_ERROR_GE_FAILURE, "fcw.bin");
+    /* the dynamic executor (RT2): a location must be a bare file name of the weight directory */
+    id = load(path_of("fcw/dyn_ok.om"));
+    fcw_check(id, true);
+    OK_ACL(aclmdlUnload(id));
+    EXPECT_ACL(aclmdlLoadFromFile(path_of("fcw/dyn_sub.om"), &id), ACL_ERROR_GE_FAILURE, "sub/fcw.bin");
+    EXPECT_ACL(aclmdlLoadFromFile(path_of("fcw/dyn_abs.om"), &id), ACL_ERROR_GE_FAILURE, "/etc/passwd");
+    EXPECT_ACL(aclmdlLoadFromFile(path_of("fcw/dyn_dotdot.om"), &id), ACL_ERROR_GE_FAILURE, "..");
 
     /* a symlink in the weight directory pointing outside it */
     char tmpl[] = "/tmp/oa_ew_XXXXXX";
@@ -462,7 +478,7 @@ static void refusals(void **state)
     h = config(path_of("fcw/ok.om"), wdir, &image);
     OK_ACL(aclmdlLoadWithConfig(h, &id));
     config_done(h, image);
-    fcw_check(id);
+    fcw_check(id, false);
     OK_ACL(aclmdlUnload(id));
     /* a weight path for a model without external weights */
     h = config(path_of("ew/fc.om"), wdir, &image);
@@ -491,7 +507,7 @@ static void refusals(void **state)
     OK_ACL(aclmdlSetExternalWeightAddress(h, "fcw_short.bin", dev, 64));
     OK_ACL(aclmdlLoadWithConfig(h, &id));
     config_done(h, image);
-    fcw_check(id);
+    fcw_check(id, false);
     OK_ACL(aclmdlUnload(id));
     OK_ACL(aclrtFree(dev));
 }
