@@ -18,7 +18,8 @@
  *   fcw/<case>.om  x f32[1,16] + FileConstant w f32[16] (external weights, hand-written locations) with
  *                  fcw/weight/fcw.bin (w = 0.25 i - 2) and fcw/weight/fcw_short.bin (32 bytes):
  *                  ok (location fcw.bin), sub (sub/fcw.bin), dotdot (../fcw.bin), missing (absent.bin),
- *                  short (fcw_short.bin), offset (fcw.bin at offset 32); dyn_ok, dyn_sub, dyn_abs
+ *                  short (fcw_short.bin), offset (fcw.bin at offset 32), copy (fcw_off2.bin: w at the
+ *                  misaligned offset 2, so a private copy); dyn_ok, dyn_copy, dyn_sub, dyn_abs
  *                  (/etc/passwd), dyn_dotdot: the same with x [-1,16] as dynamic models (the V2 executor)
  */
 #include <sys/stat.h>
@@ -389,13 +390,19 @@ static void gen_fcw_all(const char *dir)
     write_bytes(path, w, sizeof w);
     snprintf(path, sizeof path, "%s/fcw_short.bin", wdir);
     write_bytes(path, w, 32);
+    unsigned char off2[66] = {0xAB, 0xCD};
+    memcpy(off2 + 2, w, sizeof w);
+    snprintf(path, sizeof path, "%s/fcw_off2.bin", wdir);
+    write_bytes(path, off2, sizeof off2);
     gen_fcw(sub, "ok.om", "fcw.bin", 0, false);
     gen_fcw(sub, "sub.om", "sub/fcw.bin", 0, false);
     gen_fcw(sub, "dotdot.om", "../fcw.bin", 0, false);
     gen_fcw(sub, "missing.om", "absent.bin", 0, false);
     gen_fcw(sub, "short.om", "fcw_short.bin", 0, false);
     gen_fcw(sub, "offset.om", "fcw.bin", 32, false);
+    gen_fcw(sub, "copy.om", "fcw_off2.bin", 2, false);
     gen_fcw(sub, "dyn_ok.om", "fcw.bin", 0, true);
+    gen_fcw(sub, "dyn_copy.om", "fcw_off2.bin", 2, true);
     gen_fcw(sub, "dyn_sub.om", "sub/fcw.bin", 0, true);
     gen_fcw(sub, "dyn_abs.om", "/etc/passwd", 0, true);
     gen_fcw(sub, "dyn_dotdot.om", "../fcw.bin", 0, true);

@@ -440,6 +440,13 @@ static void refusals(void **state)
     id = load(path_of("fcw/sub.om"));
     fcw_check(id, false);
     OK_ACL(aclmdlUnload(id));
+    /* a weight at a misaligned offset: read into a private aligned copy (10 MiB chunks), V1 and V2 */
+    id = load(path_of("fcw/copy.om"));
+    fcw_check(id, false);
+    OK_ACL(aclmdlUnload(id));
+    id = load(path_of("fcw/dyn_copy.om"));
+    fcw_check(id, true);
+    OK_ACL(aclmdlUnload(id));
     /* bad files: 500002 (GE's FAILED as an application sees it), naming the node */
     EXPECT_ACL(aclmdlLoadFromFile(path_of("fcw/dotdot.om"), &id), ACL_ERROR_GE_FAILURE, "..");
     EXPECT_ACL(aclmdlLoadFromFile(path_of("fcw/missing.om"), &id), ACL_ERROR_GE_FAILURE, "absent.bin");
