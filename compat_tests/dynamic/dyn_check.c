@@ -49,7 +49,12 @@ static int small_output(uint32_t id, aclmdlDataset *in, const dcase *c, size_t n
     aclmdlDataset *out = aclmdlCreateDataset();
     DYN_CHECK(aclmdlAddDatasetBuffer(out, aclCreateDataBuffer(guard, declared)));
     aclError e = aclmdlExecute(id, in, out);
+    char msg_copy[1024] = "";
     const char *msg = aclGetRecentErrMsg();
+    if (msg != NULL) { /* kept before any other call can replace it */
+        snprintf(msg_copy, sizeof msg_copy, "%s", msg);
+        msg = msg_copy;
+    }
     unsigned char *host = malloc(total);
     DYN_CHECK(aclrtMemcpy(host, total, guard, total, ACL_MEMCPY_DEVICE_TO_HOST));
     size_t past = 0;
