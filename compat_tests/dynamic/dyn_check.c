@@ -3,12 +3,21 @@
  * every float32 output against a reference file (ONNX Runtime's result on
  * the same input): relative L2 <= 1e-4.
  *
- *   dyn_check MODEL.om [--repeat N] CASE [-- CASE ...]
+ *   dyn_check MODEL.om [--repeat N] [--small-out] [--reject DIMS]... CASE [-- CASE ...]
  *   CASE = -i FILE DIMS [-i FILE DIMS ...] -r REF [-r REF ...]
  *
  * Input shapes go through aclmdlSetDatasetTensorDesc; outputs are
  * allocated from aclmdlGetOutputSizeByIndex (the range maximum); each
  * output's real shape is read back with aclmdlGetDatasetTensorDesc.
+ *
+ * --reject DIMS: before the cases, the first case's inputs with input 0
+ *   described as DIMS (outside the model's shape range, fewer elements
+ *   than the buffer) must fail with ACL_ERROR_INVALID_PARAM naming the
+ *   range; the cases then run on the same model.
+ * --small-out: each case also runs with output 0's buffer 4 bytes smaller
+ *   than the reference (before its first execution: the dynamic path; after
+ *   it: the planned path): ACL_ERROR_INVALID_PARAM naming the output, and
+ *   nothing written past the declared size (a canary after it).
  */
 #include "dyn_util.h"
 
@@ -22,7 +31,51 @@ typedef struct dcase {
     const char *ref[MAXIO];
 } dcase;
 
-static int run_case(uint32_t id, aclmdlDesc *desc, const dcase *c, int repeat)
+#define CANARY 0xA5
+#define GUARD 256
+
+/* One execution with output 0's buffer 4 bytes smaller than the result. */
+static int small_output(uint32_t id, aclmdlDataset *in, const dcase *c, size_t n_out, const char *when)
+{
+    size_t need;
+    free(dyn_read_file(c->ref[0], &need));
+    if (n_out != 1 || need < 8) {
+        DYN_FAIL("--small-out needs a model with one output (%zu) of at least 8 bytes (%zu)", n_out, need);
+    }
+    const size_t declared = need - 4, total = need + GUARD;
+    void *guard = NULL;
+    DYN_CHECK(aclrtMalloc(&guard, total, ACL_MEM_MALLOC_HUGE_FIRST));
+    DYN_CHECK(aclrtMemset(guard, total, CANARY, total));
+    aclmdlDataset *out = aclmdlCreateDataset();
+    DYN_CHECK(aclmdlAddDatasetBuffer(out, aclCreateDataBuffer(guard, declared)));
+    aclError e = aclmdlExecute(id, in, out);
+    char msg_copy[1024] = "";
+    const char *msg = aclGetRecentErrMsg();
+    if (msg != NULL) { /* kept before any other call can replace it */
+        snprintf(msg_copy, sizeof msg_copy, "%s", msg);
+        msg = msg_copy;
+    }
+    unsigned char *host = malloc(total);
+    DYN_CHECK(aclrtMemcpy(host, total, guard, total, ACL_MEMCPY_DEVICE_TO_HOST));
+    size_t past = 0;
+    for (size_t i = declared; i < total; ++i) {
+        past += host[i] != CANARY;
+    }
+    int bad = e != ACL_ERROR_INVALID_PARAM || msg == NULL || strstr(msg, "output 0") == NULL || past != 0;
+    printf("  output buffer of %zu bytes for %zu (%s): error %d, %zu bytes written past it%s\n", declared, need,
+           when, (int)e, past, bad ? "  <-- expected 100000, a message naming output 0, 0 bytes" : "");
+    if (bad) {
+        fprintf(stderr, "    message: %s\n", msg ? msg : "(none)");
+    }
+    free(host);
+    aclDestroyDataBuffer(aclmdlGetDatasetBuffer(out, 0));
+    aclmdlDestroyDataset(out);
+    aclrtFree(guard);
+    return bad;
+}
+
+static int run_case(uint32_t id, aclmdlDesc *desc, const dcase *c, int repeat, int small_out,
+                    const int64_t *reject, int reject_nd)
 {
     size_t n_in = aclmdlGetNumInputs(desc), n_out = aclmdlGetNumOutputs(desc);
     if ((size_t)c->n_in != n_in) {
@@ -36,7 +89,9 @@ static int run_case(uint32_t id, aclmdlDesc *desc, const dcase *c, int repeat)
         dev_in[i] = dyn_dev_copy(host, sz);
         free(host);
         DYN_CHECK(aclmdlAddDatasetBuffer(in, aclCreateDataBuffer(dev_in[i], sz)));
-        aclTensorDesc *td = aclCreateTensorDesc(aclmdlGetInputDataType(desc, (size_t)i), c->nd[i], c->dims[i],
+        const int use_reject = reject != NULL && i == 0;
+        aclTensorDesc *td = aclCreateTensorDesc(aclmdlGetInputDataType(desc, (size_t)i),
+                                                use_reject ? reject_nd : c->nd[i], use_reject ? reject : c->dims[i],
                                                 aclmdlGetInputFormat(desc, (size_t)i));
         DYN_CHECK(aclmdlSetDatasetTensorDesc(in, td, (size_t)i));
         aclDestroyTensorDesc(td);
@@ -50,14 +105,31 @@ static int run_case(uint32_t id, aclmdlDesc *desc, const dcase *c, int repeat)
         }
         DYN_CHECK(aclmdlAddDatasetBuffer(out, aclCreateDataBuffer(dev_out[k], sz)));
     }
-    for (int r = 0; r < repeat; ++r) {
+    int bad = 0;
+    const int check = reject == NULL; /* a normal case: execute and compare */
+    if (!check) {
+        aclError e = aclmdlExecute(id, in, out);
+        const char *msg = aclGetRecentErrMsg();
+        bad = e != ACL_ERROR_INVALID_PARAM || msg == NULL || strstr(msg, "range") == NULL;
+        printf("  input 0 as [");
+        for (int d = 0; d < reject_nd; ++d) {
+            printf("%s%lld", d ? "," : "", (long long)reject[d]);
+        }
+        printf("]: error %d (%s)%s\n", (int)e, msg ? msg : "", bad ? "  <-- expected 100000 naming the range" : "");
+    }
+    if (check && small_out) {
+        bad |= small_output(id, in, c, n_out, "first run of the shape");
+    }
+    for (int r = 0; check && r < repeat; ++r) {
         DYN_CHECK(aclmdlExecute(id, in, out));
+    }
+    if (check && small_out) {
+        bad |= small_output(id, in, c, n_out, "repeated shape");
     }
     for (size_t k = 0; k < n_out; ++k) {
         dev_out[k] = aclGetDataBufferAddr(aclmdlGetDatasetBuffer(out, k));
     }
-    int bad = 0;
-    for (int k = 0; k < c->n_ref && (size_t)k < n_out; ++k) {
+    for (int k = 0; check && k < c->n_ref && (size_t)k < n_out; ++k) {
         aclTensorDesc *od = aclmdlGetDatasetTensorDesc(out, (size_t)k);
         if (od == NULL) {
             DYN_FAIL("output %d has no tensor description", k);
@@ -98,7 +170,9 @@ static int run_case(uint32_t id, aclmdlDesc *desc, const dcase *c, int repeat)
     }
     for (size_t k = 0; k < n_out; ++k) {
         aclDestroyDataBuffer(aclmdlGetDatasetBuffer(out, k));
-        aclrtFree(dev_out[k]);
+        if (dev_out[k] != NULL) { /* NULL: a rejected run allocated nothing */
+            aclrtFree(dev_out[k]);
+        }
     }
     aclmdlDestroyDataset(in);
     aclmdlDestroyDataset(out);
@@ -108,13 +182,27 @@ static int run_case(uint32_t id, aclmdlDesc *desc, const dcase *c, int repeat)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: %s MODEL.om [--repeat N] -i FILE DIMS ... -r REF ... [-- ...]\n", argv[0]);
+        fprintf(stderr, "usage: %s MODEL.om [--repeat N] [--small-out] [--reject DIMS]... -i FILE DIMS ... -r REF ... "
+                        "[-- ...]\n", argv[0]);
         return 2;
     }
-    int repeat = 1, a = 2;
-    if (strcmp(argv[a], "--repeat") == 0 && a + 1 < argc) {
-        repeat = atoi(argv[a + 1]);
-        a += 2;
+    int repeat = 1, a = 2, small_out = 0, n_reject = 0;
+    int64_t reject[8][8];
+    int reject_nd[8];
+    for (;;) {
+        if (a + 1 < argc && strcmp(argv[a], "--repeat") == 0) {
+            repeat = atoi(argv[a + 1]);
+            a += 2;
+        } else if (a < argc && strcmp(argv[a], "--small-out") == 0) {
+            small_out = 1;
+            a += 1;
+        } else if (a + 1 < argc && strcmp(argv[a], "--reject") == 0 && n_reject < 8) {
+            reject_nd[n_reject] = dyn_parse_dims(argv[a + 1], reject[n_reject], 8);
+            n_reject++;
+            a += 2;
+        } else {
+            break;
+        }
     }
     DYN_CHECK(aclInit(NULL));
     DYN_CHECK(aclrtSetDevice(0));
@@ -141,8 +229,12 @@ int main(int argc, char **argv)
             }
         }
         a++;
+        for (int r = 0; ncase == 0 && r < n_reject; ++r) {
+            printf("rejected shape %d:\n", r);
+            bad |= run_case(id, desc, &c, 0, 0, reject[r], reject_nd[r]);
+        }
         printf("case %d:\n", ncase++);
-        bad |= run_case(id, desc, &c, repeat);
+        bad |= run_case(id, desc, &c, repeat, small_out, NULL, 0);
     }
     aclmdlDestroyDesc(desc);
     DYN_CHECK(aclmdlUnload(id));

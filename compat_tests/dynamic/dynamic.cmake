@@ -7,7 +7,8 @@
 #   dyn_om_<m>      the INSTALLED atc with -1 dims / --input_shape_range
 #   dyn_ref_<m>     ONNX Runtime (bench/ort's ort_run, bench/dynamic's vad_ref)
 # and one test per check: det at three sizes in one process, rec at six
-# widths and batch 8, cls at batch 1 and 8, silero VAD over 100 chunks with
+# widths and batch 8, cls at batch 1 and 8 (each also with shapes outside the
+# model's ranges and too-small output buffers), silero VAD over 100 chunks with
 # its state carried, N threads x N streams on one model, and the OCR sample.
 
 set(_dyn_src ${CMAKE_CURRENT_LIST_DIR})
@@ -80,7 +81,8 @@ endif()
 
 # det: three page sizes in one process (the last one again: its plan)
 set(_S sigmoid_0.tmp_0.bin)
-set(_det_args ${_om}/det.om
+# outside the ranges (fewer elements than the first case's buffer): rejected; small outputs: refused
+set(_det_args ${_om}/det.om --small-out --reject 1,3,16,320 --reject 1,3,1600,32 --reject 1,3,320
   -i ${_in}/det_320x320.bin 1,3,320,320 -r ${_ref}/det_320x320/${_S} --
   -i ${_in}/det_480x640.bin 1,3,480,640 -r ${_ref}/det_480x640/${_S} --
   -i ${_in}/det_960x960.bin 1,3,960,960 -r ${_ref}/det_960x960/${_S} --
@@ -93,23 +95,45 @@ oa_compat_program(dyn_vad SOURCES dynamic/dyn_vad.c LIBS ascendcl m
                   FIXTURES "dyn_om_vad;dyn_ref_vad" LABELS dynamic)
 
 set(_R softmax_11.tmp_0.bin)
-oa_compat_program(dyn_concurrency SOURCES dynamic/dyn_concurrency.c LIBS ascendcl m
-                  ARGS ${_om}/rec.om 4 6
-                       -i ${_in}/rec_w160.bin 1,3,48,160 -r ${_ref}/rec_w160/${_R} --
-                       -i ${_in}/rec_w320.bin 1,3,48,320 -r ${_ref}/rec_w320/${_R} --
-                       -i ${_in}/rec_w480.bin 1,3,48,480 -r ${_ref}/rec_w480/${_R}
+set(_conc_args ${_om}/rec.om 4 6
+    -i ${_in}/rec_w160.bin 1,3,48,160 -r ${_ref}/rec_w160/${_R} --
+    -i ${_in}/rec_w320.bin 1,3,48,320 -r ${_ref}/rec_w320/${_R} --
+    -i ${_in}/rec_w480.bin 1,3,48,480 -r ${_ref}/rec_w480/${_R})
+oa_compat_program(dyn_concurrency SOURCES dynamic/dyn_concurrency.c LIBS ascendcl m ARGS ${_conc_args}
                   FIXTURES "dyn_om_rec;dyn_ref_rec" LABELS "dynamic;tsan")
+
+# The same run under ThreadSanitizer in every build that is not itself
+# sanitized (an OA_TSAN build runs compat_dyn_concurrency so already):
+# tsan_concurrency.cmake rebuilds only libascendcl with -fsanitize=thread.
+option(OA_TSAN_CHECK "Run the dynamic concurrency check under ThreadSanitizer (sub-build of libascendcl)" ON)
+if(_dyn_have_data AND OA_TSAN_CHECK AND NOT OA_SANITIZE AND NOT OA_TSAN)
+  include(CheckCSourceCompiles)
+  set(CMAKE_REQUIRED_FLAGS -fsanitize=thread)
+  set(CMAKE_REQUIRED_LINK_OPTIONS -fsanitize=thread)
+  check_c_source_compiles("int main(void) { return 0; }" OA_HAVE_TSAN)
+  unset(CMAKE_REQUIRED_FLAGS)
+  unset(CMAKE_REQUIRED_LINK_OPTIONS)
+  if(OA_HAVE_TSAN)
+    string(REPLACE ";" "|" _conc_joined "${_conc_args}")
+    add_test(NAME compat_dyn_concurrency_tsan
+      COMMAND ${CMAKE_COMMAND} -DSRC=${PROJECT_SOURCE_DIR} -DBIN=${CMAKE_BINARY_DIR}/tsan -DCC=${CMAKE_C_COMPILER}
+              -DJOBS=2 "-DARGS=${_conc_joined}" -P ${_dyn_src}/tsan_concurrency.cmake)
+    set_tests_properties(compat_dyn_concurrency_tsan PROPERTIES
+      FIXTURES_REQUIRED "dyn_inputs;dyn_om_rec;dyn_ref_rec"
+      ENVIRONMENT "ASCEND_PROCESS_LOG_PATH=${CMAKE_BINARY_DIR}/test-logs" LABELS "compat;dynamic;tsan" TIMEOUT 1800)
+  endif()
+endif()
 
 if(_dyn_have_data)
   # more runs of dyn_check
-  set(_rec_args ${_om}/rec.om)
+  set(_rec_args ${_om}/rec.om --small-out --reject 1,3,32,160)
   foreach(w 160 320 480 640 800 960)
     list(APPEND _rec_args -i ${_in}/rec_w${w}.bin 1,3,48,${w} -r ${_ref}/rec_w${w}/${_R} --)
   endforeach()
   list(APPEND _rec_args -i ${_in}/rec_b8_w320.bin 8,3,48,320 -r ${_ref}/rec_b8/${_R} --
                         -i ${_in}/rec_w160.bin 1,3,48,160 -r ${_ref}/rec_w160/${_R})
   set(_C softmax_0.tmp_0.bin)
-  set(_cls_args ${_om}/cls.om -i ${_in}/cls_b1.bin 1,3,48,192 -r ${_ref}/cls_b1/${_C} --
+  set(_cls_args ${_om}/cls.om --small-out --reject 1,3,48,96 -i ${_in}/cls_b1.bin 1,3,48,192 -r ${_ref}/cls_b1/${_C} --
                 -i ${_in}/cls_b8.bin 8,3,48,192 -r ${_ref}/cls_b8/${_C})
   foreach(t rec cls)
     add_test(NAME compat_dyn_check_${t} COMMAND ${OA_COMPAT_BUILD}/dyn_check ${_${t}_args})

@@ -35,14 +35,28 @@ static bool has_post_ops(const oa_node *n)
     return oa_attrs_find(&n->attrs, "_oa_post_ops") != NULL;
 }
 
+/*
+ * The rewrites are per output channel (conv: dim 1, matmul: the last dim),
+ * so they need the output's rank and channel count only: batch and spatial
+ * dims may stay unknown (-1) until execution (dynamic-shape models).
+ */
+static bool channels_known(const oa_node *n, const oa_shape *y)
+{
+    if (y->rank < 1) {
+        return false;
+    }
+    bool conv = n->type == OA_OP_CONV2D || n->type == OA_OP_CONV2D_TRANSPOSE;
+    int32_t axis = conv ? 1 : y->rank - 1;
+    return axis < y->rank && y->dims[axis] > 0;
+}
+
 /* Fills h for a host whose output 0 is f32; false when unsupported. */
 static bool host_info_get(oa_node *n, host_info *h)
 {
     memset(h, 0, sizeof(*h));
     h->n = n;
     const oa_tensor_desc *y = &n->outputs[0].desc;
-    if (!oa_cp_is_post_op_host(n) || has_post_ops(n) || y->dtype != OA_DT_FLOAT || !oa_shape_is_static(&y->shape) ||
-        y->shape.rank < 1) {
+    if (!oa_cp_is_post_op_host(n) || has_post_ops(n) || y->dtype != OA_DT_FLOAT || !channels_known(n, &y->shape)) {
         return false;
     }
     const oa_tensor *wt = oa_cp_input_const(n, oa_cp_weight_slot(n));

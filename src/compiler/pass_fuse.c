@@ -299,6 +299,7 @@ static bool match_single(oa_node *p, oa_node *u, uint32_t slot, match *m)
         oa_node *src = oa_node_input_src(u, other(slot), &oi);
         const oa_tensor_desc *t = src ? &src->outputs[oi].desc : NULL;
         const oa_tensor_desc *y = &p->outputs[0].desc;
+        /* static only: two -1 dims may differ at run time (broadcast) */
         if (u->num_inputs != 2 || src == NULL || src == p || oa_cp_const_tensor(src) != NULL ||
             t->dtype != OA_DT_FLOAT || !oa_shape_is_static(&t->shape) || !oa_shape_equal(&t->shape, &y->shape) ||
             !oa_shape_equal(&u->outputs[0].desc.shape, &y->shape)) {
@@ -416,7 +417,10 @@ static oa_status fuse_next(oa_node *p, bool *did)
     chain c;
     chain_read(p, &c);
     const oa_tensor_desc *y = &p->outputs[0].desc;
-    if (c.n >= MAX_POST || y->dtype != OA_DT_FLOAT || !oa_shape_is_static(&y->shape) || p->num_outputs != 1) {
+    /* Unknown dims (-1) are fine: every pattern is elementwise on y with
+     * scalar constants, so its result has y's shape whatever the dims turn
+     * out to be; only the residual Add needs static shapes (match_single). */
+    if (c.n >= MAX_POST || y->dtype != OA_DT_FLOAT || y->shape.rank < 1 || p->num_outputs != 1) {
         return OA_OK;
     }
     oa_use u[3];

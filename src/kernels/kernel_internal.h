@@ -150,6 +150,9 @@ void oa_kblk_unpack_ref(const float *y, int64_t nc, int64_t hw, float *x, int64_
 void oa_kblk_pack_avx2(const float *x, int64_t nc, int64_t hw, float *y, int64_t blk);
 void oa_kblk_unpack_avx2(const float *y, int64_t nc, int64_t hw, float *x, int64_t blk, const float *add);
 
+/* y[r] += A[r,:] . x for a row-major rows x k matrix (small recurrent GEMVs). */
+void oa_kgemv_avx2(const float *A, int64_t rows, int64_t k, const float *x, float *y);
+
 /* Internal ISA level: 0 ref, 1 avx2, 2 avx512 (after the env cap). */
 int oa_kisa_level(void);
 

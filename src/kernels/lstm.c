@@ -7,6 +7,9 @@
  * (one pass over W), then the recurrence runs step by step with H·Rᵀ. The
  * workspace holds the projections, gates and the running h/c. Runs on the
  * calling thread (the recurrence is sequential; the models using it are small).
+ * Both products are row-dot GEMVs (AVX2+FMA when the CPU has it); without
+ * peepholes, clip or input_forget the gate activations run vectorised over
+ * whole gate blocks (the usual case: silero VAD's T=1 call).
  */
 #include "kernels/kernel_internal.h"
 
@@ -121,6 +124,62 @@ static float clipf(float v, float c)
     return v;
 }
 
+/* y[r] += A[r,:] . x */
+static void gemv(bool simd, const float *A, int64_t rows, int64_t k, const float *x, float *y)
+{
+    if (simd) {
+        oa_kgemv_avx2(A, rows, k, x, y);
+        return;
+    }
+    for (int64_t r = 0; r < rows; r++) {
+        const float *a = A + r * k;
+        float acc = 0.0f;
+        for (int64_t i = 0; i < k; i++) {
+            acc += a[i] * x[i];
+        }
+        y[r] += acc;
+    }
+}
+
+/* One step's cell update from pre-activation gates gb [i|o|f|c] (H each). */
+static void cell_general(const lstm_state *s, const float *P, float *gb, float *cb, float *hw)
+{
+    const int64_t H = s->H;
+    for (int64_t j = 0; j < H; j++) {
+        float gi = gb[j], go = gb[H + j], gf = gb[2 * H + j], gc = gb[3 * H + j];
+        if (P) {
+            gi += P[j] * cb[j];
+            gf += P[2 * H + j] * cb[j];
+        }
+        float it = sigm(clipf(gi, s->clip));
+        float ft = s->input_forget ? 1.0f - it : sigm(clipf(gf, s->clip));
+        float ct = tanhf(clipf(gc, s->clip));
+        float cn = ft * cb[j] + it * ct;
+        if (P) {
+            go += P[H + j] * cn;
+        }
+        float ot = sigm(clipf(go, s->clip));
+        cb[j] = cn;
+        hw[j] = ot * tanhf(cn);
+    }
+}
+
+/* The same without peepholes, clip or input_forget: activations over whole blocks. */
+static void cell_plain(const oa_kew_table *ew, int64_t H, float *gb, float *cb, float *hw)
+{
+    ew->act[OA_KACT_SIGMOID](gb, (size_t)(3 * H), 0.0f, 0.0f);
+    ew->act[OA_KACT_TANH](gb + 3 * H, (size_t)H, 0.0f, 0.0f);
+    const float *gi = gb, *go = gb + H, *gf = gb + 2 * H, *gc = gb + 3 * H;
+    for (int64_t j = 0; j < H; j++) {
+        cb[j] = gf[j] * cb[j] + gi[j] * gc[j];
+        hw[j] = cb[j];
+    }
+    ew->act[OA_KACT_TANH](hw, (size_t)H, 0.0f, 0.0f);
+    for (int64_t j = 0; j < H; j++) {
+        hw[j] *= go[j];
+    }
+}
+
 static oa_status lstm_run(const oa_kop *op, const void *const *in, void *const *out, void *ws, oa_threadpool *pool)
 {
     (void)pool;
@@ -134,6 +193,9 @@ static oa_status lstm_run(const oa_kop *op, const void *const *in, void *const *
     float *Yh = op->n_out > 1 ? out[1] : NULL;
     float *Yc = op->n_out > 2 ? out[2] : NULL;
     float *xw = ws, *gates = xw + T * B * G, *h = gates + B * G, *c = h + B * H;
+    const bool simd = oa_kisa_level() >= 1;
+    const bool plain = !s->has_p && !(s->clip > 0) && !s->input_forget;
+    const oa_kew_table *ew = oa_kew();
     if (Y != NULL) {
         memset(Y, 0, sizeof(float) * (size_t)(T * s->D * B * H));
     }
@@ -144,15 +206,11 @@ static oa_status lstm_run(const oa_kop *op, const void *const *in, void *const *
         const float *P = s->has_p ? (const float *)in[7] + d * 3 * H : NULL;
         /* input projection */
         for (int64_t tb = 0; tb < T * B; tb++) {
-            const float *xr = X + tb * I;
+            float *xr = xw + tb * G;
             for (int64_t g = 0; g < G; g++) {
-                const float *wr = W + g * I;
-                float acc = Wb ? Wb[g] + Rb[g] : 0.0f;
-                for (int64_t k = 0; k < I; k++) {
-                    acc += xr[k] * wr[k];
-                }
-                xw[tb * G + g] = acc;
+                xr[g] = Wb ? Wb[g] + Rb[g] : 0.0f;
             }
+            gemv(simd, W, G, I, X + tb * I, xr);
         }
         for (int64_t b = 0; b < B; b++) {
             for (int64_t j = 0; j < H; j++) {
@@ -172,33 +230,14 @@ static oa_status lstm_run(const oa_kop *op, const void *const *in, void *const *
                 }
                 int64_t t = reverse ? len - 1 - step : step;
                 float *gb = gates + b * G;
-                const float *hb = h + b * H;
-                for (int64_t g = 0; g < G; g++) {
-                    const float *rr = R + g * H;
-                    float acc = xw[(t * B + b) * G + g];
-                    for (int64_t k = 0; k < H; k++) {
-                        acc += hb[k] * rr[k];
-                    }
-                    gb[g] = acc;
-                }
                 float *cb = c + b * H;
                 float *hw = h + b * H;
-                for (int64_t j = 0; j < H; j++) {
-                    float gi = gb[j], go = gb[H + j], gf = gb[2 * H + j], gc = gb[3 * H + j];
-                    if (P) {
-                        gi += P[j] * cb[j];
-                        gf += P[2 * H + j] * cb[j];
-                    }
-                    float it = sigm(clipf(gi, s->clip));
-                    float ft = s->input_forget ? 1.0f - it : sigm(clipf(gf, s->clip));
-                    float ct = tanhf(clipf(gc, s->clip));
-                    float cn = ft * cb[j] + it * ct;
-                    if (P) {
-                        go += P[H + j] * cn;
-                    }
-                    float ot = sigm(clipf(go, s->clip));
-                    cb[j] = cn;
-                    hw[j] = ot * tanhf(cn);
+                memcpy(gb, xw + (t * B + b) * G, sizeof(float) * (size_t)G);
+                gemv(simd, R, G, H, hw, gb);
+                if (plain) {
+                    cell_plain(ew, H, gb, cb, hw);
+                } else {
+                    cell_general(s, P, gb, cb, hw);
                 }
                 if (Y != NULL) {
                     memcpy(Y + ((t * s->D + d) * B + b) * H, hw, sizeof(float) * (size_t)H);

@@ -917,7 +917,20 @@ static oa_status pad_run(const oa_kop *op, const void *const *in, void *const *o
         }
         char *yr = y + (size_t)(row * inner) * s->esz;
         const char *xr = (const char *)in[0] + (size_t)off * s->esz;
+        /* the row's interior [lo, hi) is one copy; only the borders are mapped per element */
+        int64_t lo = 0, hi = 0;
+        if (!constant) {
+            int64_t b = s->before[r - 1];
+            lo = b < 0 ? 0 : (b > inner ? inner : b);
+            hi = b + s->xd[r - 1] < inner ? b + s->xd[r - 1] : inner;
+            hi = hi < lo ? lo : hi;
+            memcpy(yr + (size_t)lo * s->esz, xr + (size_t)(lo - b) * s->esz, (size_t)(hi - lo) * s->esz);
+        }
         for (int64_t i = 0; i < inner; i++) {
+            if (i == lo && hi > lo) {
+                i = hi - 1; /* copied above */
+                continue;
+            }
             int64_t src = constant ? -1 : pad_src(s, r - 1, i);
             memcpy(yr + (size_t)i * s->esz, src < 0 ? (const char *)s->value : xr + (size_t)src * s->esz, s->esz);
         }

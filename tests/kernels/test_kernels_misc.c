@@ -293,9 +293,10 @@ static double sg(double x)
     return 1 / (1 + exp(-x));
 }
 
-static void run_lstm(oa_klstm_dir dir, bool bias, bool init, bool seq, bool peep, float clip)
+static void run_lstm_sz(int64_t T, int64_t B, int64_t I, int64_t H, oa_klstm_dir dir, bool bias, bool init, bool seq,
+                        bool peep, float clip)
 {
-    int64_t T = 5, B = 3, I = 4, H = 6, D = dir == OA_KLSTM_BIDIRECTIONAL ? 2 : 1;
+    int64_t D = dir == OA_KLSTM_BIDIRECTIONAL ? 2 : 1;
     kt_buf X = kt_alloc(KT_D(OA_KDT_F32, T, B, I)), W = kt_alloc(KT_D(OA_KDT_F32, D, 4 * H, I)),
            R = kt_alloc(KT_D(OA_KDT_F32, D, 4 * H, H)), Bb = kt_alloc(KT_D(OA_KDT_F32, D, 8 * H)),
            S = kt_alloc(KT_D(OA_KDT_I32, B)), H0 = kt_alloc(KT_D(OA_KDT_F32, D, B, H)),
@@ -307,14 +308,15 @@ static void run_lstm(oa_klstm_dir dir, bool bias, bool init, bool seq, bool peep
     kt_fill(&H0, 5, -1, 1);
     kt_fill(&C0, 6, -1, 1);
     kt_fill(&P, 7, -0.5, 0.5);
-    int32_t lens[3] = {5, 2, 0};
-    memcpy(S.data, lens, sizeof lens);
+    int32_t lens[3] = {(int32_t)T, 2, 0}; /* full, shorter, empty */
+    memcpy(S.data, lens, sizeof(int32_t) * (size_t)(B < 3 ? B : 3));
     double *Y = calloc((size_t)(T * D * B * H), sizeof(double)), *Yh = calloc((size_t)(D * B * H), sizeof(double)),
            *Yc = calloc((size_t)(D * B * H), sizeof(double));
     for (int64_t d = 0; d < D; d++) {
         bool rev = dir == OA_KLSTM_REVERSE || d == 1;
         for (int64_t b = 0; b < B; b++) {
-            double h[16], c[16];
+            double *h = calloc((size_t)H, sizeof(double)), *c = calloc((size_t)H, sizeof(double));
+            double *g = calloc((size_t)(4 * H), sizeof(double));
             for (int64_t j = 0; j < H; j++) {
                 h[j] = init ? kt_get(&H0, (d * B + b) * H + j) : 0;
                 c[j] = init ? kt_get(&C0, (d * B + b) * H + j) : 0;
@@ -322,7 +324,6 @@ static void run_lstm(oa_klstm_dir dir, bool bias, bool init, bool seq, bool peep
             int64_t len = seq ? lens[b] : T;
             for (int64_t st = 0; st < len; st++) {
                 int64_t t = rev ? len - 1 - st : st;
-                double g[64];
                 for (int64_t q = 0; q < 4 * H; q++) {
                     double a = bias ? kt_get(&Bb, d * 8 * H + q) + kt_get(&Bb, d * 8 * H + 4 * H + q) : 0;
                     for (int64_t k = 0; k < I; k++) {
@@ -360,6 +361,9 @@ static void run_lstm(oa_klstm_dir dir, bool bias, bool init, bool seq, bool peep
                 Yh[(d * B + b) * H + j] = h[j];
                 Yc[(d * B + b) * H + j] = c[j];
             }
+            free(h);
+            free(c);
+            free(g);
         }
     }
     kt_buf y = kt_alloc(KT_D(OA_KDT_F32, T, D, B, H)), yh = kt_alloc(KT_D(OA_KDT_F32, D, B, H)), yc = kt_alloc(yh.d);
@@ -367,8 +371,9 @@ static void run_lstm(oa_klstm_dir dir, bool bias, bool init, bool seq, bool peep
     kt_buf *ins[8] = {&X, &W, &R, bias ? &Bb : NULL, seq ? &S : NULL, init ? &H0 : NULL, init ? &C0 : NULL,
                       peep ? &P : NULL};
     kt_buf *outs[3] = {&y, &yh, &yc};
-    const char *label = kt_fmt("lstm dir %d bias %d init %d seq %d peep %d clip %g", (int)dir, bias, init, seq, peep,
-                               (double)clip);
+    const char *label = kt_fmt("lstm T%lld B%lld I%lld H%lld dir %d bias %d init %d seq %d peep %d clip %g",
+                               (long long)T, (long long)B, (long long)I, (long long)H, (int)dir, bias, init, seq,
+                               peep, (double)clip);
     assert_int_equal(kt_run(OA_KOP_LSTM, &p, 8, ins, 0, 3, outs, 1), OA_OK);
     kt_expect_close(&y, Y, 1e-5, 1e-5, label);
     kt_expect_close(&yh, Yh, 1e-5, 1e-5, label);
@@ -382,6 +387,11 @@ static void run_lstm(oa_klstm_dir dir, bool bias, bool init, bool seq, bool peep
     }
 }
 
+static void run_lstm(oa_klstm_dir dir, bool bias, bool init, bool seq, bool peep, float clip)
+{
+    run_lstm_sz(5, 3, 4, 6, dir, bias, init, seq, peep, clip);
+}
+
 static void test_lstm(void **state)
 {
     (void)state;
@@ -391,6 +401,11 @@ static void test_lstm(void **state)
         run_lstm((oa_klstm_dir)dir, true, true, true, true, 0);
         run_lstm((oa_klstm_dir)dir, true, false, true, false, 0.5f);
     }
+    /* sizes of the vector paths: silero VAD's one step (I = H = 128), and
+     * row/column counts that leave tails of the 8-row, 8-float blocks */
+    run_lstm_sz(1, 1, 128, 128, OA_KLSTM_FORWARD, true, true, false, false, 0);
+    run_lstm_sz(3, 2, 37, 21, OA_KLSTM_BIDIRECTIONAL, true, true, false, false, 0);
+    run_lstm_sz(4, 3, 19, 13, OA_KLSTM_REVERSE, true, true, true, true, 0);
 }
 
 /* ---- thread pool ---- */

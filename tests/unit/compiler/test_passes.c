@@ -655,6 +655,67 @@ static void fuse_residual_add(void **state)
 }
 
 /*
+ * Dynamic batch and spatial dims (-1): per-channel rewrites need only the
+ * channel count, so everything folds and fuses as with static shapes except
+ * the residual Add (two -1 dims may differ at run time):
+ *
+ *   x[-1,2,-1,-1] ─▶ Conv2D ─▶ BatchNorm ─▶ Mul(c[1,3,1,1]) ─▶ Relu ─▶ Add ─▶ out
+ *                                                    r[-1,3,-1,-1] ─┘
+ * A MatMulV2 whose column count is unknown ([-1,4] x [4,-1]) folds nothing.
+ */
+static void dynamic_dims_fold_and_fuse(void **state)
+{
+    (void)state;
+    oa_graph *g = ct_graph();
+    oa_node *x = tu_data(g, "x", OA_DT_FLOAT, "-1,2,-1,-1");
+    oa_node *r = tu_data(g, "r", OA_DT_FLOAT, "-1,3,-1,-1");
+    oa_node *conv = ct_conv(g, "conv", x, ct_f32(g, "w", "3,2,1,1", 1.0f, 1.0f), ct_f32(g, "b", "3", 0.5f, 0.5f));
+    oa_node *bn_in[5] = {conv, ct_f32(g, "scale", "3", 2, 1), ct_f32(g, "offset", "3", 1, 0),
+                         ct_f32(g, "mean", "3", 0.25f, 0), ct_f32(g, "var", "3", 3, 1)};
+    oa_node *bn = tu_op(g, OA_OP_BATCH_NORM, "bn", 5, 6, bn_in);
+    EXPECT_OK(oa_node_set_float(bn, "epsilon", 1.0f));
+    oa_node *mul = ct_bin(g, OA_OP_MUL, "mul", bn, ct_f32(g, "c", "1,3,1,1", 1, 1));
+    oa_node *relu = tu_op1(g, OA_OP_RELU, "relu", 1, mul);
+    oa_node *add = ct_bin(g, OA_OP_ADD, "add", relu, r);
+    (void)ct_out(g, &add, 1);
+    ct_infer(g);
+    EXPECT_DESC(conv, 0, "f32[-1,3,-1,-1]:NCHW");
+    size_t changed = 0;
+    EXPECT_OK(oa_pass_fold_batchnorm(g, &changed));
+    assert_int_equal(changed, 1);
+    changed = 0;
+    EXPECT_OK(oa_pass_fold_affine(g, &changed));
+    assert_int_equal(changed, 1);
+    assert_int_equal(ct_count(g, OA_OP_BATCH_NORM) + ct_count(g, OA_OP_MUL), 0);
+    const float *nw = ct_input_f32(conv, 1), *nb = ct_input_f32(conv, 2);
+    for (int o = 0; o < 3; o++) {
+        float s = (2.0f + (float)o) / sqrtf(3.0f + (float)o + 1.0f), c = 1.0f + (float)o;
+        for (int i = 0; i < 2; i++) {
+            assert_float_equal(nw[o * 2 + i], (1.0f + (float)(o * 2 + i)) * s * c, 1e-5);
+        }
+        assert_float_equal(nb[o], ((0.5f + 0.5f * (float)o - 0.25f) * s + 1.0f) * c, 1e-5);
+    }
+    char b[64];
+    assert_string_equal(fused(g, conv, b, sizeof(b)), "Relu");
+    assert_ptr_equal(oa_node_input_src(add, 0, NULL), conv);
+    ct_infer(g);
+    EXPECT_DESC(add, 0, "f32[-1,3,-1,-1]");
+    oa_graph_destroy(g);
+
+    g = ct_graph();
+    oa_node *mm_in[2] = {tu_data(g, "a", OA_DT_FLOAT, "-1,4"), tu_data(g, "w", OA_DT_FLOAT, "4,-1")};
+    oa_node *mm = tu_opn(g, OA_OP_MAT_MUL_V2, "mm", 3, 1, mm_in, 2);
+    oa_node *madd = ct_bin(g, OA_OP_ADD, "add", mm, ct_f32(g, "k", "", 1, 0));
+    (void)ct_out(g, &madd, 1);
+    ct_infer(g);
+    changed = 0;
+    EXPECT_OK(oa_pass_fold_affine(g, &changed));
+    assert_int_equal(changed, 0);
+    assert_int_equal(ct_count(g, OA_OP_ADD), 1);
+    oa_graph_destroy(g);
+}
+
+/*
  * Layout: a conv chain runs blocked, with TransData only at its edges:
  *
  *   x ─▶ conv ─▶ relu ─▶ pool ─▶ [TransData] ─▶ softmax ─▶ out
@@ -924,6 +985,7 @@ int main(void)
         cmocka_unit_test(fuse_hardswish_refusals),
         cmocka_unit_test(fuse_gelu_erf),
         cmocka_unit_test(fuse_residual_add),
+        cmocka_unit_test(dynamic_dims_fold_and_fuse),
         cmocka_unit_test(layernorm_recomposition),
         cmocka_unit_test(layout_nchwc),
         cmocka_unit_test(classification),
