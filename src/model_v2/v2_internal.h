@@ -332,6 +332,8 @@ void oa_v2_plan_insts_free(v2_exec *x);
 /* ---- v2_model.c ---- */
 
 oa_status oa_v2_exec_create(v2_model *m, aclrtStream stream, v2_exec **out) OA_MUST_CHECK;
+/* One execution on executor x (stream: the one whose registered allocator serves an async run, or NULL). */
+oa_status oa_v2_run_exec(v2_exec *x, const oa_model_run *run, bool async, aclrtStream stream) OA_MUST_CHECK;
 /* The tensor description of output k of dataset ds (updated in place when present). */
 oa_status oa_v2_set_output_desc(aclmdlDataset *ds, size_t k, const oa_tensor_desc *d) OA_MUST_CHECK;
 /* OutputData: model output k from its tensor into the caller's buffer (or a new one). */

@@ -1,0 +1,100 @@
+/*
+ * Capture hooks of dynamic-model executions (v2_capture.h): the executor
+ * and memory their replays use.
+ */
+#define OA_LOG_MODULE "GE"
+#include <stdlib.h>
+
+#include "acl_rt/capture.h"
+#include "base/error.h"
+#include "base/log.h"
+#include "model_v2/v2_capture.h"
+#include "model_v2/v2_internal.h"
+
+/* What a pool holds for one model: an executor, created at the first replay. */
+typedef struct v2_pool_mem {
+    oa_model *m;              /* a reference: the program stays */
+    v2_exec *x;
+    aclrtStream alloc_stream; /* the capturing stream whose allocator serves the replays, or NULL */
+} v2_pool_mem;
+
+static void pool_mem_free(void *priv)
+{
+    v2_pool_mem *pm = priv;
+    if (pm == NULL) {
+        return;
+    }
+    oa_v2_exec_destroy(pm->x);
+    oa_model_release(pm->m);
+    free(pm);
+}
+
+static oa_status on_capture(oa_mdlri *mri, oa_stream *stream, void *args, size_t args_size, void **task_state)
+{
+    (void)args_size;
+    (void)task_state;
+    v2_async_args *a = args;
+    oa_rt_allocator ra;
+    const aclrtStream h = oa_stream_handle(stream);
+    const bool has_alloc = oa_rt_allocator_get(h, &ra);
+    oa_capture_pool *p = NULL;
+    bool fresh = false;
+    oa_status st = oa_capture_pool_get(mri, a->m, a->m->id, has_alloc, &p, &fresh);
+    if (st != OA_OK) {
+        return st;
+    }
+    /* captures are serialised by the capture lock: no other thread fills the pool meanwhile */
+    if (p->priv == NULL) {
+        v2_pool_mem *pm = calloc(1, sizeof(*pm));
+        if (pm == NULL) {
+            return OA_FAIL(OA_E_GE_MEMORY_ALLOCATION, "capture pool of model %u", a->m->id);
+        }
+        pm->m = oa_model_retain(a->m);
+        pm->alloc_stream = has_alloc ? h : NULL;
+        p->free_priv = pool_mem_free;
+        p->priv = pm;
+    }
+    a->cap = p;
+    a->token = oa_capture_pool_token();
+    return OA_OK;
+}
+
+oa_status oa_v2_capture_run(v2_async_args *a, const oa_task_exec *exec)
+{
+    oa_capture_pool *p = a->cap;
+    pthread_mutex_lock(&p->run_mu);
+    v2_pool_mem *pm = p->priv;
+    oa_status st = OA_OK;
+    if (pm->x == NULL) {
+        st = oa_v2_exec_create(a->m->exec, pm->alloc_stream, &pm->x);
+    }
+    if (st == OA_OK) {
+        if (p->last_token != 0 && p->last_token != a->token) {
+            /* another captured execution ran last: its plan memory goes back, the pool keeps one working set */
+            oa_v2_plan_insts_free(pm->x);
+            oa_v2_caching_recycle(pm->x->caching);
+        }
+        p->last_token = a->token;
+        const oa_model_run run = {.input = a->input, .output = a->output,
+                                  .stream = oa_stream_handle(exec->stream), .async = true};
+        st = oa_v2_run_exec(pm->x, &run, true, pm->alloc_stream);
+        oa_v2_caching_stats cs;
+        oa_v2_caching_stats_get(pm->x->caching, &cs);
+        const size_t bytes = cs.system_bytes + pm->x->ws_size;
+        __atomic_store_n(&p->bytes, bytes, __ATOMIC_RELAXED);
+        if (bytes > __atomic_load_n(&p->peak, __ATOMIC_RELAXED)) {
+            __atomic_store_n(&p->peak, bytes, __ATOMIC_RELAXED);
+        }
+    }
+    pthread_mutex_unlock(&p->run_mu);
+    return st;
+}
+
+static const oa_capture_hooks g_hooks = {.run = oa_v2_async_run, .on_capture = on_capture};
+
+void oa_v2_capture_register(void)
+{
+    if (oa_capture_register_hooks(OA_TASK_KIND_MODEL, &g_hooks) != OA_OK) {
+        OA_LOGE("the capture hooks of dynamic models are not registered");
+    }
+}
