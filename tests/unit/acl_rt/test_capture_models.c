@@ -795,6 +795,93 @@ static void v2_stream_allocator(void **state)
     OK_ACL(aclrtDestroyStream(r));
 }
 
+/* A built instance (stream bound with aclmdlRIBindStream) records executions of both executors as captures do. */
+static void built_instance_runs_models(void **state)
+{
+    (void)state;
+    const uint32_t v1 = load_ew();
+    const uint32_t v2 = load_relu_add();
+    ew_io b;
+    ew_make(&b);
+    ra_io r;
+    ra_make(&r, 6);
+    aclrtStream bound = new_stream(), exec = new_stream();
+    aclmdlRI ri = NULL;
+    OK_ACL(aclmdlRIBuildBegin(&ri, 0));
+    OK_ACL(aclmdlRIBindStream(ri, bound, ACL_MODEL_STREAM_FLAG_HEAD));
+    OK_ACL(aclmdlExecuteAsync(v1, b.in, b.out, bound));
+    OK_ACL(aclmdlExecuteAsync(v2, r.in, r.out, bound));
+    OK_ACL(aclmdlRIEndTask(ri, bound));
+    OK_ACL(aclmdlRIBuildEnd(ri, NULL));
+    size_t pools = 0, peak = 0;
+    pool_usage(v1, &pools, &peak);
+    assert_int_equal(pools, 1);
+    for (int i = 0; i < 3; ++i) {
+        ew_fill(b.x, 20 + i);
+        ra_fill(&r, 20 + i);
+        OK_ACL(aclmdlRIExecuteAsync(ri, exec));
+        OK_ACL(aclrtSynchronizeStream(exec));
+        ew_check(b.x, b.y0, b.y1);
+        ra_check(&r);
+    }
+    OK_ACL(aclmdlRIUnbindStream(ri, bound));
+    OK_ACL(aclmdlRIDestroy(ri));
+    OK_ACL(aclmdlUnload(v1));
+    OK_ACL(aclmdlUnload(v2));
+    ew_free(&b);
+    ra_free(&r);
+    OK_ACL(aclrtDestroyStream(bound));
+    OK_ACL(aclrtDestroyStream(exec));
+}
+
+/* Instances sharing a pool replayed at the same time on several streams take turns: every result is right. */
+static void shared_pool_concurrent_replays(void **state)
+{
+    (void)state;
+    const uint32_t v1 = load_ew();
+    const uint32_t v2 = load_relu_add();
+    enum { N = 3 };
+    ew_io b[N];
+    ra_io r[N];
+    aclrtStream s = new_stream(), exec[N];
+    aclmdlRI ri[N];
+    for (int i = 0; i < N; ++i) {
+        ew_make(&b[i]);
+        ra_make(&r[i], 2 + 3 * i);
+        exec[i] = new_stream();
+        OK_ACL(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+        OK_ACL(aclmdlExecuteAsync(v1, b[i].in, b[i].out, s));
+        OK_ACL(aclmdlExecuteAsync(v2, r[i].in, r[i].out, s));
+        OK_ACL(aclmdlRICaptureEnd(s, &ri[i]));
+    }
+    size_t pools = 0, peak = 0;
+    pool_usage(v1, &pools, &peak);
+    assert_int_equal(pools, 1);
+    pool_usage(v2, &pools, &peak);
+    assert_int_equal(pools, 1);
+    for (int round = 0; round < 4; ++round) {
+        for (int i = 0; i < N; ++i) {
+            ew_fill(b[i].x, round * N + i);
+            ra_fill(&r[i], round * N + i);
+            OK_ACL(aclmdlRIExecuteAsync(ri[i], exec[i]));
+        }
+        for (int i = 0; i < N; ++i) {
+            OK_ACL(aclrtSynchronizeStream(exec[i]));
+            ew_check(b[i].x, b[i].y0, b[i].y1);
+            ra_check(&r[i]);
+        }
+    }
+    for (int i = 0; i < N; ++i) {
+        OK_ACL(aclmdlRIDestroy(ri[i]));
+        ew_free(&b[i]);
+        ra_free(&r[i]);
+        OK_ACL(aclrtDestroyStream(exec[i]));
+    }
+    OK_ACL(aclmdlUnload(v1));
+    OK_ACL(aclmdlUnload(v2));
+    OK_ACL(aclrtDestroyStream(s));
+}
+
 int main(int argc, char **argv)
 {
     g_dir = argc > 1 ? argv[1] : getenv("OA_V1_MODELS");
@@ -808,6 +895,8 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(external_events_and_callbacks, setup, teardown),
         cmocka_unit_test_setup_teardown(illegal_calls_during_capture, setup, teardown),
         cmocka_unit_test_setup_teardown(destroy_while_replays_queued, setup, teardown),
+        cmocka_unit_test_setup_teardown(built_instance_runs_models, setup, teardown),
+        cmocka_unit_test_setup_teardown(shared_pool_concurrent_replays, setup, teardown),
         cmocka_unit_test_setup_teardown(v1_pool_sharing, setup, teardown),
         cmocka_unit_test_setup_teardown(v1_stream_allocator, setup, teardown),
         cmocka_unit_test_setup_teardown(v2_pool_sharing, setup, teardown),
