@@ -5,6 +5,7 @@
 #define OA_LOG_MODULE "GE"
 #include <stdlib.h>
 
+#include "acl/acl.h"
 #include "acl_rt/capture.h"
 #include "base/error.h"
 #include "base/log.h"
@@ -29,10 +30,61 @@ static void pool_mem_free(void *priv)
     free(pm);
 }
 
+/* The captured task's own datasets: the application may destroy its datasets after the capture (the buffers stay). */
+typedef struct v2_cap_io {
+    aclmdlDataset *in, *out;
+} v2_cap_io;
+
+static void dataset_free(aclmdlDataset *ds)
+{
+    if (ds == NULL) {
+        return;
+    }
+    for (size_t i = 0; i < aclmdlGetDatasetNumBuffers(ds); ++i) {
+        (void)aclDestroyDataBuffer(aclmdlGetDatasetBuffer(ds, i));
+    }
+    (void)aclmdlDestroyDataset(ds);
+}
+
+/* Copies the buffers (addresses and sizes) and tensor descriptions of src. */
+static oa_status dataset_copy(const aclmdlDataset *src, aclmdlDataset **out)
+{
+    aclmdlDataset *ds = aclmdlCreateDataset();
+    if (ds == NULL) {
+        return OA_FAIL(OA_E_GE_MEMORY_ALLOCATION, "copy of a captured dataset");
+    }
+    for (size_t i = 0; i < aclmdlGetDatasetNumBuffers(src); ++i) {
+        const aclDataBuffer *b = aclmdlGetDatasetBuffer(src, i);
+        aclDataBuffer *c = aclCreateDataBuffer(aclGetDataBufferAddr(b), aclGetDataBufferSizeV2(b));
+        aclTensorDesc *d = aclmdlGetDatasetTensorDesc(src, i);
+        if (c == NULL || aclmdlAddDatasetBuffer(ds, c) != ACL_SUCCESS ||
+            (d != NULL && aclmdlSetDatasetTensorDesc(ds, d, i) != ACL_SUCCESS)) {
+            if (c != NULL && aclmdlGetDatasetNumBuffers(ds) <= i) {
+                (void)aclDestroyDataBuffer(c);
+            }
+            dataset_free(ds);
+            return OA_FAIL(OA_E_GE_MEMORY_ALLOCATION, "copy of a captured dataset");
+        }
+    }
+    *out = ds;
+    return OA_OK;
+}
+
+static void on_destroy(oa_mdlri *mri, void *args, void *task_state)
+{
+    (void)mri;
+    (void)args;
+    v2_cap_io *io = task_state;
+    if (io != NULL) {
+        dataset_free(io->in);
+        dataset_free(io->out);
+        free(io);
+    }
+}
+
 static oa_status on_capture(oa_mdlri *mri, oa_stream *stream, void *args, size_t args_size, void **task_state)
 {
     (void)args_size;
-    (void)task_state;
     v2_async_args *a = args;
     oa_rt_allocator ra;
     const aclrtStream h = oa_stream_handle(stream);
@@ -54,8 +106,24 @@ static oa_status on_capture(oa_mdlri *mri, oa_stream *stream, void *args, size_t
         p->free_priv = pool_mem_free;
         p->priv = pm;
     }
+    /* last: a refused capture gets no on_destroy, so nothing may be left to free after a failure */
+    v2_cap_io *io = calloc(1, sizeof(*io));
+    if (io == NULL) {
+        return OA_FAIL(OA_E_GE_MEMORY_ALLOCATION, "captured execution of model %u", a->m->id);
+    }
+    st = dataset_copy(a->input, &io->in);
+    if (st == OA_OK) {
+        st = dataset_copy(a->output, &io->out);
+    }
+    if (st != OA_OK) {
+        on_destroy(mri, args, io);
+        return st;
+    }
+    a->input = io->in;
+    a->output = io->out;
     a->cap = p;
     a->token = oa_capture_pool_token();
+    *task_state = io;
     return OA_OK;
 }
 
@@ -90,7 +158,7 @@ oa_status oa_v2_capture_run(v2_async_args *a, const oa_task_exec *exec)
     return st;
 }
 
-static const oa_capture_hooks g_hooks = {.run = oa_v2_async_run, .on_capture = on_capture};
+static const oa_capture_hooks g_hooks = {.run = oa_v2_async_run, .on_capture = on_capture, .on_destroy = on_destroy};
 
 void oa_v2_capture_register(void)
 {

@@ -3,7 +3,10 @@
  * aclmdlExecuteAsync, or a stream bound to a built instance).
  *
  * The execution task's args (v2_async_args) are copied into the instance;
- * the capture hooks (v2_capture.c) point the copy at a work-memory pool
+ * the capture hooks (v2_capture.c) give the copy datasets of its own (the
+ * buffers' addresses and sizes and the input shapes at capture: the
+ * application may destroy its datasets; output shapes are not published
+ * back to them at replays) and point it at a work-memory pool
  * (capture.h) holding an executor of its own: its caching allocator is the
  * pool the model's instances share (one working set at a time: when a replay
  * follows another captured execution, the previous one's plan memory goes
