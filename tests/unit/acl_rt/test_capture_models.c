@@ -546,6 +546,59 @@ static void external_events_and_callbacks(void **state)
     OK_ACL(aclrtDestroyStream(after));
 }
 
+/*
+ * Events inside the capture: a side stream joins it (waits for a record of the origin), runs the dynamic
+ * model while the origin runs the static one, and the origin joins it back; a copy after the join reads the
+ * side stream's result.
+ */
+static void internal_events_fork_join(void **state)
+{
+    (void)state;
+    const uint32_t v1 = load_ew();
+    const uint32_t v2 = load_relu_add();
+    ew_io b;
+    ew_make(&b);
+    ra_io r;
+    ra_make(&r, 4);
+    float *back = NULL;
+    OK_ACL(aclrtMallocHost((void **)&back, 4 * 16));
+    aclrtStream s = new_stream(), side = new_stream(), exec = new_stream();
+    aclrtEvent fork = NULL, join = NULL;
+    OK_ACL(aclrtCreateEventExWithFlag(&fork, ACL_EVENT_SYNC));
+    OK_ACL(aclrtCreateEventExWithFlag(&join, ACL_EVENT_SYNC));
+    aclmdlRI ri = NULL;
+    OK_ACL(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    OK_ACL(aclrtRecordEvent(fork, s));
+    OK_ACL(aclrtStreamWaitEvent(side, fork));
+    OK_ACL(aclmdlExecuteAsync(v2, r.in, r.out, side));
+    OK_ACL(aclrtRecordEvent(join, side));
+    OK_ACL(aclmdlExecuteAsync(v1, b.in, b.out, s));
+    OK_ACL(aclrtStreamWaitEvent(s, join));
+    OK_ACL(aclrtMemcpyAsync(back, 4 * 16, r.y, 4 * 16, ACL_MEMCPY_DEVICE_TO_HOST, s));
+    OK_ACL(aclmdlRICaptureEnd(s, &ri));
+    for (int i = 0; i < 3; ++i) {
+        ew_fill(b.x, 40 + i);
+        ra_fill(&r, 40 + i);
+        memset(back, 0, 4 * 16);
+        OK_ACL(aclmdlRIExecuteAsync(ri, exec));
+        OK_ACL(aclrtSynchronizeStream(exec));
+        ew_check(b.x, b.y0, b.y1);
+        ra_check(&r);
+        assert_memory_equal(back, r.y, 4 * 16);
+    }
+    OK_ACL(aclmdlRIDestroy(ri));
+    OK_ACL(aclrtDestroyEvent(fork));
+    OK_ACL(aclrtDestroyEvent(join));
+    OK_ACL(aclrtFreeHost(back));
+    OK_ACL(aclmdlUnload(v1));
+    OK_ACL(aclmdlUnload(v2));
+    ew_free(&b);
+    ra_free(&r);
+    OK_ACL(aclrtDestroyStream(s));
+    OK_ACL(aclrtDestroyStream(side));
+    OK_ACL(aclrtDestroyStream(exec));
+}
+
 /* CANN's codes for what a capture forbids; the capture survives them and its replay is right. */
 static void illegal_calls_during_capture(void **state)
 {
@@ -900,6 +953,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(v1_capture_with_copies, setup, teardown),
         cmocka_unit_test_setup_teardown(v2_capture_two_shapes, setup, teardown),
         cmocka_unit_test_setup_teardown(external_events_and_callbacks, setup, teardown),
+        cmocka_unit_test_setup_teardown(internal_events_fork_join, setup, teardown),
         cmocka_unit_test_setup_teardown(illegal_calls_during_capture, setup, teardown),
         cmocka_unit_test_setup_teardown(destroy_while_replays_queued, setup, teardown),
         cmocka_unit_test_setup_teardown(built_instance_runs_models, setup, teardown),
