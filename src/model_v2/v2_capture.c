@@ -17,6 +17,7 @@ typedef struct v2_pool_mem {
     oa_model *m;              /* a reference: the program stays */
     v2_exec *x;
     aclrtStream alloc_stream; /* the capturing stream whose allocator serves the replays, or NULL */
+    oa_v2_ext_allocator ext;  /* that allocator as it was at capture: the blocks of the plans */
 } v2_pool_mem;
 
 static void pool_mem_free(void *priv)
@@ -103,6 +104,9 @@ static oa_status on_capture(oa_mdlri *mri, oa_stream *stream, void *args, size_t
         }
         pm->m = oa_model_retain(a->m);
         pm->alloc_stream = has_alloc ? h : NULL;
+        if (has_alloc) {
+            oa_v2_ext_allocator_init(&pm->ext, ra.obj, ra.alloc, ra.free_block, ra.alloc_advise, ra.block_addr);
+        }
         p->free_priv = pool_mem_free;
         p->priv = pm;
     }
@@ -135,6 +139,9 @@ oa_status oa_v2_capture_run(v2_async_args *a, const oa_task_exec *exec)
     oa_status st = OA_OK;
     if (pm->x == NULL) {
         st = oa_v2_exec_create(a->m->exec, pm->alloc_stream, &pm->x);
+        if (st == OA_OK && pm->alloc_stream != NULL) {
+            pm->x->plan_alloc = &pm->ext.base; /* kept with the instance, freed at its destroy */
+        }
     }
     if (st == OA_OK) {
         if (p->last_token != 0 && p->last_token != a->token) {

@@ -14,7 +14,8 @@
  * shapes hold about the memory of the largest). When the capturing stream
  * has a registered allocator, the instance gets an executor of its own that
  * takes tensor memory from that allocator at each replay, as direct
- * asynchronous executions do. Direct executions keep their per-stream
+ * asynchronous executions do, and the blocks of its frozen plans too (kept
+ * until the instance is destroyed). Direct executions keep their per-stream
  * executors.
  */
 #ifndef OA_MODEL_V2_V2_CAPTURE_H

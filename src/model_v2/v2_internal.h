@@ -258,6 +258,7 @@ struct v2_exec {
     oa_v2_caching_allocator *caching;
     oa_v2_ext_allocator ext;
     oa_v2_allocator *alloc;      /* this execution's allocator */
+    oa_v2_allocator *plan_alloc; /* plan instances' blocks; NULL: the caching allocator (v2_capture.c sets it) */
     void *ws;
     size_t ws_size;
     oa_threadpool *pool;
