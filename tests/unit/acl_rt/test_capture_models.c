@@ -951,6 +951,44 @@ static void shared_pool_concurrent_replays(void **state)
     OK_ACL(aclrtDestroyStream(s));
 }
 
+/* Instances (and their pools) left alive go with the context at aclrtResetDevice; the models with them. */
+static void instances_left_at_reset(void **state)
+{
+    (void)state;
+    const uint32_t v1 = load_ew();
+    const uint32_t v2 = load_relu_add();
+    ew_io b;
+    ra_io r;
+    ew_make(&b);
+    ra_make(&r, 3);
+    aclrtStream s = new_stream();
+    aclmdlRI ri = NULL;
+    OK_ACL(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    OK_ACL(aclmdlExecuteAsync(v1, b.in, b.out, s));
+    OK_ACL(aclmdlExecuteAsync(v2, r.in, r.out, s));
+    OK_ACL(aclmdlRICaptureEnd(s, &ri));
+    ew_fill(b.x, 5);
+    ra_fill(&r, 5);
+    OK_ACL(aclmdlRIExecuteAsync(ri, s));
+    OK_ACL(aclrtSynchronizeStream(s));
+    ew_check(b.x, b.y0, b.y1);
+    ra_check(&r);
+    OK_ACL(aclmdlUnload(v1));
+    OK_ACL(aclmdlUnload(v2));
+    size_t pools = 0, peak = 0;
+    pool_usage(v1, &pools, &peak);
+    assert_int_equal(pools, 1);
+    /* the buffers are freed first, as an application tearing down might do; nothing replays them any more */
+    ew_free(&b);
+    ra_free(&r);
+    OK_ACL(aclrtResetDevice(0));
+    pool_usage(v1, &pools, &peak);
+    assert_int_equal(pools, 0);
+    pool_usage(v2, &pools, &peak);
+    assert_int_equal(pools, 0);
+    OK_ACL(aclrtSetDevice(0)); /* for the teardown */
+}
+
 int main(int argc, char **argv)
 {
     g_dir = argc > 1 ? argv[1] : getenv("OA_V1_MODELS");
@@ -971,6 +1009,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(v1_stream_allocator, setup, teardown),
         cmocka_unit_test_setup_teardown(v2_pool_sharing, setup, teardown),
         cmocka_unit_test_setup_teardown(v2_stream_allocator, setup, teardown),
+        cmocka_unit_test_setup_teardown(instances_left_at_reset, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
