@@ -54,6 +54,12 @@ _mdl_fix(cls)
 oa_compat_test(mdl_async_callback_cls PROGRAM mdl_async_callback
                ARGS ${_md}/om/cls.om ${_md}/inputs/cls_x.bin ${_md}/ref/cls 8 FIXTURES ${_fx} LABELS models)
 
+# Capture and replay of a model execution (aclmdlRI*) against ONNX Runtime; the dynamic cls below.
+oa_compat_program(mdl_capture SOURCES models/mdl_capture.c LIBS ascendcl m NO_TEST)
+_mdl_fix(cls)
+oa_compat_test(mdl_capture_cls PROGRAM mdl_capture ARGS ${_md}/om/cls.om ${_md}/inputs/cls_x.bin ${_md}/ref/cls
+               FIXTURES ${_fx} LABELS models)
+
 # The generic runner (also installed as <prefix>/bin/oa_run): every model against ONNX Runtime.
 oa_compat_program(oa_run SOURCES models/oa_run.c LIBS ascendcl m NO_TEST)
 _mdl_fix(det)
@@ -106,3 +112,7 @@ oa_compat_program(op_attrs SOURCES op/op_attrs.c LABELS op)
 # Dynamic-shape models (the V2 executor): det/rec/cls/VAD against ONNX Runtime,
 # concurrency, the OCR sample (compat_tests/dynamic/dynamic.cmake).
 include(${CMAKE_CURRENT_LIST_DIR}/dynamic/dynamic.cmake)
+if(_dyn_have_data)
+  oa_compat_test(mdl_capture_cls_dyn PROGRAM mdl_capture ARGS ${_om}/cls.om ${_in}/cls_b8.bin ${_ref}/cls_b8 8,3,48,192
+                 FIXTURES "dyn_inputs;dyn_om_cls;dyn_ref_cls" LABELS dynamic)
+endif()

@@ -114,20 +114,63 @@ static const char *mode_name(int32_t m)
 
 /* ---- hooks for task kinds -------------------------------------------------------------- */
 
-static const oa_capture_hooks *g_hooks[OA_TASK_KIND_COUNT];
+/* A few modules per kind at most (model_v1 and model_v2 share OA_TASK_KIND_MODEL): told apart by run function. */
+#define HOOKS_PER_KIND 4
+static const oa_capture_hooks *g_hooks[OA_TASK_KIND_COUNT][HOOKS_PER_KIND];
+static pthread_mutex_t g_hooks_mu = PTHREAD_MUTEX_INITIALIZER;
 
 oa_status oa_capture_register_hooks(oa_task_kind kind, const oa_capture_hooks *hooks)
 {
     if ((unsigned)kind >= OA_TASK_KIND_COUNT) {
         return OA_FAIL(OA_E_PARAM, "task kind [%d] is out of range", (int)kind);
     }
-    __atomic_store_n(&g_hooks[kind], hooks, __ATOMIC_RELEASE);
-    return OA_OK;
+    oa_status st = OA_OK;
+    pthread_mutex_lock(&g_hooks_mu);
+    if (hooks == NULL) {
+        for (int i = 0; i < HOOKS_PER_KIND; ++i) {
+            __atomic_store_n(&g_hooks[kind][i], NULL, __ATOMIC_RELEASE);
+        }
+    } else {
+        int free_slot = -1;
+        bool known = false;
+        for (int i = 0; i < HOOKS_PER_KIND; ++i) {
+            const oa_capture_hooks *h = g_hooks[kind][i];
+            known = known || h == hooks;
+            if (h != NULL && h != hooks && h->run == hooks->run) {
+                /* a newer table for the same tasks replaces the old one */
+                __atomic_store_n(&g_hooks[kind][i], hooks, __ATOMIC_RELEASE);
+                known = true;
+            }
+            if (h == NULL && free_slot < 0) {
+                free_slot = i;
+            }
+        }
+        if (!known && free_slot < 0) {
+            st = OA_FAIL(OA_E_PARAM, "too many hook tables for task kind [%d]", (int)kind);
+        } else if (!known) {
+            __atomic_store_n(&g_hooks[kind][free_slot], hooks, __ATOMIC_RELEASE);
+        }
+    }
+    pthread_mutex_unlock(&g_hooks_mu);
+    return st;
 }
 
-const oa_capture_hooks *oa_capture_hooks_of(uint16_t kind)
+const oa_capture_hooks *oa_capture_hooks_of(uint16_t kind, oa_task_run_fn run)
 {
-    return kind < OA_TASK_KIND_COUNT ? __atomic_load_n(&g_hooks[kind], __ATOMIC_ACQUIRE) : NULL;
+    if (kind >= OA_TASK_KIND_COUNT) {
+        return NULL;
+    }
+    const oa_capture_hooks *any = NULL;
+    for (int i = 0; i < HOOKS_PER_KIND; ++i) {
+        const oa_capture_hooks *h = __atomic_load_n(&g_hooks[kind][i], __ATOMIC_ACQUIRE);
+        if (h != NULL && h->run == run) {
+            return h;
+        }
+        if (h != NULL && h->run == NULL && any == NULL) {
+            any = h;
+        }
+    }
+    return any;
 }
 
 /* ---- stream links ---------------------------------------------------------------------- */
@@ -434,7 +477,7 @@ static oa_status intercept_append(oa_stream *s, const oa_task_desc *d)
         return st;
     }
     if (t->hooks != NULL && t->hooks->on_capture != NULL) {
-        st = t->hooks->on_capture(m, t->args, t->args_size, &t->hook_state);
+        st = t->hooks->on_capture(m, s, t->args, t->args_size, &t->hook_state);
         if (st != OA_OK) {
             /* The task stays (its release runs with the instance, no other hook does); the capture cannot succeed. */
             t->disabled = true;

@@ -47,7 +47,9 @@
 #ifndef OA_ACL_RT_CAPTURE_H
 #define OA_ACL_RT_CAPTURE_H
 
+#include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "acl_rt/rt_stream.h"
@@ -61,11 +63,19 @@ typedef struct oa_context oa_context;
 
 typedef struct oa_capture_hooks {
     /*
-     * A task of the kind was recorded into instance m. args/args_size: the
-     * instance's copy (16-byte aligned, writable, lives until the instance is
-     * freed). *task_state (initially NULL) is handed back to the other hooks.
+     * Tasks the table applies to: those of the kind with this run function
+     * (several modules submit OA_TASK_KIND_MODEL tasks), NULL = every task of
+     * the kind without a table of its own.
      */
-    oa_status (*on_capture)(oa_mdlri *m, void *args, size_t args_size, void **task_state);
+    oa_task_run_fn run;
+    /*
+     * A task of the kind was recorded into instance m from application
+     * stream s (the capturing or bound stream: its registered allocator is
+     * the one to use). args/args_size: the instance's copy (16-byte aligned,
+     * writable, lives until the instance is freed). *task_state (initially
+     * NULL) is handed back to the other hooks.
+     */
+    oa_status (*on_capture)(oa_mdlri *m, oa_stream *s, void *args, size_t args_size, void **task_state);
     /* Before each replay; args is that replay's copy. May be NULL. */
     oa_status (*on_replay)(oa_mdlri *m, void *args, void *task_state, const oa_task_exec *exec);
     /* Once, when the instance is freed. May be NULL. */
@@ -74,7 +84,9 @@ typedef struct oa_capture_hooks {
 
 /*
  * Registers hooks for a task kind (hooks must stay valid for the life of the
- * process; NULL unregisters). OA_E_PARAM for an out-of-range kind.
+ * process). Idempotent; a table with the same run function replaces the
+ * previous one; up to 4 tables per kind. NULL unregisters every table of the
+ * kind. OA_E_PARAM for an out-of-range kind or a fifth table.
  */
 oa_status oa_capture_register_hooks(oa_task_kind kind, const oa_capture_hooks *hooks) OA_MUST_CHECK;
 
@@ -137,5 +149,48 @@ oa_status oa_capture_check_event_op(oa_event *ev, const char *what) OA_MUST_CHEC
  * destroyed), destroys its instances, labels and label lists.
  */
 void oa_capture_context_gone(oa_context *ctx);
+
+
+/* ---- work-memory pools of captured executions (capture_pool.c) --------------------------- */
+
+/*
+ * The memory a module's captured tasks replay on (model executions: feature
+ * maps, workspaces, the dynamic executor's allocator). One pool per owner
+ * (a loaded model) is shared by every instance captured from it; with
+ * OPENACL_RI_SHARED_POOL=0 in the environment, or when the caller asks for a
+ * private pool (the capturing stream has its own allocator, which then
+ * decides what is shared), the instance gets a pool of its own. Replays of
+ * instances sharing a pool take turns on run_mu, so one instance's replay
+ * may overwrite the work memory another one left behind, never run inside it.
+ */
+typedef struct oa_capture_pool {
+    pthread_mutex_t run_mu;   /* held by the module while a replay runs on the pool */
+    void *priv;               /* the module's state on the pool (created by the module, under run_mu or at capture) */
+    void (*free_priv)(void *priv);
+    uint64_t last_token;      /* the module's: which captured task ran last on the pool */
+    size_t bytes;             /* accounting, kept by the module (under run_mu): bytes held now */
+    size_t peak;              /* and the most ever held */
+    /* private to capture_pool.c */
+    const void *owner;
+    uint32_t owner_id;
+    bool shared;
+    int32_t refs;
+    struct oa_capture_pool *next;
+} oa_capture_pool;
+
+/*
+ * The pool instance m uses for owner's tasks (attached to m on first use, so
+ * every task of the owner in m gets the same one). owner_id: the owner's
+ * number for oa_capture_pool_usage (the model id). [out] *fresh: the pool was
+ * just created (the module fills priv / free_priv).
+ */
+oa_status oa_capture_pool_get(oa_mdlri *m, const void *owner, uint32_t owner_id, bool private_pool,
+                              oa_capture_pool **out, bool *fresh) OA_MUST_CHECK;
+
+/* Unique token for a captured task (oa_capture_pool.last_token). */
+uint64_t oa_capture_pool_token(void);
+
+/* Live pools of an owner id, and the sum of their peaks (tests, statistics). */
+void oa_capture_pool_usage(uint32_t owner_id, size_t *pools, size_t *peak_sum);
 
 #endif /* OA_ACL_RT_CAPTURE_H */

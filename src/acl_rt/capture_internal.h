@@ -234,8 +234,8 @@ void oa_cap_unlock(void);
 /* Streams capturing, bound or updating, anywhere: 0 lets the event and sync hooks return at once. */
 extern int32_t g_oa_cap_users;
 
-/* Hooks registered for a task kind, NULL when none. */
-const oa_capture_hooks *oa_capture_hooks_of(uint16_t kind);
+/* Hooks registered for a task kind and run function (else for the whole kind), NULL when none. */
+const oa_capture_hooks *oa_capture_hooks_of(uint16_t kind, oa_task_run_fn run);
 /* Stream roles for built instances and internal model streams (capture lock held). */
 oa_status oa_capture_bind_stream(oa_stream *s, oa_mdlri *m, bool head) OA_MUST_CHECK;
 void oa_capture_unbind_stream(oa_stream *s);

@@ -437,7 +437,7 @@ oa_status oa_mdlri_append(oa_mri_stream *ms, mri_op op, const oa_task_desc *desc
         t->args_size = desc->args_size;
         t->run = desc->run;
         t->release = desc->release;
-        t->hooks = oa_capture_hooks_of(t->kind);
+        t->hooks = oa_capture_hooks_of(t->kind, t->run);
     }
     oa_mri_group *g = op == MRI_OP_RUN ? ms->sampling : NULL;
     if (!grow_ptrs((void ***)&ms->tasks, &ms->cap, ms->ntasks + 1u) ||

@@ -14,10 +14,9 @@
 #include "base/error.h"
 #include "base/log.h"
 #include "base/util.h"
+#include "model_v1/v1_capture.h"
 #include "model_v1/v1_model.h"
 #include "op_bind/op_pool.h"
-
-#define V1_INLINE_IO 8
 
 enum { MODE_NONE = 0, MODE_SYNC = 1, MODE_ASYNC = 2 };
 
@@ -133,30 +132,23 @@ static void ctx_release(oa_v1_model *x, v1_ctx *c)
 
 /* ---- one submitted execution ---- */
 
-typedef struct v1_sub {
-    oa_model *m;        /* a reference (async) or borrowed (sync) */
-    uint32_t n_in;
-    uint32_t n_out;
-    uint32_t variant;
-    uint32_t reserved;
-    v1_iobuf *heap;     /* more than V1_INLINE_IO buffers */
-    v1_iobuf inl[V1_INLINE_IO];
-} v1_sub;
-
-static v1_iobuf *sub_bufs(v1_sub *s)
+v1_iobuf *oa_v1_sub_bufs(v1_sub *s)
 {
     return s->heap != NULL ? s->heap : s->inl;
 }
 
 static oa_status run_sub(v1_sub *s)
 {
+    if (s->cap != NULL) {
+        return oa_v1_capture_run(s); /* a replay of a captured execution: on its pool */
+    }
     oa_v1_model *x = s->m->exec;
     v1_ctx *c = NULL;
     oa_status st = ctx_acquire(x, &c);
     if (st != OA_OK) {
         return st;
     }
-    const v1_iobuf *b = sub_bufs(s);
+    const v1_iobuf *b = oa_v1_sub_bufs(s);
     const v1_io io = {.in = b, .out = b + s->n_in, .variant = s->variant};
     st = oa_v1_run(x->prog, c, &io, oa_op_threadpool());
     ctx_release(x, c);
@@ -310,15 +302,19 @@ static oa_status prepare(oa_model *m, const oa_model_run *run, v1_sub *s)
     oa_model_get_gear(m, &gear);
     const bool gear_mode = p->n_variants > 1 && gear.kind != OA_DYNAMIC_NONE;
     const v1_variant *var = &p->variants[s->variant];
-    s->n_in = (uint32_t)p->n_inputs;
-    s->n_out = (uint32_t)p->n_outputs;
+    if (p->n_inputs > UINT16_MAX || p->n_outputs > UINT16_MAX) {
+        return OA_FAIL(OA_E_GE_PARAM, "model %u has %zu inputs and %zu outputs, at most %u each are supported", m->id,
+                       p->n_inputs, p->n_outputs, (unsigned)UINT16_MAX);
+    }
+    s->n_in = (uint16_t)p->n_inputs;
+    s->n_out = (uint16_t)p->n_outputs;
     if (p->n_inputs + p->n_outputs > V1_INLINE_IO) {
         s->heap = calloc(p->n_inputs + p->n_outputs, sizeof(v1_iobuf));
         if (s->heap == NULL) {
             return OA_FAIL(OA_E_NOMEM, "execution buffers");
         }
     }
-    v1_iobuf *b = sub_bufs(s);
+    v1_iobuf *b = oa_v1_sub_bufs(s);
     for (size_t i = 0; i < p->n_inputs; i++) {
         const aclDataBuffer *db = run->input->slots[i].buffer;
         if ((st = check_user_size("input", i, db->length, p->in_slot[i].size, gear_mode)) != OA_OK) {
@@ -353,7 +349,9 @@ static oa_status prepare(oa_model *m, const oa_model_run *run, v1_sub *s)
 
 /* ---- stream tasks ---- */
 
-static oa_status v1_task_run(void *args, const oa_task_exec *exec)
+_Static_assert(sizeof(v1_sub) <= OA_TASK_INLINE_ARGS, "an execution task's args must stay inline");
+
+oa_status oa_v1_task_run(void *args, const oa_task_exec *exec)
 {
     (void)exec;
     return run_sub(args);
@@ -369,7 +367,7 @@ static void v1_task_release(void *args)
 static oa_status submit(oa_model *m, oa_stream *stream, v1_sub *s)
 {
     s->m = oa_model_retain(m);
-    const oa_task_desc d = {.kind = OA_TASK_KIND_MODEL, .run = v1_task_run, .release = v1_task_release, .args = s,
+    const oa_task_desc d = {.kind = OA_TASK_KIND_MODEL, .run = oa_v1_task_run, .release = v1_task_release, .args = s,
                             .args_size = sizeof(*s)};
     const oa_status st = oa_stream_submit(stream, &d, NULL);
     if (st != OA_OK) {

@@ -258,6 +258,7 @@ struct v2_exec {
     oa_v2_caching_allocator *caching;
     oa_v2_ext_allocator ext;
     oa_v2_allocator *alloc;      /* this execution's allocator */
+    oa_v2_allocator *plan_alloc; /* plan instances' blocks; NULL: the caching allocator (v2_capture.c sets it) */
     void *ws;
     size_t ws_size;
     oa_threadpool *pool;
@@ -332,6 +333,8 @@ void oa_v2_plan_insts_free(v2_exec *x);
 /* ---- v2_model.c ---- */
 
 oa_status oa_v2_exec_create(v2_model *m, aclrtStream stream, v2_exec **out) OA_MUST_CHECK;
+/* One execution on executor x (stream: the one whose registered allocator serves an async run, or NULL). */
+oa_status oa_v2_run_exec(v2_exec *x, const oa_model_run *run, bool async, aclrtStream stream) OA_MUST_CHECK;
 /* The tensor description of output k of dataset ds (updated in place when present). */
 oa_status oa_v2_set_output_desc(aclmdlDataset *ds, size_t k, const oa_tensor_desc *d) OA_MUST_CHECK;
 /* OutputData: model output k from its tensor into the caller's buffer (or a new one). */

@@ -36,6 +36,7 @@
 #include "dump/dump_config.h"
 #include "file_constant/file_constant.h"
 #include "model_v2/model_v2.h"
+#include "model_v2/v2_capture.h"
 #include "model_v2/v2_internal.h"
 #include "om/om_ir.h"
 #include "prof/prof_internal.h"
@@ -567,7 +568,7 @@ static void reset_run(v2_exec *x)
 }
 
 /* One execution on executor x. */
-static oa_status run_exec(v2_exec *x, const oa_model_run *run, bool async, aclrtStream stream)
+oa_status oa_v2_run_exec(v2_exec *x, const oa_model_run *run, bool async, aclrtStream stream)
 {
     if (x->state != V2_STATE_LOADED) {
         return OA_FAIL(OA_E_GE_PARAM, "ExecuteWithoutLoad: model %u", x->model->m->id);
@@ -865,34 +866,31 @@ static oa_status v2_execute(oa_model *m, const oa_model_run *run)
     if (st != OA_OK) {
         return st;
     }
-    st = run_exec(x, run, false, NULL);
+    st = oa_v2_run_exec(x, run, false, NULL);
     sync_exec_give(vm, x);
     return st;
 }
 
-typedef struct async_args {
-    oa_model *m;
-    const aclmdlDataset *input;
-    aclmdlDataset *output;
-} async_args;
-
-static oa_status async_run(void *args, const oa_task_exec *exec)
+oa_status oa_v2_async_run(void *args, const oa_task_exec *exec)
 {
-    async_args *a = args;
+    v2_async_args *a = args;
+    if (a->cap != NULL) {
+        return oa_v2_capture_run(a, exec); /* a replay of a captured execution: on its pool */
+    }
     v2_model *vm = a->m->exec;
     aclrtStream stream = oa_stream_handle(exec->stream);
     v2_exec *x = NULL;
     oa_status st = stream_exec_get(vm, stream, &x);
     if (st == OA_OK) {
         oa_model_run run = {.input = a->input, .output = a->output, .stream = stream, .async = true};
-        st = run_exec(x, &run, true, stream);
+        st = oa_v2_run_exec(x, &run, true, stream);
     }
     return st;
 }
 
 static void async_release(void *args)
 {
-    async_args *a = args;
+    v2_async_args *a = args;
     oa_model_release(a->m);
 }
 
@@ -915,8 +913,8 @@ static oa_status v2_execute_async(oa_model *m, const oa_model_run *run)
         return OA_FAIL(OA_E_PARAM, "input dataset has %zu buffers, the model needs %zu", run->input->count,
                        m->info->n_inputs);
     }
-    async_args a = {.m = oa_model_retain(m), .input = run->input, .output = run->output};
-    oa_task_desc d = {.kind = OA_TASK_KIND_MODEL, .run = async_run, .release = async_release, .args = &a,
+    v2_async_args a = {.m = oa_model_retain(m), .input = run->input, .output = run->output};
+    oa_task_desc d = {.kind = OA_TASK_KIND_MODEL, .run = oa_v2_async_run, .release = async_release, .args = &a,
                       .args_size = sizeof a};
     st = oa_stream_submit(s, &d, NULL);
     if (st != OA_OK) {
@@ -960,4 +958,5 @@ const oa_model_exec_ops *oa_model_v2_ops(void)
 void oa_model_v2_register(void)
 {
     oa_model_executor_register(OA_ROUTE_V2, &g_v2_ops);
+    oa_v2_capture_register();
 }

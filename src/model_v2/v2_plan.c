@@ -451,7 +451,7 @@ static oa_status inst_get(v2_exec *x, v2_plan *p, v2_plan_inst **out)
     atomic_fetch_add_explicit(&p->refs, 1, memory_order_relaxed);
     oa_status st = oa_v2_ensure_ws(x, p->ws);
     if (st == OA_OK && p->block_size > 0) {
-        oa_v2_allocator *ca = oa_v2_caching_base(x->caching);
+        oa_v2_allocator *ca = x->plan_alloc != NULL ? x->plan_alloc : oa_v2_caching_base(x->caching);
         pi->block = ca->alloc(ca, p->block_size);
         if (pi->block == NULL) {
             st = OA_E_GE_MEMORY_ALLOCATION;

@@ -321,9 +321,10 @@ static void pool_free(void *res)
 
 static int g_pools_freed;
 
-static oa_status hook_capture(oa_mdlri *m, void *args, size_t size, void **task_state)
+static oa_status hook_capture(oa_mdlri *m, oa_stream *s, void *args, size_t size, void **task_state)
 {
     assert_int_equal(size, sizeof(model_args));
+    assert_non_null(s);
     if (g_refuse) {
         return OA_E_RT_MEMORY_ALLOCATION;
     }
