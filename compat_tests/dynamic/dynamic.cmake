@@ -104,7 +104,8 @@ oa_compat_program(dyn_concurrency SOURCES dynamic/dyn_concurrency.c LIBS ascendc
 
 # The same run under ThreadSanitizer in every build that is not itself
 # sanitized (an OA_TSAN build runs compat_dyn_concurrency so already):
-# tsan_concurrency.cmake rebuilds only libascendcl with -fsanitize=thread.
+# tsan_concurrency.cmake rebuilds only libascendcl with -fsanitize=thread, in
+# the ThreadSanitizer tree of tsan_capture (one lock: they never build it at once).
 option(OA_TSAN_CHECK "Run the dynamic concurrency check under ThreadSanitizer (sub-build of libascendcl)" ON)
 if(_dyn_have_data AND OA_TSAN_CHECK AND NOT OA_SANITIZE AND NOT OA_TSAN)
   include(CheckCSourceCompiles)
@@ -120,7 +121,8 @@ if(_dyn_have_data AND OA_TSAN_CHECK AND NOT OA_SANITIZE AND NOT OA_TSAN)
               -DJOBS=2 "-DARGS=${_conc_joined}" -P ${_dyn_src}/tsan_concurrency.cmake)
     set_tests_properties(compat_dyn_concurrency_tsan PROPERTIES
       FIXTURES_REQUIRED "dyn_inputs;dyn_om_rec;dyn_ref_rec"
-      ENVIRONMENT "ASCEND_PROCESS_LOG_PATH=${CMAKE_BINARY_DIR}/test-logs" LABELS "compat;dynamic;tsan" TIMEOUT 1800)
+      ENVIRONMENT "ASCEND_PROCESS_LOG_PATH=${CMAKE_BINARY_DIR}/test-logs" LABELS "compat;dynamic;tsan" TIMEOUT 1800
+      RESOURCE_LOCK oa_tsan_tree)
   endif()
 endif()
 

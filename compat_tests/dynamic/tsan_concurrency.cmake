@@ -1,13 +1,13 @@
 # The concurrency check under ThreadSanitizer, from an ordinary (release)
-# build: libascendcl is rebuilt with -fsanitize=thread in a sub-build of the
-# source tree (the library target only; incremental on later runs), the
+# build: libascendcl is rebuilt with -fsanitize=thread in BUILD/tsan, the
+# ThreadSanitizer tree tsan_capture uses too (configured the same way; the
+# library target only, incremental on later runs), the
 # concurrency program is compiled against it, then run on the model and
 # references of the dyn_* fixtures. Any report fails the run.
 #   cmake -DSRC= -DBIN= -DCC= -DJOBS= -DARGS=<arguments joined with |> -P tsan_concurrency.cmake
 string(REPLACE "|" ";" ARGS "${ARGS}")
-set(lib ${BIN}/lib)
+set(lib ${BIN})
 execute_process(COMMAND ${CMAKE_COMMAND} -S ${SRC} -B ${lib} -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOA_TSAN=ON
-                        -DOA_BUILD_TESTS=OFF -DOA_BUILD_BENCH=OFF -DCMAKE_C_COMPILER=${CC}
                 OUTPUT_QUIET RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "configuring the ThreadSanitizer build of ${SRC} failed")
