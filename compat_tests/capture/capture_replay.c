@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../runtime/rt_compat.h"
+#include "../common/compat_check.h"
 
 enum { COUNT = 1024, REPLAYS = 10 };
 

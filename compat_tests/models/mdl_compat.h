@@ -16,38 +16,7 @@
 
 #include "acl/acl.h"
 
-#define CHECK(expr)                                                                              \
-    do {                                                                                         \
-        aclError ret_ = (expr);                                                                  \
-        if (ret_ != ACL_SUCCESS) {                                                               \
-            const char *msg_ = aclGetRecentErrMsg();                                             \
-            printf("FAIL %s:%d %s -> %d (%s)\n", __FILE__, __LINE__, #expr, ret_,                \
-                   msg_ != NULL ? msg_ : "<no message>");                                        \
-            return 1;                                                                            \
-        }                                                                                        \
-    } while (0)
-
-#define EXPECT(expr, code)                                                                       \
-    do {                                                                                         \
-        aclError ret_ = (expr);                                                                  \
-        if (ret_ != (aclError)(code)) {                                                          \
-            const char *msg_ = aclGetRecentErrMsg();                                             \
-            printf("FAIL %s:%d %s -> %d, expected %d (%s)\n", __FILE__, __LINE__, #expr, ret_,   \
-                   (int)(code), msg_ != NULL ? msg_ : "<no message>");                           \
-            return 1;                                                                            \
-        }                                                                                        \
-        printf("  ok: %s -> %d\n", #expr, ret_);                                                 \
-    } while (0)
-
-#define REQUIRE(cond, ...)                                                                       \
-    do {                                                                                         \
-        if (!(cond)) {                                                                           \
-            printf("FAIL %s:%d ", __FILE__, __LINE__);                                           \
-            printf(__VA_ARGS__);                                                                 \
-            printf("\n");                                                                        \
-            return 1;                                                                            \
-        }                                                                                        \
-    } while (0)
+#include "../common/compat_check.h"
 
 static inline void *mc_read_file(const char *path, size_t *size)
 {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt_compat.h"
+#include "../common/compat_check.h"
 
 enum { CHUNKS = 24, SLOTS = 3, CHUNK = 64 * 1024 };
 

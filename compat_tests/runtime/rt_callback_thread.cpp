@@ -8,7 +8,7 @@
 #include <chrono>
 #include <thread>
 
-#include "rt_compat.h"
+#include "../common/compat_check.h"
 
 namespace {
 

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "rt_compat.h"
+#include "../common/compat_check.h"
 
 int main(void)
 {

@@ -6,7 +6,7 @@
  */
 #include <stdlib.h>
 
-#include "rt_compat.h"
+#include "../common/compat_check.h"
 
 typedef struct my_allocator {
     int allocs;

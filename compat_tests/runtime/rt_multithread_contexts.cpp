@@ -6,7 +6,7 @@
 #include <thread>
 #include <vector>
 
-#include "rt_compat.h"
+#include "../common/compat_check.h"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "rt_compat.h"
+#include "../common/compat_check.h"
 
 static void slow(void *arg)
 {

@@ -1,10 +1,11 @@
 /*
- * Small helpers shared by the runtime compat programs (plain C, usable from
- * C++): a CHECK macro in the style of the Ascend samples that prints what
- * failed with aclGetRecentErrMsg, and EXPECT for exact error codes.
+ * The checks every compat program uses, in the style of the Ascend samples
+ * (plain C, usable from C++): CHECK returns 1 from the calling function when
+ * an ACL call fails, printing aclGetRecentErrMsg; EXPECT wants an exact
+ * error code; REQUIRE a condition, with a printf-style reason.
  */
-#ifndef RT_COMPAT_H
-#define RT_COMPAT_H
+#ifndef COMPAT_CHECK_H
+#define COMPAT_CHECK_H
 
 #include <stdio.h>
 
@@ -25,8 +26,9 @@
     do {                                                                                         \
         aclError ret_ = (expr);                                                                  \
         if (ret_ != (aclError)(code)) {                                                          \
-            printf("FAIL %s:%d %s -> %d, expected %d\n", __FILE__, __LINE__, #expr, ret_,        \
-                   (int)(code));                                                                 \
+            const char *msg_ = aclGetRecentErrMsg();                                             \
+            printf("FAIL %s:%d %s -> %d, expected %d (%s)\n", __FILE__, __LINE__, #expr, ret_,   \
+                   (int)(code), msg_ != NULL ? msg_ : "<no message>");                           \
             return 1;                                                                            \
         }                                                                                        \
         printf("  ok: %s -> %d\n", #expr, ret_);                                                 \
