@@ -3,12 +3,16 @@
  * every float32 output against a reference file (ONNX Runtime's result on
  * the same input): relative L2 <= 1e-4.
  *
- *   dyn_check MODEL.om [--repeat N] CASE [-- CASE ...]
+ *   dyn_check MODEL.om [--repeat N] [--async-v2] CASE [-- CASE ...]
  *   CASE = -i FILE DIMS [-i FILE DIMS ...] -r REF [-r REF ...]
  *
  * Input shapes go through aclmdlSetDatasetTensorDesc; outputs are
  * allocated from aclmdlGetOutputSizeByIndex (the range maximum); each
  * output's real shape is read back with aclmdlGetDatasetTensorDesc.
+ * --async-v2 runs aclmdlExecuteAsyncV2 (with an exec config) on a stream
+ * and synchronises it; asynchronous runs never allocate outputs, so an
+ * output without a bounded size gets its reference's size, as an
+ * application that knows its shapes would allocate it.
  */
 #include "dyn_util.h"
 
@@ -22,7 +26,8 @@ typedef struct dcase {
     const char *ref[MAXIO];
 } dcase;
 
-static int run_case(uint32_t id, aclmdlDesc *desc, const dcase *c, int repeat)
+static int run_case(uint32_t id, aclmdlDesc *desc, const dcase *c, int repeat, aclrtStream stream,
+                    const aclmdlExecConfigHandle *cfg)
 {
     size_t n_in = aclmdlGetNumInputs(desc), n_out = aclmdlGetNumOutputs(desc);
     if ((size_t)c->n_in != n_in) {
@@ -44,6 +49,9 @@ static int run_case(uint32_t id, aclmdlDesc *desc, const dcase *c, int repeat)
     for (size_t k = 0; k < n_out; ++k) {
         /* an output without a bounded size: NULL, the synchronous execution allocates it */
         size_t sz = aclmdlGetOutputSizeByIndex(desc, k);
+        if (sz == 0 && cfg != NULL && (int)k < c->n_ref) {
+            free(dyn_read_file(c->ref[k], &sz));
+        }
         dev_out[k] = NULL;
         if (sz > 0) {
             DYN_CHECK(aclrtMalloc(&dev_out[k], sz, ACL_MEM_MALLOC_HUGE_FIRST));
@@ -51,7 +59,12 @@ static int run_case(uint32_t id, aclmdlDesc *desc, const dcase *c, int repeat)
         DYN_CHECK(aclmdlAddDatasetBuffer(out, aclCreateDataBuffer(dev_out[k], sz)));
     }
     for (int r = 0; r < repeat; ++r) {
-        DYN_CHECK(aclmdlExecute(id, in, out));
+        if (cfg != NULL) {
+            DYN_CHECK(aclmdlExecuteAsyncV2(id, in, out, stream, cfg));
+            DYN_CHECK(aclrtSynchronizeStream(stream));
+        } else {
+            DYN_CHECK(aclmdlExecute(id, in, out));
+        }
     }
     for (size_t k = 0; k < n_out; ++k) {
         dev_out[k] = aclGetDataBufferAddr(aclmdlGetDatasetBuffer(out, k));
@@ -108,7 +121,7 @@ static int run_case(uint32_t id, aclmdlDesc *desc, const dcase *c, int repeat)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: %s MODEL.om [--repeat N] -i FILE DIMS ... -r REF ... [-- ...]\n", argv[0]);
+        fprintf(stderr, "usage: %s MODEL.om [--repeat N] [--async-v2] -i FILE DIMS ... -r REF ... [-- ...]\n", argv[0]);
         return 2;
     }
     int repeat = 1, a = 2;
@@ -116,8 +129,22 @@ int main(int argc, char **argv)
         repeat = atoi(argv[a + 1]);
         a += 2;
     }
+    int async_v2 = 0;
+    if (a < argc && strcmp(argv[a], "--async-v2") == 0) {
+        async_v2 = 1;
+        a++;
+    }
     DYN_CHECK(aclInit(NULL));
     DYN_CHECK(aclrtSetDevice(0));
+    aclrtStream stream = NULL;
+    aclmdlExecConfigHandle *cfg = NULL;
+    if (async_v2) {
+        DYN_CHECK(aclrtCreateStream(&stream));
+        cfg = aclmdlCreateExecConfigHandle();
+        if (cfg == NULL) {
+            DYN_FAIL("aclmdlCreateExecConfigHandle failed");
+        }
+    }
     uint32_t id = 0;
     DYN_CHECK(aclmdlLoadFromFile(argv[1], &id));
     aclmdlDesc *desc = aclmdlCreateDesc();
@@ -142,10 +169,14 @@ int main(int argc, char **argv)
         }
         a++;
         printf("case %d:\n", ncase++);
-        bad |= run_case(id, desc, &c, repeat);
+        bad |= run_case(id, desc, &c, repeat, stream, cfg);
     }
     aclmdlDestroyDesc(desc);
     DYN_CHECK(aclmdlUnload(id));
+    if (async_v2) {
+        DYN_CHECK(aclmdlDestroyExecConfigHandle(cfg));
+        DYN_CHECK(aclrtDestroyStream(stream));
+    }
     DYN_CHECK(aclrtResetDevice(0));
     DYN_CHECK(aclFinalize());
     printf("%s\n", bad ? "FAILED" : "OK");

@@ -338,6 +338,7 @@ static void execute_checks(void **state)
     ew_check(&b, EW_N);
     /* the model ran synchronously: asynchronous execution is refused (GE's mode mixing rule) */
     EXPECT_ACL(aclmdlExecuteAsync(id, b.in, b.out, s), ACL_ERROR_GE_FAILURE, "mix execute");
+    EXPECT_ACL(aclmdlExecuteAsyncV2(id, b.in, b.out, s, cfg), ACL_ERROR_GE_FAILURE, "mix execute");
     OK_ACL(aclmdlUnload(id));
     /* and the other way round; async never allocates outputs */
     OK_ACL(aclmdlLoadFromFile(model("ew.om"), &id));
@@ -347,6 +348,14 @@ static void execute_checks(void **state)
     OK_ACL(aclrtSynchronizeStream(s));
     ew_check(&b, EW_N);
     EXPECT_ACL(aclmdlExecute(id, b.in, b.out), ACL_ERROR_GE_FAILURE, "mix execute");
+    /* aclmdlExecuteAsyncV2 is the asynchronous mode too: queued, the results there after the synchronisation */
+    OK_ACL(aclrtMemset(b.y0, EW_N * 4, 0, EW_N * 4));
+    OK_ACL(aclmdlExecuteAsyncV2(id, b.in, b.out, s, cfg));
+    OK_ACL(aclrtSynchronizeStream(s));
+    ew_check(&b, EW_N);
+    EXPECT_ACL(aclmdlExecuteAsyncV2(id, b.in, b.out, s, NULL), ACL_ERROR_INVALID_PARAM, "handle");
+    EXPECT_ACL(aclmdlExecuteAsyncV2(id, b.in, nul, s, cfg), ACL_ERROR_GE_FAILURE, "E13025");
+    EXPECT_ACL(aclmdlExecuteV2(id, b.in, b.out, s, cfg), ACL_ERROR_GE_FAILURE, "mix execute");
     /* unloading with executions queued: they finish, then the model goes */
     for (int i = 0; i < 4; i++) {
         OK_ACL(aclmdlExecuteAsync(id, b.in, b.out, s));
