@@ -217,6 +217,11 @@ static double f_square(double x) { return x * x; }
 static double f_neg(double x) { return -x; }
 static double f_rsqrt(double x) { return 1.0 / sqrt(x); }
 static double f_recip(double x) { return 1.0 / x; }
+static double f_relu6(double x) { return x < 0 ? 0 : x > 6 ? 6 : x; }
+static double f_sign(double x) { return (x > 0) - (x < 0); }
+static double f_softplus(double x) { return log1p(exp(x)); }
+static double f_softsign(double x) { return x / (1 + fabs(x)); }
+static double f_hardswish(double x) { return x * (x <= -3 ? 0 : x >= 3 ? 1 : (x + 3) / 6); }
 static double f_zero(double x) { (void)x; return 0; }
 static double f_one(double x) { (void)x; return 1; }
 
@@ -230,6 +235,10 @@ static const struct unary {
     {"Exp", -2, 2, exp},         {"Log", 1, 6, log},            {"Abs", -3, 3, fabs},
     {"Neg", -3, 3, f_neg},       {"Reciprocal", 1, 4, f_recip}, {"Floor", -3, 3, floor},
     {"ZerosLike", -3, 3, f_zero}, {"OnesLike", -3, 3, f_one},
+    {"Relu6", -3, 9, f_relu6},    {"Erf", -2, 2, erf},           {"Ceil", -3, 3, ceil},
+    {"Sign", -3, 3, f_sign},      {"Sin", -3, 3, sin},           {"Cos", -3, 3, cos},
+    {"Atan", -3, 3, atan},        {"Softplus", -3, 3, f_softplus}, {"Softsign", -3, 3, f_softsign},
+    {"HardSwish", -4, 4, f_hardswish},
 };
 
 static const struct unary *g_un;
@@ -256,6 +265,12 @@ static double f_min(double a, double b) { return a < b ? a : b; }
 static double f_less(double a, double b) { return a < b; }
 static double f_greater(double a, double b) { return a > b; }
 static double f_equal(double a, double b) { return a == b; }
+static double f_not_equal(double a, double b) { return a != b; }
+static double f_less_equal(double a, double b) { return a <= b; }
+static double f_greater_equal(double a, double b) { return a >= b; }
+static double f_sqdiff(double a, double b) { return (a - b) * (a - b); }
+static double f_floordiv(double a, double b) { return floor(a / b); }
+static double f_floormod(double a, double b) { return a - floor(a / b) * b; }
 
 static const struct binary {
     const char *type;
@@ -266,7 +281,10 @@ static const struct binary {
     {"Add", -3, 3, f_add, false},         {"Sub", -3, 3, f_sub, false},     {"Mul", -3, 3, f_mul, false},
     {"RealDiv", 1, 3, f_div, false},      {"Maximum", -3, 3, f_max, false}, {"Minimum", -3, 3, f_min, false},
     {"Pow", 0, 2, pow, false},            {"Less", -3, 3, f_less, true},    {"Greater", -3, 3, f_greater, true},
-    {"Equal", -1, 1, f_equal, true},
+    {"Equal", -1, 1, f_equal, true},      {"NotEqual", -1, 1, f_not_equal, true},
+    {"LessEqual", -1, 1, f_less_equal, true}, {"GreaterEqual", -1, 1, f_greater_equal, true},
+    {"SquaredDifference", -3, 3, f_sqdiff, false}, {"FloorDiv", 1, 3, f_floordiv, false},
+    {"FloorMod", 1, 3, f_floormod, false},
 };
 
 static const struct binary *g_bin;
