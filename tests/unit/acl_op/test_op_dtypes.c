@@ -255,6 +255,43 @@ static bool build_unary(ocase *c, aclDataType dt)
     return true;
 }
 
+/* unary ops with float attributes */
+static double f_leaky(double x, double a, double b) { (void)b; return x > 0 ? x : a * x; }
+static double f_hsig(double x, double a, double b) { const double y = a * x + b; return y < 0 ? 0 : y > 1 ? 1 : y; }
+static double f_muls(double x, double a, double b) { (void)b; return x * a; }
+static double f_adds(double x, double a, double b) { (void)b; return x + a; }
+
+static const struct unary_attr {
+    const char *type;
+    const char *a1, *a2; /* attribute names (a2 may be NULL) */
+    float v1, v2;
+    int lo, hi;
+    double (*f)(double, double, double);
+} k_unary_attr[] = {
+    {"LeakyRelu", "negative_slope", NULL, 0.25f, 0, -3, 3, f_leaky},
+    {"HardSigmoid", "alpha", "beta", 0.25f, 0.5f, -4, 4, f_hsig},
+    {"Muls", "value", NULL, 1.5f, 0, -3, 3, f_muls},
+    {"Adds", "value", NULL, -0.5f, 0, -3, 3, f_adds},
+};
+
+static const struct unary_attr *g_ua;
+
+static bool build_unary_attr(ocase *c, aclDataType dt)
+{
+    static const int64_t d[3] = {2, 3, 4};
+    in_out(c, g_ua->type, 1, 1);
+    fill(shape(&c->in[0], dt, 3, d), g_ua->lo, g_ua->hi);
+    shape(&c->out[0], dt, 3, d);
+    assert_int_equal(aclopSetAttrFloat(c->attr, g_ua->a1, g_ua->v1), ACL_SUCCESS);
+    if (g_ua->a2 != NULL) {
+        assert_int_equal(aclopSetAttrFloat(c->attr, g_ua->a2, g_ua->v2), ACL_SUCCESS);
+    }
+    for (int64_t i = 0; i < 24; ++i) {
+        c->out[0].v[i] = as_dt(dt, g_ua->f(c->in[0].v[i], g_ua->v1, g_ua->v2));
+    }
+    return true;
+}
+
 typedef double (*fn2)(double, double);
 static double f_add(double a, double b) { return a + b; }
 static double f_sub(double a, double b) { return a - b; }
@@ -937,6 +974,9 @@ static void add_rows(void)
     for (size_t i = 0; i < sizeof(k_unary) / sizeof(k_unary[0]); ++i) {
         g_rows[g_nrows++] = (oprow){k_unary[i].type, build_unary, &k_unary[i]};
     }
+    for (size_t i = 0; i < sizeof(k_unary_attr) / sizeof(k_unary_attr[0]); ++i) {
+        g_rows[g_nrows++] = (oprow){k_unary_attr[i].type, build_unary_attr, &k_unary_attr[i]};
+    }
     static const oprow rest[] = {
         {"Cast", build_cast, NULL},
         {"MatMul", build_matmul, NULL},
@@ -1093,6 +1133,7 @@ static void measure(bool verbose)
         for (int d = 0; d < NDT; ++d) {
             g_seed = (uint32_t)(r * 31 + d + 1);
             g_un = (const struct unary *)g_rows[r].sel;
+            g_ua = (const struct unary_attr *)g_rows[r].sel;
             g_bin = (const struct binary *)g_rows[r].sel;
             assert_true(g_rows[r].build(&c, k_dts[d]));
             char why[512] = "";
