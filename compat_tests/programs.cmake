@@ -68,6 +68,9 @@ oa_compat_test(oa_run_det PROGRAM oa_run ARGS --model ${_md}/om/det.om --input $
 _mdl_fix(rec)
 oa_compat_test(oa_run_rec PROGRAM oa_run ARGS --model ${_md}/om/rec.om --input ${_md}/inputs/rec_x.bin
                --compare ${_md}/ref/rec --load mem --async FIXTURES ${_fx} LABELS models)
+_mdl_fix(cls)
+oa_compat_test(oa_run_cls_async_v2 PROGRAM oa_run ARGS --model ${_md}/om/cls.om --input ${_md}/inputs/cls_x.bin
+               --compare ${_md}/ref/cls --asyncV2 --loop 3 FIXTURES ${_fx} LABELS models)
 _mdl_fix(yolo)
 oa_compat_test(oa_run_yolo PROGRAM oa_run ARGS --model ${_md}/om/yolo.om --input ${_md}/inputs/yolo_x.bin
                --compare ${_md}/ref/yolo --load withmem FIXTURES ${_fx} LABELS models)

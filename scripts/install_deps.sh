@@ -37,7 +37,14 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-if [[ ! -f node_modules/.package-lock.json ]] || [[ package-lock.json -nt node_modules/.package-lock.json ]]; then
+# node_modules as a symlink is someone else's install (another checkout of
+# the tree): npm ci would empty it through the link, so it is only checked.
+if [[ -L node_modules ]]; then
+  if [[ ! -f node_modules/.package-lock.json ]]; then
+    echo "install_deps: node_modules links to an incomplete install; run npm ci --ignore-scripts there" >&2
+    exit 1
+  fi
+elif [[ ! -f node_modules/.package-lock.json ]] || [[ package-lock.json -nt node_modules/.package-lock.json ]]; then
   echo "install_deps: npm ci --ignore-scripts"
   npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 fi

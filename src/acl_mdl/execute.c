@@ -1,6 +1,6 @@
 /*
- * aclmdlExecute, aclmdlExecuteV2, aclmdlExecuteAsync: CANN's argument
- * checks, then the model's executor (model.h).
+ * aclmdlExecute, aclmdlExecuteV2, aclmdlExecuteAsync, aclmdlExecuteAsyncV2:
+ * CANN's argument checks, then the model's executor (model.h).
  *
  * Order (GE's V1 path; the V2 path returns the same codes for these cases):
  *   NULL input / output dataset -> ACL_ERROR_INVALID_PARAM;
@@ -10,6 +10,13 @@
  *   then the executor (dataset counts, sizes, the run itself).
  * aclmdlExecuteV2 first refuses a NULL configuration and writes its two
  * timeouts into the process-wide "GE context" (sticky, as CANN).
+ *
+ * aclmdlExecuteAsyncV2 is aclmdlExecuteAsync plus an execution config (CANN
+ * documents it as such; only its lite stack implements it). We treat the
+ * config as aclmdlExecuteV2 does (NULL refused, timeouts written into the
+ * context) and queue the run exactly as aclmdlExecuteAsync: outputs must be
+ * allocated, results are valid after the stream is synchronised, and the
+ * sync/async mixing rule of static models counts it as asynchronous.
  */
 #include "acl_mdl/mdl_internal.h"
 #include "base/acl_check.h"
@@ -92,16 +99,22 @@ ACL_FUNC_VISIBILITY aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset
     ACL_RETURN_STATUS(execute("aclmdlExecute", modelId, input, output, NULL, false, NULL));
 }
 
-ACL_FUNC_VISIBILITY aclError aclmdlExecuteV2(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output,
-                                             aclrtStream stream, const aclmdlExecConfigHandle *handle)
+/* The exec config's timeouts become the context's (GE's global options), as aclmdlExecuteV2 sets them. */
+static void apply_exec_config(const aclmdlExecConfigHandle *handle)
 {
-    ACL_REQUIRE_NOT_NULL(handle);
     if (handle->stream_sync_timeout >= -1) {
         __atomic_store_n(&g_stream_sync_timeout, handle->stream_sync_timeout, __ATOMIC_RELAXED);
     }
     if (handle->event_sync_timeout >= -1) {
         __atomic_store_n(&g_event_sync_timeout, handle->event_sync_timeout, __ATOMIC_RELAXED);
     }
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlExecuteV2(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output,
+                                             aclrtStream stream, const aclmdlExecConfigHandle *handle)
+{
+    ACL_REQUIRE_NOT_NULL(handle);
+    apply_exec_config(handle);
     ACL_RETURN_STATUS(execute("aclmdlExecuteV2", modelId, input, output, stream, false, handle));
 }
 
@@ -109,4 +122,13 @@ ACL_FUNC_VISIBILITY aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDa
                                                 aclrtStream stream)
 {
     ACL_RETURN_STATUS(execute("aclmdlExecuteAsync", modelId, input, output, stream, true, NULL));
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlExecuteAsyncV2(uint32_t modelId, const aclmdlDataset *input,
+                                                  aclmdlDataset *output, aclrtStream stream,
+                                                  const aclmdlExecConfigHandle *handle)
+{
+    ACL_REQUIRE_NOT_NULL(handle);
+    apply_exec_config(handle);
+    ACL_RETURN_STATUS(execute("aclmdlExecuteAsyncV2", modelId, input, output, stream, true, handle));
 }

@@ -446,7 +446,7 @@ static oa_status check_without_graph(const aclmdlConfigHandle *h, bool from_file
     return OA_OK;
 }
 
-static oa_status load_with_config(const aclmdlConfigHandle *h, uint32_t *model_id)
+oa_status oa_mdl_load_with_config(const aclmdlConfigHandle *h, uint32_t *model_id)
 {
     /* CANN's router: a path wins over memory; neither is an error */
     bool om2 = false;
@@ -533,7 +533,7 @@ static oa_status load_with_config(const aclmdlConfigHandle *h, uint32_t *model_i
 ACL_FUNC_VISIBILITY aclError aclmdlLoadWithConfig(const aclmdlConfigHandle *handle, uint32_t *modelId)
 {
     ACL_REQUIRE_NOT_NULL(handle);
-    ACL_RETURN_STATUS(load_with_config(handle, modelId));
+    ACL_RETURN_STATUS(oa_mdl_load_with_config(handle, modelId));
 }
 
 /* ---- unload and attributes ---- */
@@ -541,6 +541,8 @@ ACL_FUNC_VISIBILITY aclError aclmdlLoadWithConfig(const aclmdlConfigHandle *hand
 ACL_FUNC_VISIBILITY aclError aclmdlUnload(uint32_t modelId)
 {
     /* GE's unload does not need an initialised executor: models can be unloaded after aclFinalize */
+    ACL_REQUIRE(!oa_mdl_bundle_owns(modelId), OA_E_PARAM,
+                "model id[%u] belongs to a bundle: unload it with aclmdlBundleUnloadModel", modelId);
     ACL_RETURN_STATUS(oa_model_unload(modelId));
 }
 

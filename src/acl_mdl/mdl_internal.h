@@ -47,6 +47,12 @@ bool oa_mdl_rt2_enabled(void);
 /* OA_E_GE_NOT_INIT (145001) unless aclInit has run (GE's executor state). */
 oa_status oa_mdl_require_init(void) OA_MUST_CHECK;
 
+/* aclmdlLoadWithConfig after its NULL checks (bundle.c loads sub-models through it). */
+oa_status oa_mdl_load_with_config(const aclmdlConfigHandle *h, uint32_t *model_id) OA_MUST_CHECK;
+
+/* True when model_id is a loaded sub-model of a bundle (aclmdlUnload refuses those). */
+bool oa_mdl_bundle_owns(uint32_t model_id);
+
 /*
  * aclmdlGetDesc's body for a loaded model: clears desc, then fills it or
  * fails with 145001 (V1, before aclInit) / 145003.

@@ -84,7 +84,7 @@ typedef struct oa_model_run {
     aclmdlDataset *output;        /* idem */
     aclrtStream stream;           /* the application's stream (NULL allowed) */
     bool async;                   /* aclmdlExecuteAsync */
-    bool v2_api;                  /* aclmdlExecuteV2: V1 synchronises `stream` afterwards */
+    bool v2_api;                  /* aclmdlExecuteV2 / aclmdlExecuteAsyncV2 (an exec config came with the call) */
     int32_t stream_sync_timeout;  /* ms, -1 forever (aclmdlExecuteV2's config, else the sticky global) */
     int32_t event_sync_timeout;
 } oa_model_run;

@@ -602,9 +602,11 @@ static void execute_argument_checks(void **state)
     expect_fail(aclmdlExecuteV2(1, NULL, NULL, NULL, NULL), ACL_ERROR_INVALID_PARAM, "handle");
     expect_fail(aclmdlExecuteV2(1, NULL, out, NULL, cfg), ACL_ERROR_INVALID_PARAM, "input");
     expect_fail(aclmdlExecuteV2(1, in, out, NULL, cfg), ACL_ERROR_GE_EXEC_MODEL_ID_INVALID, NULL);
-    /* not implemented in CANN's full library either */
-    assert_int_equal(aclmdlExecuteAsyncV2(1, in, out, NULL, cfg), ACL_ERROR_API_NOT_SUPPORT);
-    (void)aclGetRecentErrMsg();
+    /* ExecuteAsyncV2: its configuration first too, then ExecuteAsync's checks */
+    expect_fail(aclmdlExecuteAsyncV2(1, in, out, NULL, NULL), ACL_ERROR_INVALID_PARAM, "handle");
+    expect_fail(aclmdlExecuteAsyncV2(1, NULL, out, NULL, cfg), ACL_ERROR_INVALID_PARAM, "input");
+    expect_fail(aclmdlExecuteAsyncV2(1, in, NULL, NULL, cfg), ACL_ERROR_INVALID_PARAM, "output");
+    expect_fail(aclmdlExecuteAsyncV2(1, in, out, NULL, cfg), ACL_ERROR_GE_EXEC_MODEL_ID_INVALID, "model id[1]");
 
     expect_fail(aclmdlUnload(1), ACL_ERROR_GE_EXEC_MODEL_ID_INVALID, NULL);
     expect_fail(aclmdlUnload(0), ACL_ERROR_GE_EXEC_MODEL_ID_INVALID, NULL);

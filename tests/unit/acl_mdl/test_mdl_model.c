@@ -1059,6 +1059,75 @@ static void unload_during_async_execution(void **state)
     assert_int_equal(aclrtResetDevice(0), ACL_SUCCESS);
 }
 
+/* aclmdlExecuteAsyncV2: aclmdlExecuteAsync's route with the exec config's timeouts; its argument checks. */
+static void execute_async_v2(void **state)
+{
+    (void)state;
+    assert_int_equal(aclrtSetDevice(0), ACL_SUCCESS);
+    aclrtStream stream = NULL;
+    assert_int_equal(aclrtCreateStream(&stream), ACL_SUCCESS);
+    memset(&g_fake, 0, sizeof(g_fake));
+    g_order_pos = 0;
+    __atomic_store_n(&g_async_gate, 1, __ATOMIC_RELEASE);
+    const uint32_t id = publish(OA_ROUTE_V1, static_info());
+    aclmdlDataset *in = aclmdlCreateDataset();
+    aclmdlDataset *out = aclmdlCreateDataset();
+    aclmdlExecConfigHandle *cfg = aclmdlCreateExecConfigHandle();
+    int32_t t = 3000;
+    assert_int_equal(aclmdlSetExecConfigOpt(cfg, ACL_MDL_STREAM_SYNC_TIMEOUT, &t, sizeof(t)), ACL_SUCCESS);
+    t = 70;
+    assert_int_equal(aclmdlSetExecConfigOpt(cfg, ACL_MDL_EVENT_SYNC_TIMEOUT, &t, sizeof(t)), ACL_SUCCESS);
+
+    /* bad inputs, in CANN's order: the config, then the datasets, then the id */
+    expect_fail(aclmdlExecuteAsyncV2(id, in, out, stream, NULL), ACL_ERROR_INVALID_PARAM, "handle");
+    expect_fail(aclmdlExecuteAsyncV2(id, NULL, out, stream, cfg), ACL_ERROR_INVALID_PARAM, "input");
+    expect_fail(aclmdlExecuteAsyncV2(id, in, NULL, stream, cfg), ACL_ERROR_INVALID_PARAM, "output");
+    assert_int_equal(aclmdlAddDatasetBuffer(in, NULL), ACL_ERROR_INVALID_PARAM);
+    expect_fail(aclmdlExecuteAsyncV2(id + 1000, in, out, stream, cfg), ACL_ERROR_GE_EXEC_MODEL_ID_INVALID, NULL);
+    assert_int_equal(g_fake.async_executes, 0);
+    assert_int_equal(g_fake.executes, 0);
+
+    assert_int_equal(aclmdlExecuteAsyncV2(id, in, out, stream, cfg), ACL_SUCCESS);
+    assert_int_equal(g_fake.async_executes, 1); /* the executor's asynchronous entry, never the synchronous one */
+    assert_int_equal(g_fake.executes, 0);
+    assert_true(g_fake.last_run.async);
+    assert_true(g_fake.last_run.v2_api);
+    assert_ptr_equal(g_fake.last_run.stream, stream);
+    assert_ptr_equal(g_fake.last_run.input, in);
+    assert_ptr_equal(g_fake.last_run.output, out);
+    assert_int_equal(g_fake.last_run.stream_sync_timeout, 3000);
+    assert_int_equal(g_fake.last_run.event_sync_timeout, 70);
+    assert_int_equal(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    assert_int_equal(g_order_pos, 1);
+    /* the config's timeouts reach the context as with aclmdlExecuteV2 */
+    int32_t s = 0;
+    int32_t e = 0;
+    oa_mdl_exec_timeouts(&s, &e);
+    assert_int_equal(s, 3000);
+    assert_int_equal(e, 70);
+    t = -1;
+    aclmdlSetExecConfigOpt(cfg, ACL_MDL_STREAM_SYNC_TIMEOUT, &t, sizeof(t));
+    aclmdlSetExecConfigOpt(cfg, ACL_MDL_EVENT_SYNC_TIMEOUT, &t, sizeof(t));
+    assert_int_equal(aclmdlExecuteAsyncV2(id, in, out, stream, cfg), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    oa_mdl_exec_timeouts(&s, &e);
+    assert_int_equal(s, -1);
+    assert_int_equal(e, -1);
+    unload(id);
+    expect_fail(aclmdlExecuteAsyncV2(id, in, out, stream, cfg), ACL_ERROR_GE_EXEC_MODEL_ID_INVALID, NULL);
+
+    /* an executor without an asynchronous entry */
+    const uint32_t n = publish_with(OA_ROUTE_V1, static_info(), &g_noexec_ops);
+    expect_fail(aclmdlExecuteAsyncV2(n, in, out, stream, cfg), ACL_ERROR_API_NOT_SUPPORT,
+                "aclmdlExecuteAsyncV2 is not supported yet");
+    unload(n);
+    assert_int_equal(aclmdlDestroyExecConfigHandle(cfg), ACL_SUCCESS);
+    aclmdlDestroyDataset(in);
+    aclmdlDestroyDataset(out);
+    assert_int_equal(aclrtDestroyStream(stream), ACL_SUCCESS);
+    assert_int_equal(aclrtResetDevice(0), ACL_SUCCESS);
+}
+
 /* ---- many threads executing while the model is unloaded ---- */
 
 static int g_mt_running;
@@ -1590,6 +1659,7 @@ int main(void)
         cmocka_unit_test(dynamic_dims),
         cmocka_unit_test(execute_dispatch),
         cmocka_unit_test(unload_during_async_execution),
+        cmocka_unit_test(execute_async_v2),
         cmocka_unit_test(unload_while_threads_execute),
         cmocka_unit_test(attributes),
         cmocka_unit_test(op_attributes),

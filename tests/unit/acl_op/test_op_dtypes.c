@@ -217,6 +217,11 @@ static double f_square(double x) { return x * x; }
 static double f_neg(double x) { return -x; }
 static double f_rsqrt(double x) { return 1.0 / sqrt(x); }
 static double f_recip(double x) { return 1.0 / x; }
+static double f_relu6(double x) { return x < 0 ? 0 : x > 6 ? 6 : x; }
+static double f_sign(double x) { return (x > 0) - (x < 0); }
+static double f_softplus(double x) { return log1p(exp(x)); }
+static double f_softsign(double x) { return x / (1 + fabs(x)); }
+static double f_hardswish(double x) { return x * (x <= -3 ? 0 : x >= 3 ? 1 : (x + 3) / 6); }
 static double f_zero(double x) { (void)x; return 0; }
 static double f_one(double x) { (void)x; return 1; }
 
@@ -230,6 +235,10 @@ static const struct unary {
     {"Exp", -2, 2, exp},         {"Log", 1, 6, log},            {"Abs", -3, 3, fabs},
     {"Neg", -3, 3, f_neg},       {"Reciprocal", 1, 4, f_recip}, {"Floor", -3, 3, floor},
     {"ZerosLike", -3, 3, f_zero}, {"OnesLike", -3, 3, f_one},
+    {"Relu6", -3, 9, f_relu6},    {"Erf", -2, 2, erf},           {"Ceil", -3, 3, ceil},
+    {"Sign", -3, 3, f_sign},      {"Sin", -3, 3, sin},           {"Cos", -3, 3, cos},
+    {"Atan", -3, 3, atan},        {"Softplus", -3, 3, f_softplus}, {"Softsign", -3, 3, f_softsign},
+    {"HardSwish", -4, 4, f_hardswish},
 };
 
 static const struct unary *g_un;
@@ -246,6 +255,43 @@ static bool build_unary(ocase *c, aclDataType dt)
     return true;
 }
 
+/* unary ops with float attributes */
+static double f_leaky(double x, double a, double b) { (void)b; return x > 0 ? x : a * x; }
+static double f_hsig(double x, double a, double b) { const double y = a * x + b; return y < 0 ? 0 : y > 1 ? 1 : y; }
+static double f_muls(double x, double a, double b) { (void)b; return x * a; }
+static double f_adds(double x, double a, double b) { (void)b; return x + a; }
+
+static const struct unary_attr {
+    const char *type;
+    const char *a1, *a2; /* attribute names (a2 may be NULL) */
+    float v1, v2;
+    int lo, hi;
+    double (*f)(double, double, double);
+} k_unary_attr[] = {
+    {"LeakyRelu", "negative_slope", NULL, 0.25f, 0, -3, 3, f_leaky},
+    {"HardSigmoid", "alpha", "beta", 0.25f, 0.5f, -4, 4, f_hsig},
+    {"Muls", "value", NULL, 1.5f, 0, -3, 3, f_muls},
+    {"Adds", "value", NULL, -0.5f, 0, -3, 3, f_adds},
+};
+
+static const struct unary_attr *g_ua;
+
+static bool build_unary_attr(ocase *c, aclDataType dt)
+{
+    static const int64_t d[3] = {2, 3, 4};
+    in_out(c, g_ua->type, 1, 1);
+    fill(shape(&c->in[0], dt, 3, d), g_ua->lo, g_ua->hi);
+    shape(&c->out[0], dt, 3, d);
+    assert_int_equal(aclopSetAttrFloat(c->attr, g_ua->a1, g_ua->v1), ACL_SUCCESS);
+    if (g_ua->a2 != NULL) {
+        assert_int_equal(aclopSetAttrFloat(c->attr, g_ua->a2, g_ua->v2), ACL_SUCCESS);
+    }
+    for (int64_t i = 0; i < 24; ++i) {
+        c->out[0].v[i] = as_dt(dt, g_ua->f(c->in[0].v[i], g_ua->v1, g_ua->v2));
+    }
+    return true;
+}
+
 typedef double (*fn2)(double, double);
 static double f_add(double a, double b) { return a + b; }
 static double f_sub(double a, double b) { return a - b; }
@@ -256,6 +302,12 @@ static double f_min(double a, double b) { return a < b ? a : b; }
 static double f_less(double a, double b) { return a < b; }
 static double f_greater(double a, double b) { return a > b; }
 static double f_equal(double a, double b) { return a == b; }
+static double f_not_equal(double a, double b) { return a != b; }
+static double f_less_equal(double a, double b) { return a <= b; }
+static double f_greater_equal(double a, double b) { return a >= b; }
+static double f_sqdiff(double a, double b) { return (a - b) * (a - b); }
+static double f_floordiv(double a, double b) { return floor(a / b); }
+static double f_floormod(double a, double b) { return a - floor(a / b) * b; }
 
 static const struct binary {
     const char *type;
@@ -266,7 +318,10 @@ static const struct binary {
     {"Add", -3, 3, f_add, false},         {"Sub", -3, 3, f_sub, false},     {"Mul", -3, 3, f_mul, false},
     {"RealDiv", 1, 3, f_div, false},      {"Maximum", -3, 3, f_max, false}, {"Minimum", -3, 3, f_min, false},
     {"Pow", 0, 2, pow, false},            {"Less", -3, 3, f_less, true},    {"Greater", -3, 3, f_greater, true},
-    {"Equal", -1, 1, f_equal, true},
+    {"Equal", -1, 1, f_equal, true},      {"NotEqual", -1, 1, f_not_equal, true},
+    {"LessEqual", -1, 1, f_less_equal, true}, {"GreaterEqual", -1, 1, f_greater_equal, true},
+    {"SquaredDifference", -3, 3, f_sqdiff, false}, {"FloorDiv", 1, 3, f_floordiv, false},
+    {"FloorMod", 1, 3, f_floormod, false},
 };
 
 static const struct binary *g_bin;
@@ -919,6 +974,9 @@ static void add_rows(void)
     for (size_t i = 0; i < sizeof(k_unary) / sizeof(k_unary[0]); ++i) {
         g_rows[g_nrows++] = (oprow){k_unary[i].type, build_unary, &k_unary[i]};
     }
+    for (size_t i = 0; i < sizeof(k_unary_attr) / sizeof(k_unary_attr[0]); ++i) {
+        g_rows[g_nrows++] = (oprow){k_unary_attr[i].type, build_unary_attr, &k_unary_attr[i]};
+    }
     static const oprow rest[] = {
         {"Cast", build_cast, NULL},
         {"MatMul", build_matmul, NULL},
@@ -1075,6 +1133,7 @@ static void measure(bool verbose)
         for (int d = 0; d < NDT; ++d) {
             g_seed = (uint32_t)(r * 31 + d + 1);
             g_un = (const struct unary *)g_rows[r].sel;
+            g_ua = (const struct unary_attr *)g_rows[r].sel;
             g_bin = (const struct binary *)g_rows[r].sel;
             assert_true(g_rows[r].build(&c, k_dts[d]));
             char why[512] = "";

@@ -6,8 +6,11 @@
  * (buffer counts, the 64-byte input slack, output sizes, NULL outputs,
  * sync/async mode mixing, ExecuteV2), concurrency and unload.
  *
+ * Bundles (aclmdlBundle*) are built here from ew.om as om_format.md lays them out.
+ *
  *   test_v1_api [DIR]   (DIR holds the generated models; default $OA_V1_MODELS)
  */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -338,6 +341,7 @@ static void execute_checks(void **state)
     ew_check(&b, EW_N);
     /* the model ran synchronously: asynchronous execution is refused (GE's mode mixing rule) */
     EXPECT_ACL(aclmdlExecuteAsync(id, b.in, b.out, s), ACL_ERROR_GE_FAILURE, "mix execute");
+    EXPECT_ACL(aclmdlExecuteAsyncV2(id, b.in, b.out, s, cfg), ACL_ERROR_GE_FAILURE, "mix execute");
     OK_ACL(aclmdlUnload(id));
     /* and the other way round; async never allocates outputs */
     OK_ACL(aclmdlLoadFromFile(model("ew.om"), &id));
@@ -347,6 +351,14 @@ static void execute_checks(void **state)
     OK_ACL(aclrtSynchronizeStream(s));
     ew_check(&b, EW_N);
     EXPECT_ACL(aclmdlExecute(id, b.in, b.out), ACL_ERROR_GE_FAILURE, "mix execute");
+    /* aclmdlExecuteAsyncV2 is the asynchronous mode too: queued, the results there after the synchronisation */
+    OK_ACL(aclrtMemset(b.y0, EW_N * 4, 0, EW_N * 4));
+    OK_ACL(aclmdlExecuteAsyncV2(id, b.in, b.out, s, cfg));
+    OK_ACL(aclrtSynchronizeStream(s));
+    ew_check(&b, EW_N);
+    EXPECT_ACL(aclmdlExecuteAsyncV2(id, b.in, b.out, s, NULL), ACL_ERROR_INVALID_PARAM, "handle");
+    EXPECT_ACL(aclmdlExecuteAsyncV2(id, b.in, nul, s, cfg), ACL_ERROR_GE_FAILURE, "E13025");
+    EXPECT_ACL(aclmdlExecuteV2(id, b.in, b.out, s, cfg), ACL_ERROR_GE_FAILURE, "mix execute");
     /* unloading with executions queued: they finish, then the model goes */
     for (int i = 0; i < 4; i++) {
         OK_ACL(aclmdlExecuteAsync(id, b.in, b.out, s));
@@ -528,6 +540,205 @@ static void concurrent_executions(void **state)
     OK_ACL(aclmdlUnload(id));
 }
 
+/* ---- bundles ---- */
+
+static unsigned char *read_all(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    *n = (size_t)ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *b = malloc(*n);
+    assert_non_null(b);
+    assert_int_equal(fread(b, 1, *n, f), *n);
+    fclose(f);
+    return b;
+}
+
+static void put32(unsigned char *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++) {
+        p[i] = (unsigned char)(v >> (8 * i));
+    }
+}
+
+static void put64(unsigned char *p, uint64_t v)
+{
+    put32(p, (uint32_t)v);
+    put32(p + 4, (uint32_t)(v >> 32));
+}
+
+/*
+ * A bundle as om_format.md 2.5 lays it out: a 256-byte header (modeltype 5,
+ * model_num = n, model_length = the whole file), one 64-bit table (offsets
+ * from the table's start) with BUNDLE_MODEL_VAR_INFO (25: int64 variable
+ * size) then one BUNDLE_MODEL_INFO (24) per nested .om, the data packed.
+ */
+static unsigned char *make_bundle(const unsigned char *om, size_t om_size, size_t n, int64_t var, size_t *size)
+{
+    const size_t table = 8 + 24 * (n + 1);
+    *size = 256 + table + 8 + n * om_size;
+    unsigned char *b = calloc(1, *size);
+    assert_non_null(b);
+    memcpy(b, om, 256); /* magic, version, ... of a real header */
+    b[82] = 5;
+    put32(b + 156, (uint32_t)n);
+    put64(b + 184, *size);
+    unsigned char *t = b + 256;
+    put32(t, (uint32_t)(n + 1));
+    size_t off = table;
+    for (size_t i = 0; i <= n; i++) {
+        const size_t len = i == 0 ? 8 : om_size;
+        put32(t + 8 + 24 * i, i == 0 ? 25 : 24);
+        put64(t + 16 + 24 * i, off);
+        put64(t + 24 + 24 * i, len);
+        if (i == 0) {
+            put64(t + off, (uint64_t)var);
+        } else {
+            memcpy(t + off, om, om_size);
+        }
+        off += len;
+    }
+    return b;
+}
+
+static void run_ew(uint32_t id)
+{
+    bufs b;
+    ew_bufs(&b, EW_N * 4, EW_N * 4);
+    OK_ACL(aclmdlExecute(id, b.in, b.out));
+    ew_check(&b, EW_N);
+    ew_free(&b);
+}
+
+static void bundles(void **state)
+{
+    (void)state;
+    size_t om_size = 0, size = 0, size64 = 0;
+    unsigned char *om = read_all(model("ew.om"), &om_size);
+    unsigned char *img = make_bundle(om, om_size, 2, 0, &size);
+    unsigned char *img64 = make_bundle(om, om_size, 2, 64, &size64);
+
+    /* load: every sub-model gets an ordinary id and runs */
+    uint32_t bid = 0, id0 = 0, id1 = 0, x = 0;
+    size_t n = 0;
+    OK_ACL(aclmdlBundleLoadFromMem(img, size, &bid));
+    OK_ACL(aclmdlBundleGetModelNum(bid, &n));
+    assert_int_equal(n, 2);
+    OK_ACL(aclmdlBundleGetModelId(bid, 0, &id0));
+    OK_ACL(aclmdlBundleGetModelId(bid, 1, &id1));
+    assert_true(id0 != 0 && id1 != 0 && id0 != id1);
+    EXPECT_ACL(aclmdlBundleGetModelId(bid, 2, &x), ACL_ERROR_INVALID_PARAM, "index[2]");
+    run_ew(id0);
+    run_ew(id1);
+    /* sub-models go with the bundle functions only */
+    EXPECT_ACL(aclmdlUnload(id0), ACL_ERROR_INVALID_PARAM, "bundle");
+    EXPECT_ACL(aclmdlBundleUnloadModel(bid, 12345), ACL_ERROR_INVALID_PARAM, "not a loaded sub-model");
+    OK_ACL(aclmdlBundleUnloadModel(bid, id0));
+    bufs b;
+    ew_bufs(&b, EW_N * 4, EW_N * 4);
+    EXPECT_ACL(aclmdlExecute(id0, b.in, b.out), ACL_ERROR_GE_EXEC_MODEL_ID_INVALID, NULL);
+    EXPECT_ACL(aclmdlBundleGetModelId(bid, 0, &x), ACL_ERROR_INVALID_PARAM, "not loaded");
+    OK_ACL(aclmdlBundleUnload(bid));
+    EXPECT_ACL(aclmdlExecute(id1, b.in, b.out), ACL_ERROR_GE_EXEC_MODEL_ID_INVALID, NULL);
+    ew_free(&b);
+    EXPECT_ACL(aclmdlBundleUnload(bid), ACL_ERROR_INVALID_BUNDLE_MODEL_ID, "bundle id");
+    EXPECT_ACL(aclmdlBundleGetModelNum(bid, &n), ACL_ERROR_INVALID_BUNDLE_MODEL_ID, NULL);
+    EXPECT_ACL(aclmdlBundleLoadModel(bid, 0, &x), ACL_ERROR_INVALID_BUNDLE_MODEL_ID, NULL);
+
+    /* from a file */
+    char path[] = "/tmp/oa_bundle_XXXXXX";
+    const int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "wb");
+    assert_int_equal(fwrite(img, 1, size, f), size);
+    fclose(f);
+    OK_ACL(aclmdlBundleLoadFromFile(path, &bid));
+    OK_ACL(aclmdlBundleGetModelId(bid, 1, &id1));
+    run_ew(id1);
+    OK_ACL(aclmdlBundleUnload(bid));
+    EXPECT_ACL(aclmdlBundleLoadFromFile("/nonexistent/b.om", &bid), ACL_ERROR_GE_EXEC_MODEL_PATH_INVALID, NULL);
+
+    /* query: counts, the variable size, each sub-model's sizes as aclmdlQuerySize reports them */
+    size_t work = 0, weight = 0, qw = 0, qc = 0, var = 0;
+    OK_ACL(aclmdlQuerySize(model("ew.om"), &work, &weight));
+    aclmdlBundleQueryInfo *q = aclmdlBundleCreateQueryInfo();
+    assert_non_null(q);
+    OK_ACL(aclmdlBundleQueryInfoFromMem(img64, size64, q));
+    OK_ACL(aclmdlBundleGetQueryModelNum(q, &n));
+    assert_int_equal(n, 2);
+    OK_ACL(aclmdlBundleGetVarWeightSize(q, &var));
+    assert_int_equal(var, 64);
+    OK_ACL(aclmdlBundleGetSize(q, 1, &qw, &qc));
+    assert_int_equal(qw, work);
+    assert_int_equal(qc, weight);
+    EXPECT_ACL(aclmdlBundleGetSize(q, 2, &qw, &qc), ACL_ERROR_INVALID_PARAM, "index[2]");
+    OK_ACL(aclmdlBundleQueryInfoFromFile(path, q));
+    OK_ACL(aclmdlBundleGetVarWeightSize(q, &var));
+    assert_int_equal(var, 0);
+    EXPECT_ACL(aclmdlBundleQueryInfoFromMem(om, om_size, q), ACL_ERROR_GE_PARAM_INVALID, "model type");
+    OK_ACL(aclmdlBundleDestroyQueryInfo(q));
+    EXPECT_ACL(aclmdlBundleDestroyQueryInfo(NULL), ACL_ERROR_INVALID_PARAM, NULL);
+    remove(path);
+
+    /* init with the variable memory, then sub-models one by one in each way */
+    static char varmem[64];
+    EXPECT_ACL(aclmdlBundleInitFromMem(img64, size64, NULL, 0, &bid), ACL_ERROR_INVALID_PARAM, "variable weight");
+    EXPECT_ACL(aclmdlBundleInitFromMem(img64, size64, varmem, 32, &bid), ACL_ERROR_INVALID_PARAM, "variable weight");
+    OK_ACL(aclmdlBundleInitFromMem(img64, size64, varmem, sizeof varmem, &bid));
+    OK_ACL(aclmdlBundleGetModelNum(bid, &n));
+    assert_int_equal(n, 2);
+    EXPECT_ACL(aclmdlBundleGetModelId(bid, 0, &x), ACL_ERROR_INVALID_PARAM, "not loaded");
+    OK_ACL(aclmdlBundleLoadModel(bid, 1, &id1));
+    EXPECT_ACL(aclmdlBundleLoadModel(bid, 1, &x), ACL_ERROR_INVALID_PARAM, "already loaded");
+    EXPECT_ACL(aclmdlBundleLoadModel(bid, 2, &x), ACL_ERROR_INVALID_PARAM, "index[2]");
+    run_ew(id1);
+    void *wk = NULL, *wt = NULL;
+    OK_ACL(aclrtMalloc(&wk, work, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK_ACL(aclrtMalloc(&wt, weight, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK_ACL(aclmdlBundleLoadModelWithMem(bid, 0, wk, work, wt, weight, &id0));
+    OK_ACL(aclmdlBundleGetModelId(bid, 0, &x));
+    assert_int_equal(x, id0);
+    run_ew(id0);
+    OK_ACL(aclmdlBundleUnloadModel(bid, id0));
+    OK_ACL(aclrtFree(wk));
+    OK_ACL(aclrtFree(wt));
+    aclmdlConfigHandle *h = aclmdlCreateConfigHandle();
+    const int32_t prio = 3;
+    OK_ACL(aclmdlSetConfigOpt(h, ACL_MDL_PRIORITY_INT32, &prio, sizeof prio));
+    EXPECT_ACL(aclmdlBundleLoadModelWithConfig(bid, 0, NULL, &x), ACL_ERROR_INVALID_PARAM, "handle");
+    OK_ACL(aclmdlBundleLoadModelWithConfig(bid, 0, h, &id0));
+    aclmdlAttrValue_t v;
+    OK_ACL(aclmdlGetAttribute(id0, ACL_MDL_ATTR_PRIORITY_INT32, &v));
+    assert_int_equal(v.mdlPriority, prio);
+    run_ew(id0);
+    OK_ACL(aclmdlDestroyConfigHandle(h));
+    OK_ACL(aclmdlBundleUnload(bid)); /* both sub-models go */
+    EXPECT_ACL(aclmdlGetAttribute(id0, ACL_MDL_ATTR_PRIORITY_INT32, &v), ACL_ERROR_GE_EXEC_MODEL_ID_INVALID, NULL);
+
+    /* damaged containers: each refused, nothing loaded */
+    EXPECT_ACL(aclmdlBundleLoadFromMem(om, om_size, &bid), ACL_ERROR_GE_PARAM_INVALID, "model type");
+    EXPECT_ACL(aclmdlBundleLoadFromMem(img, size - 1, &bid), ACL_ERROR_GE_PARAM_INVALID, "length");
+    img[256 + 8 + 24 + 0] = 1; /* sub-model 0 is no BUNDLE_MODEL_INFO */
+    EXPECT_ACL(aclmdlBundleLoadFromMem(img, size, &bid), ACL_ERROR_GE_PARAM_INVALID, "BUNDLE_MODEL_INFO");
+    img[256 + 8 + 24 + 0] = 24;
+    put64(img + 256 + 8 + 24 + 16, om_size + 1); /* overruns into the next one */
+    EXPECT_ACL(aclmdlBundleLoadFromMem(img, size, &bid), ACL_ERROR_GE_PARAM_INVALID, NULL);
+    put64(img + 256 + 8 + 24 + 16, om_size);
+    put32(img + 156, 7); /* model_num disagrees with the table */
+    EXPECT_ACL(aclmdlBundleLoadFromMem(img, size, &bid), ACL_ERROR_GE_PARAM_INVALID, "sub-models");
+    put32(img + 156, 2);
+    img[256 + 80 + 8] ^= 0xFF; /* a sub-model with a broken magic: the load fails, the bundle goes */
+    assert_int_not_equal(aclmdlBundleLoadFromMem(img, size, &bid), ACL_SUCCESS);
+    EXPECT_ACL(aclmdlBundleLoadFromMem(NULL, size, &bid), ACL_ERROR_INVALID_PARAM, NULL);
+    EXPECT_ACL(aclmdlBundleLoadFromMem(img, 0, &bid), ACL_ERROR_INVALID_PARAM, NULL);
+    EXPECT_ACL(aclmdlBundleLoadFromMem(img, size, NULL), ACL_ERROR_INVALID_PARAM, NULL);
+    free(om);
+    free(img);
+    free(img64);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -561,7 +772,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(hostile_and_unsupported), cmocka_unit_test(execute_checks),
         cmocka_unit_test(io_copies_and_constants), cmocka_unit_test(conv_model),
         cmocka_unit_test(concurrent_executions), cmocka_unit_test(capture_and_replay),
-        cmocka_unit_test(queue_loads_refused),
+        cmocka_unit_test(queue_loads_refused), cmocka_unit_test(bundles),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

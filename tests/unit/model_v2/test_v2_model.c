@@ -899,6 +899,22 @@ static void one_executor_per_stream(void **state)
     assert_int_equal(aclmdlExecuteV2(id, in.ds, out.ds, b, cfg), ACL_SUCCESS);
     assert_true(((const float *)out.mem[0])[2] == 5.0f);
     assert_int_equal(stats(id).executors - base, 2);
+    /* ExecuteAsyncV2 is ExecuteAsync with a config: queued on the stream's executor, same numbers as ExecuteV2 */
+    float sync_out[4];
+    memcpy(sync_out, out.mem[0], sizeof sync_out);
+    memset(out.mem[0], 0, 16);
+    assert_int_equal(aclmdlExecuteAsyncV2(id, in.ds, out.ds, a, cfg), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(a), ACL_SUCCESS);
+    assert_memory_equal(out.mem[0], sync_out, sizeof sync_out);
+    assert_int_equal(stats(id).executors - base, 2);
+    assert_int_equal(aclmdlExecuteAsyncV2(id, in.ds, out.ds, a, NULL), ACL_ERROR_INVALID_PARAM);
+    assert_non_null(strstr(aclGetRecentErrMsg(), "handle"));
+    aclmdlDataset *none = aclmdlCreateDataset();
+    assert_int_equal(aclmdlExecuteAsyncV2(id, in.ds, none, a, cfg), ACL_ERROR_INVALID_PARAM); /* checked before queueing */
+    assert_non_null(strstr(aclGetRecentErrMsg(), "output dataset"));
+    assert_int_equal(aclmdlExecuteAsyncV2(id, none, out.ds, a, cfg), ACL_ERROR_INVALID_PARAM);
+    assert_int_equal(aclrtSynchronizeStream(a), ACL_SUCCESS);
+    aclmdlDestroyDataset(none);
     assert_int_equal(aclmdlDestroyExecConfigHandle(cfg), ACL_SUCCESS);
     free_io(&in);
     free_io(&out);
