@@ -135,6 +135,7 @@ static bool append_act(dnnl_post_ops_t po, oa_kact act, float a, float b)
     case OA_KACT_SIGMOID: return dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_logistic, 0.0f, 0.0f) == dnnl_success;
     case OA_KACT_TANH: return dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_tanh, 0.0f, 0.0f) == dnnl_success;
     case OA_KACT_GELU_ERF: return dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_gelu_erf, 0.0f, 0.0f) == dnnl_success;
+    case OA_KACT_SWISH: return dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_swish, a, 0.0f) == dnnl_success;
     default: return false;
     }
 }

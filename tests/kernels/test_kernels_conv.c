@@ -30,6 +30,7 @@ static double act_ref(oa_kact a, double x, double al, double be)
     case OA_KACT_SIGMOID: return 1 / (1 + exp(-x));
     case OA_KACT_TANH: return tanh(x);
     case OA_KACT_GELU_ERF: return 0.5 * x * (1 + erf(x / sqrt(2.0)));
+    case OA_KACT_SWISH: return x / (1 + exp(-al * x));
     default: return x;
     }
 }
@@ -301,7 +302,7 @@ static void test_conv_shapes(void **state)
 static void test_conv_epilogues(void **state)
 {
     (void)state;
-    post_case pcs[12];
+    post_case pcs[13];
     int n = 0;
     pcs[n++] = post_act(OA_KACT_RELU, 0, 0);
     pcs[n++] = post_act(OA_KACT_CLIP, 0, 6);
@@ -311,6 +312,7 @@ static void test_conv_epilogues(void **state)
     pcs[n++] = post_act(OA_KACT_MUL_HARDSIGMOID, 1.0f / 6.0f, 0.5f);      /* = hardswish */
     pcs[n++] = post_act(OA_KACT_LEAKY_RELU, 0.1f, 0);
     pcs[n++] = post_act(OA_KACT_SIGMOID, 0, 0);
+    pcs[n++] = post_act(OA_KACT_SWISH, 1.0f, 0); /* YOLO SiLU */
     post_case bn = post_act(OA_KACT_RELU, 0, 0);
     bn.fold_bn = true;
     pcs[n++] = bn;
