@@ -342,6 +342,33 @@ static void test_conv_epilogues(void **state)
     }
 }
 
+/*
+ * The first conv of a blocked chain reading a wide plain x (out_nchwc, PP-OCR
+ * det's 96-channel Concat into a 3x3 conv): oneDNN has only its reference
+ * kernel for NCHW x with that many channels, so the kernel packs x into
+ * NCHWc itself and must still get a JIT primitive.
+ */
+static void test_conv_wide_plain_entry(void **state)
+{
+    (void)state;
+    static const conv_case shapes[] = {
+        {1, 96, 20, 20, 24, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0},
+        {1, 40, 9, 11, 12, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0}, /* partial input block */
+    };
+    post_case relu = post_act(OA_KACT_RELU, 0, 0);
+    relu.fold_bn = true;
+    for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++) {
+        for (int thr = 1; thr <= 2; thr++) {
+            run_case(&shapes[s], &relu, 2, thr, 500 + s);
+            /* (a forced block size may have no JIT kernel on this CPU) */
+            const char *dnnl = getenv("OA_KERNELS_ONEDNN");
+            if ((dnnl == NULL || strcmp(dnnl, "0") != 0) && getenv("OA_KERNELS_BLOCK") == NULL) {
+                assert_string_equal(kt_last_impl, "onednn");
+            }
+        }
+    }
+}
+
 static void test_conv_residual_inplace(void **state)
 {
     (void)state;
@@ -419,6 +446,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_conv_shapes),
         cmocka_unit_test(test_conv_epilogues),
+        cmocka_unit_test(test_conv_wide_plain_entry),
         cmocka_unit_test(test_conv_residual_inplace),
         cmocka_unit_test(test_conv_bad_params),
     };
