@@ -13,6 +13,14 @@
  * ORT's session is created, timed and destroyed (its spinning threads are
  * gone) before openacl runs, so neither runs while the other's threads
  * spin. Prints the median of each pass and the best pass median.
+ *
+ * Memory and load: before ONNX Runtime is loaded, the process's resident
+ * set is read (VmRSS) after aclInit, the model is loaded (timed: wall time
+ * of aclmdlLoadFromFile) and executed --warmup times, then VmHWM is read:
+ * "peak RSS" is that high-water mark, "model RSS" the part above the
+ * pre-load baseline (libraries, inputs), compared with the model's weight +
+ * work sizes from aclmdlQuerySize (the issue's "weights + activations").
+ * The RESULT line carries every number; run_models.sh makes the table.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -30,6 +38,25 @@ static double now_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* a "VmRSS:"/"VmHWM:" line of /proc/self/status, in MiB */
+static double status_mib(const char *key)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    double kib = -1;
+    const size_t n = strlen(key);
+    while (f != NULL && fgets(line, sizeof line, f) != NULL) {
+        if (strncmp(line, key, n) == 0) {
+            kib = atof(line + n);
+            break;
+        }
+    }
+    if (f != NULL) {
+        fclose(f);
+    }
+    return kib / 1024.0;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -134,11 +161,19 @@ int main(int argc, char **argv)
         fprintf(stderr, "ACL init failed\n");
         return 1;
     }
+    size_t work_size = 0, weight_size = 0;
+    if (aclmdlQuerySize(om, &work_size, &weight_size) != ACL_SUCCESS) {
+        fprintf(stderr, "query size %s failed: %s\n", om, aclGetRecentErrMsg());
+        return 1;
+    }
+    const double rss0 = status_mib("VmRSS:");
     uint32_t id = 0;
+    const double l0 = now_ms();
     if (aclmdlLoadFromFile(om, &id) != ACL_SUCCESS) {
         fprintf(stderr, "load %s failed: %s\n", om, aclGetRecentErrMsg());
         return 1;
     }
+    const double load_ms = now_ms() - l0;
     aclmdlDesc *desc = aclmdlCreateDesc();
     (void)aclmdlGetDesc(desc, id);
     aclmdlDataset *ds_in = aclmdlCreateDataset(), *ds_out = aclmdlCreateDataset();
@@ -152,6 +187,13 @@ int main(int argc, char **argv)
         outs[j] = malloc(size);
         (void)aclmdlAddDatasetBuffer(ds_out, aclCreateDataBuffer(outs[j], size));
     }
+    for (int r = 0; r < warmup; r++) {
+        if (aclmdlExecute(id, ds_in, ds_out) != ACL_SUCCESS) {
+            fprintf(stderr, "aclmdlExecute: %s\n", aclGetRecentErrMsg());
+            return 1;
+        }
+    }
+    const double hwm = status_mib("VmHWM:");
     oa_ort *ort = oa_ort_open(NULL);
     if (ort == NULL) {
         fprintf(stderr, "ONNX Runtime: %s\n", oa_ort_last_error());
@@ -197,8 +239,12 @@ int main(int argc, char **argv)
         ort_best = ort_ms < ort_best ? ort_ms : ort_best;
     }
     const char *base = strrchr(om, '/');
-    printf("RESULT %s threads %d: openacl %.3f ms, ONNX Runtime %.3f ms (spin %d), ratio ORT/openacl %.2f\n",
-           base ? base + 1 : om, threads, ours_best, ort_best, spin, ort_best / ours_best);
+    const double wa = (double)(work_size + weight_size) / (1024.0 * 1024.0);
+    printf("RESULT %s threads %d: openacl %.3f ms, ONNX Runtime %.3f ms (spin %d), ratio openacl/ORT %.2f, "
+           "load %.1f ms, peak RSS %.1f MiB, model RSS %.1f MiB, weights %.1f MiB, work %.1f MiB, "
+           "model RSS/(weights+work) %.2f\n",
+           base ? base + 1 : om, threads, ours_best, ort_best, spin, ours_best / ort_best, load_ms, hwm, hwm - rss0,
+           (double)weight_size / (1024.0 * 1024.0), (double)work_size / (1024.0 * 1024.0), (hwm - rss0) / wa);
     free(t);
     (void)aclmdlUnload(id);
     (void)aclFinalize();

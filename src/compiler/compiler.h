@@ -66,7 +66,7 @@ typedef struct oa_compile_options {
     const char *input_fp16_nodes;  /* "data1;data2" */
     const char *output_type;       /* "FP32" (all outputs) or "node:idx:FP16;node2:0:FP32" */
     const char *out_nodes;         /* "node:0;node:1;node2:0" */
-    bool layout_nchwc;             /* mark conv chains NC1HWC0 (default off) */
+    bool layout_nchwc;             /* mark conv chains NC1HWC0 (atc: on unless OPENACL_ATC_NCHWC=0) */
     bool disable_reuse;            /* --disable_reuse_memory=1: no tensor shares memory */
     unsigned disable;              /* OA_NO_* bits */
     /* --external_weight: 0 weights in the .om; 1 one weight_<hash> file per

@@ -187,6 +187,27 @@ static bool match_mul_hardsigmoid(oa_node *p, const oa_use *u, match *m)
 }
 
 /*
+ *   y ─┬─▶ Sigmoid ─┐
+ *      └───────────▶ Mul ─▶            = Swish(1)  (SiLU, YOLO's activation)
+ */
+static bool match_silu(oa_node *p, const oa_use *u, match *m)
+{
+    for (int first = 0; first < 2; first++) {
+        oa_node *sg = u[first].node, *mul = u[1 - first].node;
+        if (sg->type != OA_OP_SIGMOID || only_use(sg) != mul || !mul_of(mul, p, sg)) {
+            continue;
+        }
+        m->op = "Swish";
+        m->alpha = 1.0f;
+        push(m, sg);
+        push(m, mul);
+        m->final = mul;
+        return true;
+    }
+    return false;
+}
+
+/*
  * Erf-based Gelu, both operand orders:
  *   form 1:  Mul(Mul(y, 0.5), Add(Erf(y / sqrt2), 1))
  *   form 2:  Mul(Mul(y, Add(Erf(y / sqrt2), 1)), 0.5)
@@ -437,6 +458,10 @@ static oa_status fuse_next(oa_node *p, bool *did)
         if (!ok) {
             memset(&m, 0, sizeof(m));
             ok = match_gelu(p, u, &m);
+        }
+        if (!ok) {
+            memset(&m, 0, sizeof(m));
+            ok = match_silu(p, u, &m);
         }
     } else if (nu == 1) {
         ok = match_single(p, u[0].node, u[0].input, &m);

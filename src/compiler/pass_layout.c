@@ -12,7 +12,7 @@
  * Blocked descs: format NC1HWC0, shape [N, ceil(C/16), H, W, 16], origin
  * format NCHW, origin shape [N, C, H, W]. C0 = 16 is the planning size: it
  * also fits the AVX2 block of 8 the kernels may pick at run time. Weights
- * and per-channel/scalar operands stay plain. Switchable (atc default: off).
+ * and per-channel/scalar operands stay plain. Switchable (atc default: on).
  */
 #define OA_LOG_MODULE "GE"
 #include <stdio.h>

@@ -99,6 +99,7 @@ OA_MUST_CHECK oa_status oa_pass_fold_input_affine(oa_graph *g, size_t *changed);
  *                x * HardSigmoid(x) -> MulHardSigmoid(alpha, beta);
  *                x * 0.5 * (1 + Erf(x / sqrt 2)) (both operand orders) ->
  *                GeluErf;
+ *                x * Sigmoid(x) -> Swish(1) (SiLU);
  *   residual     Add(y, t) with t of y's exact static shape and dtype, not
  *                a constant -> "Add" post-op reading t from an extra input.
  * Every tensor that disappears must have been read only inside the pattern

@@ -64,6 +64,7 @@ typedef struct conv_state {
     float *bias; /* folded bias [oc] */
     size_t scratch_max;
     bool src_plain; /* some slice reads the plain copy of x (made per run in the workspace) */
+    bool xpack;     /* out_nchwc op (plain x) with a slice reading a blocked copy of x (workspace) */
     /* reference */
     float *wref; /* folded weights in the input layout */
     /* non-overlapping transposed convolution (kernel == stride): a 1x1 Conv2D
@@ -358,10 +359,12 @@ static oa_status make_slice(conv_state *s, slice *sl, const float *wf, int n_pos
     const char *impl = NULL;
     dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl);
     if (getenv("OA_KERNELS_VERBOSE") != NULL) {
-        fprintf(stderr, "%s ic%lld %lldx%lld k%lldx%lld s%lld g%lld %s slice [%lld,%lld) of %lld: oneDNN impl %s\n",
+        fprintf(stderr, "%s ic%lld %lldx%lld k%lldx%lld s%lld g%lld %s slice [%lld,%lld) of %lld, %s x, post-ops %d/%d fused: oneDNN impl %s\n",
                 g->transpose ? "deconv" : "conv", (long long)g->ic, (long long)g->ih, (long long)g->iw,
                 (long long)g->kh, (long long)g->kw, (long long)g->sh, (long long)g->g, g->blocked ? "NCHWc" : (g->iblk ? "NCHW(via NCHWc)" : "NCHW"),
-                (long long)sl->c0, (long long)sl->c1, (long long)g->oc, impl ? impl : "?");
+                (long long)sl->c0, (long long)sl->c1, (long long)g->oc, sl->src_plain ? "plain" : "blocked", taken,
+                s->post.n,
+                impl ? impl : "?");
     }
     if (impl == NULL || strncmp(impl, "ref", 3) == 0) {
         dnnl_primitive_desc_destroy(pd);
@@ -446,6 +449,13 @@ static oa_status setup_dnnl_layout(conv_state *s, const float *wf)
                 oa_error_clear();
                 s->sl[i].src_plain = true;
                 st = make_slice(s, &s->sl[i], wf, n_post);
+            } else if (st == OA_E_NOT_SUPPORTED && s->g.xpl) {
+                /* a chain entered by a wide plain x (PP-OCR det's 96-channel Concat
+                 * into a 3x3 conv): oneDNN has only its reference kernel for NCHW x
+                 * with many channels, so the slice reads a blocked copy of x */
+                oa_error_clear();
+                s->sl[i].src_plain = false;
+                st = make_slice(s, &s->sl[i], wf, n_post);
             }
             if (st == OA_OK && taken >= 0 && s->post_from != taken) {
                 st = OA_E_NOT_SUPPORTED; /* slices must agree on the fused prefix */
@@ -455,9 +465,11 @@ static oa_status setup_dnnl_layout(conv_state *s, const float *wf)
         if (st == OA_OK) {
             s->scratch_max = 0;
             s->src_plain = false;
+            s->xpack = false;
             for (int i = 0; i < s->nslices; i++) {
                 s->scratch_max = s->sl[i].scratch > s->scratch_max ? s->sl[i].scratch : s->scratch_max;
                 s->src_plain |= s->sl[i].src_plain;
+                s->xpack |= s->g.xpl && !s->sl[i].src_plain;
             }
             s->has_sum = s->post_from > 0 && s->post.ops[0].kind == OA_KPOST_ADD;
             return OA_OK;
@@ -663,6 +675,9 @@ static oa_status conv_setup(oa_kop *op)
         if (s->src_plain && s->g.blocked && !s->g.xpl) { /* plain copy of x */
             op->ws_size += sizeof(float) * (size_t)(s->g.n * s->g.ic * s->g.ih * s->g.iw);
         }
+        if (s->xpack) { /* blocked copy of x */
+            op->ws_size += sizeof(float) * (size_t)(s->g.n * oa_kc_padded(s->g.ic) * s->g.ih * s->g.iw);
+        }
         if (s->g.iblk) { /* blocked copies of x and y */
             op->ws_size += sizeof(float) * (size_t)(s->g.n * (oa_kc_padded(s->g.ic) * s->g.ih * s->g.iw +
                                                              oa_kc_padded(s->g.oc) * s->g.oh * s->g.ow));
@@ -754,7 +769,7 @@ static void conv_dnnl_worker(void *vctx, size_t tid, size_t b, size_t e)
         if (sl->src_plain) {
             x = (g->iblk ? (const float *)c->in[0] : c->xplain) + (n * g->ic + sl->ic0) * ihw;
         } else {
-            x = (g->iblk ? c->xb : (const float *)c->in[0]) + (n * ipad + sl->ic0) * ihw;
+            x = (g->iblk || s->xpack ? c->xb : (const float *)c->in[0]) + (n * ipad + sl->ic0) * ihw;
         }
         float *y = (g->iblk ? c->yb : c->y) + (n * opad + sl->c0) * ohw;
         if (s->has_sum) {
@@ -925,6 +940,13 @@ static oa_status conv_run(const oa_kop *op, const void *const *in, void *const *
         c.ntasks = (size_t)(g->n * s->nslices);
         if (g->xpl) {
             c.xplain = in[0];
+            if (s->xpack) { /* NCHW -> NCHWc copy of x after the scratch slots */
+                c.xb = (float *)(void *)((char *)ws + (size_t)oa_kernels_slices() * c.ws_slot);
+                blk_ctx bc = {in[0], c.xb, g->ic, g->ih * g->iw};
+                size_t tasks = (size_t)(g->n * (oa_kc_padded(g->ic) / oa_kernels_block()));
+                oa_threadpool_parallel_for(pool, tasks, (size_t)(OA_KGRAIN_ELEMS / (bc.hw * 8 + 1) + 1),
+                                           to_blocked_task, &bc);
+            }
         } else if (s->src_plain && g->blocked) { /* NCHWc -> NCHW copy of x after the scratch slots */
             float *xp = (float *)(void *)((char *)ws + (size_t)oa_kernels_slices() * c.ws_slot);
             blk_ctx bc = {in[0], xp, g->ic, g->ih * g->iw};

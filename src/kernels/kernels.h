@@ -232,6 +232,7 @@ typedef enum oa_kact {
     OA_KACT_SIGMOID,      /* 1 / (1 + exp(-x))                            */
     OA_KACT_TANH,
     OA_KACT_GELU_ERF,     /* 0.5 x (1 + erf(x / sqrt 2))                  */
+    OA_KACT_SWISH,        /* x * sigmoid(alpha*x)  (SiLU: alpha = 1)      */
     OA_KACT_COUNT
 } oa_kact;
 

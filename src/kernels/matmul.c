@@ -264,7 +264,7 @@ static oa_status mm_make_slice(mm_state *s, mm_slice *sl, const void *bconst, in
  * pre-packed weights; also keeps each packed block cache-sized) or M is too
  * small to split, else by rows.
  */
-static int mm_plan(const mm_geom *g, int64_t *mb, int64_t *nb)
+static int mm_plan(const mm_geom *g, bool b_const, int64_t *mb, int64_t *nb)
 {
     int thr = oa_kernels_slices();
     int want = g->nbatch >= thr ? 1 : thr;
@@ -272,7 +272,10 @@ static int mm_plan(const mm_geom *g, int64_t *mb, int64_t *nb)
         want = 1; /* too little work to share */
     }
     int64_t ncols = 1, nrows = 1;
-    if (g->N >= 1024 || (g->M < 16 * want && g->N >= 32 * want)) {
+    /* constant b: column slices also when N is only moderately wide, since
+     * row slices each pack the whole b (BERT's 768-wide layers at 2 threads:
+     * twice the weights resident) */
+    if (g->N >= 1024 || (g->M < 16 * want && g->N >= 32 * want) || (b_const && g->N >= 256 * want)) {
         ncols = want;
         while (g->N / (ncols * 2) >= 512 && ncols * 2 <= MAX_SLICES) { /* column blocks of <= ~1024 */
             ncols *= 2;
@@ -295,7 +298,7 @@ static oa_status mm_setup_dnnl(mm_state *s, const oa_kop *op, bool b_const)
 {
     const mm_geom *g = &s->g;
     int64_t mb, nb;
-    int n = mm_plan(g, &mb, &nb);
+    int n = mm_plan(g, b_const, &mb, &nb);
     s->bias_in_dnnl = g->bias_kind == 1 && s->alpha == 1.0f && s->beta == 1.0f;
     int n_try[2] = {s->alpha == 1.0f && s->beta == 1.0f ? s->post.n : 0, 0};
     for (int attempt = 0; attempt < 2; attempt++) {

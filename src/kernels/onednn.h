@@ -39,7 +39,8 @@ oa_status oa_dnnl_reorder(const dnnl_memory_desc_t *src_md, const void *src, con
 oa_status oa_dnnl_exec(dnnl_primitive_t prim, int n, const int *arg_kind, const dnnl_memory_desc_t *const *mds,
                        void *const *ptrs);
 
-/* Number of slices convolution/matmul create per op (the expected pool size). */
+/* Number of slices convolution/matmul create per op: the expected pool size
+ * (OA_KERNELS_SLICES, else OPENACL_NUM_THREADS, else the online cores). */
 int oa_kernels_slices(void);
 /* Below this many FLOPs a conv/matmul is not split across threads
  * (OA_KERNELS_SPLIT_FLOPS, default 1e6; tests set 0 to split everything). */

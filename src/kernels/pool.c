@@ -225,59 +225,79 @@ POOL_PLANE(8)
 POOL_PLANE(16)
 
 /*
- * NCHW windows (not global), separably: per output row, reduce the kh input
- * rows into one row (contiguous, vectorised), then each output takes kw taps
- * of it. Returns false when the row does not fit the stack buffer.
+ * Windows (not global), separably: per output row, reduce the kh input rows
+ * into one row of w pixels x CB lanes (contiguous, vectorised), then each
+ * output takes kw taps of it, CB lanes at a time (1 for NCHW, the block for
+ * NCHWc: YOLO's SPPF 5x5 max pools). Returns false when the row does not fit
+ * the stack buffer.
  */
-static bool pool_plane_rows(const pool_geom *g, const float *x, float *y)
-{
-    float tmp[4096];
-    if (g->w > 4096) {
-        return false;
+#define POOL_ROWS(CB)                                                                                     \
+    static bool pool_rows_##CB(const pool_geom *g, const float *x, float *y)                             \
+    {                                                                                                     \
+        float tmp[4096];                                                                                  \
+        if (g->w * CB > 4096) {                                                                           \
+            return false;                                                                                 \
+        }                                                                                                 \
+        const int64_t wl = g->w * CB;                                                                     \
+        for (int64_t oh = 0; oh < g->oh; oh++) {                                                          \
+            const int64_t hs = oh * g->sh - g->pt, he = hs + g->kh;                                       \
+            const int64_t h0 = hs < 0 ? 0 : hs, h1 = he > g->h ? g->h : he;                               \
+            const int64_t hp1 = he > g->h + g->pb ? g->h + g->pb : he;                                    \
+            const float init = g->max ? -INFINITY : 0.0f;                                                 \
+            for (int64_t i = 0; i < wl; i++) {                                                            \
+                tmp[i] = init;                                                                            \
+            }                                                                                             \
+            for (int64_t ih = h0; ih < h1; ih++) {                                                        \
+                const float *row = x + ih * wl;                                                           \
+                if (g->max) {                                                                             \
+                    for (int64_t i = 0; i < wl; i++) {                                                    \
+                        tmp[i] = row[i] > tmp[i] ? row[i] : tmp[i];                                       \
+                    }                                                                                     \
+                } else {                                                                                  \
+                    for (int64_t i = 0; i < wl; i++) {                                                    \
+                        tmp[i] += row[i];                                                                 \
+                    }                                                                                     \
+                }                                                                                         \
+            }                                                                                             \
+            float *o = y + oh * g->ow * CB;                                                               \
+            for (int64_t ow = 0; ow < g->ow; ow++) {                                                      \
+                const int64_t ws = ow * g->sw - g->pl, we = ws + g->kw;                                   \
+                const int64_t w0 = ws < 0 ? 0 : ws, w1 = we > g->w ? g->w : we;                           \
+                float acc[CB];                                                                            \
+                for (int j = 0; j < CB; j++) {                                                            \
+                    acc[j] = init;                                                                        \
+                }                                                                                         \
+                if (g->max) {                                                                             \
+                    for (int64_t iw = w0; iw < w1; iw++) {                                                \
+                        for (int j = 0; j < CB; j++) {                                                    \
+                            const float v = tmp[iw * CB + j];                                             \
+                            acc[j] = v > acc[j] ? v : acc[j];                                             \
+                        }                                                                                 \
+                    }                                                                                     \
+                    for (int j = 0; j < CB; j++) {                                                        \
+                        o[ow * CB + j] = acc[j];                                                          \
+                    }                                                                                     \
+                } else {                                                                                  \
+                    for (int64_t iw = w0; iw < w1; iw++) {                                                \
+                        for (int j = 0; j < CB; j++) {                                                    \
+                            acc[j] += tmp[iw * CB + j];                                                   \
+                        }                                                                                 \
+                    }                                                                                     \
+                    const int64_t wp1 = we > g->w + g->pr ? g->w + g->pr : we;                            \
+                    int64_t cnt = g->divisor ? g->divisor                                                 \
+                                             : (g->exclusive ? (h1 - h0) * (w1 - w0) : (hp1 - hs) * (wp1 - ws)); \
+                    for (int j = 0; j < CB; j++) {                                                        \
+                        o[ow * CB + j] = cnt > 0 ? acc[j] / (float)cnt : 0.0f;                            \
+                    }                                                                                     \
+                }                                                                                         \
+            }                                                                                             \
+        }                                                                                                 \
+        return true;                                                                                      \
     }
-    for (int64_t oh = 0; oh < g->oh; oh++) {
-        const int64_t hs = oh * g->sh - g->pt, he = hs + g->kh;
-        const int64_t h0 = hs < 0 ? 0 : hs, h1 = he > g->h ? g->h : he;
-        const int64_t hp1 = he > g->h + g->pb ? g->h + g->pb : he;
-        const float init = g->max ? -INFINITY : 0.0f;
-        for (int64_t i = 0; i < g->w; i++) {
-            tmp[i] = init;
-        }
-        for (int64_t ih = h0; ih < h1; ih++) {
-            const float *row = x + ih * g->w;
-            if (g->max) {
-                for (int64_t i = 0; i < g->w; i++) {
-                    tmp[i] = row[i] > tmp[i] ? row[i] : tmp[i];
-                }
-            } else {
-                for (int64_t i = 0; i < g->w; i++) {
-                    tmp[i] += row[i];
-                }
-            }
-        }
-        float *o = y + oh * g->ow;
-        for (int64_t ow = 0; ow < g->ow; ow++) {
-            const int64_t ws = ow * g->sw - g->pl, we = ws + g->kw;
-            const int64_t w0 = ws < 0 ? 0 : ws, w1 = we > g->w ? g->w : we;
-            float acc = init;
-            if (g->max) {
-                for (int64_t iw = w0; iw < w1; iw++) {
-                    acc = tmp[iw] > acc ? tmp[iw] : acc;
-                }
-                o[ow] = acc;
-            } else {
-                for (int64_t iw = w0; iw < w1; iw++) {
-                    acc += tmp[iw];
-                }
-                const int64_t wp1 = we > g->w + g->pr ? g->w + g->pr : we;
-                int64_t cnt = g->divisor ? g->divisor
-                                         : (g->exclusive ? (h1 - h0) * (w1 - w0) : (hp1 - hs) * (wp1 - ws));
-                o[ow] = cnt > 0 ? acc / (float)cnt : 0.0f;
-            }
-        }
-    }
-    return true;
-}
+
+POOL_ROWS(1)
+POOL_ROWS(8)
+POOL_ROWS(16)
 
 static void pool_task(void *vctx, size_t tid, size_t b, size_t e)
 {
@@ -291,13 +311,15 @@ static void pool_task(void *vctx, size_t tid, size_t b, size_t e)
         const float *x = c->x + (int64_t)idx * in_plane;
         float *y = c->y + (int64_t)idx * out_plane;
         bool global = g->oh == 1 && g->ow == 1 && g->kh == g->h && g->kw == g->w && g->pt == 0 && g->pl == 0;
-        if (cb == 1 && (global || !pool_plane_rows(g, x, y))) {
-            pool_plane_1(g, x, y);
-        } else if (cb == 1) {
-            /* done by pool_plane_rows */
+        if (cb == 1) {
+            if (global || !pool_rows_1(g, x, y)) {
+                pool_plane_1(g, x, y);
+            }
         } else if (cb == 8) {
-            pool_plane_8(g, x, y);
-        } else {
+            if (global || !pool_rows_8(g, x, y)) {
+                pool_plane_8(g, x, y);
+            }
+        } else if (global || !pool_rows_16(g, x, y)) {
             pool_plane_16(g, x, y);
         }
         if (g->blocked && (int64_t)idx % planes_per_n == planes_per_n - 1 && g->c % cb != 0) {

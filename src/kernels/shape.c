@@ -83,6 +83,36 @@ typedef struct nd_ctx {
     char *y;
 } nd_ctx;
 
+/*
+ * 4-byte elements whose inner dim is strided in x while the dim above it is
+ * contiguous (a 2-D transpose, e.g. YOLO's head [3,85,6400] -> [3,6400,85]):
+ * rows r..r+15 read 16 neighbouring elements per inner index, instead of
+ * one row gathering across `inner` distant pages. Returns the rows done.
+ */
+#define ND_TILE 16
+static size_t nd_tile32(const nd_ctx *c, size_t r, size_t e)
+{
+    const nd_plan *p = c->p;
+    const int64_t d1 = p->dims[p->rank - 2], is = p->istr[p->rank - 1];
+    const size_t in_dim = (size_t)((int64_t)r % d1);
+    size_t n = e - r < ND_TILE ? e - r : ND_TILE;
+    n = n < (size_t)d1 - in_dim ? n : (size_t)d1 - in_dim; /* do not cross the contiguous dim */
+    int64_t off = p->ibase, rr = (int64_t)r;
+    for (int i = p->rank - 2; i >= 0; i--) {
+        off += (rr % p->dims[i]) * p->istr[i];
+        rr /= p->dims[i];
+    }
+    const uint32_t *x = (const uint32_t *)(const void *)c->x + off;
+    uint32_t *y = (uint32_t *)(void *)c->y + r * (size_t)p->inner;
+    for (int64_t i = 0; i < p->inner; i++) {
+        const uint32_t *xi = x + i * is;
+        for (size_t k = 0; k < n; k++) {
+            y[k * (size_t)p->inner + (size_t)i] = xi[k];
+        }
+    }
+    return n;
+}
+
 static void nd_task(void *vctx, size_t tid, size_t b, size_t e)
 {
     (void)tid;
@@ -90,6 +120,12 @@ static void nd_task(void *vctx, size_t tid, size_t b, size_t e)
     const nd_plan *p = c->p;
     const size_t esz = p->esz;
     const int64_t is = p->istr[p->rank - 1];
+    if (esz == 4 && p->rank >= 2 && p->istr[p->rank - 2] == 1 && is != 1 && p->dims[p->rank - 2] >= ND_TILE) {
+        for (size_t r = b; r < e;) {
+            r += nd_tile32(c, r, e);
+        }
+        return;
+    }
     for (size_t r = b; r < e; r++) {
         int64_t off = p->ibase, rr = (int64_t)r;
         for (int i = p->rank - 2; i >= 0; i--) {

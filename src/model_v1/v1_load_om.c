@@ -21,6 +21,8 @@
 #define OA_LOG_MODULE "GE"
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "acl/acl_rt.h"
 #include "base/error.h"
@@ -155,6 +157,27 @@ static oa_status relocate_graph(load_ctx *lc, oa_graph *g, const uint8_t *part, 
     return OA_OK;
 }
 
+/*
+ * memcpy from a read-only file mapping that drops the copied pages from the
+ * process as it goes (MADV_DONTNEED on a private read-only file mapping:
+ * a later read faults them in from the file again), so the weights are not
+ * resident twice during the load (ResNet-50: ~100 MB less peak RSS).
+ */
+static void copy_from_mapping(uint8_t *dst, const uint8_t *src, size_t size)
+{
+    const size_t chunk = (size_t)8 << 20;
+    const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    for (size_t off = 0; off < size; off += chunk) {
+        const size_t n = size - off < chunk ? size - off : chunk;
+        memcpy(dst + off, src + off, n);
+        const uintptr_t lo = ((uintptr_t)(src + off) + page - 1) & ~(page - 1);
+        const uintptr_t hi = (uintptr_t)(src + off + n) & ~(page - 1); /* whole pages inside the range */
+        if (hi > lo) {
+            (void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
+        }
+    }
+}
+
 /* What the model keeps alive: the image blob (may be NULL) and the external weights. */
 typedef struct keeper {
     oa_blob *image;
@@ -224,6 +247,7 @@ oa_status oa_v1_load_om(oa_model *m, const oa_model_load_args *args)
         return OA_FAIL(OA_E_GE_PARAM, "E13025: weight memory of %zu bytes is smaller than the model's weights (%llu "
                        "bytes), model %u", args->weight_size, (unsigned long long)weight_size, m->id);
     }
+    const bool om_mapped = om->image.map != NULL;
     /* the graph takes the model over (and destroys it on failure) */
     lo->model = NULL;
     oa_graph *g = NULL;
@@ -271,7 +295,11 @@ oa_status oa_v1_load_om(oa_model *m, const oa_model_load_args *args)
                 oa_graph_destroy(g);
                 return OA_FAIL(OA_E_GE_MEMORY_ALLOCATION, "weights of %zu bytes", part_size);
             }
-            memcpy(base, part, part_size);
+            if (om_mapped) { /* our read-only mapping of the file (never the caller's memory) */
+                copy_from_mapping(base, part, part_size);
+            } else {
+                memcpy(base, part, part_size);
+            }
         }
     }
     const bool mapped = base != NULL && base == part;

@@ -73,6 +73,8 @@ static int run_cmd(const char *cmd)
 static void options_from_flags(int argc, char **argv, oa_compile_options *opt)
 {
     oa_compile_options_init(opt);
+    const char *layout = getenv("OPENACL_ATC_NCHWC"); /* atc's rule: blocked conv chains unless "0" */
+    opt->layout_nchwc = layout == NULL || strcmp(layout, "0") != 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
 #define FLAG(name, field)                                        \

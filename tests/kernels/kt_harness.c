@@ -234,6 +234,8 @@ oa_threadpool *kt_pool(int nthreads)
     return pool2;
 }
 
+const char *kt_last_impl = "";
+
 oa_status kt_run(oa_kop_type type, const void *params, int n_in, kt_buf *const *in, unsigned host_mask, int n_out,
                  kt_buf *const *out, int nthreads)
 {
@@ -266,6 +268,7 @@ oa_status kt_run(oa_kop_type type, const void *params, int n_in, kt_buf *const *
         return st;
     }
     size_t wsz = oa_kop_workspace_size(op);
+    kt_last_impl = oa_kop_impl_name(op);
     if (getenv("OA_KT_VERBOSE") != NULL) {
         printf("  %s impl=%s ws=%zu threads=%d\n", oa_kop_type_name(type), oa_kop_impl_name(op), wsz, nthreads);
     }

@@ -66,6 +66,8 @@ kt_buf kt_scalar_f32(float v);
  * Returns the status of create or run; on success outputs hold results and
  * guards of outputs and workspace are checked.
  */
+/* Implementation name of the op kt_run created last ("onednn", "ref", ...). */
+extern const char *kt_last_impl;
 oa_status kt_run(oa_kop_type type, const void *params, int n_in, kt_buf *const *in, unsigned host_mask, int n_out,
                  kt_buf *const *out, int nthreads);
 

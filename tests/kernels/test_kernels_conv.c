@@ -30,6 +30,7 @@ static double act_ref(oa_kact a, double x, double al, double be)
     case OA_KACT_SIGMOID: return 1 / (1 + exp(-x));
     case OA_KACT_TANH: return tanh(x);
     case OA_KACT_GELU_ERF: return 0.5 * x * (1 + erf(x / sqrt(2.0)));
+    case OA_KACT_SWISH: return x / (1 + exp(-al * x));
     default: return x;
     }
 }
@@ -301,7 +302,7 @@ static void test_conv_shapes(void **state)
 static void test_conv_epilogues(void **state)
 {
     (void)state;
-    post_case pcs[12];
+    post_case pcs[13];
     int n = 0;
     pcs[n++] = post_act(OA_KACT_RELU, 0, 0);
     pcs[n++] = post_act(OA_KACT_CLIP, 0, 6);
@@ -311,6 +312,7 @@ static void test_conv_epilogues(void **state)
     pcs[n++] = post_act(OA_KACT_MUL_HARDSIGMOID, 1.0f / 6.0f, 0.5f);      /* = hardswish */
     pcs[n++] = post_act(OA_KACT_LEAKY_RELU, 0.1f, 0);
     pcs[n++] = post_act(OA_KACT_SIGMOID, 0, 0);
+    pcs[n++] = post_act(OA_KACT_SWISH, 1.0f, 0); /* YOLO SiLU */
     post_case bn = post_act(OA_KACT_RELU, 0, 0);
     bn.fold_bn = true;
     pcs[n++] = bn;
@@ -335,6 +337,33 @@ static void test_conv_epilogues(void **state)
         for (int i = 0; i < n; i++) {
             for (int mode = 0; mode < 3; mode++) {
                 run_case(&shapes[s], &pcs[i], mode, 1 + (i + mode) % 2, 300 + (uint64_t)i);
+            }
+        }
+    }
+}
+
+/*
+ * The first conv of a blocked chain reading a wide plain x (out_nchwc, PP-OCR
+ * det's 96-channel Concat into a 3x3 conv): oneDNN has only its reference
+ * kernel for NCHW x with that many channels, so the kernel packs x into
+ * NCHWc itself and must still get a JIT primitive.
+ */
+static void test_conv_wide_plain_entry(void **state)
+{
+    (void)state;
+    static const conv_case shapes[] = {
+        {1, 96, 20, 20, 24, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0},
+        {1, 40, 9, 11, 12, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0}, /* partial input block */
+    };
+    post_case relu = post_act(OA_KACT_RELU, 0, 0);
+    relu.fold_bn = true;
+    for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++) {
+        for (int thr = 1; thr <= 2; thr++) {
+            run_case(&shapes[s], &relu, 2, thr, 500 + s);
+            /* (a forced block size may have no JIT kernel on this CPU) */
+            const char *dnnl = getenv("OA_KERNELS_ONEDNN");
+            if ((dnnl == NULL || strcmp(dnnl, "0") != 0) && getenv("OA_KERNELS_BLOCK") == NULL) {
+                assert_string_equal(kt_last_impl, "onednn");
             }
         }
     }
@@ -417,6 +446,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_conv_shapes),
         cmocka_unit_test(test_conv_epilogues),
+        cmocka_unit_test(test_conv_wide_plain_entry),
         cmocka_unit_test(test_conv_residual_inplace),
         cmocka_unit_test(test_conv_bad_params),
     };

@@ -316,6 +316,8 @@ static void test_pool(void **state)
                         .pads = {1, 1, 1, 1})},
         {1, 4, 6, 6, P(.kind = OA_KPOOL_AVG, .ksize = {3, 3}, .strides = {3, 3}, .divisor_override = 4)},
         {1, 2, 1, 30, P(.kind = OA_KPOOL_MAX, .ksize = {1, 3}, .strides = {1, 2}, .pads = {0, 0, 1, 1})}, /* 1-D */
+        {1, 20, 9, 9, P(.kind = OA_KPOOL_MAX, .ksize = {5, 5}, .strides = {1, 1}, .pads = {2, 2, 2, 2})}, /* SPPF */
+        {1, 3, 2, 600, P(.kind = OA_KPOOL_MAX, .ksize = {2, 3}, .strides = {1, 1}, .pads = {0, 0, 1, 1})}, /* wide rows */
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         for (int layout = 0; layout < 2; layout++) {

@@ -45,6 +45,8 @@ static void test_transpose(void **state)
         {KT_D(OA_KDT_F32, 3, 5), 2, {1, 0}},
         {KT_D(OA_KDT_I64, 2, 3, 4), 3, {2, 0, 1}},
         {KT_D(OA_KDT_F32, 1, 12, 128, 64), 4, {0, 2, 1, 3}}, /* BERT heads */
+        {KT_D(OA_KDT_F32, 1, 3, 7, 9, 20), 5, {0, 1, 3, 4, 2}}, /* YOLO head (tiled 2-D transpose) */
+        {KT_D(OA_KDT_I32, 2, 5, 37), 3, {0, 2, 1}},              /* tiles ending inside a row, batch */
         {KT_D(OA_KDT_U8, 2, 3, 4, 5, 6), 5, {4, 3, 2, 1, 0}},
         {KT_D(OA_KDT_F16, 2, 1, 3, 1, 4, 2), 6, {5, 1, 0, 3, 2, 4}},
         {KT_D(OA_KDT_F32, 4, 0, 3), 3, {1, 2, 0}},

@@ -511,12 +511,13 @@ static void fuse_activation_chain(void **state)
  *
  *   y ─┬─▶ Add(3) ─▶ Cast(f32) ─▶ ClipByValue(0,6) ─┐
  *      └────────────────────────────────────────────▶ Mul ─▶ RealDiv(6) ─▶ out
- * and the x*HardSigmoid(x) spelling, and Relu6 as the clip with *1/6.
+ * and the x*HardSigmoid(x) spelling, Relu6 as the clip with *1/6, and SiLU
+ * (x*Sigmoid(x) -> Swish).
  */
 static void fuse_hardswish_patterns(void **state)
 {
     (void)state;
-    for (int variant = 0; variant < 3; variant++) {
+    for (int variant = 0; variant < 4; variant++) {
         oa_graph *g = ct_graph();
         oa_node *x = tu_data(g, "x", OA_DT_FLOAT, "1,2,3,3");
         oa_node *conv = ct_conv(g, "conv", x, ct_f32(g, "w", "2,2,1,1", 1, 0), NULL);
@@ -535,16 +536,19 @@ static void fuse_hardswish_patterns(void **state)
             oa_node *mul = ct_bin(g, OA_OP_MUL, "mul", conv, clip);
             last = variant == 0 ? ct_bin(g, OA_OP_REAL_DIV, "div6", mul, ct_f32(g, "six", "", 6, 0))
                                 : ct_bin(g, OA_OP_MUL, "mul16", mul, ct_f32(g, "sixth", "1", 1.0f / 6.0f, 0));
-        } else {
+        } else if (variant == 2) {
             oa_node *hs = tu_op1(g, OA_OP_HARD_SIGMOID, "hs", 1, conv);
             EXPECT_OK(oa_node_set_float(hs, "alpha", 0.2f));
             EXPECT_OK(oa_node_set_float(hs, "beta", 0.5f));
             last = ct_bin(g, OA_OP_MUL, "mul", hs, conv);
+        } else { /* SiLU */
+            last = ct_bin(g, OA_OP_MUL, "mul", conv, tu_op1(g, OA_OP_SIGMOID, "sig", 1, conv));
         }
         oa_node *neg = tu_op1(g, OA_OP_NEG, "after", 1, last);
         (void)ct_out(g, &neg, 1);
         char b[128];
-        assert_string_equal(fused(g, conv, b, sizeof(b)), variant < 2 ? "HardSwish" : "MulHardSigmoid");
+        assert_string_equal(fused(g, conv, b, sizeof(b)),
+                            variant < 2 ? "HardSwish" : (variant == 2 ? "MulHardSigmoid" : "Swish"));
         assert_ptr_equal(oa_node_input_src(neg, 0, NULL), conv);
         assert_int_equal(oa_graph_num_nodes(g), 5); /* x, w, conv, after, out */
         if (variant == 2) {
