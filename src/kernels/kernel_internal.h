@@ -28,33 +28,10 @@ typedef struct oa_kfamily {
     bool loose_out_check;
 } oa_kfamily;
 
-typedef union oa_kparams_any {
-    oa_kconv_params conv;
-    oa_kmatmul_params matmul;
-    oa_kbatchnorm_params bn;
-    oa_klayernorm_params ln;
-    oa_ksoftmax_params softmax;
-    oa_kbinary_params binary;
-    oa_kunary_params unary;
-    oa_kpool_params pool;
-    oa_kreduce_params reduce;
-    oa_kcast_params cast;
-    oa_ktranspose_params transpose;
-    oa_kaxis_params axis;
-    oa_ksplit_params split;
-    oa_kslice_params slice;
-    oa_kgather_params gather;
-    oa_kpad_params pad;
-    oa_kresize_params resize;
-    oa_ktopk_params topk;
-    oa_knms_params nms;
-    oa_klstm_params lstm;
-} oa_kparams_any;
-
 struct oa_kop {
     oa_kop_type type;
     const oa_kfamily *fam;
-    oa_kparams_any params;
+    oa_kparams params;
     bool has_params;
     int n_in, n_out;
     oa_ktensor *in, *out; /* copies of the descs; .data is only valid during setup */

@@ -547,6 +547,30 @@ typedef struct oa_klstm_params {
     bool input_forget;
 } oa_klstm_params;
 
+/* Every family's parameters (the member of the op's family is the one in use). */
+typedef union oa_kparams {
+    oa_kconv_params conv;
+    oa_kmatmul_params matmul;
+    oa_kbatchnorm_params bn;
+    oa_klayernorm_params ln;
+    oa_ksoftmax_params softmax;
+    oa_kbinary_params binary;
+    oa_kunary_params unary;
+    oa_kpool_params pool;
+    oa_kreduce_params reduce;
+    oa_kcast_params cast;
+    oa_ktranspose_params transpose;
+    oa_kaxis_params axis;
+    oa_ksplit_params split;
+    oa_kslice_params slice;
+    oa_kgather_params gather;
+    oa_kpad_params pad;
+    oa_kresize_params resize;
+    oa_ktopk_params topk;
+    oa_knms_params nms;
+    oa_klstm_params lstm;
+} oa_kparams;
+
 /* --- Copy (Reshape, Squeeze, Unsqueeze, Identity, Flatten, ExpandDims):
  * byte copy of x into y (same element count and dtype, any dims). The
  * output dims come from the output desc; extra inputs (shape, axes) are

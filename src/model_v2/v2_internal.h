@@ -65,7 +65,7 @@ typedef struct v2_kop_entry {
     uint32_t *out_index; /* n_out: IR output of kernel output k */
     bool inplace_ok;
     bool has_params;
-    oa_op_kparams params; /* what the operator was created with (reshape only keeps equal params) */
+    oa_kparams params; /* what the operator was created with (reshape only keeps equal params) */
     void *synth;         /* owned copies of synthesized constants */
     atomic_int refs;     /* the cache holds one; plans hold one each */
     uint64_t last_use;

@@ -51,30 +51,6 @@
 #include "graph/graph.h"
 #include "kernels/kernels.h"
 
-/* Every kernel parameter struct (the family's member is the one in use). */
-typedef union oa_op_kparams {
-    oa_kconv_params conv;
-    oa_kmatmul_params matmul;
-    oa_kbatchnorm_params bn;
-    oa_klayernorm_params ln;
-    oa_ksoftmax_params softmax;
-    oa_kbinary_params binary;
-    oa_kunary_params unary;
-    oa_kpool_params pool;
-    oa_kreduce_params reduce;
-    oa_kcast_params cast;
-    oa_ktranspose_params transpose;
-    oa_kaxis_params axis;
-    oa_ksplit_params split;
-    oa_kslice_params slice;
-    oa_kgather_params gather;
-    oa_kpad_params pad;
-    oa_kresize_params resize;
-    oa_ktopk_params topk;
-    oa_knms_params nms;
-    oa_klstm_params lstm;
-} oa_op_kparams;
-
 /* Where one kernel input comes from. */
 typedef enum oa_bind_kind {
     OA_BIND_ABSENT = 0, /* optional input not given: desc UNDEFINED, run pointer NULL */
@@ -95,7 +71,7 @@ typedef struct oa_op_bind {
     const oa_node *node;
     oa_kop_type type;
     bool has_params;
-    oa_op_kparams params;
+    oa_kparams params;
     int n_in;
     int n_out;
     oa_ktensor *in;      /* n_in kernel input descs (.data: constants, see above) */
