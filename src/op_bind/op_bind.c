@@ -280,19 +280,27 @@ oa_status oa_bind_out(oa_bctx *c, uint32_t idx)
     return OA_OK;
 }
 
-bool oa_bind_slot_ints(const oa_bctx *c, uint32_t slot, int64_t *vals, int cap, int *n)
+bool oa_bind_slot_data(const oa_bctx *c, uint32_t slot, const void **data, const oa_tensor_desc **desc)
 {
-    const void *data = NULL;
-    const oa_tensor_desc *d = NULL;
+    *data = NULL;
+    *desc = NULL;
     const oa_tensor *k = oa_op_bind_const_input(c->n, slot);
     if (k != NULL) {
-        data = k->data;
-        d = &k->desc;
+        *data = k->data;
+        *desc = &k->desc;
     } else if (oa_bind_has(c->n, slot) && c->opts != NULL && c->opts->host_data != NULL) {
         const oa_input *ip = &c->n->inputs[slot];
-        data = c->opts->host_data(c->opts->ctx, ip->src, ip->src_index);
-        d = &ip->src->outputs[ip->src_index].desc;
+        *data = c->opts->host_data(c->opts->ctx, ip->src, ip->src_index);
+        *desc = &ip->src->outputs[ip->src_index].desc;
     }
+    return *desc != NULL;
+}
+
+bool oa_bind_slot_ints(const oa_bctx *c, uint32_t slot, int64_t *vals, int cap, int *n)
+{
+    const void *data;
+    const oa_tensor_desc *d;
+    (void)oa_bind_slot_data(c, slot, &data, &d);
     int64_t cnt = 0;
     if (data == NULL && !(d != NULL && oa_shape_numel(&d->shape, &cnt) && cnt == 0)) {
         return false;

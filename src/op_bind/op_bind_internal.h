@@ -31,6 +31,8 @@ oa_status oa_bind_in_synth(oa_bctx *c, oa_kdtype dt, int rank, const int64_t *di
 /* Appends kernel output for IR output idx. */
 oa_status oa_bind_out(oa_bctx *c, uint32_t idx);
 
+/* The bytes behind IR input slot: a constant's, or the executor's host value; false when neither. */
+bool oa_bind_slot_data(const oa_bctx *c, uint32_t slot, const void **data, const oa_tensor_desc **desc);
 /* Integer values of a constant (or host) IR input; false when not known. */
 bool oa_bind_slot_ints(const oa_bctx *c, uint32_t slot, int64_t *vals, int cap, int *n);
 

@@ -219,28 +219,28 @@ static oa_status bind_matmul(oa_bctx *c, bool batch)
 /* A scalar (one element) IR input read as a double: a constant or a host value. */
 static bool slot_scalar(const oa_bctx *c, uint32_t slot, double *out)
 {
-    const void *data = NULL;
-    const oa_tensor_desc *d = NULL;
-    const oa_tensor *k = oa_op_bind_const_input(c->n, slot);
-    if (k != NULL) {
-        data = k->data;
-        d = &k->desc;
-    } else if (oa_bind_has(c->n, slot) && c->opts != NULL && c->opts->host_data != NULL) {
-        const oa_input *ip = &c->n->inputs[slot];
-        data = c->opts->host_data(c->opts->ctx, ip->src, ip->src_index);
-        d = &ip->src->outputs[ip->src_index].desc;
-    }
+    const void *data;
+    const oa_tensor_desc *d;
     int64_t cnt = 0;
-    if (data == NULL || !oa_shape_numel(&d->shape, &cnt) || cnt < 1) {
+    if (!oa_bind_slot_data(c, slot, &data, &d) || data == NULL || !oa_shape_numel(&d->shape, &cnt) || cnt < 1) {
         return false;
     }
+    /* host values and constants may sit at any address: no typed loads */
+    union {
+        float f;
+        double d;
+        int32_t i32;
+        int64_t i64;
+        int8_t i8;
+        uint8_t u8;
+    } v;
     switch (d->dtype) {
-    case OA_DT_FLOAT: *out = *(const float *)data; return true;
-    case OA_DT_DOUBLE: *out = *(const double *)data; return true;
-    case OA_DT_INT32: *out = *(const int32_t *)data; return true;
-    case OA_DT_INT64: *out = (double)*(const int64_t *)data; return true;
-    case OA_DT_INT8: *out = *(const int8_t *)data; return true;
-    case OA_DT_UINT8: *out = *(const uint8_t *)data; return true;
+    case OA_DT_FLOAT: memcpy(&v.f, data, sizeof v.f); *out = v.f; return true;
+    case OA_DT_DOUBLE: memcpy(&v.d, data, sizeof v.d); *out = v.d; return true;
+    case OA_DT_INT32: memcpy(&v.i32, data, sizeof v.i32); *out = v.i32; return true;
+    case OA_DT_INT64: memcpy(&v.i64, data, sizeof v.i64); *out = (double)v.i64; return true;
+    case OA_DT_INT8: memcpy(&v.i8, data, 1); *out = v.i8; return true;
+    case OA_DT_UINT8: memcpy(&v.u8, data, 1); *out = v.u8; return true;
     default: return false;
     }
 }
