@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "rt_test_util.h"
+#include "support/acl_checks.h"
 
 #include "acl_mdl/model.h"
 #include "acl_mdl/model_reader.h"
@@ -26,15 +27,6 @@
 #include "model_v2/model_v2.h"
 #include "om/om_ir.h"
 #include "om/om_model.h"
-
-#define OK_ACL(expr)                                                                                        \
-    do {                                                                                                    \
-        const aclError r_ = (expr);                                                                         \
-        if (r_ != ACL_SUCCESS) {                                                                            \
-            const char *m_ = aclGetRecentErrMsg();                                                          \
-            fail_msg("%s -> %d (%s)", #expr, r_, m_ ? m_ : "");                                             \
-        }                                                                                                   \
-    } while (0)
 
 static const char *g_dir;
 

@@ -22,6 +22,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "support/acl_checks.h"
+
 #include "acl/acl.h"
 
 static const char *g_dir;
@@ -35,24 +37,6 @@ static const char *model(const char *name)
     snprintf(buf[k], sizeof buf[k], "%s/%s", g_dir, name);
     return buf[k];
 }
-
-static void expect_acl(const char *expr, aclError got, aclError want, const char *part)
-{
-    const char *m = aclGetRecentErrMsg();
-    if (got != want || (part != NULL && (m == NULL || strstr(m, part) == NULL))) {
-        fail_msg("%s -> %d (want %d), message [%s], want [%s]", expr, got, want, m ? m : "", part ? part : "");
-    }
-}
-#define EXPECT_ACL(expr, code, part) expect_acl(#expr, (expr), (aclError)(code), (part))
-
-#define OK_ACL(expr)                                                                                        \
-    do {                                                                                                    \
-        const aclError r_ = (expr);                                                                         \
-        if (r_ != ACL_SUCCESS) {                                                                            \
-            const char *m_ = aclGetRecentErrMsg();                                                          \
-            fail_msg("%s -> %d (%s)", #expr, r_, m_ ? m_ : "");                                             \
-        }                                                                                                   \
-    } while (0)
 
 /* ---- the ew model: x [1,8,32,32]; y0 = sigmoid(0.5 relu(x) + x), y1 = mean over H, W ---- */
 

@@ -34,6 +34,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "support/acl_checks.h"
+
 #include "acl/acl.h"
 
 static const char *g_dir;
@@ -50,24 +52,6 @@ static const char *path_of(const char *fmt, ...)
     va_end(ap);
     return buf[k];
 }
-
-static void expect_acl(const char *expr, aclError got, aclError want, const char *part)
-{
-    const char *m = aclGetRecentErrMsg();
-    if (got != want || (part != NULL && (m == NULL || strstr(m, part) == NULL))) {
-        fail_msg("%s -> %d (want %d), message [%s], want [%s]", expr, got, want, m ? m : "", part ? part : "");
-    }
-}
-#define EXPECT_ACL(expr, code, part) expect_acl(#expr, (expr), (aclError)(code), (part))
-
-#define OK_ACL(expr)                                                                                        \
-    do {                                                                                                    \
-        const aclError r_ = (expr);                                                                         \
-        if (r_ != ACL_SUCCESS) {                                                                            \
-            const char *m_ = aclGetRecentErrMsg();                                                          \
-            fail_msg("%s -> %d (%s)", #expr, r_, m_ ? m_ : "");                                             \
-        }                                                                                                   \
-    } while (0)
 
 /* ---- the fc model: the generator's formulas and a double reference ---- */
 
