@@ -18,6 +18,7 @@
 
 #include "acl_mdl/model.h"
 #include "base/error.h"
+#include "base/pages.h"
 #include "base/util.h"
 #include "file_constant/fc_internal.h"
 
@@ -148,17 +149,12 @@ size_t oa_fc_mapped_files(int32_t device_id)
  * Sets
  * ====================================================================== */
 
-typedef struct fc_range {
-    const char *p;
-    size_t len;
-} fc_range;
-
 struct oa_fc_set {
     oa_fc_weight *w;
     size_t n;
     bool combined;
     /* prefault of the mapped ranges (README "Prefault") */
-    fc_range *ranges;
+    oa_page_range *ranges;
     size_t nranges;
     bool thread_started;
     pthread_t thread;
@@ -573,12 +569,6 @@ static oa_status place_node(oa_fc_set *s, const resolve_ctx *c, oa_fc_weight *w,
 #define MADV_POPULATE_READ 22 /* Linux 5.14 */
 #endif
 
-static int cmp_range(const void *a, const void *b)
-{
-    const fc_range *x = a, *y = b;
-    return (x->p > y->p) - (x->p < y->p);
-}
-
 enum { R_ALL, R_IN_PLACE, R_PACKED };
 
 static bool range_wanted(const oa_fc_weight *w, int which)
@@ -591,7 +581,7 @@ static bool range_wanted(const oa_fc_weight *w, int which)
 
 /* The page-aligned, merged ranges of the mapped weights (all, or those read
  * in place, or the others). */
-static oa_status build_ranges(const oa_fc_set *s, int which, fc_range **out, size_t *count)
+static oa_status build_ranges(const oa_fc_set *s, int which, oa_page_range **out, size_t *count)
 {
     *out = NULL;
     *count = 0;
@@ -602,32 +592,16 @@ static oa_status build_ranges(const oa_fc_set *s, int which, fc_range **out, siz
     if (n == 0) {
         return OA_OK;
     }
-    fc_range *r = malloc(n * sizeof *r);
+    oa_page_range *r = malloc(n * sizeof *r);
     if (r == NULL) {
         return OA_FAIL(OA_E_NOMEM, "out of memory");
     }
-    const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
     for (size_t i = 0, k = 0; i < s->n; i++) {
-        const oa_fc_weight *w = &s->w[i];
-        if (range_wanted(w, which)) {
-            uintptr_t a = (uintptr_t)w->data & ~(page - 1);
-            r[k].p = (const char *)a;
-            r[k].len = (size_t)((uintptr_t)w->data + w->nbytes - a);
-            k++;
+        if (range_wanted(&s->w[i], which)) {
+            r[k++] = (oa_page_range){s->w[i].data, s->w[i].nbytes};
         }
     }
-    qsort(r, n, sizeof *r, cmp_range);
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (m > 0 && r[i].p <= r[m - 1].p + r[m - 1].len) {
-            const char *end = r[i].p + r[i].len;
-            if (end > r[m - 1].p + r[m - 1].len) {
-                r[m - 1].len = (size_t)(end - r[m - 1].p);
-            }
-        } else {
-            r[m++] = r[i];
-        }
-    }
+    const size_t m = oa_page_ranges_merge(r, n);
     *out = r;
     *count = m;
     return OA_OK;
@@ -804,13 +778,6 @@ static void stop_prefault(oa_fc_set *s)
     }
 }
 
-static void drop_ranges(const fc_range *r, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        (void)madvise((void *)(uintptr_t)r[i].p, r[i].len, MADV_DONTNEED);
-    }
-}
-
 void oa_fc_set_drop_pages(oa_fc_set *s)
 {
     if (s == NULL) {
@@ -821,7 +788,7 @@ void oa_fc_set_drop_pages(oa_fc_set *s)
         oa_error_clear();
         return;
     }
-    drop_ranges(s->ranges, s->nranges);
+    oa_page_ranges_drop(s->ranges, s->nranges);
 }
 
 void oa_fc_set_mark_in_place(oa_fc_set *s, const void *p, size_t n)
@@ -845,10 +812,10 @@ void oa_fc_set_settle(oa_fc_set *s, oa_fc_prefault prefault)
         return;
     }
     stop_prefault(s);
-    fc_range *packed = NULL;
+    oa_page_range *packed = NULL;
     size_t np = 0;
     if (build_ranges(s, R_PACKED, &packed, &np) == OA_OK) {
-        drop_ranges(packed, np);
+        oa_page_ranges_drop(packed, np);
     }
     free(packed);
     free(s->ranges);

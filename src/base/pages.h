@@ -1,0 +1,29 @@
+/*
+ * Page ranges of read-only file mappings (the .om image, external weight
+ * files): rounding, merging and releasing them. Releasing is MADV_DONTNEED:
+ * on a private read-only or shared file mapping the page leaves this
+ * process (RSS) but stays in the page cache, and a later read maps it again,
+ * so it is always safe on such mappings; never call it on anonymous memory.
+ */
+#ifndef OA_BASE_PAGES_H
+#define OA_BASE_PAGES_H
+
+#include <stddef.h>
+
+typedef struct oa_page_range {
+    const char *p;
+    size_t len;
+} oa_page_range;
+
+/* Rounds every range out to whole pages, sorts them and merges overlapping
+ * or touching ones, in place. Returns the new count. */
+size_t oa_page_ranges_merge(oa_page_range *r, size_t n);
+
+/* Releases the pages of the ranges (whole pages as given). */
+void oa_page_ranges_drop(const oa_page_range *r, size_t n);
+
+/* Releases the whole pages inside [p, p + len) that no range of keep (as
+ * returned by oa_page_ranges_merge) touches. */
+void oa_pages_drop_except(const void *p, size_t len, const oa_page_range *keep, size_t n_keep);
+
+#endif
