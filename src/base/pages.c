@@ -1,8 +1,11 @@
 /* Page ranges of read-only file mappings (pages.h). */
 #include "base/pages.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -71,4 +74,75 @@ void oa_pages_drop_except(const void *p, size_t len, const oa_page_range *keep, 
         at = k_hi > at ? k_hi : at;
     }
     drop_span(at, end);
+}
+
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22 /* Linux 5.14 */
+#endif
+
+struct oa_prefault {
+    oa_page_range *r;
+    size_t n;
+    pthread_t thread;
+    atomic_bool stop;
+};
+
+static void *prefault_main(void *arg)
+{
+    oa_prefault *pf = arg;
+    const size_t step = 2u << 20;
+    const size_t page = (size_t)page_size();
+    bool touch = false;
+    for (size_t r = 0; r < pf->n && !atomic_load(&pf->stop); r++) {
+        for (size_t o = 0; o < pf->r[r].len && !atomic_load(&pf->stop); o += step) {
+            const char *p = pf->r[r].p + o;
+            const size_t len = pf->r[r].len - o < step ? pf->r[r].len - o : step;
+            if (!touch && madvise((void *)(uintptr_t)p, len, MADV_POPULATE_READ) == 0) {
+                continue;
+            }
+            touch = true; /* older kernels: read one byte per page */
+            volatile char sink = 0;
+            for (size_t k = 0; k < len; k += page) {
+                sink ^= p[k];
+            }
+            (void)sink;
+        }
+    }
+    return NULL;
+}
+
+oa_prefault *oa_prefault_start(const oa_page_range *r, size_t n, bool async)
+{
+    if (n == 0) {
+        return NULL;
+    }
+    oa_prefault *pf = calloc(1, sizeof *pf);
+    if (pf != NULL) {
+        pf->r = malloc(n * sizeof *r);
+    }
+    if (pf == NULL || pf->r == NULL) {
+        free(pf);
+        return NULL; /* best effort: the first reads map the pages */
+    }
+    memcpy(pf->r, r, n * sizeof *r);
+    pf->n = n;
+    atomic_init(&pf->stop, false);
+    if (async && pthread_create(&pf->thread, NULL, prefault_main, pf) == 0) {
+        return pf;
+    }
+    (void)prefault_main(pf);
+    free(pf->r);
+    free(pf);
+    return NULL;
+}
+
+void oa_prefault_stop(oa_prefault *pf)
+{
+    if (pf == NULL) {
+        return;
+    }
+    atomic_store(&pf->stop, true);
+    pthread_join(pf->thread, NULL);
+    free(pf->r);
+    free(pf);
 }

@@ -8,6 +8,7 @@
 #ifndef OA_BASE_PAGES_H
 #define OA_BASE_PAGES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef struct oa_page_range {
@@ -25,5 +26,19 @@ void oa_page_ranges_drop(const oa_page_range *r, size_t n);
 /* Releases the whole pages inside [p, p + len) that no range of keep (as
  * returned by oa_page_ranges_merge) touches. */
 void oa_pages_drop_except(const void *p, size_t len, const oa_page_range *keep, size_t n_keep);
+
+/*
+ * Maps the pages of the ranges into the process ahead of their first read
+ * (page-cache hits: MADV_POPULATE_READ, or one read per page on kernels
+ * before 5.14), 2 MiB at a time so that a stop takes effect quickly. async:
+ * in a background thread, returned for oa_prefault_stop; else (or when no
+ * thread can be started) before returning, and NULL is returned. The ranges
+ * are copied; the mappings must outlive the prefault.
+ */
+typedef struct oa_prefault oa_prefault;
+oa_prefault *oa_prefault_start(const oa_page_range *r, size_t n, bool async);
+
+/* Stops a running prefault, joins its thread and frees it. Accepts NULL. */
+void oa_prefault_stop(oa_prefault *pf);
 
 #endif

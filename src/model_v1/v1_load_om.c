@@ -140,18 +140,29 @@ static void kernel_created(void *ctx)
     lc->n_pending = 0;
 }
 
-/* After the build: every page of the image but those of constants read in place. */
-static void release_image(load_ctx *lc)
+/*
+ * After the build: every page of the image leaves the process but those of
+ * constants read in place at run, which are mapped ahead of the first run
+ * (as external weights are: $OPENACL_WEIGHT_PREFAULT, default in the
+ * background; the prefault returned must be stopped before the image goes).
+ */
+static oa_prefault *release_image(load_ctx *lc, bool built)
 {
+    oa_prefault *pf = NULL;
     if (lc->img != NULL) {
         const size_t n = oa_page_ranges_merge(lc->at_run, lc->n_at_run);
         oa_pages_drop_except(lc->img, lc->img_size, lc->at_run, n);
+        const oa_fc_prefault mode = oa_fc_prefault_from_env(OA_FC_PREFAULT_ASYNC);
+        if (built && mode != OA_FC_PREFAULT_NONE) {
+            pf = oa_prefault_start(lc->at_run, n, mode == OA_FC_PREFAULT_ASYNC);
+        }
     }
     free(lc->pending);
     free(lc->at_run);
     lc->pending = lc->at_run = NULL;
     lc->n_pending = lc->n_at_run = lc->cap_pending = lc->cap_at_run = 0;
     lc->img = NULL;
+    return pf;
 }
 
 static void *own(load_ctx *lc, size_t size)
@@ -257,10 +268,12 @@ static void copy_from_mapping(uint8_t *dst, const uint8_t *src, size_t size)
     }
 }
 
-/* What the model keeps alive: the image blob (may be NULL) and the external weights. */
+/* What the model keeps alive: the image blob (may be NULL), the external weights and the
+ * prefault of the image's pages read in place (stopped first). */
 typedef struct keeper {
     oa_blob *image;
     oa_fc_set *fc;
+    oa_prefault *prefault;
 } keeper;
 
 static void keeper_release(void *ctx, const void *data, size_t size)
@@ -268,6 +281,7 @@ static void keeper_release(void *ctx, const void *data, size_t size)
     (void)data;
     (void)size;
     keeper *k = ctx;
+    oa_prefault_stop(k->prefault);
     oa_blob_release(k->image);
     oa_fc_set_destroy(k->fc);
     free(k);
@@ -411,8 +425,9 @@ oa_status oa_v1_load_om(oa_model *m, const oa_model_load_args *args)
         st = load_file_constants(g, args, dev, &fc);
     }
     lc.fc = fc;
+    keeper *kp = NULL;
     if (st == OA_OK && fc != NULL) {
-        keeper *k = malloc(sizeof(*k));
+        keeper *k = calloc(1, sizeof(*k));
         oa_blob *kb = k != NULL ? oa_blob_create(k, 0, keeper_release, k) : NULL;
         if (kb == NULL) {
             free(k);
@@ -422,6 +437,7 @@ oa_status oa_v1_load_om(oa_model *m, const oa_model_load_args *args)
             k->image = lc.keep;
             k->fc = fc;
             lc.keep = kb;
+            kp = k;
         }
     }
     if (st != OA_OK) {
@@ -445,7 +461,23 @@ oa_status oa_v1_load_om(oa_model *m, const oa_model_load_args *args)
     oa_v1_program *prog = NULL;
     st = oa_v1_program_build(&src, &prog);
     oa_graph_destroy(g); /* the image survives through lc.keep when constants point into it */
-    release_image(&lc);
+    oa_prefault *pf = release_image(&lc, st == OA_OK);
+    if (pf != NULL && kp == NULL) {
+        keeper *k = calloc(1, sizeof(*k));
+        oa_blob *kb = k != NULL ? oa_blob_create(k, 0, keeper_release, k) : NULL;
+        if (kb == NULL) {
+            free(k);
+        } else {
+            k->image = lc.keep;
+            lc.keep = kb;
+            kp = k;
+        }
+    }
+    if (kp != NULL) {
+        kp->prefault = pf;
+    } else {
+        oa_prefault_stop(pf); /* no memory to keep it: wait for it here */
+    }
     if (st == OA_OK && fc != NULL) {
         /* packed weights leave the process's pages, those read in place are mapped ahead of the first run */
         oa_fc_set_settle(fc, oa_fc_prefault_from_env(OA_FC_PREFAULT_ASYNC));
