@@ -22,6 +22,9 @@ static int cmp_range(const void *a, const void *b)
 
 size_t oa_page_ranges_merge(oa_page_range *r, size_t n)
 {
+    if (n == 0) {
+        return 0; /* r may be NULL */
+    }
     const uintptr_t page = page_size();
     for (size_t i = 0; i < n; i++) {
         const uintptr_t lo = (uintptr_t)r[i].p & ~(page - 1);
