@@ -1366,7 +1366,7 @@ static oa_status build_inout(wctx *c, const Ge__Proto__ModelDef *def, uint8_t **
  * gap between partitions (GE walks their sizes), and protobuf readers (GE,
  * Netron, ours) skip unknown fields. README "Weights alignment".
  */
-static oa_status pad_model_def(uint8_t **def, size_t *def_len, uint64_t def_at)
+oa_status oa_om_model_def_pad(uint8_t **def, size_t *def_len, uint64_t def_at)
 {
     const uint32_t align = OA_OM_WEIGHTS_FILE_ALIGN;
     uint32_t pad = (uint32_t)((align - (def_at + *def_len) % align) % align);
@@ -1434,7 +1434,7 @@ static oa_status write_common(const oa_graph *root, const oa_om_write_opts *opts
         }
         if (c.weights_size != 0) {
             const uint32_t parts = np + 3; /* MODEL_DEF, WEIGHTS_DATA, TASK_INFO */
-            st = pad_model_def(&def_bytes, &def_len,
+            st = oa_om_model_def_pad(&def_bytes, &def_len,
                                (uint64_t)OA_OM_HEADER_SIZE + OA_OM_TABLE_HEAD_SIZE + parts * OA_OM_TABLE_ENTRY_SIZE +
                                    io_len);
         }
