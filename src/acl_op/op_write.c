@@ -461,7 +461,19 @@ oa_status oa_opmodel_write(const oa_opspec *spec, const char *soc_version, const
         st = add_single_op_attrs(&c, spec);
     }
     if (st == OA_OK) {
+        c.def->base.n_unknown_fields = 0; /* the writer's padding, recomputed below */
         st = oa_om_pb_encode(&c.def->base, &def_bytes, &def_len);
+    }
+    if (st == OA_OK) {
+        /* WEIGHTS_DATA after MODEL_DEF stays 64-byte aligned in the file (om README) */
+        const oa_om_table *t0 = &cont.tables[0];
+        uint64_t at = OA_OM_HEADER_SIZE + OA_OM_TABLE_HEAD_SIZE + (uint64_t)t0->num * OA_OM_TABLE_ENTRY_SIZE;
+        for (uint32_t i = 0; i + 1 < t0->num && st == OA_OK; ++i) {
+            if (t0->parts[i].type == OA_OM_PART_MODEL_DEF && t0->parts[i + 1].type == OA_OM_PART_WEIGHTS_DATA) {
+                st = oa_om_model_def_pad(&def_bytes, &def_len, at);
+            }
+            at += t0->parts[i].size;
+        }
     }
     if (st == OA_OK) {
         const oa_om_table *t0 = &cont.tables[0];

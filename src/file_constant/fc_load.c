@@ -18,6 +18,7 @@
 
 #include "acl_mdl/model.h"
 #include "base/error.h"
+#include "base/pages.h"
 #include "base/util.h"
 #include "file_constant/fc_internal.h"
 
@@ -148,21 +149,11 @@ size_t oa_fc_mapped_files(int32_t device_id)
  * Sets
  * ====================================================================== */
 
-typedef struct fc_range {
-    const char *p;
-    size_t len;
-} fc_range;
-
 struct oa_fc_set {
     oa_fc_weight *w;
     size_t n;
     bool combined;
-    /* prefault of the mapped ranges (README "Prefault") */
-    fc_range *ranges;
-    size_t nranges;
-    bool thread_started;
-    pthread_t thread;
-    atomic_bool stop;
+    oa_prefault *prefault; /* of the mapped ranges (README "Prefault") */
     char weight_dir[PATH_MAX];
     fc_mapping **maps;
     size_t nmaps;
@@ -230,11 +221,7 @@ void oa_fc_set_destroy(oa_fc_set *s)
     if (s == NULL) {
         return;
     }
-    if (s->thread_started) {
-        atomic_store(&s->stop, true);
-        pthread_join(s->thread, NULL);
-    }
-    free(s->ranges);
+    oa_prefault_stop(s->prefault);
     for (size_t i = 0; i < s->n; i++) {
         free((char *)(uintptr_t)s->w[i].path);
     }
@@ -569,16 +556,6 @@ static oa_status place_node(oa_fc_set *s, const resolve_ctx *c, oa_fc_weight *w,
 
 /* ---- prefault ---- */
 
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ 22 /* Linux 5.14 */
-#endif
-
-static int cmp_range(const void *a, const void *b)
-{
-    const fc_range *x = a, *y = b;
-    return (x->p > y->p) - (x->p < y->p);
-}
-
 enum { R_ALL, R_IN_PLACE, R_PACKED };
 
 static bool range_wanted(const oa_fc_weight *w, int which)
@@ -591,7 +568,7 @@ static bool range_wanted(const oa_fc_weight *w, int which)
 
 /* The page-aligned, merged ranges of the mapped weights (all, or those read
  * in place, or the others). */
-static oa_status build_ranges(const oa_fc_set *s, int which, fc_range **out, size_t *count)
+static oa_status build_ranges(const oa_fc_set *s, int which, oa_page_range **out, size_t *count)
 {
     *out = NULL;
     *count = 0;
@@ -602,67 +579,19 @@ static oa_status build_ranges(const oa_fc_set *s, int which, fc_range **out, siz
     if (n == 0) {
         return OA_OK;
     }
-    fc_range *r = malloc(n * sizeof *r);
+    oa_page_range *r = malloc(n * sizeof *r);
     if (r == NULL) {
         return OA_FAIL(OA_E_NOMEM, "out of memory");
     }
-    const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
     for (size_t i = 0, k = 0; i < s->n; i++) {
-        const oa_fc_weight *w = &s->w[i];
-        if (range_wanted(w, which)) {
-            uintptr_t a = (uintptr_t)w->data & ~(page - 1);
-            r[k].p = (const char *)a;
-            r[k].len = (size_t)((uintptr_t)w->data + w->nbytes - a);
-            k++;
+        if (range_wanted(&s->w[i], which)) {
+            r[k++] = (oa_page_range){s->w[i].data, s->w[i].nbytes};
         }
     }
-    qsort(r, n, sizeof *r, cmp_range);
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (m > 0 && r[i].p <= r[m - 1].p + r[m - 1].len) {
-            const char *end = r[i].p + r[i].len;
-            if (end > r[m - 1].p + r[m - 1].len) {
-                r[m - 1].len = (size_t)(end - r[m - 1].p);
-            }
-        } else {
-            r[m++] = r[i];
-        }
-    }
+    const size_t m = oa_page_ranges_merge(r, n);
     *out = r;
     *count = m;
     return OA_OK;
-}
-
-static oa_status collect_ranges(oa_fc_set *s)
-{
-    free(s->ranges);
-    return build_ranges(s, R_ALL, &s->ranges, &s->nranges);
-}
-
-/* Maps the pages of every range into the process (page cache hits), 2 MiB
- * at a time so that an unload stops it quickly. */
-static void *prefault_main(void *arg)
-{
-    oa_fc_set *s = arg;
-    const size_t step = 2u << 20;
-    bool touch = false;
-    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    for (size_t r = 0; r < s->nranges && !atomic_load(&s->stop); r++) {
-        for (size_t o = 0; o < s->ranges[r].len && !atomic_load(&s->stop); o += step) {
-            const char *p = s->ranges[r].p + o;
-            size_t len = OA_MIN(step, s->ranges[r].len - o);
-            if (!touch && madvise((void *)(uintptr_t)p, len, MADV_POPULATE_READ) == 0) {
-                continue;
-            }
-            touch = true; /* older kernels: read one byte per page */
-            volatile char sink = 0;
-            for (size_t k = 0; k < len; k += page) {
-                sink ^= p[k];
-            }
-            (void)sink;
-        }
-    }
-    return NULL;
 }
 
 oa_fc_prefault oa_fc_prefault_from_env(oa_fc_prefault dflt)
@@ -684,17 +613,17 @@ oa_fc_prefault oa_fc_prefault_from_env(oa_fc_prefault dflt)
     return dflt;
 }
 
-static void start_prefault(oa_fc_set *s, oa_fc_prefault mode)
+/* Prefaults the ranges of the weights `which` per mode (none: nothing). */
+static void start_prefault(oa_fc_set *s, int which, oa_fc_prefault mode)
 {
-    if (mode == OA_FC_PREFAULT_NONE || collect_ranges(s) != OA_OK || s->nranges == 0) {
+    oa_page_range *r = NULL;
+    size_t n = 0;
+    if (mode == OA_FC_PREFAULT_NONE || build_ranges(s, which, &r, &n) != OA_OK) {
         oa_error_clear();
         return;
     }
-    if (mode == OA_FC_PREFAULT_ASYNC && pthread_create(&s->thread, NULL, prefault_main, s) == 0) {
-        s->thread_started = true;
-        return;
-    }
-    (void)prefault_main(s);
+    s->prefault = oa_prefault_start(r, n, mode == OA_FC_PREFAULT_ASYNC);
+    free(r);
 }
 
 oa_status oa_fc_load(oa_graph *root, const oa_fc_load_opts *o, oa_fc_set **out)
@@ -779,8 +708,7 @@ oa_status oa_fc_load(oa_graph *root, const oa_fc_load_opts *o, oa_fc_set **out)
     if (st != OA_OK) {
         goto fail;
     }
-    atomic_init(&s->stop, false);
-    start_prefault(s, o->prefault);
+    start_prefault(s, R_ALL, o->prefault);
     OA_LOGI("placed %zu FileConstant nodes (%s, %zu files, weight dir [%s])", s->n,
             s->combined ? "combined" : "individual", new_maps, s->weight_dir);
     free(gs);
@@ -796,19 +724,8 @@ fail:
 
 static void stop_prefault(oa_fc_set *s)
 {
-    if (s->thread_started) {
-        atomic_store(&s->stop, true);
-        pthread_join(s->thread, NULL);
-        s->thread_started = false;
-        atomic_store(&s->stop, false);
-    }
-}
-
-static void drop_ranges(const fc_range *r, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        (void)madvise((void *)(uintptr_t)r[i].p, r[i].len, MADV_DONTNEED);
-    }
+    oa_prefault_stop(s->prefault);
+    s->prefault = NULL;
 }
 
 void oa_fc_set_drop_pages(oa_fc_set *s)
@@ -817,11 +734,14 @@ void oa_fc_set_drop_pages(oa_fc_set *s)
         return;
     }
     stop_prefault(s);
-    if (collect_ranges(s) != OA_OK) {
+    oa_page_range *r = NULL;
+    size_t n = 0;
+    if (build_ranges(s, R_ALL, &r, &n) != OA_OK) {
         oa_error_clear();
         return;
     }
-    drop_ranges(s->ranges, s->nranges);
+    oa_page_ranges_drop(r, n);
+    free(r);
 }
 
 void oa_fc_set_mark_in_place(oa_fc_set *s, const void *p, size_t n)
@@ -845,25 +765,13 @@ void oa_fc_set_settle(oa_fc_set *s, oa_fc_prefault prefault)
         return;
     }
     stop_prefault(s);
-    fc_range *packed = NULL;
+    oa_page_range *packed = NULL;
     size_t np = 0;
     if (build_ranges(s, R_PACKED, &packed, &np) == OA_OK) {
-        drop_ranges(packed, np);
+        oa_page_ranges_drop(packed, np);
     }
     free(packed);
-    free(s->ranges);
-    s->ranges = NULL;
-    s->nranges = 0;
-    if (prefault == OA_FC_PREFAULT_NONE || build_ranges(s, R_IN_PLACE, &s->ranges, &s->nranges) != OA_OK ||
-        s->nranges == 0) {
-        oa_error_clear();
-        return;
-    }
-    if (prefault == OA_FC_PREFAULT_ASYNC && pthread_create(&s->thread, NULL, prefault_main, s) == 0) {
-        s->thread_started = true;
-        return;
-    }
-    (void)prefault_main(s);
+    start_prefault(s, R_IN_PLACE, prefault);
 }
 
 oa_status oa_fc_set_to_consts(oa_fc_set *s, oa_graph *root)

@@ -7,12 +7,16 @@
  *   2. the opened model becomes a graph IR with its plan (om_ir.h);
  *   3. weights: copied into the caller's weight memory when given (GE copies
  *      at every load), else used in place from the mapped file when the
- *      partition is 64-byte aligned there, else (memory loads: the image is
- *      the caller's; or a misaligned partition) copied into a block of ours;
- *      every constant of the graph is re-pointed there before the kernels
- *      read it;
+ *      partition is 64-byte aligned there (always in our atc's output, see
+ *      src/om/README.md "Weights alignment"), else (memory loads: the image
+ *      is the caller's; or a misaligned partition from another producer)
+ *      copied into a block of ours; every constant of the graph is
+ *      re-pointed there before the kernels read it;
  *   4. the program: kernels created once (weights packed), plan offsets
- *      checked, one workspace;
+ *      checked, one workspace; when the mapped file is used in place, the
+ *      pages of each packed constant leave the process as soon as its
+ *      kernel is created, and after the build every page of the image
+ *      except those read in place at run (peak RSS ~ packed weights);
  *   5. the first execution context on the work memory (the caller's, or
  *      memory_size bytes of ours, as GE allocates).
  * The graph is dropped at the end; the model keeps only the program, the
@@ -27,6 +31,7 @@
 #include "acl/acl_rt.h"
 #include "base/error.h"
 #include "base/log.h"
+#include "base/pages.h"
 #include "file_constant/file_constant.h"
 #include "model_v1/om_reader.h"
 #include "model_v1/v1_model.h"
@@ -38,7 +43,34 @@ typedef struct load_ctx {
     oa_blob *keep;      /* the image (mapped file), when the model reads constants from it */
     void **owned;       /* memory handed to the model (our weight copy, realigned constants) */
     size_t n_owned, cap_owned;
+    /* our read-only mapping of the .om while constants are read from it: the pages of those the
+     * kernels packed are released as they go (pending: the kernel being created; at_run: read in place at run) */
+    const char *img;
+    size_t img_size;
+    oa_page_range *pending, *at_run;
+    size_t n_pending, cap_pending, n_at_run, cap_at_run;
 } load_ctx;
+
+static bool in_image(const load_ctx *lc, const void *p, size_t n)
+{
+    const char *c = p;
+    return lc->img != NULL && c >= lc->img && n <= lc->img_size && (size_t)(c - lc->img) <= lc->img_size - n;
+}
+
+/* Best effort: a span not recorded is only a page not released (pending) or re-read at run (at_run). */
+static void push_span(oa_page_range **a, size_t *n, size_t *cap, const void *p, size_t len)
+{
+    if (*n == *cap) {
+        const size_t c = *cap ? *cap * 2 : 16;
+        oa_page_range *r = realloc(*a, c * sizeof(*r));
+        if (r == NULL) {
+            return;
+        }
+        *a = r;
+        *cap = c;
+    }
+    (*a)[(*n)++] = (oa_page_range){p, len};
+}
 
 static bool plan_of(void *ctx, const oa_node *n, oa_v1_node_mem *m)
 {
@@ -57,7 +89,10 @@ static bool plan_of(void *ctx, const oa_node *n, oa_v1_node_mem *m)
 /* Constants were relocated before the build: their bytes live as long as the model. */
 static const void *const_of(void *ctx, const oa_tensor *t)
 {
-    (void)ctx;
+    load_ctx *lc = ctx;
+    if (in_image(lc, t->data, t->size)) {
+        push_span(&lc->pending, &lc->n_pending, &lc->cap_pending, t->data, t->size);
+    }
     return t->data;
 }
 
@@ -72,7 +107,62 @@ static bool in_place(void *ctx, const void *p, size_t n)
     if (lc->fc != NULL && oa_fc_set_holds(lc->fc, p, n)) {
         oa_fc_set_mark_in_place(lc->fc, p, n);
     }
+    if (in_image(lc, p, n)) {
+        push_span(&lc->at_run, &lc->n_at_run, &lc->cap_at_run, p, n);
+    }
     return true;
+}
+
+/*
+ * The kernel just created has packed its constants: the whole pages of
+ * those not read in place leave the process (they stay in the page cache;
+ * a constant shared with a later kernel is read from there again), so the
+ * load's peak RSS is the packed copies, not the packed copies plus the
+ * mapped weights.
+ */
+static void kernel_created(void *ctx)
+{
+    load_ctx *lc = ctx;
+    const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    for (size_t i = 0; i < lc->n_pending; i++) {
+        const oa_page_range *r = &lc->pending[i];
+        bool kept = false;
+        for (size_t k = 0; k < lc->n_at_run && !kept; k++) {
+            kept = lc->at_run[k].p < r->p + r->len && r->p < lc->at_run[k].p + lc->at_run[k].len;
+        }
+        const uintptr_t lo = ((uintptr_t)r->p + page - 1) & ~(page - 1);
+        const uintptr_t hi = ((uintptr_t)r->p + r->len) & ~(page - 1); /* neighbours' pages stay */
+        if (!kept && hi > lo) {
+            oa_page_range whole = {(const char *)lo, (size_t)(hi - lo)};
+            oa_page_ranges_drop(&whole, 1);
+        }
+    }
+    lc->n_pending = 0;
+}
+
+/*
+ * After the build: every page of the image leaves the process but those of
+ * constants read in place at run, which are mapped ahead of the first run
+ * (as external weights are: $OPENACL_WEIGHT_PREFAULT, default in the
+ * background; the prefault returned must be stopped before the image goes).
+ */
+static oa_prefault *release_image(load_ctx *lc, bool built)
+{
+    oa_prefault *pf = NULL;
+    if (lc->img != NULL) {
+        const size_t n = oa_page_ranges_merge(lc->at_run, lc->n_at_run);
+        oa_pages_drop_except(lc->img, lc->img_size, lc->at_run, n);
+        const oa_fc_prefault mode = oa_fc_prefault_from_env(OA_FC_PREFAULT_ASYNC);
+        if (built && mode != OA_FC_PREFAULT_NONE) {
+            pf = oa_prefault_start(lc->at_run, n, mode == OA_FC_PREFAULT_ASYNC);
+        }
+    }
+    free(lc->pending);
+    free(lc->at_run);
+    lc->pending = lc->at_run = NULL;
+    lc->n_pending = lc->n_at_run = lc->cap_pending = lc->cap_at_run = 0;
+    lc->img = NULL;
+    return pf;
 }
 
 static void *own(load_ctx *lc, size_t size)
@@ -178,10 +268,12 @@ static void copy_from_mapping(uint8_t *dst, const uint8_t *src, size_t size)
     }
 }
 
-/* What the model keeps alive: the image blob (may be NULL) and the external weights. */
+/* What the model keeps alive: the image blob (may be NULL), the external weights and the
+ * prefault of the image's pages read in place (stopped first). */
 typedef struct keeper {
     oa_blob *image;
     oa_fc_set *fc;
+    oa_prefault *prefault;
 } keeper;
 
 static void keeper_release(void *ctx, const void *data, size_t size)
@@ -189,6 +281,7 @@ static void keeper_release(void *ctx, const void *data, size_t size)
     (void)data;
     (void)size;
     keeper *k = ctx;
+    oa_prefault_stop(k->prefault);
     oa_blob_release(k->image);
     oa_fc_set_destroy(k->fc);
     free(k);
@@ -248,6 +341,8 @@ oa_status oa_v1_load_om(oa_model *m, const oa_model_load_args *args)
                        "bytes), model %u", args->weight_size, (unsigned long long)weight_size, m->id);
     }
     const bool om_mapped = om->image.map != NULL;
+    const char *img = om->image.map;
+    const size_t img_size = om->image.map_size;
     /* the graph takes the model over (and destroys it on failure) */
     lo->model = NULL;
     oa_graph *g = NULL;
@@ -314,6 +409,10 @@ oa_status oa_v1_load_om(oa_model *m, const oa_model_load_args *args)
             }
         }
         lc.keep = any != NULL ? oa_blob_retain(any->blob) : NULL;
+        if (om_mapped && lc.keep != NULL) { /* the image lives on and is our read-only file mapping */
+            lc.img = img;
+            lc.img_size = img_size;
+        }
     }
     oa_blob *base_blob = base != NULL ? oa_blob_create(base, part_size, NULL, NULL) : NULL;
     st = base != NULL && base_blob == NULL ? OA_E_NOMEM : OA_OK;
@@ -326,8 +425,9 @@ oa_status oa_v1_load_om(oa_model *m, const oa_model_load_args *args)
         st = load_file_constants(g, args, dev, &fc);
     }
     lc.fc = fc;
+    keeper *kp = NULL;
     if (st == OA_OK && fc != NULL) {
-        keeper *k = malloc(sizeof(*k));
+        keeper *k = calloc(1, sizeof(*k));
         oa_blob *kb = k != NULL ? oa_blob_create(k, 0, keeper_release, k) : NULL;
         if (kb == NULL) {
             free(k);
@@ -337,6 +437,7 @@ oa_status oa_v1_load_om(oa_model *m, const oa_model_load_args *args)
             k->image = lc.keep;
             k->fc = fc;
             lc.keep = kb;
+            kp = k;
         }
     }
     if (st != OA_OK) {
@@ -352,6 +453,7 @@ oa_status oa_v1_load_om(oa_model *m, const oa_model_load_args *args)
         .node_mem = plan_of,
         .const_ptr = const_of,
         .read_in_place = in_place,
+        .kernel_created = kernel_created,
         .ctx = &lc,
         .expect_inputs = m->info->n_inputs,
         .expect_outputs = m->info->n_outputs,
@@ -359,6 +461,23 @@ oa_status oa_v1_load_om(oa_model *m, const oa_model_load_args *args)
     oa_v1_program *prog = NULL;
     st = oa_v1_program_build(&src, &prog);
     oa_graph_destroy(g); /* the image survives through lc.keep when constants point into it */
+    oa_prefault *pf = release_image(&lc, st == OA_OK);
+    if (pf != NULL && kp == NULL) {
+        keeper *k = calloc(1, sizeof(*k));
+        oa_blob *kb = k != NULL ? oa_blob_create(k, 0, keeper_release, k) : NULL;
+        if (kb == NULL) {
+            free(k);
+        } else {
+            k->image = lc.keep;
+            lc.keep = kb;
+            kp = k;
+        }
+    }
+    if (kp != NULL) {
+        kp->prefault = pf;
+    } else {
+        oa_prefault_stop(pf); /* no memory to keep it: wait for it here */
+    }
     if (st == OA_OK && fc != NULL) {
         /* packed weights leave the process's pages, those read in place are mapped ahead of the first run */
         oa_fc_set_settle(fc, oa_fc_prefault_from_env(OA_FC_PREFAULT_ASYNC));

@@ -397,6 +397,9 @@ static oa_status emit_kernel(bld *b, const oa_node *n)
         return st;
     }
     p->kops[p->n_kops++] = op;
+    if (b->s->kernel_created != NULL) {
+        b->s->kernel_created(b->s->ctx);
+    }
     const size_t ws = oa_kop_workspace_size(op);
     p->ws_size = ws > p->ws_size ? ws : p->ws_size;
     p->n_kernel_tasks++;

@@ -63,6 +63,12 @@ typedef struct oa_v1_source {
      * which external weights stay in use. NULL: always pack.
      */
     bool (*read_in_place)(void *ctx, const void *p, size_t n);
+    /*
+     * Optional: called after each kernel is created, so that the loader can
+     * release the pages of the constants it packed (never read again, unless
+     * read in place). NULL: nothing.
+     */
+    void (*kernel_created)(void *ctx);
     void *ctx;
     size_t expect_inputs;     /* the model description's counts (SIZE_MAX: not checked) */
     size_t expect_outputs;

@@ -89,6 +89,10 @@
  *  [CUST_AICPU_KERNELS] TASK_INFO; model_num = 1, is_unknow_model = 0.
  *  Netron reads only the first table, first as a 32-bit table, so a
  *  writer must put at least two partitions in it.
+ *  Our writer (om_ir.h) ends MODEL_DEF with one unknown length-delimited
+ *  field (number OA_OM_PAD_FIELD, zero bytes) sized so that WEIGHTS_DATA
+ *  starts at a multiple of OA_OM_WEIGHTS_FILE_ALIGN in the file: the loader
+ *  then uses the mapped weights in place (README "Weights alignment").
  *
  * ===================================================================
  *  5. Multi-model ("dynamic root") files
@@ -184,6 +188,9 @@
 #define OA_OM_TINY_ENTRY_SIZE 12u
 #define OA_OM_MAX_PARTITIONS 8u
 #define OA_OM_MAX_FLOW_PARTITIONS 4096u
+/* Our writer's WEIGHTS_DATA file alignment and MODEL_DEF padding field (§4). */
+#define OA_OM_WEIGHTS_FILE_ALIGN 64u
+#define OA_OM_PAD_FIELD 2047u /* 2-byte tag; no ge.proto message uses it */
 
 /* ModelPartitionType values. */
 typedef enum oa_om_part_type {

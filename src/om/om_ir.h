@@ -131,6 +131,16 @@ oa_status oa_om_write_graph_memory(const oa_graph *root, const oa_om_write_opts 
                                    size_t *len) OA_MUST_CHECK;
 
 /*
+ * For writers that re-encode a MODEL_DEF followed by WEIGHTS_DATA: appends
+ * to the malloc'd encoding (*def, *def_len; realloc'd) the padding field
+ * that puts WEIGHTS_DATA at a multiple of OA_OM_WEIGHTS_FILE_ALIGN, given
+ * the file offset def_at where MODEL_DEF starts (README "Weights
+ * alignment"). The encoding must not hold an old padding field (clear the
+ * decoded message's unknown fields first).
+ */
+oa_status oa_om_model_def_pad(uint8_t **def, size_t *def_len, uint64_t def_at) OA_MUST_CHECK;
+
+/*
  * The ModelDef alone (in arena a) and the WEIGHTS_DATA blob (malloc'd,
  * caller frees; NULL/0 with inline_weights), for callers assembling their
  * own containers.

@@ -1359,6 +1359,38 @@ static oa_status build_inout(wctx *c, const Ge__Proto__ModelDef *def, uint8_t **
 
 /* ---- the file ------------------------------------------------------------------------------ */
 
+/*
+ * Ends MODEL_DEF (at file offset def_at, def_len bytes) with an unknown
+ * bytes field of zeros so that the partition after it, WEIGHTS_DATA, starts
+ * at a multiple of OA_OM_WEIGHTS_FILE_ALIGN: the container itself allows no
+ * gap between partitions (GE walks their sizes), and protobuf readers (GE,
+ * Netron, ours) skip unknown fields. README "Weights alignment".
+ */
+oa_status oa_om_model_def_pad(uint8_t **def, size_t *def_len, uint64_t def_at)
+{
+    const uint32_t align = OA_OM_WEIGHTS_FILE_ALIGN;
+    uint32_t pad = (uint32_t)((align - (def_at + *def_len) % align) % align);
+    if (pad == 0) {
+        return OA_OK;
+    }
+    if (pad < 3) { /* the smallest field: 2-byte tag, 1-byte length */
+        pad += align;
+    }
+    uint8_t *d = realloc(*def, *def_len + pad);
+    if (d == NULL) {
+        return OA_FAIL(OA_E_GE_MEMORY_ALLOCATION, "[Serialize][Model] MODEL_DEF padding");
+    }
+    const uint32_t tag = OA_OM_PAD_FIELD << 3 | 2u;
+    uint8_t *p = d + *def_len;
+    p[0] = (uint8_t)(0x80u | (tag & 0x7fu));
+    p[1] = (uint8_t)(tag >> 7);
+    p[2] = (uint8_t)(pad - 3); /* < 128: one varint byte */
+    memset(p + 3, 0, pad - 3);
+    *def = d;
+    *def_len += pad;
+    return OA_OK;
+}
+
 static oa_status write_common(const oa_graph *root, const oa_om_write_opts *opts, const char *path, uint8_t **mem,
                               size_t *mem_len)
 {
@@ -1400,14 +1432,22 @@ static oa_status write_common(const oa_graph *root, const oa_om_write_opts *opts
         if (io_len != 0) {
             p[np++] = (oa_om_part_src){OA_OM_PART_MODEL_INOUT_INFO, io, io_len};
         }
+        if (c.weights_size != 0) {
+            const uint32_t parts = np + 3; /* MODEL_DEF, WEIGHTS_DATA, TASK_INFO */
+            st = oa_om_model_def_pad(&def_bytes, &def_len,
+                               (uint64_t)OA_OM_HEADER_SIZE + OA_OM_TABLE_HEAD_SIZE + parts * OA_OM_TABLE_ENTRY_SIZE +
+                                   io_len);
+        }
         p[np++] = (oa_om_part_src){OA_OM_PART_MODEL_DEF, def_bytes, def_len};
         if (c.weights_size != 0) {
             p[np++] = (oa_om_part_src){OA_OM_PART_WEIGHTS_DATA, c.weights, c.weights_size};
         }
         p[np++] = (oa_om_part_src){OA_OM_PART_TASK_INFO, task, task_len};
         oa_om_table_src t = {p, np};
-        st = path != NULL ? oa_om_container_write_file(path, &h, &t, 1)
-                          : oa_om_container_write_memory(&h, &t, 1, mem, mem_len);
+        if (st == OA_OK) {
+            st = path != NULL ? oa_om_container_write_file(path, &h, &t, 1)
+                              : oa_om_container_write_memory(&h, &t, 1, mem, mem_len);
+        }
     }
     free(task);
     free(def_bytes);

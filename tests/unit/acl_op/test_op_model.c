@@ -150,6 +150,14 @@ static void written_models_parse_back_to_their_signature(void **state)
     assert_true(oa_opattr_equal(m->attr, a));
     oa_opmodel_unref(m);
 
+    /* the constant's WEIGHTS_DATA starts 64-byte aligned in the file (om README "Weights alignment") */
+    oa_om_container cont;
+    assert_int_equal(oa_om_container_parse(img, len, &cont), OA_OK);
+    const oa_om_partition *wp = oa_om_table_find(&cont.tables[0], OA_OM_PART_WEIGHTS_DATA);
+    assert_non_null(wp);
+    assert_int_equal((size_t)(wp->data - img) % 64, 0);
+    oa_om_container_deinit(&cont);
+
     /* the image is an ordinary .om too */
     oa_graph *g = NULL;
     oa_om_model *om = NULL;

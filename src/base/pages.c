@@ -1,0 +1,151 @@
+/* Page ranges of read-only file mappings (pages.h). */
+#include "base/pages.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static uintptr_t page_size(void)
+{
+    return (uintptr_t)sysconf(_SC_PAGESIZE);
+}
+
+static int cmp_range(const void *a, const void *b)
+{
+    const oa_page_range *x = a, *y = b;
+    return (x->p > y->p) - (x->p < y->p);
+}
+
+size_t oa_page_ranges_merge(oa_page_range *r, size_t n)
+{
+    if (n == 0) {
+        return 0; /* r may be NULL */
+    }
+    const uintptr_t page = page_size();
+    for (size_t i = 0; i < n; i++) {
+        const uintptr_t lo = (uintptr_t)r[i].p & ~(page - 1);
+        const uintptr_t hi = ((uintptr_t)r[i].p + r[i].len + page - 1) & ~(page - 1);
+        r[i].p = (const char *)lo;
+        r[i].len = (size_t)(hi - lo);
+    }
+    qsort(r, n, sizeof *r, cmp_range);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (m > 0 && r[i].p <= r[m - 1].p + r[m - 1].len) {
+            const char *end = r[i].p + r[i].len;
+            if (end > r[m - 1].p + r[m - 1].len) {
+                r[m - 1].len = (size_t)(end - r[m - 1].p);
+            }
+        } else {
+            r[m++] = r[i];
+        }
+    }
+    return m;
+}
+
+void oa_page_ranges_drop(const oa_page_range *r, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (r[i].len != 0) {
+            (void)madvise((void *)(uintptr_t)r[i].p, r[i].len, MADV_DONTNEED);
+        }
+    }
+}
+
+static void drop_span(uintptr_t lo, uintptr_t hi)
+{
+    if (hi > lo) {
+        (void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
+    }
+}
+
+void oa_pages_drop_except(const void *p, size_t len, const oa_page_range *keep, size_t n_keep)
+{
+    const uintptr_t page = page_size();
+    uintptr_t at = ((uintptr_t)p + page - 1) & ~(page - 1); /* whole pages inside the range */
+    const uintptr_t end = ((uintptr_t)p + len) & ~(page - 1);
+    for (size_t i = 0; i < n_keep && at < end; i++) {
+        const uintptr_t k_lo = (uintptr_t)keep[i].p, k_hi = k_lo + keep[i].len;
+        if (k_hi <= at) {
+            continue;
+        }
+        drop_span(at, k_lo < end ? k_lo : end);
+        at = k_hi > at ? k_hi : at;
+    }
+    drop_span(at, end);
+}
+
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22 /* Linux 5.14 */
+#endif
+
+struct oa_prefault {
+    oa_page_range *r;
+    size_t n;
+    pthread_t thread;
+    atomic_bool stop;
+};
+
+static void *prefault_main(void *arg)
+{
+    oa_prefault *pf = arg;
+    const size_t step = 2u << 20;
+    const size_t page = (size_t)page_size();
+    bool touch = false;
+    for (size_t r = 0; r < pf->n && !atomic_load(&pf->stop); r++) {
+        for (size_t o = 0; o < pf->r[r].len && !atomic_load(&pf->stop); o += step) {
+            const char *p = pf->r[r].p + o;
+            const size_t len = pf->r[r].len - o < step ? pf->r[r].len - o : step;
+            if (!touch && madvise((void *)(uintptr_t)p, len, MADV_POPULATE_READ) == 0) {
+                continue;
+            }
+            touch = true; /* older kernels: read one byte per page */
+            volatile char sink = 0;
+            for (size_t k = 0; k < len; k += page) {
+                sink ^= p[k];
+            }
+            (void)sink;
+        }
+    }
+    return NULL;
+}
+
+oa_prefault *oa_prefault_start(const oa_page_range *r, size_t n, bool async)
+{
+    if (n == 0) {
+        return NULL;
+    }
+    oa_prefault *pf = calloc(1, sizeof *pf);
+    if (pf != NULL) {
+        pf->r = malloc(n * sizeof *r);
+    }
+    if (pf == NULL || pf->r == NULL) {
+        free(pf);
+        return NULL; /* best effort: the first reads map the pages */
+    }
+    memcpy(pf->r, r, n * sizeof *r);
+    pf->n = n;
+    atomic_init(&pf->stop, false);
+    if (async && pthread_create(&pf->thread, NULL, prefault_main, pf) == 0) {
+        return pf;
+    }
+    (void)prefault_main(pf);
+    free(pf->r);
+    free(pf);
+    return NULL;
+}
+
+void oa_prefault_stop(oa_prefault *pf)
+{
+    if (pf == NULL) {
+        return;
+    }
+    atomic_store(&pf->stop, true);
+    pthread_join(pf->thread, NULL);
+    free(pf->r);
+    free(pf);
+}

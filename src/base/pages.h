@@ -1,0 +1,44 @@
+/*
+ * Page ranges of read-only file mappings (the .om image, external weight
+ * files): rounding, merging and releasing them. Releasing is MADV_DONTNEED:
+ * on a private read-only or shared file mapping the page leaves this
+ * process (RSS) but stays in the page cache, and a later read maps it again,
+ * so it is always safe on such mappings; never call it on anonymous memory.
+ */
+#ifndef OA_BASE_PAGES_H
+#define OA_BASE_PAGES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct oa_page_range {
+    const char *p;
+    size_t len;
+} oa_page_range;
+
+/* Rounds every range out to whole pages, sorts them and merges overlapping
+ * or touching ones, in place. Returns the new count. */
+size_t oa_page_ranges_merge(oa_page_range *r, size_t n);
+
+/* Releases the pages of the ranges (whole pages as given). */
+void oa_page_ranges_drop(const oa_page_range *r, size_t n);
+
+/* Releases the whole pages inside [p, p + len) that no range of keep (as
+ * returned by oa_page_ranges_merge) touches. */
+void oa_pages_drop_except(const void *p, size_t len, const oa_page_range *keep, size_t n_keep);
+
+/*
+ * Maps the pages of the ranges into the process ahead of their first read
+ * (page-cache hits: MADV_POPULATE_READ, or one read per page on kernels
+ * before 5.14), 2 MiB at a time so that a stop takes effect quickly. async:
+ * in a background thread, returned for oa_prefault_stop; else (or when no
+ * thread can be started) before returning, and NULL is returned. The ranges
+ * are copied; the mappings must outlive the prefault.
+ */
+typedef struct oa_prefault oa_prefault;
+oa_prefault *oa_prefault_start(const oa_page_range *r, size_t n, bool async);
+
+/* Stops a running prefault, joins its thread and frees it. Accepts NULL. */
+void oa_prefault_stop(oa_prefault *pf);
+
+#endif
