@@ -246,11 +246,8 @@ static oa_status layout_graph(oa_graph *g, size_t *changed)
         if (st != OA_OK) {
             break;
         }
-        blocked_desc(&n->outputs[0].desc, &y);
-        if (back != NULL) {
-            blocked_desc(&back->inputs[0].desc, &y);
-        }
-        /* Inputs: blocked producers feed directly, others through a TransData. */
+        /* Inputs: blocked producers feed directly, others through a TransData
+         * (activation_slot compares with the plain output shape: block it after). */
         for (uint32_t s = 0; s < n->num_inputs && st == OA_OK; s++) {
             uint32_t si;
             oa_node *src = oa_node_input_src(n, s, &si);
@@ -291,6 +288,12 @@ static oa_status layout_graph(oa_graph *g, size_t *changed)
             }
             if (st == OA_OK) {
                 blocked_desc(&n->inputs[s].desc, &xs);
+            }
+        }
+        if (st == OA_OK) {
+            blocked_desc(&n->outputs[0].desc, &y);
+            if (back != NULL) {
+                blocked_desc(&back->inputs[0].desc, &y);
             }
         }
         if (changed) {

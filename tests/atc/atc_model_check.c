@@ -16,7 +16,8 @@
  *   - the size query (aclmdlQuerySize): work = memory_size, weights > 0;
  *   - gears: the Case with one branch per gear, the last input
  *     ascend_mbatch_shape_data (INT32, ND), MODEL_INOUT_INFO gear records;
- *   - `atc --mode=1` writes JSON that parses.
+ *   - `atc --mode=1` writes JSON that parses;
+ *   - Netron would open the file (tests/unit/om/netron_check.h).
  * Checks: --dynamic (header is_unknow_model), --gears=N, --input-size=I:BYTES,
  * --input-dtype=I:GE_DTYPE, --output-dtype=I:GE_DTYPE.
  */
@@ -32,6 +33,7 @@
 #include "om/om_ir.h"
 #include "om/om_model.h"
 #include "om/om_query.h"
+#include "netron_check.h"
 
 static int g_failures;
 
@@ -226,6 +228,22 @@ int main(int argc, char **argv)
         const char *e = oa_error_take_messages();
         fprintf(stderr, "FAIL: open %s: %s\n", om, e ? e : "");
         return 1;
+    }
+    FILE *of = fopen(om, "rb");
+    if (of != NULL && fseek(of, 0, SEEK_END) == 0) {
+        const long flen = ftell(of);
+        uint8_t *img = flen > 0 ? malloc((size_t)flen) : NULL;
+        rewind(of);
+        if (img != NULL && fread(img, 1, (size_t)flen, of) == (size_t)flen) {
+            char why[512];
+            CHECK(netron_check(img, (size_t)flen, why, sizeof why) == 0, "Netron would refuse %s: %s", om, why);
+        } else {
+            CHECK(0, "cannot read %s", om);
+        }
+        free(img);
+    }
+    if (of != NULL) {
+        fclose(of);
     }
     const oa_om_table *t = m->models[0].table;
     CHECK(oa_om_table_find(t, OA_OM_PART_MODEL_DEF) != NULL, "no MODEL_DEF");
