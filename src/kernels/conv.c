@@ -694,7 +694,8 @@ static oa_status wino_setup(oa_kop *op, conv_state *s, const float *wf, int m)
         }
     }
     /* Tiles per chunk: the chunk's transformed input and products within
-     * ~768 KiB (L2), at least 6, and enough chunks for every thread. */
+     * ~768 KiB (L2), a multiple of the microkernel's 6 rows, at most 96, and
+     * enough chunks for every thread. */
     int64_t th = (g->oh + m - 1) / m, tw = (g->ow + m - 1) / m, tiles = g->n * th * tw;
     int64_t per_tile = (int64_t)sizeof(float) * T * (icp + ocp);
     int64_t c = (768 * 1024 / per_tile) / 6 * 6, nth = oa_kernels_slices();
@@ -769,14 +770,9 @@ static void wino_worker(void *vctx, size_t tid, size_t b, size_t e)
         if (t0 >= c->tiles) {
             break;
         }
-        for (int64_t i = 0; i < C; i++) {
+        const int64_t nt = c->tiles - t0 < C ? c->tiles - t0 : C; /* the last chunk may be short */
+        for (int64_t i = 0; i < nt; i++) {
             int64_t tile = t0 + i;
-            if (tile >= c->tiles) {
-                for (int64_t cb = 0; cb < icb; cb++) {
-                    oa_kwino_zero_avx2(m, V + i * icp + cb * 8, C * icp);
-                }
-                continue;
-            }
             int64_t n = tile / (c->th * c->tw), ty = tile / c->tw % c->th, tx = tile % c->tw;
             for (int64_t cb = 0; cb < icb; cb++) {
                 oa_kwino_in_avx2(m, x + (n * icb + cb) * ihw * 8, g->ih, g->iw, ty * m - g->pt, tx * m - g->pl,
@@ -788,8 +784,9 @@ static void wino_worker(void *vctx, size_t tid, size_t b, size_t e)
                 const float *u = s->wu + ((int64_t)t * oc16 + j) * icp * 16;
                 float *m0 = M + ((t * ocb + 2 * j) * C) * 8;
                 float *m1 = 2 * j + 1 < ocb ? m0 + C * 8 : NULL;
-                for (int64_t i0 = 0; i0 < C; i0 += 6) {
-                    oa_kwino_gemm_avx2(u, V + (t * C + i0) * icp, icp, icp, m0 + i0 * 8, m1 ? m1 + i0 * 8 : NULL);
+                for (int64_t i0 = 0; i0 < nt; i0 += 6) {
+                    oa_kwino_gemm_avx2(u, V + (t * C + i0) * icp, icp, icp, (int)(nt - i0 < 6 ? nt - i0 : 6),
+                                       m0 + i0 * 8, m1 ? m1 + i0 * 8 : NULL);
                 }
             }
         }

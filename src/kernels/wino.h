@@ -22,13 +22,12 @@ typedef struct oa_kwino_post {
  * [H][W][8] plane; out-of-image pixels read as 0. */
 void oa_kwino_in_avx2(int m, const float *x, int64_t H, int64_t W, int64_t iy0, int64_t ix0, float *v,
                       int64_t tstride);
-/* A transformed tile of zeros (a GEMM row past the last tile). */
-void oa_kwino_zero_avx2(int m, float *v, int64_t tstride);
 /* Output tile: nr x nc pixels (clipped) written at y (row stride ow pixels),
  * plus bias[8] and the post-ops; res[i] points at the same pixel as y. */
 void oa_kwino_out_avx2(int m, const float *mt, int64_t tstride, const float *bias, float *y, int64_t ow, int nr,
                        int nc, const oa_kwino_post *post, const float *const *res);
-/* 6 tiles x 16 output channels: m0/m1 [6][8] = v[6 rows of stride vs][k] * u[k][16]. */
-void oa_kwino_gemm_avx2(const float *u, const float *v, int64_t k, int64_t vs, float *m0, float *m1);
+/* nt <= 6 tiles x 16 output channels: m0/m1 [nt][8] = v[nt rows of stride vs][k] * u[k][16]
+ * (m1 NULL: only 8 channels are stored). */
+void oa_kwino_gemm_avx2(const float *u, const float *v, int64_t k, int64_t vs, int nt, float *m0, float *m1);
 
 #endif /* OA_KERNELS_WINO_H */

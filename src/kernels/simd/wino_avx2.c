@@ -98,13 +98,6 @@ void oa_kwino_in_avx2(int m, const float *x, int64_t H, int64_t W, int64_t iy0, 
     }
 }
 
-void oa_kwino_zero_avx2(int m, float *v, int64_t tstride)
-{
-    for (int k = 0; k < (m + 2) * (m + 2); k++) {
-        _mm256_storeu_ps(v + k * tstride, _mm256_setzero_ps());
-    }
-}
-
 void oa_kwino_out_avx2(int m, const float *mt, int64_t tstride, const float *bias, float *y, int64_t ow, int nr,
                        int nc, const oa_kwino_post *post, const float *const *res)
 {
@@ -146,14 +139,16 @@ void oa_kwino_out_avx2(int m, const float *mt, int64_t tstride, const float *bia
 }
 
 /*
- * m0/m1[r][8] = sum_k v[r * vs + k] * u[k][0..7 / 8..15] for 6 tiles r.
+ * m0/m1[r][8] = sum_k v[r * vs + k] * u[k][0..7 / 8..15] for nt <= 6 tiles r.
  * m1 == NULL: only the first 8 output channels exist.
  */
-void oa_kwino_gemm_avx2(const float *u, const float *v, int64_t k, int64_t vs, float *m0, float *m1)
+void oa_kwino_gemm_avx2(const float *u, const float *v, int64_t k, int64_t vs, int nt, float *m0, float *m1)
 {
     V8 a00 = _mm256_setzero_ps(), a01 = a00, a10 = a00, a11 = a00, a20 = a00, a21 = a00, a30 = a00, a31 = a00,
        a40 = a00, a41 = a00, a50 = a00, a51 = a00;
-    const float *v0 = v, *v1 = v + vs, *v2 = v + 2 * vs, *v3 = v + 3 * vs, *v4 = v + 4 * vs, *v5 = v + 5 * vs;
+    /* a short chunk's missing rows recompute row 0 and are not stored */
+    const float *v0 = v, *v1 = nt > 1 ? v + vs : v, *v2 = nt > 2 ? v + 2 * vs : v, *v3 = nt > 3 ? v + 3 * vs : v,
+                *v4 = nt > 4 ? v + 4 * vs : v, *v5 = nt > 5 ? v + 5 * vs : v;
     for (int64_t i = 0; i < k; i++) {
         V8 u0 = _mm256_loadu_ps(u + i * 16), u1 = _mm256_loadu_ps(u + i * 16 + 8), b;
         b = _mm256_broadcast_ss(v0 + i);
@@ -175,18 +170,11 @@ void oa_kwino_gemm_avx2(const float *u, const float *v, int64_t k, int64_t vs, f
         a50 = _mm256_fmadd_ps(b, u0, a50);
         a51 = _mm256_fmadd_ps(b, u1, a51);
     }
-    _mm256_storeu_ps(m0, a00);
-    _mm256_storeu_ps(m0 + 8, a10);
-    _mm256_storeu_ps(m0 + 16, a20);
-    _mm256_storeu_ps(m0 + 24, a30);
-    _mm256_storeu_ps(m0 + 32, a40);
-    _mm256_storeu_ps(m0 + 40, a50);
-    if (m1 != NULL) {
-        _mm256_storeu_ps(m1, a01);
-        _mm256_storeu_ps(m1 + 8, a11);
-        _mm256_storeu_ps(m1 + 16, a21);
-        _mm256_storeu_ps(m1 + 24, a31);
-        _mm256_storeu_ps(m1 + 32, a41);
-        _mm256_storeu_ps(m1 + 40, a51);
+    V8 r0[6] = {a00, a10, a20, a30, a40, a50}, r1[6] = {a01, a11, a21, a31, a41, a51};
+    for (int r = 0; r < nt; r++) {
+        _mm256_storeu_ps(m0 + r * 8, r0[r]);
+        if (m1 != NULL) {
+            _mm256_storeu_ps(m1 + r * 8, r1[r]);
+        }
     }
 }
