@@ -620,6 +620,41 @@ static oa_status s2d_run(const conv_state *s, const void *const *in, void *const
     return OA_OK;
 }
 
+typedef struct blk_ctx {
+    const float *x;
+    float *xb;
+    int64_t c, hw;
+} blk_ctx;
+
+/* NCHWc x -> NCHW xb, one (image, channel) per index */
+static void to_plain_task(void *vctx, size_t tid, size_t b, size_t e)
+{
+    (void)tid;
+    const blk_ctx *c = vctx;
+    int64_t blk = oa_kernels_block(), cpad = oa_kc_padded(c->c);
+    for (size_t idx = b; idx < e; idx++) {
+        int64_t n = (int64_t)idx / c->c, ch = (int64_t)idx % c->c;
+        const float *src = c->x + (n * cpad + ch / blk * blk) * c->hw + ch % blk;
+        float *dst = c->xb + (int64_t)idx * c->hw;
+        for (int64_t i = 0; i < c->hw; i++) {
+            dst[i] = src[i * blk];
+        }
+    }
+}
+
+/* NCHW -> NCHWc for one (image, channel block) per index */
+static void to_blocked_task(void *vctx, size_t tid, size_t b, size_t e)
+{
+    (void)tid;
+    const blk_ctx *c = vctx;
+    int64_t blk = oa_kernels_block(), cb = (c->c + blk - 1) / blk;
+    for (size_t idx = b; idx < e; idx++) {
+        int64_t n = (int64_t)idx / cb, k = (int64_t)idx % cb;
+        int64_t nc = c->c - k * blk < blk ? c->c - k * blk : blk;
+        oa_kblk_pack(c->x + (n * c->c + k * blk) * c->hw, nc, c->hw, c->xb + (int64_t)idx * c->hw * blk, blk);
+    }
+}
+
 /*
  * Winograd F(m x m, 3x3) for 3x3 stride-1 undilated single-group convs on
  * NCHWc tensors (8-channel blocks, AVX2): (m+2)^2 / (9 m^2) of the direct
@@ -631,10 +666,10 @@ static oa_status s2d_run(const conv_state *s, const void *const *in, void *const
  * transform with bias and post-ops straight into y. Selection thresholds
  * are from bench_kernels (bench/KERNELS.md, "Winograd").
  */
-static int wino_tile(const oa_kop *op, const geom *g)
+static int wino_tile(const geom *g)
 {
     if (g->transpose || g->g != 1 || g->kh != 3 || g->kw != 3 || g->sh != 1 || g->sw != 1 || g->dh != 1 ||
-        g->dw != 1 || !g->blocked || g->xpl || op->in[0].layout != OA_KLAYOUT_NCHWC || oa_kernels_block() != 8 ||
+        g->dw != 1 || !g->blocked || oa_kernels_block() != 8 ||
         oa_kisa_level() < 1 || g->n * g->oh * g->ow == 0 || g->ic == 0) {
         return 0;
     }
@@ -647,7 +682,7 @@ static int wino_tile(const oa_kop *op, const geom *g)
     if (mode == 2 || mode == 4) {
         return (int)mode;
     }
-    return g->ic >= 32 && g->oc >= 32 && g->oh >= 8 && g->ow >= 8 ? 4 : 0;
+    return g->ic >= 16 && g->oc >= 16 && g->oh >= 8 && g->ow >= 8 ? 4 : 0;
 }
 
 static oa_status wino_setup(oa_kop *op, conv_state *s, const float *wf, int m)
@@ -705,6 +740,9 @@ static oa_status wino_setup(oa_kop *op, conv_state *s, const float *wf, int m)
     s->wchunk = c < 6 ? 6 : c;
     s->wslot = ((size_t)(s->wchunk * per_tile) + 63) / 64 * 64;
     op->ws_size = s->wslot * (size_t)nth;
+    if (g->xpl) { /* plain x (out_nchwc): a blocked copy after the slots */
+        op->ws_size += sizeof(float) * (size_t)(g->n * icp * g->ih * g->iw);
+    }
     /* ReLU and residual adds run inside the output transform; any other activation
      * makes the whole chain run on the written rows instead */
     s->winline = true;
@@ -739,6 +777,7 @@ static oa_status wino_setup(oa_kop *op, conv_state *s, const float *wf, int m)
 typedef struct wino_ctx {
     const conv_state *s;
     const void *const *in;
+    const float *x; /* NCHWc */
     float *y;
     char *ws;
     int64_t tiles, th, tw;
@@ -757,7 +796,7 @@ static void wino_worker(void *vctx, size_t tid, size_t b, size_t e)
     const int64_t ihw = g->ih * g->iw, ohw = g->oh * g->ow;
     float *V = (float *)(void *)(c->ws + tid * s->wslot); /* [T][C][icp] */
     float *M = V + T * C * icp;                           /* [T][ocb][C][8] */
-    const float *x = c->in[0];
+    const float *x = c->x;
     const float *res_base[OA_KMAX_POST];
     int nres = 0;
     for (int k = 0; k < s->post.n; k++) {
@@ -838,14 +877,22 @@ static oa_status wino_run(const conv_state *s, const void *const *in, void *cons
                           oa_threadpool *pool)
 {
     const geom *g = &s->g;
-    wino_ctx c = {.s = s, .in = in, .y = out[0], .ws = ws};
+    wino_ctx c = {.s = s, .in = in, .x = in[0], .y = out[0], .ws = ws};
+    size_t nslot = (size_t)oa_kernels_slices();
+    if (g->xpl) { /* NCHW -> NCHWc copy of x after the slots */
+        float *xb = (float *)(void *)((char *)ws + nslot * s->wslot);
+        blk_ctx bc = {in[0], xb, g->ic, g->ih * g->iw};
+        size_t tasks = (size_t)(g->n * (oa_kc_padded(g->ic) / 8));
+        oa_threadpool_parallel_for(pool, tasks, (size_t)(OA_KGRAIN_ELEMS / (bc.hw * 8 + 1) + 1), to_blocked_task, &bc);
+        c.x = xb;
+    }
     c.th = (g->oh + s->wm - 1) / s->wm;
     c.tw = (g->ow + s->wm - 1) / s->wm;
     c.tiles = g->n * c.th * c.tw;
     atomic_init(&c.next, 0);
-    size_t nthr = oa_threadpool_size(pool), cap = (size_t)oa_kernels_slices();
+    size_t nthr = oa_threadpool_size(pool);
     size_t chunks = (size_t)((c.tiles + s->wchunk - 1) / s->wchunk);
-    nthr = nthr < cap ? nthr : cap;
+    nthr = nthr < nslot ? nthr : nslot;
     oa_threadpool_run_n(pool, nthr < chunks ? nthr : chunks, wino_worker, &c);
     return OA_OK;
 }
@@ -893,7 +940,7 @@ static oa_status conv_setup(oa_kop *op)
         return st;
     }
     s->use_dnnl = false;
-    int wm = wino_tile(op, &s->g);
+    int wm = wino_tile(&s->g);
     if (wm != 0) {
         st = wino_setup(op, s, wf, wm);
         free(wf);
@@ -1053,41 +1100,6 @@ static void conv_dnnl_worker(void *vctx, size_t tid, size_t b, size_t e)
         epilogue_channels(s, c->in, c->y, n, sl->c0, sl->c1, from);
     }
     oa_dnnl_leave(saved);
-}
-
-typedef struct blk_ctx {
-    const float *x;
-    float *xb;
-    int64_t c, hw;
-} blk_ctx;
-
-/* NCHWc x -> NCHW xb, one (image, channel) per index */
-static void to_plain_task(void *vctx, size_t tid, size_t b, size_t e)
-{
-    (void)tid;
-    const blk_ctx *c = vctx;
-    int64_t blk = oa_kernels_block(), cpad = oa_kc_padded(c->c);
-    for (size_t idx = b; idx < e; idx++) {
-        int64_t n = (int64_t)idx / c->c, ch = (int64_t)idx % c->c;
-        const float *src = c->x + (n * cpad + ch / blk * blk) * c->hw + ch % blk;
-        float *dst = c->xb + (int64_t)idx * c->hw;
-        for (int64_t i = 0; i < c->hw; i++) {
-            dst[i] = src[i * blk];
-        }
-    }
-}
-
-/* NCHW -> NCHWc for one (image, channel block) per index */
-static void to_blocked_task(void *vctx, size_t tid, size_t b, size_t e)
-{
-    (void)tid;
-    const blk_ctx *c = vctx;
-    int64_t blk = oa_kernels_block(), cb = (c->c + blk - 1) / blk;
-    for (size_t idx = b; idx < e; idx++) {
-        int64_t n = (int64_t)idx / cb, k = (int64_t)idx % cb;
-        int64_t nc = c->c - k * blk < blk ? c->c - k * blk : blk;
-        oa_kblk_pack(c->x + (n * c->c + k * blk) * c->hw, nc, c->hw, c->xb + (int64_t)idx * c->hw * blk, blk);
-    }
 }
 
 /* ---- reference ---- */

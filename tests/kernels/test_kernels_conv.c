@@ -359,6 +359,7 @@ static void test_conv_wide_plain_entry(void **state)
     };
     post_case relu = post_act(OA_KACT_RELU, 0, 0);
     relu.fold_bn = true;
+    setenv("OPENACL_WINOGRAD", "0", 1); /* the oneDNN path (test_conv_winograd covers the other) */
     for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++) {
         for (int thr = 1; thr <= 2; thr++) {
             run_case(&shapes[s], &relu, 2, thr, 500 + s);
@@ -369,10 +370,11 @@ static void test_conv_wide_plain_entry(void **state)
             }
         }
     }
+    unsetenv("OPENACL_WINOGRAD");
 }
 
 /*
- * Winograd F(2x2) and F(4x4) (3x3, stride 1, NCHWc x and y): forced on with
+ * Winograd F(2x2) and F(4x4) (3x3, stride 1, NCHWc y from NCHWc or NCHW x): forced on with
  * OPENACL_WINOGRAD against the double reference, over odd sizes, partial
  * tiles, asymmetric padding, channel counts off the block, batches, chunks
  * shared by threads, and the post-op chains (ReLU/adds in the transform,
@@ -413,7 +415,7 @@ static void test_conv_winograd(void **state)
         for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++) {
             for (int i = 0; i < n; i++) {
                 for (int thr = 1; thr <= 2; thr++) {
-                    run_case(&shapes[s], &pcs[i], 1, thr, 700 + s * 10 + (uint64_t)i);
+                    run_case(&shapes[s], &pcs[i], 1 + (i + thr) % 2, thr, 700 + s * 10 + (uint64_t)i);
                     if (eligible) {
                         assert_string_equal(kt_last_impl, t == 0 ? "winograd-f2x2" : "winograd-f4x4");
                     }
