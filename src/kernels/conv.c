@@ -705,25 +705,25 @@ static oa_status wino_setup(oa_kop *op, conv_state *s, const float *wf, int m)
     }
     memset(s->wu, 0, usz);
     memcpy(s->wbias, s->bias, sizeof(float) * (size_t)g->oc);
-    for (int64_t o = 0; o < g->oc; o++) {
+    const double(*G)[3] = m == 4 ? G4 : G2;
+    const int64_t tstride = oc16 * icp * 16;
+    /* 16 output channels innermost: each (t, o16, c) row of 16 floats fills in turn */
+    for (int64_t j = 0; j < oc16; j++) {
         for (int64_t c = 0; c < g->ic; c++) {
-            const float *k = wf + (o * g->ic + c) * 9;
-            double t[6][3]; /* G k */
-            for (int i = 0; i < n; i++) {
-                for (int j = 0; j < 3; j++) {
-                    t[i][j] = 0;
-                    for (int r = 0; r < 3; r++) {
-                        t[i][j] += (m == 4 ? G4[i][r] : G2[i][r]) * k[r * 3 + j];
+            for (int64_t o = j * 16; o < j * 16 + 16 && o < g->oc; o++) {
+                const float *k = wf + (o * g->ic + c) * 9;
+                double t[6][3]; /* G k */
+                for (int i = 0; i < n; i++) {
+                    for (int q = 0; q < 3; q++) {
+                        t[i][q] = G[i][0] * k[q] + G[i][1] * k[3 + q] + G[i][2] * k[6 + q];
                     }
                 }
-            }
-            for (int i = 0; i < n; i++) {
-                for (int j = 0; j < n; j++) { /* (G k G^T)[i][j] */
-                    double u = 0;
-                    for (int r = 0; r < 3; r++) {
-                        u += t[i][r] * (m == 4 ? G4[j][r] : G2[j][r]);
+                float *dst = s->wu + (j * icp + c) * 16 + o % 16;
+                for (int i = 0; i < n; i++) {
+                    for (int q = 0; q < n; q++) { /* (G k G^T)[i][q] */
+                        double u = t[i][0] * G[q][0] + t[i][1] * G[q][1] + t[i][2] * G[q][2];
+                        dst[(i * n + q) * tstride] = (float)u;
                     }
-                    s->wu[(((int64_t)(i * n + j) * oc16 + o / 16) * icp + c) * 16 + o % 16] = (float)u;
                 }
             }
         }
