@@ -712,9 +712,11 @@ static oa_status wino_setup(oa_kop *op, conv_state *s, const float *wf, int m)
     memcpy(s->wbias, s->bias, sizeof(float) * (size_t)g->oc);
     const double(*G)[3] = m == 4 ? G4 : G2;
     const int64_t tstride = oc16 * icp * 16;
-    /* 16 output channels innermost: each (t, o16, c) row of 16 floats fills in turn */
+    /* one (o16, c) at a time into a local [T][16], then 16-float rows to U */
     for (int64_t j = 0; j < oc16; j++) {
         for (int64_t c = 0; c < g->ic; c++) {
+            float loc[36][16];
+            memset(loc, 0, sizeof(loc));
             for (int64_t o = j * 16; o < j * 16 + 16 && o < g->oc; o++) {
                 const float *k = wf + (o * g->ic + c) * 9;
                 double t[6][3]; /* G k */
@@ -723,13 +725,14 @@ static oa_status wino_setup(oa_kop *op, conv_state *s, const float *wf, int m)
                         t[i][q] = G[i][0] * k[q] + G[i][1] * k[3 + q] + G[i][2] * k[6 + q];
                     }
                 }
-                float *dst = s->wu + (j * icp + c) * 16 + o % 16;
                 for (int i = 0; i < n; i++) {
                     for (int q = 0; q < n; q++) { /* (G k G^T)[i][q] */
-                        double u = t[i][0] * G[q][0] + t[i][1] * G[q][1] + t[i][2] * G[q][2];
-                        dst[(i * n + q) * tstride] = (float)u;
+                        loc[i * n + q][o % 16] = (float)(t[i][0] * G[q][0] + t[i][1] * G[q][1] + t[i][2] * G[q][2]);
                     }
                 }
+            }
+            for (int q = 0; q < T; q++) {
+                memcpy(s->wu + q * tstride + (j * icp + c) * 16, loc[q], sizeof(loc[q]));
             }
         }
     }
