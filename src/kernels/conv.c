@@ -76,7 +76,8 @@ typedef struct conv_state {
     int wm;
     float *wu;      /* transformed filters [T][OC16][ICpad][16] */
     float *wbias;   /* bias padded to OCpad */
-    int64_t wchunk; /* tiles per task (a multiple of 6) */
+    int64_t wchunk; /* tiles per chunk (a multiple of 6) */
+    int64_t wsplit; /* tasks per chunk: output-channel parts (few chunks, several threads) */
     size_t wslot;   /* workspace bytes per thread */
     bool winline;   /* post-ops all done by the output transform */
     oa_kwino_post wpost;
@@ -738,14 +739,22 @@ static oa_status wino_setup(oa_kop *op, conv_state *s, const float *wf, int m)
     }
     /* Tiles per chunk: the chunk's transformed input and products within
      * ~768 KiB (L2), a multiple of the microkernel's 6 rows, at most 96, and
-     * enough chunks for every thread. */
+     * about 4 chunks per thread (dynamic balance). Fewer than 2 chunks per
+     * thread (ResNet's 14x14 and 7x7): each chunk is also split by output
+     * channels, each part redoing the chunk's input transform. */
     int64_t th = (g->oh + m - 1) / m, tw = (g->ow + m - 1) / m, tiles = g->n * th * tw;
     int64_t per_tile = (int64_t)sizeof(float) * T * (icp + ocp);
     int64_t c = (768 * 1024 / per_tile) / 6 * 6, nth = oa_kernels_slices();
-    int64_t fair = ((tiles + nth - 1) / nth + 5) / 6 * 6;
+    int64_t want = ((tiles + 4 * nth - 1) / (4 * nth) + 5) / 6 * 6;
     c = c > 96 ? 96 : c;
-    c = c > fair ? fair : c;
+    c = c > want ? want : c;
     s->wchunk = c < 6 ? 6 : c;
+    int64_t chunks = (tiles + s->wchunk - 1) / s->wchunk;
+    s->wsplit = 1;
+    if (nth > 1 && chunks < 2 * nth) {
+        s->wsplit = (2 * nth + chunks - 1) / chunks;
+        s->wsplit = s->wsplit > oc16 ? oc16 : s->wsplit;
+    }
     s->wslot = ((size_t)(s->wchunk * per_tile) + 63) / 64 * 64;
     op->ws_size = s->wslot * (size_t)nth;
     if (g->xpl) { /* plain x (out_nchwc): a blocked copy after the slots */
@@ -775,9 +784,9 @@ static oa_status wino_setup(oa_kop *op, conv_state *s, const float *wf, int m)
     s->post_from = 0;
     op->impl = m == 4 ? "winograd-f4x4" : "winograd-f2x2";
     if (getenv("OA_KERNELS_VERBOSE") != NULL) {
-        fprintf(stderr, "conv ic%lld oc%lld %lldx%lld k3x3 s1: Winograd F(%dx%d,3x3), %lld tiles in chunks of %lld\n",
+        fprintf(stderr, "conv ic%lld oc%lld %lldx%lld k3x3 s1: Winograd F(%dx%d,3x3), %lld tiles in chunks of %lld x %lld parts\n",
                 (long long)g->ic, (long long)g->oc, (long long)g->ih, (long long)g->iw, m, m, (long long)tiles,
-                (long long)s->wchunk);
+                (long long)s->wchunk, (long long)s->wsplit);
     }
     return OA_OK;
 }
@@ -813,10 +822,13 @@ static void wino_worker(void *vctx, size_t tid, size_t b, size_t e)
         }
     }
     for (;;) {
-        int64_t t0 = atomic_fetch_add(&c->next, C);
+        int64_t task = atomic_fetch_add(&c->next, 1), t0 = task / s->wsplit * C, part = task % s->wsplit;
         if (t0 >= c->tiles) {
             break;
         }
+        /* output channels of this part: 16-channel columns [j0, j1), 8-channel blocks [j0*2, b1) */
+        const int64_t j0 = oc16 * part / s->wsplit, j1 = oc16 * (part + 1) / s->wsplit;
+        const int64_t b1 = 2 * j1 < ocb ? 2 * j1 : ocb;
         const int64_t nt = c->tiles - t0 < C ? c->tiles - t0 : C; /* the last chunk may be short */
         for (int64_t i = 0; i < nt; i++) {
             int64_t tile = t0 + i;
@@ -827,7 +839,7 @@ static void wino_worker(void *vctx, size_t tid, size_t b, size_t e)
             }
         }
         for (int t = 0; t < T; t++) {
-            for (int64_t j = 0; j < oc16; j++) {
+            for (int64_t j = j0; j < j1; j++) {
                 const float *u = s->wu + ((int64_t)t * oc16 + j) * icp * 16;
                 float *m0 = M + ((t * ocb + 2 * j) * C) * 8;
                 float *m1 = 2 * j + 1 < ocb ? m0 + C * 8 : NULL;
@@ -842,7 +854,7 @@ static void wino_worker(void *vctx, size_t tid, size_t b, size_t e)
             int64_t n = tile / (c->th * c->tw), ty = tile / c->tw % c->th, tx = tile % c->tw;
             int64_t oy = ty * m, ox = tx * m;
             int nr = (int)(g->oh - oy < m ? g->oh - oy : m), nc = (int)(g->ow - ox < m ? g->ow - ox : m);
-            for (int64_t cb = 0; cb < ocb; cb++) {
+            for (int64_t cb = 2 * j0; cb < b1; cb++) {
                 int64_t off = ((n * ocb + cb) * ohw + oy * g->ow + ox) * 8;
                 const float *res[OA_KMAX_POST];
                 for (int r = 0; r < nres; r++) {
@@ -899,7 +911,7 @@ static oa_status wino_run(const conv_state *s, const void *const *in, void *cons
     c.tiles = g->n * c.th * c.tw;
     atomic_init(&c.next, 0);
     size_t nthr = oa_threadpool_size(pool);
-    size_t chunks = (size_t)((c.tiles + s->wchunk - 1) / s->wchunk);
+    size_t chunks = (size_t)((c.tiles + s->wchunk - 1) / s->wchunk * s->wsplit);
     nthr = nthr < nslot ? nthr : nslot;
     oa_threadpool_run_n(pool, nthr < chunks ? nthr : chunks, wino_worker, &c);
     return OA_OK;
