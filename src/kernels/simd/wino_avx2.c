@@ -142,6 +142,26 @@ void oa_kwino_out_avx2(int m, const float *mt, int64_t tstride, const float *bia
  * m0/m1[r][8] = sum_k v[r * vs + k] * u[k][0..7 / 8..15] for nt <= 6 tiles r.
  * m1 == NULL: only the first 8 output channels exist.
  */
+/* The last 8 channels of an odd block count: half the FMAs (det's 24-channel convs). */
+static void gemm8(const float *u, const float *v0, const float *v1, const float *v2, const float *v3,
+                  const float *v4, const float *v5, int64_t k, int nt, float *m0)
+{
+    V8 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0;
+    for (int64_t i = 0; i < k; i++) {
+        V8 u0 = _mm256_loadu_ps(u + i * 16);
+        a0 = _mm256_fmadd_ps(_mm256_broadcast_ss(v0 + i), u0, a0);
+        a1 = _mm256_fmadd_ps(_mm256_broadcast_ss(v1 + i), u0, a1);
+        a2 = _mm256_fmadd_ps(_mm256_broadcast_ss(v2 + i), u0, a2);
+        a3 = _mm256_fmadd_ps(_mm256_broadcast_ss(v3 + i), u0, a3);
+        a4 = _mm256_fmadd_ps(_mm256_broadcast_ss(v4 + i), u0, a4);
+        a5 = _mm256_fmadd_ps(_mm256_broadcast_ss(v5 + i), u0, a5);
+    }
+    V8 r[6] = {a0, a1, a2, a3, a4, a5};
+    for (int j = 0; j < nt; j++) {
+        _mm256_storeu_ps(m0 + j * 8, r[j]);
+    }
+}
+
 void oa_kwino_gemm_avx2(const float *u, const float *v, int64_t k, int64_t vs, int nt, float *m0, float *m1)
 {
     V8 a00 = _mm256_setzero_ps(), a01 = a00, a10 = a00, a11 = a00, a20 = a00, a21 = a00, a30 = a00, a31 = a00,
@@ -149,6 +169,10 @@ void oa_kwino_gemm_avx2(const float *u, const float *v, int64_t k, int64_t vs, i
     /* a short chunk's missing rows recompute row 0 and are not stored */
     const float *v0 = v, *v1 = nt > 1 ? v + vs : v, *v2 = nt > 2 ? v + 2 * vs : v, *v3 = nt > 3 ? v + 3 * vs : v,
                 *v4 = nt > 4 ? v + 4 * vs : v, *v5 = nt > 5 ? v + 5 * vs : v;
+    if (m1 == NULL) {
+        gemm8(u, v0, v1, v2, v3, v4, v5, k, nt, m0);
+        return;
+    }
     for (int64_t i = 0; i < k; i++) {
         V8 u0 = _mm256_loadu_ps(u + i * 16), u1 = _mm256_loadu_ps(u + i * 16 + 8), b;
         b = _mm256_broadcast_ss(v0 + i);
