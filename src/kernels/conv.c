@@ -15,6 +15,9 @@
  * Primitives that would fall back to oneDNN's reference implementation are
  * rejected in favour of our own reference path.
  *
+ * Winograd path (own, AVX2): 3x3 stride-1 single-group convs with an NCHWc
+ * y, chosen by size before oneDNN (see "Winograd" below).
+ *
  * Reference path (always kept): direct loops, used when oneDNN is disabled
  * (OA_KERNELS_ONEDNN=0) or has no JIT kernel for the case.
  */
