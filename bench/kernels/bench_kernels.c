@@ -4,11 +4,12 @@
  * 1 and 2 threads, plus elementwise and thread-pool overhead. Prints
  * markdown tables (bench/KERNELS.md records a run).
  *
- * Usage: bench_kernels [gemm|conv|ew|pool|all] [--quick] [--only=name-substring]
+ * Usage: bench_kernels [gemm|conv|wino|ew|pool|all] [--quick] [--only=name-substring]
  * Each number is the median of 5 rounds of repeated runs (>= ~50 ms each).
  * OpenBLAS runs with its own pthreads (openblas_set_num_threads), oneDNN
  * sgemm with OpenMP (omp_set_num_threads); openacl ops with oa_threadpool.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <cblas.h>
 #include <dnnl.h>
 #include <math.h>
@@ -245,6 +246,81 @@ static void im2col_fn(void *v)
                 0.0f, c->y, (int)N);
 }
 
+/*
+ * 3x3 stride-1 convs on NCHWc: the direct kernel (oneDNN JIT) against our
+ * Winograd F(2x2,3x3) and F(4x4,3x3) (OPENACL_WINOGRAD=0/2/4). Numbers are
+ * effective GFLOP/s: the direct convolution's FLOPs over the time.
+ */
+static void bench_wino(void)
+{
+    conv_shape shapes[] = {
+        {"ResNet l1 3x3 64", 64, 56, 56, 64, 3, 1, 1, 1},
+        {"ResNet l2 3x3 128", 128, 28, 28, 128, 3, 1, 1, 1},
+        {"ResNet l3 3x3 256", 256, 14, 14, 256, 3, 1, 1, 1},
+        {"ResNet l4 3x3 512", 512, 7, 7, 512, 3, 1, 1, 1},
+        {"OCR det neck 3x3 96->24 @160", 96, 160, 160, 24, 3, 1, 1, 1},
+        {"OCR det 3x3 24->24 @160", 24, 160, 160, 24, 3, 1, 1, 1},
+        {"OCR det 3x3 16->16 @160", 16, 160, 160, 16, 3, 1, 1, 1},
+        {"OCR det 3x3 32->32 @80", 32, 80, 80, 32, 3, 1, 1, 1},
+        {"OCR rec 3x3 s1 240->48 @6x40", 240, 6, 40, 48, 3, 1, 1, 1},
+        {"3x3 64->64 @14", 64, 14, 14, 64, 3, 1, 1, 1},
+    };
+    static const char *modes[3] = {"0", "2", "4"};
+    printf("\n### Conv2D 3x3 s1 NCHWc: direct vs Winograd (effective GFLOP/s, bias+ReLU fused)\n\n");
+    printf("| shape | Cin>Cout HxW | direct 1T | 2T | F(2x2,3x3) 1T | 2T | F(4x4,3x3) 1T | 2T |\n");
+    printf("|---|---|---|---|---|---|---|---|\n");
+    for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+        conv_shape *c = &shapes[i];
+        if (g_filter != NULL && strstr(c->name, g_filter) == NULL) {
+            continue;
+        }
+        double fl = 2.0 * (double)(c->oc * c->h * c->w) * (double)(c->ic * 9);
+        float *w = rnd((size_t)(c->oc * c->ic * 9)), *b = rnd((size_t)c->oc);
+        float *y = rnd((size_t)((c->oc + 16) * c->h * c->w));
+        double r[6] = {0};
+        for (int m = 0; m < 3; m++) {
+            setenv("OPENACL_WINOGRAD", modes[m], 1);
+            oa_kconv_params p;
+            memset(&p, 0, sizeof p);
+            p.strides[0] = p.strides[1] = 1;
+            p.pads[0] = p.pads[1] = p.pads[2] = p.pads[3] = 1;
+            p.groups = 1;
+            p.post.n = 1;
+            p.post.ops[0].act = OA_KACT_RELU;
+            oa_ktensor in[3], out;
+            oa_ktensor_set(&in[0], OA_KDT_F32, 4, (int64_t[]){1, c->ic, c->h, c->w});
+            oa_ktensor_set(&in[1], OA_KDT_F32, 4, (int64_t[]){c->oc, c->ic, 3, 3});
+            oa_ktensor_set(&in[2], OA_KDT_F32, 1, (int64_t[]){c->oc});
+            in[0].layout = OA_KLAYOUT_NCHWC;
+            in[1].data = w;
+            in[2].data = b;
+            if (oa_kernel_infer(OA_KOP_CONV2D, &p, 3, in, 1, &out) != OA_OK) {
+                exit(1);
+            }
+            op_ctx oc;
+            memset(&oc, 0, sizeof oc);
+            if (oa_kop_create(OA_KOP_CONV2D, &p, 3, in, 1, &out, &oc.op) != OA_OK) {
+                exit(1);
+            }
+            float *xb = rnd(oa_ktensor_bytes(&in[0]) / 4 + 16);
+            oc.in[0] = xb;
+            oc.out[0] = y;
+            for (int t = 1; t <= 2; t++) {
+                r[m * 2 + t - 1] = fl / time_op(&oc, t) * 1e-9;
+            }
+            free(xb);
+            oa_kop_destroy(oc.op);
+        }
+        printf("| %s | %lld>%lld %lldx%lld | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f |\n", c->name, (long long)c->ic,
+               (long long)c->oc, (long long)c->h, (long long)c->w, r[0], r[1], r[2], r[3], r[4], r[5]);
+        fflush(stdout);
+        free(w);
+        free(b);
+        free(y);
+    }
+    unsetenv("OPENACL_WINOGRAD");
+}
+
 static void bench_conv(void)
 {
     conv_shape shapes[] = {
@@ -264,6 +340,7 @@ static void bench_conv(void)
         {"OCR rec dw 3x3 @24x160", 64, 24, 160, 64, 3, 1, 1, 64},
         {"OCR rec 3x3 s1 240->48 @6x40", 240, 6, 40, 48, 3, 1, 1, 1},
     };
+    setenv("OPENACL_WINOGRAD", "0", 1); /* direct kernels here; `wino` compares */
     printf("\n### Conv2D (GFLOP/s, f32, N=1, bias+ReLU fused)\n\n");
     printf("| shape | Cin>Cout HxW k s g | openacl NCHW 1T | 2T | openacl NCHWc 1T | 2T | im2col+OpenBLAS 1T | 2T |\n");
     printf("|---|---|---|---|---|---|---|---|\n");
@@ -482,6 +559,9 @@ int main(int argc, char **argv)
     }
     if (!strcmp(what, "conv") || !strcmp(what, "all")) {
         bench_conv();
+    }
+    if (!strcmp(what, "wino") || !strcmp(what, "all")) {
+        bench_wino();
     }
     if (!strcmp(what, "ew") || !strcmp(what, "all")) {
         bench_ew();

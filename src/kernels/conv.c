@@ -15,10 +15,14 @@
  * Primitives that would fall back to oneDNN's reference implementation are
  * rejected in favour of our own reference path.
  *
+ * Winograd path (own, AVX2): 3x3 stride-1 single-group convs with an NCHWc
+ * y, chosen by size before oneDNN (see "Winograd" below).
+ *
  * Reference path (always kept): direct loops, used when oneDNN is disabled
  * (OA_KERNELS_ONEDNN=0) or has no JIT kernel for the case.
  */
 #include "kernels/onednn.h"
+#include "kernels/wino.h"
 
 #include <math.h>
 #include <stdatomic.h>
@@ -71,6 +75,15 @@ typedef struct conv_state {
      * into [N, oc*kh*kw, H, W] in the workspace, then a depth-to-space scatter */
     oa_kop *s2d;
     size_t s2d_ws; /* the inner op's workspace, 64-byte rounded; the product follows */
+    /* Winograd F(wm x wm, 3x3) (wm = 0: not used), see wino_setup */
+    int wm;
+    float *wu;      /* transformed filters [T][OC16][ICpad][16] */
+    float *wbias;   /* bias padded to OCpad */
+    int64_t wchunk; /* tiles per chunk (a multiple of 6) */
+    int64_t wsplit; /* tasks per chunk: output-channel parts (few chunks, several threads) */
+    size_t wslot;   /* workspace bytes per thread */
+    bool winline;   /* post-ops all done by the output transform */
+    oa_kwino_post wpost;
 } conv_state;
 
 static int64_t dflt1(int64_t v)
@@ -611,11 +624,309 @@ static oa_status s2d_run(const conv_state *s, const void *const *in, void *const
     return OA_OK;
 }
 
+typedef struct blk_ctx {
+    const float *x;
+    float *xb;
+    int64_t c, hw;
+} blk_ctx;
+
+/* NCHWc x -> NCHW xb, one (image, channel) per index */
+static void to_plain_task(void *vctx, size_t tid, size_t b, size_t e)
+{
+    (void)tid;
+    const blk_ctx *c = vctx;
+    int64_t blk = oa_kernels_block(), cpad = oa_kc_padded(c->c);
+    for (size_t idx = b; idx < e; idx++) {
+        int64_t n = (int64_t)idx / c->c, ch = (int64_t)idx % c->c;
+        const float *src = c->x + (n * cpad + ch / blk * blk) * c->hw + ch % blk;
+        float *dst = c->xb + (int64_t)idx * c->hw;
+        for (int64_t i = 0; i < c->hw; i++) {
+            dst[i] = src[i * blk];
+        }
+    }
+}
+
+/* NCHW -> NCHWc for one (image, channel block) per index */
+static void to_blocked_task(void *vctx, size_t tid, size_t b, size_t e)
+{
+    (void)tid;
+    const blk_ctx *c = vctx;
+    int64_t blk = oa_kernels_block(), cb = (c->c + blk - 1) / blk;
+    for (size_t idx = b; idx < e; idx++) {
+        int64_t n = (int64_t)idx / cb, k = (int64_t)idx % cb;
+        int64_t nc = c->c - k * blk < blk ? c->c - k * blk : blk;
+        oa_kblk_pack(c->x + (n * c->c + k * blk) * c->hw, nc, c->hw, c->xb + (int64_t)idx * c->hw * blk, blk);
+    }
+}
+
+/*
+ * Winograd F(m x m, 3x3) for 3x3 stride-1 undilated single-group convs on
+ * NCHWc tensors (8-channel blocks, AVX2): (m+2)^2 / (9 m^2) of the direct
+ * multiplications (F(4x4): 1/4) at the cost of the tile transforms. The
+ * filters are transformed once here (in double); run splits the output
+ * tiles into chunks of wchunk tiles, and each thread takes chunks and does
+ * the whole pipeline for its chunk in its workspace slot: input transform
+ * of all channels, the (m+2)^2 GEMMs with the microkernel, and the output
+ * transform with bias and post-ops straight into y. Selection thresholds
+ * are from bench_kernels (bench/KERNELS.md, "Winograd").
+ */
+static int wino_tile(const geom *g)
+{
+    if (g->transpose || g->g != 1 || g->kh != 3 || g->kw != 3 || g->sh != 1 || g->sw != 1 || g->dh != 1 ||
+        g->dw != 1 || !g->blocked || oa_kernels_block() != 8 ||
+        oa_kisa_level() < 1 || g->n * g->oh * g->ow == 0 || g->ic == 0) {
+        return 0;
+    }
+    /* OPENACL_WINOGRAD: 0 off, 2 or 4 forces F(2x2) / F(4x4) wherever eligible,
+     * unset (or anything else): F(4x4) where it wins */
+    long mode = oa_env_long("OPENACL_WINOGRAD", -1);
+    if (mode == 0) {
+        return 0;
+    }
+    if (mode == 2 || mode == 4) {
+        return (int)mode;
+    }
+    if (g->ic < 16 || g->oc < 16) {
+        return 0;
+    }
+    /* F(4x4) from 8x8 outputs; ResNet's 7x7 x 512: F(4x4) pads to 8x8 and
+     * gives too few tiles, F(2x2) still wins at 1 thread and ties at 2 */
+    return g->oh >= 8 && g->ow >= 8 ? 4 : (g->oh >= 6 && g->ow >= 6 ? 2 : 0);
+}
+
+static oa_status wino_setup(oa_kop *op, conv_state *s, const float *wf, int m)
+{
+    const geom *g = &s->g;
+    const int n = m + 2, T = n * n;
+    const int64_t icp = oa_kc_padded(g->ic), ocp = oa_kc_padded(g->oc), oc16 = (ocp + 15) / 16;
+    static const double G4[6][3] = {{0.25, 0, 0},
+                                    {-1.0 / 6, -1.0 / 6, -1.0 / 6},
+                                    {-1.0 / 6, 1.0 / 6, -1.0 / 6},
+                                    {1.0 / 24, 1.0 / 12, 1.0 / 6},
+                                    {1.0 / 24, -1.0 / 12, 1.0 / 6},
+                                    {0, 0, 1}};
+    static const double G2[4][3] = {{1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}};
+    size_t usz = sizeof(float) * (size_t)(T * oc16 * icp * 16);
+    s->wu = aligned_alloc(64, (usz + 63) / 64 * 64);
+    s->wbias = calloc((size_t)ocp, sizeof(float));
+    if (s->wu == NULL || s->wbias == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "Winograd filters (%zu bytes)", usz);
+    }
+    memset(s->wu, 0, usz);
+    memcpy(s->wbias, s->bias, sizeof(float) * (size_t)g->oc);
+    const double(*G)[3] = m == 4 ? G4 : G2;
+    const int64_t tstride = oc16 * icp * 16;
+    /* one (o16, c) at a time into a local [T][16], then 16-float rows to U */
+    for (int64_t j = 0; j < oc16; j++) {
+        for (int64_t c = 0; c < g->ic; c++) {
+            float loc[36][16];
+            memset(loc, 0, sizeof(loc));
+            for (int64_t o = j * 16; o < j * 16 + 16 && o < g->oc; o++) {
+                const float *k = wf + (o * g->ic + c) * 9;
+                double t[6][3]; /* G k */
+                for (int i = 0; i < n; i++) {
+                    for (int q = 0; q < 3; q++) {
+                        t[i][q] = G[i][0] * k[q] + G[i][1] * k[3 + q] + G[i][2] * k[6 + q];
+                    }
+                }
+                for (int i = 0; i < n; i++) {
+                    for (int q = 0; q < n; q++) { /* (G k G^T)[i][q] */
+                        loc[i * n + q][o % 16] = (float)(t[i][0] * G[q][0] + t[i][1] * G[q][1] + t[i][2] * G[q][2]);
+                    }
+                }
+            }
+            for (int q = 0; q < T; q++) {
+                memcpy(s->wu + q * tstride + (j * icp + c) * 16, loc[q], sizeof(loc[q]));
+            }
+        }
+    }
+    /* Tiles per chunk: the chunk's transformed input and products within
+     * ~768 KiB (L2), a multiple of the microkernel's 6 rows, at most 96, and
+     * about 4 chunks per thread (dynamic balance). Fewer than 2 chunks per
+     * thread (ResNet's 14x14 and 7x7): each chunk is also split by output
+     * channels, each part redoing the chunk's input transform. */
+    int64_t th = (g->oh + m - 1) / m, tw = (g->ow + m - 1) / m, tiles = g->n * th * tw;
+    int64_t per_tile = (int64_t)sizeof(float) * T * (icp + ocp);
+    int64_t c = (768 * 1024 / per_tile) / 6 * 6, nth = oa_kernels_slices();
+    int64_t want = ((tiles + 4 * nth - 1) / (4 * nth) + 5) / 6 * 6;
+    c = c > 96 ? 96 : c;
+    c = c > want ? want : c;
+    s->wchunk = c < 6 ? 6 : c;
+    int64_t chunks = (tiles + s->wchunk - 1) / s->wchunk;
+    s->wsplit = 1;
+    if (nth > 1 && chunks < 2 * nth) {
+        s->wsplit = (2 * nth + chunks - 1) / chunks;
+        s->wsplit = s->wsplit > oc16 ? oc16 : s->wsplit;
+    }
+    s->wslot = ((size_t)(s->wchunk * per_tile) + 63) / 64 * 64;
+    op->ws_size = s->wslot * (size_t)nth;
+    if (g->xpl) { /* plain x (out_nchwc): a blocked copy after the slots */
+        op->ws_size += sizeof(float) * (size_t)(g->n * icp * g->ih * g->iw);
+    }
+    /* ReLU and residual adds run inside the output transform; any other activation
+     * makes the whole chain run on the written rows instead */
+    s->winline = true;
+    s->wpost.n = s->post.n;
+    for (int k = 0, r = 0; k < s->post.n; k++) {
+        const oa_kpost *p = &s->post.ops[k];
+        if (p->kind == OA_KPOST_ADD) {
+            s->wpost.kind[k] = OA_KWINO_ADD;
+            s->wpost.res[k] = r++;
+        } else if (p->act == OA_KACT_RELU) {
+            s->wpost.kind[k] = OA_KWINO_RELU;
+        } else if (p->act != OA_KACT_NONE) {
+            s->winline = false;
+        } else {
+            s->wpost.kind[k] = 0; /* identity */
+        }
+    }
+    if (!s->winline) {
+        s->wpost.n = 0;
+    }
+    s->wm = m;
+    s->post_from = 0;
+    op->impl = m == 4 ? "winograd-f4x4" : "winograd-f2x2";
+    if (getenv("OA_KERNELS_VERBOSE") != NULL) {
+        fprintf(stderr, "conv ic%lld oc%lld %lldx%lld k3x3 s1: Winograd F(%dx%d,3x3), %lld tiles in chunks of %lld x %lld parts\n",
+                (long long)g->ic, (long long)g->oc, (long long)g->ih, (long long)g->iw, m, m, (long long)tiles,
+                (long long)s->wchunk, (long long)s->wsplit);
+    }
+    return OA_OK;
+}
+
+typedef struct wino_ctx {
+    const conv_state *s;
+    const void *const *in;
+    const float *x; /* NCHWc */
+    float *y;
+    char *ws;
+    int64_t tiles, th, tw;
+    _Atomic int64_t next;
+} wino_ctx;
+
+static void wino_worker(void *vctx, size_t tid, size_t b, size_t e)
+{
+    (void)b, (void)e;
+    wino_ctx *c = vctx;
+    const conv_state *s = c->s;
+    const geom *g = &s->g;
+    const int m = s->wm, T = (m + 2) * (m + 2);
+    const int64_t C = s->wchunk, icp = oa_kc_padded(g->ic), ocp = oa_kc_padded(g->oc);
+    const int64_t icb = icp / 8, ocb = ocp / 8, oc16 = (ocp + 15) / 16;
+    const int64_t ihw = g->ih * g->iw, ohw = g->oh * g->ow;
+    float *V = (float *)(void *)(c->ws + tid * s->wslot); /* [T][C][icp] */
+    float *M = V + T * C * icp;                           /* [T][ocb][C][8] */
+    const float *x = c->x;
+    const float *res_base[OA_KMAX_POST];
+    int nres = 0;
+    for (int k = 0; k < s->post.n; k++) {
+        if (s->post.ops[k].kind == OA_KPOST_ADD) {
+            res_base[nres++] = c->in[s->add_in[k]];
+        }
+    }
+    for (;;) {
+        int64_t task = atomic_fetch_add(&c->next, 1), t0 = task / s->wsplit * C, part = task % s->wsplit;
+        if (t0 >= c->tiles) {
+            break;
+        }
+        /* output channels of this part: 16-channel columns [j0, j1), 8-channel blocks [j0*2, b1) */
+        const int64_t j0 = oc16 * part / s->wsplit, j1 = oc16 * (part + 1) / s->wsplit;
+        const int64_t b1 = 2 * j1 < ocb ? 2 * j1 : ocb;
+        const int64_t nt = c->tiles - t0 < C ? c->tiles - t0 : C; /* the last chunk may be short */
+        for (int64_t i = 0; i < nt; i++) {
+            int64_t tile = t0 + i;
+            int64_t n = tile / (c->th * c->tw), ty = tile / c->tw % c->th, tx = tile % c->tw;
+            for (int64_t cb = 0; cb < icb; cb++) {
+                oa_kwino_in_avx2(m, x + (n * icb + cb) * ihw * 8, g->ih, g->iw, ty * m - g->pt, tx * m - g->pl,
+                                 V + i * icp + cb * 8, C * icp);
+            }
+        }
+        for (int t = 0; t < T; t++) {
+            for (int64_t j = j0; j < j1; j++) {
+                const float *u = s->wu + ((int64_t)t * oc16 + j) * icp * 16;
+                float *m0 = M + ((t * ocb + 2 * j) * C) * 8;
+                float *m1 = 2 * j + 1 < ocb ? m0 + C * 8 : NULL;
+                for (int64_t i0 = 0; i0 < nt; i0 += 6) {
+                    oa_kwino_gemm_avx2(u, V + (t * C + i0) * icp, icp, icp, (int)(nt - i0 < 6 ? nt - i0 : 6),
+                                       m0 + i0 * 8, m1 ? m1 + i0 * 8 : NULL);
+                }
+            }
+        }
+        for (int64_t i = 0; i < C && t0 + i < c->tiles; i++) {
+            int64_t tile = t0 + i;
+            int64_t n = tile / (c->th * c->tw), ty = tile / c->tw % c->th, tx = tile % c->tw;
+            int64_t oy = ty * m, ox = tx * m;
+            int nr = (int)(g->oh - oy < m ? g->oh - oy : m), nc = (int)(g->ow - ox < m ? g->ow - ox : m);
+            for (int64_t cb = 2 * j0; cb < b1; cb++) {
+                int64_t off = ((n * ocb + cb) * ohw + oy * g->ow + ox) * 8;
+                const float *res[OA_KMAX_POST];
+                for (int r = 0; r < nres; r++) {
+                    res[r] = res_base[r] + off;
+                }
+                float *y = c->y + off;
+                if (s->winline) {
+                    oa_kwino_out_avx2(m, M + (cb * C + i) * 8, ocb * C * 8, s->wbias + cb * 8, y, g->ow, nr, nc,
+                                      &s->wpost, res);
+                } else { /* the chain on a copy: a residual may alias y */
+                    float tmp[4 * 4 * 8];
+                    oa_kwino_out_avx2(m, M + (cb * C + i) * 8, ocb * C * 8, s->wbias + cb * 8, tmp, m, nr, nc,
+                                      &s->wpost, res);
+                    for (int r = 0; r < nr; r++) {
+                        float *row = tmp + r * m * 8;
+                        for (int k = 0, a = 0; k < s->post.n; k++) {
+                            const oa_kpost *p = &s->post.ops[k];
+                            if (p->kind == OA_KPOST_ADD) {
+                                oa_kadd_inplace(row, res[a++] + r * g->ow * 8, (size_t)nc * 8);
+                            } else {
+                                oa_kact_apply(p->act, p->alpha, p->beta, row, (size_t)nc * 8);
+                            }
+                        }
+                        memcpy(y + r * g->ow * 8, row, sizeof(float) * (size_t)nc * 8);
+                    }
+                }
+                if (cb == ocb - 1 && g->oc % 8 != 0) { /* padding channels stay zero */
+                    for (int r = 0; r < nr; r++) {
+                        for (int q = 0; q < nc; q++) {
+                            memset(y + (r * g->ow + q) * 8 + g->oc % 8, 0, sizeof(float) * (size_t)(8 - g->oc % 8));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+static oa_status wino_run(const conv_state *s, const void *const *in, void *const *out, void *ws,
+                          oa_threadpool *pool)
+{
+    const geom *g = &s->g;
+    wino_ctx c = {.s = s, .in = in, .x = in[0], .y = out[0], .ws = ws};
+    size_t nslot = (size_t)oa_kernels_slices();
+    if (g->xpl) { /* NCHW -> NCHWc copy of x after the slots */
+        float *xb = (float *)(void *)((char *)ws + nslot * s->wslot);
+        blk_ctx bc = {in[0], xb, g->ic, g->ih * g->iw};
+        size_t tasks = (size_t)(g->n * (oa_kc_padded(g->ic) / 8));
+        oa_threadpool_parallel_for(pool, tasks, (size_t)(OA_KGRAIN_ELEMS / (bc.hw * 8 + 1) + 1), to_blocked_task, &bc);
+        c.x = xb;
+    }
+    c.th = (g->oh + s->wm - 1) / s->wm;
+    c.tw = (g->ow + s->wm - 1) / s->wm;
+    c.tiles = g->n * c.th * c.tw;
+    atomic_init(&c.next, 0);
+    size_t nthr = oa_threadpool_size(pool);
+    size_t chunks = (size_t)((c.tiles + s->wchunk - 1) / s->wchunk * s->wsplit);
+    nthr = nthr < nslot ? nthr : nslot;
+    oa_threadpool_run_n(pool, nthr < chunks ? nthr : chunks, wino_worker, &c);
+    return OA_OK;
+}
+
 static void conv_release(oa_kop *op)
 {
     conv_state *s = op->state;
     oa_kop_destroy(s->s2d);
     release_slices(s);
+    free(s->wu);
+    free(s->wbias);
     free(s->bias);
     free(s->wref);
     free(s);
@@ -652,6 +963,12 @@ static oa_status conv_setup(oa_kop *op)
         return st;
     }
     s->use_dnnl = false;
+    int wm = wino_tile(&s->g);
+    if (wm != 0) {
+        st = wino_setup(op, s, wf, wm);
+        free(wf);
+        return st;
+    }
     if (oa_dnnl_enabled() && oa_ktensor_numel(&op->out[0]) > 0 && s2d_eligible(op, &s->g)) {
         st = s2d_setup(op, s, wf);
         if (st == OA_OK) {
@@ -808,41 +1125,6 @@ static void conv_dnnl_worker(void *vctx, size_t tid, size_t b, size_t e)
     oa_dnnl_leave(saved);
 }
 
-typedef struct blk_ctx {
-    const float *x;
-    float *xb;
-    int64_t c, hw;
-} blk_ctx;
-
-/* NCHWc x -> NCHW xb, one (image, channel) per index */
-static void to_plain_task(void *vctx, size_t tid, size_t b, size_t e)
-{
-    (void)tid;
-    const blk_ctx *c = vctx;
-    int64_t blk = oa_kernels_block(), cpad = oa_kc_padded(c->c);
-    for (size_t idx = b; idx < e; idx++) {
-        int64_t n = (int64_t)idx / c->c, ch = (int64_t)idx % c->c;
-        const float *src = c->x + (n * cpad + ch / blk * blk) * c->hw + ch % blk;
-        float *dst = c->xb + (int64_t)idx * c->hw;
-        for (int64_t i = 0; i < c->hw; i++) {
-            dst[i] = src[i * blk];
-        }
-    }
-}
-
-/* NCHW -> NCHWc for one (image, channel block) per index */
-static void to_blocked_task(void *vctx, size_t tid, size_t b, size_t e)
-{
-    (void)tid;
-    const blk_ctx *c = vctx;
-    int64_t blk = oa_kernels_block(), cb = (c->c + blk - 1) / blk;
-    for (size_t idx = b; idx < e; idx++) {
-        int64_t n = (int64_t)idx / cb, k = (int64_t)idx % cb;
-        int64_t nc = c->c - k * blk < blk ? c->c - k * blk : blk;
-        oa_kblk_pack(c->x + (n * c->c + k * blk) * c->hw, nc, c->hw, c->xb + (int64_t)idx * c->hw * blk, blk);
-    }
-}
-
 /* ---- reference ---- */
 
 typedef struct ref_ctx {
@@ -932,6 +1214,9 @@ static oa_status conv_run(const oa_kop *op, const void *const *in, void *const *
     }
     if (s->s2d != NULL) {
         return s2d_run(s, in, out, ws, pool);
+    }
+    if (s->wm != 0) {
+        return wino_run(s, in, out, ws, pool);
     }
     if (s->use_dnnl) {
         conv_ctx c = {.s = s, .in = in, .y = out[0], .ws = ws, .ws_slot = (s->scratch_max + 63) / 64 * 64};

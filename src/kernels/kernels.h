@@ -164,7 +164,10 @@ const oa_kcpu *oa_kernels_cpu(void);
  * OA_KERNELS_ONEDNN=0 disables oneDNN (reference conv/matmul);
  * OA_KERNELS_SLICES=n sets the number of parallel slices conv/matmul
  * prepare (default: online cores); OA_KERNELS_SPLIT_FLOPS=f: convs/matmuls
- * under f FLOPs are not split (default 1e6).
+ * under f FLOPs are not split (default 1e6). Read at each conv create:
+ * OPENACL_WINOGRAD=0 turns the Winograd path of 3x3 stride-1 NCHWc convs
+ * off, =2 / =4 forces F(2x2,3x3) / F(4x4,3x3) wherever it applies (unset:
+ * chosen by size, conv.c).
  */
 int oa_kernels_block(void);
 /* Name of the ISA in use: "avx512", "avx2" or "ref". */

@@ -5,11 +5,13 @@
  * BatchNorm, activations, residual add), NCHW and NCHWc, 1 and 2 threads.
  * Reference: direct convolution in double.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kt_harness.h"
+#include "kernels/kernel_internal.h"
 
 typedef struct conv_case {
     int64_t n, ic, h, w, oc, kh, kw, sh, sw, pt, pb, pl, pr, dh, dw, g;
@@ -357,6 +359,7 @@ static void test_conv_wide_plain_entry(void **state)
     };
     post_case relu = post_act(OA_KACT_RELU, 0, 0);
     relu.fold_bn = true;
+    setenv("OPENACL_WINOGRAD", "0", 1); /* the oneDNN path (test_conv_winograd covers the other) */
     for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++) {
         for (int thr = 1; thr <= 2; thr++) {
             run_case(&shapes[s], &relu, 2, thr, 500 + s);
@@ -367,6 +370,64 @@ static void test_conv_wide_plain_entry(void **state)
             }
         }
     }
+    unsetenv("OPENACL_WINOGRAD");
+}
+
+/*
+ * Winograd F(2x2) and F(4x4) (3x3, stride 1, NCHWc y from NCHWc or NCHW x): forced on with
+ * OPENACL_WINOGRAD against the double reference, over odd sizes, partial
+ * tiles, asymmetric padding, channel counts off the block, batches, chunks
+ * shared by threads, and the post-op chains (ReLU/adds in the transform,
+ * other activations on the written rows).
+ */
+static void test_conv_winograd(void **state)
+{
+    (void)state;
+    static const conv_case shapes[] = {
+        {1, 16, 13, 11, 24, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0},
+        {2, 13, 9, 7, 21, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, false, false, 0, 0},
+        {1, 8, 8, 8, 8, 3, 3, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},
+        {1, 20, 10, 14, 40, 3, 3, 1, 1, 0, 2, 1, 0, 1, 1, 1, true, false, 0, 0},
+        {1, 64, 29, 30, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0},
+        {1, 3, 3, 5, 5, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0},
+    };
+    post_case pcs[5];
+    int n = 0;
+    pcs[n++] = post_none();
+    pcs[n++] = post_act(OA_KACT_RELU, 0, 0);
+    post_case res = post_none(); /* ResNet: conv + BN + add + relu */
+    res.fold_bn = true;
+    res.post.n = 2;
+    res.post.ops[0].kind = OA_KPOST_ADD;
+    res.post.ops[1].kind = OA_KPOST_ACT;
+    res.post.ops[1].act = OA_KACT_RELU;
+    pcs[n++] = res;
+    pcs[n++] = post_act(OA_KACT_HARDSWISH, 0, 0);
+    post_case res2 = post_act(OA_KACT_SIGMOID, 0, 0); /* act then add */
+    res2.post.n = 2;
+    res2.post.ops[1].kind = OA_KPOST_ADD;
+    pcs[n++] = res2;
+    /* eligible only with 8-channel blocks on AVX2 (the _block16 / _isa_ref runs take other paths) */
+    bool eligible = oa_kernels_block() == 8 && oa_kisa_level() >= 1;
+    const char *tiles[2] = {"2", "4"};
+    for (int t = 0; t < 2; t++) {
+        setenv("OPENACL_WINOGRAD", tiles[t], 1);
+        for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++) {
+            for (int i = 0; i < n; i++) {
+                for (int thr = 1; thr <= 2; thr++) {
+                    run_case(&shapes[s], &pcs[i], 1 + (i + thr) % 2, thr, 700 + s * 10 + (uint64_t)i);
+                    if (eligible) {
+                        assert_string_equal(kt_last_impl, t == 0 ? "winograd-f2x2" : "winograd-f4x4");
+                    }
+                }
+            }
+        }
+    }
+    /* off: the direct path */
+    setenv("OPENACL_WINOGRAD", "0", 1);
+    run_case(&shapes[4], &pcs[2], 1, 2, 790);
+    assert_true(strncmp(kt_last_impl, "winograd", 8) != 0);
+    unsetenv("OPENACL_WINOGRAD");
 }
 
 static void test_conv_residual_inplace(void **state)
@@ -447,6 +508,7 @@ int main(void)
         cmocka_unit_test(test_conv_shapes),
         cmocka_unit_test(test_conv_epilogues),
         cmocka_unit_test(test_conv_wide_plain_entry),
+        cmocka_unit_test(test_conv_winograd),
         cmocka_unit_test(test_conv_residual_inplace),
         cmocka_unit_test(test_conv_bad_params),
     };
