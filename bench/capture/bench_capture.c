@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "acl/acl.h"
+#include "../common/bench_util.h"
 #include "ort_runner.h"
 
 #define CHECK(expr)                                                                                        \
@@ -33,25 +34,6 @@
             exit(1);                                                                                       \
         }                                                                                                  \
     } while (0)
-
-static double now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof(double), cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 /* A host function holding the stream until released. */
 typedef struct gate {
@@ -94,11 +76,11 @@ static double host_us(const target *t, aclrtStream s, int batches, int calls)
         pthread_mutex_init(&g.mu, NULL);
         pthread_cond_init(&g.cv, NULL);
         CHECK(aclrtLaunchHostFunc(s, gate_fn, &g));
-        const double t0 = now_us();
+        const double t0 = bench_now_us();
         for (int c = 0; c < calls; ++c) {
             issue(t, s);
         }
-        v[b] = (now_us() - t0) / calls;
+        v[b] = (bench_now_us() - t0) / calls;
         pthread_mutex_lock(&g.mu);
         g.open = true;
         pthread_cond_broadcast(&g.cv);
@@ -107,7 +89,7 @@ static double host_us(const target *t, aclrtStream s, int batches, int calls)
         pthread_mutex_destroy(&g.mu);
         pthread_cond_destroy(&g.cv);
     }
-    const double m = median(v, batches);
+    const double m = bench_median(v, batches);
     free(v);
     return m;
 }
@@ -117,12 +99,12 @@ static double e2e_us(const target *t, aclrtStream s, int runs)
 {
     double *v = calloc((size_t)runs, sizeof(double));
     for (int r = 0; r < runs; ++r) {
-        const double t0 = now_us();
+        const double t0 = bench_now_us();
         issue(t, s);
         CHECK(aclrtSynchronizeStream(s));
-        v[r] = now_us() - t0;
+        v[r] = bench_now_us() - t0;
     }
-    const double m = median(v, runs);
+    const double m = bench_median(v, runs);
     free(v);
     return m;
 }
@@ -163,7 +145,7 @@ static double ort_us(const char *onnx, const char *name, const int64_t *dims, in
             v[r] = oa_ort_last_run_ms(s) * 1e3;
         }
     }
-    const double m = median(v, runs);
+    const double m = bench_median(v, runs);
     free(v);
     oa_ort_session_destroy(s);
     oa_ort_close(ort);

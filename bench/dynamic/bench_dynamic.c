@@ -27,6 +27,7 @@
 #include <time.h>
 
 #include "acl/acl.h"
+#include "../common/bench_util.h"
 #include "ort_runner.h"
 
 #define MAX_IN 8
@@ -40,25 +41,6 @@ typedef struct input {
     void *data;
     size_t bytes;
 } input;
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof(double), cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 static aclDataType acl_of(int ort)
 {
@@ -184,11 +166,11 @@ static double time_openacl(const char *om, const input *in, int n_in, int warmup
     }
     double *t = calloc((size_t)runs, sizeof(double));
     for (int r = 0; r < runs; ++r) {
-        const double t0 = now_ms();
+        const double t0 = bench_now_ms();
         CHECK(aclmdlExecute(id, ds_in, ds_out));
-        t[r] = now_ms() - t0;
+        t[r] = bench_now_ms() - t0;
     }
-    const double med = median(t, runs);
+    const double med = bench_median(t, runs);
     free(t);
     for (size_t k = 0; k < n_out; ++k) {
         aclDataBuffer *b = aclmdlGetDatasetBuffer(ds_out, k);
@@ -241,7 +223,7 @@ static double time_ort(oa_ort *ort, const char *onnx, const input *in, int n_in,
             ms[r] = oa_ort_last_run_ms(s);
         }
     }
-    const double med = median(ms, runs);
+    const double med = bench_median(ms, runs);
     free(ms);
     oa_ort_session_destroy(s);
     return med;
@@ -319,7 +301,7 @@ int main(int argc, char **argv)
         o_best = ours[p] < o_best ? ours[p] : o_best;
         t_best = theirs[p] < t_best ? theirs[p] : t_best;
     }
-    const double o_med = median(ours, passes), t_med = median(theirs, passes);
+    const double o_med = bench_median(ours, passes), t_med = bench_median(theirs, passes);
     printf("%s threads %d: openacl %.4f ms (best %.4f), ORT %.4f ms (best %.4f, spin %d), ratio %.2f", label ? label : om,
            threads, o_med, o_best, t_med, t_best, spin, o_med / t_med);
     if (nodes > 0) {

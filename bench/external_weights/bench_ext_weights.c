@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "acl/acl.h"
+#include "../common/bench_util.h"
 
 #define CHECK(expr)                                                                       \
     do {                                                                                  \
@@ -35,13 +36,6 @@
             exit(1);                                                                      \
         }                                                                                 \
     } while (0)
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 typedef struct mem_use {
     double rss, rss_file, rss_anon, pss; /* MiB */
@@ -76,25 +70,6 @@ static mem_use mem_now(void)
     return m;
 }
 
-static void *read_file(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        return NULL;
-    }
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    void *b = malloc(n > 0 ? (size_t)n : 1);
-    if (b != NULL && n > 0 && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    *size = (size_t)n;
-    return b;
-}
-
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -122,7 +97,7 @@ int main(int argc, char **argv)
     uint32_t id = 0;
     double t0;
     if (user) {
-        double r0 = now_ms();
+        double r0 = bench_now_ms();
         char dir[PATH_MAX];
         const char *slash = strrchr(om, '/');
         snprintf(dir, sizeof dir, "%.*s/weight", slash ? (int)(slash - om) : 1, slash ? om : ".");
@@ -141,7 +116,7 @@ int main(int argc, char **argv)
             /* read straight into the device memory (host memory on this runtime) as a
              * CPU application would; a real device needs a staging copy */
             size_t got = 0;
-            void *host = read_file(p, &got);
+            void *host = bench_read_file(p, &got);
             CHECK(aclrtMemcpy(devs[ndev], rounded, host, got, ACL_MEMCPY_HOST_TO_DEVICE));
             free(host);
             CHECK(aclmdlSetExternalWeightAddress(h, e->d_name, devs[ndev], rounded));
@@ -153,15 +128,15 @@ int main(int argc, char **argv)
         size_t type = ACL_MDL_LOAD_FROM_FILE;
         CHECK(aclmdlSetConfigOpt(h, ACL_MDL_LOAD_TYPE_SIZET, &type, sizeof type));
         CHECK(aclmdlSetConfigOpt(h, ACL_MDL_PATH_PTR, &om, sizeof om));
-        user_read = now_ms() - r0;
-        t0 = now_ms();
+        user_read = bench_now_ms() - r0;
+        t0 = bench_now_ms();
         CHECK(aclmdlLoadWithConfig(h, &id));
         CHECK(aclmdlDestroyConfigHandle(h));
     } else {
-        t0 = now_ms();
+        t0 = bench_now_ms();
         CHECK(aclmdlLoadFromFile(om, &id));
     }
-    double load = now_ms() - t0;
+    double load = bench_now_ms() - t0;
     mem_use m1 = mem_now();
 
     aclmdlDesc *desc = aclmdlCreateDesc();
@@ -185,15 +160,15 @@ int main(int argc, char **argv)
         CHECK(aclrtMalloc(&p, s, ACL_MEM_MALLOC_HUGE_FIRST));
         CHECK(aclmdlAddDatasetBuffer(out, aclCreateDataBuffer(p, s)));
     }
-    double t1 = now_ms();
+    double t1 = bench_now_ms();
     CHECK(aclmdlExecute(id, in, out));
-    double first = now_ms() - t1;
+    double first = bench_now_ms() - t1;
     mem_use m2 = mem_now();
     double best = 1e30, sum = 0;
     for (int r = 0; r < runs; r++) {
-        double a = now_ms();
+        double a = bench_now_ms();
         CHECK(aclmdlExecute(id, in, out));
-        double e = now_ms() - a;
+        double e = bench_now_ms() - a;
         sum += e;
         best = e < best ? e : best;
     }

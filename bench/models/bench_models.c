@@ -29,16 +29,10 @@
 #include <time.h>
 
 #include "acl/acl.h"
+#include "../common/bench_util.h"
 #include "ort_runner.h"
 
 #define MAX_IN 8
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 /* a "VmRSS:"/"VmHWM:" line of /proc/self/status, in MiB */
 static double status_mib(const char *key)
@@ -57,37 +51,6 @@ static double status_mib(const char *key)
         fclose(f);
     }
     return kib / 1024.0;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof(double), cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-static void *read_file(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        return NULL;
-    }
-    fseek(f, 0, SEEK_END);
-    const long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    void *p = malloc(n > 0 ? (size_t)n : 1);
-    if (p != NULL && n > 0 && fread(p, 1, (size_t)n, f) != (size_t)n) {
-        free(p);
-        p = NULL;
-    }
-    fclose(f);
-    *size = (size_t)(n > 0 ? n : 0);
-    return p;
 }
 
 /* NAME=FILE:DTYPE:D0,D1,... */
@@ -115,7 +78,7 @@ static int parse_input(const char *spec, oa_ort_tensor *t, char *name, size_t ca
             return -1;
         }
     }
-    t->data = read_file(file, &t->bytes);
+    t->data = bench_read_file(file, &t->bytes);
     return t->data != NULL && t->dtype != 0 ? 0 : -1;
 }
 
@@ -168,12 +131,12 @@ int main(int argc, char **argv)
     }
     const double rss0 = status_mib("VmRSS:");
     uint32_t id = 0;
-    const double l0 = now_ms();
+    const double l0 = bench_now_ms();
     if (aclmdlLoadFromFile(om, &id) != ACL_SUCCESS) {
         fprintf(stderr, "load %s failed: %s\n", om, aclGetRecentErrMsg());
         return 1;
     }
-    const double load_ms = now_ms() - l0;
+    const double load_ms = bench_now_ms() - l0;
     aclmdlDesc *desc = aclmdlCreateDesc();
     (void)aclmdlGetDesc(desc, id);
     aclmdlDataset *ds_in = aclmdlCreateDataset(), *ds_out = aclmdlCreateDataset();
@@ -222,18 +185,18 @@ int main(int argc, char **argv)
             }
         }
         oa_ort_session_destroy(s);
-        const double ort_ms = median(t, runs);
+        const double ort_ms = bench_median(t, runs);
         for (int r = 0; r < warmup + runs; r++) {
-            const double t0 = now_ms();
+            const double t0 = bench_now_ms();
             if (aclmdlExecute(id, ds_in, ds_out) != ACL_SUCCESS) {
                 fprintf(stderr, "aclmdlExecute: %s\n", aclGetRecentErrMsg());
                 return 1;
             }
             if (r >= warmup) {
-                t[r - warmup] = now_ms() - t0;
+                t[r - warmup] = bench_now_ms() - t0;
             }
         }
-        const double ours_ms = median(t, runs);
+        const double ours_ms = bench_median(t, runs);
         printf("pass %d: openacl %.3f ms, ONNX Runtime %.3f ms\n", p + 1, ours_ms, ort_ms);
         ours_best = ours_ms < ours_best ? ours_ms : ours_best;
         ort_best = ort_ms < ort_best ? ort_ms : ort_best;

@@ -1,0 +1,58 @@
+/*
+ * What every benchmark driver in bench/ needs besides the ACL API: a
+ * monotonic clock, the median of a sample (sorts it in place) and reading a
+ * whole input file. Header-only: the drivers are single-file programs.
+ */
+#ifndef OA_BENCH_UTIL_H
+#define OA_BENCH_UTIL_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+static inline double bench_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static inline double bench_now_us(void)
+{
+    return bench_now_ms() * 1e3;
+}
+
+static inline int bench_cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static inline double bench_median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof(double), bench_cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* The whole file in a malloc'd buffer (NULL if it cannot be read); *size its length. */
+static inline void *bench_read_file(const char *path, size_t *size)
+{
+    *size = 0;
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        return NULL;
+    }
+    fseek(f, 0, SEEK_END);
+    const long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    void *p = malloc(n > 0 ? (size_t)n : 1);
+    if (p != NULL && n > 0 && fread(p, 1, (size_t)n, f) != (size_t)n) {
+        free(p);
+        p = NULL;
+    }
+    fclose(f);
+    *size = p != NULL && n > 0 ? (size_t)n : 0;
+    return p;
+}
+
+#endif
