@@ -453,13 +453,55 @@ static jval *jenum(jctx *c, const ProtobufCFieldDescriptor *f, int v)
 
 static jval *msg_json(jctx *c, const ProtobufCMessage *m, int depth);
 
-/* A scalar for repeated fields (Pb2Json::RepeatedMessage2Json). */
-static jval *repeated_elem(jctx *c, const ProtobufCFieldDescriptor *f, const void *p, int depth)
+/* The integer, bool, enum and string kinds, shown alike in repeated and singular fields; false for the others. */
+static bool plain_scalar(jctx *c, const ProtobufCFieldDescriptor *f, const void *p, jval **out)
 {
     int32_t i32;
     uint32_t u32;
     int64_t i64;
     uint64_t u64;
+    switch (f->type) {
+    case PROTOBUF_C_TYPE_BOOL:
+        *out = jbool(c, *(const protobuf_c_boolean *)p != 0);
+        return true;
+    case PROTOBUF_C_TYPE_ENUM:
+        memcpy(&i32, p, 4);
+        *out = jenum(c, f, i32);
+        return true;
+    case PROTOBUF_C_TYPE_INT32:
+    case PROTOBUF_C_TYPE_SINT32:
+    case PROTOBUF_C_TYPE_SFIXED32:
+        memcpy(&i32, p, 4);
+        *out = ji64(c, i32);
+        return true;
+    case PROTOBUF_C_TYPE_UINT32:
+    case PROTOBUF_C_TYPE_FIXED32:
+        memcpy(&u32, p, 4);
+        *out = ju64(c, u32);
+        return true;
+    case PROTOBUF_C_TYPE_INT64:
+    case PROTOBUF_C_TYPE_SINT64:
+    case PROTOBUF_C_TYPE_SFIXED64:
+        memcpy(&i64, p, 8);
+        *out = ji64(c, i64);
+        return true;
+    case PROTOBUF_C_TYPE_UINT64:
+    case PROTOBUF_C_TYPE_FIXED64:
+        memcpy(&u64, p, 8);
+        *out = ju64(c, u64);
+        return true;
+    case PROTOBUF_C_TYPE_STRING:
+        *out = jcstr(c, *(char *const *)p);
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* A scalar for repeated fields (Pb2Json::RepeatedMessage2Json). */
+static jval *repeated_elem(jctx *c, const ProtobufCFieldDescriptor *f, const void *p, int depth)
+{
+    jval *v = NULL;
     float fl;
     switch (f->type) {
     case PROTOBUF_C_TYPE_MESSAGE: {
@@ -469,50 +511,22 @@ static jval *repeated_elem(jctx *c, const ProtobufCFieldDescriptor *f, const voi
         }
         return jnew(c, J_NULL);
     }
-    case PROTOBUF_C_TYPE_BOOL:
-        return jbool(c, *(const protobuf_c_boolean *)p != 0);
-    case PROTOBUF_C_TYPE_ENUM:
-        memcpy(&i32, p, 4);
-        return jenum(c, f, i32);
-    case PROTOBUF_C_TYPE_INT32:
-    case PROTOBUF_C_TYPE_SINT32:
-    case PROTOBUF_C_TYPE_SFIXED32:
-        memcpy(&i32, p, 4);
-        return ji64(c, i32);
-    case PROTOBUF_C_TYPE_UINT32:
-    case PROTOBUF_C_TYPE_FIXED32:
-        memcpy(&u32, p, 4);
-        return ju64(c, u32);
-    case PROTOBUF_C_TYPE_INT64:
-    case PROTOBUF_C_TYPE_SINT64:
-    case PROTOBUF_C_TYPE_SFIXED64:
-        memcpy(&i64, p, 8);
-        return ji64(c, i64);
-    case PROTOBUF_C_TYPE_UINT64:
-    case PROTOBUF_C_TYPE_FIXED64:
-        memcpy(&u64, p, 8);
-        return ju64(c, u64);
     case PROTOBUF_C_TYPE_FLOAT:
         memcpy(&fl, p, 4);
         return jdouble(c, (double)fl);
-    case PROTOBUF_C_TYPE_STRING:
-        return jcstr(c, *(char *const *)p);
     case PROTOBUF_C_TYPE_BYTES: {
         const ProtobufCBinaryData *b = p;
         return jstr(c, b->data, b->len);
     }
     default:
-        return jnew(c, J_NULL);
+        return plain_scalar(c, f, p, &v) ? v : jnew(c, J_NULL);
     }
 }
 
 /* A singular field (Pb2Json::OneField2Json); NULL when nothing is shown. */
 static jval *single_field(jctx *c, const ProtobufCFieldDescriptor *f, const void *p, bool entry, int depth)
 {
-    int32_t i32;
-    uint32_t u32;
-    int64_t i64;
-    uint64_t u64;
+    jval *v = NULL;
     float fl;
     switch (f->type) {
     case PROTOBUF_C_TYPE_MESSAGE: {
@@ -522,41 +536,16 @@ static jval *single_field(jctx *c, const ProtobufCFieldDescriptor *f, const void
         }
         return msg_json(c, sub, depth + 1);
     }
-    case PROTOBUF_C_TYPE_BOOL:
-        return jbool(c, *(const protobuf_c_boolean *)p != 0);
-    case PROTOBUF_C_TYPE_ENUM:
-        memcpy(&i32, p, 4);
-        return jenum(c, f, i32);
-    case PROTOBUF_C_TYPE_INT32:
-    case PROTOBUF_C_TYPE_SINT32:
-    case PROTOBUF_C_TYPE_SFIXED32:
-        memcpy(&i32, p, 4);
-        return ji64(c, i32);
-    case PROTOBUF_C_TYPE_UINT32:
-    case PROTOBUF_C_TYPE_FIXED32:
-        memcpy(&u32, p, 4);
-        return ju64(c, u32);
-    case PROTOBUF_C_TYPE_INT64:
-    case PROTOBUF_C_TYPE_SINT64:
-    case PROTOBUF_C_TYPE_SFIXED64:
-        memcpy(&i64, p, 8);
-        return ji64(c, i64);
-    case PROTOBUF_C_TYPE_UINT64:
-    case PROTOBUF_C_TYPE_FIXED64:
-        memcpy(&u64, p, 8);
-        return ju64(c, u64);
     case PROTOBUF_C_TYPE_FLOAT:
         memcpy(&fl, p, 4);
         return jfloat_singular(c, fl);
-    case PROTOBUF_C_TYPE_STRING:
-        return jcstr(c, *(char *const *)p);
     case PROTOBUF_C_TYPE_BYTES: {
         const ProtobufCBinaryData *b = p;
         /* Map keys and string values are proto strings in CANN's schema. */
         return entry ? jstr(c, b->data, b->len) : jcescape(c, b->data, b->len);
     }
     default:
-        return NULL; /* Pb2Json shows no double */
+        return plain_scalar(c, f, p, &v) ? v : NULL; /* Pb2Json shows no double */
     }
 }
 
