@@ -100,4 +100,26 @@ static inline int test_counter_get(int *c)
     return __atomic_load_n(c, __ATOMIC_SEQ_CST);
 }
 
+/* Group fixtures of the tests on device 0: set it, and force-reset it after. */
+static inline int test_device0_setup(void **state)
+{
+    (void)state;
+    return aclrtSetDevice(0) == ACL_SUCCESS ? 0 : -1;
+}
+
+static inline int test_device0_teardown(void **state)
+{
+    (void)state;
+    (void)aclrtResetDeviceForce(0);
+    return 0;
+}
+
+/* A new stream on the current context (the test fails if it cannot be made). */
+static inline aclrtStream test_new_stream(void)
+{
+    aclrtStream s = NULL;
+    assert_int_equal(aclrtCreateStream(&s), ACL_SUCCESS);
+    return s;
+}
+
 #endif

@@ -8,26 +8,6 @@
 #define _GNU_SOURCE
 #include "rt_test_util.h"
 
-static int setup(void **state)
-{
-    (void)state;
-    return aclrtSetDevice(0) == ACL_SUCCESS ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    (void)aclrtResetDeviceForce(0);
-    return 0;
-}
-
-static aclrtStream new_stream(void)
-{
-    aclrtStream s = NULL;
-    assert_int_equal(aclrtCreateStream(&s), ACL_SUCCESS);
-    return s;
-}
-
 static aclmdlRICaptureStatus status_of(aclrtStream s)
 {
     aclmdlRICaptureStatus st = ACL_MODEL_RI_CAPTURE_STATUS_NONE;
@@ -45,7 +25,7 @@ static void noop(void *arg)
 static void get_info_inputs(void **state)
 {
     (void)state;
-    aclrtStream s = new_stream();
+    aclrtStream s = test_new_stream();
     aclmdlRICaptureStatus st = ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE;
     aclmdlRI m = (aclmdlRI)0x1;
     assert_int_equal(aclmdlRICaptureGetInfo(NULL, &st, &m), ACL_ERROR_INVALID_PARAM);
@@ -76,7 +56,7 @@ static void get_info_inputs(void **state)
 static void begin_end_inputs(void **state)
 {
     (void)state;
-    aclrtStream s = new_stream();
+    aclrtStream s = test_new_stream();
     aclrtStream dflt = NULL;
     assert_int_equal(aclrtCtxGetCurrentDefaultStream(&dflt), ACL_SUCCESS);
     aclmdlRI m = NULL;
@@ -109,7 +89,7 @@ static void begin_end_inputs(void **state)
     aclmdlRI during = NULL;
     assert_int_equal(aclmdlRICaptureGetInfo(s, NULL, &during), ACL_SUCCESS);
     assert_int_equal(aclmdlRIDestroy(during), ACL_ERROR_RT_MODEL_CAPTURED);
-    aclrtStream other = new_stream();
+    aclrtStream other = test_new_stream();
     assert_int_equal(aclmdlRIExecuteAsync(during, other), ACL_ERROR_RT_MODEL_CAPTURED);
     /* A capturing stream cannot execute an instance either. */
     assert_int_equal(aclmdlRIExecuteAsync(during, s), ACL_ERROR_RT_STREAM_CAPTURED);
@@ -159,7 +139,7 @@ static aclError sync_memset(void)
 
 static int matrix_setup(void **state)
 {
-    if (setup(state) != 0) {
+    if (test_device0_setup(state) != 0) {
         return -1;
     }
     return aclrtMalloc(&g_dev60, 60, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS ? 0 : -1;
@@ -169,7 +149,7 @@ static int matrix_teardown(void **state)
 {
     (void)aclrtFree(g_dev60);
     g_dev60 = NULL;
-    return teardown(state);
+    return test_device0_teardown(state);
 }
 
 static void capture_mode_api_02(void **state)
@@ -194,7 +174,7 @@ static void capture_mode_api_02(void **state)
 static void capture_mode_api_03(void **state)
 {
     (void)state;
-    aclrtStream s = new_stream();
+    aclrtStream s = test_new_stream();
     aclmdlRI m1 = NULL, m2 = NULL, m3 = NULL;
     assert_int_equal(sync_memset(), ACL_SUCCESS);
     assert_int_equal(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
@@ -219,7 +199,7 @@ static void capture_mode_api_03(void **state)
 static void capture_mode_api_04(void **state)
 {
     (void)state;
-    aclrtStream s1 = new_stream(), s2 = new_stream(), s3 = new_stream();
+    aclrtStream s1 = test_new_stream(), s2 = test_new_stream(), s3 = test_new_stream();
     aclmdlRI m1 = NULL, m2 = NULL, m3 = NULL;
     assert_int_equal(aclmdlRICaptureBegin(s1, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
     assert_int_equal(aclmdlRICaptureBegin(s2, ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL), ACL_SUCCESS);
@@ -242,7 +222,7 @@ static void capture_mode_api_04(void **state)
 static void capture_mode_api_05(void **state)
 {
     (void)state;
-    aclrtStream s1 = new_stream(), s2 = new_stream(), s3 = new_stream();
+    aclrtStream s1 = test_new_stream(), s2 = test_new_stream(), s3 = test_new_stream();
     aclmdlRI m1 = NULL, m2 = NULL, m3 = NULL;
     assert_int_equal(aclmdlRICaptureBegin(s1, ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_SUCCESS);
     assert_int_equal(aclmdlRICaptureBegin(s2, ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL), ACL_SUCCESS);
@@ -265,7 +245,7 @@ static void capture_mode_api_05(void **state)
 static void capture_mode_api_06(void **state)
 {
     (void)state;
-    aclrtStream s = new_stream();
+    aclrtStream s = test_new_stream();
     aclmdlRI m = NULL;
     aclmdlRICaptureMode mode;
     assert_int_equal(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
@@ -287,7 +267,7 @@ static void capture_mode_api_06(void **state)
 static void capture_mode_api_07(void **state)
 {
     (void)state;
-    aclrtStream s = new_stream();
+    aclrtStream s = test_new_stream();
     aclmdlRI m = NULL;
     aclmdlRICaptureMode mode;
     assert_int_equal(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_SUCCESS);
@@ -344,7 +324,7 @@ static other_thread run_other(void)
 static void modes_across_threads(void **state)
 {
     (void)state;
-    aclrtStream s = new_stream();
+    aclrtStream s = test_new_stream();
     aclmdlRI m = NULL;
     /* GLOBAL: every thread of the context is blocked unless it switches to RELAXED. */
     assert_int_equal(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
@@ -372,8 +352,8 @@ static void modes_across_threads(void **state)
 static void pageable_copies(void **state)
 {
     (void)state;
-    aclrtStream s = new_stream();
-    aclrtStream other = new_stream();
+    aclrtStream s = test_new_stream();
+    aclrtStream other = test_new_stream();
     aclmdlRI m = NULL;
     char host[60] = {0};
     assert_int_equal(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
@@ -396,8 +376,8 @@ static void pageable_copies(void **state)
 static void forbidden_while_capturing(void **state)
 {
     (void)state;
-    aclrtStream s = new_stream();
-    aclrtStream other = new_stream();
+    aclrtStream s = test_new_stream();
+    aclrtStream other = test_new_stream();
     aclrtEvent e = NULL, classic = NULL, outside = NULL;
     assert_int_equal(aclrtCreateEventExWithFlag(&e, ACL_EVENT_SYNC), ACL_SUCCESS);
     assert_int_equal(aclrtCreateEventExWithFlag(&outside, ACL_EVENT_SYNC), ACL_SUCCESS);
@@ -451,7 +431,7 @@ static void forbidden_while_capturing(void **state)
 static void external_flags_outside_capture(void **state)
 {
     (void)state;
-    aclrtStream s = new_stream();
+    aclrtStream s = test_new_stream();
     aclrtEvent ex = NULL;
     assert_int_equal(aclrtCreateEventExWithFlag(&ex, ACL_EVENT_SYNC), ACL_SUCCESS);
     assert_int_equal(aclrtRecordEventWithFlag(ex, s, ACL_EVENT_RECORD_EXTERNAL), ACL_ERROR_RT_STREAM_NOT_CAPTURED);
@@ -499,7 +479,7 @@ static ender end_elsewhere(aclrtStream s)
 static void end_from_another_thread(void **state)
 {
     (void)state;
-    aclrtStream s = new_stream();
+    aclrtStream s = test_new_stream();
     assert_int_equal(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
     assert_int_equal(aclrtLaunchHostFunc(s, noop, NULL), ACL_SUCCESS);
     ender e = end_elsewhere(s);
@@ -525,7 +505,7 @@ static void end_from_another_thread(void **state)
 static void end_on_side_and_unjoined(void **state)
 {
     (void)state;
-    aclrtStream s = new_stream(), side = new_stream();
+    aclrtStream s = test_new_stream(), side = test_new_stream();
     aclrtEvent fork = NULL, join = NULL;
     assert_int_equal(aclrtCreateEventExWithFlag(&fork, ACL_EVENT_SYNC), ACL_SUCCESS);
     assert_int_equal(aclrtCreateEventExWithFlag(&join, ACL_EVENT_SYNC), ACL_SUCCESS);
@@ -580,7 +560,7 @@ static void end_on_side_and_unjoined(void **state)
 static void invalidation(void **state)
 {
     (void)state;
-    aclrtStream a = new_stream(), b = new_stream();
+    aclrtStream a = test_new_stream(), b = test_new_stream();
     aclrtEvent e = NULL;
     assert_int_equal(aclrtCreateEventExWithFlag(&e, ACL_EVENT_SYNC), ACL_SUCCESS);
     assert_int_equal(aclmdlRICaptureBegin(a, ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_SUCCESS);
@@ -616,7 +596,7 @@ static void context_teardown_ends_captures(void **state)
     (void)state;
     aclrtContext ctx = NULL;
     assert_int_equal(aclrtCreateContext(&ctx, 0), ACL_SUCCESS);
-    aclrtStream s = new_stream();
+    aclrtStream s = test_new_stream();
     assert_int_equal(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
     assert_int_equal(aclrtLaunchHostFunc(s, noop, NULL), ACL_SUCCESS);
     aclmdlRI m = NULL;
@@ -631,10 +611,10 @@ static void context_teardown_ends_captures(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(get_info_inputs, setup, teardown),
-        cmocka_unit_test_setup_teardown(begin_end_inputs, setup, teardown),
-        cmocka_unit_test_setup_teardown(exchange_mode_inputs, setup, teardown),
-        cmocka_unit_test_setup_teardown(capture_mode_api_01, setup, teardown),
+        cmocka_unit_test_setup_teardown(get_info_inputs, test_device0_setup, test_device0_teardown),
+        cmocka_unit_test_setup_teardown(begin_end_inputs, test_device0_setup, test_device0_teardown),
+        cmocka_unit_test_setup_teardown(exchange_mode_inputs, test_device0_setup, test_device0_teardown),
+        cmocka_unit_test_setup_teardown(capture_mode_api_01, test_device0_setup, test_device0_teardown),
         cmocka_unit_test_setup_teardown(capture_mode_api_02, matrix_setup, matrix_teardown),
         cmocka_unit_test_setup_teardown(capture_mode_api_03, matrix_setup, matrix_teardown),
         cmocka_unit_test_setup_teardown(capture_mode_api_04, matrix_setup, matrix_teardown),
@@ -643,11 +623,11 @@ int main(void)
         cmocka_unit_test_setup_teardown(capture_mode_api_07, matrix_setup, matrix_teardown),
         cmocka_unit_test_setup_teardown(modes_across_threads, matrix_setup, matrix_teardown),
         cmocka_unit_test_setup_teardown(pageable_copies, matrix_setup, matrix_teardown),
-        cmocka_unit_test_setup_teardown(forbidden_while_capturing, setup, teardown),
-        cmocka_unit_test_setup_teardown(external_flags_outside_capture, setup, teardown),
+        cmocka_unit_test_setup_teardown(forbidden_while_capturing, test_device0_setup, test_device0_teardown),
+        cmocka_unit_test_setup_teardown(external_flags_outside_capture, test_device0_setup, test_device0_teardown),
         cmocka_unit_test_setup_teardown(end_from_another_thread, matrix_setup, matrix_teardown),
-        cmocka_unit_test_setup_teardown(end_on_side_and_unjoined, setup, teardown),
-        cmocka_unit_test_setup_teardown(invalidation, setup, teardown),
+        cmocka_unit_test_setup_teardown(end_on_side_and_unjoined, test_device0_setup, test_device0_teardown),
+        cmocka_unit_test_setup_teardown(invalidation, test_device0_setup, test_device0_teardown),
         cmocka_unit_test_setup_teardown(context_teardown_ends_captures, matrix_setup, matrix_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,26 +16,6 @@
 /* Internal setter of capture_model.c (tests shorten the 10 s destroy wait). */
 void oa_mdlri_set_destroy_wait_ms(int32_t ms);
 
-static int setup(void **state)
-{
-    (void)state;
-    return aclrtSetDevice(0) == ACL_SUCCESS ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    (void)aclrtResetDeviceForce(0);
-    return 0;
-}
-
-static aclrtStream new_stream(void)
-{
-    aclrtStream s = NULL;
-    assert_int_equal(aclrtCreateStream(&s), ACL_SUCCESS);
-    return s;
-}
-
 /* A "kernel": acc += add. */
 typedef struct kernel_args {
     int *acc;
@@ -82,7 +62,7 @@ static void noop(void *arg)
 static void task_groups(void **state)
 {
     (void)state;
-    aclrtStream s = new_stream(), u = new_stream(), u2 = new_stream(), exec = new_stream();
+    aclrtStream s = test_new_stream(), u = test_new_stream(), u2 = test_new_stream(), exec = test_new_stream();
     int acc = 0;
     aclrtTaskGrp g = NULL;
     assert_int_equal(aclmdlRICaptureTaskGrpBegin(NULL), ACL_ERROR_INVALID_PARAM);
@@ -192,7 +172,7 @@ static void task_groups(void **state)
 static void task_group_errors(void **state)
 {
     (void)state;
-    aclrtStream s = new_stream(), side = new_stream();
+    aclrtStream s = test_new_stream(), side = test_new_stream();
     aclrtEvent fork = NULL;
     assert_int_equal(aclrtCreateEventExWithFlag(&fork, ACL_EVENT_SYNC), ACL_SUCCESS);
     int acc = 0;
@@ -239,7 +219,7 @@ static void task_group_errors(void **state)
     assert_int_equal(acc, 0);
 
     /* A group in an invalidated capture. */
-    aclrtStream other = new_stream();
+    aclrtStream other = test_new_stream();
     aclrtEvent e = NULL;
     assert_int_equal(aclrtCreateEventExWithFlag(&e, ACL_EVENT_SYNC), ACL_SUCCESS);
     assert_int_equal(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_SUCCESS);
@@ -262,7 +242,7 @@ static void task_group_errors(void **state)
 static void update_while_replay_waits(void **state)
 {
     (void)state;
-    aclrtStream s = new_stream(), upd = new_stream();
+    aclrtStream s = test_new_stream(), upd = test_new_stream();
     aclrtEvent ev = NULL;
     assert_int_equal(aclrtCreateEventWithFlag(&ev, ACL_EVENT_EXTERNAL), ACL_SUCCESS);
     int acc = 0;
@@ -393,7 +373,7 @@ static void hooks_keep_a_pool(void **state)
     (void)state;
     assert_int_equal(oa_capture_register_hooks(OA_TASK_KIND_COUNT, &g_model_hooks), OA_E_PARAM);
     assert_int_equal(oa_capture_register_hooks(OA_TASK_KIND_MODEL, &g_model_hooks), OA_OK);
-    aclrtStream s = new_stream(), exec = new_stream();
+    aclrtStream s = test_new_stream(), exec = test_new_stream();
     unsigned char eager[256] = {0};
     unsigned char *seen = NULL;
     int runs = 0;
@@ -459,7 +439,7 @@ static oa_status add_all(void *args, const oa_task_exec *exec)
 static void big_args_and_destroy_wait(void **state)
 {
     (void)state;
-    aclrtStream h = new_stream(), exec = new_stream();
+    aclrtStream h = test_new_stream(), exec = test_new_stream();
     int sum = 0;
     big_args a = {.sum = &sum};
     for (int i = 0; i < 100; ++i) {
@@ -498,7 +478,7 @@ static void big_args_and_destroy_wait(void **state)
 static void replay_dropped_with_its_stream(void **state)
 {
     (void)state;
-    aclrtStream h = new_stream(), exec = new_stream();
+    aclrtStream h = test_new_stream(), exec = test_new_stream();
     int acc = 0;
     aclmdlRI m = NULL;
     assert_int_equal(aclmdlRICaptureBegin(h, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
@@ -513,7 +493,7 @@ static void replay_dropped_with_its_stream(void **state)
     test_gate_open(&g);
     assert_int_equal(aclrtDestroyStreamForce(exec), ACL_SUCCESS);
     /* The dropped replays gave their turns back: the next one runs. */
-    aclrtStream again = new_stream();
+    aclrtStream again = test_new_stream();
     assert_int_equal(aclmdlRIExecuteAsync(m, again), ACL_SUCCESS);
     assert_int_equal(aclrtSynchronizeStream(again), ACL_SUCCESS);
     assert_true(acc >= 1);
@@ -525,12 +505,12 @@ static void replay_dropped_with_its_stream(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(task_groups, setup, teardown),
-        cmocka_unit_test_setup_teardown(task_group_errors, setup, teardown),
-        cmocka_unit_test_setup_teardown(update_while_replay_waits, setup, teardown),
-        cmocka_unit_test_setup_teardown(hooks_keep_a_pool, setup, teardown),
-        cmocka_unit_test_setup_teardown(big_args_and_destroy_wait, setup, teardown),
-        cmocka_unit_test_setup_teardown(replay_dropped_with_its_stream, setup, teardown),
+        cmocka_unit_test_setup_teardown(task_groups, test_device0_setup, test_device0_teardown),
+        cmocka_unit_test_setup_teardown(task_group_errors, test_device0_setup, test_device0_teardown),
+        cmocka_unit_test_setup_teardown(update_while_replay_waits, test_device0_setup, test_device0_teardown),
+        cmocka_unit_test_setup_teardown(hooks_keep_a_pool, test_device0_setup, test_device0_teardown),
+        cmocka_unit_test_setup_teardown(big_args_and_destroy_wait, test_device0_setup, test_device0_teardown),
+        cmocka_unit_test_setup_teardown(replay_dropped_with_its_stream, test_device0_setup, test_device0_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,26 +14,6 @@
 
 #include "rt_test_util.h"
 
-static int setup(void **state)
-{
-    (void)state;
-    return aclrtSetDevice(0) == ACL_SUCCESS ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    (void)aclrtResetDeviceForce(0);
-    return 0;
-}
-
-static aclrtStream new_stream(void)
-{
-    aclrtStream s = NULL;
-    assert_int_equal(aclrtCreateStream(&s), ACL_SUCCESS);
-    return s;
-}
-
 /* An ordered log of what host functions ran. */
 typedef struct run_log {
     pthread_mutex_t mu;
@@ -124,7 +104,7 @@ static void replay_equals_direct(void **state)
     assert_int_equal(aclrtMallocHost((void **)&p.in, N), ACL_SUCCESS);
     assert_int_equal(aclrtMallocHost((void **)&p.out, N), ACL_SUCCESS);
     assert_int_equal(aclrtMalloc((void **)&p.dev, N, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-    aclrtStream s = new_stream(), other = new_stream();
+    aclrtStream s = test_new_stream(), other = test_new_stream();
 
     aclmdlRI m = NULL;
     fill_input(&p, 99);
@@ -167,7 +147,7 @@ static void replay_equals_direct(void **state)
 static void event_chain(void **state)
 {
     (void)state;
-    aclrtStream s = new_stream(), side = new_stream(), exec = new_stream();
+    aclrtStream s = test_new_stream(), side = test_new_stream(), exec = test_new_stream();
     aclrtEvent e1 = NULL, e2 = NULL;
     assert_int_equal(aclrtCreateEventExWithFlag(&e1, ACL_EVENT_SYNC), ACL_SUCCESS);
     assert_int_equal(aclrtCreateEventExWithFlag(&e2, ACL_EVENT_SYNC), ACL_SUCCESS);
@@ -223,7 +203,7 @@ static void *report_main(void *arg)
 static void callbacks(void **state)
 {
     (void)state;
-    aclrtStream s = new_stream(), exec = new_stream();
+    aclrtStream s = test_new_stream(), exec = test_new_stream();
     reporter r = {0};
     pthread_t t;
     assert_int_equal(pthread_create(&t, NULL, report_main, &r), 0);
@@ -277,7 +257,7 @@ static void leave_graph(void *arg)
 static void replays_serialised(void **state)
 {
     (void)state;
-    aclrtStream s = new_stream(), a = new_stream(), b = new_stream();
+    aclrtStream s = test_new_stream(), a = test_new_stream(), b = test_new_stream();
     aclmdlRI m = NULL;
     assert_int_equal(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
     assert_int_equal(aclrtLaunchHostFunc(s, enter_graph, NULL), ACL_SUCCESS);
@@ -323,7 +303,7 @@ static void *open_later(void *arg)
 static void destroy_while_queued(void **state)
 {
     (void)state;
-    aclrtStream s = new_stream(), exec = new_stream();
+    aclrtStream s = test_new_stream(), exec = test_new_stream();
     int count = 0;
     aclmdlRI m = NULL;
     assert_int_equal(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
@@ -370,7 +350,7 @@ static void destroy_self(void *arg)
 static void destroy_from_own_replay(void **state)
 {
     (void)state;
-    aclrtStream s = new_stream(), exec = new_stream();
+    aclrtStream s = test_new_stream(), exec = test_new_stream();
     int count = 0;
     assert_int_equal(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
     assert_int_equal(aclrtLaunchHostFunc(s, destroy_self, NULL), ACL_SUCCESS);
@@ -393,7 +373,7 @@ static void destroy_from_own_replay(void **state)
 static void abort_replays(void **state)
 {
     (void)state;
-    aclrtStream s = new_stream(), exec = new_stream();
+    aclrtStream s = test_new_stream(), exec = test_new_stream();
     int count = 0;
     aclmdlRI m = NULL;
     assert_int_equal(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
@@ -424,7 +404,7 @@ static void abort_replays(void **state)
 static void external_record_and_wait(void **state)
 {
     (void)state;
-    aclrtStream graph = new_stream(), ext = new_stream();
+    aclrtStream graph = test_new_stream(), ext = test_new_stream();
     aclrtEvent ev = NULL;
     assert_int_equal(aclrtCreateEventExWithFlag(&ev, ACL_EVENT_SYNC), ACL_SUCCESS);
 
@@ -491,7 +471,7 @@ static void external_record_and_wait(void **state)
 static void external_flag_event(void **state)
 {
     (void)state;
-    aclrtStream graph = new_stream(), update = new_stream();
+    aclrtStream graph = test_new_stream(), update = test_new_stream();
     aclrtEvent ev = NULL;
     assert_int_equal(aclrtCreateEventWithFlag(&ev, ACL_EVENT_EXTERNAL), ACL_SUCCESS);
     aclmdlRI m = NULL;
@@ -523,7 +503,7 @@ static void external_flag_event(void **state)
 static void tasks_and_params(void **state)
 {
     (void)state;
-    aclrtStream s = new_stream(), exec = new_stream();
+    aclrtStream s = test_new_stream(), exec = test_new_stream();
     uint64_t *word = NULL;
     void *dev = NULL;
     unsigned char *host = NULL;
@@ -664,7 +644,7 @@ static void tasks_and_params(void **state)
 static void names_and_printers(void **state)
 {
     (void)state;
-    aclrtStream s = new_stream(), side = new_stream();
+    aclrtStream s = test_new_stream(), side = test_new_stream();
     aclrtEvent e1 = NULL, e2 = NULL;
     assert_int_equal(aclrtCreateEventExWithFlag(&e1, ACL_EVENT_SYNC), ACL_SUCCESS);
     assert_int_equal(aclrtCreateEventExWithFlag(&e2, ACL_EVENT_SYNC), ACL_SUCCESS);
@@ -738,7 +718,7 @@ static void names_and_printers(void **state)
 static void build_with_labels(void **state)
 {
     (void)state;
-    aclrtStream l = NULL, t = NULL, exec = new_stream(), loose = new_stream();
+    aclrtStream l = NULL, t = NULL, exec = test_new_stream(), loose = test_new_stream();
     assert_int_equal(aclrtCreateStreamWithConfig(&l, 0, ACL_STREAM_PERSISTENT), ACL_SUCCESS);
     assert_int_equal(aclrtCreateStreamWithConfig(&t, 0, ACL_STREAM_PERSISTENT), ACL_SUCCESS);
     uint32_t *idx = NULL, *zero = NULL;
@@ -872,7 +852,7 @@ static void build_with_labels(void **state)
 static void build_switch_stream(void **state)
 {
     (void)state;
-    aclrtStream l = new_stream(), t = new_stream(), exec = new_stream();
+    aclrtStream l = test_new_stream(), t = test_new_stream(), exec = test_new_stream();
     int32_t *left = NULL, *right = NULL;
     assert_int_equal(aclrtMalloc((void **)&left, 4, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     assert_int_equal(aclrtMalloc((void **)&right, 4, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
@@ -921,7 +901,7 @@ static void count_down(void *arg)
 static void conditions(void **state)
 {
     (void)state;
-    aclrtStream s = new_stream(), sub = new_stream(), exec = new_stream();
+    aclrtStream s = test_new_stream(), sub = test_new_stream(), exec = test_new_stream();
     aclmdlRI m = NULL, during = NULL;
     aclmdlRICondHandle hif = NULL, hwhile = NULL, hsw = NULL, hdef = NULL;
     aclmdlRI ifs[2] = {NULL, NULL}, body[1] = {NULL}, cases[3] = {NULL, NULL, NULL}, defs[1] = {NULL};
@@ -1084,7 +1064,7 @@ static void replay_cost(void **state)
 {
     (void)state;
     enum { COPIES = 100, ROUNDS = 30 };
-    aclrtStream s = new_stream();
+    aclrtStream s = test_new_stream();
     unsigned char *host = NULL, *dev = NULL;
     assert_int_equal(aclrtMallocHost((void **)&host, COPIES * 16), ACL_SUCCESS);
     assert_int_equal(aclrtMalloc((void **)&dev, COPIES * 16, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
@@ -1143,21 +1123,21 @@ static void replay_cost(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(replay_equals_direct, setup, teardown),
-        cmocka_unit_test_setup_teardown(event_chain, setup, teardown),
-        cmocka_unit_test_setup_teardown(callbacks, setup, teardown),
-        cmocka_unit_test_setup_teardown(replays_serialised, setup, teardown),
-        cmocka_unit_test_setup_teardown(destroy_while_queued, setup, teardown),
-        cmocka_unit_test_setup_teardown(destroy_from_own_replay, setup, teardown),
-        cmocka_unit_test_setup_teardown(abort_replays, setup, teardown),
-        cmocka_unit_test_setup_teardown(external_record_and_wait, setup, teardown),
-        cmocka_unit_test_setup_teardown(external_flag_event, setup, teardown),
-        cmocka_unit_test_setup_teardown(tasks_and_params, setup, teardown),
-        cmocka_unit_test_setup_teardown(names_and_printers, setup, teardown),
-        cmocka_unit_test_setup_teardown(build_with_labels, setup, teardown),
-        cmocka_unit_test_setup_teardown(build_switch_stream, setup, teardown),
-        cmocka_unit_test_setup_teardown(conditions, setup, teardown),
-        cmocka_unit_test_setup_teardown(replay_cost, setup, teardown),
+        cmocka_unit_test_setup_teardown(replay_equals_direct, test_device0_setup, test_device0_teardown),
+        cmocka_unit_test_setup_teardown(event_chain, test_device0_setup, test_device0_teardown),
+        cmocka_unit_test_setup_teardown(callbacks, test_device0_setup, test_device0_teardown),
+        cmocka_unit_test_setup_teardown(replays_serialised, test_device0_setup, test_device0_teardown),
+        cmocka_unit_test_setup_teardown(destroy_while_queued, test_device0_setup, test_device0_teardown),
+        cmocka_unit_test_setup_teardown(destroy_from_own_replay, test_device0_setup, test_device0_teardown),
+        cmocka_unit_test_setup_teardown(abort_replays, test_device0_setup, test_device0_teardown),
+        cmocka_unit_test_setup_teardown(external_record_and_wait, test_device0_setup, test_device0_teardown),
+        cmocka_unit_test_setup_teardown(external_flag_event, test_device0_setup, test_device0_teardown),
+        cmocka_unit_test_setup_teardown(tasks_and_params, test_device0_setup, test_device0_teardown),
+        cmocka_unit_test_setup_teardown(names_and_printers, test_device0_setup, test_device0_teardown),
+        cmocka_unit_test_setup_teardown(build_with_labels, test_device0_setup, test_device0_teardown),
+        cmocka_unit_test_setup_teardown(build_switch_stream, test_device0_setup, test_device0_teardown),
+        cmocka_unit_test_setup_teardown(conditions, test_device0_setup, test_device0_teardown),
+        cmocka_unit_test_setup_teardown(replay_cost, test_device0_setup, test_device0_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

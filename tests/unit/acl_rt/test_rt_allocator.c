@@ -4,19 +4,6 @@
 
 #include "rt_test_util.h"
 
-static int setup(void **state)
-{
-    (void)state;
-    return aclrtSetDevice(0) == ACL_SUCCESS ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    (void)aclrtResetDeviceForce(0);
-    return 0;
-}
-
 static void *my_alloc(aclrtAllocator a, size_t size)
 {
     (void)a;
@@ -106,8 +93,8 @@ static void register_get_unregister(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(descriptor_setters_check_arguments, setup, teardown),
-        cmocka_unit_test_setup_teardown(register_get_unregister, setup, teardown),
+        cmocka_unit_test_setup_teardown(descriptor_setters_check_arguments, test_device0_setup, test_device0_teardown),
+        cmocka_unit_test_setup_teardown(register_get_unregister, test_device0_setup, test_device0_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

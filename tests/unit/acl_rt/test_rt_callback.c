@@ -4,19 +4,6 @@
 
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
-static int setup(void **state)
-{
-    (void)state;
-    return aclrtSetDevice(0) == ACL_SUCCESS ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    (void)aclrtResetDeviceForce(0);
-    return 0;
-}
-
 /* A report-processing thread, as applications write it. */
 typedef struct processor {
     pthread_t th;
@@ -294,12 +281,12 @@ static void destroying_a_subscribed_stream_unsubscribes_it(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(callbacks_run_on_the_subscribed_thread, setup, teardown),
-        cmocka_unit_test_setup_teardown(subscription_errors, setup, teardown),
-        cmocka_unit_test_setup_teardown(asynchronous_errors_surface_at_synchronize, setup, teardown),
-        cmocka_unit_test_setup_teardown(exception_getters_reject_null, setup, teardown),
-        cmocka_unit_test_setup_teardown(host_functions, setup, teardown),
-        cmocka_unit_test_setup_teardown(destroying_a_subscribed_stream_unsubscribes_it, setup, teardown),
+        cmocka_unit_test_setup_teardown(callbacks_run_on_the_subscribed_thread, test_device0_setup, test_device0_teardown),
+        cmocka_unit_test_setup_teardown(subscription_errors, test_device0_setup, test_device0_teardown),
+        cmocka_unit_test_setup_teardown(asynchronous_errors_surface_at_synchronize, test_device0_setup, test_device0_teardown),
+        cmocka_unit_test_setup_teardown(exception_getters_reject_null, test_device0_setup, test_device0_teardown),
+        cmocka_unit_test_setup_teardown(host_functions, test_device0_setup, test_device0_teardown),
+        cmocka_unit_test_setup_teardown(destroying_a_subscribed_stream_unsubscribes_it, test_device0_setup, test_device0_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,19 +5,6 @@
 /* aclrtQueryEvent is deprecated but still exported and used by apps: test it. */
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
-static int setup(void **state)
-{
-    (void)state;
-    return aclrtSetDevice(0) == ACL_SUCCESS ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    (void)aclrtResetDeviceForce(0);
-    return 0;
-}
-
 static void creation_flags(void **state)
 {
     (void)state;
@@ -369,16 +356,16 @@ static void force_destroying_the_recording_stream_releases_waiters(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(creation_flags, setup, teardown),
-        cmocka_unit_test_setup_teardown(unrecorded_events, setup, teardown),
-        cmocka_unit_test_setup_teardown(record_query_synchronize, setup, teardown),
-        cmocka_unit_test_setup_teardown(elapsed_time_and_timestamps, setup, teardown),
-        cmocka_unit_test_setup_teardown(wait_orders_work_across_streams, setup, teardown),
-        cmocka_unit_test_setup_teardown(wait_captures_the_record_current_at_call_time, setup, teardown),
-        cmocka_unit_test_setup_teardown(wait_with_timeout_fails_the_waiting_stream, setup, teardown),
-        cmocka_unit_test_setup_teardown(record_and_wait_flags, setup, teardown),
-        cmocka_unit_test_setup_teardown(destroy_event_with_pending_record_and_wait, setup, teardown),
-        cmocka_unit_test_setup_teardown(force_destroying_the_recording_stream_releases_waiters, setup, teardown),
+        cmocka_unit_test_setup_teardown(creation_flags, test_device0_setup, test_device0_teardown),
+        cmocka_unit_test_setup_teardown(unrecorded_events, test_device0_setup, test_device0_teardown),
+        cmocka_unit_test_setup_teardown(record_query_synchronize, test_device0_setup, test_device0_teardown),
+        cmocka_unit_test_setup_teardown(elapsed_time_and_timestamps, test_device0_setup, test_device0_teardown),
+        cmocka_unit_test_setup_teardown(wait_orders_work_across_streams, test_device0_setup, test_device0_teardown),
+        cmocka_unit_test_setup_teardown(wait_captures_the_record_current_at_call_time, test_device0_setup, test_device0_teardown),
+        cmocka_unit_test_setup_teardown(wait_with_timeout_fails_the_waiting_stream, test_device0_setup, test_device0_teardown),
+        cmocka_unit_test_setup_teardown(record_and_wait_flags, test_device0_setup, test_device0_teardown),
+        cmocka_unit_test_setup_teardown(destroy_event_with_pending_record_and_wait, test_device0_setup, test_device0_teardown),
+        cmocka_unit_test_setup_teardown(force_destroying_the_recording_stream_releases_waiters, test_device0_setup, test_device0_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

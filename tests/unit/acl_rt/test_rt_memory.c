@@ -6,12 +6,6 @@
 
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
-static int setup(void **state)
-{
-    (void)state;
-    return aclrtSetDevice(0) == ACL_SUCCESS ? 0 : -1;
-}
-
 static int teardown(void **state)
 {
     (void)state;
@@ -517,20 +511,20 @@ static void check_mem_type(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(malloc_rounds_like_cann, setup, teardown),
-        cmocka_unit_test_setup_teardown(malloc_errors, setup, teardown),
-        cmocka_unit_test_setup_teardown(free_errors, setup, teardown),
-        cmocka_unit_test_setup_teardown(memcpy_rules, setup, teardown),
-        cmocka_unit_test_setup_teardown(memcpy_async_pinned_is_asynchronous, setup, teardown),
-        cmocka_unit_test_setup_teardown(memcpy_async_pageable_completes_before_returning, setup, teardown),
-        cmocka_unit_test_setup_teardown(memset_rules, setup, teardown),
-        cmocka_unit_test_setup_teardown(memcpy_2d, setup, teardown),
-        cmocka_unit_test_setup_teardown(pointer_attributes_and_ranges, setup, teardown),
-        cmocka_unit_test_setup_teardown(host_registration, setup, teardown),
-        cmocka_unit_test_setup_teardown(memory_information, setup, teardown),
-        cmocka_unit_test_setup_teardown(free_with_device_sync_waits_for_pending_work, setup, teardown),
-        cmocka_unit_test_setup_teardown(overflow_status_buffer_is_cleared, setup, teardown),
-        cmocka_unit_test_setup_teardown(check_mem_type, setup, teardown),
+        cmocka_unit_test_setup_teardown(malloc_rounds_like_cann, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(malloc_errors, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(free_errors, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(memcpy_rules, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(memcpy_async_pinned_is_asynchronous, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(memcpy_async_pageable_completes_before_returning, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(memset_rules, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(memcpy_2d, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(pointer_attributes_and_ranges, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(host_registration, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(memory_information, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(free_with_device_sync_waits_for_pending_work, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(overflow_status_buffer_is_cleared, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(check_mem_type, test_device0_setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

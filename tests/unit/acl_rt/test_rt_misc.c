@@ -4,12 +4,6 @@
 
 #include "rt_test_util.h"
 
-static int setup(void **state)
-{
-    (void)state;
-    return aclrtSetDevice(0) == ACL_SUCCESS ? 0 : -1;
-}
-
 static int teardown(void **state)
 {
     (void)state;
@@ -194,13 +188,13 @@ static void device_fault_queries_report_nothing(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(identity_and_topology, setup, teardown),
-        cmocka_unit_test_setup_teardown(device_limits, setup, teardown),
-        cmocka_unit_test_setup_teardown(resource_limits, setup, teardown),
-        cmocka_unit_test_setup_teardown(value_write_and_wait_order_two_streams, setup, teardown),
-        cmocka_unit_test_setup_teardown(cache_operations_and_timeouts, setup, teardown),
-        cmocka_unit_test_setup_teardown(persistent_task_clean_and_exception_args, setup, teardown),
-        cmocka_unit_test_setup_teardown(device_fault_queries_report_nothing, setup, teardown),
+        cmocka_unit_test_setup_teardown(identity_and_topology, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(device_limits, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(resource_limits, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(value_write_and_wait_order_two_streams, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(cache_operations_and_timeouts, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(persistent_task_clean_and_exception_args, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(device_fault_queries_report_nothing, test_device0_setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

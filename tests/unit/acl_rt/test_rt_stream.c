@@ -4,12 +4,6 @@
 
 #include "rt_test_util.h"
 
-static int setup(void **state)
-{
-    (void)state;
-    return aclrtSetDevice(0) == ACL_SUCCESS ? 0 : -1;
-}
-
 static int teardown(void **state)
 {
     (void)state;
@@ -518,20 +512,20 @@ static void tasks_may_destroy_their_own_stream(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(create_variants, setup, teardown),
-        cmocka_unit_test_setup_teardown(config_handle_and_v2, setup, teardown),
-        cmocka_unit_test_setup_teardown(tasks_run_in_fifo_order, setup, teardown),
-        cmocka_unit_test_setup_teardown(query_and_synchronize_with_timeout, setup, teardown),
-        cmocka_unit_test_setup_teardown(destroy_waits_for_pending_work, setup, teardown),
-        cmocka_unit_test_setup_teardown(destroy_force_drops_pending_work, setup, teardown),
-        cmocka_unit_test_setup_teardown(abort_drops_queued_tasks_and_keeps_the_stream, setup, teardown),
-        cmocka_unit_test_setup_teardown(invalid_stream_handles, setup, teardown),
-        cmocka_unit_test_setup_teardown(failure_mode_and_attributes, setup, teardown),
-        cmocka_unit_test_setup_teardown(eight_threads_hammer_streams, setup, teardown),
-        cmocka_unit_test_setup_teardown(destroy_while_other_threads_submit, setup, teardown),
-        cmocka_unit_test_setup_teardown(stream_state_callbacks, setup, teardown),
-        cmocka_unit_test_setup_teardown(last_task_id_of_the_thread, setup, teardown),
-        cmocka_unit_test_setup_teardown(tasks_may_destroy_their_own_stream, setup, teardown),
+        cmocka_unit_test_setup_teardown(create_variants, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(config_handle_and_v2, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(tasks_run_in_fifo_order, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(query_and_synchronize_with_timeout, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(destroy_waits_for_pending_work, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(destroy_force_drops_pending_work, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(abort_drops_queued_tasks_and_keeps_the_stream, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(invalid_stream_handles, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(failure_mode_and_attributes, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(eight_threads_hammer_streams, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(destroy_while_other_threads_submit, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(stream_state_callbacks, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(last_task_id_of_the_thread, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(tasks_may_destroy_their_own_stream, test_device0_setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

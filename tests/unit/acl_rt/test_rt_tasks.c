@@ -12,12 +12,6 @@
 #include "acl_rt/rt_stream.h"
 #include "mem/mem_table.h"
 
-static int setup(void **state)
-{
-    (void)state;
-    return aclrtSetDevice(0) == ACL_SUCCESS ? 0 : -1;
-}
-
 static int teardown(void **state)
 {
     (void)state;
@@ -356,13 +350,13 @@ static void finalize_releases_everything(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(arguments_are_copied_at_submission, setup, teardown),
-        cmocka_unit_test_setup_teardown(failing_tasks_and_stop_on_failure, setup, teardown),
-        cmocka_unit_test_setup_teardown(interceptor_takes_every_submission, setup, teardown),
-        cmocka_unit_test_setup_teardown(acquire_checks_handles_and_contexts, setup, teardown),
-        cmocka_unit_test_setup_teardown(allocator_getter, setup, teardown),
-        cmocka_unit_test_setup_teardown(default_device_from_configuration, setup, teardown),
-        cmocka_unit_test_setup_teardown(finalize_releases_everything, setup, teardown),
+        cmocka_unit_test_setup_teardown(arguments_are_copied_at_submission, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(failing_tasks_and_stop_on_failure, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(interceptor_takes_every_submission, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(acquire_checks_handles_and_contexts, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(allocator_getter, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(default_device_from_configuration, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(finalize_releases_everything, test_device0_setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
