@@ -12,7 +12,7 @@ declaration starts with ACL_FUNC_VISIBILITY, MSVP_PROF_API or ACL_DUMP_API
 and ends at the first ';'; every parameter is named.
 
 Usage:
-  gen_api_stubs.py --include DIR --archive A.a ... --stubs OUT.c [--coverage OUT.md]
+  gen_api_stubs.py --include DIR --archive A.a ... --stubs OUT.c [--coverage <out.md>]
   gen_api_stubs.py --include DIR --list          (print every declared name)
 """
 import argparse

@@ -1,7 +1,7 @@
 /*
  * Bundles (aclmdlBundle*): one .om holding several complete sub-model .om
- * files plus the size of the variable weights they share (om_format.md
- * 2.5): header with modeltype 5 and model_num sub-models, one 64-bit table
+ * files plus the size of the variable weights they share (docs/om_format.md
+ * "Multi-model and bundle files"): header with modeltype 5 and model_num sub-models, one 64-bit table
  * whose entry 0 is BUNDLE_MODEL_VAR_INFO (int64 variable size) and the
  * others BUNDLE_MODEL_INFO (one nested .om each), model_length = the whole
  * file. Partitions are walked by their sizes, as ACL does.

@@ -19,7 +19,7 @@
  *     Floats are hashed by their bits (+0 and -0 alike), so two values within
  *     1e-6 that differ usually get different digests: the cache keys on the
  *     digest, so such requests miss although the maps compare equal (CANN's
- *     QUIRK, reproduced on purpose, ge_behaviours.md 6.2).
+ *     quirk, reproduced on purpose, docs/ops.md "Op models and the cache").
  *
  * A NULL aclopAttr * stands for the empty map in every function here.
  */

@@ -1,6 +1,6 @@
 /*
  * Single-operator models and the op cache (the registry CANN calls its op
- * model map), as described in ge_behaviours.md section 6.
+ * model map), as docs/ops.md "Op models and the cache" describes.
  *
  * A model (oa_opmodel) is the signature of one compiled operator: op type,
  * input and output tensor descriptors (aclTensorDesc copies, constants

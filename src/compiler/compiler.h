@@ -115,7 +115,7 @@ typedef struct oa_node_mem {
 } oa_node_mem;
 
 /*
- * The static plan of a model (ge_behaviours.md 1.5: memory_size includes the
+ * The static plan of a model (docs/model_api.md "Static memory plan": memory_size includes the
  * zero-copy region of the model inputs and outputs, which the runtime binds
  * to the user's buffers).
  *   [0, feature_map_size)                     activations (planner.h)

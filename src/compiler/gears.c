@@ -1,7 +1,7 @@
 /*
  * Dynamic gears (--dynamic_batch_size / --dynamic_image_size /
  * --dynamic_dims): parsing and CANN's checks, per-gear input shapes, and
- * the multi-batch root graph GE builds (om_format.md 4.7):
+ * the multi-batch root graph GE builds (docs/om_format.md "Multi-batch graphs"):
  *
  *   Data inputs (max gear shape) ───────────────────────┐
  *   ascend_mbatch_shape_data ─▶ MapIndex ─▶ Case(branches Batch_0..n-1) ─▶ Node_Output
@@ -465,7 +465,7 @@ static oa_status add_root_inputs(const oa_graph *base, const oa_gear_table *t, c
     return st;
 }
 
-/* Case attrs (om_format.md 4.7). */
+/* Case attrs (docs/om_format.md "Multi-batch graphs"). */
 static oa_status case_attrs(oa_node *cs, const oa_gear_table *t, const char *const *order, size_t norder)
 {
     oa_status st = oa_node_set_int(cs, "_batch_num", (int64_t)t->count);

@@ -8,7 +8,7 @@
  * libascendcl part of its own (like oa_graph).
  *
  * ------------------------------------------------------------------------
- * Compile time (om_format.md 5.2, ge_behaviours.md 3.1-3.3, 3.7)
+ * Compile time (docs/external_weights.md "Writing")
  *
  *   oa_fc_convert_consts(root, opts)      every Const/Constant with data, in
  *        (ComputeHash + ConvertConst-     every graph of root, becomes a
@@ -20,7 +20,7 @@
  *   oa_fc_summary_print(om, out)          what atc --mode=1 shows
  *   oa_fc_file_consts_to_consts(root,..)  the reverse conversion
  *
- * Load time (om_format.md 5.3-5.5, ge_behaviours.md 1.7, 2.13, 3.4-3.6)
+ * Load time (docs/external_weights.md "Finding the file" and after)
  *
  *   oa_fc_load(root, opts, &set)          resolves, checks and maps every
  *                                         FileConstant; no byte is copied

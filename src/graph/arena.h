@@ -1,5 +1,5 @@
 /*
- * Bump allocator for load-time objects (style.md G9).
+ * Bump allocator for load-time objects (docs/conventions.md "Design rules").
  *
  * An arena hands out memory from large chunks and frees everything at once
  * in oa_arena_destroy(); individual allocations are never freed. Requests

@@ -1,7 +1,7 @@
 /*
  * The in-memory graph IR: graphs, nodes, edges, attributes, subgraphs.
  *
- * Vocabulary is GE's (DESIGN.md "Op vocabulary = GE IR"): op types are GE
+ * Vocabulary is GE's (docs/ge_ir.md "Why GE names"): op types are GE
  * types (op.h), attribute names are GE attribute names, dtypes and formats
  * are GE enums (types.h). The ONNX importer produces this IR, the .om
  * writer serialises it, the .om reader rebuilds it, compiler passes rewrite
@@ -39,7 +39,7 @@
  *   model's output tensor name), outputs mirror the inputs.
  * - Const: attr `value` (OA_ATTR_TENSOR) whose data is owned by the arena
  *   or borrowed from a blob. FileConstant: attrs `location`/`offset`/
- *   `length`/`shape`/`dtype` (om_format.md 5.1).
+ *   `length`/`shape`/`dtype` (docs/external_weights.md "In the graph").
  *
  * Ownership
  * - oa_graph_create() returns a root graph; oa_graph_destroy(root) frees
@@ -89,7 +89,7 @@ typedef struct oa_node oa_node;
  * Attributes
  * ====================================================================== */
 
-/* Attribute kinds, as GE's AttrDef can hold them (om_format.md 3.2). */
+/* Attribute kinds, as GE's AttrDef can hold them (docs/om_format.md "ModelDef"). */
 typedef enum oa_attr_type {
     OA_ATTR_INT,             /* AttrDef.i */
     OA_ATTR_FLOAT,           /* AttrDef.f */
@@ -174,7 +174,7 @@ bool oa_attrs_remove(oa_attrs *a, const char *name);
 /*
  * Typed getters: true and *out set when the attr exists with a compatible
  * kind, false otherwise (nothing reported). Compatible kinds follow GE's
- * readers (ge_ops.md 3.7): get_int accepts INT, DTYPE and BOOL; get_dtype
+ * readers (docs/ge_ir.md "Attribute encodings"): get_int accepts INT, DTYPE and BOOL; get_dtype
  * accepts DTYPE and INT; get_bool accepts BOOL and INT.
  */
 bool oa_attrs_get_int(const oa_attrs *a, const char *name, int64_t *out);
@@ -311,7 +311,7 @@ const char *oa_node_attr_str(const oa_node *n, const char *name, const char *dfl
 
 /* Required attrs: OA_OK with the value, or OA_E_GE_PARAM reported as
  * "node <name> (<type>) misses required attr <attr>" / "has attr <attr> of
- * kind <k>, expected <k>" (style.md G11: never a silent default). */
+ * kind <k>, expected <k>" (docs/conventions.md "Design rules": never a silent default). */
 OA_MUST_CHECK oa_status oa_node_require_int(const oa_node *n, const char *name, int64_t *out);
 OA_MUST_CHECK oa_status oa_node_require_float(const oa_node *n, const char *name, float *out);
 OA_MUST_CHECK oa_status oa_node_require_str(const oa_node *n, const char *name, const char **out);

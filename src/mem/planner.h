@@ -1,6 +1,6 @@
 /*
  * The memory planner: lifetime-based offset assignment of values into one
- * block (style.md G8). Pure: no graph types, no allocation visible to the
+ * block (docs/conventions.md "Design rules"). Pure: no graph types, no allocation visible to the
  * caller, no global state. atc uses it to write the static plan of a model
  * (feature-map offsets, `memory_size`); the dynamic executor uses it at run
  * time when input shapes change.

@@ -2,7 +2,7 @@
  * model_v2: the dynamic-shape executor (CANN RT2.0 on a CPU), the V2 route
  * of the model table (acl_mdl/model.h). README.md describes the design.
  *
- * A model whose .om header says "dynamic" (ge_behaviours.md 0.2) is loaded
+ * A model whose .om header says "dynamic" (docs/om_format.md "Header and dynamic models") is loaded
  * here when ENABLE_RUNTIME_V2 allows it; aclmdlExecute / aclmdlExecuteV2 /
  * aclmdlExecuteAsync then reach execute / execute_async below.
  */
@@ -32,7 +32,7 @@ void oa_model_v2_register(void);
 oa_status oa_v2_parse_io_reuse(const char *s, uint32_t (**pairs)[2], size_t *n) OA_MUST_CHECK;
 
 /*
- * RT2's input shape-range check (ge_behaviours.md 2.8): skipped for
+ * RT2's input shape-range check (docs/dynamic_models.md "Input shape ranges"): skipped for
  * scalars and tensors without ranges; the dim count must equal the range
  * count; a dim of -1 and a range [1, -1] are skipped; max -1 is unbounded.
  * OA_E_PARAM (ACL_ERROR_INVALID_PARAM) with the input, dim and range named.

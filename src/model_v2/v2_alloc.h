@@ -1,5 +1,5 @@
 /*
- * Memory of the dynamic executor (ge_behaviours.md 2.10).
+ * Memory of the dynamic executor (docs/dynamic_models.md "Allocator").
  *
  * Every tensor the executor allocates is an oa_v2_block: an address, a
  * size and a reference count (views such as Reshape outputs and subgraph
@@ -130,7 +130,7 @@ void oa_v2_ext_allocator_init(oa_v2_ext_allocator *ea, void *obj, void *(*alloc_
 /*
  * Alloc with advise: RT2 calls the advise callback when one is registered;
  * a NULL advise callback falls back to plain alloc (RT2's wrapper would
- * recurse there, ge_behaviours.md 2.10 BUG).
+ * recurse there, docs/dynamic_models.md "Allocator").
  */
 oa_v2_block *oa_v2_ext_alloc_advise(oa_v2_ext_allocator *ea, size_t size, void *addr);
 

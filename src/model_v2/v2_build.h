@@ -26,7 +26,7 @@
  * graph reading it; values nobody in the graph produces are inputs (feeds,
  * or values another graph -- Init -- produced).
  *
- * Priorities (ge_behaviours.md 2.5): a launch node of compute node k gets
+ * Priorities (docs/dynamic_models.md "Priorities"): a launch node of compute node k gets
  * k * 10 + 9 (a launch without compute node: the previous launch + 1);
  * launch nodes, in increasing priority, mark themselves and their unmarked
  * ancestors; each free node and its unmarked ancestors then take the
@@ -49,7 +49,7 @@
 #include "base/status.h"
 #include "model_v2/v2_exec.h"
 
-/* ---- kernel registry (ge_behaviours.md 2.6) ---- */
+/* ---- kernel registry (docs/dynamic_models.md "Kernel registry") ---- */
 
 typedef struct oa_v2_kernel_def {
     const char *type;

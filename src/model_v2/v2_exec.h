@@ -5,7 +5,7 @@
  * A lowered model is a set of execute graphs (the Init, Main and DeInit
  * graphs of the root, plus one Main graph per subgraph). Each execute graph
  * is a flat array of node records; a record is a kernel function and its
- * run context, laid out as RT2 lays them out (ge_behaviours.md 2.4):
+ * run context, laid out as RT2 lays them out (docs/dynamic_models.md "Execute-graph records"):
  *
  *   oa_v2_node (24 bytes)     priority (the 8-byte head), node id, func
  *   oa_v2_ctx  (inline)       input count, output count, compute-node info,
@@ -16,9 +16,9 @@
  * pointers; values are cells (oa_v2_value) owned by one executor instance,
  * so the same program instantiated twice (one per stream) shares nothing
  * mutable. Building (v2_build.h) is separate from running (this file): the
- * executors below are tiny loops over prebuilt data (style.md G10).
+ * executors below are tiny loops over prebuilt data (docs/conventions.md "Design rules").
  *
- * Executors (ge_behaviours.md 2.5):
+ * Executors (docs/dynamic_models.md "Executors"):
  *   sequential            node order fixed at build time (priority order);
  *                         stops at the first non-zero status;
  *   topological           ready queue (FIFO) seeded with the start nodes; a

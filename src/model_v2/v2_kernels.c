@@ -1,6 +1,6 @@
 /*
  * The execute-node kernels of the dynamic path and their registry
- * (ge_behaviours.md 2.6): InferShape, AllocMemory, LaunchKernel,
+ * (docs/dynamic_models.md "Kernel registry"): InferShape, AllocMemory, LaunchKernel,
  * LaunchShape, View, FreeMemory, If, Case, While, PartitionedCall,
  * OutputData, and the Init/DeInit kernels Const, FileConstant,
  * ReleaseConst.

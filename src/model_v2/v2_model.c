@@ -5,7 +5,7 @@
  * StreamExecutor (one executor per stream, created on first use), plus a
  * pool of executors for synchronous calls (one per concurrent caller).
  *
- * Execution (ge_behaviours.md 4.5, acl_api.md 4.5):
+ * Execution (docs/dynamic_models.md "Execution"):
  *   - at least as many input buffers as model inputs (extra ones ignored),
  *     exactly as many output buffers as outputs: ACL_ERROR_INVALID_PARAM;
  *   - input shapes: the model's, overridden by aclmdlSetDatasetTensorDesc;
@@ -46,7 +46,7 @@ uint64_t oa_v2_tick(v2_model *m)
     return atomic_fetch_add_explicit(&m->clock, 1, memory_order_relaxed);
 }
 
-/* ---- CheckIoReuseAddrs (ge_behaviours.md 2.12) ---- */
+/* ---- CheckIoReuseAddrs (docs/dynamic_models.md "Output reuse check") ---- */
 
 oa_status oa_v2_parse_io_reuse(const char *s, uint32_t (**pairs)[2], size_t *n)
 {

@@ -1,5 +1,5 @@
 /*
- * Attribute compression of .om files (om_format.md section 4.8).
+ * Attribute compression of .om files (docs/om_format.md "Attribute compression").
  *
  * ATC compresses op and tensor attributes before saving: every attribute
  * name in an op's attr map, and in the attr maps of its input and output

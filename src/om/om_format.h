@@ -24,7 +24,7 @@
  *                                    model_length == 0
  *    80   1  is_encrypt              0
  *    81   1  is_checksum             0
- *    82   1  modeltype               0 IR model; 3 flow; 5 bundle (2.5)
+ *    82   1  modeltype               0 IR model; 3 flow; 5 bundle (section 5)
  *    83   1  genmode                 0 offline
  *    84  32  name                    model name, at most 31 bytes, NUL padded
  *   116   4  ops                     0
@@ -43,7 +43,7 @@
  *      L == file size - 256 exactly (no trailing bytes).
  *  2.2 Dynamic rule: a file is "dynamic" iff version >= 0x20000000 and
  *      (model_num > 1 or is_unknow_model == 1). Dynamic files hold
- *      model_num tables (2.5); every other file holds exactly one.
+ *      model_num tables (section 5); every other file holds exactly one.
  *  2.3 Files older than 2.0 are single-table whatever model_num says.
  *
  * ===================================================================

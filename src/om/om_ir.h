@@ -7,7 +7,8 @@
  * The root graph becomes ModelDef.graph[0], every subgraph follows in
  * oa_graph_subgraphs() order. Per graph, ops are written in a stable
  * topological order. Following GE's serializer and ModelBuilder
- * (om_format.md sections 3.6, 4.1-4.6, 4.9):
+ * (docs/om_format.md "Serialization rules", "Tensor descriptors", "Const
+ * weights", "Memory offsets" and "Serializer attributes"):
  *   - OpDef.input: "<src>:<k>" per input slot ("" when unconnected), then
  *     "<src>:-1" per control input; subgraph_name lists the node's
  *     subgraphs in slot order; has_out_attr is true; id counts ops in

@@ -26,7 +26,7 @@
 #define OM_DESC_ORIGIN_SHAPE "origin_shape"
 #define OM_DESC_SHAPE_RANGE "shape_range"
 
-/* Weight layout of merged Const data (om_format.md 4.5). */
+/* Weight layout of merged Const data (docs/om_format.md "Const weights"). */
 #define OM_WEIGHT_START 512u
 #define OM_WEIGHT_ALIGN 512u
 #define OM_WEIGHT_PADDING 32u
@@ -34,7 +34,7 @@
 /* ModelTaskDef.version of the TASK_INFO openacl writes. */
 #define OM_TASK_VERSION "openacl"
 
-/* The serializer-injected list attrs, written without val_type (4.9). */
+/* The serializer-injected list attrs, written without val_type (docs/om_format.md "Serializer attributes"). */
 bool om_ir_is_injected_attr(const char *name, size_t len);
 
 /* True for the descriptor attrs above. */

@@ -1206,7 +1206,7 @@ static void io_strings(wctx *c, const oa_node *n, const char *attr, oa_om_io_str
 }
 
 /*
- * MODEL_INOUT_INFO records 2-6 of a gear model (om_format.md 2.6): from the
+ * MODEL_INOUT_INFO records 2-6 of a gear model (docs/om_format.md "MODEL_INOUT_INFO"): from the
  * root's multi-batch Case (`_batch_num`, `_pred_value_<i>`,
  * `mbatch_dynamic_type`, `user_designate_shape_order`) and the NetOutput's
  * `_dynamic_output_dims`.

@@ -1,7 +1,7 @@
 /*
  * Protobuf messages of the .om format: decoding with protobuf-c, and a
  * deterministic encoder that reproduces the bytes CANN's C++ serializer
- * writes (om_format.md section 3.6).
+ * writes (docs/om_format.md "Serialization rules").
  *
  * Decoding = a wire-format check followed by protobuf_c_message_unpack()
  * into an arena. The check rejects, with the caller's failure code:

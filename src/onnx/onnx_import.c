@@ -180,7 +180,7 @@ typedef struct unsupported {
 } unsupported;
 
 /* Breadth-first over all graphs: names unnamed nodes "<OpType>_<n>" with one
- * counter (ge_ops.md 1.1) and collects unsupported op types. */
+ * counter (docs/ge_ir.md "ONNX import") and collects unsupported op types. */
 static oa_status prepass(onnx_importer *imp, const Onnx__GraphProto *root, oa_arena *arena)
 {
     size_t qcap = 16, qhead = 0, qtail = 0;

@@ -1,6 +1,6 @@
 /*
  * ONNX model importer: .onnx (opsets 7-18 of the default domain) -> graph
- * IR in GE vocabulary, following CANN's ONNX parser (spec ge_ops.md 1, 3).
+ * IR in GE vocabulary, following CANN's ONNX parser (docs/ge_ir.md "ONNX import").
  *
  * What the importer produces (a root oa_graph):
  *   - one Data node per graph input that is not an initializer, named like

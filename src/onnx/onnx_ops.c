@@ -1,5 +1,5 @@
 /*
- * ONNX op -> GE op mappings (ge_ops.md 1.2-1.3): the op table, the node
+ * ONNX op -> GE op mappings (docs/ge_ir.md "ONNX import"): the op table, the node
  * context helpers every handler uses, and the handlers of elementwise,
  * shape, indexing and reduction ops. Convolution, pooling, normalisation,
  * resize, recurrent and matrix ops live in onnx_ops_nn.c.

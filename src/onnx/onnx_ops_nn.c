@@ -1,5 +1,5 @@
 /*
- * ONNX -> GE mappings of neural-network ops (ge_ops.md 1.3): Conv and
+ * ONNX -> GE mappings of neural-network ops (docs/ge_ir.md "ONNX import"): Conv and
  * ConvTranspose (1-D via Unsqueeze/Squeeze), AveragePool/MaxPool,
  * BatchNormalization, LayerNormalization (the CANN expansion), Resize and
  * Upsample, LSTM, NonMaxSuppression, Gemm and MatMul.

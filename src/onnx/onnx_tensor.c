@@ -3,7 +3,7 @@
  * raw_data or the typed fields (borrowed from the unpacked message when
  * the layout matches, converted into the arena otherwise), and external
  * data (data_location=EXTERNAL) with its path and size checks
- * (ge_ops.md 3.6, om_format.md 5.1).
+ * (docs/ge_ir.md "Const and FileConstant from ONNX").
  */
 #define OA_LOG_MODULE "GE"
 #include <errno.h>

@@ -15,14 +15,14 @@
  *
  * What the decoder understands (src/op_bind/README.md lists every op):
  *   - GE op types and attribute names as the ONNX importer and the compiler
- *     write them (ge_ops.md), including TransData (NCHW <-> NC1HWC0) and
+ *     write them (docs/ge_ir.md), including TransData (NCHW <-> NC1HWC0) and
  *     Muls/Adds/Relu6 (synthesized as kernels the library has);
  *   - the compiler's fusion encoding: `_oa_post_ops`, `_oa_post_alpha`,
  *     `_oa_post_beta`, `_oa_post_input_base` (Conv2D, Conv2DTranspose,
  *     MatMulV2, BatchMatMulV2); residual operands become the kernel's extra
  *     inputs in post-op order;
  *   - layouts: a tensor's layout is its PRODUCER's output desc (input slot
- *     descs keep their own format, compiler/README.md), NC1HWC0 descs map to
+ *     descs keep their own format, src/compiler/README.md), NC1HWC0 descs map to
  *     OA_KLAYOUT_NCHWC with the logical dims taken from origin_shape; a
  *     Conv2D with x NCHW and y NC1HWC0 gets params.out_nchwc.
  *

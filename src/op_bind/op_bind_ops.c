@@ -2,7 +2,7 @@
  * Per-family decoders: GE op type + attributes -> kernel params and the
  * kernel's input order. One function per family; oa_bind_decode() picks it
  * by the node's type. Attribute names are GE's as the ONNX importer and the
- * compiler write them (ge_ops.md, compiler/README.md).
+ * compiler write them (docs/ge_ir.md, src/compiler/README.md).
  */
 #include <float.h>
 #include <math.h>

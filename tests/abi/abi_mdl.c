@@ -6,7 +6,7 @@
  * callback typedef, and the exact type of every declared function. The
  * numbers were measured once by compiling CANN's own headers (hicann/runtime
  * 681ef761, hicann/ge ffdcbc9f, graphengine acl_dvpp.h) with g++ on x86-64 and
- * agree with the team's API inventory (spec acl_api.md). A failure here means an
+ * agree with CANN's published API (tests/abi/expected_symbols.txt). A failure here means an
  * ABI change: fix the header, do not edit the expectation.
  *
  * Compile-time checks use _Static_assert; "static const" objects are not

@@ -265,7 +265,7 @@ int main(int argc, char **argv)
               "last input is not ascend_mbatch_shape_data");
     }
     /* Gear models: dims of the dynamic inputs show -1 (aclmdlGetInputDims), the
-     * size is the largest gear's (om_format.md 2.6, clients.md item 3). */
+     * size is the largest gear's (docs/om_format.md "MODEL_INOUT_INFO"). */
     for (size_t i = 0; io != NULL && gears > 0 && i + 1 < io->n_inputs; i++) {
         bool has_unknown = false;
         for (size_t d = 0; d < io->inputs[i].n_dims; d++) {

@@ -1,5 +1,5 @@
 /*
- * The caching allocator (ge_behaviours.md 2.10): page rounding, 0-size and
+ * The caching allocator (docs/dynamic_models.md "Allocator"): page rounding, 0-size and
  * sub-page requests, exact-layer reuse, splitting a larger span, buddy
  * merging, referenced spans, recycling under a threshold, out-of-memory
  * recovery, the ScalableConfig thresholds, and the external wrapper.

@@ -1,5 +1,5 @@
 /*
- * Execute-graph records and executors (ge_behaviours.md 2.4, 2.5, 2.14):
+ * Execute-graph records and executors (docs/dynamic_models.md "Execute-graph records", "Executors"):
  * every graph shape runs on the three executors; priority order; failures
  * followed by a successful run (in-degree restore); subscriber events;
  * the priority queue; feed ordering; unknown kernel types.

@@ -1,7 +1,7 @@
 /*
  * A re-statement, in C, of what Netron's DaVinci OM reader (source/om.js,
- * lutzroeder/netron 38591e39) needs from a file, after om_format.md section
- * 7. Used by tests to check that the files we write open in Netron:
+ * lutzroeder/netron 38591e39) needs from a file, after docs/om_format.md
+ * "Netron". Used by tests to check that the files we write open in Netron:
  *   1. >= 256 bytes, "IMOD" magic;
  *   2. the first table, read at headsize first as a 32-bit table and then as
  *      a 64-bit one (an entry with type >= 32, a repeated type or

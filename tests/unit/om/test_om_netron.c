@@ -1,5 +1,5 @@
 /*
- * Netron compatibility (om_format.md section 7): files we write pass the
+ * Netron compatibility (docs/om_format.md "Netron"): files we write pass the
  * checker, and the checker catches each thing Netron trips on.
  */
 #include <setjmp.h>
