@@ -1,5 +1,5 @@
 /*
- * Lowering (ge_behaviours.md 2.3): the IR root and its subgraphs become
+ * Lowering (docs/dynamic_models.md "Lowering"): the IR root and its subgraphs become
  * execute graphs.
  *
  * Per compute node of a graph, in topological order:
@@ -546,12 +546,6 @@ static oa_status lower_graph(lower_ctx *c, v2_gprog *gp, v2_ckind owner_kind)
 
 /* ---- execute graphs ---- */
 
-typedef struct bctx {
-    lower_ctx *c;
-    oa_v2_bgraph *bg;
-    size_t *consumers; /* per tensor: execute nodes reading its M cell (CSR built lazily) */
-} bctx;
-
 typedef struct tuse {
     uint32_t tensor;
     size_t node;
@@ -594,170 +588,225 @@ static void assign_values(v2_program *p, v2_tdef *t)
     }
 }
 
-static oa_status build_main(lower_ctx *c, v2_gprog *gp)
+/* State of one Main graph while build_main assembles it. */
+typedef struct main_build {
+    v2_program *p;
+    v2_gprog *gp;
+    oa_v2_bgraph *bg;
+    uses u;              /* (tensor, execute node) pairs: who must finish before FreeMemory */
+    uint32_t *vin, *vout; /* value lists of the node being added */
+    size_t cap_io;
+} main_build;
+
+/* Phase 1: every tensor of this graph gets its value cells. */
+static void main_assign_values(main_build *b)
 {
-    v2_program *p = c->p;
-    oa_v2_bgraph *bg = oa_v2_bgraph_create(gp->name);
-    if (bg == NULL) {
-        return OA_E_NOMEM;
-    }
-    uses u = {0};
-    oa_status st = OA_OK;
-    uint32_t *vin = NULL, *vout = NULL;
-    size_t cap_io = 0;
-    /* every tensor of this graph gets its cells */
-    for (uint32_t t = 0; t < p->n_tensors; ++t) {
-        if (p->tensors[t].graph == gp->index) {
-            assign_values(p, &p->tensors[t]);
+    for (uint32_t t = 0; t < b->p->n_tensors; ++t) {
+        if (b->p->tensors[t].graph == b->gp->index) {
+            assign_values(b->p, &b->p->tensors[t]);
         }
     }
-    /* feeds */
-    for (uint32_t b = 0; b < gp->n_binds && st == OA_OK; ++b) {
-        const v2_tdef *t = &p->tensors[gp->binds[b].tensor];
-        st = oa_v2_bgraph_add_feed(bg, gp->is_root ? t->input_index : (int64_t)b, t->vm);
+}
+
+/* Phase 2: the feeds, the graph's inputs and (root only) the stream, allocator, events and notifies. */
+static oa_status main_add_feeds(main_build *b)
+{
+    const v2_program *p = b->p;
+    const v2_gprog *gp = b->gp;
+    oa_status st = OA_OK;
+    for (uint32_t i = 0; i < gp->n_binds && st == OA_OK; ++i) {
+        const v2_tdef *t = &p->tensors[gp->binds[i].tensor];
+        st = oa_v2_bgraph_add_feed(b->bg, gp->is_root ? t->input_index : (int64_t)i, t->vm);
     }
     if (gp->is_root && st == OA_OK) {
-        st = oa_v2_bgraph_add_feed(bg, OA_V2_FEED_STREAM, p->v_stream);
+        st = oa_v2_bgraph_add_feed(b->bg, OA_V2_FEED_STREAM, p->v_stream);
         if (st == OA_OK) {
-            st = oa_v2_bgraph_add_feed(bg, OA_V2_FEED_ALLOCATOR, p->v_allocator);
+            st = oa_v2_bgraph_add_feed(b->bg, OA_V2_FEED_ALLOCATOR, p->v_allocator);
         }
         if (st == OA_OK) {
-            st = oa_v2_bgraph_add_feed(bg, OA_V2_FEED_EVENTS, p->v_events);
+            st = oa_v2_bgraph_add_feed(b->bg, OA_V2_FEED_EVENTS, p->v_events);
         }
         if (st == OA_OK) {
-            st = oa_v2_bgraph_add_feed(bg, OA_V2_FEED_NOTIFIES, p->v_notifies);
+            st = oa_v2_bgraph_add_feed(b->bg, OA_V2_FEED_NOTIFIES, p->v_notifies);
         }
     }
-    oa_v2_bgraph_set_control_flow(bg, gp->has_cf);
-    for (uint32_t i = 0; i < gp->n_cnodes && st == OA_OK; ++i) {
-        v2_cnode *cn = gp->cnodes[i];
-        const size_t need = (size_t)cn->n_in * 2 + (size_t)cn->n_out * 2 + 4;
-        if (need > cap_io) {
-            free(vin);
-            free(vout);
-            cap_io = need;
-            vin = malloc(cap_io * sizeof(uint32_t));
-            vout = malloc(cap_io * sizeof(uint32_t));
-            if (vin == NULL || vout == NULL) {
-                st = OA_FAIL(OA_E_NOMEM, "value lists");
-                break;
+    return st;
+}
+
+/* The value lists hold at least what compute node cn needs. */
+static oa_status main_reserve_io(main_build *b, const v2_cnode *cn)
+{
+    const size_t need = (size_t)cn->n_in * 2 + (size_t)cn->n_out * 2 + 4;
+    if (need > b->cap_io) {
+        free(b->vin);
+        free(b->vout);
+        b->cap_io = need;
+        b->vin = malloc(b->cap_io * sizeof(uint32_t));
+        b->vout = malloc(b->cap_io * sizeof(uint32_t));
+        if (b->vin == NULL || b->vout == NULL) {
+            return OA_FAIL(OA_E_NOMEM, "value lists");
+        }
+    }
+    return OA_OK;
+}
+
+/* Phase 3a: InferShape of a node whose shapes are known only at run time (waits for its inputs' S and M). */
+static oa_status main_add_infer_shape(main_build *b, v2_cnode *cn)
+{
+    const v2_program *p = b->p;
+    uint32_t ni = 0, no = 0;
+    size_t id;
+    for (uint32_t k = 0; k < cn->n_in; ++k) {
+        if (cn->in_t[k] != V2_NONE) {
+            b->vin[ni++] = p->tensors[cn->in_t[k]].vs;
+            if (p->tensors[cn->in_t[k]].vm != p->tensors[cn->in_t[k]].vs) {
+                b->vin[ni++] = p->tensors[cn->in_t[k]].vm;
             }
         }
-        const size_t cid = cn->node->id;
-        const char *nm = cn->node->name;
-        uint32_t ni = 0, no = 0;
-        size_t id;
-        /* InferShape */
-        if (cn->dynamic) {
-            for (uint32_t k = 0; k < cn->n_in; ++k) {
-                if (cn->in_t[k] != V2_NONE) {
-                    vin[ni++] = p->tensors[cn->in_t[k]].vs;
-                    if (p->tensors[cn->in_t[k]].vm != p->tensors[cn->in_t[k]].vs) {
-                        vin[ni++] = p->tensors[cn->in_t[k]].vm;
-                    }
-                }
-            }
-            for (uint32_t k = 0; k < cn->n_out; ++k) {
-                vout[no++] = p->tensors[cn->out_t[k]].vs;
-            }
-            st = oa_v2_bgraph_add_node(bg, "InferShape", nm, cid, vin, ni, vout, no, cn, &id);
-            for (uint32_t k = 0; k < cn->n_in && st == OA_OK; ++k) {
-                if (cn->in_t[k] != V2_NONE) {
-                    st = add_use(&u, cn->in_t[k], id);
-                }
-            }
-            if (st != OA_OK) {
-                break;
-            }
+    }
+    for (uint32_t k = 0; k < cn->n_out; ++k) {
+        b->vout[no++] = p->tensors[cn->out_t[k]].vs;
+    }
+    oa_status st = oa_v2_bgraph_add_node(b->bg, "InferShape", cn->node->name, cn->node->id, b->vin, ni, b->vout, no,
+                                         cn, &id);
+    for (uint32_t k = 0; k < cn->n_in && st == OA_OK; ++k) {
+        if (cn->in_t[k] != V2_NONE) {
+            st = add_use(&b->u, cn->in_t[k], id);
         }
+    }
+    return st;
+}
+
+/* Phase 3b: AllocMemory (kernels and shape ops), then the launch node: LaunchKernel, LaunchShape, View or the
+ * control-flow node; every input and output of the node is a use. */
+static oa_status main_add_launch(main_build *b, v2_cnode *cn)
+{
+    const v2_program *p = b->p;
+    uint32_t *vin = b->vin, *vout = b->vout;
+    const size_t cid = cn->node->id;
+    const char *nm = cn->node->name;
+    uint32_t ni = 0, no = 0;
+    size_t id;
+    oa_status st = OA_OK;
+    const char *ltype = "LaunchKernel";
+    switch (cn->kind) {
+    case V2_C_LAUNCH:
+    case V2_C_SHAPE:
+    case V2_C_SIZE:
+        for (uint32_t k = 0; k < cn->n_out; ++k) {
+            vin[ni++] = p->tensors[cn->out_t[k]].vs;
+            vout[no++] = p->tensors[cn->out_t[k]].va;
+        }
+        vin[ni++] = p->v_allocator;
+        st = oa_v2_bgraph_add_node(b->bg, "AllocMemory", nm, cid, vin, ni, vout, no, cn, NULL);
         ni = no = 0;
-        const char *ltype = "LaunchKernel";
-        switch (cn->kind) {
-        case V2_C_LAUNCH:
-        case V2_C_SHAPE:
-        case V2_C_SIZE:
-            for (uint32_t k = 0; k < cn->n_out; ++k) {
-                vin[ni++] = p->tensors[cn->out_t[k]].vs;
-                vout[no++] = p->tensors[cn->out_t[k]].va;
+        for (uint32_t k = 0; k < cn->n_in; ++k) {
+            if (cn->in_t[k] != V2_NONE) {
+                vin[ni++] = p->tensors[cn->in_t[k]].vm;
             }
-            vin[ni++] = p->v_allocator;
-            st = oa_v2_bgraph_add_node(bg, "AllocMemory", nm, cid, vin, ni, vout, no, cn, NULL);
-            ni = no = 0;
-            for (uint32_t k = 0; k < cn->n_in; ++k) {
-                if (cn->in_t[k] != V2_NONE) {
-                    vin[ni++] = p->tensors[cn->in_t[k]].vm;
-                }
-            }
-            for (uint32_t k = 0; k < cn->n_out; ++k) {
-                vin[ni++] = p->tensors[cn->out_t[k]].va;
-                vout[no++] = p->tensors[cn->out_t[k]].vm;
-            }
-            ltype = cn->kind == V2_C_LAUNCH ? "LaunchKernel" : "LaunchShape";
-            break;
-        case V2_C_VIEW:
-            vin[ni++] = p->tensors[cn->in_t[0]].vm;
-            vin[ni++] = p->tensors[cn->out_t[0]].vs;
-            for (uint32_t k = 1; k < cn->n_in; ++k) {
-                if (cn->in_t[k] != V2_NONE) {
-                    vin[ni++] = p->tensors[cn->in_t[k]].vm;
-                }
-            }
-            vout[no++] = p->tensors[cn->out_t[0]].vm;
-            ltype = "View";
-            break;
-        default:
-            for (uint32_t k = 0; k < cn->n_in; ++k) {
-                if (cn->in_t[k] != V2_NONE) {
-                    vin[ni++] = p->tensors[cn->in_t[k]].vm;
-                }
-            }
-            vin[ni++] = p->v_allocator;
-            for (uint32_t k = 0; k < cn->n_out; ++k) {
-                vout[no++] = p->tensors[cn->out_t[k]].vs;
-                vout[no++] = p->tensors[cn->out_t[k]].vm;
-            }
-            ltype = cn->kind == V2_C_IF     ? "If"
-                    : cn->kind == V2_C_CASE ? "Case"
-                    : cn->kind == V2_C_WHILE ? "While"
-                                             : "PartitionedCall";
-            break;
         }
-        if (st == OA_OK) {
-            st = oa_v2_bgraph_add_node(bg, ltype, nm, cid, vin, ni, vout, no, cn, &id);
+        for (uint32_t k = 0; k < cn->n_out; ++k) {
+            vin[ni++] = p->tensors[cn->out_t[k]].va;
+            vout[no++] = p->tensors[cn->out_t[k]].vm;
         }
-        if (st == OA_OK) {
-            oa_v2_bgraph_set_role(bg, id, OA_V2_BN_LAUNCH);
-            for (uint32_t k = 0; k < cn->n_in && st == OA_OK; ++k) {
-                if (cn->in_t[k] != V2_NONE) {
-                    st = add_use(&u, cn->in_t[k], id);
-                }
+        ltype = cn->kind == V2_C_LAUNCH ? "LaunchKernel" : "LaunchShape";
+        break;
+    case V2_C_VIEW:
+        vin[ni++] = p->tensors[cn->in_t[0]].vm;
+        vin[ni++] = p->tensors[cn->out_t[0]].vs;
+        for (uint32_t k = 1; k < cn->n_in; ++k) {
+            if (cn->in_t[k] != V2_NONE) {
+                vin[ni++] = p->tensors[cn->in_t[k]].vm;
             }
-            /* outputs nobody reads are freed right after the launch */
-            for (uint32_t k = 0; k < cn->n_out && st == OA_OK; ++k) {
-                st = add_use(&u, cn->out_t[k], id);
+        }
+        vout[no++] = p->tensors[cn->out_t[0]].vm;
+        ltype = "View";
+        break;
+    default:
+        for (uint32_t k = 0; k < cn->n_in; ++k) {
+            if (cn->in_t[k] != V2_NONE) {
+                vin[ni++] = p->tensors[cn->in_t[k]].vm;
             }
+        }
+        vin[ni++] = p->v_allocator;
+        for (uint32_t k = 0; k < cn->n_out; ++k) {
+            vout[no++] = p->tensors[cn->out_t[k]].vs;
+            vout[no++] = p->tensors[cn->out_t[k]].vm;
+        }
+        ltype = cn->kind == V2_C_IF     ? "If"
+                : cn->kind == V2_C_CASE ? "Case"
+                : cn->kind == V2_C_WHILE ? "While"
+                                         : "PartitionedCall";
+        break;
+    }
+    if (st == OA_OK) {
+        st = oa_v2_bgraph_add_node(b->bg, ltype, nm, cid, vin, ni, vout, no, cn, &id);
+    }
+    if (st == OA_OK) {
+        oa_v2_bgraph_set_role(b->bg, id, OA_V2_BN_LAUNCH);
+        for (uint32_t k = 0; k < cn->n_in && st == OA_OK; ++k) {
+            if (cn->in_t[k] != V2_NONE) {
+                st = add_use(&b->u, cn->in_t[k], id);
+            }
+        }
+        /* outputs nobody reads are freed right after the launch */
+        for (uint32_t k = 0; k < cn->n_out && st == OA_OK; ++k) {
+            st = add_use(&b->u, cn->out_t[k], id);
         }
     }
-    /* model outputs (root) / subgraph outputs */
+    return st;
+}
+
+/* Phase 3: the compute nodes in topological order. */
+static oa_status main_add_compute_nodes(main_build *b)
+{
+    oa_status st = OA_OK;
+    for (uint32_t i = 0; i < b->gp->n_cnodes && st == OA_OK; ++i) {
+        v2_cnode *cn = b->gp->cnodes[i];
+        st = main_reserve_io(b, cn);
+        if (st == OA_OK && cn->dynamic) {
+            st = main_add_infer_shape(b, cn);
+        }
+        if (st == OA_OK) {
+            st = main_add_launch(b, cn);
+        }
+    }
+    return st;
+}
+
+/* Phase 4: model outputs (root: one OutputData node each) or subgraph outputs. */
+static oa_status main_add_outputs(main_build *b)
+{
+    v2_program *p = b->p;
+    const v2_gprog *gp = b->gp;
+    oa_status st = OA_OK;
     for (uint32_t k = 0; k < gp->n_out && st == OA_OK; ++k) {
         const v2_tdef *t = &p->tensors[gp->out_t[k]];
         if (gp->is_root) {
             const uint32_t vi[2] = {t->vs, t->vm};
             const uint32_t vo = new_value(p);
             size_t id;
-            st = oa_v2_bgraph_add_node(bg, "OutputData", "OutputData", OA_V2_NO_COMPUTE, vi, t->vs == t->vm ? 1 : 2,
-                                       &vo, 1, (const void *)(uintptr_t)k, &id);
+            st = oa_v2_bgraph_add_node(b->bg, "OutputData", "OutputData", OA_V2_NO_COMPUTE, vi,
+                                       t->vs == t->vm ? 1 : 2, &vo, 1, (const void *)(uintptr_t)k, &id);
             if (st == OA_OK) {
-                st = oa_v2_bgraph_add_output(bg, vo);
+                st = oa_v2_bgraph_add_output(b->bg, vo);
             }
             if (st == OA_OK) {
-                st = add_use(&u, gp->out_t[k], id);
+                st = add_use(&b->u, gp->out_t[k], id);
             }
         } else {
-            st = oa_v2_bgraph_add_output(bg, t->vm);
+            st = oa_v2_bgraph_add_output(b->bg, t->vm);
         }
     }
-    /* FreeMemory per tensor: after every use */
+    return st;
+}
+
+/* Phase 5: FreeMemory per tensor this graph owns, with a control edge from every use. */
+static oa_status main_add_frees(main_build *b)
+{
+    v2_program *p = b->p;
+    const v2_gprog *gp = b->gp;
+    oa_status st = OA_OK;
     for (uint32_t t = 0; t < p->n_tensors && st == OA_OK; ++t) {
         v2_tdef *td = &p->tensors[t];
         if (td->graph != gp->index) {
@@ -774,24 +823,47 @@ static oa_status build_main(lower_ctx *c, v2_gprog *gp)
             continue;
         }
         size_t fid;
-        st = oa_v2_bgraph_add_node(bg, "FreeMemory", "FreeMemory", OA_V2_NO_COMPUTE, &td->vm, 1, NULL, 0, td, &fid);
+        st = oa_v2_bgraph_add_node(b->bg, "FreeMemory", "FreeMemory", OA_V2_NO_COMPUTE, &td->vm, 1, NULL, 0, td,
+                                   &fid);
         if (st != OA_OK) {
             break;
         }
-        oa_v2_bgraph_set_role(bg, fid, OA_V2_BN_FREE);
-        for (size_t k = 0; k < u.n && st == OA_OK; ++k) {
-            if (u.v[k].tensor == t) {
-                st = oa_v2_bgraph_add_ctrl(bg, u.v[k].node, fid);
+        oa_v2_bgraph_set_role(b->bg, fid, OA_V2_BN_FREE);
+        for (size_t k = 0; k < b->u.n && st == OA_OK; ++k) {
+            if (b->u.v[k].tensor == t) {
+                st = oa_v2_bgraph_add_ctrl(b->bg, b->u.v[k].node, fid);
             }
         }
     }
-    free(vin);
-    free(vout);
-    free(u.v);
-    if (st == OA_OK) {
-        st = oa_v2_bgraph_finish(bg, oa_v2_kernel_registry(), NULL, &gp->main);
+    return st;
+}
+
+/* The Main execute graph of one graph program: values, feeds, compute nodes, outputs, frees, then finish. */
+static oa_status build_main(lower_ctx *c, v2_gprog *gp)
+{
+    main_build b = {.p = c->p, .gp = gp, .bg = oa_v2_bgraph_create(gp->name)};
+    if (b.bg == NULL) {
+        return OA_E_NOMEM;
     }
-    oa_v2_bgraph_destroy(bg);
+    main_assign_values(&b);
+    oa_status st = main_add_feeds(&b);
+    oa_v2_bgraph_set_control_flow(b.bg, gp->has_cf);
+    if (st == OA_OK) {
+        st = main_add_compute_nodes(&b);
+    }
+    if (st == OA_OK) {
+        st = main_add_outputs(&b);
+    }
+    if (st == OA_OK) {
+        st = main_add_frees(&b);
+    }
+    free(b.vin);
+    free(b.vout);
+    free(b.u.v);
+    if (st == OA_OK) {
+        st = oa_v2_bgraph_finish(b.bg, oa_v2_kernel_registry(), NULL, &gp->main);
+    }
+    oa_v2_bgraph_destroy(b.bg);
     return st;
 }
 
