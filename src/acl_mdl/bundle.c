@@ -1,10 +1,11 @@
 /*
  * Bundles (aclmdlBundle*): one .om holding several complete sub-model .om
  * files plus the size of the variable weights they share (docs/om_format.md
- * "Multi-model and bundle files"): header with modeltype 5 and model_num sub-models, one 64-bit table
- * whose entry 0 is BUNDLE_MODEL_VAR_INFO (int64 variable size) and the
- * others BUNDLE_MODEL_INFO (one nested .om each), model_length = the whole
- * file. Partitions are walked by their sizes, as ACL does.
+ * "Multi-model and bundle files"): header with modeltype 5 and model_num
+ * sub-models, one 64-bit table whose entry 0 is BUNDLE_MODEL_VAR_INFO (int64
+ * variable size) and the others BUNDLE_MODEL_INFO (one nested .om each),
+ * model_length = the whole file. Partitions are walked by their sizes, as ACL
+ * does.
  *
  * Each sub-model loads through the ordinary load path from its bytes (a
  * copy of the bundle is kept while the bundle lives) and gets an ordinary

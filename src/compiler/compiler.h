@@ -115,9 +115,9 @@ typedef struct oa_node_mem {
 } oa_node_mem;
 
 /*
- * The static plan of a model (docs/model_api.md "Static memory plan": memory_size includes the
- * zero-copy region of the model inputs and outputs, which the runtime binds
- * to the user's buffers).
+ * The static plan of a model (docs/model_api.md "Static memory plan":
+ * memory_size includes the zero-copy region of the model inputs and outputs,
+ * which the runtime binds to the user's buffers).
  *   [0, feature_map_size)                     activations (planner.h)
  *   [zero_copy_offset, memory_size)           one slot per model input (Data,
  *                                             index order) then per model

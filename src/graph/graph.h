@@ -174,8 +174,8 @@ bool oa_attrs_remove(oa_attrs *a, const char *name);
 /*
  * Typed getters: true and *out set when the attr exists with a compatible
  * kind, false otherwise (nothing reported). Compatible kinds follow GE's
- * readers (docs/ge_ir.md "Attribute encodings"): get_int accepts INT, DTYPE and BOOL; get_dtype
- * accepts DTYPE and INT; get_bool accepts BOOL and INT.
+ * readers (docs/ge_ir.md "Attribute encodings"): get_int accepts INT, DTYPE and
+ * BOOL; get_dtype accepts DTYPE and INT; get_bool accepts BOOL and INT.
  */
 bool oa_attrs_get_int(const oa_attrs *a, const char *name, int64_t *out);
 bool oa_attrs_get_float(const oa_attrs *a, const char *name, float *out);

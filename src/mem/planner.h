@@ -1,9 +1,9 @@
 /*
  * The memory planner: lifetime-based offset assignment of values into one
- * block (docs/conventions.md "Design rules"). Pure: no graph types, no allocation visible to the
- * caller, no global state. atc uses it to write the static plan of a model
- * (feature-map offsets, `memory_size`); the dynamic executor uses it at run
- * time when input shapes change.
+ * block (docs/conventions.md "Design rules"). Pure: no graph types, no
+ * allocation visible to the caller, no global state. atc uses it to write the
+ * static plan of a model (feature-map offsets, `memory_size`); the dynamic
+ * executor uses it at run time when input shapes change.
  *
  * Model
  *   The caller numbers the execution steps of a schedule (0, 1, 2, ...) and

@@ -2,9 +2,10 @@
  * model_v2: the dynamic-shape executor (CANN RT2.0 on a CPU), the V2 route
  * of the model table (acl_mdl/model.h). README.md describes the design.
  *
- * A model whose .om header says "dynamic" (docs/om_format.md "Header and dynamic models") is loaded
- * here when ENABLE_RUNTIME_V2 allows it; aclmdlExecute / aclmdlExecuteV2 /
- * aclmdlExecuteAsync then reach execute / execute_async below.
+ * A model whose .om header says "dynamic" (docs/om_format.md "Header and
+ * dynamic models") is loaded here when ENABLE_RUNTIME_V2 allows it;
+ * aclmdlExecute / aclmdlExecuteV2 / aclmdlExecuteAsync then reach execute /
+ * execute_async below.
  */
 #ifndef OA_MODEL_V2_MODEL_V2_H
 #define OA_MODEL_V2_MODEL_V2_H

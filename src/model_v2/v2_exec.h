@@ -5,7 +5,8 @@
  * A lowered model is a set of execute graphs (the Init, Main and DeInit
  * graphs of the root, plus one Main graph per subgraph). Each execute graph
  * is a flat array of node records; a record is a kernel function and its
- * run context, laid out as RT2 lays them out (docs/dynamic_models.md "Execute-graph records"):
+ * run context, laid out as RT2 lays them out (docs/dynamic_models.md
+ * "Execute-graph records"):
  *
  *   oa_v2_node (24 bytes)     priority (the 8-byte head), node id, func
  *   oa_v2_ctx  (inline)       input count, output count, compute-node info,

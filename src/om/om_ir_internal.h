@@ -34,7 +34,8 @@
 /* ModelTaskDef.version of the TASK_INFO openacl writes. */
 #define OM_TASK_VERSION "openacl"
 
-/* The serializer-injected list attrs, written without val_type (docs/om_format.md "Serializer attributes"). */
+/* The serializer-injected list attrs, written without val_type
+ * (docs/om_format.md "Serializer attributes"). */
 bool om_ir_is_injected_attr(const char *name, size_t len);
 
 /* True for the descriptor attrs above. */

@@ -1206,10 +1206,10 @@ static void io_strings(wctx *c, const oa_node *n, const char *attr, oa_om_io_str
 }
 
 /*
- * MODEL_INOUT_INFO records 2-6 of a gear model (docs/om_format.md "MODEL_INOUT_INFO"): from the
- * root's multi-batch Case (`_batch_num`, `_pred_value_<i>`,
- * `mbatch_dynamic_type`, `user_designate_shape_order`) and the NetOutput's
- * `_dynamic_output_dims`.
+ * MODEL_INOUT_INFO records 2-6 of a gear model (docs/om_format.md
+ * "MODEL_INOUT_INFO"): from the root's multi-batch Case (`_batch_num`,
+ * `_pred_value_<i>`, `mbatch_dynamic_type`, `user_designate_shape_order`) and
+ * the NetOutput's `_dynamic_output_dims`.
  */
 static void inout_gears(wctx *c, const oa_node *net_output, oa_om_inout *io)
 {

@@ -6,7 +6,8 @@
  * (buffer counts, the 64-byte input slack, output sizes, NULL outputs,
  * sync/async mode mixing, ExecuteV2), concurrency and unload.
  *
- * Bundles (aclmdlBundle*) are built here from ew.om as docs/om_format.md "Multi-model and bundle files" lays them out.
+ * Bundles (aclmdlBundle*) are built here from ew.om as docs/om_format.md
+ * "Multi-model and bundle files" lays them out.
  *
  *   test_v1_api [DIR]   (DIR holds the generated models; default $OA_V1_MODELS)
  */
@@ -554,10 +555,11 @@ static void put64(unsigned char *p, uint64_t v)
 }
 
 /*
- * A bundle as docs/om_format.md "Multi-model and bundle files" lays it out: a 256-byte header (modeltype 5,
- * model_num = n, model_length = the whole file), one 64-bit table (offsets
- * from the table's start) with BUNDLE_MODEL_VAR_INFO (25: int64 variable
- * size) then one BUNDLE_MODEL_INFO (24) per nested .om, the data packed.
+ * A bundle as docs/om_format.md "Multi-model and bundle files" lays it out: a
+ * 256-byte header (modeltype 5, model_num = n, model_length = the whole file),
+ * one 64-bit table (offsets from the table's start) with BUNDLE_MODEL_VAR_INFO
+ * (25: int64 variable size) then one BUNDLE_MODEL_INFO (24) per nested .om, the
+ * data packed.
  */
 static unsigned char *make_bundle(const unsigned char *om, size_t om_size, size_t n, int64_t var, size_t *size)
 {

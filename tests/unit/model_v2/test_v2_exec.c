@@ -1,8 +1,8 @@
 /*
- * Execute-graph records and executors (docs/dynamic_models.md "Execute-graph records", "Executors"):
- * every graph shape runs on the three executors; priority order; failures
- * followed by a successful run (in-degree restore); subscriber events;
- * the priority queue; feed ordering; unknown kernel types.
+ * Execute-graph records and executors (docs/dynamic_models.md "Execute-graph
+ * records", "Executors"): every graph shape runs on the three executors;
+ * priority order; failures followed by a successful run (in-degree restore);
+ * subscriber events; the priority queue; feed ordering; unknown kernel types.
  *
  *   chain:   a -> b -> c
  *   diamond: a -> (b, c) -> d
