@@ -93,7 +93,7 @@ def check_file(root, path, cache):
             hs = headings(target, cache)
             q = AFTER_QUOTED.match(rest) or AFTER_WORD.match(rest)
             if q:
-                want = q.group(1).strip()
+                want = " ".join(q.group(1).split())  # a heading may wrap onto the next comment line
                 if not any(h == want or h.startswith(want) for h in hs):
                     problems.append('%s:%d: %s has no section "%s"' % (rel, ln, ref, want))
                 continue
@@ -142,9 +142,11 @@ def self_test():
         "no_heading.c": '/* docs/page.md "Missing section" */\n',
         "no_number.c": "/* docs/page.md 4.5 */\n",
         "wrapped.c": '/* docs/page.md\n * "Missing section" */\n',
+        "wrapped_quote.c": '/* docs/page.md "Rules of\n * the card" */\n',
     }
     good = ('/* docs/page.md "Rules" and docs/page.md, section Rules;\n'
-            ' * README.md next to me; ../../docs/page.md "Rules of"; m/README.md; <out.md> */\n')
+            ' * README.md next to me; ../../docs/page.md "Rules of"; m/README.md; <out.md>;\n'
+            ' * docs/page.md "Rules of\n * the game" */\n')
     failures = 0
     with tempfile.TemporaryDirectory() as tmp:
         os.makedirs(os.path.join(tmp, "docs"))
