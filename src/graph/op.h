@@ -46,10 +46,11 @@ size_t oa_op_ir_outputs(oa_op_type t, oa_op_io *io, size_t cap);
 
 /*
  * The IR name of input (output) slot `idx` of a node of type t that has
- * `count` slots in total, resolving dynamic ranges (docs/ge_ir.md "Dynamic inputs"): for
- * ConcatD with 3 inputs, slot 2 is "x2"; for If with 4 inputs, slot 0 is
- * "cond" and slot 3 is "input2". Writes into buf (NUL-terminated) and
- * returns false when idx does not fit the declaration or t is unknown.
+ * `count` slots in total, resolving dynamic ranges
+ * (docs/ge_ir.md "Dynamic inputs"): for ConcatD with 3 inputs, slot 2 is "x2";
+ * for If with 4 inputs, slot 0 is "cond" and slot 3 is "input2". Writes into
+ * buf (NUL-terminated) and returns false when idx does not fit the declaration
+ * or t is unknown.
  */
 bool oa_op_input_name(oa_op_type t, uint32_t count, uint32_t idx, char *buf, size_t cap);
 bool oa_op_output_name(oa_op_type t, uint32_t count, uint32_t idx, char *buf, size_t cap);

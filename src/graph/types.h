@@ -149,7 +149,8 @@ typedef struct oa_attrs {
  * A tensor descriptor: what GE's GeTensorDesc holds and what the .om
  * TensorDescriptor serialises. Input slots and outputs of nodes each carry
  * one. An unconnected optional input slot keeps a descriptor with
- * dtype OA_DT_UNDEFINED and format OA_FORMAT_RESERVED (docs/ge_ir.md "Optional inputs").
+ * dtype OA_DT_UNDEFINED and format OA_FORMAT_RESERVED
+ * (docs/ge_ir.md "Optional inputs").
  */
 typedef struct oa_tensor_desc {
     oa_dtype dtype;

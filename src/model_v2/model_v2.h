@@ -33,10 +33,11 @@ void oa_model_v2_register(void);
 oa_status oa_v2_parse_io_reuse(const char *s, uint32_t (**pairs)[2], size_t *n) OA_MUST_CHECK;
 
 /*
- * RT2's input shape-range check (docs/dynamic_models.md "Input shape ranges"): skipped for
- * scalars and tensors without ranges; the dim count must equal the range
- * count; a dim of -1 and a range [1, -1] are skipped; max -1 is unbounded.
- * OA_E_PARAM (ACL_ERROR_INVALID_PARAM) with the input, dim and range named.
+ * RT2's input shape-range check (docs/dynamic_models.md "Input shape ranges"):
+ * skipped for scalars and tensors without ranges; the dim count must equal the
+ * range count; a dim of -1 and a range [1, -1] are skipped; max -1 is
+ * unbounded. OA_E_PARAM (ACL_ERROR_INVALID_PARAM) with the input, dim and range
+ * named.
  */
 oa_status oa_v2_check_range(const char *name, size_t idx, const int64_t *dims, size_t n, const oa_model_range *r,
                             size_t n_ranges) OA_MUST_CHECK;

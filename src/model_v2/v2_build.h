@@ -26,13 +26,13 @@
  * graph reading it; values nobody in the graph produces are inputs (feeds,
  * or values another graph -- Init -- produced).
  *
- * Priorities (docs/dynamic_models.md "Priorities"): a launch node of compute node k gets
- * k * 10 + 9 (a launch without compute node: the previous launch + 1);
- * launch nodes, in increasing priority, mark themselves and their unmarked
- * ancestors; each free node and its unmarked ancestors then take the
- * largest priority among its marked ancestors; the rest keep INT64_MAX.
- * The run order is a ready-queue topological sort on (priority, insertion
- * order). A node may also be given an explicit priority (tests).
+ * Priorities (docs/dynamic_models.md "Priorities"): a launch node of compute
+ * node k gets k * 10 + 9 (a launch without compute node: the previous launch +
+ * 1); launch nodes, in increasing priority, mark themselves and their unmarked
+ * ancestors; each free node and its unmarked ancestors then take the largest
+ * priority among its marked ancestors; the rest keep INT64_MAX. The run order
+ * is a ready-queue topological sort on (priority, insertion order). A node may
+ * also be given an explicit priority (tests).
  *
  * Failures are reported once (OA_FAIL): OA_E_PARAM for bad ids, cycles and
  * feed sets that are not 0..n-1 followed by distinct -1..-4; OA_E_INTERNAL

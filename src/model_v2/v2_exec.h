@@ -17,7 +17,8 @@
  * pointers; values are cells (oa_v2_value) owned by one executor instance,
  * so the same program instantiated twice (one per stream) shares nothing
  * mutable. Building (v2_build.h) is separate from running (this file): the
- * executors below are tiny loops over prebuilt data (docs/conventions.md "Design rules").
+ * executors below are tiny loops over prebuilt data
+ * (docs/conventions.md "Design rules").
  *
  * Executors (docs/dynamic_models.md "Executors"):
  *   sequential            node order fixed at build time (priority order);

@@ -1,8 +1,8 @@
 /*
  * The execute-node kernels of the dynamic path and their registry
- * (docs/dynamic_models.md "Kernel registry"): InferShape, AllocMemory, LaunchKernel,
- * LaunchShape, View, FreeMemory, If, Case, While, PartitionedCall,
- * OutputData, and the Init/DeInit kernels Const, FileConstant,
+ * (docs/dynamic_models.md "Kernel registry"): InferShape, AllocMemory,
+ * LaunchKernel, LaunchShape, View, FreeMemory, If, Case, While,
+ * PartitionedCall, OutputData, and the Init/DeInit kernels Const, FileConstant,
  * ReleaseConst.
  *
  * Every kernel finds its executor in kernel_extend_info (set when the

@@ -1,6 +1,7 @@
 /*
  * ONNX model importer: .onnx (opsets 7-18 of the default domain) -> graph
- * IR in GE vocabulary, following CANN's ONNX parser (docs/ge_ir.md "ONNX import").
+ * IR in GE vocabulary, following CANN's ONNX parser
+ * (docs/ge_ir.md "ONNX import").
  *
  * What the importer produces (a root oa_graph):
  *   - one Data node per graph input that is not an initializer, named like

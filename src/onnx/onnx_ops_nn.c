@@ -1,6 +1,6 @@
 /*
- * ONNX -> GE mappings of neural-network ops (docs/ge_ir.md "ONNX import"): Conv and
- * ConvTranspose (1-D via Unsqueeze/Squeeze), AveragePool/MaxPool,
+ * ONNX -> GE mappings of neural-network ops (docs/ge_ir.md "ONNX import"): Conv
+ * and ConvTranspose (1-D via Unsqueeze/Squeeze), AveragePool/MaxPool,
  * BatchNormalization, LayerNormalization (the CANN expansion), Resize and
  * Upsample, LSTM, NonMaxSuppression, Gemm and MatMul.
  */

@@ -1,7 +1,7 @@
 /*
- * The caching allocator (docs/dynamic_models.md "Allocator"): page rounding, 0-size and
- * sub-page requests, exact-layer reuse, splitting a larger span, buddy
- * merging, referenced spans, recycling under a threshold, out-of-memory
+ * The caching allocator (docs/dynamic_models.md "Allocator"): page rounding,
+ * 0-size and sub-page requests, exact-layer reuse, splitting a larger span,
+ * buddy merging, referenced spans, recycling under a threshold, out-of-memory
  * recovery, the ScalableConfig thresholds, and the external wrapper.
  */
 #include <setjmp.h>
