@@ -110,7 +110,8 @@ static PyObject *w_execute(PyObject *self, PyObject *const *args, Py_ssize_t nar
     aclError ret = ACL_ERROR_INVALID_PARAM;
     if (!e.stale) {
         PyThreadState *ts = PyEval_SaveThread();
-        ret = aclopExecute(e.op, e.l.n[1], (const aclTensorDesc *const *)e.l.v[0], (const aclDataBuffer *const *)e.l.v[1],
+        ret = aclopExecute(e.op, e.l.n[1], (const aclTensorDesc *const *)e.l.v[0],
+                           (const aclDataBuffer *const *)e.l.v[1],
                            e.l.n[3], (const aclTensorDesc *const *)e.l.v[2], (aclDataBuffer *const *)e.l.v[3], e.attr,
                            e.stream);
         PyEval_RestoreThread(ts);

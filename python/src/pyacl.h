@@ -477,7 +477,8 @@ static inline oa_t_XDS oa_fail_XDS(void)
 /* The two expansions of a table: the wrappers, then the method entries. */
 #define OA_DEFINE(pyname, nogil, R, cfn, ...) OA_FN(pyname, nogil, R, cfn, __VA_ARGS__)
 #define OA_DEFINE_VOID(pyname, nogil, cfn, ...) OA_FN_VOID(pyname, nogil, cfn, __VA_ARGS__)
-#define OA_METHOD(pyname, nogil, R, cfn, ...) {pyname, (PyCFunction)(void (*)(void))OA_WRAPPER_NAME(cfn), METH_FASTCALL, NULL},
+#define OA_METHOD(pyname, nogil, R, cfn, ...)                                                                         \
+    {pyname, (PyCFunction)(void (*)(void))OA_WRAPPER_NAME(cfn), METH_FASTCALL, NULL},
 #define OA_METHOD_VOID(pyname, nogil, cfn, ...)                                                                        \
     {pyname, (PyCFunction)(void (*)(void))OA_WRAPPER_NAME(cfn), METH_FASTCALL, NULL},
 #define OA_FASTCALL(f) (PyCFunction)(void (*)(void))(f)

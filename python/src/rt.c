@@ -48,7 +48,7 @@
     /* contexts */                                                                                                     \
     X("create_context", NOGIL, ERR, aclrtCreateContext, (OUT, PTR), (IN, I32))                                         \
     X("destroy_context", NOGIL, ERR, aclrtDestroyContext, (IN, PTR))                                                   \
-    X("set_context", GIL, ERR, aclrtSetCurrentContext, (IN, PTR))                                                      \
+    X("set_context", NOGIL, ERR, aclrtSetCurrentContext, (IN, PTR))                                                    \
     X("get_context", GIL, ERR, aclrtGetCurrentContext, (OUT, PTR))                                                     \
     X("ctx_get_current_default_stream", GIL, ERR, aclrtCtxGetCurrentDefaultStream, (OUT, PTR))                         \
     X("get_overflow_status", NOGIL, ERR, aclrtGetOverflowStatus, (IN, PTR), (IN, SZ), (IN, PTR))                       \
@@ -58,14 +58,14 @@
     X("ctx_set_sys_param_opt", GIL, ERR, aclrtCtxSetSysParamOpt, (IN, I32), (IN, I64))                                 \
     X("ctx_get_sys_param_opt", GIL, ERR, aclrtCtxGetSysParamOpt, (IN, I32), (OUT, I64))                                \
     /* streams */                                                                                                      \
-    X("create_stream", GIL, ERR, aclrtCreateStream, (OUT, PTR))                                                        \
-    X("create_stream_with_config", GIL, ERR, aclrtCreateStreamWithConfig, (OUT, PTR), (IN, U32), (IN, U32))            \
+    X("create_stream", NOGIL, ERR, aclrtCreateStream, (OUT, PTR))                                                      \
+    X("create_stream_with_config", NOGIL, ERR, aclrtCreateStreamWithConfig, (OUT, PTR), (IN, U32), (IN, U32))          \
     X("destroy_stream", NOGIL, ERR, aclrtDestroyStream, (IN, PTR))                                                     \
     X("destroy_stream_force", NOGIL, ERR, aclrtDestroyStreamForce, (IN, PTR))                                          \
     X("stream_abort", NOGIL, ERR, aclrtStreamAbort, (IN, PTR))                                                         \
     X("synchronize_stream", NOGIL, ERR, aclrtSynchronizeStream, (IN, PTR))                                             \
     X("synchronize_stream_with_timeout", NOGIL, ERR, aclrtSynchronizeStreamWithTimeout, (IN, PTR), (IN, I32))          \
-    X("stream_query", GIL, ERR, aclrtStreamQuery, (IN, PTR), (OUT, E_STSTATUS))                                        \
+    X("stream_query", NOGIL, ERR, aclrtStreamQuery, (IN, PTR), (OUT, E_STSTATUS))                                      \
     X("stream_get_id", GIL, ERR, aclrtStreamGetId, (IN, PTR), (OUT, I32))                                              \
     X("stream_wait_event", NOGIL, ERR, aclrtStreamWaitEvent, (IN, PTR), (IN, PTR))                                     \
     X("set_stream_overflow_switch", GIL, ERR, aclrtSetStreamOverflowSwitch, (IN, PTR), (IN, U32))                      \
@@ -79,18 +79,18 @@
     X("unuse_stream_res_in_current_thread", GIL, ERR, aclrtUnuseStreamResInCurrentThread, (IN, PTR))                   \
     X("get_res_in_current_thread", GIL, ERR, aclrtGetResInCurrentThread, (IN, I32), (OUT, U32))                        \
     /* events */                                                                                                       \
-    X("create_event", GIL, ERR, aclrtCreateEvent, (OUT, PTR))                                                          \
-    X("create_event_with_flag", GIL, ERR, aclrtCreateEventWithFlag, (OUT, PTR), (IN, U32))                             \
-    X("create_event_ex_with_flag", GIL, ERR, aclrtCreateEventExWithFlag, (OUT, PTR), (IN, U32))                        \
+    X("create_event", NOGIL, ERR, aclrtCreateEvent, (OUT, PTR))                                                        \
+    X("create_event_with_flag", NOGIL, ERR, aclrtCreateEventWithFlag, (OUT, PTR), (IN, U32))                           \
+    X("create_event_ex_with_flag", NOGIL, ERR, aclrtCreateEventExWithFlag, (OUT, PTR), (IN, U32))                      \
     X("destroy_event", NOGIL, ERR, aclrtDestroyEvent, (IN, PTR))                                                       \
-    X("record_event", GIL, ERR, aclrtRecordEvent, (IN, PTR), (IN, PTR))                                                \
-    X("reset_event", GIL, ERR, aclrtResetEvent, (IN, PTR), (IN, PTR))                                                  \
-    X("query_event", GIL, ERR, aclrtQueryEvent, (IN, PTR), (OUT, E_EVSTATUS))                                          \
-    X("query_event_status", GIL, ERR, aclrtQueryEventStatus, (IN, PTR), (OUT, E_EVRSTATUS))                            \
-    X("query_event_wait_status", GIL, ERR, aclrtQueryEventWaitStatus, (IN, PTR), (OUT, E_EVWSTATUS))                   \
+    X("record_event", NOGIL, ERR, aclrtRecordEvent, (IN, PTR), (IN, PTR))                                              \
+    X("reset_event", NOGIL, ERR, aclrtResetEvent, (IN, PTR), (IN, PTR))                                                \
+    X("query_event", NOGIL, ERR, aclrtQueryEvent, (IN, PTR), (OUT, E_EVSTATUS))                                        \
+    X("query_event_status", NOGIL, ERR, aclrtQueryEventStatus, (IN, PTR), (OUT, E_EVRSTATUS))                          \
+    X("query_event_wait_status", NOGIL, ERR, aclrtQueryEventWaitStatus, (IN, PTR), (OUT, E_EVWSTATUS))                 \
     X("synchronize_event", NOGIL, ERR, aclrtSynchronizeEvent, (IN, PTR))                                               \
     X("synchronize_event_with_timeout", NOGIL, ERR, aclrtSynchronizeEventWithTimeout, (IN, PTR), (IN, I32))            \
-    X("event_elapsed_time", GIL, ERR, aclrtEventElapsedTime, (OUT, F32), (IN, PTR), (IN, PTR))                         \
+    X("event_elapsed_time", NOGIL, ERR, aclrtEventElapsedTime, (OUT, F32), (IN, PTR), (IN, PTR))                       \
     X("event_get_timestamp", GIL, ERR, aclrtEventGetTimestamp, (IN, PTR), (OUT, U64))                                  \
     X("get_event_id", GIL, ERR, aclrtGetEventId, (IN, PTR), (OUT, U32))                                                \
     X("get_event_avail_num", GIL, ERR, aclrtGetEventAvailNum, (OUT, U32))                                              \
@@ -103,11 +103,11 @@
     X("free", NOGIL, ERR, aclrtFree, (IN, PTR))                                                                        \
     X("free_host", NOGIL, ERR, aclrtFreeHost, (IN, PTR))                                                               \
     X("memset", NOGIL, ERR, aclrtMemset, (IN, PTR), (IN, SZ), (IN, I32), (IN, SZ))                                     \
-    X("memset_async", NOGIL, ERR, aclrtMemsetAsync, (IN, PTR), (IN, SZ), (IN, I32), (IN, SZ), (IN, PTR))                 \
+    X("memset_async", NOGIL, ERR, aclrtMemsetAsync, (IN, PTR), (IN, SZ), (IN, I32), (IN, SZ), (IN, PTR))               \
     X("memcpy", NOGIL, ERR, aclrtMemcpy, (IN, PTR), (IN, SZ), (IN, PTR), (IN, SZ), (IN, I32))                          \
-    X("memcpy_async", NOGIL, ERR, aclrtMemcpyAsync, (IN, PTR), (IN, SZ), (IN, PTR), (IN, SZ), (IN, I32), (IN, PTR))      \
+    X("memcpy_async", NOGIL, ERR, aclrtMemcpyAsync, (IN, PTR), (IN, SZ), (IN, PTR), (IN, SZ), (IN, I32), (IN, PTR))    \
     X("memcpy2d", NOGIL, ERR, aclrtMemcpy2d, (IN, PTR), (IN, SZ), (IN, PTR), (IN, SZ), (IN, SZ), (IN, SZ), (IN, I32))  \
-    X("memcpy2d_async", NOGIL, ERR, aclrtMemcpy2dAsync, (IN, PTR), (IN, SZ), (IN, PTR), (IN, SZ), (IN, SZ), (IN, SZ),    \
+    X("memcpy2d_async", NOGIL, ERR, aclrtMemcpy2dAsync, (IN, PTR), (IN, SZ), (IN, PTR), (IN, SZ), (IN, SZ), (IN, SZ),  \
       (IN, I32), (IN, PTR))                                                                                            \
     X("mem_flush", GIL, ERR, aclrtMemFlush, (IN, PTR), (IN, SZ))                                                       \
     X("mem_invalidate", GIL, ERR, aclrtMemInvalidate, (IN, PTR), (IN, SZ))                                             \
