@@ -3,7 +3,9 @@
 (relative L2 <= 1e-4, the compat programs' bound):
   static cls and rec: every load variant (file, memory, file with memory, config handle),
   execute and execute_async + a callback, two Python threads executing at once;
-  cls with a dynamic batch (get_dynamic_batch / set_dynamic_batch_size);
+  gears: cls with a dynamic batch, rec with dynamic image sizes and with dynamic dims (get_dynamic_batch,
+  get_dynamic_hw, get_input_dynamic_dims, set_dynamic_batch_size / set_dynamic_hw_size /
+  set_input_dynamic_dims, get_cur_output_dims);
   the dynamic-shape cls (set_dataset_tensor_desc, output buffer allocated by execute);
   external weights given as the application's device memory (set_external_weight_address);
   stale datasets and buffers refused with ACL_ERROR_INVALID_PARAM.
@@ -196,54 +198,77 @@ def static_model(name, stream):
     return first
 
 
-def dynamic_batch():
-    om = os.path.join(MD, "om", "cls_dyn.om")
+def gear_model(name, input_file, ref_dir, set_gear):
+    """A model with gears (atc --dynamic_batch_size / --dynamic_image_size / --dynamic_dims): the
+    input buffer sized for the largest gear, the gear input, the gear chosen by set_gear(m, inp,
+    gear_index), the output's current dims from get_cur_output_dims; against ONNX Runtime."""
+    om = os.path.join(MD, "om", name + ".om")
     mid, ret = acl.mdl.load_from_file(om)
-    ok(ret, "load_from_file cls_dyn")
+    ok(ret, "load_from_file %s" % name)
     m = Model(mid)
-    batch, ret = acl.mdl.get_dynamic_batch(m.desc)
-    ok(ret, "get_dynamic_batch -> %s" % batch)
-    check(batch["batchCount"] == 3 and batch["batch"] == [1, 2, 4], "the gears are 1, 2, 4")
-    x = np.fromfile(os.path.join(MD, "inputs", "cls_b2.bin"), np.float32)
-    ref = read_ref(os.path.join(MD, "ref", "cls_dyn", "b2"))[0]
-    # the input buffer is sized for the largest gear; the model reads batch 2 of it
-    size = acl.mdl.get_input_size_by_index(m.desc, 0)
-    m.inp = acl.mdl.create_dataset()
-    m.out = acl.mdl.create_dataset()
-    m.d_in, _ = acl.rt.malloc(size, 0)
-    ok(acl.rt.memcpy(m.d_in, size, acl.util.bytes_to_ptr(x.tobytes()), x.nbytes, ACL_MEMCPY_HOST_TO_DEVICE), "H2D")
-    m.b_in = acl.create_data_buffer(m.d_in, size)
-    acl.mdl.add_dataset_buffer(m.inp, m.b_in)
-    # the dynamic-batch input (the gear index) is the model's second input
-    n_in = acl.mdl.get_num_inputs(m.desc)
-    extra = []
-    for i in range(1, n_in):
-        s = acl.mdl.get_input_size_by_index(m.desc, i)
-        d, _ = acl.rt.malloc(s, 0)
-        b = acl.create_data_buffer(d, s)
+    x = np.fromfile(os.path.join(MD, "inputs", input_file), np.float32)
+    ref = read_ref(os.path.join(MD, "ref", ref_dir))[0]
+    m.inp, m.out = acl.mdl.create_dataset(), acl.mdl.create_dataset()
+    bufs = []
+    for i in range(acl.mdl.get_num_inputs(m.desc)):
+        size = acl.mdl.get_input_size_by_index(m.desc, i)
+        d, _ = acl.rt.malloc(max(size, 1), 0)
+        if i == 0:
+            check(size >= x.nbytes, "%s: input 0 holds the largest gear (%d >= %d bytes)" % (name, size, x.nbytes))
+            ok(acl.rt.memcpy(d, size, acl.util.bytes_to_ptr(x.tobytes()), x.nbytes, ACL_MEMCPY_HOST_TO_DEVICE), "H2D")
+        b = acl.create_data_buffer(d, size)
         acl.mdl.add_dataset_buffer(m.inp, b)
-        extra.append((d, b))
-    m.outs = []
+        bufs.append((d, b))
+    outs = []
     for i in range(acl.mdl.get_num_outputs(m.desc)):
-        s = acl.mdl.get_output_size_by_index(m.desc, i)
-        d, _ = acl.rt.malloc(s, 0)
-        b = acl.create_data_buffer(d, s)
+        size = acl.mdl.get_output_size_by_index(m.desc, i)
+        d, _ = acl.rt.malloc(max(size, 1), 0)
+        b = acl.create_data_buffer(d, size)
         acl.mdl.add_dataset_buffer(m.out, b)
-        m.outs.append((d, s, b))
+        outs.append((d, b))
     idx, ret = acl.mdl.get_input_index_by_name(m.desc, "ascend_mbatch_shape_data")
-    ok(ret, "get_input_index_by_name(ascend_mbatch_shape_data) -> %d" % idx)
-    ok(acl.mdl.set_dynamic_batch_size(m.id, m.inp, idx, 2), "set_dynamic_batch_size 2")
-    check(acl.mdl.set_dynamic_batch_size(m.id, m.inp, idx, 3) != 0, "set_dynamic_batch_size 3 (not a gear) refused")
-    ok(acl.mdl.set_dynamic_batch_size(m.id, m.inp, idx, 2), "set_dynamic_batch_size 2")
-    ok(acl.mdl.execute(m.id, m.inp, m.out), "execute at batch 2")
-    d, s, _ = m.outs[0]
-    got = np.frombuffer(acl.util.ptr_to_bytes(d, ref.nbytes), np.float32)
-    close(got, ref, "cls_dyn batch 2")
-    for dd, b in extra:
+    ok(ret, "%s: get_input_index_by_name(ascend_mbatch_shape_data) -> %d" % (name, idx))
+    set_gear(m, m.inp, idx)
+    ok(acl.mdl.execute(m.id, m.inp, m.out), "%s: execute" % name)
+    dims, ret = acl.mdl.get_cur_output_dims(m.desc, 0)
+    ok(ret, "%s: get_cur_output_dims -> %s" % (name, dims.get("dims")))
+    check(list(dims["dims"]) == list(ref.shape), "%s: current output dims == ONNX Runtime's %s" % (name, list(ref.shape)))
+    got = np.frombuffer(acl.util.ptr_to_bytes(outs[0][0], ref.nbytes), np.float32)
+    close(got, ref, name)
+    for d, b in bufs + outs:
         acl.destroy_data_buffer(b)
-        acl.rt.free(dd)
-    m.free_io()
+        acl.rt.free(d)
+    acl.mdl.destroy_dataset(m.inp)
+    acl.mdl.destroy_dataset(m.out)
     m.unload()
+
+
+def gears():
+    def batch(m, inp, idx):
+        b, ret = acl.mdl.get_dynamic_batch(m.desc)
+        ok(ret, "get_dynamic_batch -> %s" % b)
+        check(b["batchCount"] == 3 and b["batch"] == [1, 2, 4], "the batch gears are 1, 2, 4")
+        check(acl.mdl.set_dynamic_batch_size(m.id, inp, idx, 3) != 0, "set_dynamic_batch_size 3 (no such gear) refused")
+        ok(acl.mdl.set_dynamic_batch_size(m.id, inp, idx, 2), "set_dynamic_batch_size 2")
+
+    def hw(m, inp, idx):
+        g, ret = acl.mdl.get_dynamic_hw(m.desc, -1)
+        ok(ret, "get_dynamic_hw -> %s" % g)
+        check(g["hwCount"] == 2 and sorted(g["hw"]) == [[48, 160], [48, 320]], "the HW gears are 48x320, 48x160")
+        ok(acl.mdl.set_dynamic_hw_size(m.id, inp, idx, 48, 160), "set_dynamic_hw_size 48, 160")
+
+    def dims(m, inp, idx):
+        n, ret = acl.mdl.get_input_dynamic_gear_count(m.desc, -1)
+        ok(ret, "get_input_dynamic_gear_count -> %d" % n)
+        g, ret = acl.mdl.get_input_dynamic_dims(m.desc, -1, n)
+        ok(ret, "get_input_dynamic_dims -> %s" % [e["dims"] for e in g])
+        check(n == 2 and sorted(e["dims"][-1] for e in g) == [160, 320], "the dims gears end in 160 and 320")
+        ok(acl.mdl.set_input_dynamic_dims(m.id, inp, idx, {"dimCount": 4, "name": "x", "dims": [1, 3, 48, 160]}),
+           "set_input_dynamic_dims [1,3,48,160]")
+
+    gear_model("cls_dyn", "cls_b2.bin", os.path.join("cls_dyn", "b2"), batch)
+    gear_model("rec_hw", "rec_x_160.bin", "rec_hw", hw)
+    gear_model("rec_dims", "rec_x_160.bin", "rec_dims", dims)
 
 
 def dynamic_shape():
@@ -344,7 +369,7 @@ def main():
     stream, ret = acl.rt.create_stream()
     first_cls = static_model("cls", stream)
     static_model("rec", stream)
-    dynamic_batch()
+    gears()
     dynamic_shape()
     external_weights(first_cls)
     stale_handles()
