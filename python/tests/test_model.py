@@ -46,7 +46,8 @@ class Model:
         check(acl.mdl.get_input_size_by_index(self.desc, 0) == n, "input size %d == %d" % (
             acl.mdl.get_input_size_by_index(self.desc, 0), n))
         self.d_in, ret = acl.rt.malloc(n, ACL_MEM_MALLOC_HUGE_FIRST)
-        ok(acl.rt.memcpy(self.d_in, n, acl.util.bytes_to_ptr(x.tobytes()), n, ACL_MEMCPY_HOST_TO_DEVICE), "H2D input")
+        xb = x.tobytes()  # alive while its address is used
+        ok(acl.rt.memcpy(self.d_in, n, acl.util.bytes_to_ptr(xb), n, ACL_MEMCPY_HOST_TO_DEVICE), "H2D input")
         self.b_in = acl.create_data_buffer(self.d_in, n)
         _, ret = acl.mdl.add_dataset_buffer(self.inp, self.b_in)
         ok(ret, "add_dataset_buffer (input)")
@@ -215,7 +216,8 @@ def gear_model(name, input_file, ref_dir, set_gear):
         d, _ = acl.rt.malloc(max(size, 1), 0)
         if i == 0:
             check(size >= x.nbytes, "%s: input 0 holds the largest gear (%d >= %d bytes)" % (name, size, x.nbytes))
-            ok(acl.rt.memcpy(d, size, acl.util.bytes_to_ptr(x.tobytes()), x.nbytes, ACL_MEMCPY_HOST_TO_DEVICE), "H2D")
+            xb = x.tobytes()
+            ok(acl.rt.memcpy(d, size, acl.util.bytes_to_ptr(xb), x.nbytes, ACL_MEMCPY_HOST_TO_DEVICE), "H2D")
         b = acl.create_data_buffer(d, size)
         acl.mdl.add_dataset_buffer(m.inp, b)
         bufs.append((d, b))
@@ -282,7 +284,8 @@ def dynamic_shape():
     check(ret == 0 and dims["dims"][0] == -1, "the batch dim is -1 (%s)" % dims["dims"])
     inp, out = acl.mdl.create_dataset(), acl.mdl.create_dataset()
     d_in, _ = acl.rt.malloc(x.nbytes, 0)
-    acl.rt.memcpy(d_in, x.nbytes, acl.util.bytes_to_ptr(x.tobytes()), x.nbytes, ACL_MEMCPY_HOST_TO_DEVICE)
+    xb = x.tobytes()
+    acl.rt.memcpy(d_in, x.nbytes, acl.util.bytes_to_ptr(xb), x.nbytes, ACL_MEMCPY_HOST_TO_DEVICE)
     b_in = acl.create_data_buffer(d_in, x.nbytes)
     acl.mdl.add_dataset_buffer(inp, b_in)
     td = acl.create_tensor_desc(ACL_FLOAT, [8, 3, 48, 192], ACL_FORMAT_NCHW)

@@ -105,7 +105,8 @@ class Net:
         n = x.nbytes
         d_in, ret = acl.rt.malloc(n, ACL_MEM_MALLOC_HUGE_FIRST)
         check(ret, "acl.rt.malloc")
-        check(acl.rt.memcpy(d_in, n, acl.util.bytes_to_ptr(x.tobytes()), n, ACL_MEMCPY_HOST_TO_DEVICE),
+        xb = x.tobytes()  # the bytes object must stay alive while its address is used
+        check(acl.rt.memcpy(d_in, n, acl.util.bytes_to_ptr(xb), n, ACL_MEMCPY_HOST_TO_DEVICE),
               "acl.rt.memcpy")
         inp, out = acl.mdl.create_dataset(), acl.mdl.create_dataset()
         b_in = acl.create_data_buffer(d_in, n)
