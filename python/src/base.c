@@ -19,9 +19,9 @@
     X("get_recent_err_msg", GIL, CSTR, aclGetRecentErrMsg, NOARGS)                                                     \
     X("float16_to_float", GIL, F32, aclFloat16ToFloat, (IN, U16))                                                      \
     X("float_to_float16", GIL, U16, aclFloatToFloat16, (IN, F32))                                                      \
-    X("create_data_buffer", GIL, H_BUF, aclCreateDataBuffer, (IN, PTR), (IN, SZ))                                      \
+    X("create_data_buffer", GIL, H_BUF, aclCreateDataBuffer, (IN, PTR), (IN, LEN))                                     \
     X("destroy_data_buffer", GIL, ERR, aclDestroyDataBuffer, (IN, D_BUF))                                              \
-    X("update_data_buffer", GIL, ERR, aclUpdateDataBuffer, (IN, H_BUF), (IN, PTR), (IN, SZ))                           \
+    X("update_data_buffer", GIL, ERR, aclUpdateDataBuffer, (IN, H_BUF), (IN, PTR), (IN, LEN))                          \
     X("get_data_buffer_addr", GIL, PTR, aclGetDataBufferAddr, (IN, H_BUF))                                             \
     X("get_data_buffer_size", GIL, U32, aclGetDataBufferSize, (IN, H_BUF))                                             \
     X("get_data_buffer_size_v2", GIL, SZ, aclGetDataBufferSizeV2, (IN, H_BUF))                                         \
@@ -41,7 +41,7 @@
     X("set_tensor_format", GIL, ERR, aclSetTensorFormat, (IN, H_TDESC), (IN, I32))                                     \
     X("set_tensor_origin_format", GIL, ERR, aclSetTensorOriginFormat, (IN, H_TDESC), (IN, I32))                        \
     X("set_tensor_dynamic_input", GIL, ERR, aclSetTensorDynamicInput, (IN, H_TDESC), (IN, STR))                        \
-    X("set_tensor_const", GIL, ERR, aclSetTensorConst, (IN, H_TDESC), (IN, PTR), (IN, SZ))                             \
+    X("set_tensor_const", GIL, ERR, aclSetTensorConst, (IN, H_TDESC), (IN, PTR), (IN, LEN))                            \
     X("set_tensor_place_ment", GIL, ERR, aclSetTensorPlaceMent, (IN, H_TDESC), (IN, I32))                              \
     X("get_tensor_desc_address", GIL, PTR, aclGetTensorDescAddress, (IN, H_TDESC))                                     \
     X("get_cann_attribute", GIL, ERR, aclGetCannAttribute, (IN, I32), (OUT, I32))                                      \

@@ -68,6 +68,27 @@ int oa_py_u64_mask(PyObject *o, uint64_t *v)
     return -1;
 }
 
+int oa_py_len(PyObject *o, size_t *v)
+{
+    if (o == NULL || PyFloat_Check(o) || !PyIndex_Check(o)) {
+        return -1;
+    }
+    PyObject *i = PyNumber_Index(o);
+    if (i == NULL) {
+        return -1;
+    }
+    int overflow = 0;
+    const long long x = PyLong_AsLongLongAndOverflow(i, &overflow);
+    if (overflow < 0 || (overflow == 0 && x < 0)) {
+        Py_DECREF(i);
+        *v = 0;
+        return x == -1 && PyErr_Occurred() ? -1 : 1;
+    }
+    *v = (size_t)PyLong_AsUnsignedLongLongMask(i);
+    Py_DECREF(i);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
 int oa_py_i64_range(PyObject *o, int64_t lo, int64_t hi, int64_t *v)
 {
     if (o == NULL || PyFloat_Check(o) || !PyIndex_Check(o)) {

@@ -15,15 +15,15 @@
 
 #define MDL_TABLE(X)                                                                                                   \
     X("load_from_file", NOGIL, ERR, aclmdlLoadFromFile, (IN, STR), (OUT, U32))                                         \
-    X("load_from_mem", NOGIL, ERR, aclmdlLoadFromMem, (IN, PTR), (IN, SZ), (OUT, U32))                                 \
-    X("load_from_file_with_mem", NOGIL, ERR, aclmdlLoadFromFileWithMem, (IN, STR), (OUT, U32), (IN, PTR), (IN, SZ),    \
-      (IN, PTR), (IN, SZ))                                                                                             \
-    X("load_from_mem_with_mem", NOGIL, ERR, aclmdlLoadFromMemWithMem, (IN, PTR), (IN, SZ), (OUT, U32), (IN, PTR),      \
-      (IN, SZ), (IN, PTR), (IN, SZ))                                                                                   \
+    X("load_from_mem", NOGIL, ERR, aclmdlLoadFromMem, (IN, PTR), (IN, LEN), (OUT, U32))                                \
+    X("load_from_file_with_mem", NOGIL, ERR, aclmdlLoadFromFileWithMem, (IN, STR), (OUT, U32), (IN, PTR), (IN, LEN),   \
+      (IN, PTR), (IN, LEN))                                                                                            \
+    X("load_from_mem_with_mem", NOGIL, ERR, aclmdlLoadFromMemWithMem, (IN, PTR), (IN, LEN), (OUT, U32), (IN, PTR),     \
+      (IN, LEN), (IN, PTR), (IN, LEN))                                                                                 \
     X("load_with_config", NOGIL, ERR, aclmdlLoadWithConfig, (IN, H_CFG), (OUT, U32))                                   \
     X("unload", NOGIL, ERR, aclmdlUnload, (IN, U32))                                                                   \
     X("query_size", NOGIL, ERR, aclmdlQuerySize, (IN, STR), (OUT, SZ), (OUT, SZ))                                      \
-    X("query_size_from_mem", NOGIL, ERR, aclmdlQuerySizeFromMem, (IN, PTR), (IN, SZ), (OUT, SZ), (OUT, SZ))            \
+    X("query_size_from_mem", NOGIL, ERR, aclmdlQuerySizeFromMem, (IN, PTR), (IN, LEN), (OUT, SZ), (OUT, SZ))           \
     X("execute", NOGIL, ERR, aclmdlExecute, (IN, U32), (IN, XDS), (IN, XDS))                                           \
     X("execute_async", NOGIL, ERR, aclmdlExecuteAsync, (IN, U32), (IN, XDS), (IN, XDS), (IN, PTR))                     \
     X("execute_v2", NOGIL, ERR, aclmdlExecuteV2, (IN, U32), (IN, XDS), (IN, XDS), (IN, PTR), (IN, H_XCFG))             \
@@ -36,7 +36,7 @@
     X("destroy_desc", GIL, ERR, aclmdlDestroyDesc, (IN, D_MDESC))                                                      \
     X("get_desc", GIL, ERR, aclmdlGetDesc, (IN, H_MDESC), (IN, U32))                                                   \
     X("get_desc_from_file", NOGIL, ERR, aclmdlGetDescFromFile, (IN, H_MDESC), (IN, STR))                               \
-    X("get_desc_from_mem", NOGIL, ERR, aclmdlGetDescFromMem, (IN, H_MDESC), (IN, PTR), (IN, SZ))                       \
+    X("get_desc_from_mem", NOGIL, ERR, aclmdlGetDescFromMem, (IN, H_MDESC), (IN, PTR), (IN, LEN))                      \
     X("get_num_inputs", GIL, SZ, aclmdlGetNumInputs, (IN, H_MDESC))                                                    \
     X("get_num_outputs", GIL, SZ, aclmdlGetNumOutputs, (IN, H_MDESC))                                                  \
     X("get_input_size_by_index", GIL, SZ, aclmdlGetInputSizeByIndex, (IN, H_MDESC), (IN, SZ))                          \
@@ -82,11 +82,11 @@
     X("create_config_handle", GIL, H_CFG, aclmdlCreateConfigHandle, NOARGS)                                            \
     X("destroy_config_handle", GIL, ERR, aclmdlDestroyConfigHandle, (IN, D_CFG))                                       \
     X("set_external_weight_address", GIL, ERR, aclmdlSetExternalWeightAddress, (IN, H_CFG), (IN, STR), (IN, PTR),      \
-      (IN, SZ))                                                                                                        \
+      (IN, LEN))                                                                                                       \
     X("create_exec_config_handle", GIL, H_XCFG, aclmdlCreateExecConfigHandle, NOARGS)                                  \
     X("destroy_exec_config_handle", GIL, ERR, aclmdlDestroyExecConfigHandle, (IN, D_XCFG))                             \
     X("bundle_load_from_file", NOGIL, ERR, aclmdlBundleLoadFromFile, (IN, STR), (OUT, U32))                            \
-    X("bundle_load_from_mem", NOGIL, ERR, aclmdlBundleLoadFromMem, (IN, PTR), (IN, SZ), (OUT, U32))                    \
+    X("bundle_load_from_mem", NOGIL, ERR, aclmdlBundleLoadFromMem, (IN, PTR), (IN, LEN), (OUT, U32))                   \
     X("bundle_unload", NOGIL, ERR, aclmdlBundleUnload, (IN, U32))                                                      \
     X("bundle_get_model_id", GIL, ERR, aclmdlBundleGetModelId, (IN, U32), (IN, SZ), (OUT, U32))                        \
     X("bundle_get_model_num", GIL, ERR, aclmdlBundleGetModelNum, (IN, U32), (OUT, SZ))                                 \

@@ -18,7 +18,7 @@
 
 #define OP_TABLE(X, XV)                                                                                                \
     X("set_model_dir", NOGIL, ERR, aclopSetModelDir, (IN, STR))                                                        \
-    X("load", NOGIL, ERR, aclopLoad, (IN, PTR), (IN, SZ))                                                              \
+    X("load", NOGIL, ERR, aclopLoad, (IN, PTR), (IN, LEN))                                                             \
     X("cast", NOGIL, ERR, aclopCast, (IN, H_TDESC), (IN, H_BUF), (IN, H_TDESC), (IN, H_BUF), (IN, U8), (IN, PTR))      \
     X("create_handle_for_cast", NOGIL, ERR, aclopCreateHandleForCast, (IN, H_TDESC), (IN, H_TDESC), (IN, U8),          \
       (OUT, H_OPH))                                                                                                    \

@@ -40,6 +40,8 @@ PyObject *oa_py_pack(PyObject **items, Py_ssize_t n);
 int oa_py_u64_mask(PyObject *o, uint64_t *v);
 /* An int in [lo, hi]. */
 int oa_py_i64_range(PyObject *o, int64_t lo, int64_t hi, int64_t *v);
+/* A byte count: an int >= 0 (1, "refuse the call", for a negative one; -1 for a non-int). */
+int oa_py_len(PyObject *o, size_t *v);
 int oa_py_f64(PyObject *o, double *v);
 /* A str as UTF-8 (owned by the str object; no embedded NUL). */
 int oa_py_str(PyObject *o, const char **v);
@@ -157,6 +159,11 @@ OA_SKIND(E_STSTATUS, aclrtStreamStatus, INT32_MIN, INT32_MAX)
 OA_SKIND(E_AIPPTYPE, aclmdlInputAippType, INT32_MIN, INT32_MAX)
 OA_SKIND(E_FORMAT, aclFormat, INT32_MIN, INT32_MAX)
 OA_SKIND(E_DTYPE, aclDataType, INT32_MIN, INT32_MAX)
+
+/* LEN: a size in bytes; a negative one refuses the call (ACL_ERROR_INVALID_PARAM) instead of
+   becoming a huge count, so acl.rt.memcpy(dst, -1, src, -1, kind) cannot run off the end. */
+OA_KIND(
+    LEN, size_t, { return oa_py_len(o, v); }, { return PyLong_FromSize_t(v); })
 
 /* A raw address (device or host memory, streams, events, contexts: the library validates those). */
 OA_KIND(
@@ -477,7 +484,7 @@ static inline oa_t_XDS oa_fail_XDS(void)
 /* The two expansions of a table: the wrappers, then the method entries. */
 #define OA_DEFINE(pyname, nogil, R, cfn, ...) OA_FN(pyname, nogil, R, cfn, __VA_ARGS__)
 #define OA_DEFINE_VOID(pyname, nogil, cfn, ...) OA_FN_VOID(pyname, nogil, cfn, __VA_ARGS__)
-#define OA_METHOD(pyname, nogil, R, cfn, ...)                                                                         \
+#define OA_METHOD(pyname, nogil, R, cfn, ...)                                                                          \
     {pyname, (PyCFunction)(void (*)(void))OA_WRAPPER_NAME(cfn), METH_FASTCALL, NULL},
 #define OA_METHOD_VOID(pyname, nogil, cfn, ...)                                                                        \
     {pyname, (PyCFunction)(void (*)(void))OA_WRAPPER_NAME(cfn), METH_FASTCALL, NULL},

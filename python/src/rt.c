@@ -28,7 +28,7 @@
     X("set_device_sat_mode", GIL, ERR, aclrtSetDeviceSatMode, (IN, I32))                                               \
     X("get_device_sat_mode", GIL, ERR, aclrtGetDeviceSatMode, (OUT, E_OVFMODE))                                        \
     X("get_device_info", GIL, ERR, aclrtGetDeviceInfo, (IN, U32), (IN, I32), (OUT, I64))                               \
-    X("get_device_capability", GIL, ERR, aclrtGetDeviceCapability, (IN, I32), (IN, I32), (OUT, I32))                  \
+    X("get_device_capability", GIL, ERR, aclrtGetDeviceCapability, (IN, I32), (IN, I32), (OUT, I32))                   \
     X("device_get_stream_priority_range", GIL, ERR, aclrtDeviceGetStreamPriorityRange, (OUT, I32), (OUT, I32))         \
     X("query_device_status", GIL, ERR, aclrtQueryDeviceStatus, (IN, I32), (OUT, E_DEVSTATUS))                          \
     X("device_can_access_peer", GIL, ERR, aclrtDeviceCanAccessPeer, (OUT, I32), (IN, I32), (IN, I32))                  \
@@ -51,7 +51,7 @@
     X("set_context", NOGIL, ERR, aclrtSetCurrentContext, (IN, PTR))                                                    \
     X("get_context", GIL, ERR, aclrtGetCurrentContext, (OUT, PTR))                                                     \
     X("ctx_get_current_default_stream", GIL, ERR, aclrtCtxGetCurrentDefaultStream, (OUT, PTR))                         \
-    X("get_overflow_status", NOGIL, ERR, aclrtGetOverflowStatus, (IN, PTR), (IN, SZ), (IN, PTR))                       \
+    X("get_overflow_status", NOGIL, ERR, aclrtGetOverflowStatus, (IN, PTR), (IN, LEN), (IN, PTR))                      \
     X("reset_overflow_status", NOGIL, ERR, aclrtResetOverflowStatus, (IN, PTR))                                        \
     X("set_sys_param_opt", GIL, ERR, aclrtSetSysParamOpt, (IN, I32), (IN, I64))                                        \
     X("get_sys_param_opt", GIL, ERR, aclrtGetSysParamOpt, (IN, I32), (OUT, I64))                                       \
@@ -96,21 +96,22 @@
     X("get_event_avail_num", GIL, ERR, aclrtGetEventAvailNum, (OUT, U32))                                              \
     X("get_thread_last_task_id", GIL, ERR, aclrtGetThreadLastTaskId, (OUT, U32))                                       \
     /* memory */                                                                                                       \
-    X("malloc", GIL, ERR, aclrtMalloc, (OUT, PTR), (IN, SZ), (IN, I32))                                                \
-    X("malloc_align32", GIL, ERR, aclrtMallocAlign32, (OUT, PTR), (IN, SZ), (IN, I32))                                 \
-    X("malloc_cached", GIL, ERR, aclrtMallocCached, (OUT, PTR), (IN, SZ), (IN, I32))                                   \
-    X("malloc_host", GIL, ERR, aclrtMallocHost, (OUT, PTR), (IN, SZ))                                                  \
+    X("malloc", GIL, ERR, aclrtMalloc, (OUT, PTR), (IN, LEN), (IN, I32))                                               \
+    X("malloc_align32", GIL, ERR, aclrtMallocAlign32, (OUT, PTR), (IN, LEN), (IN, I32))                                \
+    X("malloc_cached", GIL, ERR, aclrtMallocCached, (OUT, PTR), (IN, LEN), (IN, I32))                                  \
+    X("malloc_host", GIL, ERR, aclrtMallocHost, (OUT, PTR), (IN, LEN))                                                 \
     X("free", NOGIL, ERR, aclrtFree, (IN, PTR))                                                                        \
     X("free_host", NOGIL, ERR, aclrtFreeHost, (IN, PTR))                                                               \
-    X("memset", NOGIL, ERR, aclrtMemset, (IN, PTR), (IN, SZ), (IN, I32), (IN, SZ))                                     \
-    X("memset_async", NOGIL, ERR, aclrtMemsetAsync, (IN, PTR), (IN, SZ), (IN, I32), (IN, SZ), (IN, PTR))               \
-    X("memcpy", NOGIL, ERR, aclrtMemcpy, (IN, PTR), (IN, SZ), (IN, PTR), (IN, SZ), (IN, I32))                          \
-    X("memcpy_async", NOGIL, ERR, aclrtMemcpyAsync, (IN, PTR), (IN, SZ), (IN, PTR), (IN, SZ), (IN, I32), (IN, PTR))    \
-    X("memcpy2d", NOGIL, ERR, aclrtMemcpy2d, (IN, PTR), (IN, SZ), (IN, PTR), (IN, SZ), (IN, SZ), (IN, SZ), (IN, I32))  \
-    X("memcpy2d_async", NOGIL, ERR, aclrtMemcpy2dAsync, (IN, PTR), (IN, SZ), (IN, PTR), (IN, SZ), (IN, SZ), (IN, SZ),  \
-      (IN, I32), (IN, PTR))                                                                                            \
-    X("mem_flush", GIL, ERR, aclrtMemFlush, (IN, PTR), (IN, SZ))                                                       \
-    X("mem_invalidate", GIL, ERR, aclrtMemInvalidate, (IN, PTR), (IN, SZ))                                             \
+    X("memset", NOGIL, ERR, aclrtMemset, (IN, PTR), (IN, LEN), (IN, I32), (IN, LEN))                                   \
+    X("memset_async", NOGIL, ERR, aclrtMemsetAsync, (IN, PTR), (IN, LEN), (IN, I32), (IN, LEN), (IN, PTR))             \
+    X("memcpy", NOGIL, ERR, aclrtMemcpy, (IN, PTR), (IN, LEN), (IN, PTR), (IN, LEN), (IN, I32))                        \
+    X("memcpy_async", NOGIL, ERR, aclrtMemcpyAsync, (IN, PTR), (IN, LEN), (IN, PTR), (IN, LEN), (IN, I32), (IN, PTR))  \
+    X("memcpy2d", NOGIL, ERR, aclrtMemcpy2d, (IN, PTR), (IN, LEN), (IN, PTR), (IN, LEN), (IN, LEN), (IN, LEN),         \
+      (IN, I32))                                                                                                       \
+    X("memcpy2d_async", NOGIL, ERR, aclrtMemcpy2dAsync, (IN, PTR), (IN, LEN), (IN, PTR), (IN, LEN), (IN, LEN),         \
+      (IN, LEN), (IN, I32), (IN, PTR))                                                                                 \
+    X("mem_flush", GIL, ERR, aclrtMemFlush, (IN, PTR), (IN, LEN))                                                      \
+    X("mem_invalidate", GIL, ERR, aclrtMemInvalidate, (IN, PTR), (IN, LEN))                                            \
     X("get_mem_info", GIL, ERR, aclrtGetMemInfo, (IN, I32), (OUT, SZ), (OUT, SZ))                                      \
     X("host_register", GIL, ERR, aclrtHostRegister, (IN, PTR), (IN, U64), (IN, I32), (OUT, PTR))                       \
     X("host_unregister", GIL, ERR, aclrtHostUnregister, (IN, PTR))                                                     \

@@ -384,7 +384,7 @@ PyMethodDef *oa_py_util_methods(void)
 #define OA_MOD "acl.media"
 
 #define MEDIA_TABLE(X)                                                                                                 \
-    X("dvpp_malloc", GIL, ERR, acldvppMalloc, (OUT, PTR), (IN, SZ))                                                    \
+    X("dvpp_malloc", GIL, ERR, acldvppMalloc, (OUT, PTR), (IN, LEN))                                                   \
     X("dvpp_free", NOGIL, ERR, acldvppFree, (IN, PTR))
 
 MEDIA_TABLE(OA_DEFINE)

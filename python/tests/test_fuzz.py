@@ -103,11 +103,31 @@ def stale():
     check(acl.rt.set_context(0xdeadbeef) != 0, "set_context(made up) -> code")
 
 
+def negative_sizes():
+    """Byte counts are unsigned in C: a negative one is refused with a code (pyACL would pass a huge
+    count on), never raised and never copied."""
+    p, ret = acl.rt.malloc(64, 0)
+    ok(ret, "malloc")
+    cases = [("rt.memcpy", lambda: acl.rt.memcpy(p, -1, p, -1, ACL_MEMCPY_DEVICE_TO_DEVICE)),
+             ("rt.memcpy count -8", lambda: acl.rt.memcpy(p, 64, p, -8, ACL_MEMCPY_DEVICE_TO_DEVICE)),
+             ("rt.memset", lambda: acl.rt.memset(p, 64, 0, -1)),
+             ("rt.memcpy2d", lambda: acl.rt.memcpy2d(p, -4, p, 4, 4, 1, ACL_MEMCPY_DEVICE_TO_DEVICE)),
+             ("rt.malloc", lambda: acl.rt.malloc(-1, 0)[1]),
+             ("rt.malloc_host", lambda: acl.rt.malloc_host(-(2 ** 70))[1]),
+             ("mdl.load_from_mem", lambda: acl.mdl.load_from_mem(p, -1)[1]),
+             ("mdl.query_size_from_mem", lambda: acl.mdl.query_size_from_mem(p, -1)[2])]
+    for what, f in cases:
+        check(f() == ACL_ERROR_INVALID_PARAM, "negative size: acl.%s -> ACL_ERROR_INVALID_PARAM" % what)
+    check(acl.create_data_buffer(p, -1) == 0, "create_data_buffer(ptr, -1) -> 0 (no buffer)")
+    ok(acl.rt.free(p), "free")
+
+
 def main():
     ok(acl.init(), "acl.init()")
     ok(acl.rt.set_device(0), "set_device")
     messages()
     stale()
+    negative_sizes()
     fuzz_types()
     ok(acl.rt.reset_device(0), "reset_device")
     ok(acl.finalize(), "finalize")
