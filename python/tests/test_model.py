@@ -340,6 +340,34 @@ def external_weights(first_cls):
         acl.rt.free(d)
 
 
+def aipp():
+    """The AIPP setters on a parameter set (their values are checked by the library), and on a destroyed one."""
+    size, ret = acl.mdl.get_aipp_data_size(2)
+    ok(ret, "get_aipp_data_size(2) -> %d" % size)
+    check(acl.mdl.create_aipp(0) == 0, "create_aipp(0) -> 0 (no set)")
+    a = acl.mdl.create_aipp(2)
+    check(a != 0, "create_aipp(2)")
+    ok(acl.mdl.set_aipp_input_format(a, 3), "set_aipp_input_format RGB888_U8")
+    ok(acl.mdl.set_aipp_src_image_size(a, 224, 224), "set_aipp_src_image_size")
+    ok(acl.mdl.set_aipp_csc_params(a, 0, 256, 0, 359, 256, -88, -183, 256, 454, 0, 0, 0, 0, 0, 128, 128),
+       "set_aipp_csc_params (17 arguments)")
+    ok(acl.mdl.set_aipp_rbuv_swap_switch(a, 1), "set_aipp_rbuv_swap_switch")
+    ok(acl.mdl.set_aipp_ax_swap_switch(a, 0), "set_aipp_ax_swap_switch")
+    ok(acl.mdl.set_aipp_crop_params(a, 1, 0, 0, 200, 200, 1), "set_aipp_crop_params batch 1")
+    ok(acl.mdl.set_aipp_padding_params(a, 1, 2, 2, 2, 2, 0), "set_aipp_padding_params")
+    ok(acl.mdl.set_aipp_dtc_pixel_mean(a, 104, 117, 123, 0, 0), "set_aipp_dtc_pixel_mean")
+    ok(acl.mdl.set_aipp_dtc_pixel_min(a, 0.0, 0.0, 0.0, 0.0, 1), "set_aipp_dtc_pixel_min")
+    ok(acl.mdl.set_aipp_pixel_var_reci(a, 1 / 58.0, 1 / 57.0, 1 / 57.5, 1.0, 1), "set_aipp_pixel_var_reci")
+    check(acl.mdl.set_aipp_crop_params(a, 1, 0, 0, 200, 200, 5) != 0, "set_aipp_crop_params batch 5 of 2 refused")
+    try:
+        acl.mdl.set_aipp_csc_params(a, 0, 70000, *([0] * 14))
+        check(False, "an int16 parameter out of range raises TypeError")
+    except TypeError:
+        check(True, "an int16 parameter out of range raises TypeError (pyACL's 'h')")
+    ok(acl.mdl.destroy_aipp(a), "destroy_aipp")
+    check(acl.mdl.set_aipp_input_format(a, 3) == ACL_ERROR_INVALID_PARAM, "a destroyed AIPP set is refused")
+
+
 def stale_handles():
     om = os.path.join(MD, "om", "cls.om")
     mid, _ = acl.mdl.load_from_file(om)
@@ -375,6 +403,7 @@ def main():
     gears()
     dynamic_shape()
     external_weights(first_cls)
+    aipp()
     stale_handles()
     ok(acl.rt.destroy_stream(stream), "destroy_stream")
     ok(acl.rt.destroy_context(ctx), "destroy_context")
