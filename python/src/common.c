@@ -246,6 +246,12 @@ int oa_py_h_has(const void *p, oa_py_hkind kind)
     return e != NULL && e->kind == (int)kind;
 }
 
+int oa_py_h_borrowed(const void *p)
+{
+    const hentry *e = hfind(p);
+    return e != NULL && e->owner != NULL;
+}
+
 void oa_py_h_del_owned(const void *p)
 {
     for (size_t i = 0; i < g_cap; ++i) {

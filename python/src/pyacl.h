@@ -65,6 +65,8 @@ typedef enum oa_py_hkind {
 void oa_py_h_add(const void *p, oa_py_hkind kind, const void *owner);
 /* 1 when p is a live handle of that kind. */
 int oa_py_h_has(const void *p, oa_py_hkind kind);
+/* 1 when p is live and owned by another handle (a dataset's or a parent description's). */
+int oa_py_h_borrowed(const void *p);
 /* Forgets p and every handle it owns. */
 void oa_py_h_del(const void *p);
 /* Forgets the handles p owns. */
@@ -263,7 +265,8 @@ static inline oa_t_ERR oa_fail_ERR(void)
     }                                                                                                                  \
     static inline int oa_in_D_##K(PyObject *o, oa_t_D_##K *v)                                                          \
     {                                                                                                                  \
-        return oa_in_H_##K(o, v);                                                                                      \
+        const int st = oa_in_H_##K(o, v);                                                                              \
+        return st == 0 && *v != NULL && oa_py_h_borrowed(*v) ? 1 : st; /* not the caller's to destroy */               \
     }                                                                                                                  \
     static inline PyObject *oa_out_D_##K(oa_t_D_##K v)                                                                 \
     {                                                                                                                  \

@@ -299,6 +299,8 @@ def dynamic_shape():
     od = acl.mdl.get_dataset_tensor_desc(out, 0)
     shape = [acl.get_tensor_desc_dim_v2(od, i)[0] for i in range(acl.get_tensor_desc_num_dims(od))]
     check(shape == [8, 2], "output tensor desc [8, 2] (%s)" % shape)
+    acl.destroy_tensor_desc(od)  # the dataset's own copy: not the caller's to destroy, ignored
+    check(acl.get_tensor_desc_num_dims(od) == 2, "destroy_tensor_desc of the dataset's description is ignored")
     addr, size = acl.get_data_buffer_addr(b_out), acl.get_data_buffer_size_v2(b_out)
     check(addr != 0 and size == 64, "execute filled the output buffer (%d bytes)" % size)
     close(np.frombuffer(acl.util.ptr_to_bytes(addr, size), np.float32), ref, "dynamic-shape cls batch 8")
