@@ -43,6 +43,8 @@
     X("get_user_dev_id_by_logic_dev_id", GIL, ERR, aclrtGetUserDevIdByLogicDevId, (IN, I32), (OUT, I32))               \
     X("get_logic_dev_id_by_phy_dev_id", GIL, ERR, aclrtGetLogicDevIdByPhyDevId, (IN, I32), (OUT, I32))                 \
     X("get_phy_dev_id_by_logic_dev_id", GIL, ERR, aclrtGetPhyDevIdByLogicDevId, (IN, I32), (OUT, I32))                 \
+    X("device_get_bare_tgid", GIL, ERR, aclrtDeviceGetBareTgid, (OUT, I32))                                            \
+    X("device_task_abort", NOGIL, ERR, aclrtDeviceTaskAbort, (IN, I32), (IN, U32))                                     \
     X("synchronize_device", NOGIL, ERR, aclrtSynchronizeDevice, NOARGS)                                                \
     X("synchronize_device_with_timeout", NOGIL, ERR, aclrtSynchronizeDeviceWithTimeout, (IN, I32))                     \
     /* contexts */                                                                                                     \
@@ -113,6 +115,11 @@
     X("mem_flush", GIL, ERR, aclrtMemFlush, (IN, PTR), (IN, LEN))                                                      \
     X("mem_invalidate", GIL, ERR, aclrtMemInvalidate, (IN, PTR), (IN, LEN))                                            \
     X("get_mem_info", GIL, ERR, aclrtGetMemInfo, (IN, I32), (OUT, SZ), (OUT, SZ))                                      \
+    X("memcpy_async_with_condition", NOGIL, ERR, aclrtMemcpyAsyncWithCondition, (IN, PTR), (IN, LEN), (IN, PTR),       \
+      (IN, LEN), (IN, I32), (IN, PTR))                                                                                 \
+    X("cmo_async", NOGIL, ERR, aclrtCmoAsync, (IN, PTR), (IN, LEN), (IN, I32), (IN, PTR))                              \
+    X("value_write", NOGIL, ERR, aclrtValueWrite, (IN, PTR), (IN, U64), (IN, U32), (IN, PTR))                          \
+    X("value_wait", NOGIL, ERR, aclrtValueWait, (IN, PTR), (IN, U64), (IN, U32), (IN, PTR))                            \
     X("host_register", GIL, ERR, aclrtHostRegister, (IN, PTR), (IN, U64), (IN, I32), (OUT, PTR))                       \
     X("host_unregister", GIL, ERR, aclrtHostUnregister, (IN, PTR))                                                     \
     X("host_get_device_pointer", GIL, ERR, aclrtHostGetDevicePointer, (IN, PTR), (OUT, PTR), (IN, U32))                \

@@ -2,6 +2,7 @@
 """acl.rt the pyACL way: memory and memcpy flows checked against numpy, streams and events,
 callbacks through subscribe_report / process_report / launch_callback in a native thread,
 the GIL released while a stream waits for a Python callback."""
+import os
 import threading
 import time
 
@@ -60,6 +61,15 @@ def memcpy_flows(stream):
     check(acl.rt.memcpy2d(d2, 30 * 4, acl.util.numpy_to_ptr(src), 10, 30 * 4, 10, ACL_MEMCPY_HOST_TO_DEVICE) != 0,
           "memcpy2d width > spitch refused")
     ok(acl.rt.free(d2), "free")
+    # stream-ordered value write / wait, cache maintenance, conditional copy
+    ok(acl.rt.value_write(dev2, 0x1122334455667788, 0, stream), "value_write")
+    ok(acl.rt.value_wait(dev2, 0x1122334455667788, 0, stream), "value_wait (already equal)")
+    ok(acl.rt.cmo_async(dev2, 64, 0, stream), "cmo_async")
+    ok(acl.rt.memcpy_async_with_condition(dev2 + 8, 8, dev2, 8, ACL_MEMCPY_DEVICE_TO_DEVICE, stream),
+       "memcpy_async_with_condition")
+    ok(acl.rt.synchronize_stream(stream), "synchronize_stream")
+    check(acl.util.ptr_to_bytes(dev2, 16) == (0x1122334455667788).to_bytes(8, "little") * 2,
+          "value_write wrote the 64-bit value, the conditional copy duplicated it")
     # host memory
     hp, ret = acl.rt.malloc_host(n)
     ok(ret, "malloc_host")
@@ -181,6 +191,7 @@ def main():
     major, minor, patch, ret = acl.get_version()
     ok(ret, "acl.get_version -> %d.%d.%d" % (major, minor, patch))
     check(isinstance(acl.get_soc_name(), str), "get_soc_name is a str")
+    check(acl.rt.device_get_bare_tgid() == (os.getpid(), 0), "device_get_bare_tgid -> (pid, 0)")
     stream, ret = acl.rt.create_stream()
     ok(ret, "create_stream")
     memcpy_flows(stream)
