@@ -378,14 +378,85 @@ PyMethodDef *oa_py_util_methods(void)
     return g_methods;
 }
 
-/* ---- acl.media: as far as the C side exists (DVPP memory) ---- */
+/* ---- acl.media: DVPP V1 (acl/ops/acl_dvpp.h), pyACL's "dvpp_" names ---- */
 
 #undef OA_MOD
 #define OA_MOD "acl.media"
 
+/* DVPP descriptions and configs are plain heap objects in C: tracked like the model handles */
+enum { OA_HK_CHDESC = 100, OA_HK_PICDESC, OA_HK_ROI, OA_HK_RESIZE, OA_HK_JPEGE };
+OA_HANDLE_KIND(CHDESC, acldvppChannelDesc *, (oa_py_hkind)OA_HK_CHDESC)
+OA_HANDLE_KIND(PICDESC, acldvppPicDesc *, (oa_py_hkind)OA_HK_PICDESC)
+OA_HANDLE_KIND(ROI, acldvppRoiConfig *, (oa_py_hkind)OA_HK_ROI)
+OA_HANDLE_KIND(RESIZE, acldvppResizeConfig *, (oa_py_hkind)OA_HK_RESIZE)
+OA_HANDLE_KIND(JPEGE, acldvppJpegeConfig *, (oa_py_hkind)OA_HK_JPEGE)
+OA_SKIND(E_PIXFMT, acldvppPixelFormat, INT32_MIN, INT32_MAX)
+OA_SKIND(E_JPEGFMT, acldvppJpegFormat, INT32_MIN, INT32_MAX)
+
 #define MEDIA_TABLE(X)                                                                                                 \
     X("dvpp_malloc", GIL, ERR, acldvppMalloc, (OUT, PTR), (IN, LEN))                                                   \
-    X("dvpp_free", NOGIL, ERR, acldvppFree, (IN, PTR))
+    X("dvpp_free", NOGIL, ERR, acldvppFree, (IN, PTR))                                                                 \
+    X("dvpp_create_channel_desc", GIL, H_CHDESC, acldvppCreateChannelDesc, NOARGS)                                     \
+    X("dvpp_destroy_channel_desc", GIL, ERR, acldvppDestroyChannelDesc, (IN, D_CHDESC))                                \
+    X("dvpp_get_channel_desc_channel_id", GIL, U64, acldvppGetChannelDescChannelId, (IN, H_CHDESC))                    \
+    X("dvpp_set_channel_desc_mode", GIL, ERR, acldvppSetChannelDescMode, (IN, H_CHDESC), (IN, U32))                    \
+    X("dvpp_create_channel", NOGIL, ERR, acldvppCreateChannel, (IN, H_CHDESC))                                         \
+    X("dvpp_destroy_channel", NOGIL, ERR, acldvppDestroyChannel, (IN, H_CHDESC))                                       \
+    X("dvpp_create_pic_desc", GIL, H_PICDESC, acldvppCreatePicDesc, NOARGS)                                            \
+    X("dvpp_destroy_pic_desc", GIL, ERR, acldvppDestroyPicDesc, (IN, D_PICDESC))                                       \
+    X("dvpp_set_pic_desc_data", GIL, ERR, acldvppSetPicDescData, (IN, H_PICDESC), (IN, PTR))                           \
+    X("dvpp_set_pic_desc_size", GIL, ERR, acldvppSetPicDescSize, (IN, H_PICDESC), (IN, U32))                           \
+    X("dvpp_set_pic_desc_format", GIL, ERR, acldvppSetPicDescFormat, (IN, H_PICDESC), (IN, I32))                       \
+    X("dvpp_set_pic_desc_width", GIL, ERR, acldvppSetPicDescWidth, (IN, H_PICDESC), (IN, U32))                         \
+    X("dvpp_set_pic_desc_height", GIL, ERR, acldvppSetPicDescHeight, (IN, H_PICDESC), (IN, U32))                       \
+    X("dvpp_set_pic_desc_width_stride", GIL, ERR, acldvppSetPicDescWidthStride, (IN, H_PICDESC), (IN, U32))            \
+    X("dvpp_set_pic_desc_height_stride", GIL, ERR, acldvppSetPicDescHeightStride, (IN, H_PICDESC), (IN, U32))          \
+    X("dvpp_set_pic_desc_ret_code", GIL, ERR, acldvppSetPicDescRetCode, (IN, H_PICDESC), (IN, U32))                    \
+    X("dvpp_get_pic_desc_data", GIL, PTR, acldvppGetPicDescData, (IN, H_PICDESC))                                      \
+    X("dvpp_get_pic_desc_size", GIL, U32, acldvppGetPicDescSize, (IN, H_PICDESC))                                      \
+    X("dvpp_get_pic_desc_format", GIL, E_PIXFMT, acldvppGetPicDescFormat, (IN, H_PICDESC))                             \
+    X("dvpp_get_pic_desc_width", GIL, U32, acldvppGetPicDescWidth, (IN, H_PICDESC))                                    \
+    X("dvpp_get_pic_desc_height", GIL, U32, acldvppGetPicDescHeight, (IN, H_PICDESC))                                  \
+    X("dvpp_get_pic_desc_width_stride", GIL, U32, acldvppGetPicDescWidthStride, (IN, H_PICDESC))                       \
+    X("dvpp_get_pic_desc_height_stride", GIL, U32, acldvppGetPicDescHeightStride, (IN, H_PICDESC))                     \
+    X("dvpp_get_pic_desc_ret_code", GIL, U32, acldvppGetPicDescRetCode, (IN, H_PICDESC))                               \
+    X("dvpp_create_roi_config", GIL, H_ROI, acldvppCreateRoiConfig, (IN, U32), (IN, U32), (IN, U32), (IN, U32))        \
+    X("dvpp_destroy_roi_config", GIL, ERR, acldvppDestroyRoiConfig, (IN, D_ROI))                                       \
+    X("dvpp_set_roi_config", GIL, ERR, acldvppSetRoiConfig, (IN, H_ROI), (IN, U32), (IN, U32), (IN, U32), (IN, U32))   \
+    X("dvpp_set_roi_config_left", GIL, ERR, acldvppSetRoiConfigLeft, (IN, H_ROI), (IN, U32))                           \
+    X("dvpp_set_roi_config_right", GIL, ERR, acldvppSetRoiConfigRight, (IN, H_ROI), (IN, U32))                         \
+    X("dvpp_set_roi_config_top", GIL, ERR, acldvppSetRoiConfigTop, (IN, H_ROI), (IN, U32))                             \
+    X("dvpp_set_roi_config_bottom", GIL, ERR, acldvppSetRoiConfigBottom, (IN, H_ROI), (IN, U32))                       \
+    X("dvpp_create_resize_config", GIL, H_RESIZE, acldvppCreateResizeConfig, NOARGS)                                   \
+    X("dvpp_destroy_resize_config", GIL, ERR, acldvppDestroyResizeConfig, (IN, D_RESIZE))                              \
+    X("dvpp_set_resize_config_interpolation", GIL, ERR, acldvppSetResizeConfigInterpolation, (IN, H_RESIZE),           \
+      (IN, U32))                                                                                                       \
+    X("dvpp_get_resize_config_interpolation", GIL, U32, acldvppGetResizeConfigInterpolation, (IN, H_RESIZE))           \
+    X("dvpp_create_jpege_config", GIL, H_JPEGE, acldvppCreateJpegeConfig, NOARGS)                                      \
+    X("dvpp_destroy_jpege_config", GIL, ERR, acldvppDestroyJpegeConfig, (IN, D_JPEGE))                                 \
+    X("dvpp_set_jpege_config_level", GIL, ERR, acldvppSetJpegeConfigLevel, (IN, H_JPEGE), (IN, U32))                   \
+    X("dvpp_get_jpege_config_level", GIL, U32, acldvppGetJpegeConfigLevel, (IN, H_JPEGE))                              \
+    X("dvpp_jpeg_get_image_info", NOGIL, ERR, acldvppJpegGetImageInfo, (IN, PTR), (IN, U32), (OUT, U32), (OUT, U32),   \
+      (OUT, I32))                                                                                                      \
+    X("dvpp_jpeg_get_image_info_v2", NOGIL, ERR, acldvppJpegGetImageInfoV2, (IN, PTR), (IN, U32), (OUT, U32),          \
+      (OUT, U32), (OUT, I32), (OUT, E_JPEGFMT))                                                                        \
+    X("dvpp_jpeg_predict_dec_size", NOGIL, ERR, acldvppJpegPredictDecSize, (IN, PTR), (IN, U32), (IN, I32),            \
+      (OUT, U32))                                                                                                      \
+    X("dvpp_jpeg_predict_enc_size", GIL, ERR, acldvppJpegPredictEncSize, (IN, H_PICDESC), (IN, H_JPEGE), (OUT, U32))   \
+    X("dvpp_jpeg_decode_async", NOGIL, ERR, acldvppJpegDecodeAsync, (IN, H_CHDESC), (IN, PTR), (IN, U32),              \
+      (IN, H_PICDESC), (IN, PTR))                                                                                      \
+    X("dvpp_vpc_resize_async", NOGIL, ERR, acldvppVpcResizeAsync, (IN, H_CHDESC), (IN, H_PICDESC), (IN, H_PICDESC),    \
+      (IN, H_RESIZE), (IN, PTR))                                                                                       \
+    X("dvpp_vpc_crop_async", NOGIL, ERR, acldvppVpcCropAsync, (IN, H_CHDESC), (IN, H_PICDESC), (IN, H_PICDESC),        \
+      (IN, H_ROI), (IN, PTR))                                                                                          \
+    X("dvpp_vpc_crop_resize_async", NOGIL, ERR, acldvppVpcCropResizeAsync, (IN, H_CHDESC), (IN, H_PICDESC),            \
+      (IN, H_PICDESC), (IN, H_ROI), (IN, H_RESIZE), (IN, PTR))                                                         \
+    X("dvpp_vpc_crop_and_paste_async", NOGIL, ERR, acldvppVpcCropAndPasteAsync, (IN, H_CHDESC), (IN, H_PICDESC),       \
+      (IN, H_PICDESC), (IN, H_ROI), (IN, H_ROI), (IN, PTR))                                                            \
+    X("dvpp_vpc_crop_resize_paste_async", NOGIL, ERR, acldvppVpcCropResizePasteAsync, (IN, H_CHDESC),                  \
+      (IN, H_PICDESC), (IN, H_PICDESC), (IN, H_ROI), (IN, H_ROI), (IN, H_RESIZE), (IN, PTR))                           \
+    X("dvpp_vpc_convert_color_async", NOGIL, ERR, acldvppVpcConvertColorAsync, (IN, H_CHDESC), (IN, H_PICDESC),        \
+      (IN, H_PICDESC), (IN, PTR))
 
 MEDIA_TABLE(OA_DEFINE)
 
