@@ -16,6 +16,7 @@ import json
 import os
 import sys
 import threading
+import time
 
 import numpy as np
 
@@ -162,10 +163,31 @@ def static_model(name, stream):
     for r in (r1, r2):
         check(r[:3] == [0, 0, 0] and all(np.array_equal(a, b) for a, b in zip(r[3], first)),
               name + ": two threads executing concurrently get the same results")
+    # 4. the GIL is free during execute: a Python thread keeps running while this one executes
+    ticks, stop = [], []
+
+    def ticker():
+        while not stop:
+            ticks.append(1)
+            time.sleep(0.0005)
+
+    th = threading.Thread(target=ticker)
+    th.start()
+    time.sleep(0.01)
+    n0, t0, runs = len(ticks), time.time(), 0
+    while time.time() - t0 < 0.1:
+        acl.mdl.execute(m.id, m.inp, m.out)
+        runs += 1
+    spent, during = time.time() - t0, len(ticks) - n0
+    stop.append(1)
+    th.join()
+    # with the GIL held it could only run when the interpreter forces a switch (every 5 ms)
+    check(during > spent / 0.005 + 2, "%s: another Python thread ran %d times during %d executions (%.0f ms)" % (
+        name, during, runs, spent * 1e3))
     m.free_io()
     m.unload()
 
-    # 4. load_from_mem (the file's bytes, no copy), 5. load_from_file_with_mem, 6. load_with_config
+    # 5. load_from_mem (the file's bytes, no copy), load_from_file_with_mem, load_with_config
     blob = open(om, "rb").read()
     mid, ret = acl.mdl.load_from_mem(acl.util.bytes_to_ptr(blob), len(blob))
     ok(ret, "load_from_mem")
