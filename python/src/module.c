@@ -1,6 +1,6 @@
 /*
  * PyInit_acl: the module `acl` and its sub-modules acl.rt, acl.mdl, acl.op,
- * acl.blas, acl.util and acl.media, laid out as pyACL lays them out (each
+ * acl.blas, acl.util, acl.media and acl.prof, laid out as pyACL lays them out (each
  * sub-module is registered in sys.modules as "acl.<name>" and is an
  * attribute of `acl`; functions only, no constants).
  */
@@ -38,7 +38,7 @@ PyMODINIT_FUNC PyInit_acl(void)
     if (PyModule_AddFunctions(m, oa_py_base_methods()) != 0 || add_sub(m, "rt", oa_py_rt_methods()) != 0 ||
         add_sub(m, "mdl", oa_py_mdl_methods()) != 0 || add_sub(m, "op", oa_py_op_methods()) != 0 ||
         add_sub(m, "blas", oa_py_blas_methods()) != 0 || add_sub(m, "util", oa_py_util_methods()) != 0 ||
-        add_sub(m, "media", oa_py_media_methods()) != 0) {
+        add_sub(m, "media", oa_py_media_methods()) != 0 || add_sub(m, "prof", oa_py_prof_methods()) != 0) {
         Py_DECREF(m);
         return NULL;
     }

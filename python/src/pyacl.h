@@ -501,5 +501,6 @@ PyMethodDef *oa_py_op_methods(void);
 PyMethodDef *oa_py_blas_methods(void);
 PyMethodDef *oa_py_util_methods(void);
 PyMethodDef *oa_py_media_methods(void);
+PyMethodDef *oa_py_prof_methods(void);
 
 #endif /* OA_PY_PYACL_H */
