@@ -4,6 +4,8 @@ with 0..21 arguments of every non-int type (and mixes of them). Each call must r
 TypeError / ValueError (pyACL's exceptions), never crash the interpreter; the table-generated
 wrappers raise exactly TypeError("acl.<module>.<function> args parse failed"). Then stale and
 made-up handles on the functions taking tracked handles: codes or failure values, no crash."""
+import os
+import tempfile
 import warnings
 
 import acl
@@ -16,7 +18,7 @@ ALLOWED = (TypeError, ValueError)
 
 
 def functions():
-    for modname in ("", "rt", "mdl", "op", "blas", "util", "media"):
+    for modname in ("", "rt", "mdl", "op", "blas", "util", "media", "prof"):
         mod = getattr(acl, modname) if modname else acl
         for name in sorted(dir(mod)):
             f = getattr(mod, name)
@@ -123,6 +125,7 @@ def negative_sizes():
 
 
 def main():
+    os.chdir(tempfile.mkdtemp(prefix="pyacl_fuzz_"))  # str arguments name files: keep them out of the tree
     ok(acl.init(), "acl.init()")
     ok(acl.rt.set_device(0), "set_device")
     messages()
