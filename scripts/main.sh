@@ -3,7 +3,8 @@
 # out/ascend, convert the PP-OCR sample models with the installed atc (CANN's
 # command line), then build the sample applications against the prefix as a
 # user would and run them: the OCR pipeline (det -> cls -> rec) on a page
-# rendered here, the installed oa_run runner, and the runtime sample.
+# rendered here (in C, then in Python through `import acl`), the installed oa_run
+# runner, and the runtime sample.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install_deps.sh
@@ -44,7 +45,13 @@ cmake --build build/samples -j"$(nproc)"
 # OCR: render a page, read it back with det -> boxes -> cls -> rec -> CTC.
 /usr/bin/python3 samples/ocr/make_page.py "$OM/page.ppm" "openacl runs PP-OCRv4" "on an ordinary CPU"
 echo "== samples/ocr on $OM/page.ppm (rendered: \"openacl runs PP-OCRv4\" / \"on an ordinary CPU\")"
-build/samples/ocr "$OM/det.om" "$OM/cls.om" "$OM/rec.om" "$MODELS/ppocr_keys_v1.txt" "$OM/page.ppm"
+build/samples/ocr "$OM/det.om" "$OM/cls.om" "$OM/rec.om" "$MODELS/ppocr_keys_v1.txt" "$OM/page.ppm" | tee "$OM/ocr_c.txt"
+
+# The same pipeline in Python with the installed pyACL-compatible module (set_env.sh put it on PYTHONPATH).
+echo "== samples/ocr/ocr.py (import acl) on the same page"
+/usr/bin/python3 samples/ocr/ocr.py "$OM/det.om" "$OM/cls.om" "$OM/rec.om" "$MODELS/ppocr_keys_v1.txt" "$OM/page.ppm" \
+    | tee "$OM/ocr_py.txt"
+cmp -s "$OM/ocr_c.txt" "$OM/ocr_py.txt" || { echo "the Python OCR sample printed other text than the C sample" >&2; exit 1; }
 
 # The msame-style runner on the static model (zeros in, latency out).
 echo "== oa_run"

@@ -18,4 +18,6 @@ export DDK_PATH="${_oa_prefix}"
 export NPU_HOST_LIB="${_oa_prefix}/runtime/lib64/stub"
 export LD_LIBRARY_PATH="${_oa_prefix}/lib64${LD_LIBRARY_PATH:+:${LD_LIBRARY_PATH}}"
 export PATH="${_oa_prefix}/bin${PATH:+:${PATH}}"
+# the pyACL-compatible module: import acl
+export PYTHONPATH="${_oa_prefix}/python/site-packages${PYTHONPATH:+:${PYTHONPATH}}"
 unset _oa_self _oa_prefix
