@@ -35,7 +35,7 @@
 #include "file_constant/file_constant.h"
 #include "model_v1/om_reader.h"
 #include "model_v1/v1_model.h"
-#include "om/om_ir.h"
+#include "om_ir/om_ir.h"
 
 typedef struct load_ctx {
     const oa_om_graph_info *gi;

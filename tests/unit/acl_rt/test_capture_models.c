@@ -25,7 +25,7 @@
 #include "model_v1/om_reader.h"
 #include "model_v1/v1_model.h"
 #include "model_v2/model_v2.h"
-#include "om/om_ir.h"
+#include "om_ir/om_ir.h"
 #include "om/om_model.h"
 
 static const char *g_dir;
