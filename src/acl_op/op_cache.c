@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "acl_base/acl_state.h"
+#include "acl_state/acl_state.h"
 #include "acl_base/data_buffer.h"
 #include "acl_op/op_exec.h"
 #include "base/error.h"
