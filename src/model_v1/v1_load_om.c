@@ -35,6 +35,7 @@
 #include "file_constant/file_constant.h"
 #include "acl_mdl/om_reader.h"
 #include "model_v1/v1_model.h"
+#include "om/om_model.h"
 #include "om_ir/om_ir.h"
 
 typedef struct load_ctx {

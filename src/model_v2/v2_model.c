@@ -39,6 +39,7 @@
 #include "model_v2/model_v2.h"
 #include "model_v2/v2_capture.h"
 #include "model_v2/v2_internal.h"
+#include "om/om_model.h"
 #include "om_ir/om_ir.h"
 #include "prof/prof_internal.h"
 

@@ -7,7 +7,10 @@ Reads every `#include "<folder>/..."` in src/<folder>/ (C sources, headers,
     (section "## Layers": one row per folder, `| folder | may include | ... |`),
   - a src/ folder has no row, or a row names a folder that does not exist,
   - the real edges (or the table itself) form a cycle between folders,
-  - a source file under src/ or tools/ is longer than the line limit (1,500).
+  - a source file under src/ or tools/ is longer than the line limit (1,500),
+  - the oa_* DEPS / PRIVATE_DEPS of a folder's oa_add_library() calls (its
+    CMakeLists.txt) name other folders than the ones its code includes: the
+    build's include roots (cmake/OaWarnings.cmake) must say the truth.
 Usage: check_layers.py <repo root>     (exit 0 = clean, 1 = violations)
        check_layers.py --self-test     (runs the checks on synthetic trees)
 """
@@ -67,6 +70,34 @@ def include_edges(root, folders):
                             rel = os.path.relpath(path, root)
                             edges.setdefault((folder, target), []).append('%s:%d' % (rel, no))
     return edges
+
+
+CMAKE_CALL_RE = re.compile(r'oa_add_library\(\s*(\w+)(.*?)\)\s*$', re.S | re.M)
+CMAKE_SET_RE = re.compile(r'^\s*set\(\s*(\w+)(.*?)\)', re.S | re.M)
+
+
+def cmake_deps(root, folders):
+    """({library: folder}, {folder: set(oa_* libraries in DEPS/PRIVATE_DEPS)}) from src/*/CMakeLists.txt."""
+    lib_folder, deps = {}, {}
+    for folder in folders:
+        path = os.path.join(root, 'src', folder, 'CMakeLists.txt')
+        if not os.path.exists(path):
+            continue
+        with open(path, encoding='utf-8') as f:
+            text = re.sub(r'#[^\n]*', '', f.read())
+        variables = {m.group(1): m.group(2) for m in CMAKE_SET_RE.finditer(text)}
+        for m in CMAKE_CALL_RE.finditer(text):
+            lib_folder[m.group(1)] = folder
+            args = re.sub(r'\$\{(\w+)\}', lambda v: variables.get(v.group(1), ''), m.group(2))
+            words = args.split()
+            mode = None
+            for w in words:
+                if w in ('SOURCES', 'DEPS', 'PRIVATE_DEPS'):
+                    mode = w
+                elif mode in ('DEPS', 'PRIVATE_DEPS') and re.fullmatch(r'oa_\w+', w):
+                    deps.setdefault(folder, set()).add(w)
+            deps.setdefault(folder, set())
+    return lib_folder, deps
 
 
 def find_cycle(nodes, succ):
@@ -137,6 +168,19 @@ def check(root):
     cycle = find_cycle(sorted(set(folders) | set(table)), allowed_succ)
     if cycle:
         errors.append('cycle in the layer table itself: %s' % ' -> '.join(cycle))
+    lib_folder, deps = cmake_deps(root, folders)
+    for folder, libs in sorted(deps.items()):
+        unknown = sorted(l for l in libs if l not in lib_folder)
+        for l in unknown:
+            errors.append('src/%s/CMakeLists.txt: %s is not an oa_add_library() of src/' % (folder, l))
+        declared = set(lib_folder[l] for l in libs if l in lib_folder) - {folder}
+        used = set(b for (a, b) in edges if a == folder)
+        for b in sorted(used - declared):
+            errors.append('src/%s/ includes src/%s/, but its CMake DEPS do not name a library of that folder'
+                          % (folder, b))
+        for b in sorted(declared - used):
+            errors.append('src/%s/CMakeLists.txt declares a library of src/%s/, but no file of it includes that '
+                          'folder' % (folder, b))
     for path, n in long_files(root):
         errors.append('%s has %d lines, more than %d: split it' % (path, n, MAX_LINES))
     return errors
@@ -169,6 +213,19 @@ def self_test():
         ('include cycle', dict(base_files, **{'src/b/b.c': '#include "a/a.h"\n'}),
          {'a': 'b', 'b': 'a', 'c': 'none'}, 'cycle between src/ folders'),
         ('table cycle', base_files, {'a': 'b', 'b': 'c', 'c': 'a'}, 'cycle in the layer table'),
+        ('cmake deps ok', dict(base_files, **{
+            'src/a/CMakeLists.txt': 'oa_add_library(oa_a\n  SOURCES a.c\n  DEPS oa_b m)\n',
+            'src/b/CMakeLists.txt': 'oa_add_library(oa_b SOURCES b.c)\n'}),
+         {'a': 'b', 'b': 'none', 'c': 'none'}, None),
+        ('cmake dep missing', dict(base_files, **{
+            'src/a/CMakeLists.txt': 'oa_add_library(oa_a SOURCES a.c DEPS m)\n',
+            'src/b/CMakeLists.txt': 'oa_add_library(oa_b SOURCES b.c)\n'}),
+         {'a': 'b', 'b': 'none', 'c': 'none'}, 'CMake DEPS do not name'),
+        ('cmake dep unused', dict(base_files, **{
+            'src/a/CMakeLists.txt': 'set(X oa_c)\noa_add_library(oa_a SOURCES a.c DEPS oa_b\n  PRIVATE_DEPS ${X})\n',
+            'src/b/CMakeLists.txt': 'oa_add_library(oa_b SOURCES b.c)\n',
+            'src/c/CMakeLists.txt': 'oa_add_library(oa_c SOURCES c.c)\n'}),
+         {'a': 'b', 'b': 'none', 'c': 'none'}, 'no file of it includes'),
         ('long file', dict(base_files, **{'src/c/c.c': 'x\n' * (MAX_LINES + 1)}),
          {'a': 'b', 'b': 'none', 'c': 'none'}, 'more than %d' % MAX_LINES),
     ]
@@ -195,7 +252,7 @@ def main(argv):
     for e in errors:
         print('check_layers: ' + e)
     if not errors:
-        print('check_layers: %d folders, every include edge allowed, no cycle, no file over %d lines'
+        print('check_layers: %d folders, every include edge allowed and declared in CMake, no cycle, no file over %d lines'
               % (len(src_folders(argv[1])), MAX_LINES))
     return 1 if errors else 0
 
