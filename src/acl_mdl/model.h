@@ -54,7 +54,7 @@ typedef struct oa_model_load_args {
     const char *om_path;     /* file loads; NULL for memory loads (CANN then has no "<om dir>/weight/" fallback) */
     const void *image;       /* the .om bytes in host memory */
     size_t image_size;
-    void *om;                /* the reader's opened model (model_v1's reader: an oa_om_loaded, whose model
+    void *om;                /* the reader's opened model (the .om reader, om_reader.h: an oa_om_loaded, whose model
                               * the executor may take over), else NULL */
     void *work_ptr;          /* *_WITH_MEM: caller's feature-map memory (NULL: allocate) */
     size_t work_size;
