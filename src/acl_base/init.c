@@ -27,11 +27,11 @@
 #include <string.h>
 
 #include "acl/acl.h"
-#include "acl_state/acl_state.h"
-#include "acl_state/config.h"
 #include "acl_base/init_internal.h"
 #include "acl_base/platform.h"
 #include "acl_rt/rt_lifecycle.h"
+#include "acl_state/acl_state.h"
+#include "acl_state/config.h"
 #include "base/acl_check.h"
 #include "base/log.h"
 #include "dump/dump_config.h"

@@ -23,9 +23,9 @@
 #include <unistd.h>
 
 #include "acl/acl_rt.h"
-#include "acl_state/acl_state.h"
 #include "acl_mdl/mdl_internal.h"
 #include "acl_mdl/model_reader.h"
+#include "acl_state/acl_state.h"
 #include "base/acl_check.h"
 #include "om/om_format.h"
 

@@ -29,11 +29,11 @@
 #include <unistd.h>
 
 #include "acl/acl_rt.h"
+#include "acl_mdl/om_reader.h"
 #include "base/error.h"
 #include "base/log.h"
 #include "base/pages.h"
 #include "file_constant/file_constant.h"
-#include "acl_mdl/om_reader.h"
 #include "model_v1/v1_model.h"
 #include "om/om_model.h"
 #include "om_ir/om_ir.h"
