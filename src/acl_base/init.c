@@ -23,16 +23,15 @@
  * in a process that never called aclInit succeeds once; after a finalize it
  * is ACL_ERROR_REPEAT_FINALIZE.
  */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "acl/acl.h"
-#include "acl_base/acl_state.h"
-#include "acl_base/config.h"
 #include "acl_base/init_internal.h"
 #include "acl_base/platform.h"
 #include "acl_rt/rt_lifecycle.h"
+#include "acl_state/acl_state.h"
+#include "acl_state/config.h"
 #include "base/acl_check.h"
 #include "base/log.h"
 #include "dump/dump_config.h"
@@ -40,8 +39,6 @@
 
 /* ---- process state ---- */
 
-static pthread_mutex_t g_init_lock;
-static pthread_once_t g_lock_once = PTHREAD_ONCE_INIT;
 static uint64_t g_refcount;
 static bool g_finalized;                        /* CANN's "finalize done" flag (false at start) */
 static char *g_config_text;                     /* text of the current init, "" when none */
@@ -49,45 +46,19 @@ static size_t g_config_len;
 static char *g_first_text;                      /* text of the first successful init */
 static size_t g_first_len;
 static bool g_have_first;
-static uint64_t g_max_opqueue_num = OA_ACL_DEFAULT_MAX_OPQUEUE_NUM;
 static bool g_default_device_set;
 static oa_acl_runtime_limits g_limits;
 static int g_err_msg_mode;
 
-static void make_recursive_lock(void)
-{
-    pthread_mutexattr_t attr;
-    pthread_mutexattr_init(&attr);
-    pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
-    pthread_mutex_init(&g_init_lock, &attr);
-    pthread_mutexattr_destroy(&attr);
-}
-
+/* aclInit / aclFinalize share acl_state's lock with the readers of the state. */
 static void lock_init(void)
 {
-    pthread_once(&g_lock_once, make_recursive_lock);
-    pthread_mutex_lock(&g_init_lock);
+    oa_acl_state_lock();
 }
 
 static void unlock_init(void)
 {
-    pthread_mutex_unlock(&g_init_lock);
-}
-
-bool oa_acl_is_initialized(void)
-{
-    lock_init();
-    const bool on = g_refcount > 0;
-    unlock_init();
-    return on;
-}
-
-uint64_t oa_acl_config_max_opqueue_num(void)
-{
-    lock_init();
-    const uint64_t v = g_max_opqueue_num;
-    unlock_init();
-    return v;
+    oa_acl_state_unlock();
 }
 
 oa_acl_runtime_limits oa_acl_config_runtime_limits(void)
@@ -285,7 +256,7 @@ static oa_status apply_file_settings(const char *path, const cJSON *root)
     if (st != OA_OK) {
         return st;
     }
-    g_max_opqueue_num = max_ops;
+    oa_acl_state_set_max_opqueue_num(max_ops);
     for (int i = 0; i < 3; ++i) {
         g_limits.stack_size_set[i] = stacks.has[i];
         g_limits.stack_size[i] = stacks.value[i];
@@ -309,7 +280,7 @@ static void rollback_init(void)
     }
     oa_dump_on_finalize();
     oa_prof_cancel_init_config();
-    g_max_opqueue_num = OA_ACL_DEFAULT_MAX_OPQUEUE_NUM;
+    oa_acl_state_set_max_opqueue_num(OA_ACL_DEFAULT_MAX_OPQUEUE_NUM);
     memset(&g_limits, 0, sizeof(g_limits));
     g_limits.event_mode = -1;
 }
@@ -391,6 +362,7 @@ static oa_status init_locked(const char *configPath)
     }
     g_finalized = false;
     g_refcount = 1;
+    oa_acl_state_set_initialized(true);
     OA_LOGI("aclInit succeeded (config %s)", has_path ? configPath : "none");
     return OA_OK;
 }
@@ -440,11 +412,12 @@ static aclError finalize_locked(void)
         return ret;
     }
     oa_rt_finalize();
-    g_max_opqueue_num = OA_ACL_DEFAULT_MAX_OPQUEUE_NUM;
+    oa_acl_state_set_max_opqueue_num(OA_ACL_DEFAULT_MAX_OPQUEUE_NUM);
     memset(&g_limits, 0, sizeof(g_limits));
     g_limits.event_mode = -1;
     g_finalized = true;
     g_refcount = 0;
+    oa_acl_state_set_initialized(false);
     OA_LOGI("aclFinalize succeeded");
     return ACL_SUCCESS;
 }

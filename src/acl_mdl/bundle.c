@@ -29,12 +29,11 @@
 #include "acl_mdl/mdl_objects.h"
 #include "acl_mdl/model.h"
 #include "base/acl_check.h"
+#include "om/om_format.h"
 
-#define OM_HEADER 256u
-#define OM_MAGIC 0x444F4D49u
-#define OM_BUNDLE_TYPE 5u
-#define PART_BUNDLE_MODEL 24u
-#define PART_BUNDLE_VAR 25u
+#define OM_HEADER OA_OM_HEADER_SIZE
+#define PART_BUNDLE_MODEL OA_OM_PART_BUNDLE_MODEL_INFO
+#define PART_BUNDLE_VAR OA_OM_PART_BUNDLE_MODEL_VAR_INFO
 #define MAX_SUB_MODELS 1024u
 
 typedef struct sub_model {
@@ -81,19 +80,23 @@ static uint64_t rd64(const unsigned char *p)
 static oa_status parse(const unsigned char *img, size_t size, bundle_layout *out)
 {
     memset(out, 0, sizeof(*out));
-    if (size < OM_HEADER + 8 || rd32(img) != OM_MAGIC) {
+    oa_om_header h;
+    if (size >= OM_HEADER + 8) {
+        oa_om_header_decode(img, &h);
+    }
+    if (size < OM_HEADER + 8 || h.magic != OA_OM_MAGIC) {
         return OA_FAIL(OA_E_GE_PARAM, "bundle model: not an .om file (%zu bytes, bad magic or too short)", size);
     }
-    if (img[82] != OM_BUNDLE_TYPE) {
-        return OA_FAIL(OA_E_GE_PARAM, "bundle model: header model type is %u, a bundle has %u", img[82],
-                       OM_BUNDLE_TYPE);
+    if (h.modeltype != OA_OM_MODEL_BUNDLE) {
+        return OA_FAIL(OA_E_GE_PARAM, "bundle model: header model type is %u, a bundle has %u", h.modeltype,
+                       (unsigned)OA_OM_MODEL_BUNDLE);
     }
-    const uint64_t length = rd64(img + 184);
+    const uint64_t length = h.model_length;
     if (length != size) {
         return OA_FAIL(OA_E_GE_PARAM, "bundle model: header length %llu differs from the image size %zu",
                        (unsigned long long)length, size);
     }
-    const uint32_t model_num = rd32(img + 156);
+    const uint32_t model_num = h.model_num;
     const uint32_t num = rd32(img + OM_HEADER);
     if (model_num == 0 || model_num > MAX_SUB_MODELS || num != model_num + 1) {
         return OA_FAIL(OA_E_GE_PARAM, "bundle model: %u sub-models and %u partitions (want sub-models + 1)",

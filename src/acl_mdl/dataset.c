@@ -61,6 +61,28 @@ ACL_FUNC_VISIBILITY aclDataBuffer *aclmdlGetDatasetBuffer(const aclmdlDataset *d
     return dataset->slots[index].buffer;
 }
 
+/* ---- executor access (model.h) ---- */
+
+size_t oa_mdl_dataset_count(const aclmdlDataset *ds)
+{
+    return ds->count;
+}
+
+aclDataBuffer *oa_mdl_dataset_buffer(const aclmdlDataset *ds, size_t index)
+{
+    return index < ds->count ? ds->slots[index].buffer : NULL;
+}
+
+const aclTensorDesc *oa_mdl_dataset_desc(const aclmdlDataset *ds, size_t index)
+{
+    return index < ds->count ? ds->slots[index].desc : NULL;
+}
+
+aclTensorDesc **oa_mdl_dataset_desc_ref(aclmdlDataset *ds, size_t index)
+{
+    return index < ds->count ? &ds->slots[index].desc : NULL;
+}
+
 oa_status oa_mdl_dataset_set_desc(aclmdlDataset *ds, size_t index, const aclTensorDesc *src)
 {
     if (index >= ds->count) {

@@ -23,14 +23,13 @@
 #include <unistd.h>
 
 #include "acl/acl_rt.h"
-#include "acl_base/acl_state.h"
 #include "acl_mdl/mdl_internal.h"
 #include "acl_mdl/model_reader.h"
+#include "acl_state/acl_state.h"
 #include "base/acl_check.h"
+#include "om/om_format.h"
 
 #define OM2_MAGIC_SIZE 4u
-#define OM_HEADER_SIZE 256u
-#define OM_VERSION_2 0x20000000u
 
 /* ---- shared helpers ---- */
 
@@ -97,21 +96,14 @@ oa_status oa_mdl_route_mem(const void *data, size_t size, bool *is_om2)
     return OA_OK;
 }
 
-static uint32_t read_u32le(const unsigned char *p)
-{
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
-
 bool oa_mdl_header_is_dynamic(const void *head, size_t size)
 {
-    if (head == NULL || size < OM_HEADER_SIZE) {
+    if (head == NULL || size < OA_OM_HEADER_SIZE) {
         return false;
     }
-    const unsigned char *h = head;
-    const uint32_t version = read_u32le(h + 8);
-    const uint32_t model_num = read_u32le(h + 156);
-    const uint8_t unknown = h[193];
-    return version >= OM_VERSION_2 && (model_num > 1u || unknown == 1u);
+    oa_om_header h;
+    oa_om_header_decode(head, &h);
+    return oa_om_header_is_dynamic(&h);
 }
 
 bool oa_mdl_rt2_enabled(void)
@@ -252,9 +244,9 @@ static oa_status check_mem_load(const char *fn, const void *model, size_t size, 
         return OA_FAIL(OA_E_PARAM, "parameter [modelId] must not be null");
     }
     /* GE reads the whole 256-byte header to decide V1 / V2 */
-    if (oa_mdl_rt2_enabled() && size < OM_HEADER_SIZE) {
+    if (oa_mdl_rt2_enabled() && size < OA_OM_HEADER_SIZE) {
         return OA_FAIL(OA_E_PARAM, "invalid model size, model data size %zu must be greater than or equal to %u", size,
-                       OM_HEADER_SIZE);
+                       OA_OM_HEADER_SIZE);
     }
     return OA_OK;
 }
@@ -431,12 +423,12 @@ static oa_status check_without_graph(const aclmdlConfigHandle *h, bool from_file
     }
     bool dynamic;
     if (from_file) {
-        unsigned char head[OM_HEADER_SIZE];
+        unsigned char head[OA_OM_HEADER_SIZE];
         dynamic = oa_mdl_header_is_dynamic(head, read_head(h->load_path, head, sizeof(head)));
     } else {
-        if (h->mdl_size < OM_HEADER_SIZE) {
+        if (h->mdl_size < OA_OM_HEADER_SIZE) {
             return OA_FAIL(OA_E_PARAM, "invalid model size, model data size %zu must be greater than or equal to %u",
-                           h->mdl_size, OM_HEADER_SIZE);
+                           h->mdl_size, OA_OM_HEADER_SIZE);
         }
         dynamic = oa_mdl_header_is_dynamic(h->mdl_addr, h->mdl_size);
     }

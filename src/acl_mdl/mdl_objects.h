@@ -55,11 +55,7 @@ struct aclmdlDataset {
     uint64_t dynamic_dims[ACL_MAX_DIM_CNT];
 };
 
-/*
- * Replaces slot index's descriptor by a copy of src (NULL: removes it).
- * Executors use it to publish output shapes after a run.
- */
-oa_status oa_mdl_dataset_set_desc(aclmdlDataset *ds, size_t index, const aclTensorDesc *src) OA_MUST_CHECK;
+/* Executors reach datasets through the accessors of model.h. */
 
 /* ---- aclmdlConfigHandle ---- */
 

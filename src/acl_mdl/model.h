@@ -40,17 +40,11 @@
 #include "acl_mdl/gear.h"
 #include "acl_mdl/model_info.h"
 #include "base/status.h"
+#include "file_constant/file_constant.h" /* oa_external_weight */
 
 #define OA_MODEL_V2_FIRST_ID 2147483648u
 
 typedef struct oa_model oa_model;
-
-/* One aclmdlSetExternalWeightAddress registration (config.h keeps the list). */
-typedef struct oa_external_weight {
-    char *file_name; /* as the application passed it; executors match it by basename */
-    void *dev_ptr;
-    size_t size;     /* > 0, multiple of 32 */
-} oa_external_weight;
 
 /*
  * What an executor's load() receives. Everything is borrowed for the call:
@@ -60,7 +54,7 @@ typedef struct oa_model_load_args {
     const char *om_path;     /* file loads; NULL for memory loads (CANN then has no "<om dir>/weight/" fallback) */
     const void *image;       /* the .om bytes in host memory */
     size_t image_size;
-    void *om;                /* the reader's opened model (model_v1's reader: an oa_om_loaded, whose model
+    void *om;                /* the reader's opened model (the .om reader, om_reader.h: an oa_om_loaded, whose model
                               * the executor may take over), else NULL */
     void *work_ptr;          /* *_WITH_MEM: caller's feature-map memory (NULL: allocate) */
     size_t work_size;
@@ -77,6 +71,20 @@ typedef struct oa_model_load_args {
     const uint32_t *output_q;
     size_t output_q_num;
 } oa_model_load_args;
+
+/*
+ * Datasets as executors see them: the aclmdlDataset layout stays private to
+ * acl_mdl (mdl_objects.h). Buffers are the application's aclDataBuffer
+ * (layout in acl_base/data_buffer.h); descriptors are the dataset's own.
+ * The getters return NULL past the end.
+ */
+size_t oa_mdl_dataset_count(const aclmdlDataset *ds);
+aclDataBuffer *oa_mdl_dataset_buffer(const aclmdlDataset *ds, size_t index);
+const aclTensorDesc *oa_mdl_dataset_desc(const aclmdlDataset *ds, size_t index);
+/* The slot's owned descriptor, for executors that create or update it in place (aclCreateTensorDesc'd). */
+aclTensorDesc **oa_mdl_dataset_desc_ref(aclmdlDataset *ds, size_t index);
+/* Replaces slot index's descriptor by a copy of src (NULL: removes it), e.g. output shapes after a run. */
+oa_status oa_mdl_dataset_set_desc(aclmdlDataset *ds, size_t index, const aclTensorDesc *src) OA_MUST_CHECK;
 
 /* What execute() / execute_async() receive. */
 typedef struct oa_model_run {

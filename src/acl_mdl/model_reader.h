@@ -26,7 +26,7 @@ typedef struct oa_model_source {
 typedef struct oa_model_image {
     oa_model_info *info;    /* a NEW info (refcount 1, not shared yet: the loader sets its route); header_dynamic filled */
     void *om;               /* the reader's opened model, passed to the executor (oa_model_load_args.om), which
-                             * may take what it holds over (the model_v1 reader: an oa_om_loaded) */
+                             * may take what it holds over (the .om reader, om_reader.h: an oa_om_loaded) */
     const void *bytes;      /* the whole image in host memory */
     size_t size;
     void *reader_state;     /* for close() */

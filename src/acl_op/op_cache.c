@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "acl_base/acl_state.h"
 #include "acl_base/data_buffer.h"
 #include "acl_op/op_exec.h"
+#include "acl_state/acl_state.h"
 #include "base/error.h"
 #include "base/log.h"
 #include "base/util.h"

@@ -24,7 +24,7 @@
 #include "base/util.h"
 #include "om/om_arena.h"
 #include "om/om_format.h"
-#include "om/om_ir.h"
+#include "om_ir/om_ir.h"
 #include "om/om_pb.h"
 
 typedef struct wctx {

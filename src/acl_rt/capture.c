@@ -7,7 +7,7 @@
  * A capturing stream has an interceptor (oa_stream_set_interceptor): every
  * task submitted to it is appended to its model stream instead of being
  * queued. Event operations are handled before they become tasks
- * (oa_capture_event_*), because a captured record or wait must not touch the
+ * (oa_capture_event_*, capture_event.c), because a captured record or wait must not touch the
  * event's real state: a record inside a capture binds the event to that
  * record task, and a wait on a bound event makes the waiting stream join the
  * capture and depend on that record. Everything here happens under one
@@ -175,7 +175,7 @@ const oa_capture_hooks *oa_capture_hooks_of(uint16_t kind, oa_task_run_fn run)
 
 /* ---- stream links ---------------------------------------------------------------------- */
 
-static bool link_capturing(const oa_cap_link *l)
+bool oa_cap_link_capturing(const oa_cap_link *l)
 {
     return l->role == OA_CAP_ORIGIN || l->role == OA_CAP_JOINED;
 }
@@ -183,7 +183,7 @@ static bool link_capturing(const oa_cap_link *l)
 /* Capture status of a stream; an invalidated instance invalidates all its streams. */
 static aclmdlRICaptureStatus link_status(const oa_cap_link *l)
 {
-    if (!link_capturing(l)) {
+    if (!oa_cap_link_capturing(l)) {
         return ACL_MODEL_RI_CAPTURE_STATUS_NONE;
     }
     if (l->status == ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED || mri_status_of(l->model) == MRI_CAPTURE_INVALIDATED) {
@@ -198,7 +198,7 @@ static bool model_capturing(const oa_mdlri *m)
 }
 
 /* Invalidates a capture: ending it reports ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED. Lock held. */
-static void invalidate(oa_mdlri *m, const char *why)
+void oa_cap_invalidate(oa_mdlri *m, const char *why)
 {
     if (mri_status_of(m) == MRI_CAPTURE_ACTIVE) {
         mri_set_status(m, MRI_CAPTURE_INVALIDATED);
@@ -213,11 +213,11 @@ static void invalidate(oa_mdlri *m, const char *why)
 
 /* A task group of a capture failed (a task it cannot hold, or work on another stream interrupting it): the group
  * keeps the error for aclmdlRICaptureTaskGrpEnd and the capture is invalidated, as CANN does. Lock held. */
-static void group_failed(oa_mdlri *m, oa_status code)
+void oa_cap_group_failed(oa_mdlri *m, oa_status code)
 {
     m->group_error = code;
     if (mri_status_of(m) == MRI_CAPTURE_ACTIVE) {
-        invalidate(m, "a task group failed");
+        oa_cap_invalidate(m, "a task group failed");
     }
 }
 
@@ -270,7 +270,7 @@ static void leave_capture(oa_mdlri *m)
 {
     for (uint32_t i = 0; i < m->nusers; ++i) {
         oa_stream *s = m->users[i];
-        if (s->cap.model == m && link_capturing(&s->cap)) {
+        if (s->cap.model == m && oa_cap_link_capturing(&s->cap)) {
             exit_stream(s);
         }
         oa_obj_unref(&s->obj);
@@ -323,17 +323,17 @@ static bool abandon_capture(oa_mdlri *m)
 }
 
 /* Adds s to the capture of m as a joined stream. Lock held. */
-static oa_status join_capture(oa_stream *s, oa_mdlri *m)
+oa_status oa_cap_join_capture(oa_stream *s, oa_mdlri *m)
 {
     oa_mri_stream *ms = NULL;
     oa_status st = oa_mdlri_add_stream(m, s, true, false, true, &ms);
     if (st != OA_OK) {
-        invalidate(m, "a stream could not join the capture");
+        oa_cap_invalidate(m, "a stream could not join the capture");
         return st;
     }
     st = add_user(m, s);
     if (st != OA_OK) {
-        invalidate(m, "a stream could not join the capture");
+        oa_cap_invalidate(m, "a stream could not join the capture");
         return st;
     }
     oa_cap_link *l = &s->cap;
@@ -457,13 +457,13 @@ static oa_status intercept_append(oa_stream *s, const oa_task_desc *d)
     }
     if (ms->sampling != NULL) {
         if (d->kind != OA_TASK_KIND_KERNEL) {
-            group_failed(m, OA_E_RT_TASK_TYPE_NOT_SUPPORT);
+            oa_cap_group_failed(m, OA_E_RT_TASK_TYPE_NOT_SUPPORT);
             return OA_FAIL(OA_E_RT_TASK_TYPE_NOT_SUPPORT,
                            "only kernel tasks can be added to a task group (stream %d, task kind %d)", s->id,
                            (int)d->kind);
         }
     } else if (m->open_groups > 0) {
-        group_failed(m, OA_E_RT_TASK_GROUP_INTR);
+        oa_cap_group_failed(m, OA_E_RT_TASK_GROUP_INTR);
         return OA_FAIL(OA_E_RT_TASK_GROUP_INTR,
                        "a task group is open on another stream of the capture: the task on stream %d interrupts it",
                        s->id);
@@ -471,8 +471,8 @@ static oa_status intercept_append(oa_stream *s, const oa_task_desc *d)
     oa_mri_task *t = NULL;
     oa_status st = oa_mdlri_append(ms, MRI_OP_RUN, d, &t);
     if (st != OA_OK) {
-        if (link_capturing(l)) {
-            invalidate(m, "a task could not be recorded");
+        if (oa_cap_link_capturing(l)) {
+            oa_cap_invalidate(m, "a task could not be recorded");
         }
         return st;
     }
@@ -482,8 +482,8 @@ static oa_status intercept_append(oa_stream *s, const oa_task_desc *d)
             /* The task stays (its release runs with the instance, no other hook does); the capture cannot succeed. */
             t->disabled = true;
             t->hooks = NULL;
-            if (link_capturing(l)) {
-                invalidate(m, "a captured task refused the capture");
+            if (oa_cap_link_capturing(l)) {
+                oa_cap_invalidate(m, "a captured task refused the capture");
             }
             return st;
         }
@@ -584,7 +584,7 @@ static oa_status capture_begin(aclrtStream stream, int32_t mode, aclmdlRI target
                          s->id);
         } else if (given != NULL && mri_status_of(given) != MRI_NONE) {
             st = OA_FAIL(OA_E_RT_MODEL_CAPTURED, "model runtime instance %u is already captured", given->id);
-        } else if (link_capturing(l)) {
+        } else if (oa_cap_link_capturing(l)) {
             st = OA_FAIL(OA_E_RT_STREAM_CAPTURED, "stream %d is already in capture status (%s)", s->id,
                          link_status(l) == ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE ? "active" : "invalidated");
         } else if (l->grp != 0) {
@@ -689,7 +689,7 @@ static oa_status capture_end(aclrtStream stream, aclmdlRI *out)
     oa_cap_lock();
     oa_cap_link *l = &s->cap;
     oa_mdlri *m = l->model;
-    if (link_capturing(l) && !m->is_sub && out == NULL) {
+    if (oa_cap_link_capturing(l) && !m->is_sub && out == NULL) {
         st = OA_FAIL(OA_E_RT_PARAM, "parameter [modelRI] must not be null when ending the capture of stream %d",
                      s->id);
     } else if (l->role == OA_CAP_BOUND || l->role == OA_CAP_INTERNAL) {
@@ -697,7 +697,7 @@ static oa_status capture_end(aclrtStream stream, aclmdlRI *out)
     } else if (s->is_default) {
         st = OA_FAIL(OA_E_RT_FEATURE_NOT_SUPPORT, "the default stream (stream_id=%d) cannot be used in the ACL graph",
                      s->id);
-    } else if (!link_capturing(l)) {
+    } else if (!oa_cap_link_capturing(l)) {
         st = OA_FAIL(OA_E_RT_STREAM_NOT_CAPTURED,
                      "stream %d is not in capture status: call aclmdlRICaptureBegin on it first", s->id);
     } else if (l->role != OA_CAP_ORIGIN) {
@@ -780,7 +780,7 @@ bool oa_capture_stream_capturing(oa_stream *s)
         return false;
     }
     oa_cap_lock();
-    bool r = link_capturing(&s->cap);
+    bool r = oa_cap_link_capturing(&s->cap);
     oa_cap_unlock();
     return r;
 }
@@ -864,7 +864,7 @@ oa_status oa_capture_check_pageable_copy(oa_stream *s, const char *what)
     return refuse_sync(OA_E_RT_CAPTURE_BLOCK_ASYNC, what, cm, tm);
 }
 
-static bool event_capturing(const oa_event *ev)
+bool oa_cap_event_capturing(const oa_event *ev)
 {
     return model_capturing(ev->cap_model);
 }
@@ -875,7 +875,7 @@ oa_status oa_capture_check_event_op(oa_event *ev, const char *what)
         return OA_OK;
     }
     oa_cap_lock();
-    bool busy = event_capturing(ev);
+    bool busy = oa_cap_event_capturing(ev);
     oa_cap_unlock();
     if (busy) {
         return OA_FAIL(OA_E_RT_EVENT_CAPTURED, "%s: event %u is in the capture stage, which is not supported", what,
@@ -884,343 +884,13 @@ oa_status oa_capture_check_event_op(oa_event *ev, const char *what)
     return OA_OK;
 }
 
-/* ---- event operations ------------------------------------------------------------------------------ */
-
-static bool fast_path(const oa_event *ev)
-{
-    return __atomic_load_n(&g_oa_cap_users, __ATOMIC_ACQUIRE) == 0 &&
-           __atomic_load_n(&ev->cap_model, __ATOMIC_ACQUIRE) == NULL;
-}
-
-/* Appends a control task for an event; takes an event reference. Lock held. */
-static oa_status append_event_task(oa_mri_stream *ms, mri_op op, oa_event *ev, uint32_t flag, oa_mri_task **out)
-{
-    if (ms->sampling != NULL) {
-        group_failed(ms->model, OA_E_RT_TASK_TYPE_NOT_SUPPORT);
-        return OA_FAIL(OA_E_RT_TASK_TYPE_NOT_SUPPORT, "only kernel tasks can be added to a task group (event %u)",
-                       ev->id);
-    }
-    if (ms->model->open_groups > 0) {
-        group_failed(ms->model, OA_E_RT_TASK_GROUP_INTR);
-        return OA_FAIL(OA_E_RT_TASK_GROUP_INTR,
-                       "a task group is open on another stream of the capture: the event operation interrupts it");
-    }
-    oa_mri_task *t = NULL;
-    oa_status st = oa_mdlri_append(ms, op, NULL, &t);
-    if (st != OA_OK) {
-        return st;
-    }
-    oa_event_ref(ev);
-    t->ev = ev;
-    t->ev_flag = flag;
-    if (op == MRI_OP_EXT_RECORD) {
-        t->slot = ms->model->n_ext_rec++;
-    } else if (op == MRI_OP_EXT_WAIT) {
-        t->slot = ms->model->n_ext_wait++;
-    }
-    if (out != NULL) {
-        *out = t;
-    }
-    return OA_OK;
-}
-
-/* One ACL_EVENT_RECORD_EXTERNAL / _WAIT_EXTERNAL use of an event per graph, and never both. Lock held. */
-static oa_status check_external_use(const oa_mdlri *m, const oa_event *ev, bool record)
-{
-    for (uint32_t i = 0; i < m->ntasks; ++i) {
-        const oa_mri_task *t = m->tasks[i];
-        if (t->ev != ev || t->ev_flag != 1u) {
-            continue;
-        }
-        if ((t->op == MRI_OP_EXT_RECORD) == record) {
-            return OA_FAIL(OA_E_RT_PARAM,
-                           "event %u can be used with %s only once in the same graph: use different events", ev->id,
-                           record ? "ACL_EVENT_RECORD_EXTERNAL" : "ACL_EVENT_WAIT_EXTERNAL");
-        }
-        return OA_FAIL(OA_E_RT_PARAM,
-                       "event %u cannot be used with both ACL_EVENT_RECORD_EXTERNAL and ACL_EVENT_WAIT_EXTERNAL in "
-                       "the same graph",
-                       ev->id);
-    }
-    return OA_OK;
-}
-
-static oa_status refuse_in_update(const oa_stream *s)
-{
-    return OA_FAIL(OA_E_RT_TASK_TYPE_NOT_SUPPORT,
-                   "stream %d is updating a task group: only kernel tasks can be submitted to it", s->id);
-}
-
-/* Binds ev to the record task t of a capture. Lock held. */
-static oa_status bind_event(oa_mdlri *m, oa_event *ev, oa_mri_task *t)
-{
-    bool listed = false;
-    for (uint32_t i = 0; i < m->nevents; ++i) {
-        if (m->events[i] == ev) {
-            listed = true;
-            break;
-        }
-    }
-    if (!listed) {
-        oa_event **n = realloc(m->events, (m->nevents + 1u) * sizeof(*n));
-        if (n == NULL) {
-            return OA_FAIL(OA_E_NOMEM, "cannot grow the event list of a capture");
-        }
-        m->events = n;
-        oa_event_ref(ev);
-        m->events[m->nevents++] = ev;
-    }
-    ev->cap_rec = t;
-    __atomic_store_n(&ev->cap_model, m, __ATOMIC_RELEASE);
-    return OA_OK;
-}
-
-oa_status oa_capture_event_record(oa_event *ev, oa_stream *s, uint32_t flag, bool *handled)
-{
-    *handled = false;
-    if (flag == ACL_EVENT_RECORD_DEFAULT && fast_path(ev)) {
-        return OA_OK;
-    }
-    oa_status st = OA_OK;
-    oa_cap_lock();
-    oa_cap_link *l = &s->cap;
-    if (flag == ACL_EVENT_RECORD_EXTERNAL) {
-        *handled = true;
-        if (!link_capturing(l)) {
-            st = OA_FAIL(OA_E_RT_STREAM_NOT_CAPTURED, "event recording: stream %d is not in the capture stage", s->id);
-        } else if (l->model->is_sub) {
-            st = OA_FAIL(OA_E_RT_FEATURE_NOT_SUPPORT, "ACL_EVENT_RECORD_EXTERNAL is not supported in a sub ACL graph");
-        } else {
-            st = check_external_use(l->model, ev, true);
-            if (st == OA_OK) {
-                st = append_event_task(l->ms, MRI_OP_EXT_RECORD, ev, flag, NULL);
-            }
-        }
-    } else if (l->grp == 2) {
-        *handled = true;
-        st = refuse_in_update(s);
-    } else if (link_capturing(l)) {
-        *handled = true;
-        oa_mdlri *m = l->model;
-        if (oa_event_is_external(ev)) {
-            st = append_event_task(l->ms, MRI_OP_EXT_RECORD, ev, flag, NULL);
-        } else if (!ev->ex_mode) {
-            st = OA_FAIL(OA_E_RT_FEATURE_NOT_SUPPORT,
-                         "event %u was created by aclrtCreateEvent or aclrtCreateEventWithFlag without "
-                         "ACL_EVENT_EXTERNAL and cannot be recorded in a capture: use aclrtCreateEventExWithFlag",
-                         ev->id);
-        } else {
-            oa_mri_task *t = NULL;
-            st = append_event_task(l->ms, MRI_OP_RECORD, ev, flag, &t);
-            if (st == OA_OK) {
-                st = bind_event(m, ev, t);
-            }
-            if (st != OA_OK) {
-                invalidate(m, "an event record could not be captured");
-            }
-        }
-    } else if (l->role == OA_CAP_BOUND) {
-        *handled = true;
-        if (ev->ex_mode || oa_event_is_default(ev)) {
-            st = OA_FAIL(OA_E_RT_FEATURE_NOT_SUPPORT,
-                         "event %u cannot be recorded on stream %d, which is bound to a model runtime instance: "
-                         "events created by aclrtCreateEventExWithFlag or with the default flags are not supported "
-                         "on model streams",
-                         ev->id, s->id);
-        } else if (mri_status_of(l->model) != MRI_NONE) {
-            st = OA_FAIL(OA_E_RT_STREAM_MODEL, "model runtime instance %u is already built", l->model->id);
-        } else {
-            st = append_event_task(l->ms, MRI_OP_EXT_RECORD, ev, flag, NULL);
-        }
-    } else if (l->role == OA_CAP_INTERNAL) {
-        *handled = true;
-        st = OA_FAIL(OA_E_RT_STREAM_MODEL, "stream %d is a stream of a captured model runtime instance", s->id);
-    }
-    oa_cap_unlock();
-    return st;
-}
-
-/* Latest record of ev in a built instance, NULL when none. Lock held. */
-static oa_mri_task *latest_record(const oa_mdlri *m, const oa_event *ev)
-{
-    for (uint32_t i = m->ntasks; i > 0; --i) {
-        oa_mri_task *t = m->tasks[i - 1];
-        if (t->ev == ev && (t->op == MRI_OP_EXT_RECORD || t->op == MRI_OP_RECORD)) {
-            return t;
-        }
-    }
-    return NULL;
-}
-
-static oa_status wait_captured_event(oa_event *ev, oa_stream *s)
-{
-    oa_cap_link *l = &s->cap;
-    oa_mdlri *owner = ev->cap_model;
-    if (s->is_default) {
-        return OA_FAIL(OA_E_RT_CAPTURE_IMPLICIT,
-                       "the default stream (stream_id=%d) cannot wait for event %u, which is in a capture", s->id,
-                       ev->id);
-    }
-    if (l->role == OA_CAP_BOUND || l->role == OA_CAP_INTERNAL) {
-        return OA_FAIL(OA_E_RT_STREAM_MODEL, "stream %d is a stream of model runtime instance %u", s->id,
-                       l->model->id);
-    }
-    if (link_capturing(l) && l->model != owner) {
-        invalidate(owner, "an event of this capture was waited for by another capture");
-        invalidate(l->model, "an event of another capture was waited for");
-        return OA_FAIL(OA_E_RT_CAPTURE_CONFLICT,
-                       "event %u was recorded in the capture of model runtime instance %u and cannot be waited for "
-                       "in the capture of instance %u (stream %d)",
-                       ev->id, owner->id, l->model->id, s->id);
-    }
-    if (!link_capturing(l)) {
-        oa_status st = join_capture(s, owner);
-        if (st != OA_OK) {
-            return st;
-        }
-    }
-    oa_mri_task *t = NULL;
-    oa_status st = append_event_task(l->ms, MRI_OP_WAIT, ev, ACL_EVENT_WAIT_DEFAULT, &t);
-    if (st != OA_OK) {
-        invalidate(owner, "an event wait could not be captured");
-        return st;
-    }
-    oa_mri_task *rec = ev->cap_rec;
-    t->dep = rec;
-    rec->waited = true;
-    if (l->ms->origin) {
-        rec->waited_by_origin = true;
-    }
-    return OA_OK;
-}
-
-oa_status oa_capture_event_wait(oa_event *ev, oa_stream *s, uint32_t flag, bool *handled)
-{
-    *handled = false;
-    if (flag == ACL_EVENT_WAIT_DEFAULT && fast_path(ev)) {
-        return OA_OK;
-    }
-    oa_status st = OA_OK;
-    oa_cap_lock();
-    oa_cap_link *l = &s->cap;
-    if (flag == ACL_EVENT_WAIT_EXTERNAL) {
-        *handled = true;
-        if (!link_capturing(l)) {
-            st = OA_FAIL(OA_E_RT_STREAM_NOT_CAPTURED, "triggering event waiting: stream %d is not in the capture stage",
-                         s->id);
-        } else if (l->model->is_sub) {
-            st = OA_FAIL(OA_E_RT_FEATURE_NOT_SUPPORT, "ACL_EVENT_WAIT_EXTERNAL is not supported in a sub ACL graph");
-        } else {
-            st = check_external_use(l->model, ev, false);
-            if (st == OA_OK) {
-                st = append_event_task(l->ms, MRI_OP_EXT_WAIT, ev, flag, NULL);
-            }
-        }
-    } else if (l->grp == 2) {
-        *handled = true;
-        st = refuse_in_update(s);
-    } else if (event_capturing(ev)) {
-        *handled = true;
-        st = wait_captured_event(ev, s);
-    } else if (link_capturing(l)) {
-        *handled = true;
-        if (oa_event_is_external(ev)) {
-            st = append_event_task(l->ms, MRI_OP_FLAG_WAIT, ev, flag, NULL);
-        } else if (!ev->ex_mode) {
-            st = OA_FAIL(OA_E_RT_FEATURE_NOT_SUPPORT,
-                         "event %u was created by aclrtCreateEvent or aclrtCreateEventWithFlag without "
-                         "ACL_EVENT_EXTERNAL and cannot be waited for in a capture",
-                         ev->id);
-        } else if (ev->has_record) {
-            st = OA_FAIL(OA_E_RT_CAPTURE_DEPENDENCY,
-                         "event %u was recorded outside the capture: a captured wait cannot depend on it (use "
-                         "ACL_EVENT_WAIT_EXTERNAL of aclrtStreamWaitEventWithFlag to wait outside the graph)",
-                         ev->id);
-        }
-        /* An event never recorded: nothing to wait for, nothing captured. */
-    } else if (l->role == OA_CAP_BOUND) {
-        *handled = true;
-        oa_mdlri *m = l->model;
-        if (ev->ex_mode || oa_event_is_default(ev)) {
-            st = OA_FAIL(OA_E_RT_FEATURE_NOT_SUPPORT,
-                         "stream %d is bound to a model runtime instance: events created by aclrtCreateEventExWithFlag "
-                         "or with the default flags are not supported on model streams",
-                         s->id);
-        } else if (mri_status_of(m) != MRI_NONE) {
-            st = OA_FAIL(OA_E_RT_STREAM_MODEL, "model runtime instance %u is already built", m->id);
-        } else {
-            oa_mri_task *rec = latest_record(m, ev);
-            oa_mri_task *t = NULL;
-            st = append_event_task(l->ms, rec != NULL ? MRI_OP_WAIT : MRI_OP_FLAG_WAIT, ev, flag, &t);
-            if (st == OA_OK && rec != NULL) {
-                t->dep = rec;
-                rec->waited = true;
-            }
-        }
-    } else if (l->role == OA_CAP_INTERNAL) {
-        *handled = true;
-        st = OA_FAIL(OA_E_RT_STREAM_MODEL, "stream %d is a stream of a captured model runtime instance", s->id);
-    }
-    oa_cap_unlock();
-    return st;
-}
-
-oa_status oa_capture_event_reset(oa_event *ev, oa_stream *s, bool *handled)
-{
-    *handled = false;
-    if (fast_path(ev)) {
-        return OA_OK;
-    }
-    oa_status st = OA_OK;
-    oa_cap_lock();
-    oa_cap_link *l = &s->cap;
-    if (l->grp == 2) {
-        *handled = true;
-        st = refuse_in_update(s);
-    } else if (event_capturing(ev)) {
-        *handled = true;
-        if (s->is_default) {
-            st = OA_FAIL(OA_E_RT_CAPTURE_IMPLICIT,
-                         "the default stream (stream_id=%d) cannot reset event %u, which is in a capture", s->id,
-                         ev->id);
-        } else {
-            st = OA_FAIL(OA_E_RT_FEATURE_NOT_SUPPORT, "event %u is in a capture and cannot be reset", ev->id);
-        }
-    } else if (link_capturing(l)) {
-        *handled = true;
-        if (oa_event_is_external(ev)) {
-            st = append_event_task(l->ms, MRI_OP_FLAG_RESET, ev, 0, NULL);
-        } else {
-            st = OA_FAIL(OA_E_RT_FEATURE_NOT_SUPPORT,
-                         "event %u cannot be reset in a capture: only events created with ACL_EVENT_EXTERNAL can",
-                         ev->id);
-        }
-    } else if (l->role == OA_CAP_BOUND) {
-        *handled = true;
-        if (oa_event_is_default(ev)) {
-            st = OA_FAIL(OA_E_RT_FEATURE_NOT_SUPPORT,
-                         "events with the default flags cannot be reset on stream %d, which is bound to a model "
-                         "runtime instance",
-                         s->id);
-        } else if (mri_status_of(l->model) != MRI_NONE) {
-            st = OA_FAIL(OA_E_RT_STREAM_MODEL, "model runtime instance %u is already built", l->model->id);
-        } else {
-            st = append_event_task(l->ms, MRI_OP_FLAG_RESET, ev, 0, NULL);
-        }
-    } else if (l->role == OA_CAP_INTERNAL) {
-        *handled = true;
-        st = OA_FAIL(OA_E_RT_STREAM_MODEL, "stream %d is a stream of a captured model runtime instance", s->id);
-    }
-    oa_cap_unlock();
-    return st;
-}
 
 /* ---- binding streams to built instances (capture_model.c calls these) ---------------------------- */
 
 oa_status oa_capture_bind_stream(oa_stream *s, oa_mdlri *m, bool head)
 {
     oa_cap_link *l = &s->cap;
-    if (link_capturing(l)) {
+    if (oa_cap_link_capturing(l)) {
         return OA_FAIL(OA_E_RT_STREAM_CAPTURED, "stream %d is in the capture stage and cannot be bound", s->id);
     }
     if (l->grp != 0) {
@@ -1284,7 +954,7 @@ static oa_status group_begin(aclrtStream stream)
     }
     oa_cap_lock();
     oa_cap_link *l = &s->cap;
-    if (!link_capturing(l)) {
+    if (!oa_cap_link_capturing(l)) {
         st = OA_FAIL(OA_E_RT_STREAM_NOT_CAPTURED, "marking the start of a task group: stream %d is not in the capture "
                                                   "stage",
                      s->id);
@@ -1315,7 +985,7 @@ static oa_status group_end(aclrtStream stream, aclrtTaskGrp *handle)
     }
     oa_cap_lock();
     oa_cap_link *l = &s->cap;
-    if (!link_capturing(l)) {
+    if (!oa_cap_link_capturing(l)) {
         st = OA_FAIL(OA_E_RT_STREAM_NOT_CAPTURED, "marking the end of a task group: stream %d is not in the capture "
                                                   "stage",
                      s->id);
@@ -1372,7 +1042,7 @@ static oa_status update_begin(aclrtStream stream, aclrtTaskGrp handle)
     }
     oa_cap_lock();
     oa_cap_link *l = &s->cap;
-    if (link_capturing(l)) {
+    if (oa_cap_link_capturing(l)) {
         st = OA_FAIL(OA_E_RT_STREAM_CAPTURED, "marking the start of the task update: stream %d is in the capture stage",
                      s->id);
     } else if (l->role != OA_CAP_NONE) {
@@ -1416,7 +1086,7 @@ static oa_status update_end(aclrtStream stream)
     oa_mdlri *model = NULL;
     oa_cap_lock();
     oa_cap_link *l = &s->cap;
-    if (link_capturing(l)) {
+    if (oa_cap_link_capturing(l)) {
         st = OA_FAIL(OA_E_RT_STREAM_CAPTURED, "marking the end of the task update: stream %d is in the capture stage",
                      s->id);
     } else if (l->role != OA_CAP_NONE) {

@@ -231,6 +231,16 @@ static inline void mri_set_status(oa_mdlri *m, uint8_t st)
 
 void oa_cap_lock(void);
 void oa_cap_unlock(void);
+
+/* The instance's context must be current (capture_model.c, capture_build.c). */
+oa_status oa_mdlri_check_context(const oa_mdlri *m, const char *what) OA_MUST_CHECK;
+
+/* Capture state shared by capture.c and capture_event.c (callers hold the capture lock). */
+bool oa_cap_link_capturing(const oa_cap_link *l);
+bool oa_cap_event_capturing(const oa_event *ev);
+void oa_cap_invalidate(oa_mdlri *m, const char *why);
+void oa_cap_group_failed(oa_mdlri *m, oa_status code);
+oa_status oa_cap_join_capture(oa_stream *s, oa_mdlri *m) OA_MUST_CHECK;
 /* Streams capturing, bound or updating, anywhere: 0 lets the event and sync hooks return at once. */
 extern int32_t g_oa_cap_users;
 

@@ -1,7 +1,7 @@
 /*
  * Model runtime instances (aclmdlRI): creation and destruction, model
- * streams and tasks, the manual build API (aclmdlRIBuildBegin / BindStream /
- * UnbindStream / EndTask / BuildEnd), queries (streams, tasks, task type and
+ * streams and tasks (the manual build API, aclmdlRIBuildBegin / BindStream /
+ * UnbindStream / EndTask / BuildEnd, is in capture_build.c), queries (streams, tasks, task type and
  * parameters), parameter updates, names, ids, destroy callbacks, the debug
  * printers, and the hook attachments for other modules (capture.h).
  *
@@ -69,7 +69,7 @@ uint32_t oa_mdlri_id(const oa_mdlri *m)
 }
 
 /* The instance must belong to the calling thread's current context. */
-static oa_status check_context(const oa_mdlri *m, const char *what)
+oa_status oa_mdlri_check_context(const oa_mdlri *m, const char *what)
 {
     oa_context *cur = NULL;
     oa_status st = oa_ctx_current(true, &cur);
@@ -647,7 +647,7 @@ static oa_status destroy_model(aclmdlRI handle)
         oa_mdlri_put(m);
         return OA_FAIL(OA_E_RT_FEATURE_NOT_SUPPORT, "a sub ACL graph is destroyed with its parent instance");
     }
-    st = check_context(m, "destroying a model runtime instance");
+    st = oa_mdlri_check_context(m, "destroying a model runtime instance");
     if (st == OA_OK && model_capturing(m)) {
         st = OA_FAIL(OA_E_RT_MODEL_CAPTURED, "model runtime instance %u is in capture mode and cannot be destroyed",
                      m->id);
@@ -787,7 +787,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, 
     if (st != OA_OK) {
         return oa_status_to_acl(st);
     }
-    st = check_context(m, "obtaining the name of a model runtime instance");
+    st = oa_mdlri_check_context(m, "obtaining the name of a model runtime instance");
     if (st == OA_OK) {
         pthread_mutex_lock(&m->mu);
         const char *n = m->name != NULL ? m->name : "";
@@ -831,7 +831,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream *s
     if (m->is_sub) {
         st = OA_FAIL(OA_E_RT_FEATURE_NOT_SUPPORT, "a sub ACL graph does not support getting streams");
     } else {
-        st = check_context(m, "obtaining the streams of a model runtime instance");
+        st = oa_mdlri_check_context(m, "obtaining the streams of a model runtime instance");
     }
     if (st == OA_OK) {
         oa_cap_lock();
@@ -1372,7 +1372,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char
     if (st != OA_OK) {
         return oa_status_to_acl(st);
     }
-    st = check_context(m, "exporting the model runtime instance information in JSON format");
+    st = oa_mdlri_check_context(m, "exporting the model runtime instance information in JSON format");
     char *text = st == OA_OK ? describe_model(m, (flags & ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE) != 0) : NULL;
     if (st == OA_OK && text == NULL) {
         st = OA_FAIL(OA_E_NOMEM, "cannot build the JSON description");
@@ -1402,7 +1402,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIDebugPrint(aclmdlRI modelRI)
     if (st != OA_OK) {
         return oa_status_to_acl(st);
     }
-    st = check_context(m, "printing the model runtime instance");
+    st = oa_mdlri_check_context(m, "printing the model runtime instance");
     if (st == OA_OK) {
         oa_cap_lock();
         OA_LOGI("model runtime instance %u: %u stream(s), %u task(s), status %u", m->id, m->nstreams, m->ntasks,
@@ -1420,174 +1420,6 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIDebugPrint(aclmdlRI modelRI)
                     OA_LOGI("    [%u] %s%s", t->seq, task_name(t), t->disabled ? " (disabled)" : "");
                 }
             }
-        }
-        oa_cap_unlock();
-    }
-    oa_mdlri_put(m);
-    ACL_RETURN_STATUS(st);
-}
-
-/* ---- manual build ------------------------------------------------------------------------------------------ */
-
-ACL_FUNC_VISIBILITY aclError aclmdlRIBuildBegin(aclmdlRI *modelRI, uint32_t flag)
-{
-    ACL_REQUIRE_NOT_NULL(modelRI);
-    (void)flag; /* reserved */
-    oa_context *ctx = NULL;
-    oa_status st = oa_ctx_current(true, &ctx);
-    if (st != OA_OK) {
-        return oa_status_to_acl(st);
-    }
-    oa_mdlri *m = NULL;
-    st = oa_mdlri_create(ctx, MRI_TYPE_BUILD, false, &m);
-    oa_ctx_release(ctx);
-    if (st == OA_OK) {
-        *modelRI = (aclmdlRI)m;
-    }
-    ACL_RETURN_STATUS(st);
-}
-
-/* Built instance + stream for the manual build calls. */
-static oa_status build_target(aclmdlRI handle, aclrtStream stream, const char *what, oa_mdlri **m, oa_stream **s)
-{
-    oa_status st = oa_mdlri_get(handle, m);
-    if (st != OA_OK) {
-        return st;
-    }
-    if ((*m)->type == MRI_TYPE_CAPTURE) {
-        st = OA_FAIL(OA_E_RT_PARAM, "%s: ACL graph (captured) instances are not supported", what);
-    }
-    if (st == OA_OK) {
-        st = oa_stream_acquire(stream, s);
-    }
-    if (st == OA_OK) {
-        st = check_context(*m, what);
-        if (st != OA_OK) {
-            oa_stream_release(*s);
-        }
-    }
-    if (st != OA_OK) {
-        oa_mdlri_put(*m);
-    }
-    return st;
-}
-
-ACL_FUNC_VISIBILITY aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag)
-{
-    ACL_REQUIRE_NOT_NULL(modelRI);
-    oa_mdlri *m = NULL;
-    oa_stream *s = NULL;
-    oa_status st = build_target(modelRI, stream, "binding a model runtime instance to a stream", &m, &s);
-    if (st != OA_OK) {
-        return oa_status_to_acl(st);
-    }
-    if ((s->acl_flags & ACL_STREAM_DEVICE_USE_ONLY) != 0) {
-        st = OA_FAIL(OA_E_RT_INTERNAL, "stream %d with the flag ACL_STREAM_DEVICE_USE_ONLY cannot be bound to a model",
-                     s->id);
-    } else if ((s->acl_flags & ACL_STREAM_FAST_LAUNCH) != 0) {
-        st = OA_FAIL(OA_E_RT_FEATURE_NOT_SUPPORT,
-                     "stream %d with the flag ACL_STREAM_FAST_LAUNCH cannot be bound to a model", s->id);
-    } else {
-        pthread_mutex_lock(&s->mu);
-        bool stop = (s->failure_mode & 1u) == ACL_STOP_ON_FAILURE;
-        pthread_mutex_unlock(&s->mu);
-        if (stop) {
-            st = OA_FAIL(OA_E_RT_FEATURE_NOT_SUPPORT, "stop-on-failure mode of stream %d is not supported in a model",
-                         s->id);
-        }
-    }
-    if (st == OA_OK) {
-        oa_cap_lock();
-        st = oa_capture_bind_stream(s, m, flag == ACL_MODEL_STREAM_FLAG_HEAD);
-        oa_cap_unlock();
-    }
-    oa_stream_release(s);
-    oa_mdlri_put(m);
-    ACL_RETURN_STATUS(st);
-}
-
-/* The model stream of s in built instance m. Capture lock held. */
-static oa_status bound_stream(oa_stream *s, oa_mdlri *m, oa_mri_stream **ms)
-{
-    if (s->cap.role == OA_CAP_ORIGIN || s->cap.role == OA_CAP_JOINED) {
-        return OA_FAIL(OA_E_RT_STREAM_CAPTURED, "stream %d is in the capture stage, which is not supported", s->id);
-    }
-    if (s->cap.role != OA_CAP_BOUND || s->cap.model != m) {
-        return OA_FAIL(OA_E_RT_STREAM_MODEL, "stream %d is not bound to model runtime instance %u", s->id, m->id);
-    }
-    *ms = s->cap.ms;
-    return OA_OK;
-}
-
-ACL_FUNC_VISIBILITY aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream)
-{
-    ACL_REQUIRE_NOT_NULL(modelRI);
-    oa_mdlri *m = NULL;
-    oa_stream *s = NULL;
-    oa_status st = build_target(modelRI, stream, "unbinding a model runtime instance from a stream", &m, &s);
-    if (st != OA_OK) {
-        return oa_status_to_acl(st);
-    }
-    oa_mri_stream *ms = NULL;
-    oa_cap_lock();
-    st = bound_stream(s, m, &ms);
-    if (st == OA_OK) {
-        oa_capture_unbind_stream(s);
-    }
-    oa_cap_unlock();
-    oa_stream_release(s);
-    oa_mdlri_put(m);
-    ACL_RETURN_STATUS(st);
-}
-
-ACL_FUNC_VISIBILITY aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream)
-{
-    ACL_REQUIRE_NOT_NULL(modelRI);
-    oa_mdlri *m = NULL;
-    oa_stream *s = NULL;
-    oa_status st = build_target(modelRI, stream, "delivering the end-of-graph task", &m, &s);
-    if (st != OA_OK) {
-        return oa_status_to_acl(st);
-    }
-    oa_mri_stream *ms = NULL;
-    oa_cap_lock();
-    st = bound_stream(s, m, &ms);
-    if (st == OA_OK) {
-        if (mri_status_of(m) != MRI_NONE) {
-            st = OA_FAIL(OA_E_RT_STREAM_MODEL, "model runtime instance %u is already built", m->id);
-        } else {
-            oa_mri_task *t = NULL;
-            st = oa_mdlri_append(ms, MRI_OP_END_GRAPH, NULL, &t);
-            if (st == OA_OK) {
-                m->has_end_graph = true;
-            }
-        }
-    }
-    oa_cap_unlock();
-    oa_stream_release(s);
-    oa_mdlri_put(m);
-    ACL_RETURN_STATUS(st);
-}
-
-ACL_FUNC_VISIBILITY aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void *reserve)
-{
-    ACL_REQUIRE_NOT_NULL(modelRI);
-    ACL_REQUIRE(reserve == NULL, OA_E_PARAM, "reserve is a reserved parameter and must be null");
-    oa_mdlri *m = NULL;
-    oa_status st = oa_mdlri_get(modelRI, &m);
-    if (st != OA_OK) {
-        return oa_status_to_acl(st);
-    }
-    if (m->type == MRI_TYPE_CAPTURE) {
-        st = OA_FAIL(OA_E_RT_PARAM, "ending the build of a model runtime instance: ACL graph instances are not "
-                                    "supported");
-    } else {
-        st = check_context(m, "ending the build of a model runtime instance");
-    }
-    if (st == OA_OK) {
-        oa_cap_lock();
-        if (mri_status_of(m) == MRI_NONE) {
-            st = oa_mdlri_finalize(m);
         }
         oa_cap_unlock();
     }

@@ -18,8 +18,8 @@
 
 #include "acl/acl.h"
 #include "acl/acl_dump.h"
-#include "acl_base/acl_state.h"
-#include "acl_base/config.h"
+#include "acl_state/acl_state.h"
+#include "acl_state/config.h"
 #include "base/acl_check.h"
 #include "base/util.h"
 #include "dump/dump_config.h"

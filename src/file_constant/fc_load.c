@@ -16,7 +16,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "acl_mdl/model.h"
 #include "base/error.h"
 #include "base/pages.h"
 #include "base/util.h"
@@ -268,14 +267,15 @@ static oa_status set_add_map(oa_fc_set *s, fc_mapping *m, bool *dup)
     return OA_OK;
 }
 
-void oa_fc_load_opts_from_args(oa_fc_load_opts *o, const struct oa_model_load_args *a, int32_t device_id,
-                               oa_fc_runtime runtime)
+void oa_fc_load_opts_init(oa_fc_load_opts *o, const char *om_path, const char *weight_dir,
+                          const oa_external_weight *ext_weights, size_t n_ext_weights, int32_t device_id,
+                          oa_fc_runtime runtime)
 {
     memset(o, 0, sizeof *o);
-    o->om_path = a ? a->om_path : NULL;
-    o->weight_path = a ? a->weight_dir : NULL;
-    o->user_mems = a ? a->ext_weights : NULL;
-    o->n_user_mems = a ? a->n_ext_weights : 0;
+    o->om_path = om_path;
+    o->weight_path = weight_dir;
+    o->user_mems = ext_weights;
+    o->n_user_mems = ext_weights != NULL ? n_ext_weights : 0;
     o->device_id = device_id;
     o->runtime = runtime;
     o->prefault = oa_fc_prefault_from_env(OA_FC_PREFAULT_ASYNC);

@@ -225,8 +225,15 @@ OA_MUST_CHECK oa_status oa_fc_get_file_path(const oa_node *n, const oa_fc_value_
  * Load time
  * ====================================================================== */
 
-typedef struct oa_external_weight oa_external_weight; /* acl_mdl/model.h */
-struct oa_model_load_args;
+/*
+ * One aclmdlSetExternalWeightAddress registration: acl_mdl keeps the list
+ * in the model's config handle and hands it to the executors' load.
+ */
+typedef struct oa_external_weight {
+    char *file_name; /* as the application passed it; executors match it by basename */
+    void *dev_ptr;
+    size_t size;     /* > 0, multiple of 32 */
+} oa_external_weight;
 
 typedef enum oa_fc_runtime {
     OA_FC_RT_V1 = 1, /* DavinciModel: location -> weight dir + basename; user memory size >= offset */
@@ -260,10 +267,12 @@ typedef struct oa_fc_load_opts {
     oa_fc_prefault prefault;
 } oa_fc_load_opts;
 
-/* Fills opts from an executor's load args: device and runtime as given,
+/* Fills opts from what an executor's load got (the model's path or NULL, the
+ * weight directory, the external-weight list): device and runtime as given,
  * prefault from $OPENACL_WEIGHT_PREFAULT (default async), min_align 0. */
-void oa_fc_load_opts_from_args(oa_fc_load_opts *opts, const struct oa_model_load_args *args, int32_t device_id,
-                               oa_fc_runtime runtime);
+void oa_fc_load_opts_init(oa_fc_load_opts *opts, const char *om_path, const char *weight_dir,
+                          const oa_external_weight *ext_weights, size_t n_ext_weights, int32_t device_id,
+                          oa_fc_runtime runtime);
 
 typedef enum oa_fc_source {
     OA_FC_SRC_FILE = 1,  /* read-only shared mapping of the weight file, in place */

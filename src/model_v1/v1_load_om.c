@@ -29,13 +29,14 @@
 #include <unistd.h>
 
 #include "acl/acl_rt.h"
+#include "acl_mdl/om_reader.h"
 #include "base/error.h"
 #include "base/log.h"
 #include "base/pages.h"
 #include "file_constant/file_constant.h"
-#include "model_v1/om_reader.h"
 #include "model_v1/v1_model.h"
-#include "om/om_ir.h"
+#include "om/om_model.h"
+#include "om_ir/om_ir.h"
 
 typedef struct load_ctx {
     const oa_om_graph_info *gi;
@@ -297,7 +298,8 @@ static void keeper_release(void *ctx, const void *data, size_t size)
 static oa_status load_file_constants(oa_graph *g, const oa_model_load_args *args, int32_t dev, oa_fc_set **fc)
 {
     oa_fc_load_opts fo;
-    oa_fc_load_opts_from_args(&fo, args, dev, OA_FC_RT_V1);
+    oa_fc_load_opts_init(&fo, args->om_path, args->weight_dir, args->ext_weights, args->n_ext_weights, dev,
+                         OA_FC_RT_V1);
     fo.prefault = oa_fc_prefault_from_env(OA_FC_PREFAULT_NONE); /* the kernels read them at create */
     oa_status st = oa_fc_load(g, &fo, fc);
     if (st == OA_OK && *fc != NULL) {

@@ -8,8 +8,9 @@
 #include <string.h>
 
 #include "acl/acl_rt.h"
+#include "acl_base/data_buffer.h"
 #include "acl_base/tensor_desc.h"
-#include "acl_mdl/mdl_objects.h"
+#include "acl_mdl/model.h"
 #include "acl_rt/rt_stream.h"
 #include "base/error.h"
 #include "base/log.h"
@@ -209,18 +210,18 @@ static oa_status select_gear(const oa_v1_program *p, const aclDataBuffer *gb, ui
 static oa_status alloc_null_outputs(oa_model *m, aclmdlDataset *out)
 {
     bool any = false;
-    for (size_t j = 0; j < out->count; j++) {
-        any = any || out->slots[j].buffer->data == NULL;
+    for (size_t j = 0; j < oa_mdl_dataset_count(out); j++) {
+        any = any || oa_mdl_dataset_buffer(out, j)->data == NULL;
     }
     if (!any) {
         return OA_OK;
     }
-    if (out->count > m->info->n_outputs) {
+    if (oa_mdl_dataset_count(out) > m->info->n_outputs) {
         return OA_FAIL(OA_E_PARAM, "outputDesc size [%zu] mismatch with blobs size[%zu]", m->info->n_outputs,
-                       out->count);
+                       oa_mdl_dataset_count(out));
     }
-    for (size_t j = 0; j < out->count; j++) {
-        aclDataBuffer *b = out->slots[j].buffer;
+    for (size_t j = 0; j < oa_mdl_dataset_count(out); j++) {
+        aclDataBuffer *b = oa_mdl_dataset_buffer(out, j);
         const size_t size = oa_model_tensor_size(&m->info->outputs[j]);
         if (b->data != NULL || size == 0) {
             continue;
@@ -241,12 +242,12 @@ static oa_status publish_output_descs(oa_model *m, const oa_model_run *run, uint
 {
     const oa_v1_program *p = ((oa_v1_model *)m->exec)->prog;
     bool dynamic = false;
-    for (size_t i = 0; i < run->input->count; i++) {
-        dynamic = dynamic || run->input->slots[i].desc != NULL;
+    for (size_t i = 0; i < oa_mdl_dataset_count(run->input); i++) {
+        dynamic = dynamic || oa_mdl_dataset_desc(run->input, i) != NULL;
     }
     const v1_variant *v = &p->variants[variant];
     for (size_t j = 0; j < p->n_outputs; j++) {
-        if (!dynamic && run->output->slots[j].desc == NULL) {
+        if (!dynamic && oa_mdl_dataset_desc(run->output, j) == NULL) {
             continue;
         }
         const oa_model_tensor *t = &m->info->outputs[j];
@@ -286,14 +287,15 @@ static oa_status prepare(oa_model *m, const oa_model_run *run, v1_sub *s)
         return OA_FAIL(OA_E_GE_FAILURE, "[Check][Param] NnExecute not support mix execute: model %u was executed %s "
                        "before", m->id, had == MODE_SYNC ? "synchronously" : "asynchronously");
     }
-    if (run->input->count != p->n_inputs || run->output->count != p->n_outputs) {
+    if (oa_mdl_dataset_count(run->input) != p->n_inputs || oa_mdl_dataset_count(run->output) != p->n_outputs) {
         return OA_FAIL(OA_E_GE_PARAM, "E13025: The number of inputs or outputs provided by the user is inconsistent "
                        "with that required by the model: model %u has %zu inputs and %zu outputs, the datasets hold "
-                       "%zu and %zu buffers", m->id, p->n_inputs, p->n_outputs, run->input->count, run->output->count);
+                       "%zu and %zu buffers", m->id, p->n_inputs, p->n_outputs, oa_mdl_dataset_count(run->input),
+                       oa_mdl_dataset_count(run->output));
     }
     if (p->n_variants > 1) {
         uint32_t v = 0;
-        if ((st = select_gear(p, run->input->slots[p->gear_input].buffer, &v)) != OA_OK) {
+        if ((st = select_gear(p, oa_mdl_dataset_buffer(run->input, p->gear_input), &v)) != OA_OK) {
             return st;
         }
         s->variant = v;
@@ -316,7 +318,7 @@ static oa_status prepare(oa_model *m, const oa_model_run *run, v1_sub *s)
     }
     v1_iobuf *b = oa_v1_sub_bufs(s);
     for (size_t i = 0; i < p->n_inputs; i++) {
-        const aclDataBuffer *db = run->input->slots[i].buffer;
+        const aclDataBuffer *db = oa_mdl_dataset_buffer(run->input, i);
         if ((st = check_user_size("input", i, db->length, p->in_slot[i].size, gear_mode)) != OA_OK) {
             return st;
         }
@@ -327,7 +329,7 @@ static oa_status prepare(oa_model *m, const oa_model_run *run, v1_sub *s)
         b[i] = (v1_iobuf){db->data, db->data != NULL ? db->length : 0};
     }
     for (size_t j = 0; j < p->n_outputs; j++) {
-        const aclDataBuffer *db = run->output->slots[j].buffer;
+        const aclDataBuffer *db = oa_mdl_dataset_buffer(run->output, j);
         if (p->out_slot[j].zero_copy) {
             st = check_user_size("output", j, db->length, p->out_slot[j].size, gear_mode);
         } else if (!gear_mode && db->length < p->out_slot[j].size) {

@@ -28,7 +28,8 @@
 #include "acl/acl.h"
 #include "acl_base/data_buffer.h"
 #include "acl_base/tensor_desc.h"
-#include "acl_mdl/mdl_objects.h"
+#include "acl_mdl/model.h"
+#include "acl_mdl/om_reader.h"
 #include "acl_rt/rt_stream.h"
 #include "base/error.h"
 #include "base/log.h"
@@ -38,7 +39,8 @@
 #include "model_v2/model_v2.h"
 #include "model_v2/v2_capture.h"
 #include "model_v2/v2_internal.h"
-#include "om/om_ir.h"
+#include "om/om_model.h"
+#include "om_ir/om_ir.h"
 #include "prof/prof_internal.h"
 
 uint64_t oa_v2_tick(v2_model *m)
@@ -97,21 +99,21 @@ oa_status oa_v2_parse_io_reuse(const char *s, uint32_t (**pairs)[2], size_t *n)
 
 static oa_status check_io_reuse(const v2_model *vm, const aclmdlDataset *in, const aclmdlDataset *out)
 {
-    if (vm->n_reuse == 0 || in->count == 0 || out->count == 0) {
+    const size_t n_in = oa_mdl_dataset_count(in), n_out = oa_mdl_dataset_count(out);
+    if (vm->n_reuse == 0 || n_in == 0 || n_out == 0) {
         return OA_OK;
     }
     for (size_t i = 0; i < vm->n_reuse; ++i) {
         const uint32_t a = vm->reuse[i][0], b = vm->reuse[i][1];
-        if (a >= in->count) {
-            return OA_FAIL(OA_E_PARAM, "output_reuse_input_mem_indexes: input index %u, but %zu inputs", a, in->count);
+        if (a >= n_in) {
+            return OA_FAIL(OA_E_PARAM, "output_reuse_input_mem_indexes: input index %u, but %zu inputs", a, n_in);
         }
-        if (b >= out->count) {
-            return OA_FAIL(OA_E_PARAM, "output_reuse_input_mem_indexes: output index %u, but %zu outputs", b,
-                           out->count);
+        if (b >= n_out) {
+            return OA_FAIL(OA_E_PARAM, "output_reuse_input_mem_indexes: output index %u, but %zu outputs", b, n_out);
         }
-        if (in->slots[a].buffer->data != out->slots[b].buffer->data) {
+        if (oa_mdl_dataset_buffer(in, a)->data != oa_mdl_dataset_buffer(out, b)->data) {
             return OA_FAIL(OA_E_PARAM, "output %u must reuse the memory of input %u (%p), got %p", b, a,
-                           in->slots[a].buffer->data, out->slots[b].buffer->data);
+                           oa_mdl_dataset_buffer(in, a)->data, oa_mdl_dataset_buffer(out, b)->data);
         }
     }
     return OA_OK;
@@ -155,19 +157,20 @@ static oa_status bind_inputs(v2_exec *x, const aclmdlDataset *in)
     v2_model *vm = x->model;
     const oa_model_info *info = vm->m->info;
     const v2_gprog *root = vm->prog.graphs[0];
-    if (in->count < info->n_inputs) {
-        return OA_FAIL(OA_E_PARAM, "input dataset has %zu buffers, the model needs %zu", in->count, info->n_inputs);
+    const size_t n_in = oa_mdl_dataset_count(in);
+    if (n_in < info->n_inputs) {
+        return OA_FAIL(OA_E_PARAM, "input dataset has %zu buffers, the model needs %zu", n_in, info->n_inputs);
     }
     for (uint32_t b = 0; b < root->n_binds; ++b) {
         const v2_tdef *td = &vm->prog.tensors[root->binds[b].tensor];
         const size_t i = (size_t)td->input_index;
-        if (i >= info->n_inputs || i >= in->count) {
+        if (i >= info->n_inputs || i >= n_in) {
             return OA_FAIL(OA_E_PARAM, "model Data %s has index %zu, the model describes %zu inputs", td->node->name,
                            i, info->n_inputs);
         }
         const oa_model_tensor *mt = &info->inputs[i];
-        const aclDataBuffer *buf = in->slots[i].buffer;
-        const aclTensorDesc *ud = in->slots[i].desc;
+        const aclDataBuffer *buf = oa_mdl_dataset_buffer(in, i);
+        const aclTensorDesc *ud = oa_mdl_dataset_desc(in, i);
         const int64_t *dims = mt->dims;
         size_t n = mt->n_dims;
         if (ud != NULL && !(ud->dim_count == 1 && ud->dims[0] == OA_UNKNOWN_RANK)) {
@@ -216,18 +219,21 @@ static oa_status bind_inputs(v2_exec *x, const aclmdlDataset *in)
 
 oa_status oa_v2_set_output_desc(aclmdlDataset *ds, size_t k, const oa_tensor_desc *d)
 {
-    oa_dataset_slot *slot = &ds->slots[k];
+    aclTensorDesc **slot = oa_mdl_dataset_desc_ref(ds, k);
+    if (slot == NULL) {
+        return OA_FAIL(OA_E_PARAM, "output %zu: the dataset has %zu buffers", k, oa_mdl_dataset_count(ds));
+    }
     const size_t n = d->shape.rank > 0 ? (size_t)d->shape.rank : 0;
     const aclDataType dt = (aclDataType)d->dtype;
     const aclFormat fmt = d->format == OA_FORMAT_RESERVED ? ACL_FORMAT_ND : (aclFormat)d->format;
-    if (slot->desc == NULL) {
-        slot->desc = aclCreateTensorDesc(dt, (int)n, n ? d->shape.dims : NULL, fmt);
-        if (slot->desc == NULL) {
+    if (*slot == NULL) {
+        *slot = aclCreateTensorDesc(dt, (int)n, n ? d->shape.dims : NULL, fmt);
+        if (*slot == NULL) {
             return OA_FAIL(OA_E_NOMEM, "output %zu: tensor description", k);
         }
         return OA_OK;
     }
-    aclTensorDesc *t = slot->desc;
+    aclTensorDesc *t = *slot;
     t->data_type = dt;
     t->format = fmt;
     t->storage_format = fmt;
@@ -242,7 +248,7 @@ oa_status oa_v2_emit_output(v2_exec *x, uint32_t k)
 {
     const v2_gprog *root = x->model->prog.graphs[0];
     const v2_tensor *t = &x->tensors[root->out_t[k]];
-    aclDataBuffer *buf = x->output->slots[k].buffer;
+    aclDataBuffer *buf = oa_mdl_dataset_buffer(x->output, k);
     size_t bytes = 0;
     if (!oa_v2_desc_bytes(&t->desc, &bytes)) {
         return OA_FAIL(OA_E_GE_SHAPE, "output %u: shape is not known after the run", k);
@@ -575,9 +581,9 @@ oa_status oa_v2_run_exec(v2_exec *x, const oa_model_run *run, bool async, aclrtS
     }
     v2_model *vm = x->model;
     const oa_model_info *info = vm->m->info;
-    if (run->output->count != info->n_outputs || run->output->count != vm->prog.n_outputs) {
-        return OA_FAIL(OA_E_PARAM, "output dataset has %zu buffers, the model has %zu outputs", run->output->count,
-                       info->n_outputs);
+    const size_t n_out = oa_mdl_dataset_count(run->output);
+    if (n_out != info->n_outputs || n_out != vm->prog.n_outputs) {
+        return OA_FAIL(OA_E_PARAM, "output dataset has %zu buffers, the model has %zu outputs", n_out, info->n_outputs);
     }
     oa_status st = check_io_reuse(vm, run->input, run->output);
     if (st == OA_OK) {
@@ -787,7 +793,13 @@ static oa_status v2_load(oa_model *m, const oa_model_load_args *args)
     }
     const oa_om_graph_info *gi = NULL;
     oa_status st;
-    if (args->om_path != NULL) {
+    oa_om_loaded *lo = args->om;
+    if (args->om_path != NULL && lo != NULL && lo->model != NULL) {
+        /* the reader's opened model (a file mapping): the graph takes it over */
+        oa_om_model *om = lo->model;
+        lo->model = NULL;
+        st = oa_om_graph_from_model(om, 0, &vm->root, &gi);
+    } else if (args->om_path != NULL) {
         st = oa_om_read_graph(args->om_path, &vm->root, &gi);
     } else if (args->image != NULL && args->image_size > 0) {
         vm->image_copy = malloc(args->image_size);
@@ -814,7 +826,8 @@ static oa_status v2_load(oa_model *m, const oa_model_load_args *args)
         int32_t dev = 0;
         (void)aclrtGetDevice(&dev);
         oa_fc_load_opts o;
-        oa_fc_load_opts_from_args(&o, args, dev, OA_FC_RT_V2);
+        oa_fc_load_opts_init(&o, args->om_path, args->weight_dir, args->ext_weights, args->n_ext_weights, dev,
+                         OA_FC_RT_V2);
         oa_fc_set *set = NULL;
         st = oa_fc_load(vm->root, &o, &set);
         vm->fc_set = set;
@@ -903,15 +916,15 @@ static oa_status v2_execute_async(oa_model *m, const oa_model_run *run)
     }
     /* what can be checked before queueing is checked now (the caller learns it at once) */
     const v2_model *vm = m->exec;
-    if (run->output->count != vm->prog.n_outputs) {
+    const size_t n_in = oa_mdl_dataset_count(run->input), n_out = oa_mdl_dataset_count(run->output);
+    if (n_out != vm->prog.n_outputs) {
         oa_stream_release(s);
-        return OA_FAIL(OA_E_PARAM, "output dataset has %zu buffers, the model has %u outputs", run->output->count,
+        return OA_FAIL(OA_E_PARAM, "output dataset has %zu buffers, the model has %u outputs", n_out,
                        vm->prog.n_outputs);
     }
-    if (run->input->count < m->info->n_inputs) {
+    if (n_in < m->info->n_inputs) {
         oa_stream_release(s);
-        return OA_FAIL(OA_E_PARAM, "input dataset has %zu buffers, the model needs %zu", run->input->count,
-                       m->info->n_inputs);
+        return OA_FAIL(OA_E_PARAM, "input dataset has %zu buffers, the model needs %zu", n_in, m->info->n_inputs);
     }
     v2_async_args a = {.m = oa_model_retain(m), .input = run->input, .output = run->output};
     oa_task_desc d = {.kind = OA_TASK_KIND_MODEL, .run = oa_v2_async_run, .release = async_release, .args = &a,

@@ -30,7 +30,7 @@
 #include <string.h>
 
 #include "acl_base/data_buffer.h"
-#include "acl_mdl/mdl_objects.h"
+#include "acl_mdl/model.h"
 #include "base/error.h"
 #include "base/log.h"
 #include "base/util.h"
@@ -1271,7 +1271,7 @@ v2_plan_result oa_v2_plan_try_root(v2_exec *x, oa_status *st)
     }
     bool allocated[64] = {false};
     for (uint32_t k = 0; k < p->n_out && *st == OA_OK && res == V2_PLAN_RAN; ++k) {
-        aclDataBuffer *buf = x->output->slots[k].buffer;
+        aclDataBuffer *buf = oa_mdl_dataset_buffer(x->output, k);
         if (buf->data == NULL) {
             if (x->async) {
                 *st = OA_FAIL(OA_E_PARAM, "output %u has no memory: asynchronous execution does not allocate outputs",
@@ -1326,7 +1326,7 @@ v2_plan_result oa_v2_plan_try_root(v2_exec *x, oa_status *st)
     if (res != V2_PLAN_RAN || *st != OA_OK) {
         for (uint32_t k = 0; k < p->n_out && k < 64; ++k) {
             if (allocated[k]) {
-                aclDataBuffer *buf = x->output->slots[k].buffer;
+                aclDataBuffer *buf = oa_mdl_dataset_buffer(x->output, k);
                 (void)aclrtFree(buf->data);
                 buf->data = NULL;
                 buf->length = 0;

@@ -30,7 +30,7 @@
 
 #include "base/error.h"
 #include "compiler/compiler.h"
-#include "om/om_ir.h"
+#include "om_ir/om_ir.h"
 #include "om/om_model.h"
 #include "om/om_query.h"
 #include "netron_check.h"

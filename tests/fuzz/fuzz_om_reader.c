@@ -13,7 +13,7 @@
 
 #include "base/error.h"
 #include "om/om_inout.h"
-#include "om/om_ir.h"
+#include "om_ir/om_ir.h"
 #include "om/om_json.h"
 #include "om/om_model.h"
 #include "om/om_query.h"

@@ -11,7 +11,7 @@
 
 #include "base/error.h"
 
-#include "om/om_ir.h"
+#include "om_ir/om_ir.h"
 #include "om/om_json.h"
 
 /* OpDef offsets of every node, built on demand from the compiler's plan. */

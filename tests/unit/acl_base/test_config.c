@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "acl_base/config.h"
+#include "acl_state/config.h"
 #include "base/error.h"
 
 static char g_dir[PATH_MAX];

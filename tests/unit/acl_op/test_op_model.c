@@ -25,7 +25,7 @@
 #include "acl_op/op_singleop.h"
 #include "om/om_arena.h"
 #include "om/om_format.h"
-#include "om/om_ir.h"
+#include "om_ir/om_ir.h"
 #include "om/om_pb.h"
 
 static char g_dir[128];

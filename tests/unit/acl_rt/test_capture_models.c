@@ -22,10 +22,10 @@
 #include "acl_rt/capture.h"
 #include "graph/graph.h"
 #include "graph/infer.h"
-#include "model_v1/om_reader.h"
+#include "acl_mdl/om_reader.h"
 #include "model_v1/v1_model.h"
 #include "model_v2/model_v2.h"
-#include "om/om_ir.h"
+#include "om_ir/om_ir.h"
 #include "om/om_model.h"
 
 static const char *g_dir;

@@ -6,8 +6,6 @@
  */
 #include "fc_test_util.h"
 
-#include "acl_mdl/model.h"
-
 /* A FileConstant "name" of n floats at location/offset in graph g. */
 static oa_node *fc_node(oa_graph *g, const char *name, const char *location, int64_t offset, int64_t n)
 {
@@ -568,18 +566,12 @@ static void value_bins_at_load(void **state)
     drop_fixture(&f);
 }
 
-static void opts_from_model_args(void **state)
+static void opts_init(void **state)
 {
     (void)state;
     oa_external_weight ext = {"x", (void *)&ext, 32};
-    oa_model_load_args a;
-    memset(&a, 0, sizeof a);
-    a.om_path = "/m.om";
-    a.weight_dir = "/w";
-    a.ext_weights = &ext;
-    a.n_ext_weights = 1;
     oa_fc_load_opts o;
-    oa_fc_load_opts_from_args(&o, &a, 3, OA_FC_RT_V2);
+    oa_fc_load_opts_init(&o, "/m.om", "/w", &ext, 1, 3, OA_FC_RT_V2);
     assert_string_equal(o.om_path, "/m.om");
     assert_string_equal(o.weight_path, "/w");
     assert_ptr_equal(o.user_mems, &ext);
@@ -719,7 +711,7 @@ int main(void)
         cmocka_unit_test(to_consts_borrows_in_place),
         cmocka_unit_test(misaligned_offsets_get_a_private_copy),
         cmocka_unit_test(value_bins_at_load),
-        cmocka_unit_test(opts_from_model_args),
+        cmocka_unit_test(opts_init),
         cmocka_unit_test(prefault_modes),
         cmocka_unit_test(chunked_copy),
     };

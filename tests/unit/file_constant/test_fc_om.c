@@ -9,7 +9,7 @@
 #include <dirent.h>
 
 #include "acl_mdl/model.h"
-#include "om/om_ir.h"
+#include "om_ir/om_ir.h"
 
 /* x[1,n] + w_i for three weights (two equal), each through Add. */
 static oa_graph *model(void)

@@ -30,7 +30,7 @@
 #include "base/error.h"
 #include "graph/graph.h"
 #include "graph/infer.h"
-#include "om/om_ir.h"
+#include "om_ir/om_ir.h"
 
 #define OK(expr)                                                                                     \
     do {                                                                                             \

@@ -36,7 +36,7 @@
 #include "graph/graph.h"
 #include "graph/infer.h"
 #include "model_v2/model_v2.h"
-#include "om/om_ir.h"
+#include "om_ir/om_ir.h"
 #include "om/om_model.h"
 
 /* ---- the test reader: the description comes from the model's own graph ---- */

@@ -23,7 +23,7 @@
 #include "graph/infer.h"
 #include "netron_check.h"
 #include "om/om_inout.h"
-#include "om/om_ir.h"
+#include "om_ir/om_ir.h"
 #include "om/om_query.h"
 #include "om_ir_compare.h"
 

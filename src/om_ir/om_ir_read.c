@@ -4,7 +4,7 @@
  * the model, so the graph owns the model once conversion starts.
  */
 #define OA_LOG_MODULE "GE"
-#include "om/om_ir.h"
+#include "om_ir/om_ir.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -14,7 +14,7 @@
 #include "base/error.h"
 #include "base/util.h"
 #include "graph/blob.h"
-#include "om/om_ir_internal.h"
+#include "om_ir/om_ir_internal.h"
 
 typedef struct info_full {
     oa_om_graph_info pub;

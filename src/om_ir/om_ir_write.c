@@ -5,7 +5,7 @@
  * bytes; nothing of the graph is modified.
  */
 #define OA_LOG_MODULE "GE"
-#include "om/om_ir.h"
+#include "om_ir/om_ir.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +16,7 @@
 #include "om/om_check.h"
 #include "om/om_compress.h"
 #include "om/om_inout.h"
-#include "om/om_ir_internal.h"
+#include "om_ir/om_ir_internal.h"
 
 #define PB_VT(x) GE__PROTO__ATTR_DEF__LIST_VALUE__LIST_VALUE_TYPE__##x
 

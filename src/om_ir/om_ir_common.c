@@ -1,6 +1,6 @@
 /* om_ir_common: derivation rules shared by the IR writer and reader. */
 #define OA_LOG_MODULE "GE"
-#include "om/om_ir_internal.h"
+#include "om_ir/om_ir_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +8,7 @@
 
 #include "base/error.h"
 #include "base/util.h"
-#include "om/om_ir.h"
+#include "om_ir/om_ir.h"
 
 static bool name_in(const char *name, size_t len, const char *const *list, size_t n)
 {

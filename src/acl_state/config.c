@@ -1,5 +1,5 @@
 /* acl.json reading, structural checks and per-key validation (config.h). */
-#include "acl_base/config.h"
+#include "acl_state/config.h"
 
 #include <ctype.h>
 #include <errno.h>

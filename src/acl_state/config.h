@@ -13,8 +13,8 @@
  *  - one function per top-level key, each returning CANN's code for a bad
  *    value. Keys are looked up case-sensitively; unknown keys are ignored.
  */
-#ifndef OA_ACL_BASE_CONFIG_H
-#define OA_ACL_BASE_CONFIG_H
+#ifndef OA_ACL_STATE_CONFIG_H
+#define OA_ACL_STATE_CONFIG_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -63,4 +63,4 @@ oa_status oa_acl_cfg_fifo_sizes(const cJSON *root, oa_acl_fifo_sizes *out) OA_MU
 /* "acl_graph": {"event_mode": "0" | "1"}; *mode = -1 when absent. */
 oa_status oa_acl_cfg_event_mode(const cJSON *root, int *mode) OA_MUST_CHECK;
 
-#endif /* OA_ACL_BASE_CONFIG_H */
+#endif /* OA_ACL_STATE_CONFIG_H */

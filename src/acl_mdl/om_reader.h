@@ -1,8 +1,9 @@
 /*
  * The .om reader behind aclmdlLoad*, aclmdlGetDescFrom{File,Mem} and
- * aclmdlQuerySize* (acl_mdl/model_reader.h). It lives with model_v1, the
- * executor that consumes what it opens, and is registered by
- * oa_model_v1_register().
+ * aclmdlQuerySize* (model_reader.h). It lives with the model API: the file
+ * is opened and its header decoded once, here, and both executors get the
+ * opened model (oa_model_load_args.om); libascendcl registers it
+ * (src/libascendcl/builtins.c).
  *
  * open(): maps the file (or borrows the image for the call), decodes and
  * checks it (om_model.h: every failure class with CANN's code) and fills
@@ -13,8 +14,8 @@
  * oa_om_loaded; the executor takes the model over (sets model NULL) when it
  * keeps it, else close() destroys it.
  */
-#ifndef OA_MODEL_V1_OM_READER_H
-#define OA_MODEL_V1_OM_READER_H
+#ifndef OA_ACL_MDL_OM_READER_H
+#define OA_ACL_MDL_OM_READER_H
 
 #include "acl_mdl/model_info.h"
 #include "acl_mdl/model_reader.h"

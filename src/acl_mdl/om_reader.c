@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "acl_mdl/mdl_internal.h"
+#include "acl_mdl/om_reader.h"
 #include "base/error.h"
 #include "base/log.h"
-#include "model_v1/om_reader.h"
 #include "om/om_inout.h"
 #include "om/om_pb.h"
 #include "om/om_query.h"
@@ -156,7 +156,7 @@ oa_status oa_om_model_info(const oa_om_model *m, oa_model_info **out)
         oa_model_info_release(info);
         return st;
     }
-    info->header_dynamic = oa_mdl_header_is_dynamic(m->image.data, m->image.size);
+    info->header_dynamic = m->container.dynamic; /* the header as the container decoded it */
     *out = info;
     return OA_OK;
 }
