@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include "base/acl_check.h"
 #include "base/util.h"
 #include "dump/dump_config.h"
+#include "dump/dump_write.h"
 
 typedef int32_t (*dump_callback)(const acldumpChunk *chunk, int32_t len);
 
@@ -32,11 +34,18 @@ static oa_dump_config *g_from_init;     /* installed by aclInit */
 static oa_dump_config *g_from_set_dump; /* installed by aclmdlSetDump */
 static dump_callback g_callback;
 static char *g_args_path; /* aclopStartDumpArgs */
+static atomic_bool g_active;            /* active_locked() != NULL, readable without the lock */
 
 /* The configuration in force: the latest aclmdlSetDump one, else aclInit's. */
 static const oa_dump_config *active_locked(void)
 {
     return g_from_set_dump != NULL ? g_from_set_dump : g_from_init;
+}
+
+/* After every change of g_from_init / g_from_set_dump (lock held). */
+static void publish_locked(void)
+{
+    atomic_store_explicit(&g_active, active_locked() != NULL, memory_order_release);
 }
 
 oa_status oa_dump_apply_init_config(const char *config_path)
@@ -55,6 +64,7 @@ oa_status oa_dump_apply_init_config(const char *config_path)
     pthread_mutex_lock(&g_dump_lock);
     oa_dump_config_destroy(g_from_init);
     g_from_init = cfg;
+    publish_locked();
     pthread_mutex_unlock(&g_dump_lock);
     return OA_OK;
 }
@@ -64,15 +74,13 @@ void oa_dump_on_finalize(void)
     pthread_mutex_lock(&g_dump_lock);
     oa_dump_config_destroy(g_from_init);
     g_from_init = NULL;
+    publish_locked();
     pthread_mutex_unlock(&g_dump_lock);
 }
 
 bool oa_dump_enabled(void)
 {
-    pthread_mutex_lock(&g_dump_lock);
-    const bool on = active_locked() != NULL;
-    pthread_mutex_unlock(&g_dump_lock);
-    return on;
+    return atomic_load_explicit(&g_active, memory_order_relaxed);
 }
 
 oa_dump_config *oa_dump_current_config(void)
@@ -216,6 +224,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlSetDump(const char *dumpCfgPath)
         pthread_mutex_lock(&g_dump_lock);
         oa_dump_config_destroy(g_from_set_dump);
         g_from_set_dump = cfg;
+        publish_locked();
         pthread_mutex_unlock(&g_dump_lock);
     }
     return ACL_SUCCESS;
@@ -231,6 +240,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlFinalizeDump(void)
         g_init_dump_flag = false;
         oa_dump_config_destroy(g_from_set_dump);
         g_from_set_dump = NULL;
+        publish_locked();
     }
     pthread_mutex_unlock(&g_dump_lock);
     ACL_REQUIRE(inited, OA_E_DUMP_NOT_RUN, "aclmdlInitDump must be executed before aclmdlFinalizeDump is called");

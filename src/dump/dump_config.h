@@ -70,6 +70,7 @@ typedef struct oa_dump_config {
     oa_dump_model *models;
     size_t model_count;
     char *section_json;     /* the whole "dump" object, unformatted */
+    char time_dir[16];      /* local time of the configuration, %Y%m%d%H%M%S: the {time} directory */
 } oa_dump_config;
 
 /*
@@ -96,9 +97,6 @@ oa_status oa_dump_apply_init_config(const char *config_path) OA_MUST_CHECK;
 
 /* aclFinalize: drops the configuration that aclInit installed. */
 void oa_dump_on_finalize(void);
-
-/* True while a data dump configuration is active. */
-bool oa_dump_enabled(void);
 
 /* Deep copy of the active configuration (NULL when none); free with oa_dump_config_destroy. */
 oa_dump_config *oa_dump_current_config(void);
