@@ -80,15 +80,20 @@ static oa_status run_observed(v1_exec *x, size_t i)
     const size_t n_out = t->n_out < OBS_MAX_TENSORS ? t->n_out : OBS_MAX_TENSORS;
     void *saved[OBS_MAX_TENSORS] = {0};
     oa_dump_tensor din[OBS_MAX_TENSORS], dout[OBS_MAX_TENSORS];
+    size_t n_din = 0;
     if (dump && dr->inputs) {
-        /* inputs are copied before the task: its output may reuse their memory */
+        /* inputs are copied before the task: its output may reuse their memory; absent optional ones are left out */
         for (size_t k = 0; k < n_in; k++) {
             const void *src = x->c->ptrs[t->arg + k];
-            const size_t bytes = src != NULL ? oa_ktensor_bytes(&m->ins[k]) : 0;
-            if (bytes > 0 && (saved[k] = malloc(bytes)) != NULL) {
-                memcpy(saved[k], src, bytes);
+            if (src == NULL || m->ins[k].dtype == OA_KDT_UNDEFINED) {
+                continue;
             }
-            dump_desc(&m->ins[k], saved[k], &din[k]);
+            const size_t bytes = oa_ktensor_bytes(&m->ins[k]);
+            if (bytes > 0 && (saved[n_din] = malloc(bytes)) != NULL) {
+                memcpy(saved[n_din], src, bytes);
+            }
+            dump_desc(&m->ins[k], saved[n_din], &din[n_din]);
+            n_din++;
         }
     }
     const uint64_t t0 = o->prof && m != NULL ? oa_now_ns() : 0;
@@ -96,14 +101,17 @@ static oa_status run_observed(v1_exec *x, size_t i)
     if (st == OA_OK && o->prof && m != NULL) {
         const uint64_t t1 = oa_now_ns();
         oa_prof_tensor pin[OBS_MAX_TENSORS], pout[OBS_MAX_TENSORS];
+        size_t n_pin = 0;
         for (size_t k = 0; k < n_in; k++) {
-            prof_desc(&m->ins[k], &pin[k]);
+            if (m->ins[k].dtype != OA_KDT_UNDEFINED) {
+                prof_desc(&m->ins[k], &pin[n_pin++]);
+            }
         }
         for (size_t k = 0; k < n_out; k++) {
             prof_desc(&t->outs[k], &pout[k]);
         }
         const oa_prof_op op = {.name = t->name, .type = m->type, .model_id = o->model_id, .task_id = (uint32_t)i,
-                               .in = pin, .n_in = n_in, .out = pout, .n_out = n_out, .start_ns = t0, .end_ns = t1};
+                               .in = pin, .n_in = n_pin, .out = pout, .n_out = n_out, .start_ns = t0, .end_ns = t1};
         oa_prof_record_op(&op);
     }
     if (st == OA_OK && dump) {
@@ -114,11 +122,11 @@ static oa_status run_observed(v1_exec *x, size_t i)
             }
         }
         const oa_dump_op op = {.type = m->type, .name = t->name, .task_id = (uint32_t)i, .in = din,
-                               .n_in = dr->inputs ? n_in : 0, .out = dout, .n_out = dr->outputs ? n_out : 0,
+                               .n_in = n_din, .out = dout, .n_out = dr->outputs ? n_out : 0,
                                .orig_names = m->orig, .n_orig = m->n_orig};
         (void)oa_dump_run_write(dr, &op); /* logged; the execution goes on */
     }
-    for (size_t k = 0; k < n_in; k++) {
+    for (size_t k = 0; k < n_din; k++) {
         free(saved[k]);
     }
     return st;

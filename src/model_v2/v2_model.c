@@ -398,14 +398,17 @@ static void sub_cb(int graph_type, void *arg, oa_v2_event ev, const oa_v2_node *
     }
     if (s->profiling) {
         oa_prof_tensor pin[SUB_MAX_TENSORS], pout[SUB_MAX_TENSORS];
+        uint32_t n_pin = 0;
         for (uint32_t k = 0; k < n_in; ++k) {
-            to_prof(cnode_tensor(s, cn->in_t, k), &pin[k]);
+            if (cnode_tensor(s, cn->in_t, k) != NULL) { /* absent optional inputs are left out */
+                to_prof(cnode_tensor(s, cn->in_t, k), &pin[n_pin++]);
+            }
         }
         for (uint32_t k = 0; k < n_out; ++k) {
             to_prof(cnode_tensor(s, cn->out_t, k), &pout[k]);
         }
         const oa_prof_op op = {.name = name, .type = ge_type, .model_id = s->x->model->m->id, .task_id = task,
-                               .dynamic = true, .in = pin, .n_in = n_in, .out = pout, .n_out = n_out,
+                               .dynamic = true, .in = pin, .n_in = n_pin, .out = pout, .n_out = n_out,
                                .start_ns = s->t0, .end_ns = t1};
         oa_prof_record_op(&op);
     }
@@ -414,8 +417,11 @@ static void sub_cb(int graph_type, void *arg, oa_v2_event ev, const oa_v2_node *
         const char *const *orig = NULL;
         size_t n_orig = 0;
         const char *orig_out = orig_out_of(cn->node, &orig, &n_orig);
+        uint32_t n_din = 0;
         for (uint32_t k = 0; k < n_in && s->dump->inputs; ++k) {
-            to_dump(cnode_tensor(s, cn->in_t, k), k < s->n_saved ? s->saved[k] : NULL, &din[k]);
+            if (cnode_tensor(s, cn->in_t, k) != NULL) {
+                to_dump(cnode_tensor(s, cn->in_t, k), k < s->n_saved ? s->saved[k] : NULL, &din[n_din++]);
+            }
         }
         for (uint32_t k = 0; k < n_out; ++k) {
             const v2_tensor *t = cnode_tensor(s, cn->out_t, k);
@@ -425,7 +431,7 @@ static void sub_cb(int graph_type, void *arg, oa_v2_event ev, const oa_v2_node *
             }
         }
         const oa_dump_op op = {.type = ge_type, .name = name, .task_id = task, .in = din,
-                               .n_in = s->dump->inputs ? n_in : 0, .out = dout, .n_out = s->dump->outputs ? n_out : 0,
+                               .n_in = n_din, .out = dout, .n_out = s->dump->outputs ? n_out : 0,
                                .orig_names = orig, .n_orig = n_orig};
         (void)oa_dump_run_write(s->dump, &op); /* logged; the execution goes on */
     }

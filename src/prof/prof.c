@@ -340,7 +340,10 @@ static void start_session_locked(uint64_t types, const uint32_t *devices, uint32
 {
     clear_events_locked();
     oa_prof_ops_clear();
-    oa_prof_ops_begin();
+    if ((types & (ACL_PROF_TASK_TIME | ACL_PROF_TASK_TIME_L0 | ACL_PROF_TASK_TIME_L2 | ACL_PROF_TASK_TIME_L3 |
+                  ACL_PROF_AICPU | ACL_PROF_AICORE_METRICS)) != 0) {
+        oa_prof_ops_begin(); /* per-task records */
+    }
     g_running = true;
     atomic_store_explicit(&g_types_pub, types, memory_order_relaxed);
     g_types = types;

@@ -29,6 +29,8 @@
 
 #include "acl/acl.h"
 #include "acl/acl_op_compiler.h"
+#include "acl/acl_prof.h"
+#include <cjson/cJSON.h>
 
 #define K1 128
 #define N2 24
@@ -516,6 +518,261 @@ static void bad_configs(void **state)
     OK_ACL(aclFinalize());
 }
 
+
+/* ---- profiling (docs/profiling.md) ---- */
+
+static char *read_all(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    const long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = malloc((size_t)n + 1);
+    assert_non_null(b);
+    assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
+    b[n] = '\0';
+    fclose(f);
+    return b;
+}
+
+/* Runs Add on [3,4] floats once on stream s. */
+static void run_add(aclrtStream s)
+{
+    const int64_t d[2] = {3, 4};
+    void *da, *db, *dy;
+    OK_ACL(aclrtMalloc(&da, 48, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK_ACL(aclrtMalloc(&db, 48, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK_ACL(aclrtMalloc(&dy, 48, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK_ACL(aclrtMemset(da, 48, 0, 48));
+    OK_ACL(aclrtMemset(db, 48, 0, 48));
+    aclTensorDesc *di[2] = {aclCreateTensorDesc(ACL_FLOAT, 2, d, ACL_FORMAT_ND),
+                            aclCreateTensorDesc(ACL_FLOAT, 2, d, ACL_FORMAT_ND)};
+    aclTensorDesc *dout[1] = {aclCreateTensorDesc(ACL_FLOAT, 2, d, ACL_FORMAT_ND)};
+    aclDataBuffer *bi[2] = {aclCreateDataBuffer(da, 48), aclCreateDataBuffer(db, 48)};
+    aclDataBuffer *bo[1] = {aclCreateDataBuffer(dy, 48)};
+    OK_ACL(aclopCompileAndExecuteV2("Add", 2, di, bi, 1, dout, bo, NULL, ACL_ENGINE_SYS, ACL_COMPILE_SYS, NULL, s));
+    OK_ACL(aclrtSynchronizeStream(s));
+    for (int i = 0; i < 2; ++i) {
+        aclDestroyTensorDesc(di[i]);
+        OK_ACL(aclDestroyDataBuffer(bi[i]));
+    }
+    aclDestroyTensorDesc(dout[0]);
+    OK_ACL(aclDestroyDataBuffer(bo[0]));
+    OK_ACL(aclrtFree(da));
+    OK_ACL(aclrtFree(db));
+    OK_ACL(aclrtFree(dy));
+}
+
+/* Events of the trace with ph X and args["Model Id"] == model whose name is name. */
+static int count_op_events(const cJSON *trace, uint32_t model, const char *name)
+{
+    int n = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, trace)
+    {
+        const cJSON *args = cJSON_GetObjectItem(e, "args");
+        const cJSON *mid = cJSON_GetObjectItem(args, "Model Id");
+        const cJSON *on = cJSON_GetObjectItem(args, "Op Name");
+        if (cJSON_IsNumber(mid) && (uint32_t)mid->valuedouble == model && cJSON_IsString(on) &&
+            (name == NULL || strcmp(on->valuestring, name) == 0) &&
+            strcmp(cJSON_GetObjectItem(e, "ph")->valuestring, "X") == 0) {
+            assert_true(cJSON_IsNumber(cJSON_GetObjectItem(e, "dur")));
+            assert_true(cJSON_IsString(cJSON_GetObjectItem(e, "ts")));
+            assert_true(cJSON_IsString(cJSON_GetObjectItem(args, "OP Type")));
+            assert_true(cJSON_IsString(cJSON_GetObjectItem(args, "Input Shapes")));
+            ++n;
+        }
+    }
+    return n;
+}
+
+/*
+ * acl.json profiling of a static model (2 runs), a dynamic one (1 run) and a single op, with dump of the
+ * models on too: every dumped op appears once per run in the timeline and in op_summary.
+ */
+static void prof_all_paths(void **state)
+{
+    (void)state;
+    char json[4096], prof_dir[1200];
+    snprintf(prof_dir, sizeof prof_dir, "%s/prof", g_work);
+    mkdir(prof_dir, 0750);
+    snprintf(json, sizeof json,
+             "{\"dump\":{\"dump_path\":\"%s\",\"dump_list\":[{}],\"dump_step\":\"0\"},"
+             "\"profiler\":{\"switch\":\"on\",\"output\":\"%s\",\"task_time\":\"on\",\"aicpu\":\"on\"}}",
+             g_dump, prof_dir);
+    init_with(json);
+    char om[1200];
+    uint32_t ids[2];
+    float x[3 * K1], y[3 * N2];
+    fc_input(x, 3);
+    snprintf(om, sizeof om, "%s/ew/fc.om", g_models);
+    OK_ACL(aclmdlLoadFromFile(om, &ids[0]));
+    run_fc(ids[0], 1, false, x, y);
+    run_fc(ids[0], 1, false, x, y);
+    snprintf(om, sizeof om, "%s/ew/fc_dyn.om", g_models);
+    OK_ACL(aclmdlLoadFromFile(om, &ids[1]));
+    run_fc(ids[1], 3, true, x, y);
+    aclrtStream s = NULL;
+    OK_ACL(aclrtCreateStream(&s));
+    run_add(s);
+    OK_ACL(aclrtDestroyStream(s));
+    OK_ACL(aclmdlUnload(ids[0]));
+    OK_ACL(aclmdlUnload(ids[1]));
+    finish(); /* writes the profiling data */
+
+    /* PROF_{6 digits}_{17 digits}_{8 digits}{8 letters A-R} */
+    char prof_name[256], out[2400], cmd[2600];
+    only_entry(prof_dir, prof_name, sizeof prof_name);
+    assert_int_equal(strlen(prof_name), 5 + 6 + 1 + 17 + 1 + 16);
+    assert_true(strncmp(prof_name, "PROF_", 5) == 0 && all_digits(prof_name + 5, 6) && all_digits(prof_name + 12, 17) &&
+                all_digits(prof_name + 30, 8));
+    for (int i = 38; i < 46; ++i) {
+        assert_true(prof_name[i] >= 'A' && prof_name[i] <= 'R');
+    }
+    snprintf(out, sizeof out, "%s/%s/mindstudio_profiler_output", prof_dir, prof_name);
+    snprintf(cmd, sizeof cmd, "%s/%s/device_0", prof_dir, prof_name);
+    struct stat sb;
+    assert_int_equal(stat(cmd, &sb), 0);
+    list_files(out);
+    char trace_path[1024] = "", summary_path[1024] = "", stat_path[1024] = "";
+    for (int i = 0; i < g_n_files; ++i) {
+        const char *b = strrchr(g_files[i], '/') + 1;
+        if (strncmp(b, "msprof_", 7) == 0) {
+            strcpy(trace_path, g_files[i]);
+        } else if (strncmp(b, "op_summary_", 11) == 0) {
+            strcpy(summary_path, g_files[i]);
+        } else if (strncmp(b, "op_statistic_", 13) == 0) {
+            strcpy(stat_path, g_files[i]);
+        }
+    }
+    assert_true(trace_path[0] && summary_path[0] && stat_path[0]);
+    char *text = read_all(trace_path);
+    cJSON *trace = cJSON_Parse(text);
+    free(text);
+    assert_true(cJSON_IsArray(trace));
+
+    /* the ops the dump saw, once per execution */
+    const int total_static = count_op_events(trace, ids[0], NULL);
+    const int total_dyn = count_op_events(trace, ids[1], NULL);
+    assert_true(total_static > 0 && total_static % 2 == 0);
+    assert_true(total_dyn > 0);
+    assert_int_equal(count_op_events(trace, 4294967295u, NULL), 1); /* the single op */
+    /* every dumped op of each model appears in the trace with its model id */
+    char dir[2400], level[256];
+    only_entry(g_dump, level, sizeof level);
+    for (int m = 0; m < 2; ++m) {
+        snprintf(dir, sizeof dir, "%s/%s/0/fc/%u/0", g_dump, level, ids[m]);
+        list_files(dir);
+        assert_int_equal(g_n_files, m == 0 ? total_static / 2 : total_dyn);
+        for (int i = 0; i < g_n_files; ++i) {
+            dr_file f;
+            char why[256];
+            assert_true(dr_read(g_files[i], &f, why, sizeof why));
+            assert_int_equal(count_op_events(trace, ids[m], f.op_name), m == 0 ? 2 : 1);
+            dr_free(&f);
+        }
+    }
+    /* ACL API spans */
+    int api = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, trace)
+    {
+        const cJSON *nm = cJSON_GetObjectItem(e, "name");
+        api += cJSON_IsString(nm) && strcmp(nm->valuestring, "aclmdlExecute") == 0;
+    }
+    assert_int_equal(api, 3);
+    cJSON_Delete(trace);
+
+    /* op_summary: the header, one row per op event, numeric durations */
+    FILE *f = fopen(summary_path, "r");
+    assert_non_null(f);
+    char line[4096];
+    assert_non_null(fgets(line, sizeof line, f));
+    assert_string_equal(line, "Device_id,Model ID,Task ID,Stream ID,Op Name,OP Type,OP State,Task Type,"
+                              "Task Start Time(us),Task Duration(us),Task Wait Time(us),Block Num,Mix Block Num,"
+                              "HF32 Eligible,Input Shapes,Input Data Types,Input Formats,Output Shapes,"
+                              "Output Data Types,Output Formats,Context ID\n");
+    int rows = 0, add_rows = 0;
+    while (fgets(line, sizeof line, f) != NULL) {
+        unsigned dev, model, task, stream;
+        char name[256], type[64], opstate[16], tt[16];
+        double start, dur;
+        const int got = sscanf(line, "%u,%u,%u,%u,\"%255[^\"]\",\"%63[^\"]\",%15[^,],%15[^,],%lf\t,%lf", &dev, &model,
+                               &task, &stream, name, type, opstate, tt, &start, &dur);
+        if (got != 10) {
+            fail_msg("op_summary row [%s] parsed %d fields", line, got);
+        }
+        assert_true(dur >= 0);
+        assert_string_equal(opstate, model == ids[1] ? "dynamic" : "static");
+        add_rows += model == 4294967295u && strcmp(type, "Add") == 0;
+        ++rows;
+    }
+    fclose(f);
+    assert_int_equal(rows, total_static + total_dyn + 1);
+    assert_int_equal(add_rows, 1);
+}
+
+/* aclprofModelSubscribe: CANN's records through a pipe, names and types read once. */
+static void prof_subscribe(void **state)
+{
+    (void)state;
+    OK_ACL(aclInit(NULL));
+    OK_ACL(aclrtSetDevice(0));
+    char om[1200];
+    uint32_t id = 0;
+    snprintf(om, sizeof om, "%s/ew/fc.om", g_models);
+    OK_ACL(aclmdlLoadFromFile(om, &id));
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    aclprofSubscribeConfig *cfg = aclprofCreateSubscribeConfig(1, ACL_AICORE_NONE, &fds[1]);
+    assert_non_null(cfg);
+    EXPECT_ACL(aclprofModelSubscribe(id + 100, cfg), ACL_ERROR_INVALID_MODEL_ID, "not a loaded model");
+    OK_ACL(aclprofModelSubscribe(id, cfg));
+    EXPECT_ACL(aclprofModelSubscribe(id, cfg), 148046, "already subscribed");
+    float x[K1], y[N2];
+    fc_input(x, 1);
+    run_fc(id, 1, false, x, y);
+    OK_ACL(aclprofModelUnSubscribe(id));
+    EXPECT_ACL(aclprofModelUnSubscribe(id), ACL_ERROR_INVALID_MODEL_ID, "not subscribed");
+    run_fc(id, 1, false, x, y); /* no more records */
+    close(fds[1]);
+    static uint8_t buf[80 * 256];
+    size_t len = 0;
+    ssize_t r;
+    while ((r = read(fds[0], buf + len, sizeof buf - len)) > 0) {
+        len += (size_t)r;
+    }
+    close(fds[0]);
+    uint32_t n = 0;
+    OK_ACL(aclprofGetOpNum(buf, len, &n));
+    assert_true(n >= 2);
+    assert_int_equal(len, n * 80u);
+    for (uint32_t i = 0; i < n; ++i) {
+        size_t tl = 0, nl = 0;
+        char type[128], name[300];
+        OK_ACL(aclprofGetOpTypeLen(buf, len, i, &tl));
+        OK_ACL(aclprofGetOpType(buf, len, i, type, tl));
+        assert_int_equal(strlen(type) + 1, tl);
+        assert_true(type[0] != '\0');
+        OK_ACL(aclprofGetOpNameLen(buf, len, i, &nl));
+        OK_ACL(aclprofGetOpName(buf, len, i, name, nl));
+        assert_int_equal(strlen(name) + 1, nl);
+        EXPECT_ACL(aclprofGetOpType(buf, len, i, type, sizeof type), ACL_ERROR_INVALID_PARAM, "got already");
+        const uint64_t s = aclprofGetOpStart(buf, len, i), e = aclprofGetOpEnd(buf, len, i);
+        assert_true(s > 0 && e >= s);
+        assert_int_equal(aclprofGetOpDuration(buf, len, i), e - s);
+        assert_int_equal(aclprofGetModelId(buf, len, i), id);
+        assert_int_equal(aclprofGetOpFlag(buf, len, i), ACL_SUBSCRIBE_OP);
+        if (i > 0) {
+            assert_true(s >= aclprofGetOpStart(buf, len, i - 1)); /* in execution order */
+        }
+    }
+    OK_ACL(aclprofDestroySubscribeConfig(cfg));
+    OK_ACL(aclmdlUnload(id));
+    finish();
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 4) {
@@ -539,6 +796,10 @@ int main(int argc, char **argv)
         t[0] = (struct CMUnitTest)cmocka_unit_test(dump_op);
     } else if (strcmp(argv[1], "stats") == 0) {
         t[0] = (struct CMUnitTest)cmocka_unit_test(dump_stats);
+    } else if (strcmp(argv[1], "prof") == 0) {
+        t[0] = (struct CMUnitTest)cmocka_unit_test(prof_all_paths);
+    } else if (strcmp(argv[1], "subscribe") == 0) {
+        t[0] = (struct CMUnitTest)cmocka_unit_test(prof_subscribe);
     } else if (strcmp(argv[1], "bad") == 0) {
         t[0] = (struct CMUnitTest)cmocka_unit_test(bad_configs);
     } else {
