@@ -773,6 +773,29 @@ static void prof_subscribe(void **state)
     finish();
 }
 
+/* Data for the comparison tool's test (tests/unit/dump/test_dump_compare.py): fc.om dumped with dump_mode all, x.bin. */
+static void dump_for_compare(void **state)
+{
+    (void)state;
+    char om[1200], json[4096], xpath[1200];
+    snprintf(om, sizeof om, "%s/ew/fc.om", g_models);
+    snprintf(json, sizeof json, "{\"dump\":{\"dump_path\":\"%s\",\"dump_mode\":\"all\",\"dump_list\":[{}]}}",
+             g_dump);
+    init_with(json);
+    uint32_t id = 0;
+    OK_ACL(aclmdlLoadFromFile(om, &id));
+    float x[K1], y[N2];
+    fc_input(x, 1);
+    run_fc(id, 1, false, x, y);
+    OK_ACL(aclmdlUnload(id));
+    finish();
+    snprintf(xpath, sizeof xpath, "%s/x.bin", g_work);
+    FILE *f = fopen(xpath, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(x, sizeof x, 1, f), 1);
+    fclose(f);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 4) {
@@ -800,6 +823,8 @@ int main(int argc, char **argv)
         t[0] = (struct CMUnitTest)cmocka_unit_test(prof_all_paths);
     } else if (strcmp(argv[1], "subscribe") == 0) {
         t[0] = (struct CMUnitTest)cmocka_unit_test(prof_subscribe);
+    } else if (strcmp(argv[1], "compare") == 0) {
+        t[0] = (struct CMUnitTest)cmocka_unit_test(dump_for_compare);
     } else if (strcmp(argv[1], "bad") == 0) {
         t[0] = (struct CMUnitTest)cmocka_unit_test(bad_configs);
     } else {
