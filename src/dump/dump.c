@@ -34,6 +34,7 @@ static oa_dump_config *g_from_init;     /* installed by aclInit */
 static oa_dump_config *g_from_set_dump; /* installed by aclmdlSetDump */
 static dump_callback g_callback;
 static char *g_args_path; /* aclopStartDumpArgs */
+static oa_dump_config *g_args_cfg;      /* aclopStartDumpArgs: single operators dumped under its path */
 static atomic_bool g_active;            /* active_locked() != NULL, readable without the lock */
 
 /* The configuration in force: the latest aclmdlSetDump one, else aclInit's. */
@@ -45,7 +46,7 @@ static const oa_dump_config *active_locked(void)
 /* After every change of g_from_init / g_from_set_dump (lock held). */
 static void publish_locked(void)
 {
-    atomic_store_explicit(&g_active, active_locked() != NULL, memory_order_release);
+    atomic_store_explicit(&g_active, active_locked() != NULL || g_args_cfg != NULL, memory_order_release);
 }
 
 oa_status oa_dump_apply_init_config(const char *config_path)
@@ -81,6 +82,15 @@ void oa_dump_on_finalize(void)
 bool oa_dump_enabled(void)
 {
     return atomic_load_explicit(&g_active, memory_order_relaxed);
+}
+
+oa_dump_config *oa_dump_current_op_config(void)
+{
+    pthread_mutex_lock(&g_dump_lock);
+    const oa_dump_config *a = active_locked();
+    oa_dump_config *copy = oa_dump_config_clone(a != NULL && a->op_switch ? a : g_args_cfg);
+    pthread_mutex_unlock(&g_dump_lock);
+    return copy;
 }
 
 oa_dump_config *oa_dump_current_config(void)
@@ -267,16 +277,38 @@ ACL_DUMP_API void acldumpUnregCallback(void)
     pthread_mutex_unlock(&g_dump_lock);
 }
 
+/*
+ * aclopStartDumpArgs: a CPU has no AI Core kernel arguments to dump; what
+ * the ACL_OP_DUMP_OP_AICORE_ARGS switch gives here is the dump of every
+ * single-operator execution (inputs and outputs, docs/dump.md) under path,
+ * until aclopStopDumpArgs.
+ */
 ACL_FUNC_VISIBILITY aclError aclopStartDumpArgs(uint32_t dumpType, const char *path)
 {
     ACL_REQUIRE(path != NULL, OA_E_FAILURE, "parameter [path] must not be null");
     ACL_REQUIRE((dumpType & ACL_OP_DUMP_OP_AICORE_ARGS) == ACL_OP_DUMP_OP_AICORE_ARGS, OA_E_FAILURE,
                 "dumpType [%u] must contain ACL_OP_DUMP_OP_AICORE_ARGS", dumpType);
+    cJSON *root = cJSON_CreateObject();
+    cJSON *d = cJSON_AddObjectToObject(root, "dump");
+    cJSON_AddStringToObject(d, "dump_path", path);
+    cJSON_AddStringToObject(d, "dump_mode", "all");
+    cJSON_AddStringToObject(d, "dump_op_switch", "on");
+    oa_dump_config *cfg = NULL;
+    oa_status st = d != NULL ? oa_dump_config_from_json(root, "aclopStartDumpArgs", &cfg)
+                             : OA_FAIL(OA_E_NOMEM, "cannot build the dump args config");
+    cJSON_Delete(root);
+    ACL_REQUIRE(st == OA_OK && cfg != NULL, OA_E_FAILURE, "path [%s] cannot be used for dump args", path);
     char *copy = oa_strdup(path);
-    ACL_REQUIRE(copy != NULL, OA_E_FAILURE, "cannot store the dump args path");
+    if (copy == NULL) {
+        oa_dump_config_destroy(cfg);
+        ACL_RETURN_STATUS(OA_FAIL(OA_E_FAILURE, "cannot store the dump args path"));
+    }
     pthread_mutex_lock(&g_dump_lock);
     free(g_args_path);
     g_args_path = copy;
+    oa_dump_config_destroy(g_args_cfg);
+    g_args_cfg = cfg;
+    publish_locked();
     pthread_mutex_unlock(&g_dump_lock);
     return ACL_SUCCESS;
 }
@@ -287,6 +319,9 @@ ACL_FUNC_VISIBILITY aclError aclopStopDumpArgs(uint32_t dumpType)
         pthread_mutex_lock(&g_dump_lock);
         free(g_args_path);
         g_args_path = NULL;
+        oa_dump_config_destroy(g_args_cfg);
+        g_args_cfg = NULL;
+        publish_locked();
         pthread_mutex_unlock(&g_dump_lock);
     }
     return ACL_SUCCESS;

@@ -101,6 +101,9 @@ void oa_dump_on_finalize(void);
 /* Deep copy of the active configuration (NULL when none); free with oa_dump_config_destroy. */
 oa_dump_config *oa_dump_current_config(void);
 
+/* Same for single operators: the active one when it has dump_op_switch on, else aclopStartDumpArgs'. */
+oa_dump_config *oa_dump_current_op_config(void);
+
 /* Writes data as dump file file_name (absolute path), or passes it in chunks to the registered callback. */
 oa_status oa_dump_emit(const char *file_name, const void *data, size_t len) OA_MUST_CHECK;
 

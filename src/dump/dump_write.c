@@ -137,10 +137,10 @@ static void clean_name(const char *s, char *out, size_t cap)
     out[j] = '\0';
 }
 
-static bool begin_common(oa_dump_run *r)
+static bool begin_common(oa_dump_run *r, bool single_op)
 {
     memset(r, 0, sizeof(*r));
-    r->cfg = oa_dump_current_config();
+    r->cfg = single_op ? oa_dump_current_op_config() : oa_dump_current_config();
     if (r->cfg == NULL || r->cfg->dump_path == NULL || r->cfg->scene != NULL) {
         oa_dump_config_destroy(r->cfg);
         r->cfg = NULL;
@@ -159,7 +159,7 @@ static bool begin_common(oa_dump_run *r)
 bool oa_dump_run_begin_model(oa_dump_run *r, const char *om_name, const char *graph_name, uint32_t model_id,
                              uint64_t step)
 {
-    if (!begin_common(r)) {
+    if (!begin_common(r, false)) {
         return false;
     }
     const oa_dump_config *c = r->cfg;
@@ -193,7 +193,7 @@ bool oa_dump_run_begin_model(oa_dump_run *r, const char *om_name, const char *gr
 
 bool oa_dump_run_begin_op(oa_dump_run *r)
 {
-    if (!begin_common(r)) {
+    if (!begin_common(r, true)) {
         return false;
     }
     if (!r->cfg->op_switch) {

@@ -30,6 +30,7 @@
 #include "acl/acl.h"
 #include "acl/acl_op_compiler.h"
 #include "acl/acl_prof.h"
+#include "acl/acl_dump.h"
 #include <cjson/cJSON.h>
 
 #define K1 128
@@ -796,6 +797,34 @@ static void dump_for_compare(void **state)
     fclose(f);
 }
 
+/* aclopStartDumpArgs: single operators dumped under its path until aclopStopDumpArgs. */
+static void dump_args(void **state)
+{
+    (void)state;
+    OK_ACL(aclInit(NULL));
+    OK_ACL(aclrtSetDevice(0));
+    aclrtStream s = NULL;
+    OK_ACL(aclrtCreateStream(&s));
+    EXPECT_ACL(aclopStartDumpArgs(ACL_OP_DUMP_OP_AICORE_ARGS, "/nonexistent/dir"), ACL_ERROR_FAILURE, "dump args");
+    OK_ACL(aclopStartDumpArgs(ACL_OP_DUMP_OP_AICORE_ARGS, g_dump));
+    run_add(s);
+    OK_ACL(aclopStopDumpArgs(ACL_OP_DUMP_OP_AICORE_ARGS));
+    run_add(s); /* not dumped */
+    OK_ACL(aclrtDestroyStream(s));
+    finish();
+    list_files(g_dump);
+    assert_int_equal(g_n_files, 1);
+    dr_file f;
+    char why[256];
+    if (!dr_read(g_files[0], &f, why, sizeof why)) {
+        fail_msg("%s: %s", g_files[0], why);
+    }
+    check_file(g_files[0], &f);
+    assert_int_equal(f.n_in, 2);
+    assert_int_equal(f.n_out, 1);
+    dr_free(&f);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 4) {
@@ -825,6 +854,8 @@ int main(int argc, char **argv)
         t[0] = (struct CMUnitTest)cmocka_unit_test(prof_subscribe);
     } else if (strcmp(argv[1], "compare") == 0) {
         t[0] = (struct CMUnitTest)cmocka_unit_test(dump_for_compare);
+    } else if (strcmp(argv[1], "args") == 0) {
+        t[0] = (struct CMUnitTest)cmocka_unit_test(dump_args);
     } else if (strcmp(argv[1], "bad") == 0) {
         t[0] = (struct CMUnitTest)cmocka_unit_test(bad_configs);
     } else {
