@@ -97,6 +97,7 @@ typedef struct v1_observe {
     struct oa_dump_run *dump;   /* NULL: no dump */
     bool prof;                  /* per-task profiling records */
     uint32_t model_id;
+    uint64_t last_ns;           /* end of the previous task (profiling) */
 } v1_observe;
 typedef oa_status (*v1_task_fn)(const v1_task *t, v1_exec *x);
 

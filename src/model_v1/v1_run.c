@@ -96,10 +96,12 @@ static oa_status run_observed(v1_exec *x, size_t i)
             n_din++;
         }
     }
-    const uint64_t t0 = o->prof && m != NULL ? oa_now_ns() : 0;
+    /* one clock read per task: a task starts when the previous one ended (dumping restarts the clock) */
+    const uint64_t t0 = dump && dr->inputs ? oa_now_ns() : o->last_ns;
     const oa_status st = t->fn(t, x);
+    const uint64_t t1 = o->prof ? oa_now_ns() : 0;
+    o->last_ns = t1;
     if (st == OA_OK && o->prof && m != NULL) {
-        const uint64_t t1 = oa_now_ns();
         oa_prof_tensor pin[OBS_MAX_TENSORS], pout[OBS_MAX_TENSORS];
         size_t n_pin = 0;
         for (size_t k = 0; k < n_in; k++) {
@@ -125,6 +127,7 @@ static oa_status run_observed(v1_exec *x, size_t i)
                                .n_in = n_din, .out = dout, .n_out = dr->outputs ? n_out : 0,
                                .orig_names = m->orig, .n_orig = m->n_orig};
         (void)oa_dump_run_write(dr, &op); /* logged; the execution goes on */
+        o->last_ns = o->prof ? oa_now_ns() : 0;
     }
     for (size_t k = 0; k < n_din; k++) {
         free(saved[k]);
@@ -137,8 +140,11 @@ static oa_status run_range(v1_exec *x, size_t begin, size_t end)
     const v1_task *t = x->p->tasks;
     if (x->obs != NULL || x->p->prof_ns != NULL) {
         /* the observing loop: dump / profiling records / OPENACL_V1_PROFILE */
+        if (x->obs != NULL && x->obs->prof) {
+            x->obs->last_ns = oa_now_ns();
+        }
         for (size_t i = begin; i < end; i++) {
-            const uint64_t t0 = oa_now_ns();
+            const uint64_t t0 = x->p->prof_ns != NULL ? oa_now_ns() : 0;
             const oa_status st = x->obs != NULL ? run_observed(x, i) : t[i].fn(&t[i], x);
             if (x->p->prof_ns != NULL) {
                 __atomic_fetch_add(&x->p->prof_ns[i], oa_now_ns() - t0, __ATOMIC_RELAXED);

@@ -33,6 +33,21 @@
 
 /* ---- recorded operators of the running session ---- */
 
+/*
+ * A record as collected: kept small and free of formatting (the executors
+ * wait for it); names are interned, tensor descs appended to g_desc as
+ * {dtype, format, rank, dims...}. Formatted at the end of the session.
+ */
+typedef struct op_raw {
+    uint32_t name, type; /* g_strs indexes */
+    uint32_t model_id, task_id, stream_id, tid;
+    size_t desc;         /* first word in g_desc */
+    uint16_t n_in, n_out;
+    bool dynamic;
+    uint64_t start_ns, end_ns;
+} op_raw;
+
+/* The same, formatted for the output files. */
 typedef struct op_rec {
     char *name;
     char *type;
@@ -43,8 +58,20 @@ typedef struct op_rec {
 } op_rec;
 
 static pthread_mutex_t g_ops_lock = PTHREAD_MUTEX_INITIALIZER;
-static op_rec *g_ops;
-static size_t g_n_ops, g_cap_ops;
+static op_raw *g_raw;
+static size_t g_n_raw, g_cap_raw;
+static int64_t *g_desc;
+static size_t g_n_desc, g_cap_desc;
+static char **g_strs;
+static size_t g_n_strs, g_cap_strs;
+/* pointer -> g_strs index (open addressing; the content is compared, so a reused pointer is safe) */
+#define STR_SLOTS 4096u
+static struct {
+    const char *key;
+    uint32_t id;
+} g_str_slot[STR_SLOTS];
+static op_rec *g_ops;   /* formatted at write time */
+static size_t g_n_ops;
 static bool g_collect;          /* a session runs */
 static atomic_bool g_active;    /* g_collect || a subscription exists */
 
@@ -95,18 +122,102 @@ void oa_prof_ops_begin(void)
     pthread_mutex_unlock(&g_ops_lock);
 }
 
-void oa_prof_ops_clear(void)
+static void free_formatted_locked(void)
 {
-    pthread_mutex_lock(&g_ops_lock);
     for (size_t i = 0; i < g_n_ops; ++i) {
         free_rec(&g_ops[i]);
     }
     free(g_ops);
     g_ops = NULL;
-    g_n_ops = g_cap_ops = 0;
+    g_n_ops = 0;
+}
+
+void oa_prof_ops_clear(void)
+{
+    pthread_mutex_lock(&g_ops_lock);
+    free_formatted_locked();
+    free(g_raw);
+    g_raw = NULL;
+    g_n_raw = g_cap_raw = 0;
+    free(g_desc);
+    g_desc = NULL;
+    g_n_desc = g_cap_desc = 0;
+    for (size_t i = 0; i < g_n_strs; ++i) {
+        free(g_strs[i]);
+    }
+    free(g_strs);
+    g_strs = NULL;
+    g_n_strs = g_cap_strs = 0;
+    memset(g_str_slot, 0, sizeof g_str_slot);
     g_collect = false;
     publish_locked();
     pthread_mutex_unlock(&g_ops_lock);
+}
+
+/* The id of string s (lock held); UINT32_MAX when out of memory. */
+static uint32_t intern_locked(const char *s)
+{
+    if (s == NULL) {
+        s = "";
+    }
+    const uintptr_t h = ((uintptr_t)s >> 3) * 2654435761u;
+    for (uint32_t probe = 0; probe < 8; ++probe) {
+        const uint32_t k = (uint32_t)(h + probe) & (STR_SLOTS - 1u);
+        if (g_str_slot[k].key == s && strcmp(g_strs[g_str_slot[k].id], s) == 0) {
+            return g_str_slot[k].id;
+        }
+        if (g_str_slot[k].key == NULL || probe == 7 || g_str_slot[k].key == s) {
+            if (g_n_strs == g_cap_strs) {
+                const size_t cap = g_cap_strs == 0 ? 256 : g_cap_strs * 2;
+                char **n = realloc(g_strs, cap * sizeof(*n));
+                if (n == NULL) {
+                    return UINT32_MAX;
+                }
+                g_strs = n;
+                g_cap_strs = cap;
+            }
+            char *copy = oa_strdup(s);
+            if (copy == NULL) {
+                return UINT32_MAX;
+            }
+            g_strs[g_n_strs] = copy;
+            g_str_slot[k].key = s;
+            g_str_slot[k].id = (uint32_t)g_n_strs;
+            return (uint32_t)g_n_strs++;
+        }
+    }
+    return UINT32_MAX;
+}
+
+/* Appends the descs of t[0..n) to g_desc (lock held). */
+static bool push_descs_locked(const oa_prof_tensor *t, size_t n)
+{
+    size_t need = 0;
+    for (size_t i = 0; i < n; ++i) {
+        need += 3 + (size_t)(t[i].rank > 0 && t[i].dims != NULL ? t[i].rank : 0);
+    }
+    if (g_n_desc + need > g_cap_desc) {
+        size_t cap = g_cap_desc == 0 ? 4096 : g_cap_desc;
+        while (cap < g_n_desc + need) {
+            cap *= 2;
+        }
+        int64_t *d = realloc(g_desc, cap * sizeof(*d));
+        if (d == NULL) {
+            return false;
+        }
+        g_desc = d;
+        g_cap_desc = cap;
+    }
+    for (size_t i = 0; i < n; ++i) {
+        const int32_t rank = t[i].rank > 0 && t[i].dims != NULL ? t[i].rank : 0;
+        g_desc[g_n_desc++] = t[i].dtype;
+        g_desc[g_n_desc++] = t[i].format;
+        g_desc[g_n_desc++] = rank;
+        for (int32_t d = 0; d < rank; ++d) {
+            g_desc[g_n_desc++] = t[i].dims[d];
+        }
+    }
+    return true;
 }
 
 static const char *dtype_name(int32_t dt)
@@ -145,8 +256,8 @@ static const char *format_name(int32_t f)
     }
 }
 
-/* "1,3,48,192;192" / "FLOAT;FLOAT" / "NCHW;ND" */
-static char *join_tensors(const oa_prof_tensor *t, size_t n, int what)
+/* "1,3,48,192;192" / "FLOAT;FLOAT" / "NCHW;ND" of n descs in g_desc from *pos (advanced past them). */
+static char *join_tensors(size_t pos, size_t n, int what)
 {
     char *text = NULL;
     size_t len = 0;
@@ -155,22 +266,72 @@ static char *join_tensors(const oa_prof_tensor *t, size_t n, int what)
         return NULL;
     }
     for (size_t i = 0; i < n; ++i) {
+        const int64_t dtype = g_desc[pos], format = g_desc[pos + 1], rank = g_desc[pos + 2];
         if (i > 0) {
             fputc(';', f);
         }
         if (what == 0) {
-            for (int32_t d = 0; d < t[i].rank && t[i].dims != NULL; ++d) {
-                fprintf(f, "%s%lld", d ? "," : "", (long long)t[i].dims[d]);
+            for (int64_t d = 0; d < rank; ++d) {
+                fprintf(f, "%s%lld", d ? "," : "", (long long)g_desc[pos + 3 + (size_t)d]);
             }
         } else {
-            fputs(what == 1 ? dtype_name(t[i].dtype) : format_name(t[i].format), f);
+            fputs(what == 1 ? dtype_name((int32_t)dtype) : format_name((int32_t)format), f);
         }
+        pos += 3 + (size_t)rank;
     }
     if (fclose(f) != 0) {
         free(text);
         return NULL;
     }
     return text;
+}
+
+/* Words of n descs in g_desc from pos. */
+static size_t descs_words(size_t pos, size_t n)
+{
+    size_t w = 0;
+    for (size_t i = 0; i < n; ++i) {
+        w += 3 + (size_t)g_desc[pos + w + 2];
+    }
+    return w;
+}
+
+/* Formats every raw record into g_ops (lock held). */
+static bool format_records_locked(void)
+{
+    free_formatted_locked();
+    g_ops = calloc(g_n_raw + 1, sizeof(*g_ops));
+    if (g_ops == NULL) {
+        return false;
+    }
+    for (size_t i = 0; i < g_n_raw; ++i) {
+        const op_raw *w = &g_raw[i];
+        op_rec *r = &g_ops[g_n_ops];
+        const size_t out = w->desc + descs_words(w->desc, w->n_in);
+        r->name = oa_strdup(g_strs[w->name]);
+        r->type = oa_strdup(g_strs[w->type]);
+        r->in_shapes = join_tensors(w->desc, w->n_in, 0);
+        r->in_dtypes = join_tensors(w->desc, w->n_in, 1);
+        r->in_formats = join_tensors(w->desc, w->n_in, 2);
+        r->out_shapes = join_tensors(out, w->n_out, 0);
+        r->out_dtypes = join_tensors(out, w->n_out, 1);
+        r->out_formats = join_tensors(out, w->n_out, 2);
+        r->model_id = w->model_id;
+        r->task_id = w->task_id;
+        r->stream_id = w->stream_id;
+        r->tid = w->tid;
+        r->dynamic = w->dynamic;
+        r->start_ns = w->start_ns;
+        r->end_ns = w->end_ns;
+        if (r->name == NULL || r->type == NULL || r->in_shapes == NULL || r->in_dtypes == NULL ||
+            r->in_formats == NULL || r->out_shapes == NULL || r->out_dtypes == NULL || r->out_formats == NULL) {
+            free_rec(r);
+            memset(r, 0, sizeof(*r));
+        } else {
+            ++g_n_ops;
+        }
+    }
+    return true;
 }
 
 /* CRC-32C (Castagnoli, reflected, no final XOR) over bytes 4..79: the record signature. */
@@ -283,48 +444,47 @@ void oa_prof_record_op(const oa_prof_op *op)
             fd = g_subs[i].fd;
         }
     }
-    if (!g_collect || g_n_ops >= MAX_OPS) {
+    if (!g_collect || g_n_raw >= MAX_OPS) {
         pthread_mutex_unlock(&g_ops_lock);
         if (fd >= 0) {
             send_record(fd, rec);
         }
         return;
     }
-    if (g_n_ops == g_cap_ops) {
-        const size_t cap = g_cap_ops == 0 ? 256 : g_cap_ops * 2;
-        op_rec *n = realloc(g_ops, cap * sizeof(*n));
-        if (n == NULL) {
-            pthread_mutex_unlock(&g_ops_lock);
-            if (fd >= 0) {
-                send_record(fd, rec);
-            }
-            return;
+    bool ok = true;
+    if (g_n_raw == g_cap_raw) {
+        const size_t cap = g_cap_raw == 0 ? 1024 : g_cap_raw * 2;
+        op_raw *n = realloc(g_raw, cap * sizeof(*n));
+        ok = n != NULL;
+        if (ok) {
+            g_raw = n;
+            g_cap_raw = cap;
         }
-        g_ops = n;
-        g_cap_ops = cap;
     }
-    op_rec *r = &g_ops[g_n_ops];
-    memset(r, 0, sizeof(*r));
-    r->name = oa_strdup(op->name != NULL ? op->name : "");
-    r->type = oa_strdup(op->type != NULL ? op->type : "");
-    r->in_shapes = join_tensors(op->in, op->n_in, 0);
-    r->in_dtypes = join_tensors(op->in, op->n_in, 1);
-    r->in_formats = join_tensors(op->in, op->n_in, 2);
-    r->out_shapes = join_tensors(op->out, op->n_out, 0);
-    r->out_dtypes = join_tensors(op->out, op->n_out, 1);
-    r->out_formats = join_tensors(op->out, op->n_out, 2);
-    r->model_id = op->model_id;
-    r->task_id = op->task_id;
-    r->stream_id = op->stream_id;
-    r->tid = (uint32_t)syscall(SYS_gettid);
-    r->dynamic = op->dynamic;
-    r->start_ns = op->start_ns;
-    r->end_ns = op->end_ns >= op->start_ns ? op->end_ns : op->start_ns;
-    if (r->name == NULL || r->type == NULL || r->in_shapes == NULL || r->in_dtypes == NULL ||
-        r->in_formats == NULL || r->out_shapes == NULL || r->out_dtypes == NULL || r->out_formats == NULL) {
-        free_rec(r);
-    } else {
-        ++g_n_ops;
+    if (ok) {
+        static _Thread_local uint32_t t_tid;
+        if (t_tid == 0) {
+            t_tid = (uint32_t)syscall(SYS_gettid);
+        }
+        op_raw *r = &g_raw[g_n_raw];
+        r->name = intern_locked(op->name);
+        r->type = intern_locked(op->type);
+        r->desc = g_n_desc;
+        r->n_in = (uint16_t)(op->n_in < UINT16_MAX ? op->n_in : UINT16_MAX);
+        r->n_out = (uint16_t)(op->n_out < UINT16_MAX ? op->n_out : UINT16_MAX);
+        r->model_id = op->model_id;
+        r->task_id = op->task_id;
+        r->stream_id = op->stream_id;
+        r->tid = t_tid;
+        r->dynamic = op->dynamic;
+        r->start_ns = op->start_ns;
+        r->end_ns = op->end_ns >= op->start_ns ? op->end_ns : op->start_ns;
+        if (r->name != UINT32_MAX && r->type != UINT32_MAX && push_descs_locked(op->in, r->n_in) &&
+            push_descs_locked(op->out, r->n_out)) {
+            ++g_n_raw;
+        } else {
+            g_n_desc = r->desc;
+        }
     }
     pthread_mutex_unlock(&g_ops_lock);
     if (fd >= 0) {
@@ -469,6 +629,10 @@ static void add_ts(cJSON *o, uint64_t ns)
 oa_status oa_prof_ops_write(const char *out_dir, const char *stamp, cJSON *events, int pid_hw)
 {
     pthread_mutex_lock(&g_ops_lock);
+    if (!format_records_locked()) {
+        pthread_mutex_unlock(&g_ops_lock);
+        return OA_FAIL(OA_E_NOMEM, "cannot format %zu operator records", g_n_raw);
+    }
     qsort(g_ops, g_n_ops, sizeof(*g_ops), cmp_start);
     for (size_t i = 0; events != NULL && i < g_n_ops; ++i) {
         const op_rec *r = &g_ops[i];
