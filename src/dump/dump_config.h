@@ -85,6 +85,12 @@ oa_status oa_dump_config_parse(const char *text, size_t len, const char *config_
                                oa_dump_config **cfg) OA_MUST_CHECK;
 
 void oa_dump_config_destroy(oa_dump_config *cfg);
+
+/* True when step k is selected by a (validated) dump_step text ("" or NULL: every step). */
+bool oa_dump_step_selected(const char *step, uint64_t k);
+
+/* The base name of path without its extension, into buf ("" when path is NULL): a model's .om name. */
+const char *oa_dump_om_name(const char *path, char *buf, size_t cap);
 oa_dump_config *oa_dump_config_clone(const oa_dump_config *cfg);
 
 /* True when the configuration dumps op_name of model_name (model_name NULL: single-operator execution). */

@@ -62,55 +62,6 @@ static size_t acl_itemsize(int32_t acl)
     }
 }
 
-bool oa_dump_step_selected(const char *step, uint64_t k)
-{
-    if (step == NULL || step[0] == '\0') {
-        return true;
-    }
-    const char *p = step;
-    while (*p != '\0') {
-        char *end = NULL;
-        const unsigned long long a = strtoull(p, &end, 10);
-        unsigned long long b = a;
-        if (end == p) {
-            return false; /* validated already; defensive */
-        }
-        p = end;
-        if (*p == '-') {
-            b = strtoull(p + 1, &end, 10);
-            p = end;
-        }
-        if (k >= a && k <= b) {
-            return true;
-        }
-        if (*p == '|') {
-            p++;
-        } else if (*p != '\0') {
-            return false;
-        }
-    }
-    return false;
-}
-
-const char *oa_dump_om_name(const char *path, char *buf, size_t cap)
-{
-    if (cap == 0) {
-        return buf;
-    }
-    buf[0] = '\0';
-    if (path == NULL) {
-        return buf;
-    }
-    const char *base = strrchr(path, '/');
-    base = base != NULL ? base + 1 : path;
-    oa_strlcpy(buf, base, cap);
-    char *dot = strrchr(buf, '.');
-    if (dot != NULL && dot != buf) {
-        *dot = '\0';
-    }
-    return buf;
-}
-
 static bool in_list(char *const *v, size_t n, const char *s)
 {
     for (size_t i = 0; s != NULL && i < n; ++i) {

@@ -87,10 +87,4 @@ oa_status oa_dump_run_write(oa_dump_run *r, const oa_dump_op *op);
 
 void oa_dump_run_end(oa_dump_run *r);
 
-/* True when step k is selected by a dump_step text ("" or NULL: every step). */
-bool oa_dump_step_selected(const char *step, uint64_t k);
-
-/* The base name of path without its extension, into buf ("" when path is NULL). */
-const char *oa_dump_om_name(const char *path, char *buf, size_t cap);
-
 #endif /* OA_DUMP_DUMP_WRITE_H */
