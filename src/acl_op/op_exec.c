@@ -884,7 +884,7 @@ static void obs_begin(op_obs *o, const optask *t)
     memset(o, 0, sizeof(*o));
     o->prof = oa_prof_active();
     o->dump = oa_dump_enabled() && oa_dump_run_begin_op(&o->dr) &&
-              (oa_dump_run_selects(&o->dr, e->node->type_name, e->node->name) || (oa_dump_run_end(&o->dr), false));
+              (oa_dump_run_selects(&o->dr, e->node->type_name, e->node->name, NULL, 0) || (oa_dump_run_end(&o->dr), false));
     o->n_in = e->n_in < OBS_MAX ? (size_t)e->n_in : OBS_MAX;
     if (o->dump && o->dr.inputs) {
         for (size_t i = 0; i < o->n_in; ++i) {

@@ -168,7 +168,8 @@ bool oa_dump_run_begin_op(oa_dump_run *r)
     return true;
 }
 
-bool oa_dump_run_selects(const oa_dump_run *r, const char *op_type, const char *op_name)
+bool oa_dump_run_selects(const oa_dump_run *r, const char *op_type, const char *op_name, const char *const *orig,
+                         size_t n_orig)
 {
     const oa_dump_config *c = r->cfg;
     if (c == NULL || op_name == NULL) {
@@ -191,6 +192,11 @@ bool oa_dump_run_selects(const oa_dump_run *r, const char *op_type, const char *
         }
         if (!m->has_layers || in_list(m->layers, m->layer_count, op_name)) {
             return true;
+        }
+        for (size_t k = 0; k < n_orig; ++k) {
+            if (in_list(m->layers, m->layer_count, orig[k])) {
+                return true;
+            }
         }
     }
     return false;

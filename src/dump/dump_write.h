@@ -79,8 +79,13 @@ bool oa_dump_run_begin_model(oa_dump_run *r, const char *om_name, const char *gr
 /* Same for one single-operator execution (dump_op_switch "on"). */
 bool oa_dump_run_begin_op(oa_dump_run *r);
 
-/* True when op (type, name) of this run is dumped. */
-bool oa_dump_run_selects(const oa_dump_run *r, const char *op_type, const char *op_name);
+/*
+ * True when op (type, name) of this run is dumped. A `layer` list selects an
+ * op by its name or by one of the framework ops fused into it (orig, n_orig;
+ * docs/dump.md "Fused operators").
+ */
+bool oa_dump_run_selects(const oa_dump_run *r, const char *op_type, const char *op_name, const char *const *orig,
+                         size_t n_orig);
 
 /* Writes the dump file (or stats CSV) of op. Failures are logged and returned. */
 oa_status oa_dump_run_write(oa_dump_run *r, const oa_dump_op *op);

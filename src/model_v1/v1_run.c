@@ -75,7 +75,7 @@ static oa_status run_observed(v1_exec *x, size_t i)
     const v1_task_meta *m = t->meta;
     v1_observe *o = x->obs;
     oa_dump_run *dr = o->dump;
-    const bool dump = dr != NULL && m != NULL && oa_dump_run_selects(dr, m->type, t->name);
+    const bool dump = dr != NULL && m != NULL && oa_dump_run_selects(dr, m->type, t->name, m->orig, m->n_orig);
     const size_t n_in = t->n_in < OBS_MAX_TENSORS ? t->n_in : OBS_MAX_TENSORS;
     const size_t n_out = t->n_out < OBS_MAX_TENSORS ? t->n_out : OBS_MAX_TENSORS;
     void *saved[OBS_MAX_TENSORS] = {0};

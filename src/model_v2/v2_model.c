@@ -371,7 +371,10 @@ static void sub_cb(int graph_type, void *arg, oa_v2_event ev, const oa_v2_node *
     }
     const v2_cnode *cn = oa_v2_node_ctx((oa_v2_node *)(uintptr_t)node)->compute_node_info;
     const char *ge_type = cn->node != NULL ? cn->node->type_name : type;
-    const bool dump = s->dump != NULL && oa_dump_run_selects(s->dump, ge_type, name);
+    const char *const *orig = NULL;
+    size_t n_orig = 0;
+    const char *orig_out = s->dump != NULL ? orig_out_of(cn->node, &orig, &n_orig) : NULL;
+    const bool dump = s->dump != NULL && oa_dump_run_selects(s->dump, ge_type, name, orig, n_orig);
     const uint32_t n_in = cn->n_in < SUB_MAX_TENSORS ? cn->n_in : SUB_MAX_TENSORS;
     const uint32_t n_out = cn->n_out < SUB_MAX_TENSORS ? cn->n_out : SUB_MAX_TENSORS;
     if (ev == OA_V2_NODE_START) {
@@ -414,9 +417,6 @@ static void sub_cb(int graph_type, void *arg, oa_v2_event ev, const oa_v2_node *
     }
     if (dump) {
         oa_dump_tensor din[SUB_MAX_TENSORS], dout[SUB_MAX_TENSORS];
-        const char *const *orig = NULL;
-        size_t n_orig = 0;
-        const char *orig_out = orig_out_of(cn->node, &orig, &n_orig);
         uint32_t n_din = 0;
         for (uint32_t k = 0; k < n_in && s->dump->inputs; ++k) {
             if (cnode_tensor(s, cn->in_t, k) != NULL) {

@@ -274,7 +274,7 @@ static void dump_static(void **state)
     }
     assert_true(saw_input);   /* the model input, as the first op read it */
     assert_true(saw_output);  /* the model output, as the last op wrote it */
-    (void)saw_fused;          /* Gemm + Relu fuse on some CPUs only */
+    assert_true(saw_fused);   /* Gemm + bias + Relu are one op */
 }
 
 /* Dynamic model through aclmdlInitDump / aclmdlSetDump, model_name = the graph name, dump_mode output. */
@@ -825,6 +825,38 @@ static void dump_args(void **state)
     dr_free(&f);
 }
 
+/* dump_list layers: by op name, and by the name of an ONNX node fused into an op (Relu_2). */
+static void dump_layers(void **state)
+{
+    (void)state;
+    char om[1200], json[4096];
+    snprintf(om, sizeof om, "%s/ew/fc.om", g_models);
+    snprintf(json, sizeof json,
+             "{\"dump\":{\"dump_path\":\"%s\",\"dump_list\":[{\"model_name\":\"fc\",\"layer\":[\"Relu_2\",\"Gemm_3\"]}]}}",
+             g_dump);
+    init_with(json);
+    uint32_t id = 0;
+    OK_ACL(aclmdlLoadFromFile(om, &id));
+    float x[K1], y[N2];
+    fc_input(x, 1);
+    run_fc(id, 1, false, x, y);
+    OK_ACL(aclmdlUnload(id));
+    finish();
+    list_files(g_dump);
+    assert_int_equal(g_n_files, 2);
+    int by_name = 0, by_orig = 0;
+    for (int i = 0; i < g_n_files; ++i) {
+        dr_file f;
+        char why[256];
+        assert_true(dr_read(g_files[i], &f, why, sizeof why));
+        by_name += strcmp(f.op_name, "Gemm_3") == 0;
+        by_orig += strstr(f.attr_value, "Relu_2") != NULL && strcmp(f.out[0].orig_name, "Relu_2") == 0;
+        dr_free(&f);
+    }
+    assert_int_equal(by_name, 1);
+    assert_int_equal(by_orig, 1);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 4) {
@@ -856,6 +888,8 @@ int main(int argc, char **argv)
         t[0] = (struct CMUnitTest)cmocka_unit_test(dump_for_compare);
     } else if (strcmp(argv[1], "args") == 0) {
         t[0] = (struct CMUnitTest)cmocka_unit_test(dump_args);
+    } else if (strcmp(argv[1], "layers") == 0) {
+        t[0] = (struct CMUnitTest)cmocka_unit_test(dump_layers);
     } else if (strcmp(argv[1], "bad") == 0) {
         t[0] = (struct CMUnitTest)cmocka_unit_test(bad_configs);
     } else {
