@@ -1,11 +1,10 @@
 /*
- * Profiling internals shared with aclInit/aclFinalize and, later, the
- * executors that report operator timings.
+ * Profiling internals shared with aclInit/aclFinalize and the executors
+ * that report operator timings and ACL API spans.
  *
- * Recorded events are written as a Chrome trace ("Trace Event Format" JSON,
- * loadable in chrome://tracing or Perfetto) when profiling stops:
- *   <result path>/PROF_<seq>_<yyyymmddhhmmss>_<pid>/openacl_trace.json
- * Timestamps are CLOCK_MONOTONIC microseconds.
+ * A session is written when it stops as CANN's PROF_* tree (a Chrome-trace
+ * timeline, op_summary and op_statistic CSVs; docs/profiling.md).
+ * Timestamps are CLOCK_MONOTONIC nanoseconds.
  */
 #ifndef OA_PROF_PROF_INTERNAL_H
 #define OA_PROF_PROF_INTERNAL_H
