@@ -64,12 +64,13 @@ static int64_t *g_desc;
 static size_t g_n_desc, g_cap_desc;
 static char **g_strs;
 static size_t g_n_strs, g_cap_strs;
-/* pointer -> g_strs index (open addressing; the content is compared, so a reused pointer is safe) */
-#define STR_SLOTS 4096u
-static struct {
+/* pointer -> g_strs index (open addressing, grown at half full; the content is compared, so a reused pointer is safe) */
+typedef struct str_slot {
     const char *key;
     uint32_t id;
-} g_str_slot[STR_SLOTS];
+} str_slot;
+static str_slot *g_slots;
+static size_t g_n_slots, g_used_slots;
 static op_rec *g_ops;   /* formatted at write time */
 static size_t g_n_ops;
 static bool g_collect;          /* a session runs */
@@ -148,10 +149,21 @@ void oa_prof_ops_clear(void)
     free(g_strs);
     g_strs = NULL;
     g_n_strs = g_cap_strs = 0;
-    memset(g_str_slot, 0, sizeof g_str_slot);
+    free(g_slots);
+    g_slots = NULL;
+    g_n_slots = g_used_slots = 0;
     g_collect = false;
     publish_locked();
     pthread_mutex_unlock(&g_ops_lock);
+}
+
+static size_t slot_of(const str_slot *slots, size_t n, const char *key)
+{
+    size_t k = (size_t)((((uintptr_t)key >> 3) * 0x9E3779B97F4A7C15ull) >> 20) & (n - 1);
+    while (slots[k].key != NULL && slots[k].key != key) {
+        k = (k + 1) & (n - 1);
+    }
+    return k;
 }
 
 /* The id of string s (lock held); UINT32_MAX when out of memory. */
@@ -160,33 +172,45 @@ static uint32_t intern_locked(const char *s)
     if (s == NULL) {
         s = "";
     }
-    const uintptr_t h = ((uintptr_t)s >> 3) * 2654435761u;
-    for (uint32_t probe = 0; probe < 8; ++probe) {
-        const uint32_t k = (uint32_t)(h + probe) & (STR_SLOTS - 1u);
-        if (g_str_slot[k].key == s && strcmp(g_strs[g_str_slot[k].id], s) == 0) {
-            return g_str_slot[k].id;
+    if ((g_used_slots + 1) * 2 > g_n_slots) {
+        const size_t n = g_n_slots == 0 ? 1024 : g_n_slots * 2;
+        str_slot *slots = calloc(n, sizeof(*slots));
+        if (slots == NULL) {
+            return UINT32_MAX;
         }
-        if (g_str_slot[k].key == NULL || probe == 7 || g_str_slot[k].key == s) {
-            if (g_n_strs == g_cap_strs) {
-                const size_t cap = g_cap_strs == 0 ? 256 : g_cap_strs * 2;
-                char **n = realloc(g_strs, cap * sizeof(*n));
-                if (n == NULL) {
-                    return UINT32_MAX;
-                }
-                g_strs = n;
-                g_cap_strs = cap;
+        for (size_t i = 0; i < g_n_slots; ++i) {
+            if (g_slots[i].key != NULL) {
+                slots[slot_of(slots, n, g_slots[i].key)] = g_slots[i];
             }
-            char *copy = oa_strdup(s);
-            if (copy == NULL) {
-                return UINT32_MAX;
-            }
-            g_strs[g_n_strs] = copy;
-            g_str_slot[k].key = s;
-            g_str_slot[k].id = (uint32_t)g_n_strs;
-            return (uint32_t)g_n_strs++;
         }
+        free(g_slots);
+        g_slots = slots;
+        g_n_slots = n;
     }
-    return UINT32_MAX;
+    str_slot *e = &g_slots[slot_of(g_slots, g_n_slots, s)];
+    if (e->key == s && strcmp(g_strs[e->id], s) == 0) {
+        return e->id;
+    }
+    if (g_n_strs == g_cap_strs) {
+        const size_t cap = g_cap_strs == 0 ? 256 : g_cap_strs * 2;
+        char **n = realloc(g_strs, cap * sizeof(*n));
+        if (n == NULL) {
+            return UINT32_MAX;
+        }
+        g_strs = n;
+        g_cap_strs = cap;
+    }
+    char *copy = oa_strdup(s);
+    if (copy == NULL) {
+        return UINT32_MAX;
+    }
+    g_strs[g_n_strs] = copy;
+    if (e->key == NULL) {
+        ++g_used_slots;
+    }
+    e->key = s; /* a new pointer, or the same pointer now holding other text */
+    e->id = (uint32_t)g_n_strs;
+    return (uint32_t)g_n_strs++;
 }
 
 /* Appends the descs of t[0..n) to g_desc (lock held). */
