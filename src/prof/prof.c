@@ -1091,6 +1091,14 @@ oa_status oa_prof_apply_init_config(const cJSON *profiler, const char *env_text)
         const cJSON *out = cJSON_GetObjectItemCaseSensitive(cfg, "output");
         const char *dir = cJSON_IsString(out) && out->valuestring[0] != '\0' ? out->valuestring : "./";
         uint64_t types = ACL_PROF_ACL_API | ACL_PROF_TASK_TIME;
+        const cJSON *tt = cJSON_GetObjectItemCaseSensitive(cfg, "task_time");
+        if (cJSON_IsString(tt) && strcmp(tt->valuestring, "off") == 0) {
+            types &= ~(uint64_t)ACL_PROF_TASK_TIME; /* no operator records */
+        }
+        const cJSON *acl_api = cJSON_GetObjectItemCaseSensitive(cfg, "ascendcl");
+        if (cJSON_IsString(acl_api) && strcmp(acl_api->valuestring, "off") == 0) {
+            types &= ~(uint64_t)ACL_PROF_ACL_API;
+        }
         if (on_value(cfg, "msproftx")) {
             types |= ACL_PROF_MSPROFTX;
         }

@@ -675,14 +675,16 @@ static void prof_all_paths(void **state)
         }
     }
     /* ACL API spans */
-    int api = 0;
+    int api = 0, loads = 0;
     const cJSON *e;
     cJSON_ArrayForEach(e, trace)
     {
         const cJSON *nm = cJSON_GetObjectItem(e, "name");
         api += cJSON_IsString(nm) && strcmp(nm->valuestring, "aclmdlExecute") == 0;
+        loads += cJSON_IsString(nm) && strcmp(nm->valuestring, "aclmdlLoadFromFile") == 0;
     }
     assert_int_equal(api, 3);
+    assert_int_equal(loads, 2);
     cJSON_Delete(trace);
 
     /* op_summary: the header, one row per op event, numeric durations */
