@@ -771,6 +771,36 @@ static void prof_subscribe(void **state)
             assert_true(s >= aclprofGetOpStart(buf, len, i - 1)); /* in execution order */
         }
     }
+    /* a dynamic-shape model: one record per kernel launch */
+    uint32_t dyn = 0;
+    snprintf(om, sizeof om, "%s/ew/fc_dyn.om", g_models);
+    OK_ACL(aclmdlLoadFromFile(om, &dyn));
+    assert_int_equal(pipe(fds), 0);
+    aclprofSubscribeConfig *cfg2 = aclprofCreateSubscribeConfig(1, ACL_AICORE_NONE, &fds[1]);
+    OK_ACL(aclprofModelSubscribe(dyn, cfg2));
+    float x3[3 * K1], y3[3 * N2];
+    fc_input(x3, 3);
+    run_fc(dyn, 3, true, x3, y3);
+    OK_ACL(aclprofModelUnSubscribe(dyn));
+    close(fds[1]);
+    len = 0;
+    while ((r = read(fds[0], buf + len, sizeof buf - len)) > 0) {
+        len += (size_t)r;
+    }
+    close(fds[0]);
+    OK_ACL(aclprofGetOpNum(buf, len, &n));
+    assert_true(n >= 2);
+    for (uint32_t i = 0; i < n; ++i) {
+        assert_int_equal(aclprofGetModelId(buf, len, i), dyn);
+        size_t tl = 0;
+        char type[128];
+        OK_ACL(aclprofGetOpTypeLen(buf, len, i, &tl));
+        OK_ACL(aclprofGetOpType(buf, len, i, type, tl));
+        assert_true(strcmp(type, "MatMulV2") == 0 || strcmp(type, "Flatten") == 0 || strcmp(type, "Relu") == 0 ||
+                    strcmp(type, "Add") == 0);
+    }
+    OK_ACL(aclprofDestroySubscribeConfig(cfg2));
+    OK_ACL(aclmdlUnload(dyn));
     OK_ACL(aclprofDestroySubscribeConfig(cfg));
     OK_ACL(aclmdlUnload(id));
     finish();
