@@ -120,8 +120,11 @@ int main(int argc, char **argv)
     snprintf(nt, sizeof nt, "%d", threads);
     setenv("OPENACL_NUM_THREADS", nt, 1);
 
-    if (aclInit(NULL) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS) {
-        fprintf(stderr, "ACL init failed\n");
+    /* OA_BENCH_ACL_JSON: an acl.json for aclInit (e.g. profiling on, for the overhead figure in RESULTS.md) */
+    const char *acl_json = getenv("OA_BENCH_ACL_JSON");
+    if (aclInit(acl_json != NULL && acl_json[0] != '\0' ? acl_json : NULL) != ACL_SUCCESS ||
+        aclrtSetDevice(0) != ACL_SUCCESS) {
+        fprintf(stderr, "ACL init failed: %s\n", aclGetRecentErrMsg());
         return 1;
     }
     size_t work_size = 0, weight_size = 0;

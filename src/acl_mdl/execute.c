@@ -20,6 +20,7 @@
  */
 #include "acl_mdl/mdl_internal.h"
 #include "base/acl_check.h"
+#include "prof/prof_internal.h"
 
 static int32_t g_stream_sync_timeout = -1;
 static int32_t g_event_sync_timeout = -1;
@@ -89,7 +90,9 @@ static oa_status execute(const char *fn, uint32_t model_id, const aclmdlDataset 
     } else {
         oa_mdl_exec_timeouts(&run.stream_sync_timeout, &run.event_sync_timeout);
     }
+    const uint64_t t0 = oa_prof_api_begin(); /* ACL_PROF_ACL_API span */
     st = run_fn(m, &run);
+    oa_prof_api_end(fn, t0);
     oa_model_release(m);
     return st;
 }

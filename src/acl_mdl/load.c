@@ -28,6 +28,7 @@
 #include "acl_state/acl_state.h"
 #include "base/acl_check.h"
 #include "om/om_format.h"
+#include "prof/prof_internal.h"
 
 #define OM2_MAGIC_SIZE 4u
 
@@ -162,7 +163,18 @@ typedef struct load_req {
     oa_model_load_args args;
 } load_req;
 
+static oa_status do_load_inner(const load_req *req, uint32_t *model_id);
+
+/* The load with its ACL_PROF_ACL_API span (docs/profiling.md). */
 static oa_status do_load(const load_req *req, uint32_t *model_id)
+{
+    const uint64_t t0 = oa_prof_api_begin();
+    const oa_status st = do_load_inner(req, model_id);
+    oa_prof_api_end(req->fn, t0);
+    return st;
+}
+
+static oa_status do_load_inner(const load_req *req, uint32_t *model_id)
 {
     oa_status st = oa_mdl_require_init();
     if (st != OA_OK) {

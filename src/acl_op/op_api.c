@@ -18,6 +18,7 @@
 #include "base/util.h"
 #include "graph/arena.h"
 #include "graph/op.h"
+#include "prof/prof_internal.h"
 
 /* ======================================================================
  * Shared checks and execution
@@ -113,8 +114,20 @@ oa_status oa_aclop_run_model(oa_opmodel *m, const oa_opreq *req, aclDataBuffer *
     return st;
 }
 
+static oa_status aclop_execute(const oa_opreq *req, aclDataBuffer *const *outputs, aclrtStream stream,
+                               oa_op_refresh refresh);
+
 oa_status oa_aclop_execute(const oa_opreq *req, aclDataBuffer *const *outputs, aclrtStream stream,
                            oa_op_refresh refresh)
+{
+    const uint64_t t0 = oa_prof_api_begin(); /* ACL_PROF_ACL_API span */
+    const oa_status st = aclop_execute(req, outputs, stream, refresh);
+    oa_prof_api_end(refresh == OA_OP_REFRESH_NONE ? "aclopExecute" : "aclopExecuteV2", t0);
+    return st;
+}
+
+static oa_status aclop_execute(const oa_opreq *req, aclDataBuffer *const *outputs, aclrtStream stream,
+                               oa_op_refresh refresh)
 {
     if (oa_aclop_has_selector(req->type)) {
         /* CANN tries the user's device kernel first and falls back to the op models when that fails;

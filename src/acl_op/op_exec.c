@@ -14,8 +14,10 @@
 #include "base/error.h"
 #include "base/log.h"
 #include "base/util.h"
+#include "dump/dump_write.h"
 #include "kernels/kernels.h"
 #include "op_bind/op_bind.h"
+#include "prof/prof_internal.h"
 
 struct oa_opexec {
     atomic_int refs;
@@ -837,15 +839,154 @@ static void *scratch_alloc(void **slots, int *n, size_t bytes)
     return p;
 }
 
+/* ---- dump and profiling of a single-operator execution (docs/dump.md, docs/profiling.md) ---- */
+
+#define OBS_MAX 64
+
+typedef struct op_obs {
+    oa_dump_run dr;
+    bool dump;
+    bool prof;
+    uint64_t t0;
+    size_t n_in;
+    void *saved[OBS_MAX];        /* user inputs copied before the run (dump_mode input / all) */
+    size_t saved_bytes[OBS_MAX];
+} op_obs;
+
+/* Desc of user input i (NULL when absent), and its bytes. */
+static const oa_tensor_desc *input_desc(const oa_opexec *e, int i, size_t *bytes)
+{
+    *bytes = 0;
+    const int d = e->data_of_input[i];
+    if (d >= 0) {
+        *bytes = e->data_bytes[d];
+        return &e->data_node[d]->outputs[0].desc;
+    }
+    if ((uint32_t)i >= e->node->num_inputs || e->node->inputs[i].src == NULL) {
+        return NULL;
+    }
+    const oa_tensor_desc *desc = &e->node->inputs[i].desc;
+    size_t n = 0;
+    if (!desc_numel(desc, &n) || !oa_mul_size(n, aclDataTypeSize((aclDataType)desc->dtype), bytes)) {
+        *bytes = 0;
+    }
+    return desc;
+}
+
+static int32_t fmt_of(const oa_tensor_desc *d)
+{
+    return d->format == OA_FORMAT_RESERVED ? (d->shape.rank == 4 ? 0 : 2) : (int32_t)d->format;
+}
+
+static void obs_begin(op_obs *o, const optask *t)
+{
+    const oa_opexec *e = t->e;
+    memset(o, 0, sizeof(*o));
+    o->prof = oa_prof_active();
+    o->dump = oa_dump_enabled() && oa_dump_run_begin_op(&o->dr) &&
+              (oa_dump_run_selects(&o->dr, e->node->type_name, e->node->name, NULL, 0) || (oa_dump_run_end(&o->dr), false));
+    o->n_in = e->n_in < OBS_MAX ? (size_t)e->n_in : OBS_MAX;
+    if (o->dump && o->dr.inputs) {
+        for (size_t i = 0; i < o->n_in; ++i) {
+            size_t bytes = 0;
+            if (t->in[i] != NULL && input_desc(e, (int)i, &bytes) != NULL && bytes > 0 &&
+                (o->saved[i] = malloc(bytes)) != NULL) {
+                memcpy(o->saved[i], t->in[i], bytes);
+                o->saved_bytes[i] = bytes;
+            }
+        }
+    }
+    o->t0 = oa_now_ns();
+}
+
+static void obs_end(op_obs *o, const optask *t, oa_status st)
+{
+    const uint64_t t1 = oa_now_ns();
+    const oa_opexec *e = t->e;
+    const size_t n_out = e->n_out < OBS_MAX ? (size_t)e->n_out : OBS_MAX;
+    int32_t in_dt[OBS_MAX], out_fmt[OBS_MAX];
+    const oa_tensor_desc *in_desc[OBS_MAX];
+    for (size_t i = 0; i < o->n_in; ++i) {
+        size_t bytes;
+        in_desc[i] = input_desc(e, (int)i, &bytes);
+        in_dt[i] = e->data_of_input[i] >= 0 ? (int32_t)e->data_dtype[e->data_of_input[i]]
+                   : in_desc[i] != NULL     ? (int32_t)in_desc[i]->dtype
+                                            : -1;
+    }
+    for (size_t k = 0; k < n_out; ++k) {
+        out_fmt[k] = e->out_ndims[k] == 4 ? 0 : 2;
+    }
+    if (st == OA_OK && o->prof) {
+        oa_prof_tensor pin[OBS_MAX], pout[OBS_MAX];
+        size_t ni = 0;
+        for (size_t i = 0; i < o->n_in; ++i) {
+            if (in_desc[i] != NULL) {
+                pin[ni++] = (oa_prof_tensor){.dtype = in_dt[i], .format = fmt_of(in_desc[i]),
+                                             .rank = in_desc[i]->shape.rank > 0 ? in_desc[i]->shape.rank : 0,
+                                             .dims = in_desc[i]->shape.dims};
+            }
+        }
+        for (size_t k = 0; k < n_out; ++k) {
+            pout[k] = (oa_prof_tensor){.dtype = (int32_t)e->out_dtype[k], .format = out_fmt[k],
+                                       .rank = (int32_t)e->out_ndims[k], .dims = e->out_dims[k]};
+        }
+        const oa_prof_op op = {.name = e->node->name, .type = e->node->type_name,
+                               .model_id = OA_PROF_SINGLE_OP_MODEL_ID, .dynamic = false, .in = pin, .n_in = ni,
+                               .out = pout, .n_out = n_out, .start_ns = o->t0, .end_ns = t1};
+        oa_prof_record_op(&op);
+    }
+    if (st == OA_OK && o->dump) {
+        oa_dump_tensor din[OBS_MAX], dout[OBS_MAX];
+        size_t ni = 0;
+        for (size_t i = 0; i < o->n_in && o->dr.inputs; ++i) {
+            if (in_desc[i] == NULL) {
+                continue;
+            }
+            din[ni++] = (oa_dump_tensor){.dtype = in_dt[i], .format = fmt_of(in_desc[i]),
+                                         .rank = in_desc[i]->shape.rank > 0 ? in_desc[i]->shape.rank : 0,
+                                         .dims = in_desc[i]->shape.dims, .data = o->saved[i],
+                                         .size = o->saved_bytes[i]};
+        }
+        for (size_t k = 0; k < n_out; ++k) {
+            dout[k] = (oa_dump_tensor){.dtype = (int32_t)e->out_dtype[k], .format = out_fmt[k],
+                                       .rank = (int32_t)e->out_ndims[k], .dims = e->out_dims[k], .data = t->out[k],
+                                       .size = e->out_bytes[k]};
+        }
+        const oa_dump_op op = {.type = e->node->type_name, .name = e->node->name, .in = din, .n_in = ni,
+                               .out = dout, .n_out = n_out};
+        (void)oa_dump_run_write(&o->dr, &op); /* logged; the execution goes on */
+    }
+    if (o->dump) {
+        oa_dump_run_end(&o->dr);
+    }
+    for (size_t i = 0; i < o->n_in; ++i) {
+        free(o->saved[i]);
+    }
+}
+
+static oa_status task_run_plain(const optask *t);
+
+static oa_status task_run(void *args, const oa_task_exec *exec)
+{
+    (void)exec;
+    const optask *t = *(optask *const *)args;
+    if (oa_dump_enabled() || oa_prof_active()) { /* the one check per run */
+        op_obs o;
+        obs_begin(&o, t);
+        const oa_status st = task_run_plain(t);
+        obs_end(&o, t, st);
+        return st;
+    }
+    return task_run_plain(t);
+}
+
 /*
  * The user's buffers pass through the adapters in this order:
  *   input:  user -> [blocked -> plain] -> [half -> float32] -> kernel
  *   output: kernel -> [float32 -> half] -> [plain -> blocked] -> user
  */
-static oa_status task_run(void *args, const oa_task_exec *exec)
+static oa_status task_run_plain(const optask *t)
 {
-    (void)exec;
-    const optask *t = *(optask *const *)args;
     const oa_opexec *e = t->e;
     const int max_scratch = 2 * (e->n_data + e->n_out) + 1;
     void **data_ptr = calloc((size_t)e->n_data + 1, sizeof(void *));

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include "base/acl_check.h"
 #include "base/util.h"
 #include "dump/dump_config.h"
+#include "dump/dump_write.h"
 
 typedef int32_t (*dump_callback)(const acldumpChunk *chunk, int32_t len);
 
@@ -32,11 +34,19 @@ static oa_dump_config *g_from_init;     /* installed by aclInit */
 static oa_dump_config *g_from_set_dump; /* installed by aclmdlSetDump */
 static dump_callback g_callback;
 static char *g_args_path; /* aclopStartDumpArgs */
+static oa_dump_config *g_args_cfg;      /* aclopStartDumpArgs: single operators dumped under its path */
+static atomic_bool g_active;            /* active_locked() != NULL, readable without the lock */
 
 /* The configuration in force: the latest aclmdlSetDump one, else aclInit's. */
 static const oa_dump_config *active_locked(void)
 {
     return g_from_set_dump != NULL ? g_from_set_dump : g_from_init;
+}
+
+/* After every change of g_from_init / g_from_set_dump (lock held). */
+static void publish_locked(void)
+{
+    atomic_store_explicit(&g_active, active_locked() != NULL || g_args_cfg != NULL, memory_order_release);
 }
 
 oa_status oa_dump_apply_init_config(const char *config_path)
@@ -55,6 +65,7 @@ oa_status oa_dump_apply_init_config(const char *config_path)
     pthread_mutex_lock(&g_dump_lock);
     oa_dump_config_destroy(g_from_init);
     g_from_init = cfg;
+    publish_locked();
     pthread_mutex_unlock(&g_dump_lock);
     return OA_OK;
 }
@@ -64,15 +75,22 @@ void oa_dump_on_finalize(void)
     pthread_mutex_lock(&g_dump_lock);
     oa_dump_config_destroy(g_from_init);
     g_from_init = NULL;
+    publish_locked();
     pthread_mutex_unlock(&g_dump_lock);
 }
 
 bool oa_dump_enabled(void)
 {
+    return atomic_load_explicit(&g_active, memory_order_relaxed);
+}
+
+oa_dump_config *oa_dump_current_op_config(void)
+{
     pthread_mutex_lock(&g_dump_lock);
-    const bool on = active_locked() != NULL;
+    const oa_dump_config *a = active_locked();
+    oa_dump_config *copy = oa_dump_config_clone(a != NULL && a->op_switch ? a : g_args_cfg);
     pthread_mutex_unlock(&g_dump_lock);
-    return on;
+    return copy;
 }
 
 oa_dump_config *oa_dump_current_config(void)
@@ -216,6 +234,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlSetDump(const char *dumpCfgPath)
         pthread_mutex_lock(&g_dump_lock);
         oa_dump_config_destroy(g_from_set_dump);
         g_from_set_dump = cfg;
+        publish_locked();
         pthread_mutex_unlock(&g_dump_lock);
     }
     return ACL_SUCCESS;
@@ -231,6 +250,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlFinalizeDump(void)
         g_init_dump_flag = false;
         oa_dump_config_destroy(g_from_set_dump);
         g_from_set_dump = NULL;
+        publish_locked();
     }
     pthread_mutex_unlock(&g_dump_lock);
     ACL_REQUIRE(inited, OA_E_DUMP_NOT_RUN, "aclmdlInitDump must be executed before aclmdlFinalizeDump is called");
@@ -257,16 +277,38 @@ ACL_DUMP_API void acldumpUnregCallback(void)
     pthread_mutex_unlock(&g_dump_lock);
 }
 
+/*
+ * aclopStartDumpArgs: a CPU has no AI Core kernel arguments to dump; what
+ * the ACL_OP_DUMP_OP_AICORE_ARGS switch gives here is the dump of every
+ * single-operator execution (inputs and outputs, docs/dump.md) under path,
+ * until aclopStopDumpArgs.
+ */
 ACL_FUNC_VISIBILITY aclError aclopStartDumpArgs(uint32_t dumpType, const char *path)
 {
     ACL_REQUIRE(path != NULL, OA_E_FAILURE, "parameter [path] must not be null");
     ACL_REQUIRE((dumpType & ACL_OP_DUMP_OP_AICORE_ARGS) == ACL_OP_DUMP_OP_AICORE_ARGS, OA_E_FAILURE,
                 "dumpType [%u] must contain ACL_OP_DUMP_OP_AICORE_ARGS", dumpType);
+    cJSON *root = cJSON_CreateObject();
+    cJSON *d = cJSON_AddObjectToObject(root, "dump");
+    cJSON_AddStringToObject(d, "dump_path", path);
+    cJSON_AddStringToObject(d, "dump_mode", "all");
+    cJSON_AddStringToObject(d, "dump_op_switch", "on");
+    oa_dump_config *cfg = NULL;
+    oa_status st = d != NULL ? oa_dump_config_from_json(root, "aclopStartDumpArgs", &cfg)
+                             : OA_FAIL(OA_E_NOMEM, "cannot build the dump args config");
+    cJSON_Delete(root);
+    ACL_REQUIRE(st == OA_OK && cfg != NULL, OA_E_FAILURE, "path [%s] cannot be used for dump args", path);
     char *copy = oa_strdup(path);
-    ACL_REQUIRE(copy != NULL, OA_E_FAILURE, "cannot store the dump args path");
+    if (copy == NULL) {
+        oa_dump_config_destroy(cfg);
+        ACL_RETURN_STATUS(OA_FAIL(OA_E_FAILURE, "cannot store the dump args path"));
+    }
     pthread_mutex_lock(&g_dump_lock);
     free(g_args_path);
     g_args_path = copy;
+    oa_dump_config_destroy(g_args_cfg);
+    g_args_cfg = cfg;
+    publish_locked();
     pthread_mutex_unlock(&g_dump_lock);
     return ACL_SUCCESS;
 }
@@ -277,6 +319,9 @@ ACL_FUNC_VISIBILITY aclError aclopStopDumpArgs(uint32_t dumpType)
         pthread_mutex_lock(&g_dump_lock);
         free(g_args_path);
         g_args_path = NULL;
+        oa_dump_config_destroy(g_args_cfg);
+        g_args_cfg = NULL;
+        publish_locked();
         pthread_mutex_unlock(&g_dump_lock);
     }
     return ACL_SUCCESS;

@@ -2,6 +2,8 @@
 #include "dump/dump_config.h"
 
 #include <ctype.h>
+#include <stdio.h>
+#include <time.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -348,8 +350,8 @@ static oa_status check_dump_step(const cJSON *dump)
         if (!all_digits(p, n1) || !all_digits(p2, n2)) {
             return BAD("dump_step[%zu] must contain digits only", i);
         }
-        if (strtoull(p, NULL, 10) > strtoull(p2, NULL, 10)) {
-            return BAD("dump_step[%zu] has a start greater than its end", i);
+        if (dash != NULL && strtoull(p, NULL, 10) >= strtoull(p2, NULL, 10)) {
+            return BAD("dump_step[%zu] [%.*s] is not a range with its start below its end", i, (int)n, p);
         }
         p = bar == NULL ? p + n : bar + 1;
     }
@@ -586,6 +588,11 @@ static oa_dump_config *build_config(const cJSON *dump)
     cfg->scene = dup_or_null(scene);
     cfg->step = dup_or_null(step);
     cfg->section_json = cJSON_PrintUnformatted(dump);
+    const time_t now = time(NULL);
+    struct tm tmv;
+    if (localtime_r(&now, &tmv) == NULL || strftime(cfg->time_dir, sizeof cfg->time_dir, "%Y%m%d%H%M%S", &tmv) == 0) {
+        snprintf(cfg->time_dir, sizeof cfg->time_dir, "%lld", (long long)now);
+    }
     bool ok = (path == NULL || cfg->dump_path != NULL) && (scene == NULL || cfg->scene != NULL) &&
               (step == NULL || cfg->step != NULL) && cfg->section_json != NULL;
     const size_t n = array_size(member(dump, "dump_list"));
@@ -668,6 +675,9 @@ oa_dump_config *oa_dump_config_clone(const oa_dump_config *cfg)
     }
     oa_dump_config *copy = build_config(dump);
     cJSON_Delete(dump);
+    if (copy != NULL) {
+        memcpy(copy->time_dir, cfg->time_dir, sizeof copy->time_dir);
+    }
     return copy;
 }
 
@@ -702,4 +712,53 @@ bool oa_dump_config_selects(const oa_dump_config *cfg, const char *model_name, c
         }
     }
     return false;
+}
+
+bool oa_dump_step_selected(const char *step, uint64_t k)
+{
+    if (step == NULL || step[0] == '\0') {
+        return true;
+    }
+    const char *p = step;
+    while (*p != '\0') {
+        char *end = NULL;
+        const unsigned long long a = strtoull(p, &end, 10);
+        unsigned long long b = a;
+        if (end == p) {
+            return false; /* validated already; defensive */
+        }
+        p = end;
+        if (*p == '-') {
+            b = strtoull(p + 1, &end, 10);
+            p = end;
+        }
+        if (k >= a && k <= b) {
+            return true;
+        }
+        if (*p == '|') {
+            p++;
+        } else if (*p != '\0') {
+            return false;
+        }
+    }
+    return false;
+}
+
+const char *oa_dump_om_name(const char *path, char *buf, size_t cap)
+{
+    if (cap == 0) {
+        return buf;
+    }
+    buf[0] = '\0';
+    if (path == NULL) {
+        return buf;
+    }
+    const char *base = strrchr(path, '/');
+    base = base != NULL ? base + 1 : path;
+    oa_strlcpy(buf, base, cap);
+    char *dot = strrchr(buf, '.');
+    if (dot != NULL && dot != buf) {
+        *dot = '\0';
+    }
+    return buf;
 }

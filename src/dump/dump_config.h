@@ -70,6 +70,7 @@ typedef struct oa_dump_config {
     oa_dump_model *models;
     size_t model_count;
     char *section_json;     /* the whole "dump" object, unformatted */
+    char time_dir[16];      /* local time of the configuration, %Y%m%d%H%M%S: the {time} directory */
 } oa_dump_config;
 
 /*
@@ -84,6 +85,12 @@ oa_status oa_dump_config_parse(const char *text, size_t len, const char *config_
                                oa_dump_config **cfg) OA_MUST_CHECK;
 
 void oa_dump_config_destroy(oa_dump_config *cfg);
+
+/* True when step k is selected by a (validated) dump_step text ("" or NULL: every step). */
+bool oa_dump_step_selected(const char *step, uint64_t k);
+
+/* The base name of path without its extension, into buf ("" when path is NULL): a model's .om name. */
+const char *oa_dump_om_name(const char *path, char *buf, size_t cap);
 oa_dump_config *oa_dump_config_clone(const oa_dump_config *cfg);
 
 /* True when the configuration dumps op_name of model_name (model_name NULL: single-operator execution). */
@@ -97,11 +104,11 @@ oa_status oa_dump_apply_init_config(const char *config_path) OA_MUST_CHECK;
 /* aclFinalize: drops the configuration that aclInit installed. */
 void oa_dump_on_finalize(void);
 
-/* True while a data dump configuration is active. */
-bool oa_dump_enabled(void);
-
 /* Deep copy of the active configuration (NULL when none); free with oa_dump_config_destroy. */
 oa_dump_config *oa_dump_current_config(void);
+
+/* Same for single operators: the active one when it has dump_op_switch on, else aclopStartDumpArgs'. */
+oa_dump_config *oa_dump_current_op_config(void);
 
 /* Writes data as dump file file_name (absolute path), or passes it in chunks to the registered callback. */
 oa_status oa_dump_emit(const char *file_name, const void *data, size_t len) OA_MUST_CHECK;

@@ -33,6 +33,7 @@
 #include "base/error.h"
 #include "base/log.h"
 #include "base/pages.h"
+#include "base/util.h"
 #include "file_constant/file_constant.h"
 #include "model_v1/v1_model.h"
 #include "om/om_model.h"
@@ -462,6 +463,8 @@ oa_status oa_v1_load_om(oa_model *m, const oa_model_load_args *args)
     };
     oa_v1_program *prog = NULL;
     st = oa_v1_program_build(&src, &prog);
+    char graph_name[256];
+    oa_strlcpy(graph_name, oa_graph_name(g) != NULL ? oa_graph_name(g) : "", sizeof graph_name);
     oa_graph_destroy(g); /* the image survives through lc.keep when constants point into it */
     oa_prefault *pf = release_image(&lc, st == OA_OK);
     if (pf != NULL && kp == NULL) {
@@ -496,6 +499,7 @@ oa_status oa_v1_load_om(oa_model *m, const oa_model_load_args *args)
         return st;
     }
     m->exec = x;
+    oa_v1_model_set_names(x, args->om_path, graph_name);
     OA_LOGI("[Load][Model] model %u: memory_size %lld (zero-copy %lld, %s), weights %llu bytes (%s)", m->id,
             (long long)memory_size, (long long)zero_copy, args->work_ptr != NULL ? "caller's work memory" : "ours",
             (unsigned long long)weight_size,

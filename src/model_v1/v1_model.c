@@ -4,6 +4,7 @@
  */
 #define OA_LOG_MODULE "GE"
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,9 +16,11 @@
 #include "base/error.h"
 #include "base/log.h"
 #include "base/util.h"
+#include "dump/dump_write.h"
 #include "model_v1/v1_capture.h"
 #include "model_v1/v1_model.h"
 #include "op_bind/op_pool.h"
+#include "prof/prof_internal.h"
 
 enum { MODE_NONE = 0, MODE_SYNC = 1, MODE_ASYNC = 2 };
 
@@ -31,6 +34,9 @@ struct oa_v1_model {
     oa_blob *keep_blob;
     void **owned;
     size_t n_owned;
+    char om_name[256];     /* dump: the .om base name ("" for memory loads) */
+    char graph_name[256];
+    _Atomic uint64_t runs; /* executions started: the dump step */
 };
 
 /* ---- state ---- */
@@ -86,6 +92,12 @@ oa_status oa_v1_model_create(oa_v1_program *prog, void *work, uint64_t work_size
     x->n_ctx = 1;
     *out = x;
     return OA_OK;
+}
+
+void oa_v1_model_set_names(oa_v1_model *x, const char *om_path, const char *graph_name)
+{
+    oa_dump_om_name(om_path, x->om_name, sizeof x->om_name);
+    oa_strlcpy(x->graph_name, graph_name != NULL ? graph_name : "", sizeof x->graph_name);
 }
 
 const oa_v1_program *oa_v1_model_program(const oa_v1_model *x)
@@ -150,8 +162,22 @@ static oa_status run_sub(v1_sub *s)
         return st;
     }
     const v1_iobuf *b = oa_v1_sub_bufs(s);
-    const v1_io io = {.in = b, .out = b + s->n_in, .variant = s->variant};
-    st = oa_v1_run(x->prog, c, &io, oa_op_threadpool());
+    v1_io io = {.in = b, .out = b + s->n_in, .variant = s->variant};
+    const uint64_t step = atomic_fetch_add_explicit(&x->runs, 1, memory_order_relaxed);
+    if (oa_dump_enabled() || oa_prof_active()) { /* the one check per run; both off in production */
+        oa_dump_run dr;
+        v1_observe obs = {.model_id = s->m->id, .prof = oa_prof_active()};
+        if (oa_dump_enabled() && oa_dump_run_begin_model(&dr, x->om_name, x->graph_name, s->m->id, step)) {
+            obs.dump = &dr;
+        }
+        io.obs = obs.dump != NULL || obs.prof ? &obs : NULL;
+        st = oa_v1_run(x->prog, c, &io, oa_op_threadpool());
+        if (obs.dump != NULL) {
+            oa_dump_run_end(&dr);
+        }
+    } else {
+        st = oa_v1_run(x->prog, c, &io, oa_op_threadpool());
+    }
     ctx_release(x, c);
     return st;
 }

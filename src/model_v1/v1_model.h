@@ -48,6 +48,9 @@ oa_status oa_v1_model_create(oa_v1_program *prog, void *work, uint64_t work_size
                              oa_blob *keep_blob, void **owned, size_t n_owned, oa_v1_model **out) OA_MUST_CHECK;
 void oa_v1_model_destroy(oa_v1_model *x);
 
+/* Names dump reports the model under: the .om file's base name (NULL path: none) and the graph name. */
+void oa_v1_model_set_names(oa_v1_model *x, const char *om_path, const char *graph_name);
+
 /* The program (tests, statistics). */
 const oa_v1_program *oa_v1_model_program(const oa_v1_model *x);
 

@@ -317,6 +317,33 @@ static bool matmul_reads_b_at_run(const bld *b, const oa_op_bind *bd, const v1_r
     return b->s->read_in_place(b->s->ctx, bref->abs, bd->src[1].size);
 }
 
+/*
+ * The framework ops fused into n (docs/dump.md "Fused operators"): every
+ * name of `_datadump_original_op_names`; the last one produced what the
+ * node outputs, unless the list is just the node's own name.
+ */
+static oa_status fill_orig_names(bld *b, const oa_node *n, v1_task_meta *meta)
+{
+    const char *const *names = NULL;
+    size_t count = 0;
+    if (!oa_attrs_get_list_str(&n->attrs, "_datadump_original_op_names", &names, &count) || count == 0) {
+        return OA_OK;
+    }
+    const char **own = own_block(b, count * sizeof(*own));
+    if (own == NULL) {
+        return OA_E_NOMEM;
+    }
+    for (size_t i = 0; i < count; i++) {
+        if ((own[i] = own_str(b, names[i] != NULL ? names[i] : "")) == NULL) {
+            return OA_E_NOMEM;
+        }
+    }
+    meta->orig = own;
+    meta->n_orig = count;
+    meta->orig_out = strcmp(own[count - 1], n->name) != 0 ? own[count - 1] : NULL;
+    return OA_OK;
+}
+
 static oa_status emit_kernel(bld *b, const oa_node *n)
 {
     oa_v1_program *p = b->p;
@@ -416,8 +443,21 @@ static oa_status emit_kernel(bld *b, const oa_node *n)
         memcpy(outs, bd->out, (size_t)bd->n_out * sizeof(oa_ktensor));
     }
     t.outs = outs;
+    v1_task_meta *meta = own_block(b, sizeof(*meta));
+    oa_ktensor *ins = own_block(b, (size_t)bd->n_in * sizeof(oa_ktensor));
+    if (meta != NULL && ins != NULL) {
+        memset(meta, 0, sizeof(*meta));
+        for (int i = 0; i < bd->n_in; i++) {
+            ins[i] = bd->in[i];
+            ins[i].data = NULL;
+        }
+        meta->ins = ins;
+        meta->type = own_str(b, n->type_name);
+        st = meta->type != NULL ? fill_orig_names(b, n, meta) : OA_E_NOMEM;
+    }
+    t.meta = meta;
     oa_op_bind_destroy(bd);
-    if (t.name == NULL || outs == NULL) {
+    if (t.name == NULL || outs == NULL || meta == NULL || ins == NULL || st != OA_OK) {
         return OA_E_NOMEM;
     }
     return push_task(b, &t);
@@ -752,7 +792,6 @@ void oa_v1_program_destroy(oa_v1_program *p)
     free(p->patches);
     free(p->in_slot);
     free(p->out_slot);
-    free(p->dump_dir);
     free(p);
 }
 
@@ -769,11 +808,6 @@ oa_status oa_v1_program_build(const oa_v1_source *src, oa_v1_program **out)
     oa_v1_program *p = calloc(1, sizeof(*p));
     if (p == NULL) {
         return OA_FAIL(OA_E_NOMEM, "program");
-    }
-    const char *dump = getenv("OPENACL_V1_DUMP_DIR");
-    if (dump != NULL && dump[0] != '\0') {
-        p->dump_dir = oa_strdup(dump);
-        OA_LOGW("OPENACL_V1_DUMP_DIR: every kernel output is written to %s (debugging only)", dump);
     }
     if (oa_env_long("OPENACL_V1_PROFILE", 0) > 0) {
         p->prof_runs = 1; /* replaced by the count of runs */

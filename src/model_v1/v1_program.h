@@ -76,6 +76,29 @@ typedef struct oa_v1_source {
 
 typedef struct v1_exec v1_exec;
 typedef struct v1_task v1_task;
+
+/*
+ * What dump and profiling report of a kernel task (docs/dump.md): the GE
+ * type, the input descs, and the framework ops fused into the node
+ * (`_datadump_original_op_names`; orig_out: the one whose output the node's
+ * output 0 is, NULL when the node is a framework op itself).
+ */
+typedef struct v1_task_meta {
+    const char *type;
+    const oa_ktensor *ins;      /* n_in kernel input descs */
+    const char *const *orig;
+    size_t n_orig;
+    const char *orig_out;
+} v1_task_meta;
+
+/* Dump and profiling of one execution (NULL in v1_io: neither, the common case). */
+struct oa_dump_run;
+typedef struct v1_observe {
+    struct oa_dump_run *dump;   /* NULL: no dump */
+    bool prof;                  /* per-task profiling records */
+    uint32_t model_id;
+    uint64_t last_ns;           /* end of the previous task (profiling) */
+} v1_observe;
 typedef oa_status (*v1_task_fn)(const v1_task *t, v1_exec *x);
 
 struct v1_task {
@@ -87,6 +110,7 @@ struct v1_task {
     uint64_t aux;       /* copy: bytes; case: index into cases */
     const char *name;   /* node name, for error messages */
     const oa_ktensor *outs; /* kernel tasks: the n_out output descs (the debug dump writes them) */
+    const v1_task_meta *meta; /* kernel tasks (dump, profiling), else NULL */
 };
 
 /* Where a pointer-table entry points. */
@@ -156,7 +180,6 @@ typedef struct oa_v1_program {
     size_t n_kernel_tasks;  /* statistics */
     size_t n_nchwc_tasks;
     size_t n_fused_tasks;
-    char *dump_dir;         /* OPENACL_V1_DUMP_DIR at load: every kernel output is written there (debugging) */
     uint64_t *prof_ns;      /* OPENACL_V1_PROFILE=1 at load: time per task, summed, then the run count
                              * (n_tasks + 1 entries; printed at destroy) */
     uint64_t prof_runs;     /* load-time flag only */
@@ -198,6 +221,7 @@ typedef struct v1_io {
     const v1_iobuf *in;   /* n_inputs */
     const v1_iobuf *out;  /* n_outputs */
     size_t variant;       /* the gear to run */
+    v1_observe *obs;      /* dump / profiling of this execution, NULL when off */
 } v1_io;
 
 struct v1_exec {
@@ -205,7 +229,7 @@ struct v1_exec {
     v1_ctx *c;
     int32_t branch;       /* the selected gear, written by MapIndex tasks */
     void *pool;           /* oa_threadpool * */
-    unsigned dump_seq;    /* tasks dumped so far (debug dump only) */
+    v1_observe *obs;
 };
 
 /*

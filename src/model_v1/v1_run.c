@@ -1,7 +1,7 @@
 /*
  * Running the static executor's program (v1_program.h): execution contexts,
  * IO binding, the task loop and the task functions, and the debugging loop
- * (OPENACL_V1_PROFILE, OPENACL_V1_DUMP_DIR).
+ * (OPENACL_V1_PROFILE) with dump and profiling records (run_observed).
  */
 #define OA_LOG_MODULE "GE"
 #include <stdio.h>
@@ -11,7 +11,9 @@
 #include "base/error.h"
 #include "base/log.h"
 #include "base/util.h"
+#include "dump/dump_write.h"
 #include "model_v1/v1_internal.h"
+#include "prof/prof_internal.h"
 
 /* ---- task functions ---- */
 
@@ -37,57 +39,119 @@ oa_status oa_v1_task_gear_index(const v1_task *t, v1_exec *x)
     return OA_OK;
 }
 
-/* The debug dump (OPENACL_V1_DUMP_DIR): kernel outputs as plain row-major files. */
-static void dump_task(v1_exec *x, const v1_task *t)
+/* ---- dump and profiling of a kernel task (docs/dump.md, docs/profiling.md) ---- */
+
+#define OBS_MAX_TENSORS 64
+
+static int32_t plain_format(const oa_ktensor *d)
 {
-    for (uint16_t k = 0; t->outs != NULL && k < t->n_out; k++) {
-        const oa_ktensor *d = &t->outs[k];
-        const uint8_t *src = x->c->ptrs[t->arg + t->n_in + k];
-        char name[200], path[1024];
-        size_t n = 0;
-        for (const char *c = t->name; *c != '\0' && n + 1 < sizeof name; c++) {
-            name[n++] = (*c == '/' || *c == ':' || *c == ' ') ? '_' : *c;
-        }
-        name[n] = '\0';
-        snprintf(path, sizeof path, "%s/%04u_%s_%u.bin", x->p->dump_dir, x->dump_seq, name, (unsigned)k);
-        FILE *f = fopen(path, "wb");
-        if (f == NULL) {
-            continue;
-        }
-        if (d->layout == OA_KLAYOUT_NCHWC) {
-            const int64_t blk = oa_kernels_block(), c1 = (d->dims[1] + blk - 1) / blk, hw = d->dims[2] * d->dims[3];
-            for (int64_t nn = 0; nn < d->dims[0]; nn++) {
-                for (int64_t c = 0; c < d->dims[1]; c++) {
-                    for (int64_t p = 0; p < hw; p++) {
-                        const float *v = (const float *)src + ((nn * c1 + c / blk) * hw + p) * blk + c % blk;
-                        fwrite(v, sizeof(float), 1, f);
-                    }
-                }
+    return d->rank == 4 ? 0 /* NCHW */ : 2 /* ND */;
+}
+
+static void dump_desc(const oa_ktensor *d, const void *data, oa_dump_tensor *t)
+{
+    memset(t, 0, sizeof(*t));
+    t->dtype = (int32_t)d->dtype;
+    t->format = plain_format(d);
+    t->rank = d->rank;
+    t->dims = d->dims;
+    t->data = data;
+    t->size = data != NULL ? oa_ktensor_bytes(d) : 0;
+    t->nchwc_block = d->layout == OA_KLAYOUT_NCHWC ? (int32_t)oa_kernels_block() : 0;
+}
+
+static void prof_desc(const oa_ktensor *d, oa_prof_tensor *t)
+{
+    t->dtype = (int32_t)d->dtype;
+    t->format = plain_format(d);
+    t->rank = d->rank;
+    t->dims = d->dims;
+}
+
+/* Runs task i with dump and/or profiling (v1_observe). */
+static oa_status run_observed(v1_exec *x, size_t i)
+{
+    const v1_task *t = &x->p->tasks[i];
+    const v1_task_meta *m = t->meta;
+    v1_observe *o = x->obs;
+    oa_dump_run *dr = o->dump;
+    const bool dump = dr != NULL && m != NULL && oa_dump_run_selects(dr, m->type, t->name, m->orig, m->n_orig);
+    const size_t n_in = t->n_in < OBS_MAX_TENSORS ? t->n_in : OBS_MAX_TENSORS;
+    const size_t n_out = t->n_out < OBS_MAX_TENSORS ? t->n_out : OBS_MAX_TENSORS;
+    void *saved[OBS_MAX_TENSORS] = {0};
+    oa_dump_tensor din[OBS_MAX_TENSORS], dout[OBS_MAX_TENSORS];
+    size_t n_din = 0;
+    if (dump && dr->inputs) {
+        /* inputs are copied before the task: its output may reuse their memory; absent optional ones are left out */
+        for (size_t k = 0; k < n_in; k++) {
+            const void *src = x->c->ptrs[t->arg + k];
+            if (src == NULL || m->ins[k].dtype == OA_KDT_UNDEFINED) {
+                continue;
             }
-        } else {
-            fwrite(src, 1, oa_ktensor_bytes(d), f);
+            const size_t bytes = oa_ktensor_bytes(&m->ins[k]);
+            if (bytes > 0 && (saved[n_din] = malloc(bytes)) != NULL) {
+                memcpy(saved[n_din], src, bytes);
+            }
+            dump_desc(&m->ins[k], saved[n_din], &din[n_din]);
+            n_din++;
         }
-        fclose(f);
     }
-    x->dump_seq++;
+    /* one clock read per task: a task starts when the previous one ended (dumping restarts the clock) */
+    const uint64_t t0 = dump && dr->inputs ? oa_now_ns() : o->last_ns;
+    const oa_status st = t->fn(t, x);
+    const uint64_t t1 = o->prof ? oa_now_ns() : 0;
+    o->last_ns = t1;
+    if (st == OA_OK && o->prof && m != NULL) {
+        oa_prof_tensor pin[OBS_MAX_TENSORS], pout[OBS_MAX_TENSORS];
+        size_t n_pin = 0;
+        for (size_t k = 0; k < n_in; k++) {
+            if (m->ins[k].dtype != OA_KDT_UNDEFINED) {
+                prof_desc(&m->ins[k], &pin[n_pin++]);
+            }
+        }
+        for (size_t k = 0; k < n_out; k++) {
+            prof_desc(&t->outs[k], &pout[k]);
+        }
+        const oa_prof_op op = {.name = t->name, .type = m->type, .model_id = o->model_id, .task_id = (uint32_t)i,
+                               .in = pin, .n_in = n_pin, .out = pout, .n_out = n_out, .start_ns = t0, .end_ns = t1};
+        oa_prof_record_op(&op);
+    }
+    if (st == OA_OK && dump) {
+        for (size_t k = 0; k < n_out; k++) {
+            dump_desc(&t->outs[k], x->c->ptrs[t->arg + t->n_in + k], &dout[k]);
+            if (k == 0 && m->orig_out != NULL) {
+                dout[k].orig_name = m->orig_out;
+            }
+        }
+        const oa_dump_op op = {.type = m->type, .name = t->name, .task_id = (uint32_t)i, .in = din,
+                               .n_in = n_din, .out = dout, .n_out = dr->outputs ? n_out : 0,
+                               .orig_names = m->orig, .n_orig = m->n_orig};
+        (void)oa_dump_run_write(dr, &op); /* logged; the execution goes on */
+        o->last_ns = o->prof ? oa_now_ns() : 0;
+    }
+    for (size_t k = 0; k < n_din; k++) {
+        free(saved[k]);
+    }
+    return st;
 }
 
 static oa_status run_range(v1_exec *x, size_t begin, size_t end)
 {
     const v1_task *t = x->p->tasks;
-    if (x->p->dump_dir != NULL || x->p->prof_ns != NULL) {
-        /* the debugging loop: profile and/or dump every task */
+    if (x->obs != NULL || x->p->prof_ns != NULL) {
+        /* the observing loop: dump / profiling records / OPENACL_V1_PROFILE */
+        if (x->obs != NULL && x->obs->prof) {
+            x->obs->last_ns = oa_now_ns();
+        }
         for (size_t i = begin; i < end; i++) {
-            const uint64_t t0 = oa_now_ns();
-            const oa_status st = t[i].fn(&t[i], x);
+            const uint64_t t0 = x->p->prof_ns != NULL ? oa_now_ns() : 0;
+            const oa_status st = x->obs != NULL ? run_observed(x, i) : t[i].fn(&t[i], x);
             if (x->p->prof_ns != NULL) {
                 __atomic_fetch_add(&x->p->prof_ns[i], oa_now_ns() - t0, __ATOMIC_RELAXED);
             }
             if (st != OA_OK) {
+                OA_LOGE("[Run][Task] task %zu (node %s) failed", i, t[i].name);
                 return st;
-            }
-            if (x->p->dump_dir != NULL) {
-                dump_task(x, &t[i]);
             }
         }
         return OA_OK;
@@ -286,7 +350,7 @@ oa_status oa_v1_run(const oa_v1_program *p, v1_ctx *c, const v1_io *io, void *po
         uint8_t *base = r->kind == V1_REF_IN ? in_base[r->io] : out_base[r->io];
         c->ptrs[idx] = base + r->off;
     }
-    v1_exec x = {.p = p, .c = c, .branch = (int32_t)io->variant, .pool = pool};
+    v1_exec x = {.p = p, .c = c, .branch = (int32_t)io->variant, .pool = pool, .obs = io->obs};
     oa_status st = run_range(&x, 0, p->n_main);
     if (p->prof_ns != NULL) {
         __atomic_fetch_add(&p->prof_ns[p->n_tasks], 1, __ATOMIC_RELAXED); /* the run counter */

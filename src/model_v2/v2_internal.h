@@ -211,6 +211,8 @@ struct v2_model {
     atomic_uint_fast64_t clock; /* LRU clock of the caches */
     bool plans_enabled;
     struct v2_profile *profile; /* OPENACL_V2_PROFILE=1: time per execute node, printed at unload */
+    char om_name[256];          /* dump: the .om base name ("" for memory loads) */
+    atomic_uint_fast64_t runs;  /* executions started: the dump step */
     struct {
         atomic_uint_fast64_t dynamic_runs, plan_runs, plans_recorded, infers, kop_creates, allocs, executors;
     } stats;

@@ -35,6 +35,7 @@
 #include "base/log.h"
 #include "base/util.h"
 #include "dump/dump_config.h"
+#include "dump/dump_write.h"
 #include "file_constant/file_constant.h"
 #include "model_v2/model_v2.h"
 #include "model_v2/v2_capture.h"
@@ -283,11 +284,16 @@ oa_status oa_v2_emit_output(v2_exec *x, uint32_t k)
 
 /* ---- subscribers: profiling and dump (separate executor loops) ---- */
 
+#define SUB_MAX_TENSORS 64
+
 typedef struct sub_state {
     v2_exec *x;
     uint64_t t0;
     bool profiling;
-    oa_dump_config *dump;
+    oa_dump_run *dump;
+    uint32_t task;                   /* kernel launches so far: the task id */
+    void *saved[SUB_MAX_TENSORS];    /* inputs copied at the node's start (dump_mode input / all) */
+    size_t n_saved;
 } sub_state;
 
 static const char *node_name_of(v2_exec *x, int graph_type, const oa_v2_node *node, const char **type)
@@ -297,48 +303,145 @@ static const char *node_name_of(v2_exec *x, int graph_type, const oa_v2_node *no
     return oa_v2_graph_prog_node_name(p, node->node_id);
 }
 
+static const v2_tensor *cnode_tensor(const sub_state *s, const uint32_t *ids, uint32_t k)
+{
+    return ids[k] == V2_NONE ? NULL : &s->x->tensors[ids[k]];
+}
+
+static int32_t desc_format(const oa_tensor_desc *d)
+{
+    return d->format == OA_FORMAT_RESERVED ? (d->shape.rank == 4 ? 0 : 2) : (int32_t)d->format;
+}
+
+static void to_dump(const v2_tensor *t, const void *data, oa_dump_tensor *o)
+{
+    memset(o, 0, sizeof(*o));
+    if (t == NULL) {
+        o->dtype = -1;
+        return;
+    }
+    size_t bytes = 0;
+    o->dtype = (int32_t)t->desc.dtype;
+    o->format = desc_format(&t->desc);
+    o->rank = t->desc.shape.rank > 0 ? t->desc.shape.rank : 0;
+    o->dims = t->desc.shape.dims;
+    if (data != NULL && oa_v2_desc_bytes(&t->desc, &bytes)) {
+        o->data = data;
+        o->size = bytes;
+    }
+}
+
+static void to_prof(const v2_tensor *t, oa_prof_tensor *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->dtype = t != NULL ? (int32_t)t->desc.dtype : -1;
+    if (t != NULL) {
+        o->format = desc_format(&t->desc);
+        o->rank = t->desc.shape.rank > 0 ? t->desc.shape.rank : 0;
+        o->dims = t->desc.shape.dims;
+    }
+}
+
+static void drop_saved(sub_state *s)
+{
+    for (size_t k = 0; k < s->n_saved; ++k) {
+        free(s->saved[k]);
+        s->saved[k] = NULL;
+    }
+    s->n_saved = 0;
+}
+
+/* The fused framework ops of a node: _datadump_original_op_names, the last one when it is not the node itself. */
+static const char *orig_out_of(const oa_node *n, const char *const **names, size_t *count)
+{
+    *names = NULL;
+    *count = 0;
+    if (n == NULL || !oa_attrs_get_list_str(&n->attrs, "_datadump_original_op_names", names, count) || *count == 0) {
+        *count = 0;
+        return NULL;
+    }
+    const char *last = (*names)[*count - 1];
+    return last != NULL && strcmp(last, n->name) != 0 ? last : NULL;
+}
+
 static void sub_cb(int graph_type, void *arg, oa_v2_event ev, const oa_v2_node *node, uint32_t status)
 {
     sub_state *s = arg;
-    if (ev == OA_V2_NODE_START) {
-        s->t0 = oa_now_ns();
-        return;
-    }
-    if (ev != OA_V2_NODE_END || status != 0) {
+    if (ev != OA_V2_NODE_START && ev != OA_V2_NODE_END) {
         return;
     }
     const char *type;
     const char *name = node_name_of(s->x, graph_type, node, &type);
-    if (s->profiling) {
-        oa_prof_record_span(type, name, s->t0, oa_now_ns());
+    if (strcmp(type, "LaunchKernel") != 0) {
+        return; /* shape inference, allocation, ...: not operators */
     }
-    if (s->dump == NULL || strcmp(type, "LaunchKernel") != 0) {
-        return;
-    }
-    const char *model_name = oa_graph_name(s->x->model->root);
-    if (!oa_dump_config_selects(s->dump, model_name, name)) {
-        return;
-    }
-    /* the launched node's outputs, through its compute node */
     const v2_cnode *cn = oa_v2_node_ctx((oa_v2_node *)(uintptr_t)node)->compute_node_info;
-    for (uint32_t k = 0; k < cn->n_out; ++k) {
-        const v2_tensor *t = &s->x->tensors[cn->out_t[k]];
-        size_t bytes = 0;
-        if (t->data == NULL || !oa_v2_desc_bytes(&t->desc, &bytes) || s->dump->dump_path == NULL) {
-            continue;
+    const char *ge_type = cn->node != NULL ? cn->node->type_name : type;
+    const char *const *orig = NULL;
+    size_t n_orig = 0;
+    const char *orig_out = s->dump != NULL ? orig_out_of(cn->node, &orig, &n_orig) : NULL;
+    const bool dump = s->dump != NULL && oa_dump_run_selects(s->dump, ge_type, name, orig, n_orig);
+    const uint32_t n_in = cn->n_in < SUB_MAX_TENSORS ? cn->n_in : SUB_MAX_TENSORS;
+    const uint32_t n_out = cn->n_out < SUB_MAX_TENSORS ? cn->n_out : SUB_MAX_TENSORS;
+    if (ev == OA_V2_NODE_START) {
+        drop_saved(s);
+        if (dump && s->dump->inputs) { /* copied now: the launch may reuse their memory */
+            for (uint32_t k = 0; k < n_in; ++k) {
+                const v2_tensor *t = cnode_tensor(s, cn->in_t, k);
+                size_t bytes = 0;
+                if (t != NULL && t->data != NULL && oa_v2_desc_bytes(&t->desc, &bytes) && bytes > 0 &&
+                    (s->saved[k] = malloc(bytes)) != NULL) {
+                    memcpy(s->saved[k], t->data, bytes);
+                }
+            }
+            s->n_saved = n_in;
         }
-        char file[4096], clean[256];
-        size_t j = 0;
-        for (const char *c = name; *c && j + 1 < sizeof clean; ++c) {
-            clean[j++] = (*c == '/' || *c == ' ') ? '_' : *c;
-        }
-        clean[j] = '\0';
-        snprintf(file, sizeof file, "%s/%s.%s.output.%u.%llu.bin", s->dump->dump_path, model_name, clean, k,
-                 (unsigned long long)oa_now_ns());
-        if (oa_dump_emit(file, t->data, bytes) != OA_OK) {
-            OA_LOGW("dump of %s output %u failed", name, k);
-        }
+        s->t0 = oa_now_ns();
+        return;
     }
+    const uint64_t t1 = oa_now_ns();
+    const uint32_t task = s->task++;
+    if (status != 0) {
+        drop_saved(s);
+        return;
+    }
+    if (s->profiling) {
+        oa_prof_tensor pin[SUB_MAX_TENSORS], pout[SUB_MAX_TENSORS];
+        uint32_t n_pin = 0;
+        for (uint32_t k = 0; k < n_in; ++k) {
+            if (cnode_tensor(s, cn->in_t, k) != NULL) { /* absent optional inputs are left out */
+                to_prof(cnode_tensor(s, cn->in_t, k), &pin[n_pin++]);
+            }
+        }
+        for (uint32_t k = 0; k < n_out; ++k) {
+            to_prof(cnode_tensor(s, cn->out_t, k), &pout[k]);
+        }
+        const oa_prof_op op = {.name = name, .type = ge_type, .model_id = s->x->model->m->id, .task_id = task,
+                               .dynamic = true, .in = pin, .n_in = n_pin, .out = pout, .n_out = n_out,
+                               .start_ns = s->t0, .end_ns = t1};
+        oa_prof_record_op(&op);
+    }
+    if (dump) {
+        oa_dump_tensor din[SUB_MAX_TENSORS], dout[SUB_MAX_TENSORS];
+        uint32_t n_din = 0;
+        for (uint32_t k = 0; k < n_in && s->dump->inputs; ++k) {
+            if (cnode_tensor(s, cn->in_t, k) != NULL) {
+                to_dump(cnode_tensor(s, cn->in_t, k), k < s->n_saved ? s->saved[k] : NULL, &din[n_din++]);
+            }
+        }
+        for (uint32_t k = 0; k < n_out; ++k) {
+            const v2_tensor *t = cnode_tensor(s, cn->out_t, k);
+            to_dump(t, t != NULL ? t->data : NULL, &dout[k]);
+            if (k == 0) {
+                dout[k].orig_name = orig_out;
+            }
+        }
+        const oa_dump_op op = {.type = ge_type, .name = name, .task_id = task, .in = din,
+                               .n_in = n_din, .out = dout, .n_out = s->dump->outputs ? n_out : 0,
+                               .orig_names = orig, .n_orig = n_orig};
+        (void)oa_dump_run_write(s->dump, &op); /* logged; the execution goes on */
+    }
+    drop_saved(s);
 }
 
 /* ---- OPENACL_V2_PROFILE ---- */
@@ -607,12 +710,15 @@ oa_status oa_v2_run_exec(v2_exec *x, const oa_model_run *run, bool async, aclrtS
     v2_prof_arg pa = {.model = vm};
     oa_v2_subscriber prof = {oa_v2_profile_cb, &pa};
     x->sub = NULL;
-    const bool dumping = oa_dump_enabled();
-    ss.profiling = oa_prof_running(NULL);
-    if (dumping || ss.profiling) {
+    oa_dump_run dr;
+    const uint64_t step = atomic_fetch_add_explicit(&vm->runs, 1, memory_order_relaxed);
+    if (oa_dump_enabled() || oa_prof_active()) { /* the one check per run */
+        ss.profiling = oa_prof_active();
+        if (oa_dump_enabled() && oa_dump_run_begin_model(&dr, vm->om_name, oa_graph_name(vm->root), vm->m->id, step)) {
+            ss.dump = &dr;
+        }
         /* a subscriber sees every kernel node under its IR name: such executions take the dynamic path */
-        ss.dump = dumping ? oa_dump_current_config() : NULL;
-        x->sub = &sub;
+        x->sub = ss.dump != NULL || ss.profiling ? &sub : NULL;
     }
     if (vm->plans_enabled && x->sub == NULL) {
         if (oa_v2_plan_try_root(x, &st) == V2_PLAN_RAN) {
@@ -633,7 +739,10 @@ oa_status oa_v2_run_exec(v2_exec *x, const oa_model_run *run, bool async, aclrtS
     }
     reset_run(x);
     x->sub = NULL;
-    oa_dump_config_destroy(ss.dump);
+    drop_saved(&ss);
+    if (ss.dump != NULL) {
+        oa_dump_run_end(ss.dump);
+    }
     x->alloc = oa_v2_caching_base(x->caching);
     return st;
 }
@@ -781,6 +890,7 @@ static oa_status v2_load(oa_model *m, const oa_model_load_args *args)
         return OA_FAIL(OA_E_NOMEM, "model");
     }
     vm->m = m;
+    oa_dump_om_name(args->om_path, vm->om_name, sizeof vm->om_name);
     pthread_mutex_init(&vm->stream_lock, NULL);
     pthread_mutex_init(&vm->sync_lock, NULL);
     vm->n_threads = thread_count();

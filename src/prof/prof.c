@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,7 @@
 #include "base/acl_check.h"
 #include "base/util.h"
 #include "prof/prof_internal.h"
+#include "prof/prof_ops.h"
 
 #define PROF_PATH_MAX_LEN 4096
 #define PROF_CONFIG_MAX_LEN 256
@@ -55,12 +57,6 @@ struct aclprofConfig {
     uint32_t device_count;
     aclprofAicoreMetrics metrics;
     uint64_t data_types;
-};
-
-struct aclprofSubscribeConfig {
-    int8_t time_info;
-    aclprofAicoreMetrics metrics;
-    void *fd;
 };
 
 struct aclprofStepInfo {
@@ -100,6 +96,7 @@ static prof_mode g_mode;
 static char g_result_path[PATH_MAX];
 static char g_config_path[PATH_MAX]; /* aclprofSetConfig(ACL_PROF_PATH) */
 static bool g_running;
+static _Atomic uint64_t g_types_pub; /* g_types, readable without the lock (API spans) */
 static uint64_t g_types;
 static uint32_t g_devices[PROF_MAX_DEV_NUM];
 static uint32_t g_device_count;
@@ -206,76 +203,149 @@ static oa_status prepare_result_path(const char *path, char *out, size_t cap)
     return OA_OK;
 }
 
-/* Writes the recorded events of the session that is stopping. */
-static oa_status write_trace_locked(void)
+/* Writes a JSON document to path. */
+static bool write_json(const char *path, const cJSON *doc)
 {
-    char stamp[32];
-    const time_t now = time(NULL);
-    struct tm tmv;
-    localtime_r(&now, &tmv);
-    strftime(stamp, sizeof(stamp), "%Y%m%d%H%M%S", &tmv);
-    char dir[PATH_MAX + 64];
-    snprintf(dir, sizeof(dir), "%s/PROF_%06u_%s_%d", g_result_path, ++g_session_seq, stamp, (int)getpid());
-    if (!make_dirs(dir)) {
-        return OA_FAIL(OA_E_WRITE_FILE, "cannot create profiling output directory [%s]", dir);
-    }
-    cJSON *root = cJSON_CreateObject();
-    cJSON *events = cJSON_AddArrayToObject(root, "traceEvents");
-    const int pid = (int)getpid();
-    for (size_t i = 0; events != NULL && i < g_event_count; ++i) {
-        const trace_event *e = &g_events[i];
-        cJSON *o = cJSON_CreateObject();
-        char ph[2] = {e->phase, '\0'};
-        cJSON_AddStringToObject(o, "name", e->name);
-        cJSON_AddStringToObject(o, "cat", e->category);
-        cJSON_AddStringToObject(o, "ph", ph);
-        cJSON_AddNumberToObject(o, "ts", (double)e->ts_ns / 1000.0);
-        if (e->phase == 'X') {
-            cJSON_AddNumberToObject(o, "dur", (double)e->dur_ns / 1000.0);
-        } else {
-            cJSON_AddStringToObject(o, "s", "t");
-        }
-        cJSON_AddNumberToObject(o, "pid", pid);
-        cJSON_AddNumberToObject(o, "tid", e->tid);
-        cJSON_AddItemToArray(events, o);
-    }
-    cJSON_AddStringToObject(root, "displayTimeUnit", "ms");
-    cJSON *other = cJSON_AddObjectToObject(root, "otherData");
-    char types[32];
-    snprintf(types, sizeof(types), "0x%llx", (unsigned long long)g_types);
-    cJSON_AddStringToObject(other, "producer", "openacl");
-    cJSON_AddStringToObject(other, "dataTypeConfig", types);
-    cJSON *devs = cJSON_AddArrayToObject(other, "devices");
-    for (uint32_t i = 0; devs != NULL && i < g_device_count; ++i) {
-        cJSON_AddItemToArray(devs, cJSON_CreateNumber(g_devices[i]));
-    }
-    if (g_str_ids != NULL) {
-        cJSON_AddItemToObject(other, "str2id", cJSON_Duplicate(g_str_ids, 1));
-    }
-    char *text = cJSON_PrintUnformatted(root);
-    cJSON_Delete(root);
+    char *text = cJSON_PrintUnformatted(doc);
     if (text == NULL) {
-        return OA_FAIL(OA_E_NOMEM, "cannot serialise the profiling trace");
+        return false;
     }
-    char file[PATH_MAX + 128];
-    snprintf(file, sizeof(file), "%s/openacl_trace.json", dir);
-    FILE *f = fopen(file, "w");
+    FILE *f = fopen(path, "w");
     bool ok = f != NULL && fputs(text, f) >= 0;
     if (f != NULL && fclose(f) != 0) {
         ok = false;
     }
     cJSON_free(text);
-    if (!ok) {
-        return OA_FAIL(OA_E_WRITE_FILE, "cannot write profiling trace [%s]", file);
+    return ok;
+}
+
+/* A metadata event (ph "M"). */
+static void add_meta(cJSON *events, const char *what, int pid, int tid, const char *key, const char *sval, int ival)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", what);
+    cJSON_AddNumberToObject(o, "pid", pid);
+    cJSON_AddNumberToObject(o, "tid", tid);
+    cJSON_AddStringToObject(o, "ph", "M");
+    cJSON *a = cJSON_AddObjectToObject(o, "args");
+    if (sval != NULL) {
+        cJSON_AddStringToObject(a, key, sval);
+    } else {
+        cJSON_AddNumberToObject(a, key, ival);
     }
-    OA_LOGI("profiling trace written to %s", file);
-    return OA_OK;
+    cJSON_AddItemToArray(events, o);
+}
+
+/*
+ * Writes the session that is stopping (docs/profiling.md "Output"):
+ *   <result>/PROF_<nnnnnn>_<yyyymmddhhmmssmmm>_<pid 8 digits><8 letters>/
+ *       host/, device_0/, mindstudio_profiler_output/msprof_<stamp>.json (a Chrome-trace array),
+ *       op_summary_<stamp>.csv, op_statistic_<stamp>.csv
+ */
+static oa_status write_trace_locked(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    struct tm tmv;
+    localtime_r(&now.tv_sec, &tmv);
+    char stamp[32], full[64];
+    strftime(stamp, sizeof(stamp), "%Y%m%d%H%M%S", &tmv);
+    snprintf(full, sizeof(full), "%s%03d", stamp, (int)(now.tv_nsec / 1000000L) % 1000);
+    char letters[9];
+    unsigned seed = (unsigned)now.tv_nsec ^ (unsigned)getpid();
+    for (int i = 0; i < 8; ++i) {
+        letters[i] = (char)('A' + rand_r(&seed) % 18);
+    }
+    letters[8] = '\0';
+    g_session_seq = g_session_seq % 999999u + 1u;
+    char dir[PATH_MAX + 160], out[PATH_MAX + 192];
+    snprintf(dir, sizeof(dir), "%s/PROF_%06u_%s_%08d%s", g_result_path, g_session_seq, full, (int)getpid(), letters);
+    snprintf(out, sizeof(out), "%s/mindstudio_profiler_output", dir);
+    char host[PATH_MAX + 192], dev[PATH_MAX + 192];
+    snprintf(host, sizeof(host), "%s/host/data", dir);
+    snprintf(dev, sizeof(dev), "%s/device_0/data", dir);
+    if (!make_dirs(out) || !make_dirs(host) || !make_dirs(dev)) {
+        return OA_FAIL(OA_E_WRITE_FILE, "cannot create profiling output directory [%s]", dir);
+    }
+    cJSON *events = cJSON_CreateArray();
+    if (events == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "cannot build the profiling trace");
+    }
+    /* pids as msprof encodes them: (pid << 10) | (layer << 5) | device (31: host) */
+    const int pid = (int)getpid();
+    const int pid_cann = ((pid & 0x1fffff) << 10) | (1 << 5) | 31;
+    const int pid_hw = ((pid & 0x1fffff) << 10) | (2 << 5) | 0;
+    const int pid_tx = ((pid & 0x1fffff) << 10) | (0 << 5) | 31;
+    add_meta(events, "process_name", pid_cann, 0, "name", "CANN", 0);
+    add_meta(events, "process_labels", pid_cann, 0, "labels", "CPU", 0);
+    add_meta(events, "process_sort_index", pid_cann, 0, "sort_index", NULL, 1);
+    add_meta(events, "process_name", pid_hw, 0, "name", "Ascend Hardware", 0);
+    add_meta(events, "process_labels", pid_hw, 0, "labels", "NPU 0", 0);
+    add_meta(events, "process_sort_index", pid_hw, 0, "sort_index", NULL, 2);
+    add_meta(events, "process_name", pid_tx, 0, "name", "MsprofTx", 0);
+    add_meta(events, "process_labels", pid_tx, 0, "labels", "CPU", 0);
+    add_meta(events, "process_sort_index", pid_tx, 0, "sort_index", NULL, 0);
+    for (size_t i = 0; i < g_event_count; ++i) {
+        const trace_event *e = &g_events[i];
+        const bool tx = strncmp(e->category, "msproftx", 8) == 0;
+        cJSON *o = cJSON_CreateObject();
+        char ph[2] = {e->phase, '\0'};
+        char ts[48];
+        snprintf(ts, sizeof ts, "%llu.%03u", (unsigned long long)(e->ts_ns / 1000u), (unsigned)(e->ts_ns % 1000u));
+        cJSON_AddStringToObject(o, "name", e->name);
+        cJSON_AddNumberToObject(o, "pid", tx ? pid_tx : pid_cann);
+        cJSON_AddNumberToObject(o, "tid", e->tid);
+        cJSON_AddStringToObject(o, "ts", ts);
+        if (e->phase == 'X') {
+            cJSON_AddNumberToObject(o, "dur", (double)e->dur_ns / 1000.0);
+        } else {
+            cJSON_AddStringToObject(o, "s", "t");
+        }
+        cJSON_AddStringToObject(o, "ph", ph);
+        cJSON_AddStringToObject(o, "cat", e->category);
+        cJSON_AddItemToArray(events, o);
+    }
+    char file[PATH_MAX + 256];
+    oa_status st = oa_prof_ops_write(out, stamp, events, pid_hw);
+    snprintf(file, sizeof(file), "%s/msprof_%s.json", out, stamp);
+    if (st == OA_OK && !write_json(file, events)) {
+        st = OA_FAIL(OA_E_WRITE_FILE, "cannot write profiling trace [%s]", file);
+    }
+    cJSON_Delete(events);
+    /* the session's settings, for the curious (not a CANN file) */
+    cJSON *info = cJSON_CreateObject();
+    char types[32];
+    snprintf(types, sizeof(types), "0x%llx", (unsigned long long)g_types);
+    cJSON_AddStringToObject(info, "producer", "openacl");
+    cJSON_AddStringToObject(info, "dataTypeConfig", types);
+    cJSON *devs = cJSON_AddArrayToObject(info, "devices");
+    for (uint32_t i = 0; devs != NULL && i < g_device_count; ++i) {
+        cJSON_AddItemToArray(devs, cJSON_CreateNumber(g_devices[i]));
+    }
+    if (g_str_ids != NULL) {
+        cJSON_AddItemToObject(info, "str2id", cJSON_Duplicate(g_str_ids, 1));
+    }
+    snprintf(file, sizeof(file), "%s/host/data/openacl_session.json", dir);
+    if (st == OA_OK && !write_json(file, info)) {
+        st = OA_FAIL(OA_E_WRITE_FILE, "cannot write profiling file [%s]", file);
+    }
+    cJSON_Delete(info);
+    if (st == OA_OK) {
+        OA_LOGI("profiling data written to %s", dir);
+    }
+    return st;
 }
 
 static void start_session_locked(uint64_t types, const uint32_t *devices, uint32_t count)
 {
     clear_events_locked();
+    oa_prof_ops_clear();
+    if ((types & (ACL_PROF_TASK_TIME | ACL_PROF_TASK_TIME_L0 | ACL_PROF_TASK_TIME_L2 | ACL_PROF_TASK_TIME_L3 |
+                  ACL_PROF_AICPU | ACL_PROF_AICORE_METRICS)) != 0) {
+        oa_prof_ops_begin(); /* per-task records */
+    }
     g_running = true;
+    atomic_store_explicit(&g_types_pub, types, memory_order_relaxed);
     g_types = types;
     g_device_count = OA_MIN(count, (uint32_t)PROF_MAX_DEV_NUM);
     if (g_device_count > 0) {
@@ -291,8 +361,10 @@ static oa_status stop_session_locked(void)
     const oa_status st = write_trace_locked();
     g_running = false;
     g_types = 0;
+    atomic_store_explicit(&g_types_pub, 0, memory_order_relaxed);
     g_device_count = 0;
     clear_events_locked();
+    oa_prof_ops_clear();
     return st;
 }
 
@@ -571,234 +643,6 @@ MSVP_PROF_API aclError aclprofSetConfig(aclprofConfigType configType, const char
 }
 
 /* ---- subscription configs and operator information ---- */
-
-MSVP_PROF_API aclprofSubscribeConfig *aclprofCreateSubscribeConfig(int8_t timeInfoSwitch,
-                                                                   aclprofAicoreMetrics aicoreMetrics, void *fd)
-{
-    ACL_REQUIRE_RET(fd != NULL, NULL, "parameter [fd] must not be null");
-    ACL_REQUIRE_RET(timeInfoSwitch == 0 || timeInfoSwitch == 1, NULL, "timeInfoSwitch [%d] must be 0 or 1",
-                    (int)timeInfoSwitch);
-    ACL_REQUIRE_RET(valid_metrics(aicoreMetrics), NULL, "aicoreMetrics [%d] is invalid", (int)aicoreMetrics);
-    aclprofSubscribeConfig *c = calloc(1, sizeof(*c));
-    ACL_REQUIRE_RET(c != NULL, NULL, "cannot allocate a subscribe config");
-    c->time_info = timeInfoSwitch;
-    c->metrics = aicoreMetrics;
-    c->fd = fd;
-    return c;
-}
-
-MSVP_PROF_API aclError aclprofDestroySubscribeConfig(const aclprofSubscribeConfig *profSubscribeConfig)
-{
-    ACL_REQUIRE_NOT_NULL(profSubscribeConfig);
-    free((void *)(uintptr_t)profSubscribeConfig);
-    return ACL_SUCCESS;
-}
-
-_Static_assert(sizeof(oa_prof_op_desc) == 384, "operator record layout changed");
-
-static uint32_t fnv1a32(const void *data, size_t len)
-{
-    const unsigned char *p = data;
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < len; ++i) {
-        h ^= p[i];
-        h *= 16777619u;
-    }
-    return h;
-}
-
-void oa_prof_op_desc_fill(oa_prof_op_desc *d, uint32_t model_id, aclprofSubscribeOpFlag flag, const char *op_type,
-                          const char *op_name, uint64_t start_ns, uint64_t end_ns, uint64_t thread_id,
-                          uint32_t device_id)
-{
-    memset(d, 0, sizeof(*d));
-    d->version = OA_PROF_OP_DESC_VERSION;
-    d->model_id = model_id;
-    d->flag = (uint32_t)flag;
-    d->start_ns = start_ns;
-    d->end_ns = end_ns;
-    d->duration_ns = end_ns >= start_ns ? end_ns - start_ns : 0;
-    d->thread_id = thread_id;
-    d->device_id = device_id;
-    oa_strlcpy(d->op_type, op_type == NULL ? "" : op_type, sizeof(d->op_type));
-    oa_strlcpy(d->op_name, op_name == NULL ? "" : op_name, sizeof(d->op_name));
-    d->signature = fnv1a32((const unsigned char *)d + sizeof(uint32_t), sizeof(*d) - sizeof(uint32_t));
-}
-
-/* Length multiple of the record size and every signature valid. */
-static bool op_info_valid(const void *info, size_t len)
-{
-    if (len % sizeof(oa_prof_op_desc) != 0) {
-        return false;
-    }
-    const unsigned char *p = info;
-    for (size_t off = 0; off < len; off += sizeof(oa_prof_op_desc)) {
-        uint32_t sig;
-        memcpy(&sig, p + off, sizeof(sig));
-        if (sig != fnv1a32(p + off + sizeof(uint32_t), sizeof(oa_prof_op_desc) - sizeof(uint32_t))) {
-            return false;
-        }
-    }
-    return true;
-}
-
-static bool index_in(uint32_t index, size_t len)
-{
-    return index != UINT32_MAX && ((size_t)index + 1u) * sizeof(oa_prof_op_desc) <= len;
-}
-
-/* Copy of record index, NULL (message recorded) when the buffer or index is bad. */
-static bool get_record(const void *info, size_t len, uint32_t index, bool check_sig, oa_prof_op_desc *out)
-{
-    if (info == NULL) {
-        (void)OA_FAIL(OA_E_PARAM, "parameter [opInfo] must not be null");
-        return false;
-    }
-    if (check_sig && !op_info_valid(info, len)) {
-        (void)OA_FAIL(OA_E_PARAM, "opInfo (length %zu) is not a buffer of operator records", len);
-        return false;
-    }
-    if (!index_in(index, len)) {
-        (void)OA_FAIL(OA_E_PARAM, "index %u is out of range of opInfo length %zu", index, len);
-        return false;
-    }
-    memcpy(out, (const unsigned char *)info + (size_t)index * sizeof(oa_prof_op_desc), sizeof(*out));
-    return true;
-}
-
-MSVP_PROF_API aclError aclprofGetOpDescSize(size_t *opDescSize)
-{
-    ACL_REQUIRE_NOT_NULL(opDescSize);
-    *opDescSize = sizeof(oa_prof_op_desc);
-    return ACL_SUCCESS;
-}
-
-MSVP_PROF_API aclError aclprofGetOpNum(const void *opInfo, size_t opInfoLen, uint32_t *opNumber)
-{
-    ACL_REQUIRE_NOT_NULL(opInfo);
-    ACL_REQUIRE_NOT_NULL(opNumber);
-    ACL_REQUIRE(op_info_valid(opInfo, opInfoLen), OA_E_PARAM, "opInfo (length %zu) is not a buffer of operator records",
-                opInfoLen);
-    *opNumber = (uint32_t)(opInfoLen / sizeof(oa_prof_op_desc));
-    return ACL_SUCCESS;
-}
-
-MSVP_PROF_API aclError aclprofGetOpTypeLen(const void *opInfo, size_t opInfoLen, uint32_t index, size_t *opTypeLen)
-{
-    ACL_REQUIRE_NOT_NULL(opTypeLen);
-    oa_prof_op_desc d;
-    if (!get_record(opInfo, opInfoLen, index, true, &d)) {
-        return ACL_ERROR_INVALID_PARAM;
-    }
-    *opTypeLen = strlen(d.op_type) + 1;
-    return ACL_SUCCESS;
-}
-
-/* Copies src into dst[cap]: fails when src does not fit without its terminator, as CANN does. */
-static aclError copy_name(const char *src, char *dst, size_t cap)
-{
-    const size_t n = strlen(src);
-    ACL_REQUIRE(cap > 0 && n <= cap, OA_E_PARAM, "output buffer of %zu bytes is too small for %zu characters", cap, n);
-    const size_t keep = OA_MIN(n, cap - 1);
-    memcpy(dst, src, keep);
-    dst[keep] = '\0';
-    return ACL_SUCCESS;
-}
-
-MSVP_PROF_API aclError aclprofGetOpType(const void *opInfo, size_t opInfoLen, uint32_t index, char *opType,
-                                        size_t opTypeLen)
-{
-    ACL_REQUIRE_NOT_NULL(opType);
-    ACL_REQUIRE(opTypeLen > 0, OA_E_PARAM, "parameter [opTypeLen] must not be 0");
-    oa_prof_op_desc d;
-    if (!get_record(opInfo, opInfoLen, index, true, &d)) {
-        return ACL_ERROR_INVALID_PARAM;
-    }
-    return copy_name(d.op_type, opType, opTypeLen);
-}
-
-MSVP_PROF_API aclError aclprofGetOpNameLen(const void *opInfo, size_t opInfoLen, uint32_t index, size_t *opNameLen)
-{
-    ACL_REQUIRE_NOT_NULL(opNameLen);
-    oa_prof_op_desc d;
-    if (!get_record(opInfo, opInfoLen, index, true, &d)) {
-        return ACL_ERROR_INVALID_PARAM;
-    }
-    *opNameLen = strlen(d.op_name) + 1;
-    return ACL_SUCCESS;
-}
-
-MSVP_PROF_API aclError aclprofGetOpName(const void *opInfo, size_t opInfoLen, uint32_t index, char *opName,
-                                        size_t opNameLen)
-{
-    ACL_REQUIRE_NOT_NULL(opName);
-    ACL_REQUIRE(opNameLen > 0, OA_E_PARAM, "parameter [opNameLen] must not be 0");
-    oa_prof_op_desc d;
-    if (!get_record(opInfo, opInfoLen, index, true, &d)) {
-        return ACL_ERROR_INVALID_PARAM;
-    }
-    return copy_name(d.op_name, opName, opNameLen);
-}
-
-MSVP_PROF_API uint64_t aclprofGetOpStart(const void *opInfo, size_t opInfoLen, uint32_t index)
-{
-    oa_prof_op_desc d;
-    return get_record(opInfo, opInfoLen, index, true, &d) ? d.start_ns : 0;
-}
-
-MSVP_PROF_API uint64_t aclprofGetOpEnd(const void *opInfo, size_t opInfoLen, uint32_t index)
-{
-    oa_prof_op_desc d;
-    return get_record(opInfo, opInfoLen, index, true, &d) ? d.end_ns : 0;
-}
-
-MSVP_PROF_API uint64_t aclprofGetOpDuration(const void *opInfo, size_t opInfoLen, uint32_t index)
-{
-    oa_prof_op_desc d;
-    return get_record(opInfo, opInfoLen, index, true, &d) ? d.duration_ns : 0;
-}
-
-MSVP_PROF_API size_t aclprofGetModelId(const void *opInfo, size_t opInfoLen, uint32_t index)
-{
-    oa_prof_op_desc d;
-    if (!get_record(opInfo, opInfoLen, index, true, &d)) {
-        return (size_t)ACL_ERROR_INVALID_PARAM; /* CANN returns the error code as the id */
-    }
-    return d.model_id;
-}
-
-MSVP_PROF_API aclprofSubscribeOpFlag aclprofGetOpFlag(const void *opInfo, size_t opInfoLen, uint32_t index)
-{
-    if (opInfo == NULL) {
-        (void)OA_FAIL(OA_E_PARAM, "parameter [opInfo] must not be null");
-        return ACL_SUBSCRIBE_NONE;
-    }
-    oa_prof_op_desc d;
-    if (!get_record(opInfo, opInfoLen, index, false, &d)) {
-        return ACL_SUBSCRIBE_OP; /* CANN returns 0 for a bad index */
-    }
-    return (aclprofSubscribeOpFlag)d.flag;
-}
-
-MSVP_PROF_API const char *aclprofGetOpAttriValue(const void *opInfo, size_t opInfoLen, uint32_t index,
-                                                 aclprofSubscribeOpAttri attri)
-{
-    static _Thread_local char t_value[32];
-    oa_prof_op_desc d;
-    if (!get_record(opInfo, opInfoLen, index, false, &d)) {
-        return NULL;
-    }
-    if (attri != ACL_SUBSCRIBE_ATTRI_THREADID) {
-        (void)OA_FAIL(OA_E_PARAM, "operator attribute [%d] is invalid", (int)attri);
-        return NULL;
-    }
-    if (d.flag != (uint32_t)ACL_SUBSCRIBE_OP_THREAD) {
-        (void)OA_FAIL(OA_E_PARAM, "operator flag %u does not carry a thread id", d.flag);
-        return NULL;
-    }
-    snprintf(t_value, sizeof(t_value), "%llu", (unsigned long long)d.thread_id);
-    return t_value;
-}
 
 /* ---- steps ---- */
 
@@ -1136,6 +980,29 @@ MSVP_PROF_API aclError aclprofRangePop(void)
 
 /* ---- internal API ---- */
 
+bool oa_prof_session_configured(void)
+{
+    pthread_mutex_lock(&g_lock);
+    const bool on = g_mode != MODE_OFF;
+    pthread_mutex_unlock(&g_lock);
+    return on;
+}
+
+uint64_t oa_prof_api_begin(void)
+{
+    if ((atomic_load_explicit(&g_types_pub, memory_order_relaxed) & ACL_PROF_ACL_API) == 0) {
+        return 0;
+    }
+    return oa_now_ns();
+}
+
+void oa_prof_api_end(const char *api, uint64_t t0)
+{
+    if (t0 != 0) {
+        oa_prof_record_span("AscendCL", api, t0, oa_now_ns());
+    }
+}
+
 bool oa_prof_running(uint64_t *data_types)
 {
     pthread_mutex_lock(&g_lock);
@@ -1224,6 +1091,14 @@ oa_status oa_prof_apply_init_config(const cJSON *profiler, const char *env_text)
         const cJSON *out = cJSON_GetObjectItemCaseSensitive(cfg, "output");
         const char *dir = cJSON_IsString(out) && out->valuestring[0] != '\0' ? out->valuestring : "./";
         uint64_t types = ACL_PROF_ACL_API | ACL_PROF_TASK_TIME;
+        const cJSON *tt = cJSON_GetObjectItemCaseSensitive(cfg, "task_time");
+        if (cJSON_IsString(tt) && strcmp(tt->valuestring, "off") == 0) {
+            types &= ~(uint64_t)ACL_PROF_TASK_TIME; /* no operator records */
+        }
+        const cJSON *acl_api = cJSON_GetObjectItemCaseSensitive(cfg, "ascendcl");
+        if (cJSON_IsString(acl_api) && strcmp(acl_api->valuestring, "off") == 0) {
+            types &= ~(uint64_t)ACL_PROF_ACL_API;
+        }
         if (on_value(cfg, "msproftx")) {
             types |= ACL_PROF_MSPROFTX;
         }

@@ -1,11 +1,10 @@
 /*
- * Profiling internals shared with aclInit/aclFinalize and, later, the
- * executors that report operator timings.
+ * Profiling internals shared with aclInit/aclFinalize and the executors
+ * that report operator timings and ACL API spans.
  *
- * Recorded events are written as a Chrome trace ("Trace Event Format" JSON,
- * loadable in chrome://tracing or Perfetto) when profiling stops:
- *   <result path>/PROF_<seq>_<yyyymmddhhmmss>_<pid>/openacl_trace.json
- * Timestamps are CLOCK_MONOTONIC microseconds.
+ * A session is written when it stops as CANN's PROF_* tree (a Chrome-trace
+ * timeline, op_summary and op_statistic CSVs; docs/profiling.md).
+ * Timestamps are CLOCK_MONOTONIC nanoseconds.
  */
 #ifndef OA_PROF_PROF_INTERNAL_H
 #define OA_PROF_PROF_INTERNAL_H
@@ -40,31 +39,47 @@ bool oa_prof_running(uint64_t *data_types);
 void oa_prof_record_span(const char *category, const char *name, uint64_t start_ns, uint64_t end_ns);
 
 /*
- * Operator information records handed to subscribers (fd of
- * aclprofCreateSubscribeConfig) and read with aclprofGetOp*: a buffer is an
- * array of these fixed-size records. signature is a 32-bit FNV-1a hash of
- * the bytes after it, so corrupted or foreign buffers are rejected.
+ * Operator records (docs/profiling.md): the executors report every task
+ * they run while oa_prof_active() (a relaxed atomic load: their one branch
+ * per run) and the profiler puts it in the session's trace and CSVs and, for
+ * a subscribed model, writes a subscription record to the subscriber.
  */
-#define OA_PROF_OP_DESC_VERSION 1u
-typedef struct oa_prof_op_desc {
-    uint32_t signature;
-    uint32_t version;  /* OA_PROF_OP_DESC_VERSION */
-    uint32_t model_id;
-    uint32_t flag;     /* aclprofSubscribeOpFlag */
-    uint64_t start_ns; /* CLOCK_MONOTONIC */
-    uint64_t end_ns;
-    uint64_t duration_ns;
-    uint64_t thread_id;
-    uint32_t device_id;
-    uint32_t reserved;
-    char op_type[ACL_PROF_MAX_OP_TYPE_LEN]; /* NUL-terminated */
-    char op_name[ACL_PROF_MAX_OP_NAME_LEN];
-    uint8_t pad[6];
-} oa_prof_op_desc;
+#define OA_PROF_SINGLE_OP_MODEL_ID 4294967295u
 
-/* Fills one record (names truncated to the field sizes) and its signature. */
-void oa_prof_op_desc_fill(oa_prof_op_desc *d, uint32_t model_id, aclprofSubscribeOpFlag flag, const char *op_type,
-                          const char *op_name, uint64_t start_ns, uint64_t end_ns, uint64_t thread_id,
-                          uint32_t device_id);
+typedef struct oa_prof_tensor {
+    int32_t dtype;  /* aclDataType */
+    int32_t format; /* aclFormat */
+    int32_t rank;
+    const int64_t *dims;
+} oa_prof_tensor;
+
+typedef struct oa_prof_op {
+    const char *name;
+    const char *type;       /* GE type */
+    uint32_t model_id;      /* OA_PROF_SINGLE_OP_MODEL_ID for single operators */
+    uint32_t task_id;
+    uint32_t stream_id;
+    bool dynamic;           /* OP State: dynamic (model_v2) or static */
+    const oa_prof_tensor *in;
+    size_t n_in;
+    const oa_prof_tensor *out;
+    size_t n_out;
+    uint64_t start_ns;      /* CLOCK_MONOTONIC (oa_now_ns) */
+    uint64_t end_ns;
+} oa_prof_op;
+
+/* True while a session collects task times or a model is subscribed. */
+bool oa_prof_active(void);
+
+/* Reports one executed operator (see above). */
+void oa_prof_record_op(const oa_prof_op *op);
+
+/*
+ * ACL API spans (ACL_PROF_ACL_API): t0 = oa_prof_api_begin() at the entry
+ * of a public function (0 when off: one relaxed load), oa_prof_api_end(name,
+ * t0) before it returns.
+ */
+uint64_t oa_prof_api_begin(void);
+void oa_prof_api_end(const char *api, uint64_t t0);
 
 #endif /* OA_PROF_PROF_INTERNAL_H */

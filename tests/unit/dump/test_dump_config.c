@@ -164,6 +164,7 @@ static void constraint_errors(void **state)
     expect_bad("\"dump_path\": \"$D\", \"dump_op_switch\": \"on\", \"dump_step\": \"5-2\"");
     expect_bad("\"dump_path\": \"$D\", \"dump_op_switch\": \"on\", \"dump_step\": \"1|x\"");
     expect_bad("\"dump_path\": \"$D\", \"dump_op_switch\": \"on\", \"dump_step\": \"1||2\"");
+    expect_bad("\"dump_path\": \"$D\", \"dump_op_switch\": \"on\", \"dump_step\": \"4-4\""); /* not a range */
     char steps[400] = "\"dump_path\": \"$D\", \"dump_op_switch\": \"on\", \"dump_step\": \"0";
     for (int i = 1; i <= 100; ++i) {
         strcat(steps, "|1");
@@ -193,6 +194,29 @@ static void constraint_errors(void **state)
     expect_bad(bl);
 }
 
+/* dump_step selection ("0|5|10-20"), the .om name of a path */
+static void step_selection(void **state)
+{
+    (void)state;
+    static const uint64_t yes[] = {0, 5, 10, 15, 20};
+    static const uint64_t no[] = {1, 4, 6, 9, 21, 1000};
+    for (size_t i = 0; i < sizeof yes / sizeof yes[0]; ++i) {
+        assert_true(oa_dump_step_selected("0|5|10-20", yes[i]));
+    }
+    for (size_t i = 0; i < sizeof no / sizeof no[0]; ++i) {
+        assert_false(oa_dump_step_selected("0|5|10-20", no[i]));
+    }
+    assert_true(oa_dump_step_selected("", 123));
+    assert_true(oa_dump_step_selected(NULL, 0));
+    assert_true(oa_dump_step_selected("7", 7));
+    assert_false(oa_dump_step_selected("7", 70));
+    char b[64];
+    assert_string_equal(oa_dump_om_name("/a/b/resnet50.om", b, sizeof b), "resnet50");
+    assert_string_equal(oa_dump_om_name("model.v2.om", b, sizeof b), "model.v2");
+    assert_string_equal(oa_dump_om_name("noext", b, sizeof b), "noext");
+    assert_string_equal(oa_dump_om_name(NULL, b, sizeof b), "");
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -217,6 +241,7 @@ int main(void)
         cmocka_unit_test(full_config_is_stored),
         cmocka_unit_test(type_and_value_errors),
         cmocka_unit_test(constraint_errors),
+        cmocka_unit_test(step_selection),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

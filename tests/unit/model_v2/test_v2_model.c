@@ -1036,9 +1036,10 @@ static void dump_writes_the_selected_layers(void **state)
     const oa_v2_stats s = stats(id);
     assert_int_equal(s.plan_runs, 0);
     char cmd[400];
-    snprintf(cmd, sizeof cmd, "test $(ls %s | grep -c 'relu_add.add.output.0') -eq 2", dir);
+    /* {dump_path}/{time}/0/relu_add/{id}/{step}/{OpType}.add.{task}.{stream}.{timestamp} (docs/dump.md) */
+    snprintf(cmd, sizeof cmd, "test $(find %s -path '*/0/relu_add/%u/[01]/*.add.*' -type f | wc -l) -eq 2", dir, id);
     assert_int_equal(system(cmd), 0);
-    snprintf(cmd, sizeof cmd, "test $(ls %s | grep -c 'relu.output') -eq 0", dir);
+    snprintf(cmd, sizeof cmd, "test $(find %s -name '*.relu.*' -type f | wc -l) -eq 0", dir);
     assert_int_equal(system(cmd), 0);
     assert_int_equal(aclmdlUnload(id), ACL_SUCCESS);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
