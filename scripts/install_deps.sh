@@ -14,6 +14,7 @@ PKGS=(
   clang libclang-rt-14-dev
   nodejs npm
   fonts-dejavu-core
+  libonnx-testdata
 )
 
 missing=()
