@@ -25,6 +25,7 @@
 /* Case directories under data/node, one op family per line. */
 static const char *const CASES[] = {
     "test_sin", "test_sin_example", "test_cos", "test_cos_example",
+    "test_tan", "test_tan_example",
 };
 
 #define PATH_CAP 4096
