@@ -27,6 +27,7 @@ static const char *const CASES[] = {
     "test_sin", "test_sin_example", "test_cos", "test_cos_example",
     "test_tan", "test_tan_example",
     "test_sinh", "test_sinh_example",
+    "test_cosh", "test_cosh_example",
 };
 
 #define PATH_CAP 4096
