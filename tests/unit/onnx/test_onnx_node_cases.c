@@ -28,6 +28,7 @@ static const char *const CASES[] = {
     "test_tan", "test_tan_example",
     "test_sinh", "test_sinh_example",
     "test_cosh", "test_cosh_example",
+    "test_asin", "test_asin_example",
 };
 
 #define PATH_CAP 4096
