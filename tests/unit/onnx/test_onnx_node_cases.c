@@ -29,6 +29,7 @@ static const char *const CASES[] = {
     "test_sinh", "test_sinh_example",
     "test_cosh", "test_cosh_example",
     "test_asin", "test_asin_example",
+    "test_acos", "test_acos_example",
 };
 
 #define PATH_CAP 4096
