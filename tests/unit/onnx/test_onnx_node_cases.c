@@ -30,6 +30,7 @@ static const char *const CASES[] = {
     "test_cosh", "test_cosh_example",
     "test_asin", "test_asin_example",
     "test_acos", "test_acos_example",
+    "test_atan", "test_atan_example",
 };
 
 #define PATH_CAP 4096
