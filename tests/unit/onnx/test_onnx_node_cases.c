@@ -31,6 +31,7 @@ static const char *const CASES[] = {
     "test_asin", "test_asin_example",
     "test_acos", "test_acos_example",
     "test_atan", "test_atan_example",
+    "test_asinh", "test_asinh_example",
 };
 
 #define PATH_CAP 4096
