@@ -32,6 +32,7 @@ static const char *const CASES[] = {
     "test_acos", "test_acos_example",
     "test_atan", "test_atan_example",
     "test_asinh", "test_asinh_example",
+    "test_acosh", "test_acosh_example",
 };
 
 #define PATH_CAP 4096
