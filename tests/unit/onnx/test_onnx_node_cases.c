@@ -33,6 +33,7 @@ static const char *const CASES[] = {
     "test_atan", "test_atan_example",
     "test_asinh", "test_asinh_example",
     "test_acosh", "test_acosh_example",
+    "test_atanh", "test_atanh_example",
 };
 
 #define PATH_CAP 4096
