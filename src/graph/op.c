@@ -26,6 +26,7 @@ typedef struct op_info {
 #define F_NCHWC OA_OPF_NCHWC
 #define F_FOLD OA_OPF_FOLD
 #define F_POST OA_OPF_POST
+#define F_VIEW OA_OPF_VIEW
 
 static const op_info OPS[OA_OP_COUNT] = {
 #define OA_OP(id, name, ins, outs, infer, kernel, sub, flags) [OA_OP_##id] = {name, ins, outs, flags},
@@ -40,6 +41,7 @@ static const op_info OPS[OA_OP_COUNT] = {
 #undef F_NCHWC
 #undef F_FOLD
 #undef F_POST
+#undef F_VIEW
 
 unsigned oa_op_flags(oa_op_type t)
 {

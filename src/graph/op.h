@@ -35,6 +35,7 @@ enum {
     OA_OPF_NCHWC = 1u << 4,      /* F_NCHWC: runs on the blocked NC1HWC0 layout */
     OA_OPF_FOLD = 1u << 5,       /* F_FOLD: constant inputs fold through the kernel */
     OA_OPF_POST = 1u << 6,       /* F_POST: fusible into a Conv2D/MatMul as a post-op */
+    OA_OPF_VIEW = 1u << 7,       /* F_VIEW: y is input 0's bytes under another shape */
 };
 
 /* The OA_OPF_* bits of t; 0 for OA_OP_UNKNOWN / out of range. */

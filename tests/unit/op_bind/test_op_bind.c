@@ -411,6 +411,9 @@ static void op_table_is_consistent(void **state)
         if ((f & OA_OPF_EW_UNARY) && (f & OA_OPF_EW_BINARY)) {
             fail_msg("%s: both F_EW1 and F_EW2", name);
         }
+        if (((f & OA_OPF_VIEW) != 0) != (has && k == OA_KOP_COPY)) {
+            fail_msg("%s: F_VIEW and the COPY kernel go together", name);
+        }
         if ((f & OA_OPF_NCHWC) && !has) {
             fail_msg("%s: F_NCHWC without a kernel", name);
         }
