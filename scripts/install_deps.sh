@@ -15,6 +15,7 @@ PKGS=(
   clang libclang-rt-14-dev
   nodejs npm
   fonts-dejavu-core
+  libonnx-testdata
 )
 
 missing=()

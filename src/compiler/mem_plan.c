@@ -43,36 +43,6 @@ static bool is_weight(const oa_node *n)
     return n->type == OA_OP_CONST || n->type == OA_OP_CONSTANT || n->type == OA_OP_FILE_CONSTANT;
 }
 
-/* Ops whose output may take over an input's memory (the kernels allow it). */
-static bool unary_inplace(oa_op_type t)
-{
-    switch (t) {
-    case OA_OP_RELU: case OA_OP_RELU6: case OA_OP_LEAKY_RELU: case OA_OP_SIGMOID: case OA_OP_HARD_SIGMOID:
-    case OA_OP_HARD_SWISH: case OA_OP_TANH: case OA_OP_EXP: case OA_OP_LOG: case OA_OP_SQRT: case OA_OP_RSQRT:
-    case OA_OP_ERF: case OA_OP_SOFTPLUS: case OA_OP_ABS: case OA_OP_NEG: case OA_OP_RECIPROCAL: case OA_OP_FLOOR:
-    case OA_OP_CEIL: case OA_OP_ROUND: case OA_OP_CLIP_BY_VALUE: case OA_OP_GELU: case OA_OP_GELU_V2:
-    case OA_OP_SQUARE: case OA_OP_SIGN: case OA_OP_SIN: case OA_OP_COS: case OA_OP_SOFTSIGN: case OA_OP_MULS:
-    case OA_OP_ADDS: case OA_OP_BATCH_NORM:
-    /* views: the kernels copy nothing when output == input */
-    case OA_OP_RESHAPE: case OA_OP_SQUEEZE: case OA_OP_SQUEEZE_V3: case OA_OP_UNSQUEEZE: case OA_OP_UNSQUEEZE_V3:
-    case OA_OP_FLATTEN: case OA_OP_FLATTEN_V2: case OA_OP_EXPAND_DIMS: case OA_OP_IDENTITY:
-        return true;
-    default:
-        return false;
-    }
-}
-
-static bool binary_inplace(oa_op_type t)
-{
-    switch (t) {
-    case OA_OP_ADD: case OA_OP_SUB: case OA_OP_MUL: case OA_OP_REAL_DIV: case OA_OP_DIV: case OA_OP_MAXIMUM:
-    case OA_OP_MINIMUM: case OA_OP_POW: case OA_OP_PRELU:
-        return true;
-    default:
-        return false;
-    }
-}
-
 /* ------------------------------------------------------------------------ */
 
 /* How a graph's tensors relate to its owner. */
@@ -187,9 +157,11 @@ static int32_t inplace_candidate(const gplan *p, const oa_node *n, size_t size)
     if (n->num_outputs != 1) {
         return -1;
     }
-    if (unary_inplace(n->type)) {
+    /* The kernels allow these (op_defs.inc F_INPLACE / F_INPLACE_EQ). */
+    const unsigned flags = oa_op_flags(n->type);
+    if (flags & OA_OPF_INPLACE) {
         slots[ns++] = 0;
-    } else if (binary_inplace(n->type) && n->num_inputs == 2) {
+    } else if ((flags & OA_OPF_INPLACE_EQ) && n->num_inputs == 2) {
         for (uint32_t s = 0; s < 2; s++) {
             if (oa_shape_equal(&n->inputs[s].desc.shape, &n->outputs[0].desc.shape)) {
                 slots[ns++] = s;

@@ -96,20 +96,7 @@ static bool never_fold(const oa_node *n)
 
 static bool shape_only(const oa_node *n)
 {
-    switch (n->type) {
-    case OA_OP_RESHAPE:
-    case OA_OP_SQUEEZE:
-    case OA_OP_SQUEEZE_V3:
-    case OA_OP_UNSQUEEZE:
-    case OA_OP_UNSQUEEZE_V3:
-    case OA_OP_FLATTEN:
-    case OA_OP_FLATTEN_V2:
-    case OA_OP_EXPAND_DIMS:
-    case OA_OP_IDENTITY:
-        return true;
-    default:
-        return false;
-    }
+    return (oa_op_flags(n->type) & OA_OPF_VIEW) != 0; /* op_defs.inc F_VIEW */
 }
 
 static const char *const_name(const oa_node *n, uint32_t k, char *buf, size_t cap)

@@ -2,9 +2,10 @@
  * Constant folding through the CPU kernels' reference paths: an op whose
  * inputs are all Consts -- of any size, beyond what value inference tracks
  * -- runs once (oa_kernel_run_once) and becomes a Const. Covered: the
- * elementwise unary and binary families, Cast and Transpose (the ops that
- * exporters leave on weights); ops with more attributes are left to the
- * executors, which own their attribute decoding.
+ * op_defs.inc rows flagged F_FOLD (elementwise unary and binary kernels
+ * without attributes, bound through their kernel/sub columns), Cast and
+ * Transpose (the ops that exporters leave on weights); ops with more
+ * attributes are left to the executors, which own their attribute decoding.
  */
 #define OA_LOG_MODULE "GE"
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include "base/error.h"
 #include "compiler/pass_util.h"
 #include "kernels/kernels.h"
+#include "op_bind/op_bind.h"
 
 /* Output bytes beyond which folding is not worth a new weight. */
 #define FOLD_MAX_BYTES ((size_t)256 << 20)
@@ -34,36 +36,12 @@ static bool to_ktensor(const oa_tensor_desc *d, const void *data, oa_ktensor *t)
     return true;
 }
 
-static bool unary_type(oa_op_type t)
-{
-    switch (t) {
-    case OA_OP_RELU: case OA_OP_SIGMOID: case OA_OP_TANH: case OA_OP_EXP: case OA_OP_LOG: case OA_OP_SQRT:
-    case OA_OP_RSQRT: case OA_OP_ERF: case OA_OP_SOFTPLUS: case OA_OP_SOFTSIGN: case OA_OP_ABS: case OA_OP_NEG:
-    case OA_OP_RECIPROCAL: case OA_OP_FLOOR: case OA_OP_CEIL: case OA_OP_ROUND: case OA_OP_SQUARE: case OA_OP_SIGN:
-    case OA_OP_SIN: case OA_OP_COS:
-        return true;
-    default:
-        return false;
-    }
-}
-
-static bool binary_type(oa_op_type t)
-{
-    switch (t) {
-    case OA_OP_ADD: case OA_OP_SUB: case OA_OP_MUL: case OA_OP_REAL_DIV: case OA_OP_POW: case OA_OP_MAXIMUM:
-    case OA_OP_MINIMUM:
-        return true;
-    default:
-        return false;
-    }
-}
-
 /* Kernel family and parameters of n, when it is one we fold. */
 static bool kernel_params(const oa_node *n, oa_kop_type *type, void *params)
 {
     int sub;
-    if (unary_type(n->type) || binary_type(n->type)) {
-        if (oa_kernel_lookup_ge(n->type_name, type, &sub) != OA_OK) {
+    if (oa_op_flags(n->type) & OA_OPF_FOLD) {
+        if (!oa_op_kernel(n->type, type, &sub) || (*type != OA_KOP_UNARY && *type != OA_KOP_BINARY)) {
             return false;
         }
         if (*type == OA_KOP_UNARY) {

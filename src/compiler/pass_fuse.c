@@ -267,6 +267,10 @@ static bool match_single(oa_node *p, oa_node *u, uint32_t slot, match *m)
     float a, b;
     m->final = u;
     push(m, u);
+    if (!(oa_op_flags(u->type) & OA_OPF_POST)) {
+        return false; /* op_defs.inc: not fusible as a post-op */
+    }
+    /* Each F_POST row's attributes -> the post-op encoding (README.md "Encoding"). */
     switch (u->type) {
     case OA_OP_RELU:
         m->op = "Relu";

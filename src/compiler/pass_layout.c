@@ -32,16 +32,11 @@ static bool act4d(const oa_tensor_desc *d)
            (d->format == OA_FORMAT_NCHW || d->format == OA_FORMAT_ND);
 }
 
-static bool unary_capable(oa_op_type t)
+/* Elementwise binary ops that run blocked on their broadcast operands. */
+static bool is_blocked_binary(oa_op_type t)
 {
-    switch (t) {
-    case OA_OP_RELU: case OA_OP_RELU6: case OA_OP_LEAKY_RELU: case OA_OP_SIGMOID: case OA_OP_HARD_SIGMOID:
-    case OA_OP_HARD_SWISH: case OA_OP_TANH: case OA_OP_EXP: case OA_OP_SQRT: case OA_OP_ABS: case OA_OP_NEG:
-    case OA_OP_GELU_V2: case OA_OP_ERF: case OA_OP_SOFTPLUS: case OA_OP_IDENTITY: case OA_OP_BATCH_NORM:
-        return true;
-    default:
-        return false;
-    }
+    const unsigned f = oa_op_flags(t);
+    return (f & OA_OPF_NCHWC) && (f & OA_OPF_EW_BINARY);
 }
 
 /* Input slots of n that carry blocked activations (same shape as y). */
@@ -59,12 +54,13 @@ static bool activation_slot(const oa_node *n, uint32_t s)
         int64_t base = oa_node_attr_int(n, "_oa_post_input_base", -1);
         return s == 0 || (base >= 0 && (int64_t)s >= base && oa_shape_equal(&in->shape, &n->outputs[0].desc.shape));
     }
-    case OA_OP_ADD: case OA_OP_SUB: case OA_OP_MUL: case OA_OP_REAL_DIV: case OA_OP_MAXIMUM: case OA_OP_MINIMUM:
-        return oa_shape_equal(&in->shape, &n->outputs[0].desc.shape);
     case OA_OP_CONCAT_D:
     case OA_OP_CONCAT_V2_D:
         return true;
     default:
+        if (is_blocked_binary(n->type)) {
+            return oa_shape_equal(&in->shape, &n->outputs[0].desc.shape);
+        }
         return s == 0;
     }
 }
@@ -72,17 +68,11 @@ static bool activation_slot(const oa_node *n, uint32_t s)
 /* Can n run blocked (given its descs)? */
 static bool capable(const oa_node *n)
 {
-    if (n->num_outputs < 1 || !act4d(&n->outputs[0].desc) || n->num_inputs < 1) {
+    if (n->num_outputs < 1 || !act4d(&n->outputs[0].desc) || n->num_inputs < 1 ||
+        !(oa_op_flags(n->type) & OA_OPF_NCHWC)) {
         return false;
     }
-    switch (n->type) {
-    case OA_OP_CONV2D:
-        return strcmp(oa_node_attr_str(n, "data_format", "NCHW"), "NCHW") == 0 && act4d(&n->inputs[0].desc);
-    case OA_OP_AVG_POOL: case OA_OP_AVG_POOL_V2: case OA_OP_MAX_POOL: case OA_OP_MAX_POOL_V3:
-    case OA_OP_GLOBAL_AVERAGE_POOL: case OA_OP_GLOBAL_MAX_POOL: case OA_OP_RESIZE_NEAREST_NEIGHBOR_V2:
-    case OA_OP_RESIZE_BILINEAR_V2:
-        return strcmp(oa_node_attr_str(n, "data_format", "NCHW"), "NCHW") == 0 && act4d(&n->inputs[0].desc);
-    case OA_OP_ADD: case OA_OP_SUB: case OA_OP_MUL: case OA_OP_REAL_DIV: case OA_OP_MAXIMUM: case OA_OP_MINIMUM: {
+    if (is_blocked_binary(n->type)) {
         if (n->num_inputs != 2) {
             return false;
         }
@@ -105,6 +95,15 @@ static bool capable(const oa_node *n)
         }
         return activation_slot(n, 0) || activation_slot(n, 1);
     }
+    /* The F_NCHWC rows with attributes to check; the others (activations,
+     * BatchNorm, Identity) run blocked on input 0. */
+    switch (n->type) {
+    case OA_OP_CONV2D:
+        return strcmp(oa_node_attr_str(n, "data_format", "NCHW"), "NCHW") == 0 && act4d(&n->inputs[0].desc);
+    case OA_OP_AVG_POOL: case OA_OP_AVG_POOL_V2: case OA_OP_MAX_POOL: case OA_OP_MAX_POOL_V3:
+    case OA_OP_GLOBAL_AVERAGE_POOL: case OA_OP_GLOBAL_MAX_POOL: case OA_OP_RESIZE_NEAREST_NEIGHBOR_V2:
+    case OA_OP_RESIZE_BILINEAR_V2:
+        return strcmp(oa_node_attr_str(n, "data_format", "NCHW"), "NCHW") == 0 && act4d(&n->inputs[0].desc);
     case OA_OP_CONCAT_D:
     case OA_OP_CONCAT_V2_D: {
         int64_t axis = oa_node_attr_int(n, "concat_dim", 0);
@@ -122,8 +121,7 @@ static bool capable(const oa_node *n)
     case OA_OP_CLIP_BY_VALUE:
         return act4d(&n->inputs[0].desc);
     default:
-        return unary_capable(n->type) && n->num_outputs == (n->type == OA_OP_BATCH_NORM ? n->num_outputs : 1) &&
-               act4d(&n->inputs[0].desc);
+        return (n->num_outputs == 1 || n->type == OA_OP_BATCH_NORM) && act4d(&n->inputs[0].desc);
     }
 }
 

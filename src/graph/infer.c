@@ -16,7 +16,7 @@
 /* One inference function per listed op: a missing oa_infer_<x> is a build
  * error, and the table size is checked against the enum. */
 static const oa_infer_fn INFER[] = {
-#define OA_OP(id, name, ins, outs, infer) [OA_OP_##id] = oa_infer_##infer,
+#define OA_OP(id, name, ins, outs, infer, kernel, sub, flags) [OA_OP_##id] = oa_infer_##infer,
 #include "graph/op_defs.inc"
 #undef OA_OP
 };

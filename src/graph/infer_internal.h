@@ -23,7 +23,7 @@ typedef struct oa_infer_ctx {
 typedef oa_status (*oa_infer_fn)(oa_infer_ctx *ctx);
 
 /* Declarations of every inference function named in op_defs.inc. */
-#define OA_OP(id, name, ins, outs, infer) oa_status oa_infer_##infer(oa_infer_ctx *ctx);
+#define OA_OP(id, name, ins, outs, infer, kernel, sub, flags) oa_status oa_infer_##infer(oa_infer_ctx *ctx);
 #include "graph/op_defs.inc"
 #undef OA_OP
 

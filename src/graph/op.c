@@ -15,13 +15,38 @@ typedef struct op_info {
     const char *name;
     const char *inputs;
     const char *outputs;
+    unsigned flags;
 } op_info;
 
+/* The flag names of op_defs.inc rows. */
+#define F_EW1 OA_OPF_EW_UNARY
+#define F_EW2 OA_OPF_EW_BINARY
+#define F_INPLACE OA_OPF_INPLACE
+#define F_INPLACE_EQ OA_OPF_INPLACE_EQ
+#define F_NCHWC OA_OPF_NCHWC
+#define F_FOLD OA_OPF_FOLD
+#define F_POST OA_OPF_POST
+#define F_VIEW OA_OPF_VIEW
+
 static const op_info OPS[OA_OP_COUNT] = {
-#define OA_OP(id, name, ins, outs, infer) [OA_OP_##id] = {name, ins, outs},
+#define OA_OP(id, name, ins, outs, infer, kernel, sub, flags) [OA_OP_##id] = {name, ins, outs, flags},
 #include "graph/op_defs.inc"
 #undef OA_OP
 };
+
+#undef F_EW1
+#undef F_EW2
+#undef F_INPLACE
+#undef F_INPLACE_EQ
+#undef F_NCHWC
+#undef F_FOLD
+#undef F_POST
+#undef F_VIEW
+
+unsigned oa_op_flags(oa_op_type t)
+{
+    return ((unsigned)t < OA_OP_COUNT) ? OPS[t].flags : 0u;
+}
 
 const char *oa_op_type_name(oa_op_type t)
 {

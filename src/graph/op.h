@@ -16,12 +16,30 @@
 #include <stdint.h>
 
 typedef enum oa_op_type {
-#define OA_OP(id, name, ins, outs, infer) OA_OP_##id,
+#define OA_OP(id, name, ins, outs, infer, kernel, sub, flags) OA_OP_##id,
 #include "graph/op_defs.inc"
 #undef OA_OP
     OA_OP_COUNT,
     OA_OP_UNKNOWN = OA_OP_COUNT  /* a type string not in op_defs.inc */
 } oa_op_type;
+
+/*
+ * Op properties (the `flags` column of op_defs.inc, which explains each).
+ * Passes and the memory planner ask these instead of listing op types.
+ */
+enum {
+    OA_OPF_EW_UNARY = 1u << 0,   /* F_EW1: elementwise in input 0 */
+    OA_OPF_EW_BINARY = 1u << 1,  /* F_EW2: elementwise over two broadcasting inputs */
+    OA_OPF_INPLACE = 1u << 2,    /* F_INPLACE: y may overwrite input 0 */
+    OA_OPF_INPLACE_EQ = 1u << 3, /* F_INPLACE_EQ: y may overwrite the first input of y's shape */
+    OA_OPF_NCHWC = 1u << 4,      /* F_NCHWC: runs on the blocked NC1HWC0 layout */
+    OA_OPF_FOLD = 1u << 5,       /* F_FOLD: constant inputs fold through the kernel */
+    OA_OPF_POST = 1u << 6,       /* F_POST: fusible into a Conv2D/MatMul as a post-op */
+    OA_OPF_VIEW = 1u << 7,       /* F_VIEW: y is input 0's bytes under another shape */
+};
+
+/* The OA_OPF_* bits of t; 0 for OA_OP_UNKNOWN / out of range. */
+unsigned oa_op_flags(oa_op_type t);
 
 /* GE type string ("Conv2D"); "Unknown" for OA_OP_UNKNOWN / out of range. */
 const char *oa_op_type_name(oa_op_type t);

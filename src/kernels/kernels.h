@@ -211,17 +211,6 @@ typedef enum oa_kop_type {
 /* Name of an op type ("conv2d", ...). */
 const char *oa_kop_type_name(oa_kop_type t);
 
-/*
- * Maps a GE IR op type name ("Conv2D", "RealDiv", "ReduceMeanD", ...) to its
- * kernel family and sub-op (oa_kbinary_op / oa_kunary_op / oa_kreduce_op /
- * oa_kpool_kind / oa_kresize_mode / 1 for LogSoftmaxV2, -1 when the family
- * has none). The executor still decodes the attributes into the params
- * struct (e.g. GlobalAveragePool sets global = true, Resize reads `mode`).
- * Fails with OA_E_OP_NOT_FOUND for types without a CPU kernel (Data, Const,
- * NetOutput, If, Shape and Size are the executors' own business).
- */
-oa_status oa_kernel_lookup_ge(const char *ge_type, oa_kop_type *type, int *sub_op) OA_MUST_CHECK;
-
 /* --- fused epilogues (Conv2D, Conv2DTranspose, MatMul) ------------------- */
 
 typedef enum oa_kact {
@@ -361,7 +350,8 @@ typedef struct oa_kbinary_params {
 } oa_kbinary_params;
 
 /* --- Elementwise unary ----------------------------------------------------
- * Input x, output y of x's shape. f32 for all; also i32/i64 for ABS, NEG,
+ * Input x, output y of x's shape. f32 for all (the plain math ops after
+ * OA_KUN_LAST_SPECIAL are rows of kernels/unary_defs.inc); also i32/i64 for ABS, NEG,
  * RELU, SQUARE, SIGN, IDENTITY; bool for LOGICAL_NOT. ClipByValue: CLIP with
  * alpha = min, beta = max; if the op is given 3 inputs (x, min, max as
  * scalar host inputs) those override alpha/beta.
@@ -374,6 +364,10 @@ typedef enum oa_kunary_op {
     OA_KUN_RECIPROCAL, OA_KUN_FLOOR, OA_KUN_CEIL, OA_KUN_ROUND, OA_KUN_CLIP, OA_KUN_GELU, OA_KUN_GELU_TANH,
     OA_KUN_SQUARE, OA_KUN_SIGN, OA_KUN_SIN, OA_KUN_COS, OA_KUN_SOFTSIGN, OA_KUN_MUL_HARDSIGMOID,
     OA_KUN_LOGICAL_NOT, OA_KUN_IDENTITY,
+    OA_KUN_LAST_SPECIAL = OA_KUN_IDENTITY, /* the ops above are written out; below: unary_defs.inc */
+#define OA_KUNARY(id, expr) OA_KUN_##id,
+#include "kernels/unary_defs.inc"
+#undef OA_KUNARY
     OA_KUN_COUNT
 } oa_kunary_op;
 

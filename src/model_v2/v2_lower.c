@@ -66,20 +66,7 @@ static uint32_t new_value(v2_program *p)
 
 static bool is_view_op(oa_op_type t)
 {
-    switch (t) {
-    case OA_OP_RESHAPE:
-    case OA_OP_SQUEEZE:
-    case OA_OP_SQUEEZE_V3:
-    case OA_OP_UNSQUEEZE:
-    case OA_OP_UNSQUEEZE_V3:
-    case OA_OP_EXPAND_DIMS:
-    case OA_OP_FLATTEN:
-    case OA_OP_FLATTEN_V2:
-    case OA_OP_IDENTITY:
-        return true;
-    default:
-        return false;
-    }
+    return (oa_op_flags(t) & OA_OPF_VIEW) != 0; /* op_defs.inc F_VIEW */
 }
 
 static bool is_cf(oa_op_type t)

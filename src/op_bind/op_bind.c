@@ -35,9 +35,10 @@ bool oa_op_bind_is_structural(const oa_node *n)
     case OA_OP_CASE:
     case OA_OP_WHILE:
     case OA_OP_PARTITIONED_CALL:
+    case OA_OP_MAP_INDEX:
         return true;
     default:
-        return n->type_name != NULL && strcmp(n->type_name, "MapIndex") == 0;
+        return false;
     }
 }
 

@@ -102,6 +102,16 @@ typedef struct oa_op_bind_opts {
 bool oa_op_bind_is_structural(const oa_node *n);
 
 /*
+ * Kernel family and sub-op of op type t: the `kernel` and `sub` columns of
+ * graph/op_defs.inc (sub is an oa_kunary_op / oa_kbinary_op / oa_kreduce_op /
+ * oa_kpool_kind / oa_kresize_mode, 1 for LogSoftmaxV2, -1 when the family has
+ * none). False for OA_OP_UNKNOWN and rows without a kernel (structural ops).
+ * Families other than UNARY, BINARY and REDUCE also need their attributes
+ * decoded (oa_op_bind_node does that).
+ */
+bool oa_op_kernel(oa_op_type t, oa_kop_type *type, int *sub);
+
+/*
  * Decodes node n. The node's output descs must be static (shapes known).
  * [out] *out: a new binding, released with oa_op_bind_destroy(). It borrows
  * n and constant bytes from n's graph.

@@ -1077,35 +1077,24 @@ oa_status oa_bind_decode(oa_bctx *c)
     case OA_OP_NON_MAX_SUPPRESSION_V6: return bind_nms(c);
     case OA_OP_COMMON_LSTM: return bind_lstm(c);
     case OA_OP_SELECT_V2: return bind_select(c);
-    case OA_OP_RESHAPE:
-    case OA_OP_SQUEEZE:
-    case OA_OP_SQUEEZE_V3:
-    case OA_OP_UNSQUEEZE:
-    case OA_OP_UNSQUEEZE_V3:
-    case OA_OP_EXPAND_DIMS:
-    case OA_OP_IDENTITY:
-    case OA_OP_FLATTEN:
-    case OA_OP_FLATTEN_V2: return bind_copy(c);
+    case OA_OP_TRANS_DATA: return bind_transdata(c);
     default:
-        /* types the compiler adds (they may or may not be in op_defs.inc) */
-        if (n->type_name != NULL && strcmp(n->type_name, "TransData") == 0) {
-            return bind_transdata(c);
-        }
         break;
     }
     if (oa_op_bind_is_structural(n)) {
         return BFAIL(c, OA_E_PARAM, "is handled by the executor, not by a kernel");
     }
-    /* the families the kernel table maps by name alone */
+    /* the families op_defs.inc binds by its kernel/sub columns alone */
     oa_kop_type type;
     int sub = -1;
-    if (oa_kernel_lookup_ge(n->type_name, &type, &sub) != OA_OK) {
+    if (!oa_op_kernel(n->type, &type, &sub)) {
         return BFAIL(c, OA_E_OP_NOT_FOUND, "no CPU kernel for this op type");
     }
     switch (type) {
     case OA_KOP_BINARY: return bind_binary(c, sub);
     case OA_KOP_UNARY: return bind_unary(c, (oa_kunary_op)sub);
     case OA_KOP_REDUCE: return bind_reduce(c, (oa_kreduce_op)sub, false);
+    case OA_KOP_COPY: return bind_copy(c); /* the F_VIEW rows */
     default:
         return BFAIL(c, OA_E_OP_NOT_FOUND, "no binding for kernel family %s", oa_kop_type_name(type));
     }

@@ -605,30 +605,13 @@ static void test_reshape(void **state)
     oa_kop_destroy(op);
 }
 
-static void test_ge_lookup(void **state)
-{
-    (void)state;
-    oa_kop_type t;
-    int sub;
-    assert_int_equal(oa_kernel_lookup_ge("RealDiv", &t, &sub), OA_OK);
-    assert_int_equal(t, OA_KOP_BINARY);
-    assert_int_equal(sub, OA_KBIN_DIV);
-    assert_int_equal(oa_kernel_lookup_ge("HardSwish", &t, &sub), OA_OK);
-    assert_int_equal(t, OA_KOP_UNARY);
-    assert_int_equal(sub, OA_KUN_HARDSWISH);
-    assert_int_equal(oa_kernel_lookup_ge("Conv2D", &t, &sub), OA_OK);
-    assert_int_equal(t, OA_KOP_CONV2D);
-    kt_expect_fail(oa_kernel_lookup_ge("NoSuchOp", &t, &sub), OA_E_OP_NOT_FOUND, "unknown GE op");
-    kt_expect_fail(oa_kernel_lookup_ge(NULL, &t, &sub), OA_E_PARAM, "NULL name");
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_resize),     cmocka_unit_test(test_topk),
         cmocka_unit_test(test_nms),        cmocka_unit_test(test_lstm),
         cmocka_unit_test(test_threadpool), cmocka_unit_test(test_concurrent_runs),
-        cmocka_unit_test(test_reshape),    cmocka_unit_test(test_ge_lookup),
+        cmocka_unit_test(test_reshape),
         cmocka_unit_test(test_pool_sizes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

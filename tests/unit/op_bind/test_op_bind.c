@@ -357,6 +357,69 @@ static void desc_conversion(void **state)
     EXPECT_FAIL(oa_op_bind_desc(&d, "t", &t), OA_E_UNSUPPORTED_DATA_TYPE, "has no CPU kernel");
 }
 
+/* ---- the op table (graph/op_defs.inc kernel/sub/flags columns) ---- */
+
+static void op_table_is_consistent(void **state)
+{
+    (void)state;
+    oa_kop_type k;
+    int sub;
+    /* bindings by op id, as the rows say */
+    assert_true(oa_op_kernel(OA_OP_REAL_DIV, &k, &sub));
+    assert_int_equal(k, OA_KOP_BINARY);
+    assert_int_equal(sub, OA_KBIN_DIV);
+    assert_true(oa_op_kernel(OA_OP_HARD_SWISH, &k, &sub));
+    assert_int_equal(k, OA_KOP_UNARY);
+    assert_int_equal(sub, OA_KUN_HARDSWISH);
+    assert_true(oa_op_kernel(OA_OP_REDUCE_MEAN_D, &k, &sub));
+    assert_int_equal(k, OA_KOP_REDUCE);
+    assert_int_equal(sub, OA_KRED_MEAN);
+    assert_true(oa_op_kernel(OA_OP_LOG_SOFTMAX_V2, &k, &sub));
+    assert_int_equal(k, OA_KOP_SOFTMAX);
+    assert_int_equal(sub, 1);
+    assert_true(oa_op_kernel(OA_OP_CONV2D, &k, &sub));
+    assert_int_equal(k, OA_KOP_CONV2D);
+    assert_int_equal(sub, -1);
+    /* structural rows and unknown types have no kernel */
+    assert_false(oa_op_kernel(OA_OP_DATA, &k, &sub));
+    assert_false(oa_op_kernel(OA_OP_NET_OUTPUT, &k, &sub));
+    assert_false(oa_op_kernel(OA_OP_UNKNOWN, &k, &sub));
+    assert_false(oa_op_kernel((oa_op_type)-1, &k, &sub));
+    assert_int_equal(oa_op_flags(OA_OP_UNKNOWN), 0);
+    for (int t = 0; t < OA_OP_COUNT; t++) {
+        const unsigned f = oa_op_flags((oa_op_type)t);
+        const bool has = oa_op_kernel((oa_op_type)t, &k, &sub);
+        const char *name = oa_op_type_name((oa_op_type)t);
+        /* sub-ops are in range for their family */
+        if (has && k == OA_KOP_UNARY && (sub < 0 || sub >= OA_KUN_COUNT)) {
+            fail_msg("%s: unary sub-op %d out of range", name, sub);
+        }
+        if (has && k == OA_KOP_BINARY && (sub < 0 || sub >= OA_KBIN_COUNT)) {
+            fail_msg("%s: binary sub-op %d out of range", name, sub);
+        }
+        /* folding runs the kernel with no attributes: UNARY/BINARY rows only */
+        if ((f & OA_OPF_FOLD) && !(has && (k == OA_KOP_UNARY || k == OA_KOP_BINARY))) {
+            fail_msg("%s: F_FOLD without a unary/binary kernel", name);
+        }
+        /* the planner's in-place rules need a kernel that allows aliasing */
+        if ((f & (OA_OPF_INPLACE | OA_OPF_INPLACE_EQ)) && !has) {
+            fail_msg("%s: in-place without a kernel", name);
+        }
+        if ((f & OA_OPF_INPLACE_EQ) && !(f & OA_OPF_EW_BINARY)) {
+            fail_msg("%s: F_INPLACE_EQ is for elementwise binary rows", name);
+        }
+        if ((f & OA_OPF_EW_UNARY) && (f & OA_OPF_EW_BINARY)) {
+            fail_msg("%s: both F_EW1 and F_EW2", name);
+        }
+        if (((f & OA_OPF_VIEW) != 0) != (has && k == OA_KOP_COPY)) {
+            fail_msg("%s: F_VIEW and the COPY kernel go together", name);
+        }
+        if ((f & OA_OPF_NCHWC) && !has) {
+            fail_msg("%s: F_NCHWC without a kernel", name);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -366,6 +429,7 @@ int main(void)
         cmocka_unit_test(split_and_resize),
         cmocka_unit_test(refusals_name_the_node),
         cmocka_unit_test(desc_conversion),
+        cmocka_unit_test(op_table_is_consistent),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
