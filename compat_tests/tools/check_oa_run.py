@@ -33,8 +33,8 @@ def check(cond, what):
     return cond
 
 
-def run(oa_run, args, expect_rc=0, cwd=None):
-    p = subprocess.run([oa_run] + args, capture_output=True, text=True, cwd=cwd, timeout=600)
+def run(oa_run, args, expect_rc=0, cwd=None, env=None):
+    p = subprocess.run([oa_run] + args, capture_output=True, text=True, cwd=cwd, timeout=600, env=env)
     out = p.stdout + p.stderr
     print("$ oa_run " + " ".join(args) + "  -> rc " + str(p.returncode))
     if p.returncode != expect_rc:
@@ -228,10 +228,15 @@ def scenario_flags(oa_run, om, inp):
     out = run(oa_run, ["--help"], expect_rc=0)
     check("--dymShape" in out and "--outputSize" in out, "--help lists the options")
     # no --input: zeros; --debug true prints the description as msame does; no error on a gear-less model
-    out = run(oa_run, ["--model=" + om, "--debug=true", "--loop=2", "--warmup=1"])
+    logs = tempfile.mkdtemp(prefix="oa_run_logs_")
+    env = dict(os.environ, ASCEND_PROCESS_LOG_PATH=logs)
+    out = run(oa_run, ["--model=" + om, "--debug=true", "--loop=2", "--warmup=1"], env=env)
     check("[DEBUG] NumInputs: 1" in out, "--debug prints the description")
     check("ascend_mbatch_shape_data" not in out and "[ERROR]" not in out, "no error on a model without gears")
     check_timing(out, 2)
+    written = [os.path.join(d, f) for d, _, fs in os.walk(logs) for f in fs]
+    check(written == [], "a clean run writes no plog file (%s)" % written)
+    shutil.rmtree(logs)
 
 
 def main():
