@@ -213,6 +213,23 @@ static char *join_argv(int argc, char **argv)
 
 /* ---- modes ------------------------------------------------------------- */
 
+/*
+ * The formats CANN's ONNX parser and atc give the model's outputs: a 4-D
+ * output is NCHW (format 0), as the Data inputs (--input_format, NCHW by
+ * default), others keep ND (docs/atc.md "Input and output formats").
+ */
+static void refine_output_formats(oa_graph *g)
+{
+    oa_node *no = oa_graph_output_node(g);
+    for (uint32_t i = 0; no != NULL && i < no->num_inputs; ++i) {
+        oa_tensor_desc *d = &no->inputs[i].desc;
+        if (d->shape.rank == 4 && d->format == OA_FORMAT_ND) {
+            d->format = OA_FORMAT_NCHW;
+            d->origin_format = OA_FORMAT_NCHW;
+        }
+    }
+}
+
 static oa_status gen_om(int argc, char **argv)
 {
     oa_status st = OA_OK;
@@ -307,6 +324,7 @@ static oa_status gen_om(int argc, char **argv)
         st = OA_FAIL(OA_E_NOMEM, "out of memory");
     }
     if (st == OA_OK) {
+        refine_output_formats(cm->graph);
         st = oa_attrs_set_str(cm->graph, &cm->model_attrs, "atc_version", OA_ATC_VERSION);
     }
     if (st == OA_OK && getenv("OPENACL_ATC_CHECK_PLAN") != NULL && cm->plan != NULL) {
