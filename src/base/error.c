@@ -68,6 +68,11 @@ oa_status oa_error_set(oa_status st, const char *module, const char *file, int l
     return st;
 }
 
+const char *oa_error_peek_messages(void)
+{
+    return t_pending_len > 0 ? t_pending : NULL;
+}
+
 const char *oa_error_take_messages(void)
 {
     if (t_pending_len == 0) {
