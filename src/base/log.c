@@ -4,6 +4,8 @@
  */
 #include "base/log.h"
 
+#include "base/build_info.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
@@ -158,6 +160,11 @@ static int make_dirs(const char *path)
     return 0;
 }
 
+static const char *level_name(oa_log_level level);
+static const char *process_name(void);
+static int write_line_locked(FILE *out, oa_log_level level, const char *module, const char *file, int line,
+                             const char *func, const char *msg);
+
 typedef struct plog_entry {
     char name[256];
     time_t mtime;
@@ -252,6 +259,10 @@ static void open_file_locked(void)
     struct stat sb;
     g_log_bytes = fstat(fileno(g_log_file), &sb) == 0 ? (long)sb.st_size : 0;
     prune_locked(dir, g_file_num, g_log_path);
+    /* every file says which build wrote it (whatever the level) */
+    const int w = write_line_locked(g_log_file, OA_LOG_INFO, "ASCENDCL", __FILE__, __LINE__, __func__,
+                                    oa_build_string());
+    g_log_bytes += w > 0 ? w : 0;
 }
 
 static FILE *sink_locked(void)
@@ -301,12 +312,9 @@ static const char *process_name(void)
     return name;
 }
 
-void oa_log_vwrite(oa_log_level level, const char *module, const char *file, int line, const char *func,
-                   const char *fmt, va_list ap)
+static int write_line_locked(FILE *out, oa_log_level level, const char *module, const char *file, int line,
+                             const char *func, const char *msg)
 {
-    char msg[OA_LOG_MSG_MAX + 1];
-    vsnprintf(msg, sizeof(msg), fmt, ap);
-
     struct timeval tv;
     gettimeofday(&tv, NULL);
     struct tm tmv;
@@ -314,14 +322,21 @@ void oa_log_vwrite(oa_log_level level, const char *module, const char *file, int
     const char *base = file != NULL ? strrchr(file, '/') : NULL;
     base = base != NULL ? base + 1 : (file != NULL ? file : "?");
     long tid = (long)syscall(SYS_gettid);
+    return fprintf(out, "[%s] %s(%d,%s):%04d-%02d-%02d-%02d:%02d:%02d.%03ld.%03ld [%s:%d]%ld %s: %s\n",
+                   level_name(level), module != NULL ? module : "ASCENDCL", (int)getpid(), process_name(),
+                   tmv.tm_year + 1900, tmv.tm_mon + 1, tmv.tm_mday, tmv.tm_hour, tmv.tm_min, tmv.tm_sec,
+                   (long)(tv.tv_usec / 1000), (long)(tv.tv_usec % 1000), base, line, tid, func != NULL ? func : "",
+                   msg);
+}
 
+void oa_log_vwrite(oa_log_level level, const char *module, const char *file, int line, const char *func,
+                   const char *fmt, va_list ap)
+{
+    char msg[OA_LOG_MSG_MAX + 1];
+    vsnprintf(msg, sizeof(msg), fmt, ap);
     pthread_mutex_lock(&g_log_lock);
     FILE *out = sink_locked();
-    const int w = fprintf(out, "[%s] %s(%d,%s):%04d-%02d-%02d-%02d:%02d:%02d.%03ld.%03ld [%s:%d]%ld %s: %s\n",
-                          level_name(level), module != NULL ? module : "ASCENDCL", (int)getpid(), process_name(),
-                          tmv.tm_year + 1900, tmv.tm_mon + 1, tmv.tm_mday, tmv.tm_hour, tmv.tm_min, tmv.tm_sec,
-                          (long)(tv.tv_usec / 1000), (long)(tv.tv_usec % 1000), base, line, tid,
-                          func != NULL ? func : "", msg);
+    const int w = write_line_locked(out, level, module, file, line, func, msg);
     if (out == g_log_file && w > 0) {
         g_log_bytes += w;
     }

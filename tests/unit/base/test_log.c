@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "base/build_info.h"
 #include "base/error.h"
 #include "base/log.h"
 
@@ -112,12 +113,31 @@ static void level_4_silences_errors(void **state)
     assert_non_null(m);
     assert_non_null(strstr(m, "silenced 1"));
 
-    /* level 3 (the default): the same failure writes a line */
+    /* level 3 (the default): the same failure writes a line, after the build's identity */
     setenv("ASCEND_GLOBAL_LOG_LEVEL", "3", 1);
     oa_log_reload();
     (void)OA_FAIL(OA_E_PARAM, "logged");
     assert_int_equal(count_plogs(NULL, NULL), 1);
     (void)oa_error_take_messages();
+    DIR *d = opendir(g_plog);
+    assert_non_null(d);
+    struct dirent *e;
+    char first[1024] = {0}, second[1024] = {0};
+    while ((e = readdir(d)) != NULL) {
+        if (strncmp(e->d_name, "plog-", 5) == 0) {
+            char p[600];
+            snprintf(p, sizeof p, "%s/%s", g_plog, e->d_name);
+            FILE *f = fopen(p, "r");
+            assert_non_null(f);
+            assert_non_null(fgets(first, sizeof first, f));
+            assert_non_null(fgets(second, sizeof second, f));
+            fclose(f);
+        }
+    }
+    closedir(d);
+    assert_non_null(strstr(first, oa_build_string()));
+    assert_non_null(strstr(first, "[INFO]"));
+    assert_non_null(strstr(second, "logged"));
 }
 
 static void module_level_4_silences_that_module(void **state)
