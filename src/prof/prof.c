@@ -32,6 +32,7 @@
 #include "acl/acl.h"
 #include "acl/acl_prof.h"
 #include "base/acl_check.h"
+#include "base/hash.h"
 #include "base/util.h"
 #include "prof/prof_internal.h"
 
@@ -596,17 +597,6 @@ MSVP_PROF_API aclError aclprofDestroySubscribeConfig(const aclprofSubscribeConfi
 
 _Static_assert(sizeof(oa_prof_op_desc) == 384, "operator record layout changed");
 
-static uint32_t fnv1a32(const void *data, size_t len)
-{
-    const unsigned char *p = data;
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < len; ++i) {
-        h ^= p[i];
-        h *= 16777619u;
-    }
-    return h;
-}
-
 void oa_prof_op_desc_fill(oa_prof_op_desc *d, uint32_t model_id, aclprofSubscribeOpFlag flag, const char *op_type,
                           const char *op_name, uint64_t start_ns, uint64_t end_ns, uint64_t thread_id,
                           uint32_t device_id)
@@ -622,7 +612,7 @@ void oa_prof_op_desc_fill(oa_prof_op_desc *d, uint32_t model_id, aclprofSubscrib
     d->device_id = device_id;
     oa_strlcpy(d->op_type, op_type == NULL ? "" : op_type, sizeof(d->op_type));
     oa_strlcpy(d->op_name, op_name == NULL ? "" : op_name, sizeof(d->op_name));
-    d->signature = fnv1a32((const unsigned char *)d + sizeof(uint32_t), sizeof(*d) - sizeof(uint32_t));
+    d->signature = oa_fnv1a32((const unsigned char *)d + sizeof(uint32_t), sizeof(*d) - sizeof(uint32_t));
 }
 
 /* Length multiple of the record size and every signature valid. */
@@ -635,7 +625,7 @@ static bool op_info_valid(const void *info, size_t len)
     for (size_t off = 0; off < len; off += sizeof(oa_prof_op_desc)) {
         uint32_t sig;
         memcpy(&sig, p + off, sizeof(sig));
-        if (sig != fnv1a32(p + off + sizeof(uint32_t), sizeof(oa_prof_op_desc) - sizeof(uint32_t))) {
+        if (sig != oa_fnv1a32(p + off + sizeof(uint32_t), sizeof(oa_prof_op_desc) - sizeof(uint32_t))) {
             return false;
         }
     }
@@ -1051,23 +1041,13 @@ MSVP_PROF_API aclError aclprofRangeStop(uint32_t rangeId)
     return ret;
 }
 
-static uint64_t fnv1a64(const char *s)
-{
-    uint64_t h = 14695981039346656037ull;
-    for (; *s != '\0'; ++s) {
-        h ^= (unsigned char)*s;
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
 MSVP_PROF_API uint64_t aclprofStr2Id(const char *message)
 {
     if (message == NULL) {
         (void)OA_FAIL(OA_E_PARAM, "parameter [message] must not be null");
         return 0;
     }
-    const uint64_t id = fnv1a64(message);
+    const uint64_t id = oa_fnv1a64_str(message);
     pthread_mutex_lock(&g_lock);
     if (g_running) {
         if (g_str_ids == NULL) {
