@@ -225,6 +225,17 @@ def scenario_flags(oa_run, om, inp):
     check("--dymDims" in out, "malformed --dymDims")
     out = run(oa_run, ["--model", om, "--dymBatch", "2"], expect_rc=1)
     check("no gears" in out, "--dymBatch on a model without gears is explained")
+    out = run(oa_run, ["--model", om, "--dump", "true", "--profiler", "true", "--output", "x"], expect_rc=2)
+    check("can not both be true" in out, "--dump and --profiler together refused")
+    out = run(oa_run, ["--model", om, "--dump", "yes"], expect_rc=2)
+    check("--dump" in out, "a malformed --dump names its flag")
+    # --profiler true: aclInit gets a generated acl.json, profiling data lands under <output>/profiler
+    work = tempfile.mkdtemp(prefix="oa_run_prof_")
+    out = run(oa_run, ["--model", om, "--input", inp, "--output", work, "--profiler", "true"])
+    prof = os.path.join(work, "profiler")
+    check(os.path.isdir(prof) and len(os.listdir(prof)) > 0, "profiling data under <output>/profiler")
+    check(not os.path.exists(os.path.join(work, "acl.json")), "the generated acl.json is removed")
+    shutil.rmtree(work)
     out = run(oa_run, ["--help"], expect_rc=0)
     check("--dymShape" in out and "--outputSize" in out, "--help lists the options")
     # no --input: zeros; --debug true prints the description as msame does; no error on a gear-less model

@@ -13,7 +13,7 @@
  * Options take "--opt value" and "--opt=value" (getopt_long). Exit status:
  * 0 success, 1 a failure while running, 2 a bad command line.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
@@ -59,7 +59,7 @@ typedef struct named_shape {
 
 typedef struct opts {
     const char *model, *input, *output, *compare, *load;
-    int txt, debug, async, top5;
+    int txt, debug, async, top5, dump, profiler;
     long loop, warmup, device;
     enum dym_kind dym;
     uint64_t batch, hw[2];
@@ -116,6 +116,8 @@ static void print_help(FILE *f)
             "  --async       aclmdlExecuteAsync on a stream; --asyncV2: aclmdlExecuteAsyncV2\n"
             "  --compare     directory of reference outputs <name>.bin; --tol: relative L2 tolerance (1e-4)\n"
             "  --top5        print the five largest values of output 0\n"
+            "  --dump        true: dump every op's outputs to <output>/dump (acl.json \"dump\")\n"
+            "  --profiler    true: profile into <output>/profiler (acl.json \"profiler\")\n"
             "  --help        this text\n\n");
 }
 
@@ -349,11 +351,7 @@ static int parse(int argc, char **argv, opts *o)
             if (parse_bool(flag, v, &b) != 0) {
                 return 2;
             }
-            if (b) {
-                ERROR_LOG("--%s true is not supported by oa_run: configure it in acl.json (aclInit reads "
-                          "./acl.json when it exists)", flag);
-                return 2;
-            }
+            *(c == OPT_DUMP ? &o->dump : &o->profiler) = b;
             break;
         case OPT_DYMBATCH:
             if (parse_long(v, 1, 2048, &n) != 0) {
@@ -473,6 +471,14 @@ static int parse(int argc, char **argv, opts *o)
     }
     if (o->model == NULL) {
         ERROR_LOG("--model is required");
+        return usage_error();
+    }
+    if (o->dump && o->profiler) {
+        ERROR_LOG("dump and profiler can not both be true");
+        return usage_error();
+    }
+    if ((o->dump || o->profiler) && o->output == NULL) {
+        ERROR_LOG("--%s true writes under --output: give --output", o->dump ? "dump" : "profiler");
         return usage_error();
     }
     return 0;
@@ -1699,6 +1705,47 @@ static int run(const opts *o)
     return rc;
 }
 
+/*
+ * msame's --dump true / --profiler true: an acl.json for aclInit with the
+ * dump ("output" mode, every op of the model) or profiling configuration,
+ * data under <output>/dump or <output>/profiler. msame writes ./acl.json and
+ * deletes it afterwards; we write <output>/acl.json (the user's ./acl.json
+ * stays untouched) and delete it after aclFinalize.
+ */
+static int write_acl_json(const opts *o, char *path, size_t cap)
+{
+    char data[4096], stem[256];
+    const char *sub = o->dump ? "dump" : "profiler";
+    if (mkdir_p(o->output) != 0 || snprintf(data, sizeof data, "%s/%s", o->output, sub) >= (int)sizeof data ||
+        mkdir_p(data) != 0 || snprintf(path, cap, "%s/acl.json", o->output) >= (int)cap) {
+        ERROR_LOG("cannot create %s/%s: %s", o->output, sub, strerror(errno));
+        return 1;
+    }
+    char abs_data[4096];
+    if (realpath(data, abs_data) == NULL) {
+        ERROR_LOG("cannot resolve %s: %s", data, strerror(errno));
+        return 1;
+    }
+    FILE *f = fopen(path, "w");
+    if (f == NULL) {
+        ERROR_LOG("cannot write %s: %s", path, strerror(errno));
+        return 1;
+    }
+    path_stem(o->model, stem, sizeof stem);
+    if (o->dump) {
+        fprintf(f, "{\n\"dump\": {\n    \"dump_path\": \"%s\",\n    \"dump_mode\": \"output\",\n"
+                   "    \"dump_list\": [{\"model_name\": \"%s\"}]\n}\n}\n", abs_data, stem);
+    } else {
+        fprintf(f, "{\n\"profiler\": {\n    \"switch\": \"on\",\n    \"aicpu\": \"on\",\n"
+                   "    \"output\": \"%s\",\n    \"aic_metrics\": \"\"\n}\n}\n", abs_data);
+    }
+    if (fclose(f) != 0) {
+        ERROR_LOG("cannot write %s", path);
+        return 1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -1707,12 +1754,34 @@ int main(int argc, char **argv)
     if (rc != 0) {
         return rc < 0 ? 0 : rc;
     }
-    /* as msame: ./acl.json configures aclInit when it exists */
+    /* as msame: ./acl.json configures aclInit when it exists, --dump/--profiler true write their own */
     const char *cfg = access("./acl.json", R_OK) == 0 ? "./acl.json" : NULL;
-    CHECK(aclInit(cfg));
+    char gen[4096] = {0};
+    if (o.dump || o.profiler) {
+        if (write_acl_json(&o, gen, sizeof gen) != 0) {
+            return 1;
+        }
+        if (cfg != NULL) {
+            WARN_LOG("--%s true: %s is used instead of ./acl.json", o.dump ? "dump" : "profiler", gen);
+        }
+        cfg = gen;
+    }
+    const aclError init = aclInit(cfg);
+    if (init != ACL_SUCCESS) {
+        const char *m = aclGetRecentErrMsg();
+        ERROR_LOG("aclInit(%s) failed, error code %d%s%s", cfg != NULL ? cfg : "NULL", (int)init,
+                  m != NULL ? ": " : "", m != NULL ? m : "");
+        if (gen[0] != '\0') {
+            unlink(gen);
+        }
+        return 1;
+    }
     INFO_LOG("acl init success");
     rc = run(&o);
     const aclError fin = aclFinalize();
+    if (gen[0] != '\0' && unlink(gen) == 0) {
+        INFO_LOG("delete acl.json success");
+    }
     if (fin != ACL_SUCCESS) {
         ERROR_LOG("finalize acl failed, error code %d", (int)fin);
         rc = 1;
