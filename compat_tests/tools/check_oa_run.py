@@ -117,6 +117,8 @@ def scenario_dymshape(oa_run, om, inp, ref, shape, out_dims):
     out = run(oa_run, ["--model", om, "--input", inp, "--output", out_dir, "--outfmt", "BIN", "--dymShape",
                        "x:" + shape, "--outputSize", str(size), "--loop", "3"])
     check_timing(out, 3)
+    # a dynamic-shape model is model 1 of its process, as every model (CANN hands out 1, 2, 3, ...)
+    check(re.search(r"unload model success, model Id is 1$", out, re.M) is not None, "dynamic model id 1")
     folder = new_folder(out_dir, before)
     if folder:
         check(sorted(os.listdir(folder)) == sorted([stem + "_output_0.bin", "sumary.json"]),
