@@ -225,6 +225,9 @@ def scenario_flags(oa_run, om, inp):
     check("--device" in out, "device out of range")
     out = run(oa_run, ["--model", om, "--dymDims", "x:1,a"], expect_rc=2)
     check("--dymDims" in out, "malformed --dymDims")
+    # "name:" is a scalar shape (parsed), here naming an input the model does not have
+    out = run(oa_run, ["--model", om, "--dymShape", "x:1,3,48,192;sr:", "--outputSize", "8"], expect_rc=1)
+    check("'sr'" in out, "a scalar --dymShape entry is parsed and its name checked")
     out = run(oa_run, ["--model", om, "--dymBatch", "2"], expect_rc=1)
     check("no gears" in out, "--dymBatch on a model without gears is explained")
     out = run(oa_run, ["--model", om, "--dump", "true", "--profiler", "true", "--output", "x"], expect_rc=2)

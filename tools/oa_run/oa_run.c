@@ -202,6 +202,9 @@ static int parse_named_shapes(const char *s, named_shape *shapes, size_t *n, siz
             snprintf(sh->name, sizeof(sh->name), "%s", part);
             list = colon + 1;
         }
+        if (colon != NULL && *list == '\0') {
+            continue; /* "name:" is a scalar (0-D) */
+        }
         if (parse_dim_list(list, sh->dims, &sh->n_dims, ACL_MAX_DIM_CNT, 0) != 0) {
             rc = -1;
             break;
