@@ -60,35 +60,45 @@ _mdl_fix(cls)
 oa_compat_test(mdl_capture_cls PROGRAM mdl_capture ARGS ${_md}/om/cls.om ${_md}/inputs/cls_x.bin ${_md}/ref/cls
                FIXTURES ${_fx} LABELS models)
 
-# The generic runner (also installed as <prefix>/bin/oa_run): every model against ONNX Runtime.
-oa_compat_program(oa_run SOURCES models/oa_run.c LIBS ascendcl m NO_TEST)
+# The installed runner <prefix>/bin/oa_run (tools/oa_run, msame's command line): every model
+# against ONNX Runtime, and compat_tests/tools/check_oa_run.py for msame's output layout,
+# TXT format, timing lines, input folders and the command-line errors.
+set(_oa_run ${OA_COMPAT_PREFIX}/bin/oa_run)
+set(_oa_check ${CMAKE_CURRENT_LIST_DIR}/tools/check_oa_run.py ${_oa_run})
 _mdl_fix(det)
-oa_compat_test(oa_run_det PROGRAM oa_run ARGS --model ${_md}/om/det.om --input ${_md}/inputs/det_x.bin
+oa_compat_test(oa_run_det PROGRAM ${_oa_run} ARGS --model ${_md}/om/det.om --input ${_md}/inputs/det_x.bin
                --compare ${_md}/ref/det FIXTURES ${_fx} LABELS models)
 _mdl_fix(rec)
-oa_compat_test(oa_run_rec PROGRAM oa_run ARGS --model ${_md}/om/rec.om --input ${_md}/inputs/rec_x.bin
+oa_compat_test(oa_run_rec PROGRAM ${_oa_run} ARGS --model ${_md}/om/rec.om --input ${_md}/inputs/rec_x.bin
                --compare ${_md}/ref/rec --load mem --async FIXTURES ${_fx} LABELS models)
 _mdl_fix(cls)
-oa_compat_test(oa_run_cls_async_v2 PROGRAM oa_run ARGS --model ${_md}/om/cls.om --input ${_md}/inputs/cls_x.bin
+oa_compat_test(oa_run_cls_async_v2 PROGRAM ${_oa_run} ARGS --model ${_md}/om/cls.om --input ${_md}/inputs/cls_x.bin
                --compare ${_md}/ref/cls --asyncV2 --loop 3 FIXTURES ${_fx} LABELS models)
 _mdl_fix(yolo)
-oa_compat_test(oa_run_yolo PROGRAM oa_run ARGS --model ${_md}/om/yolo.om --input ${_md}/inputs/yolo_x.bin
+oa_compat_test(oa_run_yolo PROGRAM ${_oa_run} ARGS --model ${_md}/om/yolo.om --input ${_md}/inputs/yolo_x.bin
                --compare ${_md}/ref/yolo --load withmem FIXTURES ${_fx} LABELS models)
 _mdl_fix(bert)
-oa_compat_test(oa_run_bert PROGRAM oa_run ARGS --model ${_md}/om/bert.om
+oa_compat_test(oa_run_bert PROGRAM ${_oa_run} ARGS --model ${_md}/om/bert.om
                --input ${_md}/inputs/bert_ids.bin,${_md}/inputs/bert_mask.bin,${_md}/inputs/bert_type.bin
                --compare ${_md}/ref/bert --load config FIXTURES ${_fx} LABELS models)
 _mdl_fix(cls_dyn)
-oa_compat_test(oa_run_cls_dyn PROGRAM oa_run ARGS --model ${_md}/om/cls_dyn.om --input ${_md}/inputs/cls_b2.bin
+oa_compat_test(oa_run_cls_dyn PROGRAM ${_oa_run} ARGS --model ${_md}/om/cls_dyn.om --input ${_md}/inputs/cls_b2.bin
                --dymBatch 2 --compare ${_md}/ref/cls_dyn/b2 FIXTURES ${_fx} LABELS models)
 _mdl_fix(rec_hw)
-oa_compat_test(oa_run_rec_hw PROGRAM oa_run ARGS --model ${_md}/om/rec_hw.om --input ${_md}/inputs/rec_x_160.bin
+oa_compat_test(oa_run_rec_hw PROGRAM ${_oa_run} ARGS --model ${_md}/om/rec_hw.om --input ${_md}/inputs/rec_x_160.bin
                --dymHW 48,160 --compare ${_md}/ref/rec_hw FIXTURES ${_fx} LABELS models)
 _mdl_fix(rec_dims)
-oa_compat_test(oa_run_rec_dims PROGRAM oa_run ARGS --model ${_md}/om/rec_dims.om --input ${_md}/inputs/rec_x_160.bin
-               --dymDims 1,3,48,160 --compare ${_md}/ref/rec_dims FIXTURES ${_fx} LABELS models)
+oa_compat_test(oa_run_rec_dims PROGRAM ${_oa_run} ARGS --model ${_md}/om/rec_dims.om --input ${_md}/inputs/rec_x_160.bin
+               --dymDims x:1,3,48,160 --compare ${_md}/ref/rec_dims FIXTURES ${_fx} LABELS models)
+oa_compat_test(oa_run_msame_dims PROGRAM ${Python3_EXECUTABLE} ARGS ${_oa_check} dims ${_md}/om/rec_dims.om ${_md}/inputs/rec_x_160.bin
+               ${_md}/ref/rec_dims/softmax_11.tmp_0.bin FIXTURES ${_fx} LABELS models)
+_mdl_fix(cls)
+oa_compat_test(oa_run_msame_dirs PROGRAM ${Python3_EXECUTABLE} ARGS ${_oa_check} dirs ${_md}/om/cls.om ${_md}/inputs/cls_x.bin
+               ${_md}/ref/cls/softmax_0.tmp_0.bin FIXTURES ${_fx} LABELS models)
+oa_compat_test(oa_run_msame_flags PROGRAM ${Python3_EXECUTABLE} ARGS ${_oa_check} flags ${_md}/om/cls.om ${_md}/inputs/cls_x.bin
+               FIXTURES ${_fx} LABELS models)
 _mdl_fix(resnet50)
-oa_compat_test(oa_run_resnet50 PROGRAM oa_run ARGS --model ${_md}/om/resnet50.om --input ${_md}/inputs/resnet_x.bin
+oa_compat_test(oa_run_resnet50 PROGRAM ${_oa_run} ARGS --model ${_md}/om/resnet50.om --input ${_md}/inputs/resnet_x.bin
                --compare ${_md}/ref/resnet50 --top5 --output ${_md}/out FIXTURES ${_fx} LABELS models)
 
 # External weights: one model in modes 0/1/2, default directory, the

@@ -10,7 +10,7 @@ PKGS=(
   build-essential cmake pkg-config git
   python3 python3-numpy python3-onnx python3-pil
   python3-dev
-  libcjson-dev libprotobuf-c-dev protobuf-c-compiler libssl-dev uthash-dev libcmocka-dev
+  libcjson-dev libprotobuf-c-dev protobuf-c-compiler libssl-dev libcmocka-dev
   libdnnl-dev libopenblas-dev
   clang libclang-rt-14-dev
   nodejs npm

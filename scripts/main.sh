@@ -53,9 +53,13 @@ echo "== samples/ocr/ocr.py (import acl) on the same page"
     | tee "$OM/ocr_py.txt"
 cmp -s "$OM/ocr_c.txt" "$OM/ocr_py.txt" || { echo "the Python OCR sample printed other text than the C sample" >&2; exit 1; }
 
-# The msame-style runner on the static model (zeros in, latency out).
+# The msame-compatible runner (msame's command lines): the static model (zeros in), and the det
+# model converted with --input_shape_range through --dymShape/--outputSize (one 640x640 page,
+# one float per pixel out), outputs in a YYYYMMDD_HHMMSS folder under $OM/out.
 echo "== oa_run"
 oa_run --model "$OM/rec_320.om" --output "$OM/out" --loop 5 --warmup 1
+oa_run --model "$OM/det.om" --output "$OM/out" --outfmt BIN --loop 2 \
+       --dymShape "x:1,3,640,640" --outputSize $((640 * 640 * 4))
 
 echo "== samples/runtime_pipeline"
 build/samples/runtime_pipeline

@@ -143,6 +143,11 @@ if(_dyn_have_data)
       FIXTURES_REQUIRED "compat_built;dyn_inputs;dyn_om_${t};dyn_ref_${t}"
       ENVIRONMENT "${OA_COMPAT_ENV}" LABELS "compat;dynamic" TIMEOUT 900)
   endforeach()
+  # the installed oa_run on the det model (--input_shape_range) with msame's --dymShape/--outputSize
+  oa_compat_test(oa_run_msame_dymshape PROGRAM ${Python3_EXECUTABLE}
+    ARGS ${_dyn_src}/../tools/check_oa_run.py ${OA_COMPAT_PREFIX}/bin/oa_run dymshape ${_om}/det.om
+         ${_in}/det_320x320.bin ${_ref}/det_320x320/${_S} 1,3,320,320 1,1,320,320
+    FIXTURES "dyn_inputs;dyn_om_det;dyn_ref_det" LABELS dynamic)
   # aclmdlExecuteAsyncV2 on the dynamic executor (cls at batch 1 and 8)
   add_test(NAME compat_dyn_check_cls_async_v2 COMMAND ${OA_COMPAT_BUILD}/dyn_check ${_om}/cls.om --async-v2
            -i ${_in}/cls_b1.bin 1,3,48,192 -r ${_ref}/cls_b1/${_C} -- -i ${_in}/cls_b8.bin 8,3,48,192 -r ${_ref}/cls_b8/${_C})

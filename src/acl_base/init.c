@@ -33,6 +33,7 @@
 #include "acl_state/acl_state.h"
 #include "acl_state/config.h"
 #include "base/acl_check.h"
+#include "base/build_info.h"
 #include "base/log.h"
 #include "dump/dump_config.h"
 #include "prof/prof_internal.h"
@@ -380,6 +381,7 @@ ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath)
     }
     const oa_status st = init_locked(configPath);
     unlock_init();
+    OA_LOGI("aclInit(%s): %s", configPath != NULL ? configPath : "NULL", oa_build_string());
     ACL_RETURN_STATUS(st);
 }
 

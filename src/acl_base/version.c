@@ -13,6 +13,7 @@
 #include "acl/acl.h"
 #include "acl_base/version_internal.h"
 #include "base/acl_check.h"
+#include "base/build_info.h"
 #include "base/util.h"
 
 #define VERSION_KEY "Version="
@@ -402,5 +403,10 @@ ACL_FUNC_VISIBILITY aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCA
     char raw[1024];
     ACL_REQUIRE(read_key_line(path, VERSION_KEY, raw, sizeof(raw)) && raw[0] != '\0', OA_E_INVALID_FILE,
                 "cannot parse %s in [%s]", VERSION_KEY, path);
-    ACL_RETURN_STATUS(oa_fill_package_version(raw, version));
+    st = oa_fill_package_version(raw, version);
+    if (st == OA_OK) {
+        /* CANN leaves `reserved` zero; ours names the build (the version fields stay CANN's) */
+        oa_strlcpy(version->reserved, oa_build_string(), sizeof(version->reserved));
+    }
+    ACL_RETURN_STATUS(st);
 }

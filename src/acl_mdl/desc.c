@@ -378,6 +378,13 @@ static aclError index_by_name(const aclmdlDesc *desc, bool is_input, const char 
             return ACL_SUCCESS;
         }
     }
+    if (is_input && strcmp(name, ACL_DYNAMIC_TENSOR_NAME) == 0) {
+        /* Applications (and runners) probe every model for the gear input; on a model without
+         * gears the answer is a plain "no": the code, but no ERROR line, no plog file and no
+         * message left for the next aclGetRecentErrMsg (docs/model_api.md). */
+        OA_LOGI("the model has no input named %s (no gears)", name);
+        return ACL_ERROR_INVALID_PARAM;
+    }
     ACL_RETURN_STATUS(OA_FAIL(OA_E_PARAM, "get index by name failed, cannot find %s tensor name[%s]",
                               is_input ? "input" : "output", name));
 }

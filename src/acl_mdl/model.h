@@ -3,15 +3,12 @@
  * that the static executor (model_v1) and the dynamic one (model_v2)
  * implement.
  *
- * Model ids (CANN's two id spaces, copied so ids printed by applications and
- * checked by CANN-derived tests look the same):
- *   - a V1 (static) model gets the next value of a counter that starts at 1
- *     (first model: 1); the id is taken when the executor starts loading, so
- *     a load that fails in the executor leaves a gap, as GE's GenModelId;
- *   - a V2 (dynamic-shape) model ALSO consumes one V1 value (GE loads it
- *     through the same model manager), then gets the next value of a second
- *     counter that starts at 2147483648 once its load succeeded;
- *   - ids are never reused while the process lives; 0 is never a model.
+ * Model ids: one counter for every model, static and dynamic-shape alike,
+ * starting at 1 (1, 2, 3, ... in load order, as CANN hands them out to
+ * applications: msame prints "model Id is 1" for its first model whatever
+ * the model). The id is taken when the executor starts loading, so a load
+ * that fails in the executor leaves a gap, as GE's GenModelId; ids are
+ * never reused while the process lives; 0 is never a model.
  *
  * References: every oa_model is reference counted. The table holds one
  * reference from oa_model_publish() until oa_model_unload(); whoever uses a
@@ -41,8 +38,6 @@
 #include "acl_mdl/model_info.h"
 #include "base/status.h"
 #include "file_constant/file_constant.h" /* oa_external_weight */
-
-#define OA_MODEL_V2_FIRST_ID 2147483648u
 
 typedef struct oa_model oa_model;
 

@@ -150,7 +150,7 @@ typedef struct oa_model_op_attr {
 /* Which runtime runs the model (GE: DavinciModel vs RT2 ModelV2Executor). */
 typedef enum oa_model_route {
     OA_ROUTE_V1 = 1, /* static ("task sink") executor, model ids from 1 */
-    OA_ROUTE_V2 = 2  /* dynamic-shape executor, model ids from 2147483648 */
+    OA_ROUTE_V2 = 2  /* dynamic-shape executor (same model-id counter as V1) */
 } oa_model_route;
 
 typedef struct oa_model_info {

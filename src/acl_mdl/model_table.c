@@ -12,15 +12,13 @@ typedef struct model_table {
     oa_model **items;
     size_t count;
     size_t cap;
-    uint32_t next_v1; /* post-incremented: first id 1 */
-    uint32_t last_v2; /* pre-incremented: first id 2147483648 */
+    uint32_t next_id; /* post-incremented: first id 1 */
     const oa_model_exec_ops *executors[3];
 } model_table;
 
 static model_table g_table = {
     .lock = PTHREAD_MUTEX_INITIALIZER,
-    .next_v1 = 1u,
-    .last_v2 = OA_MODEL_V2_FIRST_ID - 1u,
+    .next_id = 1u,
 };
 
 void oa_model_executor_register(oa_model_route route, const oa_model_exec_ops *ops)
@@ -55,21 +53,12 @@ static bool id_in_use_locked(uint32_t id)
     return false;
 }
 
-/* Next V1 id; skips 0 and ids still in use after a (theoretical) wrap. */
-static uint32_t take_v1_id_locked(void)
+/* Next model id; skips 0 and ids still in use after a (theoretical) wrap. */
+static uint32_t take_id_locked(void)
 {
     uint32_t id;
     do {
-        id = g_table.next_v1++;
-    } while (id == 0 || id_in_use_locked(id));
-    return id;
-}
-
-static uint32_t take_v2_id_locked(void)
-{
-    uint32_t id;
-    do {
-        id = ++g_table.last_v2;
+        id = g_table.next_id++;
     } while (id == 0 || id_in_use_locked(id));
     return id;
 }
@@ -96,9 +85,8 @@ oa_status oa_model_create(oa_model_route route, oa_model_info *info, const oa_mo
     m->priority = (uint32_t)priority;
     m->device_id = -1;
     pthread_mutex_lock(&g_table.lock);
-    const uint32_t v1 = take_v1_id_locked(); /* a V2 load consumes one too, as GE's model manager does */
+    m->id = take_id_locked(); /* one counter for static and dynamic-shape models (model.h) */
     pthread_mutex_unlock(&g_table.lock);
-    m->id = route == OA_ROUTE_V1 ? v1 : 0u;
     *out = m;
     return OA_OK;
 }
@@ -122,9 +110,6 @@ oa_status oa_model_publish(oa_model *m, uint32_t *id)
         }
         g_table.items = n;
         g_table.cap = ncap;
-    }
-    if (m->route == OA_ROUTE_V2) {
-        m->id = take_v2_id_locked();
     }
     m->published = true;
     g_table.items[g_table.count++] = m;

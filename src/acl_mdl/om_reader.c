@@ -1,6 +1,8 @@
 /*
  * The .om reader (om_reader.h): open / close / size query for acl_mdl, and
- * the model description filled from MODEL_INOUT_INFO and the ModelDef.
+ * the model description filled from MODEL_INOUT_INFO and the ModelDef, or,
+ * for files without MODEL_INOUT_INFO (older CANN builds, GE's test
+ * fixtures), derived from the graph's Data and NetOutput ops as GE does.
  */
 #define OA_LOG_MODULE "GE"
 #include <stdlib.h>
@@ -10,7 +12,9 @@
 #include "acl_mdl/om_reader.h"
 #include "base/error.h"
 #include "base/log.h"
+#include "graph/graph.h"
 #include "om/om_inout.h"
+#include "om_ir/om_ir.h"
 #include "om/om_pb.h"
 #include "om/om_query.h"
 
@@ -121,13 +125,117 @@ static oa_status add_op_attrs(oa_model_info *info, const Ge__Proto__ModelDef *de
     return OA_OK;
 }
 
+/* One model input/output from a tensor desc of the graph (GE: the Data op's desc, NetOutput's inputs). */
+static oa_status add_graph_tensor(oa_model_info *info, const char *name, const oa_tensor_desc *d, bool input)
+{
+    oa_model_tensor_spec s;
+    memset(&s, 0, sizeof(s));
+    int64_t dims[OA_MAX_RANK];
+    const size_t rank = d->shape.rank > 0 ? (size_t)d->shape.rank : 0;
+    size_t size = oa_dtype_size(d->dtype);
+    for (size_t k = 0; k < rank; ++k) {
+        dims[k] = d->shape.dims[k];
+        size = d->shape.dims[k] >= 0 ? size * (size_t)d->shape.dims[k] : 0;
+    }
+    s.name = name;
+    s.dtype = (aclDataType)d->dtype; /* the IR keeps GE's (= ACL's) numbering */
+    s.format = d->format == OA_FORMAT_RESERVED ? ACL_FORMAT_UNDEFINED : (aclFormat)d->format;
+    s.size = d->shape.rank == OA_RANK_UNKNOWN ? 0 : size;
+    s.n_dims = rank;
+    s.dims = dims;
+    s.n_dims_v2 = rank;
+    s.dims_v2 = dims;
+    return input ? oa_model_info_add_input(info, &s, NULL) : oa_model_info_add_output(info, &s, NULL);
+}
+
+static int64_t data_index(const oa_node *n)
+{
+    return oa_node_attr_int(n, "index", 0);
+}
+
+/*
+ * Descriptions without MODEL_INOUT_INFO: the root graph's Data ops ordered
+ * by their "index" attr (name = op name, desc = the Data op's input desc) and
+ * NetOutput's inputs (names from attr_model_out_nodes_name when it has one
+ * per output, else output_<i>_<producer>_<producer output>), as GE's model
+ * manager describes such models.
+ */
+static oa_status info_from_graph(const oa_om_model *m, oa_model_info *info)
+{
+    oa_om_model *copy = NULL;
+    oa_status st = oa_om_model_open_memory(m->image.data, m->image.size, 0, &copy);
+    if (st != OA_OK) {
+        return st;
+    }
+    oa_graph *g = NULL;
+    const oa_om_graph_info *gi = NULL;
+    st = oa_om_graph_from_model(copy, 0, &g, &gi); /* takes copy */
+    if (st != OA_OK) {
+        return st;
+    }
+    const size_t nd = oa_graph_num_inputs(g);
+    const oa_node **data = nd > 0 ? calloc(nd, sizeof(*data)) : NULL;
+    size_t k = 0;
+    if (nd > 0 && data == NULL) {
+        st = OA_FAIL(OA_E_NOMEM, "model inputs");
+    }
+    for (const oa_node *n = oa_graph_first_node(g); st == OA_OK && n != NULL; n = n->next) {
+        if (n->type == OA_OP_DATA && k < nd) {
+            size_t j = k++;
+            for (; j > 0 && data_index(data[j - 1]) > data_index(n); --j) {
+                data[j] = data[j - 1];
+            }
+            data[j] = n;
+        }
+    }
+    for (size_t i = 0; st == OA_OK && i < k; ++i) {
+        const oa_node *n = data[i];
+        const oa_tensor_desc *d = n->num_inputs > 0 ? &n->inputs[0].desc : &n->outputs[0].desc;
+        st = add_graph_tensor(info, n->name, d, true);
+    }
+    free(data);
+    const oa_node *no = oa_graph_output_node(g);
+    const char *const *names = NULL;
+    size_t n_names = 0;
+    if (gi != NULL && !oa_attrs_get_list_str(&gi->model_attrs, "attr_model_out_nodes_name", &names, &n_names)) {
+        n_names = 0;
+    }
+    for (uint32_t i = 0; st == OA_OK && no != NULL && i < no->num_inputs; ++i) {
+        const oa_input *in = &no->inputs[i];
+        char buf[512];
+        if (no->num_inputs == n_names) {
+            snprintf(buf, sizeof(buf), "%s", names[i]);
+        } else {
+            snprintf(buf, sizeof(buf), "output_%u_%s_%u", i, in->src != NULL ? in->src->name : "", in->src_index);
+        }
+        st = add_graph_tensor(info, buf, &in->desc, false);
+    }
+    oa_graph_destroy(g);
+    return st;
+}
+
 oa_status oa_om_model_info(const oa_om_model *m, oa_model_info **out)
 {
     *out = NULL;
     const oa_om_inout *io = m->inout;
     if (io == NULL) {
-        return OA_FAIL(OA_E_GE_LOAD_MODEL_PARTITION, "the model has no MODEL_INOUT_INFO partition (its inputs and "
-                       "outputs are unknown)");
+        oa_model_info *info = oa_model_info_create();
+        if (info == NULL) {
+            return OA_E_NOMEM; /* reported */
+        }
+        oa_status st = info_from_graph(m, info);
+        if (st == OA_OK && m->num_models > 0) {
+            st = add_op_attrs(info, m->models[0].def);
+        }
+        if (st != OA_OK) {
+            oa_model_info_release(info);
+            return st;
+        }
+        OA_LOGI("no MODEL_INOUT_INFO: %zu inputs and %zu outputs from the graph's Data and NetOutput ops",
+                info->n_inputs, info->n_outputs);
+        info->header_dynamic = oa_mdl_header_is_dynamic(m->image.data, m->image.size);
+        *out = info;
+        return OA_OK;
     }
     oa_model_info *info = oa_model_info_create();
     if (info == NULL) {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "base/hash.h"
 #include "base/util.h"
 
 #define FLOAT_DELTA 1e-6f
@@ -430,13 +431,7 @@ bool oa_opattr_equal(const aclopAttr *x, const aclopAttr *y)
 
 uint64_t oa_opattr_hash_bytes(const void *p, size_t n)
 {
-    const unsigned char *b = p;
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; ++i) {
-        h ^= b[i];
-        h *= 1099511628211ull;
-    }
-    return h;
+    return oa_fnv1a64(p, n);
 }
 
 static uint64_t hash_float(float f)

@@ -42,6 +42,7 @@
 #include "acl_op/op_exec.h"
 #include "acl_op/op_load.h"
 #include "base/error.h"
+#include "base/fp16.h"
 #include "base/log.h"
 #include "base/util.h"
 #include "graph/types.h"
@@ -94,42 +95,6 @@ static bool lookup(const name_val *t, size_t n, const char *s, int *out)
         }
     }
     return false;
-}
-
-/* float -> IEEE half, round to nearest even. */
-static uint16_t to_half(float f)
-{
-    uint32_t x;
-    memcpy(&x, &f, 4);
-    const uint32_t sign = (x >> 16) & 0x8000u;
-    int32_t e = (int32_t)((x >> 23) & 0xff);
-    uint32_t m = x & 0x7fffffu;
-    if (e == 0xff) {
-        return (uint16_t)(sign | 0x7c00u | (m ? 0x200u : 0));
-    }
-    e = e - 127 + 15;
-    if (e >= 0x1f) {
-        return (uint16_t)(sign | 0x7c00u);
-    }
-    if (e <= 0) {
-        if (e < -10) {
-            return (uint16_t)sign;
-        }
-        m |= 0x800000u;
-        const uint32_t shift = (uint32_t)(14 - e);
-        uint32_t h = m >> shift;
-        const uint32_t rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
-        if (rem > half || (rem == half && (h & 1u))) {
-            ++h;
-        }
-        return (uint16_t)(sign | h);
-    }
-    uint32_t h = ((uint32_t)e << 10) | (m >> 13);
-    const uint32_t rem = m & 0x1fffu;
-    if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) {
-        ++h;
-    }
-    return (uint16_t)(sign | h);
 }
 
 /* ---- parsed descriptions ---- */
@@ -204,7 +169,7 @@ static oa_status const_value(const cJSON *cv, json_tensor *t, const char *what)
         const double v = e->valuedouble;
         unsigned char *p = (unsigned char *)t->cdata + (size_t)i * esz;
         if (t->dtype == 1) {
-            const uint16_t h = to_half((float)v);
+            const uint16_t h = oa_f32_to_f16((float)v);
             memcpy(p, &h, 2);
         } else if (t->dtype == 0) {
             const float f = (float)v;

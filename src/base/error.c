@@ -37,7 +37,9 @@ oa_status oa_error_set(oa_status st, const char *module, const char *file, int l
     va_end(ap);
 
     aclError code = oa_status_to_acl(st);
-    oa_log_write(OA_LOG_ERROR, module, file, line, func, "%s [error code %d: %s]", msg, code, oa_status_str(st));
+    if (oa_log_enabled(OA_LOG_ERROR, module)) { /* level 4 (global or the module's) silences ERROR lines too */
+        oa_log_write(OA_LOG_ERROR, module, file, line, func, "%s [error code %d: %s]", msg, code, oa_status_str(st));
+    }
 
     /* Keep the newest messages when the buffer is full: drop the oldest lines. */
     char line_buf[1200];
@@ -66,6 +68,11 @@ oa_status oa_error_set(oa_status st, const char *module, const char *file, int l
     t_pending[t_pending_len] = '\0';
     t_last_code = code;
     return st;
+}
+
+const char *oa_error_peek_messages(void)
+{
+    return t_pending_len > 0 ? t_pending : NULL;
 }
 
 const char *oa_error_take_messages(void)

@@ -25,6 +25,9 @@ oa_status oa_error_set(oa_status st, const char *module, const char *file, int l
  */
 const char *oa_error_take_messages(void);
 
+/* The pending messages (as oa_error_take_messages would return them) without clearing them; NULL when none. */
+const char *oa_error_peek_messages(void);
+
 /* Drops this thread's pending messages. */
 void oa_error_clear(void);
 

@@ -11,7 +11,13 @@
  *   ASCEND_LOG_PRINT_TO_STDOUT=1 (or the older ASCEND_SLOG_PRINT_TO_STDOUT=1)
  *                             print to stdout instead of the log file
  *   ASCEND_PROCESS_LOG_PATH > $ASCEND_WORK_PATH/log > $HOME/ascend/log
- *                             log root; files go to <root>/debug/plog/plog-<pid>_<time>.log
+ *                             log root; files go to <root>/debug/plog/plog-<pid>_<time>.log,
+ *                             created at the first line written (a run that logs nothing
+ *                             creates no file)
+ *   ASCEND_HOST_LOG_FILE_NUM  at most this many plog files (1..1000, default 10) are kept in
+ *                             that directory: opening a new file deletes the oldest others
+ *   a file is closed at 20 MiB (CANN's plog size) and the next line opens a new one
+ *   (OA_LOG_FILE_MAX_BYTES overrides the size, for tests)
  */
 #ifndef OA_BASE_LOG_H
 #define OA_BASE_LOG_H

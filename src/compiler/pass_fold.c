@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "base/fp16.h"
 #include "compiler/pass_util.h"
 #include "compiler/passes.h"
 
@@ -29,40 +30,6 @@ static int64_t value_i(const oa_value *v, int64_t k)
     return v->i ? v->i[k] : (int64_t)v->f[k];
 }
 
-/* IEEE half, round to nearest even. */
-static uint16_t to_half(float f)
-{
-    uint32_t x;
-    memcpy(&x, &f, 4);
-    uint32_t sign = (x >> 16) & 0x8000u;
-    int32_t exp = (int32_t)((x >> 23) & 0xff) - 127 + 15;
-    uint32_t mant = x & 0x7fffffu;
-    if (((x >> 23) & 0xff) == 0xff) {
-        return (uint16_t)(sign | 0x7c00u | (mant ? 0x200u : 0));
-    }
-    if (exp >= 31) {
-        return (uint16_t)(sign | 0x7c00u);
-    }
-    if (exp <= 0) {
-        if (exp < -10) {
-            return (uint16_t)sign;
-        }
-        mant |= 0x800000u;
-        uint32_t shift = (uint32_t)(14 - exp);
-        uint32_t h = mant >> shift, rem = mant & ((1u << shift) - 1), half = 1u << (shift - 1);
-        if (rem > half || (rem == half && (h & 1u))) {
-            h++;
-        }
-        return (uint16_t)(sign | h);
-    }
-    uint32_t h = ((uint32_t)exp << 10) | (mant >> 13);
-    uint32_t rem = mant & 0x1fffu;
-    if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) {
-        h++;
-    }
-    return (uint16_t)(sign | h);
-}
-
 /* Writes v as dt elements into buf (count elements). False for dtypes we
  * do not materialise. */
 static bool value_to_bytes(const oa_value *v, oa_dtype dt, void *buf)
@@ -71,7 +38,7 @@ static bool value_to_bytes(const oa_value *v, oa_dtype dt, void *buf)
         switch (dt) {
         case OA_DT_FLOAT: ((float *)buf)[k] = (float)value_f(v, k); break;
         case OA_DT_DOUBLE: ((double *)buf)[k] = value_f(v, k); break;
-        case OA_DT_FLOAT16: ((uint16_t *)buf)[k] = to_half((float)value_f(v, k)); break;
+        case OA_DT_FLOAT16: ((uint16_t *)buf)[k] = oa_f32_to_f16((float)value_f(v, k)); break;
         case OA_DT_INT8: ((int8_t *)buf)[k] = (int8_t)value_i(v, k); break;
         case OA_DT_UINT8: ((uint8_t *)buf)[k] = (uint8_t)value_i(v, k); break;
         case OA_DT_BOOL: ((uint8_t *)buf)[k] = value_i(v, k) != 0; break;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/fp16.h"
 #include "base/util.h"
 #include "graph/infer_internal.h"
 
@@ -405,33 +406,6 @@ void oa_value_put(oa_value *v, int64_t k, double xf, int64_t xi, bool from_float
     ((int64_t *)(uintptr_t)v->i)[k] = wrap_int(v->dtype, r);
 }
 
-static float half_to_float(uint16_t h)
-{
-    uint32_t sign = (uint32_t)(h >> 15) << 31;
-    uint32_t exp = (h >> 10) & 0x1f;
-    uint32_t man = h & 0x3ff;
-    uint32_t bits;
-    if (exp == 0) {
-        if (man == 0) {
-            bits = sign;
-        } else {
-            int e = -1;
-            do {
-                e++;
-                man <<= 1;
-            } while ((man & 0x400) == 0);
-            bits = sign | ((uint32_t)(127 - 15 - e) << 23) | ((man & 0x3ff) << 13);
-        }
-    } else if (exp == 31) {
-        bits = sign | 0x7f800000u | (man << 13);
-    } else {
-        bits = sign | ((exp + 127 - 15) << 23) | (man << 13);
-    }
-    float f;
-    memcpy(&f, &bits, sizeof(f));
-    return f;
-}
-
 const oa_value *oa_infer_value_from_tensor(oa_infer_ctx *ctx, const oa_tensor *t, oa_status *st)
 {
     *st = OA_OK;
@@ -468,7 +442,7 @@ const oa_value *oa_infer_value_from_tensor(oa_infer_ctx *ctx, const oa_tensor *t
         case OA_DT_UINT64: oa_value_put(v, k, 0, (int64_t)u.u64, false); break;
         case OA_DT_FLOAT: oa_value_put(v, k, u.f32, 0, true); break;
         case OA_DT_DOUBLE: oa_value_put(v, k, u.f64, 0, true); break;
-        case OA_DT_FLOAT16: oa_value_put(v, k, half_to_float(u.u16), 0, true); break;
+        case OA_DT_FLOAT16: oa_value_put(v, k, oa_f16_to_f32(u.u16), 0, true); break;
         case OA_DT_BF16: {
             uint32_t bits = (uint32_t)u.u16 << 16;
             float f;

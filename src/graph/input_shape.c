@@ -131,7 +131,11 @@ static oa_status apply_entry(oa_graph *g, const char *p, const char *end, const 
                 pos += (size_t)w;
             }
         }
-        return OA_FAIL(OA_E_PARAM, "input shape names [%s], which is not a model input (inputs: %s)", name, avail);
+        return OA_FAIL(OA_E_PARAM,
+                       "E10016: Op name %s specified in --input_shape is not found in the model. Confirm whether this "
+                       "node name exists, or whether the node is not split with the specified delimiter ';' "
+                       "(input shape names [%s], which is not a model input (inputs: %s))",
+                       name, name, avail);
     }
     oa_shape s;
     memset(&s, 0, sizeof(s));

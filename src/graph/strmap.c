@@ -1,5 +1,5 @@
 /*
- * Open-addressing string map (strmap.h). FNV-1a hashing.
+ * Open-addressing string map (strmap.h). FNV-1a hashing (base/hash.h).
  */
 #define OA_LOG_MODULE "GE"
 #include "graph/strmap.h"
@@ -9,19 +9,10 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "base/hash.h"
 
 static const char TOMBSTONE_KEY[] = "";
 #define TOMBSTONE (&TOMBSTONE_KEY[0])
-
-static uint64_t hash_str(const char *s)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        h ^= *p;
-        h *= 1099511628211ull;
-    }
-    return h;
-}
 
 void oa_strmap_init(oa_strmap *m)
 {
@@ -41,7 +32,7 @@ void oa_strmap_deinit(oa_strmap *m)
 static size_t find_slot(const oa_strmap *m, const char *key, bool *found)
 {
     size_t mask = m->cap - 1;
-    size_t i = (size_t)hash_str(key) & mask;
+    size_t i = (size_t)oa_fnv1a64_str(key) & mask;
     size_t first_free = SIZE_MAX;
     for (;;) {
         const char *k = m->keys[i];

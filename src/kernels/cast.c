@@ -4,6 +4,8 @@
  */
 #include "kernels/kernel_internal.h"
 
+#include "base/fp16.h"
+
 #include <math.h>
 #include <stdlib.h>
 
@@ -14,64 +16,6 @@ static void generic_release(oa_kop *op)
 }
 
 /* ---- f16 / bf16 ---- */
-
-static float f16_to_f32(uint16_t h)
-{
-    uint32_t sign = (uint32_t)(h & 0x8000) << 16, exp = (h >> 10) & 0x1f, man = h & 0x3ff, u;
-    if (exp == 0) {
-        if (man == 0) {
-            u = sign;
-        } else { /* subnormal */
-            int e = -1;
-            do {
-                e++;
-                man <<= 1;
-            } while ((man & 0x400) == 0);
-            u = sign | ((uint32_t)(127 - 15 - e) << 23) | ((man & 0x3ff) << 13);
-        }
-    } else if (exp == 31) {
-        u = sign | 0x7f800000u | (man << 13);
-    } else {
-        u = sign | ((exp + 127 - 15) << 23) | (man << 13);
-    }
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static uint16_t f32_to_f16(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    uint32_t sign = (u >> 16) & 0x8000;
-    uint32_t a = u & 0x7fffffffu;
-    if (a >= 0x7f800000u) { /* inf / nan */
-        return (uint16_t)(sign | 0x7c00 | (a > 0x7f800000u ? 0x200 : 0));
-    }
-    if (a >= 0x477ff000u) { /* rounds to >= 65520: overflow to inf */
-        return (uint16_t)(sign | 0x7c00);
-    }
-    if (a < 0x38800000u) { /* subnormal or zero in f16 */
-        if (a < 0x33000000u) {
-            return (uint16_t)sign;
-        }
-        uint32_t e = a >> 23, m = (a & 0x7fffff) | 0x800000;
-        uint32_t shift = 126 - e; /* 14 + (113 - e) - ... */
-        uint32_t r = m >> (shift - 0);
-        /* value = m * 2^(e-150); f16 subnormal unit = 2^-24 -> q = m >> (126 - e) */
-        uint32_t rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
-        if (rem > half || (rem == half && (r & 1))) {
-            r++;
-        }
-        return (uint16_t)(sign | r);
-    }
-    uint32_t r = ((a >> 13) - (112u << 10));
-    uint32_t rem = a & 0x1fff;
-    if (rem > 0x1000 || (rem == 0x1000 && (r & 1))) {
-        r++;
-    }
-    return (uint16_t)(sign | r);
-}
 
 static float bf16_to_f32(uint16_t h)
 {
@@ -138,7 +82,7 @@ static double load_f(const void *p, oa_kdtype t, size_t i)
     switch (t) {
     case OA_KDT_F32: return ((const float *)p)[i];
     case OA_KDT_F64: return ((const double *)p)[i];
-    case OA_KDT_F16: return f16_to_f32(((const uint16_t *)p)[i]);
+    case OA_KDT_F16: return oa_f16_to_f32(((const uint16_t *)p)[i]);
     default: return bf16_to_f32(((const uint16_t *)p)[i]);
     }
 }
@@ -181,7 +125,7 @@ static void store_f(void *p, oa_kdtype t, size_t i, double v)
     switch (t) {
     case OA_KDT_F32: ((float *)p)[i] = (float)v; break;
     case OA_KDT_F64: ((double *)p)[i] = v; break;
-    case OA_KDT_F16: ((uint16_t *)p)[i] = f32_to_f16((float)v); break;
+    case OA_KDT_F16: ((uint16_t *)p)[i] = oa_f32_to_f16((float)v); break;
     case OA_KDT_BF16: ((uint16_t *)p)[i] = f32_to_bf16((float)v); break;
     case OA_KDT_BOOL: ((uint8_t *)p)[i] = v != 0.0; break;
     case OA_KDT_I8: ((int8_t *)p)[i] = (int8_t)sat_i64(v, INT8_MIN, INT8_MAX); break;
@@ -203,7 +147,7 @@ static void store_i(void *p, oa_kdtype t, size_t i, int64_t v, uint64_t u, bool 
     switch (t) {
     case OA_KDT_F32: ((float *)p)[i] = src_unsigned64 ? (float)u : (float)v; break;
     case OA_KDT_F64: ((double *)p)[i] = src_unsigned64 ? (double)u : (double)v; break;
-    case OA_KDT_F16: ((uint16_t *)p)[i] = f32_to_f16(src_unsigned64 ? (float)u : (float)v); break;
+    case OA_KDT_F16: ((uint16_t *)p)[i] = oa_f32_to_f16(src_unsigned64 ? (float)u : (float)v); break;
     case OA_KDT_BF16: ((uint16_t *)p)[i] = f32_to_bf16(src_unsigned64 ? (float)u : (float)v); break;
     case OA_KDT_BOOL: ((uint8_t *)p)[i] = u != 0; break;
     case OA_KDT_I8: ((int8_t *)p)[i] = (int8_t)u; break;
@@ -230,11 +174,11 @@ static void cast_task(void *vctx, size_t tid, size_t b, size_t e)
     const cast_ctx *c = vctx;
     if (c->src == OA_KDT_F32 && c->dst == OA_KDT_F16) {
         for (size_t i = b; i < e; i++) {
-            ((uint16_t *)c->y)[i] = f32_to_f16(((const float *)c->x)[i]);
+            ((uint16_t *)c->y)[i] = oa_f32_to_f16(((const float *)c->x)[i]);
         }
     } else if (c->src == OA_KDT_F16 && c->dst == OA_KDT_F32) {
         for (size_t i = b; i < e; i++) {
-            ((float *)c->y)[i] = f16_to_f32(((const uint16_t *)c->x)[i]);
+            ((float *)c->y)[i] = oa_f16_to_f32(((const uint16_t *)c->x)[i]);
         }
     } else if (is_float(c->src)) {
         for (size_t i = b; i < e; i++) {

@@ -18,6 +18,7 @@
 
 #include "base/error.h"
 #include "base/log.h"
+#include "base/hash.h"
 #include "base/util.h"
 #include "graph/blob.h"
 #include "model_v2/v2_internal.h"
@@ -141,15 +142,6 @@ static void make_key(v2_exec *x, const v2_cnode *cn, keybuf *k)
     for (uint32_t o = 0; o < cn->n_out; ++o) {
         kb_desc(k, &x->tensors[cn->out_t[o]].desc);
     }
-}
-
-static uint64_t fnv1a(const uint8_t *p, size_t n)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; ++i) {
-        h = (h ^ p[i]) * 1099511628211ull;
-    }
-    return h;
 }
 
 /* ---- shadow binding ---- */
@@ -395,7 +387,7 @@ oa_status oa_v2_kop_get(v2_exec *x, v2_cnode *cn, v2_kop_entry **out)
         }
         return OA_FAIL(OA_E_NOMEM, "node %s: signature", cn->node->name);
     }
-    const uint64_t h = fnv1a(k.p, k.n);
+    const uint64_t h = oa_fnv1a64(k.p, k.n);
     v2_kop_entry *last = x->last_entry[cn->gid];
     if (last != NULL && last->hash == h && last->key_len == k.n && memcmp(last->key, k.p, k.n) == 0) {
         if (k.p != k.stack) {

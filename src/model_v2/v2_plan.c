@@ -33,6 +33,7 @@
 #include "acl_mdl/model.h"
 #include "base/error.h"
 #include "base/log.h"
+#include "base/hash.h"
 #include "base/util.h"
 #include "mem/planner.h"
 #include "model_v2/v2_internal.h"
@@ -203,11 +204,7 @@ static void sig_desc(sig *s, const oa_tensor_desc *d)
 
 static uint64_t sig_hash(const sig *s)
 {
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < s->n; ++i) {
-        h = (h ^ s->buf[i]) * 1099511628211ull;
-    }
-    return h;
+    return oa_fnv1a64(s->buf, s->n);
 }
 
 /* The signature of graph g from the descs of its bound inputs. */

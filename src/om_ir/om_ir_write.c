@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "base/hash.h"
 #include "base/util.h"
 #include "om/om_check.h"
 #include "om/om_compress.h"
@@ -452,15 +453,6 @@ typedef struct wtable {
     size_t n;
 } wtable;
 
-static uint64_t fnv1a(const uint8_t *p, size_t n)
-{
-    uint64_t h = 1469598103934665603ull ^ n;
-    for (size_t i = 0; i < n; ++i) {
-        h = (h ^ p[i]) * 1099511628211ull;
-    }
-    return h;
-}
-
 typedef struct wlayout {
     wtable t;
     int64_t off; /* next free offset */
@@ -502,7 +494,7 @@ static oa_status place_weight(wlayout *w, const uint8_t *data, size_t size, int6
             return st;
         }
     }
-    const uint64_t h = fnv1a(data, size);
+    const uint64_t h = oa_fnv1a64_update(OA_FNV64_OFFSET ^ size, data, size);
     size_t j = h & (w->t.cap - 1);
     for (; w->t.v[j].off != 0; j = (j + 1) & (w->t.cap - 1)) {
         const wslot *s = &w->t.v[j];

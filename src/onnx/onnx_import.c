@@ -281,8 +281,8 @@ static oa_status prepass(onnx_importer *imp, const Onnx__GraphProto *root, oa_ar
             sb_add(&msg, "%s%s (%zu node%s: %s%s)", k ? "; " : "", un[k].key, un[k].count, un[k].count == 1 ? "" : "s",
                    un[k].nodes.s ? un[k].nodes.s : "", un[k].count > 8 ? ", ..." : "");
         }
-        st = OA_FAIL(OA_E_FEATURE_UNSUPPORTED, "the model uses %zu unsupported ONNX op type%s at opset %lld: %s", nun,
-                     nun == 1 ? "" : "s", (long long)imp->opset, msg.s ? msg.s : "(out of memory)");
+        st = OA_FAIL(OA_E_FEATURE_UNSUPPORTED, "E16002: the model uses %zu unsupported ONNX op type%s at opset %lld: %s",
+                     nun, nun == 1 ? "" : "s", (long long)imp->opset, msg.s ? msg.s : "(out of memory)");
         free(msg.s);
     }
     for (size_t k = 0; k < nun; k++) {

@@ -33,6 +33,7 @@
 #include "acl/acl.h"
 #include "acl/acl_prof.h"
 #include "base/acl_check.h"
+#include "base/hash.h"
 #include "base/util.h"
 #include "prof/prof_internal.h"
 #include "prof/prof_ops.h"
@@ -895,23 +896,13 @@ MSVP_PROF_API aclError aclprofRangeStop(uint32_t rangeId)
     return ret;
 }
 
-static uint64_t fnv1a64(const char *s)
-{
-    uint64_t h = 14695981039346656037ull;
-    for (; *s != '\0'; ++s) {
-        h ^= (unsigned char)*s;
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
 MSVP_PROF_API uint64_t aclprofStr2Id(const char *message)
 {
     if (message == NULL) {
         (void)OA_FAIL(OA_E_PARAM, "parameter [message] must not be null");
         return 0;
     }
-    const uint64_t id = fnv1a64(message);
+    const uint64_t id = oa_fnv1a64_str(message);
     pthread_mutex_lock(&g_lock);
     if (g_running) {
         if (g_str_ids == NULL) {

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """abi_exports test: every function the spec names and every function our
-headers declare must be exported (defined, dynamic) by libascendcl.so.
+headers declare must be exported (defined, dynamic) by libascendcl.so, and
+nothing else is: no protobuf-c (ge__proto__*, domi__*) or internal symbol
+that could clash with an application's own (the library's version script).
 
 Usage: check_exports.py --lib libascendcl.so --expected expected_symbols.txt
                         --include <dir containing acl/> --gen scripts/gen_api_stubs.py [--nm nm]
@@ -52,8 +54,19 @@ def main():
         print("%d function(s) declared in the public headers are not exported:" % len(undeclared))
         for n in undeclared:
             print("  " + n)
+    allowed = set(expected) | set(declared)
+    # the linker's own entries of every shared object
+    allowed |= {"_init", "_fini", "_edata", "_end", "__bss_start"}
+    extra = sorted(n for n in have if n not in allowed)
+    if extra:
+        status = 1
+        proto = [n for n in extra if n.startswith("ge__proto__") or n.startswith("domi__")]
+        print("%d exported symbol(s) are not CANN names (%d protobuf-c):" % (len(extra), len(proto)))
+        for n in extra[:50]:
+            print("  " + n)
     if status == 0:
-        print("all %d spec names and %d declared functions are exported" % (len(expected), len(declared)))
+        print("all %d spec names and %d declared functions are exported, and nothing else (%d symbols)"
+              % (len(expected), len(declared), len(have)))
     return status
 
 

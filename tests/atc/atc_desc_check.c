@@ -503,8 +503,10 @@ static void check_outputs(const ctx *c, aclmdlDesc *d, const oa_ort_tensor *ran)
         const aclDataType dt = f->out_fp16 ? ACL_FLOAT16 : acl_dtype(vi->dtype);
         CHECK(aclmdlGetOutputDataType(d, j) == dt, "output %zu: dtype %d, want %d (ONNX Runtime %s)", j,
               (int)aclmdlGetOutputDataType(d, j), (int)dt, oa_ort_dtype_name(vi->dtype));
+        /* CANN's ONNX parser/atc: 4-D outputs NCHW (0), the others ND (2) */
         const aclFormat fmt = aclmdlGetOutputFormat(d, j);
-        CHECK(fmt == ACL_FORMAT_NCHW || fmt == ACL_FORMAT_ND, "output %zu: format %d", j, (int)fmt);
+        const aclFormat want_fmt = vi->rank == 4 ? ACL_FORMAT_NCHW : ACL_FORMAT_ND;
+        CHECK(fmt == want_fmt, "output %zu: format %d, want %d (rank %zu)", j, (int)fmt, (int)want_fmt, vi->rank);
         aclmdlIODims got;
         memset(&got, 0, sizeof got);
         CHECK(aclmdlGetOutputDims(d, j, &got) == ACL_SUCCESS, "aclmdlGetOutputDims(%zu)", j);

@@ -192,8 +192,20 @@ static void required_and_files(void **state)
                "E10001: Value Ascend999 for parameter --soc_version is invalid. Reason: It is not a supported SoC "
                "version",
                "--model=%s --framework=5 --output=o --soc_version=Ascend999", g_conv);
-    EXPECT_RUN(255, "for parameter --output is invalid. Reason: directory no/such/dir does not exist.",
-               "--model=%s --framework=5 --output=no/such/dir/o --soc_version=Ascend310", g_conv);
+    /* CANN creates the directories of --output=dir/name */
+    EXPECT_RUN(0, "ATC run success", "--model=%s --framework=5 --output=new/sub/dir/o --soc_version=Ascend310",
+               g_conv);
+    char made[600];
+    snprintf(made, sizeof(made), "%s/new/sub/dir/o.om", g_dir);
+    struct stat sb;
+    assert_int_equal(stat(made, &sb), 0);
+    snprintf(made, sizeof(made), "%s/blocker", g_dir);
+    write_file(made, "x", 1);
+    EXPECT_RUN(255, "directory blocker/d cannot be created",
+               "--model=%s --framework=5 --output=blocker/d/o --soc_version=Ascend310", g_conv);
+    /* an --input_shape name that is not a model input: CANN's E10016 */
+    EXPECT_RUN(255, "E10016: Op name zz specified in --input_shape is not found in the model.",
+               "--model=%s --framework=5 --output=o --soc_version=Ascend310 --input_shape=zz:1,2,4,4", g_conv);
     EXPECT_RUN(255, "E10022: Path o/ for parameter --output does not include the file name.",
                "--model=%s --framework=5 --output=o/ --soc_version=Ascend310", g_conv);
 }
@@ -229,11 +241,15 @@ static void unsupported_and_ignored(void **state)
                "--model=%s --framework=5 --output=o --soc_version=Ascend310 --insert_op_conf=aipp.cfg", g_conv);
     EXPECT_RUN(255, "E10001: Value 3 for parameter --external_weight is invalid.",
                "--model=%s --framework=5 --output=o --soc_version=Ascend310 --external_weight=3", g_conv);
-    EXPECT_RUN(255, "--mode=6 is not supported yet", "--mode=6 --om=x.om");
+    EXPECT_RUN(255, "--mode=5 is not supported yet", "--mode=5 --om=x.om");
+    EXPECT_RUN(255, "E10001: Value x.om for parameter --om is invalid. Reason: The file does not exist.",
+               "--mode=6 --om=x.om");
+    EXPECT_RUN(255, "E10004: Value for --om is empty.", "--mode=6");
     EXPECT_RUN(255, "E10004: Value for --om is empty.", "--mode=1 --json=x.json");
     EXPECT_RUN(255, "E10004: Value for --json is empty.", "--mode=1 --om=x.om");
-    EXPECT_RUN(255, "converting a framework model to JSON (--mode=1 with --framework) is not supported yet",
-               "--mode=1 --framework=5 --om=%s --json=x.json", g_conv);
+    EXPECT_RUN(255, "E10001: Value 3 for parameter --framework is invalid.",
+               "--mode=1 --framework=3 --om=%s --json=x.json", g_conv);
+    EXPECT_RUN(255, "E10007", "--mode=3 --model=%s", g_conv);
     EXPECT_RUN(255, "[WARNING] --precision_mode=allow_fp32_to_fp16 has no effect on a CPU build and is ignored.",
                "--model=missing.onnx --framework=5 --output=o --soc_version=Ascend310 "
                "--precision_mode=allow_fp32_to_fp16");
@@ -266,12 +282,36 @@ static void unsupported_onnx_ops(void **state)
     char *o;
     int s = run(&o, "--model=%s --framework=5 --output=o --soc_version=Ascend310", g_bad_ops);
     assert_int_equal(s, 255);
-    if (strstr(o, "3 unsupported ONNX op types") == NULL || strstr(o, "Einsum") == NULL ||
+    if (strstr(o, "E16002: the model uses 3 unsupported ONNX op types") == NULL || strstr(o, "Einsum") == NULL ||
         strstr(o, "NonZero") == NULL || strstr(o, "Hardmax") == NULL || strstr(o, FAILED) == NULL) {
         print_error("%s\n", o);
         fail();
     }
     free(o);
+    /* --mode=3: the same report without converting, and check_result.json */
+    char path[600];
+    snprintf(path, sizeof(path), "%s/check_result.json", g_dir);
+    unlink(path);
+    EXPECT_RUN(255, "E16002: the model uses 3 unsupported ONNX op types", "--mode=3 --framework=5 --model=%s",
+               g_bad_ops);
+    struct stat sb;
+    assert_int_equal(stat(path, &sb), 0);
+    FILE *f = fopen(path, "r");
+    char text[4096] = {0};
+    assert_non_null(f);
+    assert_true(fread(text, 1, sizeof(text) - 1, f) > 0);
+    fclose(f);
+    assert_non_null(strstr(text, "\"result\": \"failed\""));
+    assert_non_null(strstr(text, "Hardmax"));
+    EXPECT_RUN(0, "pre-check: every op of", "--mode=3 --framework=5 --model=%s", g_conv);
+    f = fopen(path, "r");
+    memset(text, 0, sizeof(text));
+    assert_non_null(f);
+    assert_true(fread(text, 1, sizeof(text) - 1, f) > 0);
+    fclose(f);
+    assert_non_null(strstr(text, "\"result\": \"success\""));
+    snprintf(path, sizeof(path), "%s/o.om", g_dir);
+    assert_int_not_equal(stat(path, &sb), 0); /* a check converts nothing */
 }
 
 /* CANN's spellings: -flag=value, --flag value, dashes in names. */
@@ -289,6 +329,24 @@ static void spellings_and_conversion(void **state)
     snprintf(path, sizeof(path), "%s/conv.json", g_dir);
     assert_int_equal(stat(path, &sb), 0);
     assert_true(sb.st_size > 100);
+    /* --mode=6: CANN's model information block, from the model attrs and om_info_list */
+    EXPECT_RUN(0, "system   info: atc_version[", "--mode=6 --om=conv.om");
+    EXPECT_RUN(0, "framework_type[Onnx].", "--mode=6 --om=conv.om");
+    EXPECT_RUN(0, "cust_aicpu_kernel_store_size[0 B], task_info_size[", "--mode=6 --om=conv.om");
+    EXPECT_RUN(0, "============ Display Model Info end   ============", "--mode=6 --om=conv.om");
+    EXPECT_RUN(0, "Original Atc command line: ", "--model=%s --framework=5 --output=conv_info --soc_version=Ascend310P3 "
+               "--display_model_info=1", g_conv);
+    /* --mode=1 with --framework=5: the ONNX model's parsed graph as JSON */
+    EXPECT_RUN(0, "ATC run success", "--mode=1 --framework=5 --om=%s --json=conv_onnx.json", g_conv);
+    snprintf(path, sizeof(path), "%s/conv_onnx.json", g_dir);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char text[1 << 16] = {0};
+    assert_true(fread(text, 1, sizeof(text) - 1, f) > 100);
+    fclose(f);
+    assert_non_null(strstr(text, "\"framework_type\""));
+    assert_non_null(strstr(text, "\"type\": \"Conv2D\""));
+    assert_null(strstr(text, "\"memory_size\": 4")); /* the parsed graph, before any plan */
     /* CANN appends ".om" whatever --output ends with. */
     EXPECT_RUN(0, "ATC run success", "--model=%s --framework=5 --output=again.om --soc_version=Ascend910B1", g_conv);
     snprintf(path, sizeof(path), "%s/again.om.om", g_dir);

@@ -127,6 +127,37 @@ static oa_status check_input_file(const char *flag)
     return OA_OK;
 }
 
+/* Creates the directories of path's parent (mkdir -p), as CANN's atc does for --output=dir/name. */
+static oa_status make_parent_dirs(const char *flag, const char *path)
+{
+    char dir[4096];
+    if (!oa_strlcpy(dir, path, sizeof(dir))) {
+        return OA_FAIL(OA_E_PARAM, "E10021: Path for parameter --%s is too long. Keep the length within %zu.", flag,
+                       sizeof(dir) - 1);
+    }
+    char *slash = strrchr(dir, '/');
+    if (slash == NULL || slash == dir) {
+        return OA_OK;
+    }
+    *slash = '\0';
+    for (char *p = dir + 1; *p != '\0'; ++p) {
+        if (*p != '/') {
+            continue;
+        }
+        *p = '\0';
+        if (mkdir(dir, 0750) != 0 && errno != EEXIST) {
+            return OA_FAIL(OA_E_PARAM, "E10001: Value %s for parameter --%s is invalid. Reason: directory %s cannot "
+                           "be created (%s).", path, flag, dir, strerror(errno));
+        }
+        *p = '/';
+    }
+    if (mkdir(dir, 0750) != 0 && errno != EEXIST) {
+        return OA_FAIL(OA_E_PARAM, "E10001: Value %s for parameter --%s is invalid. Reason: directory %s cannot be "
+                       "created (%s).", path, flag, dir, strerror(errno));
+    }
+    return OA_OK;
+}
+
 /* The directory of an output path must exist and be writable. */
 static oa_status check_output_path(const char *flag, const char *path)
 {
@@ -213,6 +244,23 @@ static char *join_argv(int argc, char **argv)
 
 /* ---- modes ------------------------------------------------------------- */
 
+/*
+ * The formats CANN's ONNX parser and atc give the model's outputs: a 4-D
+ * output is NCHW (format 0), as the Data inputs (--input_format, NCHW by
+ * default), others keep ND (docs/atc.md "What ends up in the file").
+ */
+static void refine_output_formats(oa_graph *g)
+{
+    oa_node *no = oa_graph_output_node(g);
+    for (uint32_t i = 0; no != NULL && i < no->num_inputs; ++i) {
+        oa_tensor_desc *d = &no->inputs[i].desc;
+        if (d->shape.rank == 4 && d->format == OA_FORMAT_ND) {
+            d->format = OA_FORMAT_NCHW;
+            d->origin_format = OA_FORMAT_NCHW;
+        }
+    }
+}
+
 static oa_status gen_om(int argc, char **argv)
 {
     oa_status st = OA_OK;
@@ -247,7 +295,7 @@ static oa_status gen_om(int argc, char **argv)
     }
     strcpy(out_path, atc_str("output"));
     strcat(out_path, ".om"); /* CANN appends the suffix whatever --output ends with */
-    if ((st = check_output_path("output", out_path)) != OA_OK) {
+    if ((st = make_parent_dirs("output", out_path)) != OA_OK || (st = check_output_path("output", out_path)) != OA_OK) {
         free(out_path);
         return st;
     }
@@ -307,6 +355,7 @@ static oa_status gen_om(int argc, char **argv)
         st = OA_FAIL(OA_E_NOMEM, "out of memory");
     }
     if (st == OA_OK) {
+        refine_output_formats(cm->graph);
         st = oa_attrs_set_str(cm->graph, &cm->model_attrs, "atc_version", OA_ATC_VERSION);
     }
     if (st == OA_OK && getenv("OPENACL_ATC_CHECK_PLAN") != NULL && cm->plan != NULL) {
@@ -339,6 +388,9 @@ static oa_status gen_om(int argc, char **argv)
     if (st != OA_OK) {
         oa_fc_remove_tmp_dir(opt.session_id);
     }
+    if (st == OA_OK && strcmp(atc_str("display_model_info"), "1") == 0) {
+        st = atc_om_print_info(out_path, stdout);
+    }
     double secs = (double)(oa_now_ns() - ps.start) / 1e9;
     if (st == OA_OK && (ps.shown || secs >= 1.0)) {
         printf("[%.1fs] done: %s\n", secs, out_path);
@@ -351,11 +403,6 @@ static oa_status gen_om(int argc, char **argv)
 
 static oa_status om_to_json(void)
 {
-    if (atc_is_set("framework")) {
-        return OA_FAIL(OA_E_FEATURE_UNSUPPORTED,
-                       "E10055: The operation is not supported. Reason: converting a framework model to JSON "
-                       "(--mode=1 with --framework) is not supported yet; give an .om with --om.");
-    }
     oa_status st;
     if (atc_str("om")[0] == '\0') {
         return OA_FAIL(OA_E_PARAM, "E10004: Value for --om is empty.");
@@ -366,12 +413,57 @@ static oa_status om_to_json(void)
     if ((st = check_input_file("om")) != OA_OK || (st = check_output_path("json", atc_str("json"))) != OA_OK) {
         return st;
     }
+    if (atc_is_set("framework")) {
+        /* --om is the framework's model: the parsed graph as JSON (ONNX only) */
+        if (atc_int("framework") != 5) {
+            return OA_FAIL(OA_E_PARAM,
+                           "E10001: Value %d for parameter --framework is invalid. Reason: The framework must be "
+                           "selected from {0(Caffe), 3(TensorFlow), 5(Onnx)} when model is set to 1(JSON); this "
+                           "atc converts 5(Onnx) models only.",
+                           atc_int("framework"));
+        }
+        return atc_onnx_to_json(atc_str("om"), atc_str("json"));
+    }
     st = atc_om_to_json(atc_str("om"), atc_str("json"));
     if (st == OA_OK) {
         /* the external weight files (atc --external_weight=1|2), when the model has some */
         st = oa_fc_summary_print(atc_str("om"), stdout, NULL);
     }
     return st;
+}
+
+/* --mode=3: the ops of --model checked without converting; check_result.json in the current directory. */
+static oa_status precheck(void)
+{
+    oa_status st;
+    if (!atc_is_set("framework")) {
+        return OA_FAIL(OA_E_PARAM,
+                       "E10007: --framework is required. The value must be 0(Caffe) or 1(MindSpore) or 3(TensorFlow) "
+                       "or 5(Onnx).");
+    }
+    if (atc_int("framework") != 5) {
+        return OA_FAIL(OA_E_FEATURE_UNSUPPORTED,
+                       "E10055: The operation is not supported. Reason: --framework=%d is not supported yet; only "
+                       "5 (Onnx) models can be checked.",
+                       atc_int("framework"));
+    }
+    if ((st = required("model")) != OA_OK || (st = check_input_file("model")) != OA_OK) {
+        return st;
+    }
+    return atc_precheck(atc_str("model"), "check_result.json");
+}
+
+/* --mode=6: CANN's model information of --om. */
+static oa_status display_info(void)
+{
+    oa_status st;
+    if (atc_str("om")[0] == '\0') {
+        return OA_FAIL(OA_E_PARAM, "E10004: Value for --om is empty.");
+    }
+    if ((st = check_input_file("om")) != OA_OK) {
+        return st;
+    }
+    return atc_om_print_info(atc_str("om"), stdout);
 }
 
 /* --singleop: one single-op model per JSON entry into the --output directory (src/acl_op/op_singleop.c). */
@@ -460,10 +552,14 @@ int main(int argc, char **argv)
             st = gen_om(argc, argv);
         } else if (mode == 1) {
             st = om_to_json();
+        } else if (mode == 3) {
+            st = precheck();
+        } else if (mode == 6) {
+            st = display_info();
         } else {
             st = OA_FAIL(OA_E_FEATURE_UNSUPPORTED,
                          "E10055: The operation is not supported. Reason: --mode=%d is not supported yet (0: model "
-                         "to .om, 1: .om to JSON).",
+                         "to .om, 1: .om or ONNX to JSON, 3: pre-check, 6: display .om information).",
                          mode);
         }
     }

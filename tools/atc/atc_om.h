@@ -6,6 +6,7 @@
 #define OA_TOOLS_ATC_OM_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "base/status.h"
 #include "compiler/compiler.h"
@@ -26,5 +27,18 @@ OA_MUST_CHECK oa_status atc_write_om(const oa_compiled_model *cm, const atc_om_i
 
 /* --mode=1: the .om at om_path as CANN's JSON at json_path. */
 OA_MUST_CHECK oa_status atc_om_to_json(const char *om_path, const char *json_path);
+
+/* --mode=6 (and --display_model_info=1): CANN's "Display Model Info" block for the .om at om_path. */
+OA_MUST_CHECK oa_status atc_om_print_info(const char *om_path, FILE *f);
+
+/* --mode=1 --framework=5 --om=x.onnx: the imported (not yet optimised) graph as CANN's ModelDef JSON. */
+OA_MUST_CHECK oa_status atc_onnx_to_json(const char *onnx_path, const char *json_path);
+
+/*
+ * --mode=3: imports the ONNX model without converting it and writes the
+ * result to result_path (check_result.json); an unsupported op fails with
+ * the importer's E16002 message, which lists every unsupported op type.
+ */
+OA_MUST_CHECK oa_status atc_precheck(const char *onnx_path, const char *result_path);
 
 #endif /* OA_TOOLS_ATC_OM_H */

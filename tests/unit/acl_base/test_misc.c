@@ -313,7 +313,8 @@ static void version_number_rule(void **state)
 static void version_strings(void **state)
 {
     (void)state;
-    write_version("runtime", "Version=8.5.0\nversion_dir=8.5.0\n");
+    /* as installed: CANN's lines, then openacl's own (which the getters must not read) */
+    write_version("runtime", "Version=8.5.0\nversion_dir=8.5.0\nopenacl_version=0.1.0\nopenacl_commit=0123456789ab\n");
     write_version("my_pkg", "  Version= 1.2.3  \n");
     write_version("ops-legacy", "Version=8.5.0-beta.1\n");
     char ver[ACL_PKG_VERSION_MAX_SIZE];
@@ -357,6 +358,13 @@ static void version_strings(void **state)
     assert_string_equal(pv.minorVersion, "5");
     assert_string_equal(pv.releaseVersion, "0");
     assert_string_equal(pv.patchVersion, "0");
+    /* the build's identity in `reserved` (CANN's fields above stay CANN's) */
+    assert_true(strncmp(pv.reserved, "openacl ", 8) == 0);
+    const char *commit = strstr(pv.reserved, "(commit ");
+    assert_non_null(commit);
+    commit += 8;
+    const size_t hex = strspn(commit, "0123456789abcdef");
+    assert_true((hex == 12 && commit[12] == ')') || strncmp(commit, "unknown)", 8) == 0);
     assert_int_equal(aclsysGetCANNVersion(ACL_PKG_NAME_OPP, &pv), ACL_SUCCESS);
     assert_string_equal(pv.version, "8.5.0.beta1");
     assert_string_equal(pv.patchVersion, "beta1");
