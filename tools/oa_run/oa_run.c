@@ -12,927 +12,21 @@
  *
  * Options take "--opt value" and "--opt=value" (getopt_long). Exit status:
  * 0 success, 1 a failure while running, 2 a bad command line.
+ *
+ * This file loads and runs the model and holds main; the command line is in
+ * oa_run_cli.c, the input and output files in oa_run_io.c.
  */
 #define _XOPEN_SOURCE 700
-#include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/time.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "acl/acl.h"
-
-#define MAX_IO 64
-#define MAX_SETS 100000
-
-#define INFO_LOG(...) (printf("[INFO] " __VA_ARGS__), printf("\n"))
-#define DEBUG_LOG(...) (printf("[DEBUG] " __VA_ARGS__), printf("\n"))
-#define WARN_LOG(...) (printf("[WARN] " __VA_ARGS__), printf("\n"))
-#define ERROR_LOG(...) (printf("[ERROR] " __VA_ARGS__), printf("\n"), fflush(stdout))
-
-/* Reports a failed ACL call with the library's message and returns 1 from the caller. */
-#define CHECK(expr)                                                                                  \
-    do {                                                                                             \
-        aclError ret_ = (expr);                                                                      \
-        if (ret_ != ACL_SUCCESS) {                                                                   \
-            const char *m_ = aclGetRecentErrMsg();                                                   \
-            ERROR_LOG("%s failed, error code %d%s%s", #expr, (int)ret_, m_ != NULL ? ": " : "",      \
-                      m_ != NULL ? m_ : "");                                                         \
-            return 1;                                                                                \
-        }                                                                                            \
-    } while (0)
-
-enum dym_kind { DYM_NONE, DYM_BATCH, DYM_HW, DYM_DIMS, DYM_SHAPE };
-
-typedef struct named_shape {
-    char name[ACL_MAX_TENSOR_NAME_LEN];
-    int64_t dims[ACL_MAX_DIM_CNT];
-    size_t n_dims;
-} named_shape;
-
-typedef struct opts {
-    const char *model, *input, *output, *compare, *load;
-    int txt, debug, async, top5, dump, profiler;
-    long loop, warmup, device;
-    enum dym_kind dym;
-    uint64_t batch, hw[2];
-    int64_t dims[ACL_MAX_DIM_CNT]; /* --dymDims, every input's dims concatenated */
-    size_t n_dims;
-    named_shape shapes[MAX_IO]; /* --dymShape */
-    size_t n_shapes;
-    size_t out_size[MAX_IO]; /* --outputSize */
-    size_t n_out_size;
-    double tol;
-} opts;
-
-/* The loaded model and its output buffers (kept over every input set). */
-typedef struct runner {
-    uint32_t id;
-    aclmdlDesc *desc;
-    size_t n_in, n_out, gear_index;
-    aclmdlDataset *out;
-    void *out_dev[MAX_IO];
-    size_t out_cap[MAX_IO];
-    aclrtStream stream;
-    aclmdlExecConfigHandle *exec_cfg;
-    double *times; /* one per timed execution */
-    size_t n_times, cap_times;
-    double h2d_ms, d2h_ms;
-    size_t n_h2d, n_d2h;
-} runner;
-
-/* ------------------------------------------------------------------ */
-/* command line                                                        */
-
-static void print_help(FILE *f)
-{
-    fprintf(f,
-            "\nUsage:\n"
-            "  oa_run --model m.om --input a.bin[,b.bin] --output out/ --outfmt TXT --loop 2\n\n"
-            "arguments:\n"
-            "  --model       model file (.om)\n"
-            "  --input       input files (raw binary) or directories, separated by ','; a directory runs\n"
-            "                every file in it (the same file names in every directory); none: zeros\n"
-            "  --output      output directory: a YYYYMMDD_HHMMSS folder is created in it per run\n"
-            "  --outfmt      output file format, TXT or BIN (default BIN)\n"
-            "  --loop        number of timed executions (default 1; ignored with input directories)\n"
-            "  --warmup      untimed executions before the timed ones (default 0)\n"
-            "  --device      device id, 0 to 255 (default 0)\n"
-            "  --debug       true: print the model description\n"
-            "  --dymBatch    dynamic batch size, such as --dymBatch 2\n"
-            "  --dymHW       dynamic image size, such as --dymHW 300,500\n"
-            "  --dymDims     dynamic dims, such as --dymDims \"data:1,600;img_info:1,600\"\n"
-            "  --dymShape    dynamic shape (models converted with --input_shape_range or -1 dims),\n"
-            "                such as --dymShape \"data:1,3,600,600\"\n"
-            "  --outputSize  output buffer sizes in bytes, one per output, such as --outputSize 10000,10000\n"
-            "  --load        file|mem|withmem|config: the load function (default file)\n"
-            "  --async       aclmdlExecuteAsync on a stream; --asyncV2: aclmdlExecuteAsyncV2\n"
-            "  --compare     directory of reference outputs <name>.bin; --tol: relative L2 tolerance (1e-4)\n"
-            "  --top5        print the five largest values of output 0\n"
-            "  --dump        true: dump every op's outputs to <output>/dump (acl.json \"dump\")\n"
-            "  --profiler    true: profile into <output>/profiler (acl.json \"profiler\")\n"
-            "  --help        this text\n\n");
-}
-
-static int usage_error(void)
-{
-    fprintf(stderr, "usage: oa_run --model m.om [--input files|dirs] [--output DIR] [--outfmt TXT|BIN] [--loop N] "
-                    "[--dym...] (oa_run --help lists the options)\n");
-    return 2;
-}
-
-static int bad_arg(const char *flag, const char *value, const char *why)
-{
-    ERROR_LOG("invalid value '%s' for --%s: %s", value, flag, why);
-    return usage_error();
-}
-
-/* Parses a whole decimal integer in [lo, hi]. */
-static int parse_long(const char *s, long lo, long hi, long *out)
-{
-    if (s == NULL || *s == '\0') {
-        return -1;
-    }
-    char *end = NULL;
-    errno = 0;
-    const long v = strtol(s, &end, 10);
-    if (errno != 0 || *end != '\0' || v < lo || v > hi) {
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
-/* Parses "d1,d2,..." (whole integers, -1 allowed where allow_neg) appending to dims; returns -1 when malformed. */
-static int parse_dim_list(const char *s, int64_t *dims, size_t *n, size_t cap, int allow_neg)
-{
-    const char *p = s;
-    if (*p == '\0') {
-        return -1;
-    }
-    for (;;) {
-        char *end = NULL;
-        errno = 0;
-        const long long v = strtoll(p, &end, 10);
-        if (end == p || errno != 0 || (v < 0 && !(allow_neg && v == -1)) || *n >= cap) {
-            return -1;
-        }
-        dims[(*n)++] = (int64_t)v;
-        if (*end == '\0') {
-            return 0;
-        }
-        if (*end != ',') {
-            return -1;
-        }
-        p = end + 1;
-    }
-}
-
-/* Parses msame's "name:d1,d2;name2:d1,..." into shapes (a bare "d1,d2" has an empty name). */
-static int parse_named_shapes(const char *s, named_shape *shapes, size_t *n, size_t cap)
-{
-    char *copy = strdup(s);
-    if (copy == NULL) {
-        return -1;
-    }
-    int rc = 0;
-    char *save = NULL;
-    for (char *part = strtok_r(copy, ";", &save); part != NULL; part = strtok_r(NULL, ";", &save)) {
-        if (*n >= cap) {
-            rc = -1;
-            break;
-        }
-        named_shape *sh = &shapes[(*n)++];
-        memset(sh, 0, sizeof(*sh));
-        char *colon = strrchr(part, ':');
-        const char *list = part;
-        if (colon != NULL) {
-            *colon = '\0';
-            if (strlen(part) == 0 || strlen(part) >= sizeof(sh->name)) {
-                rc = -1;
-                break;
-            }
-            snprintf(sh->name, sizeof(sh->name), "%s", part);
-            list = colon + 1;
-        }
-        if (colon != NULL && *list == '\0') {
-            continue; /* "name:" is a scalar (0-D) */
-        }
-        if (parse_dim_list(list, sh->dims, &sh->n_dims, ACL_MAX_DIM_CNT, 0) != 0) {
-            rc = -1;
-            break;
-        }
-    }
-    free(copy);
-    return rc == 0 && *n > 0 ? 0 : -1;
-}
-
-static int set_dym(opts *o, enum dym_kind k, const char *flag)
-{
-    if (o->dym != DYM_NONE && o->dym != k) {
-        ERROR_LOG("dymBatch dymDims dymHW dymShape cannot be set at the same time (--%s)", flag);
-        return -1;
-    }
-    o->dym = k;
-    return 0;
-}
-
-enum {
-    OPT_MODEL = 256,
-    OPT_INPUT,
-    OPT_OUTPUT,
-    OPT_OUTFMT,
-    OPT_LOOP,
-    OPT_WARMUP,
-    OPT_DEVICE,
-    OPT_DEBUG,
-    OPT_DYMBATCH,
-    OPT_DYMHW,
-    OPT_DYMDIMS,
-    OPT_DYMSHAPE,
-    OPT_OUTPUTSIZE,
-    OPT_LOAD,
-    OPT_ASYNC,
-    OPT_ASYNCV2,
-    OPT_COMPARE,
-    OPT_TOL,
-    OPT_TOP5,
-    OPT_HELP,
-    OPT_DUMP,
-    OPT_PROFILER
-};
-
-static const struct option k_options[] = {
-    {"model", required_argument, NULL, OPT_MODEL},
-    {"input", required_argument, NULL, OPT_INPUT},
-    {"output", required_argument, NULL, OPT_OUTPUT},
-    {"outfmt", required_argument, NULL, OPT_OUTFMT},
-    {"loop", required_argument, NULL, OPT_LOOP},
-    {"warmup", required_argument, NULL, OPT_WARMUP},
-    {"device", required_argument, NULL, OPT_DEVICE},
-    {"debug", required_argument, NULL, OPT_DEBUG},
-    {"dymBatch", required_argument, NULL, OPT_DYMBATCH},
-    {"dymHW", required_argument, NULL, OPT_DYMHW},
-    {"dymDims", required_argument, NULL, OPT_DYMDIMS},
-    {"dymShape", required_argument, NULL, OPT_DYMSHAPE},
-    {"outputSize", required_argument, NULL, OPT_OUTPUTSIZE},
-    {"load", required_argument, NULL, OPT_LOAD},
-    {"async", no_argument, NULL, OPT_ASYNC},
-    {"asyncV2", no_argument, NULL, OPT_ASYNCV2},
-    {"compare", required_argument, NULL, OPT_COMPARE},
-    {"tol", required_argument, NULL, OPT_TOL},
-    {"top5", no_argument, NULL, OPT_TOP5},
-    {"help", no_argument, NULL, OPT_HELP},
-    {"dump", required_argument, NULL, OPT_DUMP},
-    {"profiler", required_argument, NULL, OPT_PROFILER},
-    {NULL, 0, NULL, 0},
-};
-
-static const char *option_name(int code)
-{
-    for (const struct option *p = k_options; p->name != NULL; ++p) {
-        if (p->val == code) {
-            return p->name;
-        }
-    }
-    return "?";
-}
-
-static int parse_bool(const char *flag, const char *v, int *out)
-{
-    if (strcmp(v, "true") == 0) {
-        *out = 1;
-    } else if (strcmp(v, "false") == 0) {
-        *out = 0;
-    } else {
-        return bad_arg(flag, v, "expected true or false");
-    }
-    return 0;
-}
-
-/* Returns 0 to run, 2 on a bad command line, -1 after --help. */
-static int parse(int argc, char **argv, opts *o)
-{
-    memset(o, 0, sizeof(*o));
-    o->loop = 1;
-    o->tol = 1e-4;
-    o->load = "file";
-    opterr = 0; /* we name the offending flag ourselves */
-    optind = 1;
-    int c;
-    while ((c = getopt_long(argc, argv, ":", k_options, NULL)) != -1) {
-        const char *v = optarg;
-        const char *flag = option_name(c);
-        long n = 0;
-        int b = 0;
-        switch (c) {
-        case OPT_MODEL:
-            o->model = v;
-            break;
-        case OPT_INPUT:
-            o->input = v;
-            break;
-        case OPT_OUTPUT:
-            o->output = v;
-            break;
-        case OPT_OUTFMT:
-            if (strcmp(v, "TXT") == 0 || strcmp(v, "BIN") == 0) {
-                o->txt = strcmp(v, "TXT") == 0;
-            } else {
-                return bad_arg(flag, v, "expected TXT or BIN");
-            }
-            break;
-        case OPT_LOOP:
-            if (parse_long(v, 1, 1000000, &o->loop) != 0) {
-                return bad_arg(flag, v, "expected an integer from 1 to 1000000");
-            }
-            break;
-        case OPT_WARMUP:
-            if (parse_long(v, 0, 1000000, &o->warmup) != 0) {
-                return bad_arg(flag, v, "expected an integer from 0 to 1000000");
-            }
-            break;
-        case OPT_DEVICE:
-            if (parse_long(v, 0, 255, &o->device) != 0) {
-                return bad_arg(flag, v, "device id must be in 0 to 255");
-            }
-            break;
-        case OPT_DEBUG:
-            if (parse_bool(flag, v, &o->debug) != 0) {
-                return 2;
-            }
-            break;
-        case OPT_DUMP:
-        case OPT_PROFILER:
-            if (parse_bool(flag, v, &b) != 0) {
-                return 2;
-            }
-            *(c == OPT_DUMP ? &o->dump : &o->profiler) = b;
-            break;
-        case OPT_DYMBATCH:
-            if (parse_long(v, 1, 2048, &n) != 0) {
-                return bad_arg(flag, v, "dymBatch must be in 1 to 2048");
-            }
-            if (set_dym(o, DYM_BATCH, flag) != 0) {
-                return 2;
-            }
-            o->batch = (uint64_t)n;
-            break;
-        case OPT_DYMHW: {
-            int64_t hw[2];
-            size_t k = 0;
-            if (parse_dim_list(v, hw, &k, 2, 0) != 0 || k != 2 || hw[0] <= 0 || hw[1] <= 0) {
-                return bad_arg(flag, v, "expected two positive integers H,W");
-            }
-            if (set_dym(o, DYM_HW, flag) != 0) {
-                return 2;
-            }
-            o->hw[0] = (uint64_t)hw[0];
-            o->hw[1] = (uint64_t)hw[1];
-            break;
-        }
-        case OPT_DYMDIMS: {
-            named_shape parts[MAX_IO];
-            size_t k = 0;
-            if (parse_named_shapes(v, parts, &k, MAX_IO) != 0) {
-                return bad_arg(flag, v, "expected \"name:d1,d2;name2:d1,...\"");
-            }
-            if (set_dym(o, DYM_DIMS, flag) != 0) {
-                return 2;
-            }
-            o->n_dims = 0;
-            for (size_t i = 0; i < k; ++i) {
-                if (o->n_dims + parts[i].n_dims > ACL_MAX_DIM_CNT) {
-                    return bad_arg(flag, v, "too many dims");
-                }
-                memcpy(o->dims + o->n_dims, parts[i].dims, parts[i].n_dims * sizeof(int64_t));
-                o->n_dims += parts[i].n_dims;
-            }
-            /* the names are kept to be checked against the model's inputs */
-            memcpy(o->shapes, parts, k * sizeof(parts[0]));
-            o->n_shapes = k;
-            break;
-        }
-        case OPT_DYMSHAPE:
-            o->n_shapes = 0;
-            if (parse_named_shapes(v, o->shapes, &o->n_shapes, MAX_IO) != 0) {
-                return bad_arg(flag, v, "expected \"name:d1,d2;name2:d1,...\"");
-            }
-            for (size_t i = 0; i < o->n_shapes; ++i) {
-                if (o->shapes[i].name[0] == '\0') {
-                    return bad_arg(flag, v, "every shape needs its input name (name:d1,d2,...)");
-                }
-            }
-            if (set_dym(o, DYM_SHAPE, flag) != 0) {
-                return 2;
-            }
-            break;
-        case OPT_OUTPUTSIZE: {
-            int64_t sizes[MAX_IO];
-            size_t k = 0;
-            if (parse_dim_list(v, sizes, &k, MAX_IO, 0) != 0) {
-                return bad_arg(flag, v, "expected byte counts separated by ','");
-            }
-            for (size_t i = 0; i < k; ++i) {
-                o->out_size[i] = (size_t)sizes[i];
-            }
-            o->n_out_size = k;
-            break;
-        }
-        case OPT_LOAD:
-            if (strcmp(v, "file") != 0 && strcmp(v, "mem") != 0 && strcmp(v, "withmem") != 0 &&
-                strcmp(v, "config") != 0) {
-                return bad_arg(flag, v, "expected file, mem, withmem or config");
-            }
-            o->load = v;
-            break;
-        case OPT_ASYNC:
-            o->async = 1;
-            break;
-        case OPT_ASYNCV2:
-            o->async = 2;
-            break;
-        case OPT_COMPARE:
-            o->compare = v;
-            break;
-        case OPT_TOL: {
-            char *end = NULL;
-            o->tol = strtod(v, &end);
-            if (end == v || *end != '\0' || !(o->tol >= 0)) {
-                return bad_arg(flag, v, "expected a non-negative number");
-            }
-            break;
-        }
-        case OPT_TOP5:
-            o->top5 = 1;
-            break;
-        case OPT_HELP:
-            print_help(stdout);
-            return -1;
-        case ':':
-            ERROR_LOG("option %s requires a value", argv[optind - 1]);
-            return usage_error();
-        default:
-            if (optopt != 0) {
-                ERROR_LOG("unknown parameter -%c", optopt);
-            } else {
-                ERROR_LOG("unknown parameter %s", argv[optind - 1]);
-            }
-            return usage_error();
-        }
-    }
-    if (optind < argc) {
-        ERROR_LOG("unexpected argument %s", argv[optind]);
-        return usage_error();
-    }
-    if (o->model == NULL) {
-        ERROR_LOG("--model is required");
-        return usage_error();
-    }
-    if (o->dump && o->profiler) {
-        ERROR_LOG("dump and profiler can not both be true");
-        return usage_error();
-    }
-    if ((o->dump || o->profiler) && o->output == NULL) {
-        ERROR_LOG("--%s true writes under --output: give --output", o->dump ? "dump" : "profiler");
-        return usage_error();
-    }
-    return 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* files                                                               */
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static void *read_file(const char *path, size_t *size)
-{
-    *size = 0;
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        return NULL;
-    }
-    void *buf = NULL;
-    long n = -1;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-        buf = malloc(n > 0 ? (size_t)n : 1);
-        if (buf != NULL && n > 0 && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-            free(buf);
-            buf = NULL;
-        }
-    }
-    fclose(f);
-    if (buf != NULL) {
-        *size = (size_t)n;
-    }
-    return buf;
-}
-
-static int is_dir(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-static int mkdir_p(const char *path)
-{
-    char buf[4096];
-    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) {
-        return -1;
-    }
-    for (char *p = buf + 1; *p != '\0'; ++p) {
-        if (*p == '/') {
-            *p = '\0';
-            if (mkdir(buf, 0775) != 0 && errno != EEXIST) {
-                return -1;
-            }
-            *p = '/';
-        }
-    }
-    if (mkdir(buf, 0775) != 0 && errno != EEXIST) {
-        return -1;
-    }
-    return is_dir(buf) ? 0 : -1;
-}
-
-/* <output>/YYYYMMDD_HHMMSS (msame's folder; "_1", "_2", ... when that second's folder exists). */
-static int make_run_dir(const char *output, char *out, size_t cap)
-{
-    if (mkdir_p(output) != 0) {
-        ERROR_LOG("cannot create the output directory %s: %s", output, strerror(errno));
-        return -1;
-    }
-    char stamp[32];
-    const time_t t = time(NULL);
-    struct tm tm;
-    localtime_r(&t, &tm);
-    strftime(stamp, sizeof stamp, "%Y%m%d_%H%M%S", &tm);
-    for (int k = 0; k < 1000; ++k) {
-        int n = k == 0 ? snprintf(out, cap, "%s/%s", output, stamp) : snprintf(out, cap, "%s/%s_%d", output, stamp, k);
-        if (n < 0 || (size_t)n >= cap) {
-            ERROR_LOG("output path too long");
-            return -1;
-        }
-        if (mkdir(out, 0775) == 0) {
-            return 0;
-        }
-        if (errno != EEXIST) {
-            ERROR_LOG("cannot create %s: %s (the user needs permission to create directories there)", out,
-                      strerror(errno));
-            return -1;
-        }
-    }
-    ERROR_LOG("cannot create a new folder under %s", output);
-    return -1;
-}
-
-static char *path_stem(const char *path, char *buf, size_t cap)
-{
-    const char *base = strrchr(path, '/');
-    base = base != NULL ? base + 1 : path;
-    snprintf(buf, cap, "%s", base);
-    char *dot = strrchr(buf, '.');
-    if (dot != NULL && dot != buf) {
-        *dot = '\0';
-    }
-    return buf;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The file names in dir (no dot files, no subdirectories), sorted. */
-static char **list_dir(const char *dir, size_t *count)
-{
-    *count = 0;
-    DIR *d = opendir(dir);
-    if (d == NULL) {
-        return NULL;
-    }
-    size_t cap = 16, n = 0;
-    char **names = malloc(cap * sizeof(char *));
-    struct dirent *e;
-    while (names != NULL && (e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.') {
-            continue;
-        }
-        char full[4096];
-        if (snprintf(full, sizeof full, "%s/%s", dir, e->d_name) >= (int)sizeof full || is_dir(full) ||
-            n >= MAX_SETS) {
-            continue;
-        }
-        if (n == cap) {
-            char **bigger = realloc(names, 2 * cap * sizeof(char *));
-            if (bigger == NULL) {
-                break;
-            }
-            names = bigger;
-            cap *= 2;
-        }
-        names[n++] = strdup(e->d_name);
-    }
-    closedir(d);
-    if (names != NULL) {
-        qsort(names, n, sizeof(char *), cmp_str);
-    }
-    *count = n;
-    return names;
-}
-
-/* ------------------------------------------------------------------ */
-/* outputs                                                             */
-
-static void format_value(char *buf, size_t cap, aclDataType dt, const unsigned char *p)
-{
-    switch (dt) {
-    case ACL_FLOAT: {
-        float v;
-        memcpy(&v, p, sizeof v);
-        snprintf(buf, cap, "%g", (double)v);
-        break;
-    }
-    case ACL_FLOAT16: {
-        aclFloat16 v;
-        memcpy(&v, p, sizeof v);
-        snprintf(buf, cap, "%g", (double)aclFloat16ToFloat(v));
-        break;
-    }
-    case ACL_BF16: {
-        uint16_t h;
-        memcpy(&h, p, sizeof h);
-        const uint32_t bits = (uint32_t)h << 16;
-        float v;
-        memcpy(&v, &bits, sizeof v);
-        snprintf(buf, cap, "%g", (double)v);
-        break;
-    }
-    case ACL_DOUBLE: {
-        double v;
-        memcpy(&v, p, sizeof v);
-        snprintf(buf, cap, "%g", v);
-        break;
-    }
-    case ACL_INT8:
-        snprintf(buf, cap, "%d", (int)(int8_t)p[0]);
-        break;
-    case ACL_UINT8:
-        snprintf(buf, cap, "%u", (unsigned)p[0]);
-        break;
-    case ACL_BOOL:
-        snprintf(buf, cap, "%d", p[0] != 0);
-        break;
-    case ACL_INT16: {
-        int16_t v;
-        memcpy(&v, p, sizeof v);
-        snprintf(buf, cap, "%d", (int)v);
-        break;
-    }
-    case ACL_UINT16: {
-        uint16_t v;
-        memcpy(&v, p, sizeof v);
-        snprintf(buf, cap, "%u", (unsigned)v);
-        break;
-    }
-    case ACL_INT32: {
-        int32_t v;
-        memcpy(&v, p, sizeof v);
-        snprintf(buf, cap, "%d", (int)v);
-        break;
-    }
-    case ACL_UINT32: {
-        uint32_t v;
-        memcpy(&v, p, sizeof v);
-        snprintf(buf, cap, "%u", (unsigned)v);
-        break;
-    }
-    case ACL_INT64: {
-        int64_t v;
-        memcpy(&v, p, sizeof v);
-        snprintf(buf, cap, "%lld", (long long)v);
-        break;
-    }
-    case ACL_UINT64: {
-        uint64_t v;
-        memcpy(&v, p, sizeof v);
-        snprintf(buf, cap, "%llu", (unsigned long long)v);
-        break;
-    }
-    default:
-        buf[0] = '\0';
-        break;
-    }
-}
-
-/*
- * msame's TXT layout: every value followed by one space, a line break after
- * each row of the innermost dimension (none for 0-D and 1-D outputs).
- */
-static int write_txt(const char *path, aclDataType dt, const void *data, size_t size, const int64_t *dims,
-                     size_t n_dims)
-{
-    const size_t es = aclDataTypeSize(dt);
-    char v[64];
-    format_value(v, sizeof v, dt, (const unsigned char *)"\0\0\0\0\0\0\0\0");
-    if (es == 0 || v[0] == '\0') {
-        ERROR_LOG("data type %d cannot be written as TXT", (int)dt);
-        return -1;
-    }
-    FILE *f = fopen(path, "w");
-    if (f == NULL) {
-        return -1;
-    }
-    const size_t row = n_dims >= 2 && dims[n_dims - 1] > 0 ? (size_t)dims[n_dims - 1] : 0;
-    const size_t n = size / es;
-    for (size_t i = 1; i <= n; ++i) {
-        format_value(v, sizeof v, dt, (const unsigned char *)data + (i - 1) * es);
-        fputs(v, f);
-        fputc(' ', f);
-        if (row != 0 && i % row == 0) {
-            fputc('\n', f);
-        }
-    }
-    return fclose(f) == 0 ? 0 : -1;
-}
-
-static int write_bin(const char *path, const void *data, size_t n)
-{
-    FILE *f = fopen(path, "wb");
-    if (f == NULL) {
-        return -1;
-    }
-    const size_t w = n > 0 ? fwrite(data, 1, n, f) : 0;
-    return fclose(f) == 0 && w == n ? 0 : -1;
-}
-
-static void out_ref_name(const char *name, char *buf, size_t cap)
-{
-    const char *c = strrchr(name, ':');
-    const char *s = c != NULL ? c + 1 : name;
-    size_t n = 0;
-    for (; *s != '\0' && n + 1 < cap; s++) {
-        const char ch = *s;
-        const int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-                       ch == '.' || ch == '_' || ch == '-';
-        buf[n++] = ok ? ch : '_';
-    }
-    buf[n] = '\0';
-}
-
-static void top5(const float *v, size_t n, size_t idx[5])
-{
-    for (int k = 0; k < 5; k++) {
-        idx[k] = SIZE_MAX;
-    }
-    for (size_t i = 0; i < n; i++) {
-        for (int k = 0; k < 5; k++) {
-            if (idx[k] == SIZE_MAX || v[i] > v[idx[k]]) {
-                for (int j = 4; j > k; j--) {
-                    idx[j] = idx[j - 1];
-                }
-                idx[k] = i;
-                break;
-            }
-        }
-    }
-}
-
-/* Compares one output with <compare>/<name>.bin; returns 0 when within tolerance. */
-static int compare_output(const opts *o, const char *name, aclDataType dt, const void *data, size_t size, int is_first)
-{
-    char fname[256], path[4096];
-    out_ref_name(name, fname, sizeof fname);
-    if (snprintf(path, sizeof path, "%s/%s.bin", o->compare, fname) >= (int)sizeof path) {
-        ERROR_LOG("reference path too long");
-        return 1;
-    }
-    size_t rsize = 0;
-    void *ref = read_file(path, &rsize);
-    if (ref == NULL) {
-        ERROR_LOG("reference %s cannot be read", path);
-        return 1;
-    }
-    int bad = 0;
-    if (rsize != size) {
-        ERROR_LOG("output %s: %zu bytes, reference %zu", name, size, rsize);
-        bad = 1;
-    } else if (dt == ACL_FLOAT) {
-        const float *a = data, *b = ref;
-        const size_t n = rsize / sizeof(float);
-        double num = 0, den = 0, maxd = 0;
-        for (size_t i = 0; i < n; i++) {
-            const double d = (double)a[i] - (double)b[i];
-            num += d * d;
-            den += (double)b[i] * (double)b[i];
-            maxd = fabs(d) > maxd ? fabs(d) : maxd;
-        }
-        const double rel = den > 0 ? sqrt(num / den) : sqrt(num);
-        printf("compare %s: %zu floats, relative L2 error %.3g, max abs diff %.3g%s\n", name, n, rel, maxd,
-               rel <= o->tol ? "" : "  <-- above tolerance");
-        bad = !(rel <= o->tol);
-        if (o->top5 && is_first && n >= 5) {
-            size_t ia[5], ib[5];
-            top5(a, n, ia);
-            top5(b, n, ib);
-            for (int k = 0; k < 5; k++) {
-                if (ia[k] != ib[k]) {
-                    printf("top-5 differs from the reference at rank %d (%zu vs %zu)\n", k + 1, ia[k], ib[k]);
-                    bad = 1;
-                }
-            }
-            if (!bad) {
-                printf("top-5 identical to the reference\n");
-            }
-        }
-    } else {
-        bad = memcmp(data, ref, rsize) != 0;
-        printf("compare %s: %zu bytes %s\n", name, rsize, bad ? "differ" : "identical");
-    }
-    free(ref);
-    return bad;
-}
-
-/* The dims of output j after an execution (dynamic shape: the dataset's tensor desc). */
-static int output_dims(const opts *o, const runner *r, size_t j, int64_t *dims, size_t *n_dims, size_t *bytes)
-{
-    const aclDataType dt = aclmdlGetOutputDataType(r->desc, j);
-    *n_dims = 0;
-    if (o->dym == DYM_SHAPE) {
-        const aclTensorDesc *td = aclmdlGetDatasetTensorDesc(r->out, j);
-        if (td == NULL) {
-            ERROR_LOG("output %zu has no tensor description after execution", j);
-            return -1;
-        }
-        const size_t nd = aclGetTensorDescNumDims(td);
-        for (size_t k = 0; k < nd && k < ACL_MAX_DIM_CNT; ++k) {
-            if (aclGetTensorDescDimV2(td, k, &dims[k]) != ACL_SUCCESS) {
-                return -1;
-            }
-        }
-        *n_dims = nd < ACL_MAX_DIM_CNT ? nd : ACL_MAX_DIM_CNT;
-        *bytes = aclGetTensorDescSize(td);
-        return 0;
-    }
-    aclmdlIODims io;
-    if (aclmdlGetCurOutputDims(r->desc, j, &io) != ACL_SUCCESS) {
-        return -1;
-    }
-    size_t n = aclDataTypeSize(dt);
-    for (size_t k = 0; k < io.dimCount; ++k) {
-        dims[k] = io.dims[k];
-        n *= io.dims[k] > 0 ? (size_t)io.dims[k] : 0;
-    }
-    *n_dims = io.dimCount;
-    *bytes = n;
-    return 0;
-}
-
-static int write_outputs(const opts *o, runner *r, const char *run_dir, const char *stem, int *bad)
-{
-    for (size_t j = 0; j < r->n_out; ++j) {
-        int64_t dims[ACL_MAX_DIM_CNT];
-        size_t n_dims = 0, size = r->out_cap[j];
-        if (output_dims(o, r, j, dims, &n_dims, &size) != 0) {
-            const char *m = aclGetRecentErrMsg();
-            ERROR_LOG("the dims of output %zu are unknown%s%s", j, m != NULL ? ": " : "", m != NULL ? m : "");
-            return 1;
-        }
-        if (size > r->out_cap[j]) {
-            ERROR_LOG("output %zu holds %zu bytes, more than its buffer of %zu", j, size, r->out_cap[j]);
-            return 1;
-        }
-        void *host = malloc(size > 0 ? size : 1);
-        if (host == NULL) {
-            ERROR_LOG("out of memory");
-            return 1;
-        }
-        const double t0 = now_ms();
-        if (size > 0) {
-            CHECK(aclrtMemcpy(host, size, r->out_dev[j], size, ACL_MEMCPY_DEVICE_TO_HOST));
-        }
-        r->d2h_ms += now_ms() - t0;
-        r->n_d2h++;
-        const aclDataType dt = aclmdlGetOutputDataType(r->desc, j);
-        const char *name = aclmdlGetOutputNameByIndex(r->desc, j);
-        if (run_dir != NULL) {
-            char path[4096];
-            const int np = snprintf(path, sizeof path, "%s/%s_output_%zu.%s", run_dir, stem, j, o->txt ? "txt" : "bin");
-            const int w = np >= (int)sizeof path ? -1 : o->txt ? write_txt(path, dt, host, size, dims, n_dims) : write_bin(path, host, size);
-            if (w != 0) {
-                ERROR_LOG("cannot write %s", path);
-                *bad = 1;
-            }
-        }
-        if (o->top5 && j == 0 && dt == ACL_FLOAT && size >= 5 * sizeof(float)) {
-            size_t idx[5];
-            top5(host, size / sizeof(float), idx);
-            printf("top-5 of %s:", name != NULL ? name : "output 0");
-            for (int k = 0; k < 5; k++) {
-                printf(" [%zu] %.6f", idx[k], (double)((const float *)host)[idx[k]]);
-            }
-            printf("\n");
-        }
-        if (o->compare != NULL) {
-            *bad |= compare_output(o, name != NULL ? name : "", dt, host, size, j == 0);
-        }
-        free(host);
-    }
-    INFO_LOG("output data success");
-    return 0;
-}
+#include "oa_run_internal.h"
 
 /* ------------------------------------------------------------------ */
 /* model                                                               */
@@ -945,7 +39,7 @@ static int load_model(const opts *o, uint32_t *id, void **work, void **weight, v
     }
     size_t size = 0;
     if (strcmp(o->load, "mem") == 0 || strcmp(o->load, "config") == 0) {
-        *image = read_file(o->model, &size);
+        *image = oa_run_read_file(o->model, &size);
         if (*image == NULL) {
             ERROR_LOG("cannot read %s", o->model);
             return 1;
@@ -1241,7 +335,7 @@ static int create_inputs(const opts *o, runner *r, char *const *files, size_t n_
                 return 1;
             }
             INFO_LOG("start to process file:%s", files[k]);
-            host = read_file(files[k], &hsize);
+            host = oa_run_read_file(files[k], &hsize);
             if (host == NULL) {
                 ERROR_LOG("cannot read input %s: %s", files[k], strerror(errno));
                 return 1;
@@ -1263,9 +357,9 @@ static int create_inputs(const opts *o, runner *r, char *const *files, size_t n_
             e = aclrtMemset(dev[i], alloc, 0, alloc);
         }
         if (e == ACL_SUCCESS && host != NULL) {
-            const double t0 = now_ms();
+            const double t0 = oa_run_now_ms();
             e = aclrtMemcpy(dev[i], alloc, host, hsize, ACL_MEMCPY_HOST_TO_DEVICE);
-            r->h2d_ms += now_ms() - t0;
+            r->h2d_ms += oa_run_now_ms() - t0;
             r->n_h2d++;
         }
         free(host);
@@ -1348,7 +442,7 @@ static int record_time(runner *r, double t)
 
 static int execute_once(const opts *o, runner *r, aclmdlDataset *in, double *ms)
 {
-    const double t0 = now_ms();
+    const double t0 = oa_run_now_ms();
     if (o->async == 2) {
         CHECK(aclmdlExecuteAsyncV2(r->id, in, r->out, r->stream, r->exec_cfg));
         CHECK(aclrtSynchronizeStream(r->stream));
@@ -1358,7 +452,7 @@ static int execute_once(const opts *o, runner *r, aclmdlDataset *in, double *ms)
     } else {
         CHECK(aclmdlExecute(r->id, in, r->out));
     }
-    *ms = now_ms() - t0;
+    *ms = oa_run_now_ms() - t0;
     return 0;
 }
 
@@ -1378,7 +472,7 @@ static int run_set(const opts *o, runner *r, char *const *files, size_t n_files,
         }
     }
     if (rc == 0) {
-        rc = write_outputs(o, r, run_dir, stem, bad);
+        rc = oa_run_write_outputs(o, r, run_dir, stem, bad);
     }
     destroy_inputs(in, dev, r->n_in);
     return rc;
@@ -1513,69 +607,30 @@ static void summary(const opts *o, const runner *r, const char *run_dir, int fro
     }
 }
 
-/* ------------------------------------------------------------------ */
-
-/* Splits --input; *dirs is set when every entry is a directory. */
-static char **split_inputs(const char *input, size_t *n, int *dirs)
-{
-    *n = 0;
-    *dirs = 0;
-    char *copy = strdup(input);
-    if (copy == NULL) {
-        return NULL;
-    }
-    size_t cap = 1;
-    for (const char *p = input; *p != '\0'; ++p) {
-        cap += *p == ',';
-    }
-    char **v = calloc(cap, sizeof(char *));
-    char *save = NULL;
-    for (char *t = strtok_r(copy, ",", &save); v != NULL && t != NULL; t = strtok_r(NULL, ",", &save)) {
-        v[(*n)++] = strdup(t);
-    }
-    free(copy);
-    size_t nd = 0;
-    for (size_t i = 0; v != NULL && i < *n; ++i) {
-        nd += is_dir(v[i]) != 0;
-    }
-    *dirs = *n > 0 && nd == *n;
-    if (nd != 0 && nd != *n) {
-        *dirs = -1;
-    }
-    return v;
-}
-
-static void free_strv(char **v, size_t n)
-{
-    for (size_t i = 0; v != NULL && i < n; ++i) {
-        free(v[i]);
-    }
-    free(v);
-}
 
 static int run_model(const opts *o, runner *r, int *bad)
 {
     char run_dir_buf[4096];
     const char *run_dir = NULL;
     char model_stem[256];
-    path_stem(o->model, model_stem, sizeof model_stem);
+    oa_run_path_stem(o->model, model_stem, sizeof model_stem);
 
     size_t n_in_files = 0;
     int dirs = 0;
-    char **inputs = o->input != NULL ? split_inputs(o->input, &n_in_files, &dirs) : NULL;
+    char **inputs = o->input != NULL ? oa_run_split_inputs(o->input, &n_in_files, &dirs) : NULL;
     if (o->input != NULL && (inputs == NULL || n_in_files == 0)) {
         ERROR_LOG("--input '%s' names no file", o->input);
-        free_strv(inputs, n_in_files);
+        oa_run_free_strv(inputs, n_in_files);
         return 1;
     }
     if (dirs < 0) {
         ERROR_LOG("--input mixes directories and files");
-        free_strv(inputs, n_in_files);
+        oa_run_free_strv(inputs, n_in_files);
         return 1;
     }
     if (o->output != NULL) {
-        if (make_run_dir(o->output, run_dir_buf, sizeof run_dir_buf) != 0) {
-            free_strv(inputs, n_in_files);
+        if (oa_run_make_run_dir(o->output, run_dir_buf, sizeof run_dir_buf) != 0) {
+            oa_run_free_strv(inputs, n_in_files);
             return 1;
         }
         run_dir = run_dir_buf;
@@ -1584,7 +639,7 @@ static int run_model(const opts *o, runner *r, int *bad)
     int rc = 0;
     if (dirs) {
         size_t n_names = 0;
-        char **names = list_dir(inputs[0], &n_names);
+        char **names = oa_run_list_dir(inputs[0], &n_names);
         if (names == NULL || n_names == 0) {
             ERROR_LOG("No file in the directory[%s]", inputs[0]);
             rc = 1;
@@ -1603,7 +658,7 @@ static int run_model(const opts *o, runner *r, int *bad)
                 }
             }
             char stem[256];
-            path_stem(names[f], stem, sizeof stem);
+            oa_run_path_stem(names[f], stem, sizeof stem);
             rc = rc != 0 ? rc : run_set(o, r, files, n_in_files, f == 0 ? o->warmup : 0, 1, run_dir, stem, bad);
             for (size_t k = 0; k < n_in_files; ++k) {
                 free(files[k]);
@@ -1614,11 +669,11 @@ static int run_model(const opts *o, runner *r, int *bad)
             rc = 1;
         }
         free(files);
-        free_strv(names, n_names);
+        oa_run_free_strv(names, n_names);
     } else {
         rc = run_set(o, r, inputs, n_in_files, o->warmup, o->loop, run_dir, model_stem, bad);
     }
-    free_strv(inputs, n_in_files);
+    oa_run_free_strv(inputs, n_in_files);
     if (rc == 0) {
         summary(o, r, run_dir, dirs);
     }
@@ -1719,8 +774,8 @@ static int write_acl_json(const opts *o, char *path, size_t cap)
 {
     char data[4096], stem[256];
     const char *sub = o->dump ? "dump" : "profiler";
-    if (mkdir_p(o->output) != 0 || snprintf(data, sizeof data, "%s/%s", o->output, sub) >= (int)sizeof data ||
-        mkdir_p(data) != 0 || snprintf(path, cap, "%s/acl.json", o->output) >= (int)cap) {
+    if (oa_run_mkdir_p(o->output) != 0 || snprintf(data, sizeof data, "%s/%s", o->output, sub) >= (int)sizeof data ||
+        oa_run_mkdir_p(data) != 0 || snprintf(path, cap, "%s/acl.json", o->output) >= (int)cap) {
         ERROR_LOG("cannot create %s/%s: %s", o->output, sub, strerror(errno));
         return 1;
     }
@@ -1734,7 +789,7 @@ static int write_acl_json(const opts *o, char *path, size_t cap)
         ERROR_LOG("cannot write %s: %s", path, strerror(errno));
         return 1;
     }
-    path_stem(o->model, stem, sizeof stem);
+    oa_run_path_stem(o->model, stem, sizeof stem);
     if (o->dump) {
         fprintf(f, "{\n\"dump\": {\n    \"dump_path\": \"%s\",\n    \"dump_mode\": \"output\",\n"
                    "    \"dump_list\": [{\"model_name\": \"%s\"}]\n}\n}\n", abs_data, stem);
@@ -1753,7 +808,7 @@ int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
     opts o;
-    int rc = parse(argc, argv, &o);
+    int rc = oa_run_parse(argc, argv, &o);
     if (rc != 0) {
         return rc < 0 ? 0 : rc;
     }
