@@ -191,12 +191,6 @@ int oa_dvpp_pic_planes(const oa_dvpp_pic *pic, oa_dvpp_plane planes[2])
     return 2;
 }
 
-bool oa_dvpp_same_layout(const oa_dvpp_fmt *a, const oa_dvpp_fmt *b)
-{
-    return a->layout == b->layout && a->bpp == b->bpp && a->sub_w == b->sub_w && a->sub_h == b->sub_h &&
-           a->packed422 == b->packed422 && a->family == b->family;
-}
-
 /* VPC (310P profile): docs/dvpp.md "VPC limits". */
 const oa_dvpp_rules oa_dvpp_vpc_in_rules = {
     "VPC", "input", 10, 6, 8192, 8192, 16, 0, 32, 16384, 6, 16384, true};

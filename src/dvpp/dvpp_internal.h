@@ -202,17 +202,16 @@ oa_status oa_dvpp_interp_from_config(const acldvppResizeConfig *cfg, oa_dvpp_int
  * or NV12 <-> NV21), plane by plane; pixels of out outside dst_r are left as
  * they are.
  */
-void oa_dvpp_resize(const oa_dvpp_pic *in, oa_dvpp_rect src_r, const oa_dvpp_pic *out, oa_dvpp_rect dst_r,
-                    oa_dvpp_interp mode);
+oa_status oa_dvpp_resize(const oa_dvpp_pic *in, oa_dvpp_rect src_r, const oa_dvpp_pic *out, oa_dvpp_rect dst_r,
+                         oa_dvpp_interp mode) OA_MUST_CHECK;
 
-/* Resizes one plane region: c bytes per pixel; src and dst point at the regions' first pixels. */
-void oa_dvpp_resize_plane(const uint8_t *src, size_t spitch, uint32_t sw, uint32_t sh, uint8_t *dst,
-                          size_t dpitch, uint32_t dw, uint32_t dh, uint32_t c, oa_dvpp_interp mode);
+/*
+ * Fills the border of pic around its rectangle inner (already holding the
+ * picture) as cfg says: constant value[k] per component (Y, U, V for YUV;
+ * byte order for packed formats) or OpenCV's replicate / reflect / reflect-101.
+ */
+void oa_dvpp_border_fill(const oa_dvpp_pic *pic, oa_dvpp_rect inner, const acldvppBorderConfig *cfg);
 
-/* Whether in and out formats may be combined by crop / resize / paste. */
-bool oa_dvpp_same_layout(const oa_dvpp_fmt *a, const oa_dvpp_fmt *b);
-
-/* Component values of a pixel's border colour etc. index: (Y,U,V) for YUV, memory order for RGB. */
 
 /* Fills *out with a copy of the full picture rectangle. */
 static inline oa_dvpp_rect oa_dvpp_full_rect(const oa_dvpp_pic *p)

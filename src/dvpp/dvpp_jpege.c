@@ -6,6 +6,7 @@
  * Rules: docs/dvpp.md "JPEGE".
  */
 #include <stdlib.h>
+#include <string.h>
 #include <turbojpeg.h>
 
 #define OA_LOG_MODULE "ASCENDCL"
@@ -78,17 +79,25 @@ static oa_status jpege_encode(jpege_job *j)
     }
     oa_status st = OA_OK;
     tjhandle tj = tjInitCompress();
-    unsigned char *buf = j->out;
-    unsigned long len = j->capacity;
+    /*
+     * TurboJPEG allocates the encoded stream (with TJFLAG_NOREALLOC it would
+     * assume a buffer of tjBufSize bytes, more than the caller may have); it
+     * is copied into the caller's buffer only when it fits.
+     */
+    unsigned char *buf = NULL;
+    unsigned long len = 0;
     if (tj == NULL) {
         st = OA_FAIL(OA_E_NOMEM, "JPEGE: cannot create an encoder: %s", tjGetErrorStr2(NULL));
     } else if (tjCompressFromYUVPlanes(tj, planes, (int)w, strides, (int)h, packed ? TJSAMP_422 : TJSAMP_420, &buf,
-                                       &len, j->quality, TJFLAG_NOREALLOC) != 0) {
-        st = OA_FAIL(OA_E_PARAM, "JPEGE: encoding a %ux%u picture into %u bytes failed: %s", w, h, j->capacity,
-                     tjGetErrorStr2(tj));
+                                       &len, j->quality, 0) != 0) {
+        st = OA_FAIL(OA_E_FAILURE, "JPEGE: encoding a %ux%u picture failed: %s", w, h, tjGetErrorStr2(tj));
+    } else if (len > j->capacity) {
+        st = OA_FAIL(OA_E_PARAM, "JPEGE: the %lu-byte JPEG does not fit the %u-byte output buffer", len, j->capacity);
     } else {
+        memcpy(j->out, buf, len);
         *j->size = (uint32_t)len;
     }
+    tjFree(buf);
     if (tj != NULL) {
         tjDestroy(tj);
     }
