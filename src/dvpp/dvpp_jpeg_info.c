@@ -44,7 +44,7 @@ static void read_frame(uint8_t marker, const uint8_t *seg, uint32_t len, oa_jpeg
     const uint32_t precision = seg[0];
     const int n = seg[5];
     uint8_t hv[4] = {0, 0, 0, 0};
-    for (int i = 0; i < n && i < 4; ++i) {
+    for (int i = 0; i < n && i < 4 && 6u + 3u * (uint32_t)i + 1u < len; ++i) { /* within the segment only */
         hv[i] = seg[6 + 3 * i + 1];
     }
     out->height = be16(seg + 1);
