@@ -3,7 +3,8 @@
 # out/ascend, convert the PP-OCR sample models with the installed atc (CANN's
 # command line), then build the sample applications against the prefix as a
 # user would and run them: the OCR pipeline (det -> cls -> rec) on a page
-# rendered here, the installed oa_run runner, and the runtime sample.
+# rendered here, the installed oa_run runner, the runtime sample and the DVPP
+# sample (JPEG -> DVPP decode/resize -> the PP-OCR direction classifier).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install_deps.sh
@@ -52,3 +53,10 @@ oa_run --model "$OM/rec_320.om" --output "$OM/out" --loop 5 --warmup 1
 
 echo "== samples/runtime_pipeline"
 build/samples/runtime_pipeline
+
+# DVPP: a rendered text line as JPEG, upright and upside down -> JPEGD -> VPC -> cls -> top classes.
+/usr/bin/python3 samples/dvpp_classify/make_jpegs.py "$OM/dvpp" "openacl decodes JPEG"
+for f in line_0 line_180; do
+    echo "== samples/dvpp_classify on $OM/dvpp/$f.jpg"
+    build/samples/dvpp_classify "$OM/cls.om" "$OM/dvpp/$f.jpg"
+done
