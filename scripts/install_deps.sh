@@ -14,7 +14,7 @@ PKGS=(
   clang libclang-rt-14-dev
   nodejs npm
   fonts-dejavu-core
-  libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev  # DVPP: JPEG decode/encode and PNG decode (src/dvpp)
+  libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libavcodec-dev  # DVPP: JPEG, PNG, H.264/H.265 (src/dvpp)
 )
 
 missing=()
