@@ -79,6 +79,7 @@ oa_status oa_jpeg_parse(const uint8_t *d, size_t n, oa_jpeg_info *out)
         return OA_FAIL(OA_E_PARAM, "the data (%zu bytes) does not start with a JPEG SOI marker", n);
     }
     size_t pos = 2;
+    int adobe_transform = -1;
     while (pos + 1 < n) {
         if (d[pos] != 0xFF) {
             return OA_FAIL(OA_E_PARAM, "JPEG data: expected a marker at byte %zu", pos);
@@ -104,12 +105,19 @@ oa_status oa_jpeg_parse(const uint8_t *d, size_t n, oa_jpeg_info *out)
             return OA_FAIL(OA_E_PARAM, "JPEG data: segment of marker 0x%02X at byte %zu has length %u past the end",
                            m, pos - 2, len);
         }
+        if (m == 0xEE && len >= 14 && memcmp(d + pos + 2, "Adobe", 5) == 0) {
+            adobe_transform = d[pos + 2 + 11]; /* 0: RGB / CMYK, 1: YCbCr, 2: YCCK */
+        }
         const bool sof = m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC;
         if (sof) {
             if (len < 8) {
                 return OA_FAIL(OA_E_PARAM, "JPEG data: frame header of %u bytes is too short", len);
             }
             read_frame(m, d + pos + 2, len - 2, out);
+            if (out->decodable && out->components == 3 && adobe_transform == 0) {
+                out->decodable = false; /* JPEGD decodes YUV colour spaces only */
+                (void)snprintf(out->why, sizeof(out->why), "RGB colour space (Adobe transform 0)");
+            }
             return OA_OK;
         }
         pos += len;

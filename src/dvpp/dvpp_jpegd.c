@@ -86,7 +86,7 @@ oa_status oa_jpegd_decode(const uint8_t *data, size_t size, const oa_jpeg_info *
         goto done;
     }
     if ((uint32_t)w != info->width || (uint32_t)h != info->height || subsamp == TJSAMP_411 || cs == TJCS_CMYK ||
-        cs == TJCS_YCCK) {
+        cs == TJCS_YCCK || cs == TJCS_RGB) {
         st = OA_FAIL(OA_E_UNSUPPORTED_JPEG, "JPEGD: JPEG %dx%d colour space %d subsampling %d is not decodable", w, h,
                      cs, subsamp);
         goto done;

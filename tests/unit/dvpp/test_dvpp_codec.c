@@ -78,6 +78,25 @@ static void jpeg_info(void **state)
         (void)aclGetRecentErrMsg();
         free(jpg);
     }
+    /* an Adobe APP14 segment with transform 0 marks an RGB JPEG: JPEGD decodes YUV only */
+    size_t n444 = 0;
+    uint8_t *j444 = read_ref("j444.jpg", &n444);
+    static const uint8_t app14[16] = {0xFF, 0xEE, 0x00, 0x0E, 'A', 'd', 'o', 'b', 'e', 0, 100, 0, 0, 0, 0, 0};
+    uint8_t *rgbj = malloc(n444 + sizeof(app14));
+    memcpy(rgbj, j444, 2);
+    memcpy(rgbj + 2, app14, sizeof(app14));
+    memcpy(rgbj + 2 + sizeof(app14), j444 + 2, n444 - 2);
+    acldvppJpegFormat f444 = ACL_JPEG_CSS_UNKNOWN;
+    assert_int_equal(acldvppJpegGetImageInfoV2(rgbj, (uint32_t)(n444 + sizeof(app14)), NULL, NULL, NULL, &f444),
+                     ACL_ERROR_UNSUPPORTED_JPEG);
+    expect_msg("RGB colour space");
+    assert_int_equal(f444, ACL_JPEG_CSS_444);
+    rgbj[2 + 15] = 1; /* transform 1: YCbCr */
+    assert_int_equal(acldvppJpegGetImageInfoV2(rgbj, (uint32_t)(n444 + sizeof(app14)), NULL, NULL, NULL, &f444),
+                     ACL_SUCCESS);
+    free(rgbj);
+    free(j444);
+
     const uint8_t junk[64] = {1, 2, 3};
     uint32_t w = 0, h = 0;
     assert_int_equal(acldvppJpegGetImageInfo(junk, sizeof(junk), &w, &h, NULL), ACL_ERROR_INVALID_PARAM);
