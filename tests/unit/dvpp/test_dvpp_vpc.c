@@ -487,6 +487,41 @@ static void pipeline_order(void **state)
     free(jpg);
 }
 
+/* A resize queued while the stream is captured (aclmdlRI*) runs when the instance is executed, each time. */
+static void captured_resize(void **state)
+{
+    tfix *f = *state;
+    acldvppPicDesc *in = pic_from_ref("rs_in.nv12", PIXEL_FORMAT_YUV_SEMIPLANAR_420, 640, 360, 640, 360);
+    acldvppPicDesc *out = make_pic(PIXEL_FORMAT_YUV_SEMIPLANAR_420, 224, 224, 224, 224, 0);
+    acldvppPicDesc *direct = make_pic(PIXEL_FORMAT_YUV_SEMIPLANAR_420, 224, 224, 224, 224, 0);
+    acldvppResizeConfig *cfg = acldvppCreateResizeConfig();
+    assert_int_equal(acldvppVpcResizeAsync(f->ch, in, direct, cfg, f->stream), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(f->stream), ACL_SUCCESS);
+    aclrtStream cap = NULL;
+    assert_int_equal(aclrtCreateStream(&cap), ACL_SUCCESS);
+    assert_int_equal(aclmdlRICaptureBegin(cap, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+    assert_int_equal(acldvppVpcResizeAsync(f->ch, in, out, cfg, cap), ACL_SUCCESS);
+    aclmdlRI ri = NULL;
+    assert_int_equal(aclmdlRICaptureEnd(cap, &ri), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(cap), ACL_SUCCESS);
+    const uint8_t *o = acldvppGetPicDescData(out);
+    for (size_t i = 0; i < 224 * 224 * 3 / 2; ++i) {
+        assert_int_equal(o[i], 0); /* recorded, not run */
+    }
+    for (int k = 0; k < 2; ++k) {
+        memset(acldvppGetPicDescData(out), 0, 224 * 224 * 3 / 2);
+        assert_int_equal(aclmdlRIExecuteAsync(ri, f->stream), ACL_SUCCESS);
+        assert_int_equal(aclrtSynchronizeStream(f->stream), ACL_SUCCESS);
+        assert_memory_equal(acldvppGetPicDescData(out), acldvppGetPicDescData(direct), 224 * 224 * 3 / 2);
+    }
+    assert_int_equal(aclmdlRIDestroy(ri), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyStream(cap), ACL_SUCCESS);
+    assert_int_equal(acldvppDestroyResizeConfig(cfg), ACL_SUCCESS);
+    free_pic(direct);
+    free_pic(out);
+    free_pic(in);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -497,6 +532,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(pyr_down, fix_setup, fix_teardown),
         cmocka_unit_test_setup_teardown(convert_and_hist, fix_setup, fix_teardown),
         cmocka_unit_test_setup_teardown(pipeline_order, fix_setup, fix_teardown),
+        cmocka_unit_test_setup_teardown(captured_resize, fix_setup, fix_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
