@@ -1,6 +1,7 @@
 /*
- * VDEC against FFmpeg: a clip encoded here with libavcodec's H.264 encoder
- * (libx264, with B-frames so frames leave the decoder reordered) is decoded
+ * VDEC against FFmpeg: clips encoded here with libavcodec's H.264 and H.265
+ * encoders (libx264 / libx265, with B-frames so frames leave the decoder
+ * reordered) are decoded
  * by aclvdecSendFrame with callbacks on a report thread, and every output
  * picture must equal FFmpeg's own decode of the same packet byte for byte.
  * Also: a garbage packet (reported at end of stream with retCode 0x20000,
@@ -29,9 +30,9 @@ typedef struct clip {
 static clip g_clip;
 static atomic_int g_done, g_bad, g_stop, g_nopic;
 
-static int encode_clip(clip *c)
+static int encode_clip(clip *c, const char *encoder)
 {
-    const AVCodec *enc = avcodec_find_encoder_by_name("libx264");
+    const AVCodec *enc = avcodec_find_encoder_by_name(encoder);
     if (enc == NULL) {
         return -1;
     }
@@ -83,9 +84,9 @@ static int encode_clip(clip *c)
 }
 
 /* FFmpeg's own decode of every packet (timestamp = packet index), as NV12 WS x HS. */
-static void reference_decode(clip *c)
+static void reference_decode(clip *c, enum AVCodecID id)
 {
-    const AVCodec *dec = avcodec_find_decoder(AV_CODEC_ID_H264);
+    const AVCodec *dec = avcodec_find_decoder(id);
     AVCodecContext *ctx = avcodec_alloc_context3(dec);
     ctx->thread_count = 1;
     assert_int_equal(avcodec_open2(ctx, dec, NULL), 0);
@@ -168,14 +169,17 @@ static void send_packet(aclvdecChannelDesc *ch, const void *data, int size, intp
     assert_int_equal(aclvdecSendFrame(ch, in, out, NULL, (void *)user), ACL_SUCCESS);
 }
 
-static void decode_clip(void **state)
+static void decode_clip(const char *encoder, enum AVCodecID id, acldvppStreamFormat en_type)
 {
-    (void)state;
-    if (encode_clip(&g_clip) != 0) {
-        skip(); /* no H.264 encoder in this FFmpeg */
+    memset(&g_clip, 0, sizeof(g_clip));
+    atomic_store(&g_done, 0);
+    atomic_store(&g_bad, 0);
+    atomic_store(&g_nopic, 0);
+    if (encode_clip(&g_clip, encoder) != 0) {
+        skip(); /* no such encoder in this FFmpeg */
     }
     assert_true(g_clip.n == NFRAMES);
-    reference_decode(&g_clip);
+    reference_decode(&g_clip, id);
     assert_int_equal(aclrtSetDevice(0), ACL_SUCCESS);
     pthread_t th;
     atomic_store(&g_stop, 0);
@@ -185,7 +189,7 @@ static void decode_clip(void **state)
     assert_int_equal(aclvdecSetChannelDescChannelId(ch, 3), ACL_SUCCESS);
     assert_int_equal(aclvdecSetChannelDescThreadId(ch, (uint64_t)th), ACL_SUCCESS);
     assert_int_equal(aclvdecSetChannelDescCallback(ch, on_frame), ACL_SUCCESS);
-    assert_int_equal(aclvdecSetChannelDescEnType(ch, H264_HIGH_LEVEL), ACL_SUCCESS);
+    assert_int_equal(aclvdecSetChannelDescEnType(ch, en_type), ACL_SUCCESS);
     assert_int_equal(aclvdecSetChannelDescOutPicFormat(ch, PIXEL_FORMAT_YUV_SEMIPLANAR_420), ACL_SUCCESS);
     assert_int_equal(aclvdecCreateChannel(ch), ACL_SUCCESS);
 
@@ -232,6 +236,18 @@ static void decode_clip(void **state)
     }
     assert_int_equal(aclrtResetDevice(0), ACL_SUCCESS);
     (void)aclGetRecentErrMsg();
+}
+
+static void decode_h264(void **state)
+{
+    (void)state;
+    decode_clip("libx264", AV_CODEC_ID_H264, H264_HIGH_LEVEL);
+}
+
+static void decode_h265(void **state)
+{
+    (void)state;
+    decode_clip("libx265", AV_CODEC_ID_HEVC, H265_MAIN_LEVEL);
 }
 
 static void channel_desc(void **state)
@@ -283,7 +299,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(channel_desc),
-        cmocka_unit_test(decode_clip),
+        cmocka_unit_test(decode_h264),
+        cmocka_unit_test(decode_h265),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
