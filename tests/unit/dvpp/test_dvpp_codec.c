@@ -346,6 +346,30 @@ static void jpeg_encode(void **state)
     print_message("    re-encode PSNR %.1f dB, %u bytes\n", psnr, size);
     assert_true(psnr > 38);
 
+    /* packed YUV422 input (YUYV, made by VPC colour conversion) encodes as 4:2:2 */
+    acldvppPicDesc *yuyv = make_pic(PIXEL_FORMAT_YUYV_PACKED_422, w, h, align_up(2 * w, 16), h, 0);
+    assert_int_equal(acldvppVpcConvertColorAsync(f->ch, nv12, yuyv, f->stream), ACL_SUCCESS);
+    uint32_t ysize = cap;
+    assert_int_equal(acldvppJpegEncodeAsync(f->ch, yuyv, out, &ysize, cfg, f->stream), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(f->stream), ACL_SUCCESS);
+    assert_int_equal(acldvppJpegGetImageInfoV2(out, ysize, &ew, &eh, NULL, &css), ACL_SUCCESS);
+    assert_int_equal(css, ACL_JPEG_CSS_422);
+    acldvppPicDesc *back422 = decode(f, out, ysize, PIXEL_FORMAT_YUV_SEMIPLANAR_420, w, h, &sync);
+    assert_int_equal(sync, ACL_SUCCESS);
+    const uint8_t *c = acldvppGetPicDescData(back422);
+    se = 0;
+    for (uint32_t y = 0; y < h; ++y) {
+        for (uint32_t x = 0; x < w; ++x) {
+            const double e = (double)a[y * align_up(w, 64) + x] - c[y * align_up(w, 64) + x];
+            se += e * e;
+        }
+    }
+    const double psnr422 = 10 * log10(255.0 * 255.0 / (se / (w * h) + 1e-9));
+    print_message("    YUYV re-encode PSNR %.1f dB\n", psnr422);
+    assert_true(psnr422 > 38);
+    free_pic(back422);
+    free_pic(yuyv);
+
     /* an output buffer too small: reported at synchronisation, nothing written past it */
     size = 200;
     memset(out + 200, GUARD_BYTE, GUARD);
