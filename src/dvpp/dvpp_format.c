@@ -107,6 +107,10 @@ oa_status oa_dvpp_pic_check(const acldvppPicDesc *d, const oa_dvpp_rules *r, oa_
     if (d->data == NULL) {
         return OA_FAIL(OA_E_PARAM, "%s %s picture data must not be null", r->engine, r->side);
     }
+    if ((uintptr_t)d->data % OA_DVPP_ADDR_ALIGN != 0) {
+        return OA_FAIL(OA_E_PARAM, "%s %s picture data %p is not %u-byte aligned (acldvppMalloc addresses are)",
+                       r->engine, r->side, d->data, OA_DVPP_ADDR_ALIGN);
+    }
     oa_status st = range_check(r, "width", d->width, r->min_w, r->max_w);
     if (st == OA_OK) {
         st = range_check(r, "height", d->height, r->min_h, r->max_h);

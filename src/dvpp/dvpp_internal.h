@@ -120,6 +120,9 @@ bool oa_dvpp_fmt_bytes(const oa_dvpp_fmt *f, uint32_t ws, uint32_t hs, size_t *o
 
 /* ---- validated pictures ---- */
 
+/* Start alignment of every picture buffer (acldvppMalloc's; docs/dvpp.md "Memory"). */
+#define OA_DVPP_ADDR_ALIGN 128u
+
 /* Limits one engine applies to one side (input or output) of an operation. */
 typedef struct oa_dvpp_rules {
     const char *engine; /* "VPC", "JPEGD", ... for messages */

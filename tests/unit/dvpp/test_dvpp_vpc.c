@@ -106,6 +106,14 @@ static void resize_modes(void **state)
     free_pic(rgb);
     assert_int_equal(acldvppVpcResizeAsync(f->ch, in, out, NULL, f->stream), ACL_ERROR_INVALID_PARAM);
     (void)aclGetRecentErrMsg();
+    /* a picture starting off the 128-byte grid (a piece cut from a bigger block) */
+    uint8_t *base = acldvppGetPicDescData(out);
+    assert_int_equal(acldvppSetPicDescData(out, base + 32), ACL_SUCCESS);
+    assert_int_equal(acldvppSetPicDescSize(out, 224 * 224 * 3 / 2 - 32), ACL_SUCCESS);
+    assert_int_equal(acldvppVpcResizeAsync(f->ch, in, out, cfg, f->stream), ACL_ERROR_INVALID_PARAM);
+    expect_msg("aligned");
+    assert_int_equal(acldvppSetPicDescData(out, base), ACL_SUCCESS);
+    assert_int_equal(acldvppSetPicDescSize(out, 224 * 224 * 3 / 2), ACL_SUCCESS);
     free_pic(out);
     assert_int_equal(acldvppDestroyResizeConfig(cfg), ACL_SUCCESS);
     free_pic(in);
