@@ -1,10 +1,11 @@
 /*
  * PNGD: acldvppPngGetImageInfo, acldvppPngPredictDecSize and
- * acldvppPngDecodeAsync over libpng's simplified reader, which decodes
- * straight into the output buffer with its row stride. Rules: docs/dvpp.md
- * "PNGD".
+ * acldvppPngDecodeAsync over libpng, decoding straight into the output
+ * buffer with its row stride. Rules: docs/dvpp.md "PNGD".
  */
 #include <png.h>
+#include <setjmp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,27 +127,95 @@ ACL_FUNC_VISIBILITY aclError acldvppPngPredictDecSize(const void *data, uint32_t
     return ACL_SUCCESS;
 }
 
+/* libpng reads from the caller's bytes, never past size; errors jump back with a message. */
+typedef struct png_src {
+    const uint8_t *p;
+    size_t n, off;
+    char msg[128];
+} png_src;
+
+static void png_read_mem(png_structp png, png_bytep out, size_t len)
+{
+    png_src *s = png_get_io_ptr(png);
+    if (len > s->n - s->off) {
+        png_error(png, "the PNG data ends early");
+    }
+    memcpy(out, s->p + s->off, len);
+    s->off += len;
+}
+
+static void png_on_error(png_structp png, png_const_charp msg)
+{
+    png_src *s = png_get_error_ptr(png);
+    (void)snprintf(s->msg, sizeof(s->msg), "%s", msg);
+    png_longjmp(png, 1);
+}
+
+static void png_on_warning(png_structp png, png_const_charp msg)
+{
+    (void)png;
+    (void)msg;
+}
+
+/*
+ * Decodes with libpng's transformations to 8-bit RGB / RGBA: palettes and
+ * low bit depths expanded, tRNS to alpha, gray to RGB, 16-bit samples scaled
+ * (v * 255 + 32767) / 65535 -- sample values are kept as stored, no gamma
+ * conversion (libpng's simplified reader would treat 16-bit data as linear).
+ */
 oa_status oa_pngd_decode(const uint8_t *data, size_t size, const oa_png_info *info, const oa_dvpp_pic *out)
 {
-    png_image img;
-    memset(&img, 0, sizeof(img));
-    img.version = PNG_IMAGE_VERSION;
-    if (!png_image_begin_read_from_memory(&img, data, size)) {
-        const oa_status st = OA_FAIL(OA_E_PARAM, "PNGD: bad PNG data: %s", img.message);
-        png_image_free(&img);
+    /* on the heap: what libpng's callbacks change must survive the longjmp */
+    png_src *src = calloc(1, sizeof(*src));
+    png_structp png = src != NULL ? png_create_read_struct(PNG_LIBPNG_VER_STRING, src, png_on_error, png_on_warning)
+                                  : NULL;
+    png_infop pinfo = png != NULL ? png_create_info_struct(png) : NULL;
+    png_bytep *volatile rows = NULL;
+    if (png == NULL || pinfo == NULL) {
+        png_destroy_read_struct(&png, &pinfo, NULL);
+        free(src);
+        return OA_FAIL(OA_E_NOMEM, "PNGD: cannot create a PNG reader");
+    }
+    src->p = data;
+    src->n = size;
+    if (setjmp(png_jmpbuf(png)) != 0) {
+        free(rows);
+        png_destroy_read_struct(&png, &pinfo, NULL);
+        const oa_status st = OA_FAIL(OA_E_PARAM, "PNGD: the PNG data is corrupt or truncated: %s", src->msg);
+        free(src);
         return st;
     }
-    if (img.width != info->width || img.height != info->height) {
-        png_image_free(&img);
-        return OA_FAIL(OA_E_PARAM, "PNGD: PNG header changed (%ux%u)", img.width, img.height);
+    png_set_read_fn(png, src, png_read_mem);
+    png_set_user_limits(png, info->width, info->height);
+    png_read_info(png, pinfo);
+    if (png_get_image_width(png, pinfo) != info->width || png_get_image_height(png, pinfo) != info->height) {
+        png_error(png, "the image size differs from the header read before");
     }
-    img.format = out->fmt->bpp == 4 ? PNG_FORMAT_RGBA : PNG_FORMAT_RGB;
-    if (!png_image_finish_read(&img, NULL, out->data, (png_int_32)out->ws, NULL)) {
-        const oa_status st = OA_FAIL(OA_E_PARAM, "PNGD: the PNG data is corrupt or truncated: %s", img.message);
-        png_image_free(&img);
-        return st;
+    const int type = png_get_color_type(png, pinfo);
+    png_set_scale_16(png);
+    png_set_packing(png);
+    png_set_expand(png); /* palette -> RGB, gray < 8 bits -> 8 bits, tRNS -> alpha */
+    if (type == PNG_COLOR_TYPE_GRAY || type == PNG_COLOR_TYPE_GRAY_ALPHA) {
+        png_set_gray_to_rgb(png);
     }
-    png_image_free(&img);
+    (void)png_set_interlace_handling(png);
+    png_read_update_info(png, pinfo);
+    const size_t row_bytes = (size_t)out->w * out->fmt->bpp;
+    if (png_get_rowbytes(png, pinfo) != row_bytes) {
+        png_error(png, "the decoded rows do not have the output format's width");
+    }
+    rows = malloc((size_t)out->h * sizeof(*rows));
+    if (rows == NULL) {
+        png_error(png, "no memory for the row table");
+    }
+    for (uint32_t y = 0; y < out->h; ++y) {
+        rows[y] = out->data + (size_t)y * out->ws;
+    }
+    png_read_image(png, rows);
+    png_read_end(png, NULL);
+    free(rows);
+    png_destroy_read_struct(&png, &pinfo, NULL);
+    free(src);
     return OA_OK;
 }
 

@@ -82,6 +82,15 @@ for name, im in [
     ref = np.asarray(dec.convert("RGBA" if has_alpha else "RGB"))
     write(name + ".raw", ref)
     png_lines.append(f"{name} {im.size[0]} {im.size[1]} {ref.shape[2]}")
+# 16-bit gray: samples scaled to 8 bits as stored (no gamma), (v * 255 + 32767) // 65535, numpy reference
+g16 = (np.arange(100 * 80, dtype=np.uint32).reshape(80, 100) * 8).astype(np.uint16)
+buf = io.BytesIO()
+Image.fromarray(g16, "I;16").save(buf, "PNG")
+with open(os.path.join(OUT, "pgray16.png"), "wb") as f:
+    f.write(buf.getvalue())
+g8 = ((g16.astype(np.uint32) * 255 + 32767) // 65535).astype(np.uint8)
+write("pgray16.raw", np.repeat(g8[..., None], 3, -1))
+png_lines.append("pgray16 100 80 3")
 with open(os.path.join(OUT, "png.txt"), "w") as f:
     f.write("\n".join(png_lines) + "\n")
 
