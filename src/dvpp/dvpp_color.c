@@ -161,25 +161,21 @@ static void pack(const oa_dvpp_pic *pic, uint8_t *p[3], const uint8_t *a)
     }
 }
 
-typedef struct color_job {
-    oa_dvpp_pic in, out;
-    csc_coeffs csc;
-    acldvppPicDesc *desc;
-} color_job;
-
-static oa_status convert(color_job *j)
+oa_status oa_dvpp_convert(const oa_dvpp_pic *in, const oa_dvpp_pic *out, uint32_t csc_matrix)
 {
-    const size_t n = (size_t)j->in.w * j->in.h;
+    csc_coeffs csc;
+    csc_init(csc_matrix, &csc);
+    const size_t n = (size_t)in->w * in->h;
     uint8_t *buf = malloc(4 * n);
     if (buf == NULL) {
         return OA_FAIL(OA_E_NOMEM, "VPC convert colour: %zu bytes of planes", 4 * n);
     }
     uint8_t *p[3] = {buf, buf + n, buf + 2 * n};
     uint8_t *a = buf + 3 * n;
-    unpack(&j->in, p, a);
-    const oa_dvpp_family from = j->in.fmt->family;
-    const oa_dvpp_family to = j->out.fmt->family;
-    const csc_coeffs *c = &j->csc;
+    unpack(in, p, a);
+    const oa_dvpp_family from = in->fmt->family;
+    const oa_dvpp_family to = out->fmt->family;
+    const csc_coeffs *c = &csc;
     for (size_t i = 0; i < n && from != to; ++i) {
         const int32_t v0 = p[0][i];
         const int32_t v1 = p[1][i];
@@ -197,15 +193,21 @@ static oa_status convert(color_job *j)
             p[2][i] = sat(c->to_yuv[2][0] * v0 + c->to_yuv[2][1] * v1 + c->to_yuv[2][2] * v2 + (128 << Q));
         }
     }
-    pack(&j->out, p, a);
+    pack(out, p, a);
     free(buf);
     return OA_OK;
 }
 
+typedef struct color_job {
+    oa_dvpp_pic in, out;
+    uint32_t csc;
+    acldvppPicDesc *desc;
+} color_job;
+
 static oa_status color_run(void *p)
 {
     color_job *j = p;
-    const oa_status st = convert(j);
+    const oa_status st = oa_dvpp_convert(&j->in, &j->out, j->csc);
     j->desc->ret_code = (uint32_t)oa_status_to_acl(st);
     return st;
 }
@@ -232,7 +234,7 @@ static oa_status color_submit(acldvppChannelDesc *ch, acldvppPicDesc *in, acldvp
         free(j);
         return st;
     }
-    csc_init(ch->csc, &j->csc);
+    j->csc = ch->csc;
     j->desc = out;
     return oa_dvpp_submit(stream, color_run, j);
 }

@@ -216,6 +216,12 @@ oa_status oa_dvpp_resize(const oa_dvpp_pic *in, oa_dvpp_rect src_r, const oa_dvp
 void oa_dvpp_border_fill(const oa_dvpp_pic *pic, oa_dvpp_rect inner, const acldvppBorderConfig *cfg);
 
 
+/*
+ * Converts in into out (same size, any two formats of the table) with the
+ * colour matrix csc_matrix (acldvppCscMatrix) for YUV <-> RGB (dvpp_color.c).
+ */
+oa_status oa_dvpp_convert(const oa_dvpp_pic *in, const oa_dvpp_pic *out, uint32_t csc_matrix) OA_MUST_CHECK;
+
 /* Fills *out with a copy of the full picture rectangle. */
 static inline oa_dvpp_rect oa_dvpp_full_rect(const oa_dvpp_pic *p)
 {

@@ -40,7 +40,7 @@ struct oa_vdec_chan {
     aclrtStream stream;
     uint64_t thread_id;
     aclvdecCallback cb;
-    uint32_t out_format, out_w, out_h;
+    uint32_t out_format, out_w, out_h, csc;
     pthread_mutex_t mu;
     vdec_entry *pending; /* sent, no frame yet (send order) */
     vdec_entry *ready;   /* frame written (or given up), callback not run yet; in completion order */
@@ -73,40 +73,27 @@ static vdec_entry *take_pending(oa_vdec_chan *c, uint64_t seq, bool any)
     return e;
 }
 
-/* Writes the decoded frame into out (NV12/NV21 at the picture's or the frame's size). */
-static uint32_t write_frame(oa_vdec_chan *c, const AVFrame *f, acldvppPicDesc *out)
+static bool vdec_format(uint32_t f)
+{
+    return f == PIXEL_FORMAT_YUV_SEMIPLANAR_420 || f == PIXEL_FORMAT_YVU_SEMIPLANAR_420 || f == PIXEL_FORMAT_RGB_888 ||
+           f == PIXEL_FORMAT_BGR_888;
+}
+
+/* The frame as an NV12/NV21 picture in a new buffer (10-bit samples reduced to 8); NULL data on failure. */
+static oa_dvpp_pic frame_to_sp(const AVFrame *f, uint32_t fmt)
 {
     const bool hbd = f->format == AV_PIX_FMT_YUV420P10LE;
-    if (f->format != AV_PIX_FMT_YUV420P && f->format != AV_PIX_FMT_YUVJ420P && !hbd) {
-        OA_LOGE("VDEC: decoded pixel format %d is not 4:2:0", f->format);
-        return VDEC_ERR_DECODE;
-    }
     const uint32_t fw = (uint32_t)f->width & ~1u;
     const uint32_t fh = (uint32_t)f->height & ~1u;
-    /* the output geometry: all four values set on the picture, or none (the channel's / the stream's size) */
-    uint32_t w = out->width, h = out->height, ws = out->width_stride, hs = out->height_stride;
-    if (w == 0 && h == 0 && ws == 0 && hs == 0) {
-        w = c->out_w != 0 ? c->out_w : fw;
-        h = c->out_h != 0 ? c->out_h : fh;
-        ws = oa_dvpp_align(w, 16);
-        hs = oa_dvpp_align(h, 2);
-    }
-    const uint32_t fmt = (out->format == PIXEL_FORMAT_YUV_SEMIPLANAR_420 ||
-                          out->format == PIXEL_FORMAT_YVU_SEMIPLANAR_420) ? out->format : c->out_format;
-    const size_t need = (size_t)ws * hs * 3u / 2u;
-    if (out->data == NULL || need > out->size || oa_dvpp_buffer_check(out->data, need, "VDEC output") != OA_OK) {
-        OA_LOGE("VDEC: output picture of %u bytes (data %p) cannot hold %ux%u strides", out->size, out->data, ws, hs);
-        return VDEC_ERR_DECODE;
-    }
-    /* the frame as an NV12 picture (scratch), then copied or resized into the output */
     const uint32_t sws = oa_dvpp_align(fw, 16);
-    uint8_t *tmp = malloc((size_t)sws * fh * 3u / 2u);
-    if (tmp == NULL) {
-        return VDEC_ERR_DECODE;
+    oa_dvpp_pic p = {NULL, (size_t)sws * fh * 3u / 2u, oa_dvpp_fmt_find(fmt), fw, fh, sws, fh};
+    p.data = malloc(p.bytes);
+    if (p.data == NULL) {
+        return p;
     }
     const bool swap = fmt == PIXEL_FORMAT_YVU_SEMIPLANAR_420;
     for (uint32_t y = 0; y < fh; ++y) {
-        uint8_t *d = tmp + (size_t)y * sws;
+        uint8_t *d = p.data + (size_t)y * sws;
         if (hbd) {
             const uint16_t *s = (const uint16_t *)(const void *)(f->data[0] + (size_t)y * (size_t)f->linesize[0]);
             for (uint32_t x = 0; x < fw; ++x) {
@@ -117,7 +104,7 @@ static uint32_t write_frame(oa_vdec_chan *c, const AVFrame *f, acldvppPicDesc *o
         }
     }
     for (uint32_t y = 0; y < fh / 2u; ++y) {
-        uint8_t *d = tmp + (size_t)sws * fh + (size_t)y * sws;
+        uint8_t *d = p.data + (size_t)sws * fh + (size_t)y * sws;
         for (uint32_t x = 0; x < fw / 2u; ++x) {
             uint32_t u = 0, v = 0;
             if (hbd) {
@@ -131,12 +118,57 @@ static uint32_t write_frame(oa_vdec_chan *c, const AVFrame *f, acldvppPicDesc *o
             d[2 * x + 1] = (uint8_t)(swap ? u : v);
         }
     }
-    const oa_dvpp_fmt *nf = oa_dvpp_fmt_find(fmt);
-    const oa_dvpp_pic src = {tmp, (size_t)sws * fh * 3u / 2u, nf, fw, fh, sws, fh};
-    const oa_dvpp_pic dst = {out->data, need, nf, w, h, ws, hs};
-    const oa_status st =
-        oa_dvpp_resize(&src, oa_dvpp_full_rect(&src), &dst, oa_dvpp_full_rect(&dst), OA_DVPP_INTERP_BILINEAR_CV);
-    free(tmp);
+    return p;
+}
+
+/*
+ * Writes the decoded frame into out: NV12/NV21 (resized by VPC bilinear when
+ * the output size differs) or RGB888/BGR888 (then converted with the
+ * channel's colour matrix).
+ */
+static uint32_t write_frame(oa_vdec_chan *c, const AVFrame *f, acldvppPicDesc *out)
+{
+    if (f->format != AV_PIX_FMT_YUV420P && f->format != AV_PIX_FMT_YUVJ420P && f->format != AV_PIX_FMT_YUV420P10LE) {
+        OA_LOGE("VDEC: decoded pixel format %d is not 4:2:0", f->format);
+        return VDEC_ERR_DECODE;
+    }
+    const uint32_t fmt = vdec_format(out->format) ? out->format : c->out_format;
+    const bool rgb = fmt == PIXEL_FORMAT_RGB_888 || fmt == PIXEL_FORMAT_BGR_888;
+    const oa_dvpp_fmt *of = oa_dvpp_fmt_find(fmt);
+    /* the output geometry: all four values set on the picture, or none (the channel's / the stream's size) */
+    uint32_t w = out->width, h = out->height, ws = out->width_stride, hs = out->height_stride;
+    if (w == 0 && h == 0 && ws == 0 && hs == 0) {
+        w = c->out_w != 0 ? c->out_w : ((uint32_t)f->width & ~1u);
+        h = c->out_h != 0 ? c->out_h : ((uint32_t)f->height & ~1u);
+        ws = oa_dvpp_align(w, 16) * of->bpp;
+        hs = rgb ? h : oa_dvpp_align(h, 2);
+    }
+    size_t need = 0;
+    if (!oa_dvpp_fmt_bytes(of, ws, hs, &need) || ws < w * of->bpp || out->data == NULL || need > out->size ||
+        oa_dvpp_buffer_check(out->data, need, "VDEC output") != OA_OK) {
+        OA_LOGE("VDEC: output picture of %u bytes (data %p) cannot hold %s %ux%u with strides %ux%u", out->size,
+                out->data, of->name, w, h, ws, hs);
+        return VDEC_ERR_DECODE;
+    }
+    const uint32_t sp_fmt = rgb ? PIXEL_FORMAT_YUV_SEMIPLANAR_420 : fmt;
+    oa_dvpp_pic src = frame_to_sp(f, sp_fmt);
+    const oa_dvpp_pic dst = {out->data, need, of, w, h, ws, hs};
+    oa_dvpp_pic mid = {NULL, 0, src.fmt, w, h, oa_dvpp_align(w, 16), h};
+    oa_status st = src.data != NULL ? OA_OK : OA_E_NOMEM;
+    if (st == OA_OK && rgb && (w != src.w || h != src.h)) {
+        mid.bytes = (size_t)mid.ws * h * 3u / 2u;
+        mid.data = malloc(mid.bytes);
+        st = mid.data == NULL ? OA_E_NOMEM
+                              : oa_dvpp_resize(&src, oa_dvpp_full_rect(&src), &mid, oa_dvpp_full_rect(&mid),
+                                               OA_DVPP_INTERP_BILINEAR_CV);
+    }
+    if (st == OA_OK && rgb) {
+        st = oa_dvpp_convert(mid.data != NULL ? &mid : &src, &dst, c->csc);
+    } else if (st == OA_OK) {
+        st = oa_dvpp_resize(&src, oa_dvpp_full_rect(&src), &dst, oa_dvpp_full_rect(&dst), OA_DVPP_INTERP_BILINEAR_CV);
+    }
+    free(mid.data);
+    free(src.data);
     if (st != OA_OK) {
         return VDEC_ERR_DECODE;
     }
@@ -284,6 +316,7 @@ static oa_status chan_create(aclvdecChannelDesc *d)
     c->out_format = d->out_format;
     c->out_w = d->out_width;
     c->out_h = d->out_height;
+    c->csc = d->csc;
     c->ctx = avcodec_alloc_context3(codec);
     c->pkt = av_packet_alloc();
     c->frm = av_frame_alloc();

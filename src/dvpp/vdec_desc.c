@@ -44,8 +44,9 @@ static oa_status set_en_type(aclvdecChannelDesc *d, uint32_t v)
 
 static oa_status set_out_format(aclvdecChannelDesc *d, uint32_t v)
 {
-    if (v != PIXEL_FORMAT_YUV_SEMIPLANAR_420 && v != PIXEL_FORMAT_YVU_SEMIPLANAR_420) {
-        return OA_FAIL(OA_E_PARAM, "VDEC output format %s is not supported (YUV420SP NV12 or NV21)",
+    if (v != PIXEL_FORMAT_YUV_SEMIPLANAR_420 && v != PIXEL_FORMAT_YVU_SEMIPLANAR_420 && v != PIXEL_FORMAT_RGB_888 &&
+        v != PIXEL_FORMAT_BGR_888) {
+        return OA_FAIL(OA_E_PARAM, "VDEC output format %s is not supported (YUV420SP NV12/NV21, RGB888, BGR888)",
                        oa_dvpp_fmt_name(v));
     }
     d->out_format = v;

@@ -24,10 +24,11 @@ typedef struct clip {
     uint8_t *pkt[NFRAMES + 1];
     int size[NFRAMES + 1];
     int n;
-    uint8_t *ref[NFRAMES + 1]; /* NV12, WS x HS */
+    uint8_t *ref[NFRAMES + 1]; /* NV12, WS x HS; BGR888 (WS * 3 x HS) when the channel outputs BGR */
 } clip;
 
 static clip g_clip;
+static bool g_bgr;
 static atomic_int g_done, g_bad, g_stop, g_nopic;
 
 static int encode_clip(clip *c, const char *encoder)
@@ -133,7 +134,8 @@ static void on_frame(acldvppStreamDesc *input, acldvppPicDesc *output, void *use
         }
     } else if (output == NULL || acldvppGetPicDescRetCode(output) != 0 || g_clip.ref[k] == NULL ||
                acldvppGetPicDescWidth(output) != CW || acldvppGetPicDescHeight(output) != CH ||
-               memcmp(acldvppGetPicDescData(output), g_clip.ref[k], (size_t)WS * HS * 3 / 2) != 0) {
+               acldvppGetPicDescFormat(output) != (g_bgr ? PIXEL_FORMAT_BGR_888 : PIXEL_FORMAT_YUV_SEMIPLANAR_420) ||
+               memcmp(acldvppGetPicDescData(output), g_clip.ref[k], g_bgr ? (size_t)WS * HS * 3 : (size_t)WS * HS * 3 / 2) != 0) {
         atomic_fetch_add(&g_bad, 1);
     }
     acldvppFree(acldvppGetStreamDescData(input));
@@ -162,15 +164,40 @@ static void send_packet(aclvdecChannelDesc *ch, const void *data, int size, intp
     assert_int_equal(acldvppSetStreamDescSize(in, (uint32_t)size), ACL_SUCCESS);
     acldvppPicDesc *out = acldvppCreatePicDesc();
     void *o = NULL;
-    assert_int_equal(acldvppMalloc(&o, (size_t)WS * HS * 3 / 2), ACL_SUCCESS);
+    const uint32_t bytes = g_bgr ? WS * HS * 3 : WS * HS * 3 / 2;
+    assert_int_equal(acldvppMalloc(&o, bytes), ACL_SUCCESS);
     assert_int_equal(acldvppSetPicDescData(out, o), ACL_SUCCESS);
-    assert_int_equal(acldvppSetPicDescSize(out, WS * HS * 3 / 2), ACL_SUCCESS);
-    assert_int_equal(acldvppSetPicDescFormat(out, PIXEL_FORMAT_YUV_SEMIPLANAR_420), ACL_SUCCESS);
+    assert_int_equal(acldvppSetPicDescSize(out, bytes), ACL_SUCCESS);
     assert_int_equal(aclvdecSendFrame(ch, in, out, NULL, (void *)user), ACL_SUCCESS);
 }
 
-static void decode_clip(const char *encoder, enum AVCodecID id, acldvppStreamFormat en_type)
+/* The reference frames as BGR888 through VPC colour conversion (what VDEC's BGR output must equal). */
+static void refs_to_bgr(void)
 {
+    aclrtStream s = NULL;
+    assert_int_equal(aclrtCreateStream(&s), ACL_SUCCESS);
+    acldvppChannelDesc *ch = acldvppCreateChannelDesc();
+    assert_int_equal(acldvppCreateChannel(ch), ACL_SUCCESS);
+    for (int k = 0; k < g_clip.n; ++k) {
+        acldvppPicDesc *in = make_pic(PIXEL_FORMAT_YUV_SEMIPLANAR_420, CW, CH, WS, HS, 0);
+        memcpy(acldvppGetPicDescData(in), g_clip.ref[k], (size_t)WS * HS * 3 / 2);
+        acldvppPicDesc *out = make_pic(PIXEL_FORMAT_BGR_888, CW, CH, WS * 3, HS, 0);
+        assert_int_equal(acldvppVpcConvertColorAsync(ch, in, out, s), ACL_SUCCESS);
+        assert_int_equal(aclrtSynchronizeStream(s), ACL_SUCCESS);
+        free(g_clip.ref[k]);
+        g_clip.ref[k] = malloc((size_t)WS * HS * 3);
+        memcpy(g_clip.ref[k], acldvppGetPicDescData(out), (size_t)WS * HS * 3);
+        free_pic(out);
+        free_pic(in);
+    }
+    assert_int_equal(acldvppDestroyChannel(ch), ACL_SUCCESS);
+    assert_int_equal(acldvppDestroyChannelDesc(ch), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyStream(s), ACL_SUCCESS);
+}
+
+static void decode_clip(const char *encoder, enum AVCodecID id, acldvppStreamFormat en_type, bool bgr)
+{
+    g_bgr = bgr;
     memset(&g_clip, 0, sizeof(g_clip));
     atomic_store(&g_done, 0);
     atomic_store(&g_bad, 0);
@@ -181,6 +208,9 @@ static void decode_clip(const char *encoder, enum AVCodecID id, acldvppStreamFor
     assert_true(g_clip.n == NFRAMES);
     reference_decode(&g_clip, id);
     assert_int_equal(aclrtSetDevice(0), ACL_SUCCESS);
+    if (bgr) {
+        refs_to_bgr();
+    }
     pthread_t th;
     atomic_store(&g_stop, 0);
     assert_int_equal(pthread_create(&th, NULL, report_thread, NULL), 0);
@@ -190,7 +220,9 @@ static void decode_clip(const char *encoder, enum AVCodecID id, acldvppStreamFor
     assert_int_equal(aclvdecSetChannelDescThreadId(ch, (uint64_t)th), ACL_SUCCESS);
     assert_int_equal(aclvdecSetChannelDescCallback(ch, on_frame), ACL_SUCCESS);
     assert_int_equal(aclvdecSetChannelDescEnType(ch, en_type), ACL_SUCCESS);
-    assert_int_equal(aclvdecSetChannelDescOutPicFormat(ch, PIXEL_FORMAT_YUV_SEMIPLANAR_420), ACL_SUCCESS);
+    assert_int_equal(
+        aclvdecSetChannelDescOutPicFormat(ch, bgr ? PIXEL_FORMAT_BGR_888 : PIXEL_FORMAT_YUV_SEMIPLANAR_420),
+        ACL_SUCCESS);
     assert_int_equal(aclvdecCreateChannel(ch), ACL_SUCCESS);
 
     for (int i = 0; i < g_clip.n; ++i) {
@@ -241,13 +273,19 @@ static void decode_clip(const char *encoder, enum AVCodecID id, acldvppStreamFor
 static void decode_h264(void **state)
 {
     (void)state;
-    decode_clip("libx264", AV_CODEC_ID_H264, H264_HIGH_LEVEL);
+    decode_clip("libx264", AV_CODEC_ID_H264, H264_HIGH_LEVEL, false);
+}
+
+static void decode_h264_bgr(void **state)
+{
+    (void)state;
+    decode_clip("libx264", AV_CODEC_ID_H264, H264_HIGH_LEVEL, true);
 }
 
 static void decode_h265(void **state)
 {
     (void)state;
-    decode_clip("libx265", AV_CODEC_ID_HEVC, H265_MAIN_LEVEL);
+    decode_clip("libx265", AV_CODEC_ID_HEVC, H265_MAIN_LEVEL, false);
 }
 
 static void channel_desc(void **state)
@@ -268,8 +306,8 @@ static void channel_desc(void **state)
     assert_int_equal(aclvdecGetChannelDescBitDepth(d), 10);
     assert_int_equal(aclvdecSetChannelDescEnType(d, (acldvppStreamFormat)4), ACL_ERROR_INVALID_PARAM);
     expect_msg("enType");
-    assert_int_equal(aclvdecSetChannelDescOutPicFormat(d, PIXEL_FORMAT_RGB_888), ACL_ERROR_INVALID_PARAM);
-    expect_msg("RGB888");
+    assert_int_equal(aclvdecSetChannelDescOutPicFormat(d, PIXEL_FORMAT_RGBA_8888), ACL_ERROR_INVALID_PARAM);
+    expect_msg("RGBA8888");
     assert_int_equal(aclvdecSetChannelDescOutMode(d, 2), ACL_ERROR_INVALID_PARAM);
     (void)aclGetRecentErrMsg();
     uint32_t v = H265_MAIN_LEVEL;
@@ -301,6 +339,7 @@ int main(void)
         cmocka_unit_test(channel_desc),
         cmocka_unit_test(decode_h264),
         cmocka_unit_test(decode_h265),
+        cmocka_unit_test(decode_h264_bgr),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
