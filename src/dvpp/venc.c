@@ -250,6 +250,10 @@ static oa_status open_encoder(oa_venc_chan *c, const aclvencChannelDesc *d)
     AVDictionary *opt = NULL;
     (void)av_dict_set(&opt, "preset", "veryfast", 0);
     (void)av_dict_set(&opt, "tune", "zerolatency", 0);
+    (void)av_dict_set(&opt, "forced-idr", "1", 0); /* forceIFrame makes an IDR frame */
+    if (strcmp(codec->name, "libx265") == 0) {
+        (void)av_dict_set(&opt, "x265-params", "open-gop=0", 0); /* key frames IDR, not CRA */
+    }
     static const char *const profiles[] = {"main", "baseline", "main", "high"};
     (void)av_dict_set(&opt, "profile", profiles[d->en_type], 0);
     const int rc = avcodec_open2(x, codec, &opt);

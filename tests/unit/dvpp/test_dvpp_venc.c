@@ -1,6 +1,6 @@
 /*
  * VENC: NV12 pictures encoded by aclvencSendFrame (callbacks on a report
- * thread) must form an H.264 stream that FFmpeg's own decoder decodes back
+ * thread) must form an H.264 / H.265 stream that FFmpeg's own decoder decodes back
  * to the pictures (PSNR > 35 dB), one encoded frame per picture in order, a
  * forced I frame where asked (an IDR NAL unit in that frame only besides the
  * first); plus the channel description's parameters and bad sends.
@@ -24,11 +24,18 @@ static int g_frame_size[NPIC];
 static bool g_idr[NPIC];
 static atomic_int g_calls, g_bad, g_stop;
 
+static bool g_hevc;
+static char g_nals[NPIC][64];
+
+/* Whether an Annex-B frame holds an IDR picture (H.264 NAL type 5, H.265 types 19 / 20). */
 static bool has_idr(const uint8_t *p, size_t n)
 {
     for (size_t i = 0; i + 3 < n; ++i) {
-        if (p[i] == 0 && p[i + 1] == 0 && p[i + 2] == 1 && (p[i + 3] & 0x1F) == 5) {
-            return true;
+        if (p[i] == 0 && p[i + 1] == 0 && p[i + 2] == 1) {
+            const unsigned t = g_hevc ? (p[i + 3] >> 1) & 0x3Fu : p[i + 3] & 0x1Fu;
+            if (g_hevc ? (t == 19 || t == 20) : t == 5) {
+                return true;
+            }
         }
     }
     return false;
@@ -48,6 +55,13 @@ static void on_packet(acldvppPicDesc *input, acldvppStreamDesc *output, void *us
         g_stream_len += n;
         g_frame_size[k] = (int)n;
         g_idr[k] = has_idr(d, n);
+        size_t o = 0;
+        for (uint32_t i = 0; i + 3 < n && o + 4 < sizeof(g_nals[k]); ++i) {
+            if (d[i] == 0 && d[i + 1] == 0 && d[i + 2] == 1) {
+                o += (size_t)snprintf(g_nals[k] + o, sizeof(g_nals[k]) - o, "%u ",
+                                      g_hevc ? (d[i + 3] >> 1) & 0x3Fu : d[i + 3] & 0x1Fu);
+            }
+        }
     }
     acldvppFree(acldvppGetPicDescData(input));
     acldvppDestroyPicDesc(input);
@@ -81,7 +95,7 @@ static acldvppPicDesc *picture(int i)
 
 static double decode_psnr(void)
 {
-    const AVCodec *dec = avcodec_find_decoder(AV_CODEC_ID_H264);
+    const AVCodec *dec = avcodec_find_decoder(g_hevc ? AV_CODEC_ID_HEVC : AV_CODEC_ID_H264);
     AVCodecContext *ctx = avcodec_alloc_context3(dec);
     assert_int_equal(avcodec_open2(ctx, dec, NULL), 0);
     AVPacket *p = av_packet_alloc();
@@ -120,10 +134,15 @@ static double decode_psnr(void)
     return worst;
 }
 
-static void encode(void **state)
+static void encode(bool hevc)
 {
-    (void)state;
-    if (avcodec_find_encoder_by_name("libx264") == NULL && avcodec_find_encoder(AV_CODEC_ID_H264) == NULL) {
+    g_hevc = hevc;
+    atomic_store(&g_calls, 0);
+    atomic_store(&g_bad, 0);
+    atomic_store(&g_stop, 0);
+    g_stream = NULL;
+    g_stream_len = 0;
+    if (avcodec_find_encoder_by_name(hevc ? "libx265" : "libx264") == NULL) {
         skip();
     }
     assert_int_equal(aclrtSetDevice(0), ACL_SUCCESS);
@@ -132,7 +151,7 @@ static void encode(void **state)
     aclvencChannelDesc *ch = aclvencCreateChannelDesc();
     assert_int_equal(aclvencSetChannelDescThreadId(ch, (uint64_t)th), ACL_SUCCESS);
     assert_int_equal(aclvencSetChannelDescCallback(ch, on_packet), ACL_SUCCESS);
-    assert_int_equal(aclvencSetChannelDescEnType(ch, H264_MAIN_LEVEL), ACL_SUCCESS);
+    assert_int_equal(aclvencSetChannelDescEnType(ch, hevc ? H265_MAIN_LEVEL : H264_MAIN_LEVEL), ACL_SUCCESS);
     assert_int_equal(aclvencSetChannelDescPicFormat(ch, PIXEL_FORMAT_YUV_SEMIPLANAR_420), ACL_SUCCESS);
     assert_int_equal(aclvencSetChannelDescPicWidth(ch, VW), ACL_SUCCESS);
     assert_int_equal(aclvencSetChannelDescPicHeight(ch, VH), ACL_SUCCESS);
@@ -154,7 +173,9 @@ static void encode(void **state)
     assert_int_equal(atomic_load(&g_calls), NPIC);
     assert_int_equal(atomic_load(&g_bad), 0);
     for (int i = 0; i < NPIC; ++i) {
-        assert_int_equal(g_idr[i], i == 0 || i == FORCED);
+        if (g_idr[i] != (i == 0 || i == FORCED)) {
+            fail_msg("frame %d: IDR %d (NAL types: %s)", i, g_idr[i], g_nals[i]);
+        }
     }
     const double psnr = decode_psnr();
     print_message("  %d frames, %zu bytes, worst luma PSNR %.1f dB\n", NPIC, g_stream_len, psnr);
@@ -174,6 +195,18 @@ static void encode(void **state)
     }
     free(g_stream);
     assert_int_equal(aclrtResetDevice(0), ACL_SUCCESS);
+}
+
+static void encode_h264(void **state)
+{
+    (void)state;
+    encode(false);
+}
+
+static void encode_h265(void **state)
+{
+    (void)state;
+    encode(true);
 }
 
 static void channel_desc(void **state)
@@ -229,7 +262,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(channel_desc),
-        cmocka_unit_test(encode),
+        cmocka_unit_test(encode_h264),
+        cmocka_unit_test(encode_h265),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
