@@ -129,3 +129,6 @@ if(_dyn_have_data)
   oa_compat_test(mdl_capture_cls_dyn PROGRAM mdl_capture ARGS ${_om}/cls.om ${_in}/cls_b8.bin ${_ref}/cls_b8 8,3,48,192
                  FIXTURES "dyn_inputs;dyn_om_cls;dyn_ref_cls" LABELS dynamic)
 endif()
+
+# DVPP: the call sequences of the Ascend samples' data-processing programs (C++).
+oa_compat_program(dvpp_samples_flow SOURCES dvpp/dvpp_samples_flow.cpp LIBS ascendcl pthread LABELS dvpp)

@@ -16,6 +16,7 @@ PKGS=(
   nodejs npm
   fonts-dejavu-core
   libonnx-testdata
+  libturbojpeg0-dev libjpeg62-turbo-dev libpng-dev libavcodec-dev  # DVPP: JPEG, PNG, H.264/H.265 (src/dvpp)
 )
 
 missing=()

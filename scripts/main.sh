@@ -4,7 +4,8 @@
 # command line), then build the sample applications against the prefix as a
 # user would and run them: the OCR pipeline (det -> cls -> rec) on a page
 # rendered here (in C, then in Python through `import acl`), the installed oa_run
-# runner, and the runtime sample.
+# runner, the runtime sample and the DVPP sample (JPEG -> DVPP decode/resize ->
+# the PP-OCR direction classifier).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install_deps.sh
@@ -63,3 +64,10 @@ oa_run --model "$OM/det.om" --output "$OM/out" --outfmt BIN --loop 2 \
 
 echo "== samples/runtime_pipeline"
 build/samples/runtime_pipeline
+
+# DVPP: a rendered text line as JPEG, upright and upside down -> JPEGD -> VPC -> cls -> top classes.
+/usr/bin/python3 samples/dvpp_classify/make_jpegs.py "$OM/dvpp" "openacl decodes JPEG"
+for f in line_0 line_180; do
+    echo "== samples/dvpp_classify on $OM/dvpp/$f.jpg"
+    build/samples/dvpp_classify "$OM/cls.om" "$OM/dvpp/$f.jpg"
+done

@@ -15,7 +15,8 @@
 #include "base/error.h"
 #include "base/util.h"
 
-#define MEM_ALIGN 64u
+/* 128: acldvppMalloc buffers start 128-byte aligned as CANN documents (docs/dvpp.md "Memory"). */
+#define MEM_ALIGN 128u
 #define MEM_MMAP_THRESHOLD (1u << 20)
 #define MEM_MAX_DEVICES 64
 

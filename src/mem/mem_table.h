@@ -5,7 +5,7 @@
  * and range-checked (a pointer inside a block belongs to that block).
  *
  * On the CPU, device memory is ordinary host memory: blocks of 1 MiB or more
- * come from mmap, smaller ones from a 64-byte aligned heap allocation. The
+ * come from mmap, smaller ones from a 128-byte aligned heap allocation. The
  * table owns DEVICE and HOST blocks (it frees them); REGISTERED ranges belong
  * to the application and are only remembered.
  *
@@ -51,7 +51,7 @@ typedef struct oa_mem_block {
 /*
  * Allocates size bytes (already rounded by the caller; requested is kept for
  * reports) of DEVICE or HOST memory for device_id and records it.
- * [out] *out: the block address (at least 64-byte aligned).
+ * [out] *out: the block address (at least 128-byte aligned).
  * Fails with OA_E_RT_MEMORY_ALLOCATION when the system has no memory or the
  * device capacity (OPENACL_DEVICE_MEMORY_MB) would be exceeded.
  */

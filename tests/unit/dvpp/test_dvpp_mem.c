@@ -37,6 +37,7 @@ static void allocate_use_free(void **state)
     void *p = NULL;
     assert_int_equal(acldvppMalloc(&p, 1000), ACL_SUCCESS);
     assert_non_null(p);
+    assert_int_equal((uintptr_t)p % 128, 0); /* CANN: 128-byte aligned start */
     memset(p, 0x5A, 1000 + 24 + 32); /* rounded up to 1024, plus 32 spare bytes */
     assert_int_equal(acldvppFree(p), ACL_SUCCESS);
     /* the runtime's aclrtFree rules apply: a pointer it does not know is rejected */

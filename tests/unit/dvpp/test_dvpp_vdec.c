@@ -1,0 +1,345 @@
+/*
+ * VDEC against FFmpeg: clips encoded here with libavcodec's H.264 and H.265
+ * encoders (libx264 / libx265, with B-frames so frames leave the decoder
+ * reordered) are decoded
+ * by aclvdecSendFrame with callbacks on a report thread, and every output
+ * picture must equal FFmpeg's own decode of the same packet byte for byte.
+ * Also: a garbage packet (reported at end of stream with retCode 0x20000,
+ * no crash), the channel description's parameters and the errors of bad
+ * sends.
+ */
+#include <libavcodec/avcodec.h>
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "dvpp_test_util.h"
+
+#define CW 320
+#define CH 240
+#define NFRAMES 12
+#define WS 320
+#define HS 240
+
+typedef struct clip {
+    uint8_t *pkt[NFRAMES + 1];
+    int size[NFRAMES + 1];
+    int n;
+    uint8_t *ref[NFRAMES + 1]; /* NV12, WS x HS; BGR888 (WS * 3 x HS) when the channel outputs BGR */
+} clip;
+
+static clip g_clip;
+static bool g_bgr;
+static atomic_int g_done, g_bad, g_stop, g_nopic;
+
+static int encode_clip(clip *c, const char *encoder)
+{
+    const AVCodec *enc = avcodec_find_encoder_by_name(encoder);
+    if (enc == NULL) {
+        return -1;
+    }
+    AVCodecContext *ctx = avcodec_alloc_context3(enc);
+    ctx->width = CW;
+    ctx->height = CH;
+    ctx->pix_fmt = AV_PIX_FMT_YUV420P;
+    ctx->time_base = (AVRational){1, 25};
+    ctx->gop_size = 6;
+    ctx->max_b_frames = 2;
+    ctx->thread_count = 1;
+    assert_int_equal(avcodec_open2(ctx, enc, NULL), 0);
+    AVFrame *f = av_frame_alloc();
+    f->format = AV_PIX_FMT_YUV420P;
+    f->width = CW;
+    f->height = CH;
+    assert_int_equal(av_frame_get_buffer(f, 0), 0);
+    AVPacket *p = av_packet_alloc();
+    c->n = 0;
+    for (int i = 0; i <= NFRAMES; ++i) {
+        if (i < NFRAMES) {
+            assert_int_equal(av_frame_make_writable(f), 0);
+            for (int y = 0; y < CH; ++y) {
+                for (int x = 0; x < CW; ++x) {
+                    f->data[0][y * f->linesize[0] + x] = (uint8_t)(x + y + i * 7 + ((x / 16 + y / 16 + i) & 1) * 60);
+                }
+            }
+            for (int y = 0; y < CH / 2; ++y) {
+                for (int x = 0; x < CW / 2; ++x) {
+                    f->data[1][y * f->linesize[1] + x] = (uint8_t)(128 + x - y + i * 3);
+                    f->data[2][y * f->linesize[2] + x] = (uint8_t)(64 + y + i * 5);
+                }
+            }
+            f->pts = i;
+        }
+        assert_true(avcodec_send_frame(ctx, i < NFRAMES ? f : NULL) >= 0);
+        while (avcodec_receive_packet(ctx, p) == 0) {
+            c->pkt[c->n] = malloc((size_t)p->size);
+            memcpy(c->pkt[c->n], p->data, (size_t)p->size);
+            c->size[c->n] = p->size;
+            c->n++;
+            av_packet_unref(p);
+        }
+    }
+    av_packet_free(&p);
+    av_frame_free(&f);
+    avcodec_free_context(&ctx);
+    return 0;
+}
+
+/* FFmpeg's own decode of every packet (timestamp = packet index), as NV12 WS x HS. */
+static void reference_decode(clip *c, enum AVCodecID id)
+{
+    const AVCodec *dec = avcodec_find_decoder(id);
+    AVCodecContext *ctx = avcodec_alloc_context3(dec);
+    ctx->thread_count = 1;
+    assert_int_equal(avcodec_open2(ctx, dec, NULL), 0);
+    AVPacket *p = av_packet_alloc();
+    AVFrame *f = av_frame_alloc();
+    for (int i = 0; i <= c->n; ++i) {
+        if (i < c->n) {
+            assert_int_equal(av_new_packet(p, c->size[i]), 0);
+            memcpy(p->data, c->pkt[i], (size_t)c->size[i]);
+            p->pts = i;
+            assert_true(avcodec_send_packet(ctx, p) >= 0);
+            av_packet_unref(p);
+        } else {
+            assert_true(avcodec_send_packet(ctx, NULL) >= 0);
+        }
+        while (avcodec_receive_frame(ctx, f) == 0) {
+            const int64_t k = f->best_effort_timestamp;
+            assert_true(k >= 0 && k < c->n);
+            uint8_t *r = calloc(1, (size_t)WS * HS * 3 / 2);
+            for (int y = 0; y < CH; ++y) {
+                memcpy(r + (size_t)y * WS, f->data[0] + y * f->linesize[0], CW);
+            }
+            for (int y = 0; y < CH / 2; ++y) {
+                for (int x = 0; x < CW / 2; ++x) {
+                    r[(size_t)WS * HS + (size_t)y * WS + 2 * x] = f->data[1][y * f->linesize[1] + x];
+                    r[(size_t)WS * HS + (size_t)y * WS + 2 * x + 1] = f->data[2][y * f->linesize[2] + x];
+                }
+            }
+            c->ref[k] = r;
+            av_frame_unref(f);
+        }
+    }
+    av_frame_free(&f);
+    av_packet_free(&p);
+    avcodec_free_context(&ctx);
+}
+
+static void on_frame(acldvppStreamDesc *input, acldvppPicDesc *output, void *user)
+{
+    const intptr_t k = (intptr_t)user;
+    if (k < 0) { /* the garbage packet */
+        if (acldvppGetPicDescRetCode(output) == 0x20000) {
+            atomic_fetch_add(&g_nopic, 1);
+        }
+    } else if (output == NULL || acldvppGetPicDescRetCode(output) != 0 || g_clip.ref[k] == NULL ||
+               acldvppGetPicDescWidth(output) != CW || acldvppGetPicDescHeight(output) != CH ||
+               acldvppGetPicDescFormat(output) != (g_bgr ? PIXEL_FORMAT_BGR_888 : PIXEL_FORMAT_YUV_SEMIPLANAR_420) ||
+               memcmp(acldvppGetPicDescData(output), g_clip.ref[k], g_bgr ? (size_t)WS * HS * 3 : (size_t)WS * HS * 3 / 2) != 0) {
+        atomic_fetch_add(&g_bad, 1);
+    }
+    acldvppFree(acldvppGetStreamDescData(input));
+    acldvppDestroyStreamDesc(input);
+    if (output != NULL) {
+        acldvppFree(acldvppGetPicDescData(output));
+        acldvppDestroyPicDesc(output);
+    }
+    atomic_fetch_add(&g_done, 1);
+}
+
+static void *report_thread(void *arg)
+{
+    (void)arg;
+    while (!atomic_load(&g_stop)) {
+        (void)aclrtProcessReport(50);
+    }
+    return NULL;
+}
+
+static void send_packet(aclvdecChannelDesc *ch, const void *data, int size, intptr_t user)
+{
+    acldvppStreamDesc *in = acldvppCreateStreamDesc();
+    void *d = dev_copy(data, (size_t)size);
+    assert_int_equal(acldvppSetStreamDescData(in, d), ACL_SUCCESS);
+    assert_int_equal(acldvppSetStreamDescSize(in, (uint32_t)size), ACL_SUCCESS);
+    acldvppPicDesc *out = acldvppCreatePicDesc();
+    void *o = NULL;
+    const uint32_t bytes = g_bgr ? WS * HS * 3 : WS * HS * 3 / 2;
+    assert_int_equal(acldvppMalloc(&o, bytes), ACL_SUCCESS);
+    assert_int_equal(acldvppSetPicDescData(out, o), ACL_SUCCESS);
+    assert_int_equal(acldvppSetPicDescSize(out, bytes), ACL_SUCCESS);
+    assert_int_equal(aclvdecSendFrame(ch, in, out, NULL, (void *)user), ACL_SUCCESS);
+}
+
+/* The reference frames as BGR888 through VPC colour conversion (what VDEC's BGR output must equal). */
+static void refs_to_bgr(void)
+{
+    aclrtStream s = NULL;
+    assert_int_equal(aclrtCreateStream(&s), ACL_SUCCESS);
+    acldvppChannelDesc *ch = acldvppCreateChannelDesc();
+    assert_int_equal(acldvppCreateChannel(ch), ACL_SUCCESS);
+    for (int k = 0; k < g_clip.n; ++k) {
+        acldvppPicDesc *in = make_pic(PIXEL_FORMAT_YUV_SEMIPLANAR_420, CW, CH, WS, HS, 0);
+        memcpy(acldvppGetPicDescData(in), g_clip.ref[k], (size_t)WS * HS * 3 / 2);
+        acldvppPicDesc *out = make_pic(PIXEL_FORMAT_BGR_888, CW, CH, WS * 3, HS, 0);
+        assert_int_equal(acldvppVpcConvertColorAsync(ch, in, out, s), ACL_SUCCESS);
+        assert_int_equal(aclrtSynchronizeStream(s), ACL_SUCCESS);
+        free(g_clip.ref[k]);
+        g_clip.ref[k] = malloc((size_t)WS * HS * 3);
+        memcpy(g_clip.ref[k], acldvppGetPicDescData(out), (size_t)WS * HS * 3);
+        free_pic(out);
+        free_pic(in);
+    }
+    assert_int_equal(acldvppDestroyChannel(ch), ACL_SUCCESS);
+    assert_int_equal(acldvppDestroyChannelDesc(ch), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyStream(s), ACL_SUCCESS);
+}
+
+static void decode_clip(const char *encoder, enum AVCodecID id, acldvppStreamFormat en_type, bool bgr)
+{
+    g_bgr = bgr;
+    memset(&g_clip, 0, sizeof(g_clip));
+    atomic_store(&g_done, 0);
+    atomic_store(&g_bad, 0);
+    atomic_store(&g_nopic, 0);
+    if (encode_clip(&g_clip, encoder) != 0) {
+        skip(); /* no such encoder in this FFmpeg */
+    }
+    assert_true(g_clip.n == NFRAMES);
+    reference_decode(&g_clip, id);
+    assert_int_equal(aclrtSetDevice(0), ACL_SUCCESS);
+    if (bgr) {
+        refs_to_bgr();
+    }
+    pthread_t th;
+    atomic_store(&g_stop, 0);
+    assert_int_equal(pthread_create(&th, NULL, report_thread, NULL), 0);
+
+    aclvdecChannelDesc *ch = aclvdecCreateChannelDesc();
+    assert_int_equal(aclvdecSetChannelDescChannelId(ch, 3), ACL_SUCCESS);
+    assert_int_equal(aclvdecSetChannelDescThreadId(ch, (uint64_t)th), ACL_SUCCESS);
+    assert_int_equal(aclvdecSetChannelDescCallback(ch, on_frame), ACL_SUCCESS);
+    assert_int_equal(aclvdecSetChannelDescEnType(ch, en_type), ACL_SUCCESS);
+    assert_int_equal(
+        aclvdecSetChannelDescOutPicFormat(ch, bgr ? PIXEL_FORMAT_BGR_888 : PIXEL_FORMAT_YUV_SEMIPLANAR_420),
+        ACL_SUCCESS);
+    assert_int_equal(aclvdecCreateChannel(ch), ACL_SUCCESS);
+
+    for (int i = 0; i < g_clip.n; ++i) {
+        send_packet(ch, g_clip.pkt[i], g_clip.size[i], i);
+    }
+    const uint8_t junk[300] = {0, 0, 0, 1, 0x65, 0x11, 0x22};
+    send_packet(ch, junk, sizeof(junk), -1);
+    acldvppStreamDesc *eos = acldvppCreateStreamDesc();
+    assert_int_equal(acldvppSetStreamDescEos(eos, 1), ACL_SUCCESS);
+    assert_int_equal(aclvdecSendFrame(ch, eos, NULL, NULL, NULL), ACL_SUCCESS);
+    /* after the end-of-stream send returns, every callback has run */
+    assert_int_equal(atomic_load(&g_done), g_clip.n + 1);
+    assert_int_equal(atomic_load(&g_bad), 0);
+    assert_int_equal(atomic_load(&g_nopic), 1);
+
+    /* bad sends */
+    acldvppStreamDesc *in = acldvppCreateStreamDesc();
+    assert_int_equal(aclvdecSendFrame(ch, in, NULL, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    expect_msg("eos");
+    acldvppPicDesc *out = acldvppCreatePicDesc();
+    void *d = dev_copy(junk, sizeof(junk));
+    assert_int_equal(acldvppSetStreamDescData(in, d), ACL_SUCCESS);
+    assert_int_equal(acldvppSetStreamDescSize(in, sizeof(junk)), ACL_SUCCESS);
+    assert_int_equal(acldvppSetPicDescWidth(out, 320), ACL_SUCCESS);
+    assert_int_equal(aclvdecSendFrame(ch, in, out, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    expect_msg("or none");
+    assert_int_equal(aclvdecDestroyChannelDesc(ch), ACL_ERROR_INVALID_PARAM);
+    expect_msg("aclvdecDestroyChannel");
+    assert_int_equal(aclvdecDestroyChannel(ch), ACL_SUCCESS);
+    assert_int_equal(aclvdecSendFrame(ch, in, out, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    expect_msg("not created");
+    assert_int_equal(acldvppFree(d), ACL_SUCCESS);
+    assert_int_equal(acldvppDestroyPicDesc(out), ACL_SUCCESS);
+    assert_int_equal(acldvppDestroyStreamDesc(in), ACL_SUCCESS);
+    assert_int_equal(acldvppDestroyStreamDesc(eos), ACL_SUCCESS);
+    assert_int_equal(aclvdecDestroyChannelDesc(ch), ACL_SUCCESS);
+
+    atomic_store(&g_stop, 1);
+    pthread_join(th, NULL);
+    for (int i = 0; i < g_clip.n; ++i) {
+        free(g_clip.pkt[i]);
+        free(g_clip.ref[i]);
+    }
+    assert_int_equal(aclrtResetDevice(0), ACL_SUCCESS);
+    (void)aclGetRecentErrMsg();
+}
+
+static void decode_h264(void **state)
+{
+    (void)state;
+    decode_clip("libx264", AV_CODEC_ID_H264, H264_HIGH_LEVEL, false);
+}
+
+static void decode_h264_bgr(void **state)
+{
+    (void)state;
+    decode_clip("libx264", AV_CODEC_ID_H264, H264_HIGH_LEVEL, true);
+}
+
+static void decode_h265(void **state)
+{
+    (void)state;
+    decode_clip("libx265", AV_CODEC_ID_HEVC, H265_MAIN_LEVEL, false);
+}
+
+static void channel_desc(void **state)
+{
+    (void)state;
+    aclvdecChannelDesc *d = aclvdecCreateChannelDesc();
+    assert_non_null(d);
+    assert_int_equal(aclvdecGetChannelDescOutPicFormat(d), PIXEL_FORMAT_YUV_SEMIPLANAR_420);
+    assert_int_equal(aclvdecSetChannelDescOutPicWidth(d, 640), ACL_SUCCESS);
+    assert_int_equal(aclvdecSetChannelDescOutPicHeight(d, 480), ACL_SUCCESS);
+    assert_int_equal(aclvdecSetChannelDescRefFrameNum(d, 4), ACL_SUCCESS);
+    assert_int_equal(aclvdecSetChannelDescOutMode(d, 1), ACL_SUCCESS);
+    assert_int_equal(aclvdecSetChannelDescBitDepth(d, 10), ACL_SUCCESS);
+    assert_int_equal(aclvdecGetChannelDescOutPicWidth(d), 640);
+    assert_int_equal(aclvdecGetChannelDescOutPicHeight(d), 480);
+    assert_int_equal(aclvdecGetChannelDescRefFrameNum(d), 4);
+    assert_int_equal(aclvdecGetChannelDescOutMode(d), 1);
+    assert_int_equal(aclvdecGetChannelDescBitDepth(d), 10);
+    assert_int_equal(aclvdecSetChannelDescEnType(d, (acldvppStreamFormat)4), ACL_ERROR_INVALID_PARAM);
+    expect_msg("enType");
+    assert_int_equal(aclvdecSetChannelDescOutPicFormat(d, PIXEL_FORMAT_RGBA_8888), ACL_ERROR_INVALID_PARAM);
+    expect_msg("RGBA8888");
+    assert_int_equal(aclvdecSetChannelDescOutMode(d, 2), ACL_ERROR_INVALID_PARAM);
+    (void)aclGetRecentErrMsg();
+    uint32_t v = H265_MAIN_LEVEL;
+    assert_int_equal(aclvdecSetChannelDescParam(d, ACL_VDEC_ENCODE_TYPE_UINT32, sizeof(v), &v), ACL_SUCCESS);
+    assert_int_equal(aclvdecGetChannelDescEnType(d), H265_MAIN_LEVEL);
+    uint64_t tid = 77, got = 0;
+    size_t n = 0;
+    assert_int_equal(aclvdecSetChannelDescParam(d, ACL_VDEC_THREAD_ID_UINT64, sizeof(tid), &tid), ACL_SUCCESS);
+    assert_int_equal(aclvdecGetChannelDescParam(d, ACL_VDEC_THREAD_ID_UINT64, sizeof(got), &n, &got), ACL_SUCCESS);
+    assert_true(got == 77 && n == sizeof(uint64_t));
+    assert_int_equal(aclvdecGetChannelDescParam(d, ACL_VDEC_OUT_PIC_WIDTH_UINT32, sizeof(v), &n, &v), ACL_SUCCESS);
+    assert_int_equal(v, 640);
+    assert_int_equal(aclvdecSetChannelDescParam(d, ACL_VDEC_OUT_PIC_WIDTH_UINT32, 8, &v), ACL_ERROR_INVALID_PARAM);
+    expect_msg("length");
+    /* creating without a callback fails */
+    assert_int_equal(aclvdecCreateChannel(d), ACL_ERROR_INVALID_PARAM);
+    expect_msg("callback");
+    assert_int_equal(aclvdecGetChannelDescOutPicWidth(NULL), 0);
+    (void)aclGetRecentErrMsg();
+    aclvdecFrameConfig *fc = aclvdecCreateFrameConfig();
+    assert_non_null(fc);
+    assert_int_equal(aclvdecDestroyFrameConfig(fc), ACL_SUCCESS);
+    assert_int_equal(aclvdecDestroyChannelDesc(d), ACL_SUCCESS);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(channel_desc),
+        cmocka_unit_test(decode_h264),
+        cmocka_unit_test(decode_h265),
+        cmocka_unit_test(decode_h264_bgr),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
