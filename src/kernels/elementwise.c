@@ -135,9 +135,22 @@ static bin_class bin_classify(oa_kbinary_op op)
     return BC_LOGIC;
 }
 
+/* The f32-only rows of kernels/binary_defs.inc. */
+static bool bin_plain(oa_kbinary_op op)
+{
+    return op > OA_KBIN_MIN && op < OA_KBIN_PRELU;
+}
+
 static const char *const k_bin_names[OA_KBIN_COUNT] = {
-    "Add", "Sub", "Mul", "RealDiv", "Pow", "Maximum", "Minimum", "PRelu", "Equal", "NotEqual", "Less",
-    "LessEqual", "Greater", "GreaterEqual", "LogicalAnd", "LogicalOr", "LogicalXor",
+    [OA_KBIN_ADD] = "Add", [OA_KBIN_SUB] = "Sub", [OA_KBIN_MUL] = "Mul", [OA_KBIN_DIV] = "RealDiv",
+    [OA_KBIN_POW] = "Pow", [OA_KBIN_MAX] = "Maximum", [OA_KBIN_MIN] = "Minimum",
+#define OA_KBINARY(id, name, expr) [OA_KBIN_##id] = name,
+#include "kernels/binary_defs.inc"
+#undef OA_KBINARY
+    [OA_KBIN_PRELU] = "PRelu", [OA_KBIN_EQUAL] = "Equal", [OA_KBIN_NOT_EQUAL] = "NotEqual",
+    [OA_KBIN_LESS] = "Less", [OA_KBIN_LESS_EQUAL] = "LessEqual", [OA_KBIN_GREATER] = "Greater",
+    [OA_KBIN_GREATER_EQUAL] = "GreaterEqual", [OA_KBIN_AND] = "LogicalAnd", [OA_KBIN_OR] = "LogicalOr",
+    [OA_KBIN_XOR] = "LogicalXor",
 };
 
 typedef enum bin_bcast_blk { BB_FULL, BB_CHAN, BB_SCALAR } bin_bcast_blk;
@@ -182,6 +195,7 @@ static oa_status binary_infer(const void *params, int n_in, const oa_ktensor *in
     bin_class c = bin_classify(p->op);
     bool ok = (c == BC_LOGIC) ? dt == OA_KDT_BOOL
               : (c == BC_CMP) ? (dt == OA_KDT_F32 || dt == OA_KDT_I32 || dt == OA_KDT_I64 || dt == OA_KDT_BOOL)
+                  : bin_plain(p->op) ? dt == OA_KDT_F32
                               : (dt == OA_KDT_F32 || dt == OA_KDT_I32 || dt == OA_KDT_I64);
     if (!ok) {
         return OA_FAIL(OA_E_UNSUPPORTED_DATA_TYPE, "%s: dtype %s not supported", k_bin_names[p->op],

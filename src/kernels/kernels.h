@@ -326,7 +326,8 @@ typedef struct oa_ksoftmax_params {
 
 /* --- Elementwise binary ---------------------------------------------------
  * Inputs x1, x2 broadcast (numpy); output y. dtypes: x1 and x2 of the same
- * dtype in {f32, i32, i64} (arith, compare), bool (logic, compare); y is
+ * dtype in {f32, i32, i64} (arith, compare; the binary_defs.inc rows f32
+ * only), bool (logic, compare); y is
  * bool for compare/logic ops, else the input dtype. PRelu: x2 = slope.
  * In-place: y may alias an input of y's shape and dtype.
  * NCHWc: x1, x2 each either NCHWc of y's shape, or plain per-channel
@@ -337,6 +338,11 @@ typedef struct oa_ksoftmax_params {
  */
 typedef enum oa_kbinary_op {
     OA_KBIN_ADD, OA_KBIN_SUB, OA_KBIN_MUL, OA_KBIN_DIV, OA_KBIN_POW, OA_KBIN_MAX, OA_KBIN_MIN,
+    /* plain f32 arithmetic, one row each in kernels/binary_defs.inc (between
+     * OA_KBIN_MIN and OA_KBIN_PRELU) */
+#define OA_KBINARY(id, name, expr) OA_KBIN_##id,
+#include "kernels/binary_defs.inc"
+#undef OA_KBINARY
     OA_KBIN_PRELU,
     OA_KBIN_EQUAL, OA_KBIN_NOT_EQUAL, OA_KBIN_LESS, OA_KBIN_LESS_EQUAL, OA_KBIN_GREATER,
     OA_KBIN_GREATER_EQUAL,
