@@ -876,7 +876,9 @@ ACL_FUNC_VISIBILITY aclError aclrtGetEventAvailNum(uint32_t *eventCount)
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
 {
     ACL_REQUIRE_NOT_NULL(event);
-    ACL_RETURN_STATUS(stream_wait_event(stream, event, 0, ACL_EVENT_WAIT_DEFAULT));
+    /* aclrtSetOpWaitTimeout applies to the waits queued after it; the timeout is reported at synchronisation. */
+    const int64_t timeout_ms = (int64_t)oa_rt_op_wait_timeout_s() * 1000;
+    ACL_RETURN_STATUS(stream_wait_event(stream, event, timeout_ms, ACL_EVENT_WAIT_DEFAULT));
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout,

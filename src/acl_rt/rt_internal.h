@@ -299,6 +299,10 @@ void oa_rt_callbacks_finalize(void);
 
 /* Runtime-wide settings kept by misc.c and read elsewhere. */
 uint64_t oa_rt_op_execute_timeout_us(void);
+/* aclrtSetOpWaitTimeout value in seconds (0: no limit), applied to aclrtStreamWaitEvent tasks. */
+uint32_t oa_rt_op_wait_timeout_s(void);
+/* A built-in task of stream s detected a floating-point or integer overflow (aclrtGetOverflowStatus). */
+void oa_rt_overflow_note(const oa_stream *s);
 
 /* Forgets the resource limits set on a stream (stream destroy). */
 void oa_rt_stream_res_forget(aclrtStream handle);
