@@ -260,6 +260,10 @@ struct oa_event {
     uint32_t record_flag;     /* UINT32_MAX until the first record */
     uint32_t wait_flag;
     bool signaled;            /* a record completed and no reset ran since (flag-style waits in models) */
+    /* ACL_EVENT_IPC: shared record state (event.c), the creator owns (unlinks) the shared-memory name. */
+    struct oa_ipc_event_shm *ipc;
+    bool ipc_owner;
+    char ipc_name[48];
     /* Capture binding (capture.c, under the capture lock; cap_model read atomically on fast paths). */
     struct oa_mdlri *cap_model;    /* instance whose capture recorded the event last */
     struct oa_mri_task *cap_rec;   /* that record task */
@@ -310,6 +314,8 @@ void oa_rt_stream_res_forget(aclrtStream handle);
 /* Back to the initial state at aclFinalize: system parameters, timeouts, limits. */
 void oa_rt_sysopt_reset(void);
 void oa_rt_misc_reset(void);
+/* Unlinks the IPC memory keys still exported and forgets the imports (aclFinalize, after the memory table). */
+void oa_rt_ipc_mem_reset(void);
 void oa_rt_limits_reset(void);
 
 #endif /* OA_ACL_RT_RT_INTERNAL_H */
