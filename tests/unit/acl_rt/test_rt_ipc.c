@@ -78,10 +78,13 @@ static char read_byte(int fd)
 
 /* ---- child side ---- */
 
-static void nap_300ms(void *arg)
+/* Host function of the child: blocks its stream until the parent sends a byte. */
+static void wait_for_parent(void *arg)
 {
-    (void)arg;
-    test_sleep_ms(300);
+    char c;
+    if (read(*(int *)arg, &c, 1) != 1) {
+        fprintf(stderr, "child: the parent went away\n");
+    }
 }
 
 #define CHILD_CHECK(cond, code)                                                                                       \
@@ -104,11 +107,12 @@ static int child_event(const char *hex, int rfd, int wfd)
     /* the parent's first record is visible */
     aclrtEventRecordedStatus st;
     CHILD_CHECK(aclrtQueryEventStatus(ev, &st) == ACL_SUCCESS && st == ACL_EVENT_RECORDED_STATUS_COMPLETE, 13);
-    /* a record that completes only after a 300 ms host function */
-    CHILD_CHECK(aclrtLaunchHostFunc(s, nap_300ms, NULL) == ACL_SUCCESS, 14);
+    /* a record that completes only when the parent lets the stream go on */
+    CHILD_CHECK(aclrtLaunchHostFunc(s, wait_for_parent, &rfd) == ACL_SUCCESS, 14);
     CHILD_CHECK(aclrtRecordEvent(ev, s) == ACL_SUCCESS, 15);
     CHILD_CHECK(write(wfd, "r", 1) == 1, 16);
     CHILD_CHECK(aclrtSynchronizeStream(s) == ACL_SUCCESS, 17);
+    CHILD_CHECK(write(wfd, "s", 1) == 1, 18);
     (void)read_byte(rfd); /* the parent has seen it: the event may go */
     CHILD_CHECK(aclrtDestroyEvent(ev) == ACL_SUCCESS && aclrtDestroyStream(s) == ACL_SUCCESS, 18);
     CHILD_CHECK(aclrtResetDevice(0) == ACL_SUCCESS && aclFinalize() == ACL_SUCCESS, 19);
@@ -157,14 +161,24 @@ static void ipc_event_between_processes(void **state)
     to_hex(&h, sizeof(h), hex);
     int fds[2];
     pid_t pid = spawn_child("child-event", hex, fds);
-    assert_int_equal(read_byte(fds[0]), 'r'); /* the child's record is queued behind 300 ms of work */
-    const uint64_t t0 = test_now_ms();
+    assert_int_equal(read_byte(fds[0]), 'r'); /* the child's record is queued behind a blocked host function */
     aclrtEventRecordedStatus st;
     assert_int_equal(aclrtQueryEventStatus(ev, &st), ACL_SUCCESS);
     assert_int_equal(st, ACL_EVENT_RECORDED_STATUS_NOT_READY);
+    /* our stream waits for the child's record: a flag set by a host function after the wait stays clear */
+    test_gate after;
+    test_gate_init(&after);
     assert_int_equal(aclrtStreamWaitEvent(s, ev), ACL_SUCCESS);
+    assert_int_equal(aclrtLaunchHostFunc(s, test_gate_fn, &after), ACL_SUCCESS);
+    test_sleep_ms(100);
+    pthread_mutex_lock(&after.mu);
+    assert_false(after.entered);
+    after.open = true;
+    pthread_mutex_unlock(&after.mu);
+    assert_int_equal(write(fds[1], "g", 1), 1); /* let the child's stream go on */
     assert_int_equal(aclrtSynchronizeStream(s), ACL_SUCCESS);
-    assert_true(test_now_ms() - t0 >= 100); /* the wait followed the other process */
+    assert_true(after.entered);
+    assert_int_equal(read_byte(fds[0]), 's');
     assert_int_equal(aclrtQueryEventStatus(ev, &st), ACL_SUCCESS);
     assert_int_equal(st, ACL_EVENT_RECORDED_STATUS_COMPLETE);
     assert_int_equal(aclrtSynchronizeEvent(ev), ACL_SUCCESS);
