@@ -216,12 +216,18 @@ ACL_FUNC_VISIBILITY aclError aclrtReduceAsync(void *dst, const void *src, uint64
     if (st != OA_OK) {
         ACL_RETURN_STATUS(st);
     }
-    aclrtFloatOverflowMode mode = ACL_RT_OVERFLOW_MODE_INFNAN;
-    (void)aclrtGetDeviceSatMode(&mode);
+    oa_stream *s = NULL;
+    st = oa_stream_acquire(stream, &s);
+    if (st != OA_OK) {
+        ACL_RETURN_STATUS(st);
+    }
+    /* the stream's saturation mode: the device's mode when the stream was created */
     reduce_args a = {.dst = dst, .src = src, .n = count / es, .kind = kind, .type = type,
-                     .saturate = mode == ACL_RT_OVERFLOW_MODE_SATURATION};
+                     .saturate = s->sat_mode == ACL_RT_OVERFLOW_MODE_SATURATION};
     oa_task_desc d = {.kind = OA_TASK_KIND_GENERIC, .run = reduce_run, .args = &a, .args_size = sizeof(a)};
-    ACL_RETURN_STATUS(submit_on(stream, &d));
+    st = oa_stream_submit(s, &d, NULL);
+    oa_stream_release(s);
+    ACL_RETURN_STATUS(st);
 }
 
 /* ---- aclrtRandomNumAsync ----------------------------------------------------------------------------------------- */

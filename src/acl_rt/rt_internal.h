@@ -184,6 +184,7 @@ struct oa_stream {
     int32_t id;
     uint32_t priority;
     uint32_t acl_flags;       /* ACL_STREAM_* given at creation */
+    aclrtFloatOverflowMode sat_mode; /* aclrtSetDeviceSatMode when the stream was created (built-in tasks) */
     bool is_default;
     oa_stream *ctx_next;      /* context list, under ctx->mu */
     oa_stream *ctx_prev;

@@ -120,6 +120,9 @@ oa_status oa_stream_create(oa_context *ctx, uint32_t priority, uint32_t acl_flag
     s->id = (int32_t)__atomic_fetch_add(&dev->next_stream_id, 1, __ATOMIC_RELAXED);
     s->priority = priority;
     s->acl_flags = acl_flags;
+    /* CANN: a saturation mode set with aclrtSetDeviceSatMode applies to the streams created after it */
+    s->sat_mode = ACL_RT_OVERFLOW_MODE_INFNAN;
+    (void)aclrtGetDeviceSatMode(&s->sat_mode);
     s->is_default = is_default;
     s->failure_mode = ACL_CONTINUE_ON_FAILURE;
     pthread_mutex_init(&s->mu, NULL);

@@ -174,14 +174,31 @@ static void overflow_status_and_saturation_mode(void **state)
     assert_int_equal(aclrtResetFloatOverflowStatus(NULL), ACL_SUCCESS);
     assert_int_equal(overflow_flag(status), 0);
 
-    /* saturation mode: the result is clamped to the largest finite value */
+    /* saturation mode: streams created afterwards clamp the result to the largest finite value */
     assert_int_equal(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_SATURATION), ACL_SUCCESS);
+    aclrtStream sat = NULL;
+    assert_int_equal(aclrtCreateStream(&sat), ACL_SUCCESS);
     d[0] = -3.0e38f;
     s[0] = -3.0e38f;
-    assert_int_equal(aclrtReduceAsync(d, s, 4, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_FLOAT, NULL, NULL), ACL_SUCCESS);
-    assert_int_equal(aclrtSynchronizeStream(NULL), ACL_SUCCESS);
+    assert_int_equal(aclrtReduceAsync(d, s, 4, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_FLOAT, sat, NULL), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(sat), ACL_SUCCESS);
     assert_true(d[0] == -3.4028234663852886e38f);
     assert_int_equal(overflow_flag(status), 1);
+    /* ... the default stream, created before, keeps INF/NAN mode */
+    d[0] = -3.0e38f;
+    assert_int_equal(aclrtReduceAsync(d, s, 4, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_FLOAT, NULL, NULL), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(NULL), ACL_SUCCESS);
+    assert_true(isinf(d[0]) && d[0] < 0);
+    /* half types clamp to their own largest finite values */
+    uint16_t *h = dev_alloc(4);
+    h[0] = aclFloatToFloat16(60000.0f);
+    h[1] = aclFloatToFloat16(60000.0f);
+    assert_int_equal(aclrtReduceAsync(h, h + 1, 2, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_FLOAT16, sat, NULL),
+                     ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(sat), ACL_SUCCESS);
+    assert_true(aclFloat16ToFloat(h[0]) == 65504.0f);
+    assert_int_equal(aclrtFree(h), ACL_SUCCESS);
+    assert_int_equal(aclrtDestroyStream(sat), ACL_SUCCESS);
     /* the float query reads the same status; a short buffer gets the leading bytes */
     assert_int_equal(aclrtGetFloatOverflowStatus(status, 1, NULL), ACL_SUCCESS);
     assert_int_equal(aclrtSynchronizeStream(NULL), ACL_SUCCESS);
