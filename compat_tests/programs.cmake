@@ -14,6 +14,21 @@ oa_compat_program(rt_async_pipeline SOURCES runtime/rt_async_pipeline.c)
 oa_compat_program(rt_callback_thread SOURCES runtime/rt_callback_thread.cpp STYLE runtime LIBS acl_rt)
 oa_compat_program(rt_external_allocator SOURCES runtime/rt_external_allocator.c)
 
+# Runtime features as CANN's runtime examples use them (compat_tests/runtime/cann): stream config handles,
+# reduce and random-number tasks, a TDT channel between threads, IPC events and IPC memory between two processes
+# (run_pair starts both programs at once, as the examples' run.sh does).
+oa_compat_program(rt_stream_config_query SOURCES runtime/cann/stream_config_query.cpp)
+oa_compat_program(rt_reduce_task SOURCES runtime/cann/reduce_task.c)
+oa_compat_program(rt_random_num_task SOURCES runtime/cann/random_num_task.cpp)
+oa_compat_program(rt_tdt_channel SOURCES runtime/cann/tdt_channel.cpp)
+oa_compat_program(rt_run_pair SOURCES runtime/cann/run_pair.c NO_TEST)
+oa_compat_program(rt_ipc_event_a SOURCES runtime/cann/ipc_event_a.cpp NO_TEST)
+oa_compat_program(rt_ipc_event_b SOURCES runtime/cann/ipc_event_b.cpp NO_TEST)
+oa_compat_test(rt_ipc_event PROGRAM rt_run_pair ARGS ${OA_COMPAT_BUILD}/rt_ipc_event_a ${OA_COMPAT_BUILD}/rt_ipc_event_b)
+oa_compat_program(rt_ipc_mem_a SOURCES runtime/cann/ipc_mem_a.cpp NO_TEST)
+oa_compat_program(rt_ipc_mem_b SOURCES runtime/cann/ipc_mem_b.cpp NO_TEST)
+oa_compat_test(rt_ipc_memory PROGRAM rt_run_pair ARGS ${OA_COMPAT_BUILD}/rt_ipc_mem_a ${OA_COMPAT_BUILD}/rt_ipc_mem_b)
+
 # Stream capture and replay (aclmdlRI*).
 oa_compat_program(capture_replay SOURCES capture/capture_replay.c)
 

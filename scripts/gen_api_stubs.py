@@ -123,7 +123,31 @@ def emit_stubs(decls, missing, out_path):
     os.replace(tmp, out_path)
 
 
+NOTES_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "api_notes.txt")
+
+
+def read_notes(path):
+    """'<function>: <note>' lines of scripts/api_notes.txt (the notes column)."""
+    notes = {}
+    if not os.path.exists(path):
+        return notes
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            name, sep, note = line.partition(":")
+            if not sep:
+                raise SystemExit("%s: bad line %r" % (path, line))
+            notes[name.strip()] = note.strip().replace("|", "\\|")
+    return notes
+
+
 def emit_coverage(decls, missing, include_dir, out_path):
+    notes = read_notes(NOTES_FILE)
+    unknown = sorted(set(notes) - {d["name"] for d in decls})
+    if unknown:
+        raise SystemExit("api_notes.txt names undeclared functions: %s" % ", ".join(unknown))
     by_header = {}
     for d in decls:
         rel = os.path.relpath(d["header"], include_dir)
@@ -137,6 +161,7 @@ def emit_coverage(decls, missing, include_dir, out_path):
         "A function is *implemented* when a library part defines it; otherwise the library exports a",
         "generated definition that returns `ACL_ERROR_API_NOT_SUPPORT` (or the getter's failure value)",
         "and records \"<function> is not supported yet\" for `aclGetRecentErrMsg`.",
+        "Notes (scripts/api_notes.txt) say where an implemented function does less than CANN documents.",
         "",
         "**%d of %d functions implemented.**" % (done, total),
         "",
@@ -151,11 +176,11 @@ def emit_coverage(decls, missing, include_dir, out_path):
         lines.append("")
         lines.append("## `%s`" % h)
         lines.append("")
-        lines.append("| function | status |")
-        lines.append("|---|---|")
+        lines.append("| function | status | notes |")
+        lines.append("|---|---|---|")
         for d in sorted(by_header[h], key=lambda x: x["name"]):
             status = "not supported yet" if d["name"] in missing else "implemented"
-            lines.append("| `%s` | %s |" % (d["name"], status))
+            lines.append("| `%s` | %s | %s |" % (d["name"], status, notes.get(d["name"], "")))
     lines.append("")
     with open(out_path, "w") as f:
         f.write("\n".join(lines))

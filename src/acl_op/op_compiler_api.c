@@ -164,6 +164,22 @@ static oa_status check_compile_type(aclopCompileType compileFlag, const char *op
     return OA_OK;
 }
 
+/*
+ * ACL_COMPILE_UNREGISTERED compiles the operator implementation found under opPath (a TBE operator package); the
+ * CPU compiler only knows its built-in operators and cannot run such an implementation, so the request is refused
+ * rather than silently compiled as a built-in (docs/runtime.md, "Operator compilation flags").
+ */
+static oa_status check_unregistered(aclopCompileType compileFlag, const char *opPath)
+{
+    if (compileFlag != ACL_COMPILE_UNREGISTERED) {
+        return OA_OK;
+    }
+    return OA_FAIL(OA_E_NOT_SUPPORTED,
+                   "[Check][CompileFlag]ACL_COMPILE_UNREGISTERED is not supported: the operator implementation under "
+                   "opPath [%s] cannot be compiled on this device, only built-in operators (ACL_COMPILE_SYS)",
+                   opPath);
+}
+
 static bool req_static(const oa_opreq *r)
 {
     for (int i = 0; i < r->n_in; ++i) {
@@ -323,6 +339,10 @@ ACL_FUNC_VISIBILITY aclError aclopCompile(const char *opType, int numInputs, con
                 "outputDesc not support");
     ACL_REQUIRE(compileFlag != ACL_COMPILE_UNREGISTERED || opPath != NULL, OA_E_PARAM,
                 "[Check][CompileFlag]opPath cannot be null while compileFlag is %d", (int)compileFlag);
+    st = check_unregistered(compileFlag, opPath);
+    if (st != OA_OK) {
+        ACL_RETURN_STATUS(st);
+    }
     OA_LOGI("start to execute aclopCompile. opType = %s, engineType = %d, compileFlag = %d", opType, (int)engineType,
             (int)compileFlag);
     const oa_opreq req = {.type = opType, .n_in = numInputs, .n_out = numOutputs, .in = inputDesc,
@@ -369,6 +389,10 @@ static oa_status compile_and_execute(const char *opType, int numInputs, const ac
     }
     if (compileFlag == ACL_COMPILE_UNREGISTERED && opPath == NULL) {
         return OA_FAIL(OA_E_PARAM, "[Check][OpPath]opPath cannot be null while compileFlag is %d", (int)compileFlag);
+    }
+    st = check_unregistered(compileFlag, opPath);
+    if (st != OA_OK) {
+        return st;
     }
     OA_LOGI("start to execute aclopCompileAndExecute, opType = %s, engineType = %d, compileFlag = %d", opType,
             (int)engineType, (int)compileFlag);

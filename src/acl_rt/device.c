@@ -317,6 +317,7 @@ void oa_rt_finalize(void)
     oa_rt_callbacks_finalize();
     oa_rt_sysopt_reset();
     oa_rt_misc_reset();
+    oa_rt_ipc_mem_reset();
     oa_rt_limits_reset();
     pthread_mutex_lock(&g_default_mu);
     g_default_device = -1;

@@ -12,8 +12,13 @@
  */
 #define OA_LOG_MODULE "RUNTIME"
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "acl_rt/capture_internal.h"
 #include "acl_rt/rt_internal.h"
@@ -34,10 +39,160 @@
 #define EV_EX_FLAG_MAX (EV_DDSYNC_NS | EV_STREAM_MARK | EV_DDSYNC | EV_TIME_LINE | EV_IPC)
 
 #define WAIT_SLICE_MS 100
+/* An IPC event can be recorded by another process, which cannot signal our condition variable: look again soon. */
+#define IPC_WAIT_SLICE_MS 1
+
+/*
+ * IPC events (ACL_EVENT_IPC): the record state lives in a POSIX shared-memory object named in the handle, so every
+ * process that opened it sees the same generations (docs/runtime.md, "IPC events"). The local fields stay the
+ * working copy: ev_lock pulls the shared state in, ev_unlock publishes it; generations only grow (atomic max), and
+ * a record takes its generation from the shared counter.
+ */
+#define IPC_EV_MAGIC 0x5645435049414f41ull /* "AOIPCEV" little endian */
+#define IPC_EV_HANDLE_MAGIC "OAIPCEV"
+
+struct oa_ipc_event_shm {
+    uint64_t magic;
+    uint64_t rec_gen;
+    uint64_t done_gen;
+    uint64_t done_ns;
+    uint32_t has_record;
+    uint32_t signaled;
+    int32_t owner_pid;
+};
+
+static void atomic_max_u64(uint64_t *p, uint64_t v)
+{
+    uint64_t cur = __atomic_load_n(p, __ATOMIC_ACQUIRE);
+    while (cur < v && !__atomic_compare_exchange_n(p, &cur, v, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+    }
+}
+
+/* Caller holds ev->mu. */
+static void ipc_pull(oa_event *ev)
+{
+    struct oa_ipc_event_shm *sh = ev->ipc;
+    if (sh == NULL) {
+        return;
+    }
+    const uint64_t r = __atomic_load_n(&sh->rec_gen, __ATOMIC_ACQUIRE);
+    const uint64_t d = __atomic_load_n(&sh->done_gen, __ATOMIC_ACQUIRE);
+    if (r > ev->rec_gen) {
+        ev->rec_gen = r;
+    }
+    if (d > ev->done_gen) {
+        ev->done_gen = d;
+        ev->done_ns = __atomic_load_n(&sh->done_ns, __ATOMIC_ACQUIRE);
+    }
+    ev->has_record = __atomic_load_n(&sh->has_record, __ATOMIC_ACQUIRE) != 0;
+    ev->signaled = __atomic_load_n(&sh->signaled, __ATOMIC_ACQUIRE) != 0;
+}
+
+/* Caller holds ev->mu. */
+static void ipc_push(oa_event *ev)
+{
+    struct oa_ipc_event_shm *sh = ev->ipc;
+    if (sh == NULL) {
+        return;
+    }
+    atomic_max_u64(&sh->rec_gen, ev->rec_gen);
+    if (__atomic_load_n(&sh->done_gen, __ATOMIC_ACQUIRE) < ev->done_gen) {
+        __atomic_store_n(&sh->done_ns, ev->done_ns, __ATOMIC_RELEASE);
+        atomic_max_u64(&sh->done_gen, ev->done_gen);
+    }
+    __atomic_store_n(&sh->has_record, ev->has_record ? 1u : 0u, __ATOMIC_RELEASE);
+    __atomic_store_n(&sh->signaled, ev->signaled ? 1u : 0u, __ATOMIC_RELEASE);
+}
+
+static void ev_lock(oa_event *ev)
+{
+    pthread_mutex_lock(&ev->mu);
+    ipc_pull(ev);
+}
+
+static void ev_unlock(oa_event *ev)
+{
+    ipc_push(ev);
+    pthread_mutex_unlock(&ev->mu);
+}
+
+/* The next record generation (caller holds ev->mu); shared by all processes for an IPC event. */
+static uint64_t next_gen(oa_event *ev)
+{
+    if (ev->ipc != NULL) {
+        const uint64_t g = __atomic_add_fetch(&ev->ipc->rec_gen, 1, __ATOMIC_ACQ_REL);
+        if (g > ev->rec_gen) {
+            ev->rec_gen = g;
+        }
+        return g;
+    }
+    return ++ev->rec_gen;
+}
+
+static int64_t wait_slice_ms(const oa_event *ev)
+{
+    return ev->ipc != NULL ? IPC_WAIT_SLICE_MS : WAIT_SLICE_MS;
+}
+
+static void ipc_detach(oa_event *ev)
+{
+    if (ev->ipc == NULL) {
+        return;
+    }
+    munmap(ev->ipc, sizeof(*ev->ipc));
+    if (ev->ipc_owner) {
+        shm_unlink(ev->ipc_name);
+    }
+    ev->ipc = NULL;
+}
+
+/* Creates (owner) or opens the shared state of an IPC event. */
+static oa_status ipc_attach(oa_event *ev, const char *name, bool create)
+{
+    int fd = shm_open(name, create ? (O_CREAT | O_EXCL | O_RDWR) : O_RDWR, 0600);
+    if (fd < 0) {
+        return create ? OA_FAIL(OA_E_RT_RESOURCE_ALLOC, "cannot create shared memory [%s] for an IPC event: %s", name,
+                                strerror(errno))
+                      : OA_FAIL(OA_E_RT_PARAM, "no IPC event [%s] exists (destroyed by its creator, or not a handle "
+                                "from aclrtIpcGetEventHandle)", name);
+    }
+    struct oa_ipc_event_shm *sh = MAP_FAILED;
+    oa_status st = OA_OK;
+    if (create && ftruncate(fd, (off_t)sizeof(*sh)) != 0) {
+        st = OA_FAIL(OA_E_RT_RESOURCE_ALLOC, "cannot size shared memory [%s]: %s", name, strerror(errno));
+    }
+    if (st == OA_OK) {
+        sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (sh == MAP_FAILED) {
+            st = OA_FAIL(OA_E_RT_RESOURCE_ALLOC, "cannot map shared memory [%s]: %s", name, strerror(errno));
+        }
+    }
+    close(fd);
+    if (st == OA_OK && create) {
+        sh->owner_pid = (int32_t)getpid();
+        __atomic_store_n(&sh->magic, IPC_EV_MAGIC, __ATOMIC_RELEASE);
+    } else if (st == OA_OK && __atomic_load_n(&sh->magic, __ATOMIC_ACQUIRE) != IPC_EV_MAGIC) {
+        st = OA_FAIL(OA_E_RT_PARAM, "[%s] is not an IPC event", name);
+    }
+    if (st != OA_OK) {
+        if (sh != MAP_FAILED) {
+            munmap(sh, sizeof(*sh));
+        }
+        if (create) {
+            shm_unlink(name);
+        }
+        return st;
+    }
+    oa_strlcpy(ev->ipc_name, name, sizeof(ev->ipc_name));
+    ev->ipc = sh;
+    ev->ipc_owner = create;
+    return OA_OK;
+}
 
 static void event_free(oa_obj *o)
 {
     oa_event *ev = (oa_event *)o;
+    ipc_detach(ev);
     pthread_cond_destroy(&ev->cv);
     pthread_mutex_destroy(&ev->mu);
     oa_context *ctx = ev->ctx;
@@ -117,9 +272,9 @@ bool oa_event_destroy(oa_event *ev)
     }
     ev->ctx_next = ev->ctx_prev = NULL;
     pthread_mutex_unlock(&ctx->mu);
-    pthread_mutex_lock(&ev->mu);
+    ev_lock(ev);
     ev->destroyed = true;
-    pthread_mutex_unlock(&ev->mu);
+    ev_unlock(ev);
     __atomic_fetch_sub(&ctx->dev->live_events, 1, __ATOMIC_RELAXED);
     oa_obj_unref(&ev->obj);
     return true;
@@ -156,14 +311,14 @@ typedef struct record_args {
 
 static void complete_gen(oa_event *ev, uint64_t gen)
 {
-    pthread_mutex_lock(&ev->mu);
+    ev_lock(ev);
     if (gen > ev->done_gen) {
         ev->done_gen = gen;
         ev->done_ns = oa_now_ns();
         ev->signaled = true;
     }
     pthread_cond_broadcast(&ev->cv);
-    pthread_mutex_unlock(&ev->mu);
+    ev_unlock(ev);
 }
 
 static oa_status record_run(void *args, const oa_task_exec *exec)
@@ -196,15 +351,15 @@ static oa_status record_event(aclrtEvent event, aclrtStream stream, uint32_t fla
         return OA_FAIL(OA_E_RT_PARAM, "event %u was created with ACL_EVENT_DEVICE_USE_ONLY and can only be used on "
                                       "the device", ev->id);
     }
-    pthread_mutex_lock(&ev->mu);
+    ev_lock(ev);
     if (ev->record_flag != UINT32_MAX && ev->record_flag != flag) {
         uint32_t cur = ev->record_flag;
-        pthread_mutex_unlock(&ev->mu);
+        ev_unlock(ev);
         put_event(ev);
         return OA_FAIL(OA_E_RT_PARAM, "event %u must keep its record flag: current %u, requested %u", ev->id, cur,
                        flag);
     }
-    pthread_mutex_unlock(&ev->mu);
+    ev_unlock(ev);
 
     oa_stream *s = NULL;
     st = oa_stream_acquire(stream, &s);
@@ -216,19 +371,19 @@ static oa_status record_event(aclrtEvent event, aclrtStream stream, uint32_t fla
     st = oa_capture_event_record(ev, s, flag, &handled);
     if (handled) {
         if (st == OA_OK) {
-            pthread_mutex_lock(&ev->mu);
+            ev_lock(ev);
             ev->record_flag = flag;
-            pthread_mutex_unlock(&ev->mu);
+            ev_unlock(ev);
         }
         oa_stream_release(s);
         put_event(ev);
         return st;
     }
-    pthread_mutex_lock(&ev->mu);
+    ev_lock(ev);
     ev->record_flag = flag;
-    record_args a = {.ev = ev, .gen = ++ev->rec_gen, .ran = false};
+    record_args a = {.ev = ev, .gen = next_gen(ev), .ran = false};
     ev->has_record = true;
-    pthread_mutex_unlock(&ev->mu);
+    ev_unlock(ev);
     oa_task_desc d = {.kind = OA_TASK_KIND_EVENT_RECORD,
                       .run = record_run,
                       .release = record_release,
@@ -255,12 +410,12 @@ static oa_status reset_run(void *args, const oa_task_exec *exec)
 {
     (void)exec;
     reset_args *a = args;
-    pthread_mutex_lock(&a->ev->mu);
+    ev_lock(a->ev);
     if (a->ev->rec_gen == a->gen) {
         a->ev->has_record = false;
         a->ev->signaled = false;
     }
-    pthread_mutex_unlock(&a->ev->mu);
+    ev_unlock(a->ev);
     return OA_OK;
 }
 
@@ -285,12 +440,12 @@ static oa_status wait_run(void *args, const oa_task_exec *exec)
     oa_event *ev = a->ev;
     uint64_t start = oa_now_ns();
     oa_status st = OA_OK;
-    pthread_mutex_lock(&ev->mu);
+    ev_lock(ev);
     while (ev->done_gen < a->gen) {
         if (__atomic_load_n(&exec->stream->aborting, __ATOMIC_ACQUIRE)) {
             break;
         }
-        int64_t slice = WAIT_SLICE_MS;
+        int64_t slice = wait_slice_ms(ev);
         if (a->timeout_ms > 0) {
             int64_t spent = (int64_t)((oa_now_ns() - start) / 1000000ull);
             if (spent >= a->timeout_ms) {
@@ -305,9 +460,10 @@ static oa_status wait_run(void *args, const oa_task_exec *exec)
         ts.tv_sec += ts.tv_nsec / 1000000000L;
         ts.tv_nsec %= 1000000000L;
         (void)pthread_cond_timedwait(&ev->cv, &ev->mu, &ts);
+        ipc_pull(ev);
     }
     --ev->pending_waits;
-    pthread_mutex_unlock(&ev->mu);
+    ev_unlock(ev);
     if (st != OA_OK) {
         OA_LOGE("stream %d waited more than %lld ms for event %u", exec->stream_id, (long long)a->timeout_ms, ev->id);
     }
@@ -318,9 +474,9 @@ static void wait_release(void *args)
 {
     wait_args *a = args;
     if (!a->ran) {
-        pthread_mutex_lock(&a->ev->mu);
+        ev_lock(a->ev);
         --a->ev->pending_waits;
-        pthread_mutex_unlock(&a->ev->mu);
+        ev_unlock(a->ev);
     }
     put_event(a->ev);
 }
@@ -337,14 +493,14 @@ static oa_status stream_wait_event(aclrtStream stream, aclrtEvent event, int64_t
         return OA_FAIL(OA_E_RT_PARAM, "event %u was created with ACL_EVENT_DEVICE_USE_ONLY and can only be used on "
                                       "the device", ev->id);
     }
-    pthread_mutex_lock(&ev->mu);
+    ev_lock(ev);
     if (ev->wait_flag != UINT32_MAX && ev->wait_flag != flag) {
         uint32_t cur = ev->wait_flag;
-        pthread_mutex_unlock(&ev->mu);
+        ev_unlock(ev);
         put_event(ev);
         return OA_FAIL(OA_E_RT_PARAM, "event %u must keep its wait flag: current %u, requested %u", ev->id, cur, flag);
     }
-    pthread_mutex_unlock(&ev->mu);
+    ev_unlock(ev);
 
     oa_stream *s = NULL;
     st = oa_stream_acquire(stream, &s);
@@ -356,22 +512,22 @@ static oa_status stream_wait_event(aclrtStream stream, aclrtEvent event, int64_t
     st = oa_capture_event_wait(ev, s, flag, &handled);
     if (handled) {
         if (st == OA_OK) {
-            pthread_mutex_lock(&ev->mu);
+            ev_lock(ev);
             ev->wait_flag = flag;
-            pthread_mutex_unlock(&ev->mu);
+            ev_unlock(ev);
         }
         oa_stream_release(s);
         put_event(ev);
         return st;
     }
-    pthread_mutex_lock(&ev->mu);
+    ev_lock(ev);
     ev->wait_flag = flag;
     uint64_t gen = ev->has_record ? ev->rec_gen : 0;
     bool needed = gen > ev->done_gen;
     if (needed) {
         ++ev->pending_waits;
     }
-    pthread_mutex_unlock(&ev->mu);
+    ev_unlock(ev);
     if (!needed) {
         /* Nothing recorded, or the newest record already completed: nothing to wait for. */
         oa_stream_release(s);
@@ -387,9 +543,9 @@ static oa_status stream_wait_event(aclrtStream stream, aclrtEvent event, int64_t
     st = oa_stream_submit(s, &d, NULL);
     oa_stream_release(s);
     if (st != OA_OK) {
-        pthread_mutex_lock(&ev->mu);
+        ev_lock(ev);
         --ev->pending_waits;
-        pthread_mutex_unlock(&ev->mu);
+        ev_unlock(ev);
         put_event(ev);
     }
     return st;
@@ -401,7 +557,7 @@ static oa_status sync_event(oa_event *ev, int32_t timeout_ms)
 {
     uint64_t start = oa_now_ns();
     oa_status st = OA_OK;
-    pthread_mutex_lock(&ev->mu);
+    ev_lock(ev);
     if (ev->has_record) {
         uint64_t target = ev->rec_gen;
         while (ev->done_gen < target) {
@@ -414,17 +570,28 @@ static oa_status sync_event(oa_event *ev, int32_t timeout_ms)
                 struct timespec ts;
                 clock_gettime(CLOCK_MONOTONIC, &ts);
                 int64_t left = timeout_ms - spent;
+                if (ev->ipc != NULL && left > IPC_WAIT_SLICE_MS) {
+                    left = IPC_WAIT_SLICE_MS;
+                }
                 ts.tv_sec += left / 1000;
                 ts.tv_nsec += (long)(left % 1000) * 1000000L;
+                ts.tv_sec += ts.tv_nsec / 1000000000L;
+                ts.tv_nsec %= 1000000000L;
+                (void)pthread_cond_timedwait(&ev->cv, &ev->mu, &ts);
+            } else if (ev->ipc != NULL) {
+                struct timespec ts;
+                clock_gettime(CLOCK_MONOTONIC, &ts);
+                ts.tv_nsec += IPC_WAIT_SLICE_MS * 1000000L;
                 ts.tv_sec += ts.tv_nsec / 1000000000L;
                 ts.tv_nsec %= 1000000000L;
                 (void)pthread_cond_timedwait(&ev->cv, &ev->mu, &ts);
             } else {
                 pthread_cond_wait(&ev->cv, &ev->mu);
             }
+            ipc_pull(ev);
         }
     }
-    pthread_mutex_unlock(&ev->mu);
+    ev_unlock(ev);
     if (st != OA_OK) {
         return OA_FAIL(st, "event %u did not complete within %d ms", ev->id, timeout_ms);
     }
@@ -444,10 +611,10 @@ static oa_status not_for_external(const oa_event *ev, const char *what)
 
 uint64_t oa_event_reserve_record(oa_event *ev)
 {
-    pthread_mutex_lock(&ev->mu);
-    uint64_t gen = ++ev->rec_gen;
+    ev_lock(ev);
+    uint64_t gen = next_gen(ev);
     ev->has_record = true;
-    pthread_mutex_unlock(&ev->mu);
+    ev_unlock(ev);
     return gen;
 }
 
@@ -458,9 +625,9 @@ void oa_event_complete_record(oa_event *ev, uint64_t gen)
 
 uint64_t oa_event_newest_record(oa_event *ev)
 {
-    pthread_mutex_lock(&ev->mu);
+    ev_lock(ev);
     uint64_t gen = ev->has_record ? ev->rec_gen : 0;
-    pthread_mutex_unlock(&ev->mu);
+    ev_unlock(ev);
     return gen;
 }
 
@@ -468,40 +635,41 @@ static void timed_wait_slice(oa_event *ev)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    ts.tv_nsec += (long)WAIT_SLICE_MS * 1000000L;
+    ts.tv_nsec += (long)wait_slice_ms(ev) * 1000000L;
     ts.tv_sec += ts.tv_nsec / 1000000000L;
     ts.tv_nsec %= 1000000000L;
     (void)pthread_cond_timedwait(&ev->cv, &ev->mu, &ts);
+    ipc_pull(ev);
 }
 
 oa_status oa_event_wait_gen(oa_event *ev, uint64_t gen, oa_stream *exec_stream)
 {
-    pthread_mutex_lock(&ev->mu);
+    ev_lock(ev);
     while (ev->done_gen < gen && !__atomic_load_n(&exec_stream->aborting, __ATOMIC_ACQUIRE)) {
         timed_wait_slice(ev);
     }
-    pthread_mutex_unlock(&ev->mu);
+    ev_unlock(ev);
     return OA_OK;
 }
 
 oa_status oa_event_wait_signal(oa_event *ev, oa_stream *exec_stream)
 {
-    pthread_mutex_lock(&ev->mu);
+    ev_lock(ev);
     while (!ev->signaled && !__atomic_load_n(&exec_stream->aborting, __ATOMIC_ACQUIRE)) {
         timed_wait_slice(ev);
     }
-    pthread_mutex_unlock(&ev->mu);
+    ev_unlock(ev);
     return OA_OK;
 }
 
 void oa_event_clear_signal(oa_event *ev)
 {
-    pthread_mutex_lock(&ev->mu);
+    ev_lock(ev);
     ev->signaled = false;
     if (ev->done_gen >= ev->rec_gen) {
         ev->has_record = false;
     }
-    pthread_mutex_unlock(&ev->mu);
+    ev_unlock(ev);
 }
 
 bool oa_event_is_ex_sync(const oa_event *ev)
@@ -536,6 +704,8 @@ aclrtEvent oa_event_handle(const oa_event *ev)
 
 /* ---- public API ------------------------------------------------------------------ */
 
+static oa_status ipc_event_create(const char *name, aclrtEvent *out);
+
 ACL_FUNC_VISIBILITY aclError aclrtCreateEvent(aclrtEvent *event)
 {
     ACL_REQUIRE_NOT_NULL(event);
@@ -564,11 +734,70 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateEventExWithFlag(aclrtEvent *event, uint3
         ACL_REQUIRE(!((flag & solely[i]) != 0 && (flag & ~solely[i]) != 0), OA_E_RT_PARAM,
                     "flag [%#x]: %#x cannot be combined with other flags", flag, solely[i]);
     }
-    ACL_REQUIRE(flag != EV_IPC, OA_E_RT_FEATURE_NOT_SUPPORT, "IPC events (ACL_EVENT_IPC) are not supported");
     ACL_REQUIRE((flag & EV_EX_FLAG_MAX) != 0 && flag <= EV_EX_FLAG_MAX, OA_E_RT_PARAM,
-                "flag [%#x] must be an OR of ACL_EVENT_SYNC, ACL_EVENT_CAPTURE_STREAM_PROGRESS and ACL_EVENT_TIME_LINE",
-                flag);
+                "flag [%#x] must be an OR of ACL_EVENT_SYNC, ACL_EVENT_CAPTURE_STREAM_PROGRESS and ACL_EVENT_TIME_LINE, "
+                "or ACL_EVENT_IPC alone", flag);
+    if (flag == EV_IPC) {
+        ACL_RETURN_STATUS(ipc_event_create(NULL, event));
+    }
     ACL_RETURN_STATUS(event_create(flag, true, event));
+}
+
+/* Creates an IPC event: a new shared state (name NULL) or the one named by an aclrtIpcEventHandle. */
+static oa_status ipc_event_create(const char *name, aclrtEvent *out)
+{
+    aclrtEvent h = NULL;
+    oa_status st = event_create(EV_IPC, true, &h);
+    if (st != OA_OK) {
+        return st;
+    }
+    oa_event *ev = (oa_event *)h;
+    char fresh[sizeof(ev->ipc_name)];
+    if (name == NULL) {
+        static uint32_t seq;
+        snprintf(fresh, sizeof(fresh), "/oa_ipcev_%d_%u_%u", (int)getpid(), ev->id,
+                 __atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED));
+    }
+    pthread_mutex_lock(&ev->mu);
+    st = ipc_attach(ev, name != NULL ? name : fresh, name == NULL);
+    pthread_mutex_unlock(&ev->mu);
+    if (st != OA_OK) {
+        (void)oa_event_destroy(ev);
+        return st;
+    }
+    *out = h;
+    return OA_OK;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle *handle)
+{
+    ACL_REQUIRE_NOT_NULL(event);
+    ACL_REQUIRE_NOT_NULL(handle);
+    oa_event *ev = NULL;
+    oa_status st = get_event(event, &ev);
+    if (st != OA_OK) {
+        return oa_status_to_acl(st);
+    }
+    if (ev->ipc == NULL) {
+        st = OA_FAIL(OA_E_RT_PARAM, "event %u was not created with ACL_EVENT_IPC (aclrtCreateEventExWithFlag)", ev->id);
+    } else {
+        memset(handle, 0, sizeof(*handle));
+        memcpy(handle->reserved, IPC_EV_HANDLE_MAGIC, sizeof(IPC_EV_HANDLE_MAGIC));
+        memcpy(handle->reserved + 8, ev->ipc_name, strlen(ev->ipc_name) + 1);
+    }
+    put_event(ev);
+    ACL_RETURN_STATUS(st);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent *event)
+{
+    ACL_REQUIRE_NOT_NULL(event);
+    const char *name = handle.reserved + 8;
+    const size_t n = strnlen(name, sizeof(handle.reserved) - 8);
+    ACL_REQUIRE(memcmp(handle.reserved, IPC_EV_HANDLE_MAGIC, sizeof(IPC_EV_HANDLE_MAGIC)) == 0 &&
+                    n < sizeof(handle.reserved) - 8 && n > 1 && name[0] == '/' && strchr(name + 1, '/') == NULL,
+                OA_E_RT_PARAM, "handle is not an IPC event handle from aclrtIpcGetEventHandle");
+    ACL_RETURN_STATUS(ipc_event_create(name, event));
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event)
@@ -642,9 +871,9 @@ ACL_FUNC_VISIBILITY aclError aclrtResetEvent(aclrtEvent event, aclrtStream strea
         put_event(ev);
         return oa_status_to_acl(st);
     }
-    pthread_mutex_lock(&ev->mu);
+    ev_lock(ev);
     reset_args a = {.ev = ev, .gen = ev->rec_gen};
-    pthread_mutex_unlock(&ev->mu);
+    ev_unlock(ev);
     oa_task_desc d = {.kind = OA_TASK_KIND_EVENT_RESET,
                       .run = reset_run,
                       .release = reset_release,
@@ -678,9 +907,9 @@ ACL_FUNC_VISIBILITY aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus 
         st = oa_capture_check_event_op(ev, "aclrtQueryEvent");
     }
     if (st == OA_OK) {
-        pthread_mutex_lock(&ev->mu);
+        ev_lock(ev);
         bool pending = ev->has_record && ev->done_gen < ev->rec_gen;
-        pthread_mutex_unlock(&ev->mu);
+        ev_unlock(ev);
         *status = pending ? ACL_EVENT_STATUS_NOT_READY : ACL_EVENT_STATUS_COMPLETE;
     }
     put_event(ev);
@@ -701,7 +930,7 @@ ACL_FUNC_VISIBILITY aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventR
         st = oa_capture_check_event_op(ev, "aclrtQueryEventStatus");
     }
     if (st == OA_OK) {
-        pthread_mutex_lock(&ev->mu);
+        ev_lock(ev);
         bool complete;
         if (!ev->has_record) {
             /* CANN: a never-recorded Ex event counts as complete, a classic one as not ready. */
@@ -709,7 +938,7 @@ ACL_FUNC_VISIBILITY aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventR
         } else {
             complete = ev->done_gen >= ev->rec_gen;
         }
-        pthread_mutex_unlock(&ev->mu);
+        ev_unlock(ev);
         *status = complete ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
     }
     put_event(ev);
@@ -735,9 +964,9 @@ ACL_FUNC_VISIBILITY aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEv
         st = oa_capture_check_event_op(ev, "aclrtQueryEventWaitStatus");
     }
     if (st == OA_OK) {
-        pthread_mutex_lock(&ev->mu);
+        ev_lock(ev);
         *status = ev->pending_waits == 0 ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
-        pthread_mutex_unlock(&ev->mu);
+        ev_unlock(ev);
     }
     put_event(ev);
     ACL_RETURN_STATUS(st);
@@ -785,11 +1014,11 @@ static oa_status completed_time(oa_event *ev, uint64_t *ns)
     if (st != OA_OK) {
         return st;
     }
-    pthread_mutex_lock(&ev->mu);
+    ev_lock(ev);
     bool recorded = ev->has_record;
     bool done = ev->done_gen > 0 && ev->done_gen >= ev->rec_gen;
     *ns = ev->done_ns;
-    pthread_mutex_unlock(&ev->mu);
+    ev_unlock(ev);
     if (!recorded) {
         return OA_FAIL(OA_E_RT_INTERNAL, "event %u has not been recorded", ev->id);
     }
@@ -876,7 +1105,9 @@ ACL_FUNC_VISIBILITY aclError aclrtGetEventAvailNum(uint32_t *eventCount)
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
 {
     ACL_REQUIRE_NOT_NULL(event);
-    ACL_RETURN_STATUS(stream_wait_event(stream, event, 0, ACL_EVENT_WAIT_DEFAULT));
+    /* aclrtSetOpWaitTimeout applies to the waits queued after it; the timeout is reported at synchronisation. */
+    const int64_t timeout_ms = (int64_t)oa_rt_op_wait_timeout_s() * 1000;
+    ACL_RETURN_STATUS(stream_wait_event(stream, event, timeout_ms, ACL_EVENT_WAIT_DEFAULT));
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout,

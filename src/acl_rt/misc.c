@@ -1,7 +1,7 @@
 /*
- * Runtime-wide settings without a better home: operator timeouts and the
- * floating-point overflow status queries (no overflow is ever flagged on the
- * CPU: the status buffer is cleared).
+ * Runtime-wide settings without a better home: operator timeouts (enforced
+ * by the stream workers and event waits) and the floating-point overflow
+ * status queries.
  */
 #define OA_LOG_MODULE "RUNTIME"
 #include <pthread.h>
@@ -10,10 +10,12 @@
 #include "acl_rt/rt_internal.h"
 #include "base/acl_check.h"
 #include "base/error.h"
+#include "mem/mem_table.h"
 
 static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
 static uint32_t g_op_wait_timeout_s;
 static uint64_t g_op_execute_timeout_us; /* 0: no limit */
+static uint32_t g_overflow[OA_RT_MAX_DEVICES];
 
 void oa_rt_misc_reset(void)
 {
@@ -21,12 +23,23 @@ void oa_rt_misc_reset(void)
     g_op_wait_timeout_s = 0;
     g_op_execute_timeout_us = 0;
     pthread_mutex_unlock(&g_mu);
+    for (size_t i = 0; i < OA_RT_MAX_DEVICES; ++i) {
+        __atomic_store_n(&g_overflow[i], 0u, __ATOMIC_RELAXED);
+    }
 }
 
 uint64_t oa_rt_op_execute_timeout_us(void)
 {
     pthread_mutex_lock(&g_mu);
     uint64_t v = g_op_execute_timeout_us;
+    pthread_mutex_unlock(&g_mu);
+    return v;
+}
+
+uint32_t oa_rt_op_wait_timeout_s(void)
+{
+    pthread_mutex_lock(&g_mu);
+    uint32_t v = g_op_wait_timeout_s;
     pthread_mutex_unlock(&g_mu);
     return v;
 }
@@ -94,27 +107,82 @@ ACL_FUNC_VISIBILITY aclError aclrtGetOpExecuteTimeout(uint32_t *const timeoutMs)
     return ACL_SUCCESS;
 }
 
+/* ---- floating-point overflow status ---------------------------------------------------------------------------- */
+
+/*
+ * One flag per device, set by the built-in tasks that detect an overflow (reduce tasks: an integer sum that
+ * saturates, a float result that becomes infinite from finite operands) and read or cleared by a task queued on the
+ * caller's stream, so the answer is in stream order. Operators and models run by the CPU kernels do not report
+ * overflow (docs/runtime.md, "Overflow status").
+ */
+void oa_rt_overflow_note(const oa_stream *s)
+{
+    int32_t dev = oa_stream_device_id(s);
+    if (dev >= 0 && dev < OA_RT_MAX_DEVICES) {
+        __atomic_store_n(&g_overflow[dev], 1u, __ATOMIC_RELEASE);
+    }
+}
+
+typedef struct overflow_args {
+    void *out; /* NULL: clear the flag */
+    size_t size;
+} overflow_args;
+
+static oa_status overflow_run(void *args, const oa_task_exec *exec)
+{
+    const overflow_args *a = args;
+    if (exec->device_id < 0 || exec->device_id >= OA_RT_MAX_DEVICES) {
+        return OA_OK;
+    }
+    if (a->out == NULL) {
+        __atomic_store_n(&g_overflow[exec->device_id], 0u, __ATOMIC_RELEASE);
+        return OA_OK;
+    }
+    const uint64_t v = __atomic_load_n(&g_overflow[exec->device_id], __ATOMIC_ACQUIRE) != 0 ? 1u : 0u;
+    memset(a->out, 0, a->size);
+    memcpy(a->out, &v, a->size < sizeof(v) ? a->size : sizeof(v));
+    return OA_OK;
+}
+
+static oa_status overflow_task(void *out, size_t size, aclrtStream stream)
+{
+    if (out != NULL) {
+        oa_mem_block b;
+        if (!oa_mem_find(out, &b) || b.kind != OA_MEM_KIND_DEVICE) {
+            return OA_FAIL(OA_E_RT_PARAM, "outputAddr [%p] is not device memory allocated by aclrtMalloc", out);
+        }
+        if (size == 0 || size > b.size - (size_t)((char *)out - (char *)b.base)) {
+            return OA_FAIL(OA_E_RT_PARAM, "outputSize [%zu] must be > 0 and fit in the allocation of outputAddr", size);
+        }
+    }
+    oa_stream *s = NULL;
+    oa_status st = oa_stream_acquire(stream, &s);
+    if (st != OA_OK) {
+        return st;
+    }
+    overflow_args a = {.out = out, .size = size};
+    oa_task_desc d = {.kind = OA_TASK_KIND_GENERIC, .run = overflow_run, .args = &a, .args_size = sizeof(a)};
+    st = oa_stream_submit(s, &d, NULL);
+    oa_stream_release(s);
+    return st;
+}
+
 ACL_FUNC_VISIBILITY aclError aclrtGetOverflowStatus(void *outputAddr, size_t outputSize, aclrtStream stream)
 {
     ACL_REQUIRE_NOT_NULL(outputAddr);
-    return aclrtMemsetAsync(outputAddr, outputSize, 0, outputSize, stream);
+    ACL_RETURN_STATUS(overflow_task(outputAddr, outputSize, stream));
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtResetOverflowStatus(aclrtStream stream)
 {
-    oa_stream *s = NULL;
-    oa_status st = oa_stream_acquire(stream, &s);
-    if (st == OA_OK) {
-        oa_stream_release(s);
-    }
-    ACL_RETURN_STATUS(st);
+    ACL_RETURN_STATUS(overflow_task(NULL, 0, stream));
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtGetFloatOverflowStatus(void *outputAddr, uint64_t outputSize, aclrtStream stream)
 {
     ACL_REQUIRE_NOT_NULL(outputAddr);
     ACL_REQUIRE(outputSize <= SIZE_MAX, OA_E_PARAM, "outputSize is too large");
-    return aclrtMemsetAsync(outputAddr, (size_t)outputSize, 0, (size_t)outputSize, stream);
+    ACL_RETURN_STATUS(overflow_task(outputAddr, (size_t)outputSize, stream));
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtResetFloatOverflowStatus(aclrtStream stream)

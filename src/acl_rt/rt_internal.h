@@ -184,6 +184,7 @@ struct oa_stream {
     int32_t id;
     uint32_t priority;
     uint32_t acl_flags;       /* ACL_STREAM_* given at creation */
+    aclrtFloatOverflowMode sat_mode; /* aclrtSetDeviceSatMode when the stream was created (built-in tasks) */
     bool is_default;
     oa_stream *ctx_next;      /* context list, under ctx->mu */
     oa_stream *ctx_prev;
@@ -260,6 +261,10 @@ struct oa_event {
     uint32_t record_flag;     /* UINT32_MAX until the first record */
     uint32_t wait_flag;
     bool signaled;            /* a record completed and no reset ran since (flag-style waits in models) */
+    /* ACL_EVENT_IPC: shared record state (event.c), the creator owns (unlinks) the shared-memory name. */
+    struct oa_ipc_event_shm *ipc;
+    bool ipc_owner;
+    char ipc_name[48];
     /* Capture binding (capture.c, under the capture lock; cap_model read atomically on fast paths). */
     struct oa_mdlri *cap_model;    /* instance whose capture recorded the event last */
     struct oa_mri_task *cap_rec;   /* that record task */
@@ -299,6 +304,10 @@ void oa_rt_callbacks_finalize(void);
 
 /* Runtime-wide settings kept by misc.c and read elsewhere. */
 uint64_t oa_rt_op_execute_timeout_us(void);
+/* aclrtSetOpWaitTimeout value in seconds (0: no limit), applied to aclrtStreamWaitEvent tasks. */
+uint32_t oa_rt_op_wait_timeout_s(void);
+/* A built-in task of stream s detected a floating-point or integer overflow (aclrtGetOverflowStatus). */
+void oa_rt_overflow_note(const oa_stream *s);
 
 /* Forgets the resource limits set on a stream (stream destroy). */
 void oa_rt_stream_res_forget(aclrtStream handle);
@@ -306,6 +315,8 @@ void oa_rt_stream_res_forget(aclrtStream handle);
 /* Back to the initial state at aclFinalize: system parameters, timeouts, limits. */
 void oa_rt_sysopt_reset(void);
 void oa_rt_misc_reset(void);
+/* Unlinks the IPC memory keys still exported and forgets the imports (aclFinalize, after the memory table). */
+void oa_rt_ipc_mem_reset(void);
 void oa_rt_limits_reset(void);
 
 #endif /* OA_ACL_RT_RT_INTERNAL_H */

@@ -120,6 +120,9 @@ oa_status oa_stream_create(oa_context *ctx, uint32_t priority, uint32_t acl_flag
     s->id = (int32_t)__atomic_fetch_add(&dev->next_stream_id, 1, __ATOMIC_RELAXED);
     s->priority = priority;
     s->acl_flags = acl_flags;
+    /* CANN: a saturation mode set with aclrtSetDeviceSatMode applies to the streams created after it */
+    s->sat_mode = ACL_RT_OVERFLOW_MODE_INFNAN;
+    (void)aclrtGetDeviceSatMode(&s->sat_mode);
     s->is_default = is_default;
     s->failure_mode = ACL_CONTINUE_ON_FAILURE;
     pthread_mutex_init(&s->mu, NULL);
@@ -186,7 +189,18 @@ static void *worker_main(void *arg)
         oa_status st = OA_OK;
         if (!skip) {
             exec.task_id = t->id;
+            /* aclrtSetOpExecuteTimeOut*: an operator that runs longer fails with CANN's AI Core timeout code. */
+            const uint64_t limit_us = t->kind == OA_TASK_KIND_KERNEL ? oa_rt_op_execute_timeout_us() : 0;
+            const uint64_t t0 = limit_us != 0 ? oa_now_ns() : 0;
             st = t->run(t->args, &exec);
+            if (limit_us != 0 && st == OA_OK) {
+                const uint64_t spent_us = (oa_now_ns() - t0) / 1000u;
+                if (spent_us > limit_us) {
+                    st = OA_FAIL(OA_E_RT_AICORE_TIMEOUT,
+                                 "operator task %u on stream %d ran %llu us, more than the execute timeout of %llu us",
+                                 t->id, s->id, (unsigned long long)spent_us, (unsigned long long)limit_us);
+                }
+            }
         }
         if (t->release != NULL) {
             t->release(t->args);
@@ -674,9 +688,21 @@ ACL_FUNC_VISIBILITY aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle *ha
         memcpy(&handle->workSize, attrValue, sizeof(size_t));
         return ACL_SUCCESS;
     case ACL_RT_STREAM_FLAG:
-        ACL_REQUIRE(valueSize == sizeof(size_t), OA_E_PARAM, "valueSize [%zu] must be %zu for the stream flag",
-                    valueSize, sizeof(size_t));
-        memcpy(&handle->flag, attrValue, sizeof(size_t));
+        /* The field is a size_t, but stream flags are uint32_t everywhere else (aclrtCreateStreamWithConfig,
+           aclrtStreamGetFlags) and CANN's stream config example passes a uint32_t: both widths are accepted
+           (docs/runtime.md, "Stream configuration handles"). */
+        if (valueSize == sizeof(uint32_t)) {
+            uint32_t f32;
+            memcpy(&f32, attrValue, sizeof(f32));
+            handle->flag = f32;
+            return ACL_SUCCESS;
+        }
+        ACL_REQUIRE(valueSize == sizeof(size_t), OA_E_PARAM, "valueSize [%zu] must be %zu or %zu for the stream flag",
+                    valueSize, sizeof(uint32_t), sizeof(size_t));
+        size_t f64;
+        memcpy(&f64, attrValue, sizeof(f64));
+        ACL_REQUIRE(f64 <= UINT32_MAX, OA_E_PARAM, "stream flag [%zu] does not fit in 32 bits", f64);
+        handle->flag = f64;
         return ACL_SUCCESS;
     case ACL_RT_STREAM_PRIORITY: {
         ACL_REQUIRE(valueSize == sizeof(uint32_t), OA_E_PARAM, "valueSize [%zu] must be %zu for the priority",

@@ -271,6 +271,11 @@ oa_status oa_mem_free(void *base, oa_mem_kind expect, oa_mem_block *freed)
         pthread_rwlock_unlock(&g_lock);
         return OA_FAIL(OA_E_RT_PARAM, "pointer [%p] is %s, not %s", base, kind_name(e.kind), kind_name(expect));
     }
+    if ((e.flags & OA_MEM_F_IMPORTED) != 0) {
+        pthread_rwlock_unlock(&g_lock);
+        return OA_FAIL(OA_E_RT_PARAM, "pointer [%p] was imported by aclrtIpcMemImportByKey: release it with "
+                       "aclrtIpcMemClose", base);
+    }
     remove_at(idx);
     account(&e, false);
     pthread_rwlock_unlock(&g_lock);
@@ -404,6 +409,84 @@ size_t oa_mem_release_device(int32_t device_id)
 size_t oa_mem_release_all(void)
 {
     return release_matching(-1, true);
+}
+
+oa_status oa_mem_share(void *base, int fd, size_t offset, size_t *len)
+{
+    pthread_rwlock_wrlock(&g_lock);
+    size_t idx = find_index((uintptr_t)base);
+    if (idx == SIZE_MAX || g_entries[idx].base != (uintptr_t)base || g_entries[idx].kind != OA_MEM_KIND_DEVICE) {
+        pthread_rwlock_unlock(&g_lock);
+        return OA_FAIL(OA_E_RT_PARAM, "pointer [%p] is not the start of a device memory block", base);
+    }
+    entry *e = &g_entries[idx];
+    if (!e->mmapped || (e->flags & (OA_MEM_F_SHARED | OA_MEM_F_IMPORTED)) != 0) {
+        pthread_rwlock_unlock(&g_lock);
+        return OA_FAIL(OA_E_RT_FEATURE_NOT_SUPPORT,
+                       "device block %p (%zu bytes) cannot be shared: only blocks of at least %u bytes that are not "
+                       "already shared or imported can be exported", base, e->size, MEM_MMAP_THRESHOLD);
+    }
+    /* copy the current contents into the file, then map the file over the block at the same address */
+    size_t done = 0;
+    while (done < e->raw_size) {
+        ssize_t w = pwrite(fd, (const char *)e->raw + done, e->raw_size - done, (off_t)(offset + done));
+        if (w <= 0) {
+            pthread_rwlock_unlock(&g_lock);
+            return OA_FAIL(OA_E_RT_MEMORY_ALLOCATION, "cannot copy device block %p into shared memory", base);
+        }
+        done += (size_t)w;
+    }
+    void *p = mmap(e->raw, e->raw_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, (off_t)offset);
+    if (p == MAP_FAILED) {
+        pthread_rwlock_unlock(&g_lock);
+        return OA_FAIL(OA_E_RT_MEMORY_ALLOCATION, "cannot map shared memory over device block %p", base);
+    }
+    e->flags |= OA_MEM_F_SHARED;
+    *len = e->raw_size;
+    pthread_rwlock_unlock(&g_lock);
+    return OA_OK;
+}
+
+oa_status oa_mem_adopt(void *base, size_t len, int32_t device_id)
+{
+    entry e;
+    memset(&e, 0, sizeof(e));
+    e.base = (uintptr_t)base;
+    e.size = len;
+    e.requested = len;
+    e.raw = base;
+    e.raw_size = len;
+    e.device_id = device_id;
+    e.kind = OA_MEM_KIND_DEVICE;
+    e.mmapped = 1;
+    e.flags = OA_MEM_F_IMPORTED;
+    pthread_rwlock_wrlock(&g_lock);
+    size_t idx = upper_bound(e.base);
+    if (!reserve_one() || find_index(e.base) != SIZE_MAX || (idx < g_count && g_entries[idx].base < e.base + len)) {
+        pthread_rwlock_unlock(&g_lock);
+        return OA_FAIL(OA_E_NOMEM, "cannot record imported memory %p", base);
+    }
+    insert_at(idx, &e);
+    account(&e, true);
+    pthread_rwlock_unlock(&g_lock);
+    return OA_OK;
+}
+
+oa_status oa_mem_unadopt(void *base)
+{
+    pthread_rwlock_wrlock(&g_lock);
+    size_t idx = find_index((uintptr_t)base);
+    if (idx == SIZE_MAX || g_entries[idx].base != (uintptr_t)base ||
+        (g_entries[idx].flags & OA_MEM_F_IMPORTED) == 0) {
+        pthread_rwlock_unlock(&g_lock);
+        return OA_FAIL(OA_E_RT_PARAM, "pointer [%p] is not imported memory", base);
+    }
+    entry e = g_entries[idx];
+    remove_at(idx);
+    account(&e, false);
+    pthread_rwlock_unlock(&g_lock);
+    raw_free(&e);
+    return OA_OK;
 }
 
 void oa_mem_get_usage(int32_t device_id, oa_mem_kind kind, oa_mem_usage *out)

@@ -37,6 +37,8 @@ typedef enum oa_mem_kind {
 #define OA_MEM_F_CACHED 0x1u   /* aclrtMallocCached */
 #define OA_MEM_F_HUGE 0x2u     /* allocated with a huge-page policy (reported page size) */
 #define OA_MEM_F_READONLY 0x4u /* registered read-only */
+#define OA_MEM_F_SHARED 0x8u   /* device block re-mapped onto a shared-memory object (aclrtIpcMemGetExportKey) */
+#define OA_MEM_F_IMPORTED 0x10u /* device memory of another process (aclrtIpcMemImportByKey); not freed by aclrtFree */
 
 /* A snapshot of one table entry. */
 typedef struct oa_mem_block {
@@ -111,5 +113,19 @@ void oa_mem_get_usage(int32_t device_id, oa_mem_kind kind, oa_mem_usage *out);
  * otherwise the physical memory of the machine.
  */
 size_t oa_mem_device_capacity(void);
+
+/*
+ * IPC memory (docs/runtime.md, "IPC memory").
+ * oa_mem_share: the device block starting at base, which must come from mmap (blocks of 1 MiB and more), is copied
+ * into the shared-memory file fd at offset and the file is mapped over the block at the same address, so the
+ * application's pointer stays valid and other processes can map the same pages. [out] *len: the mapped length
+ * (the block rounded up to pages). Fails with OA_E_RT_PARAM (not the start of a device block),
+ * OA_E_RT_FEATURE_NOT_SUPPORT (a heap block) or OA_E_RT_MEMORY_ALLOCATION (the kernel refused the mapping).
+ */
+oa_status oa_mem_share(void *base, int fd, size_t offset, size_t *len) OA_MUST_CHECK;
+/* Records a mapping of another process's memory as device memory of device_id (flag OA_MEM_F_IMPORTED). */
+oa_status oa_mem_adopt(void *base, size_t len, int32_t device_id) OA_MUST_CHECK;
+/* Forgets and unmaps a mapping recorded by oa_mem_adopt. */
+oa_status oa_mem_unadopt(void *base) OA_MUST_CHECK;
 
 #endif /* OA_MEM_MEM_TABLE_H */

@@ -152,6 +152,12 @@ static void compile_checks_arguments(void **state)
                 ACL_ERROR_INVALID_PARAM, "opType");
     expect_fail(aclopCompile("Add", 2, in, 1, out, NULL, ACL_ENGINE_SYS, ACL_COMPILE_UNREGISTERED, NULL),
                 ACL_ERROR_INVALID_PARAM, "opPath");
+    /* an operator implementation under opPath cannot be compiled: refused, not compiled as the built-in Add */
+    expect_fail(aclopCompile("Add", 2, in, 1, out, NULL, ACL_ENGINE_SYS, ACL_COMPILE_UNREGISTERED, "/tmp/op_impl"),
+                ACL_ERROR_API_NOT_SUPPORT, "ACL_COMPILE_UNREGISTERED");
+    expect_fail(aclopCompileAndExecute("Add", 2, in, (const aclDataBuffer *const *)o.bin, 1, out, o.bout, NULL,
+                                       ACL_ENGINE_SYS, ACL_COMPILE_UNREGISTERED, "/tmp/op_impl", NULL),
+                ACL_ERROR_API_NOT_SUPPORT, "ACL_COMPILE_UNREGISTERED");
     assert_int_equal(aclSetTensorPlaceMent(o.in[0], ACL_MEMTYPE_HOST_COMPILE_INDEPENDENT), ACL_SUCCESS);
     expect_fail(aclopCompile("Add", 2, in, 1, out, NULL, ACL_ENGINE_SYS, ACL_COMPILE_SYS, NULL),
                 ACL_ERROR_API_NOT_SUPPORT, "placeMent");

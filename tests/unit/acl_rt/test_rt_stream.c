@@ -61,7 +61,11 @@ static void config_handle_and_v2(void **state)
     uint32_t bad = 8;
     assert_int_equal(aclrtSetStreamConfigOpt(h, ACL_RT_STREAM_PRIORITY, &bad, sizeof(bad)), ACL_ERROR_INVALID_PARAM);
     assert_int_equal(aclrtSetStreamConfigOpt(h, ACL_RT_STREAM_PRIORITY, &prio, 8), ACL_ERROR_INVALID_PARAM);
-    assert_int_equal(aclrtSetStreamConfigOpt(h, ACL_RT_STREAM_FLAG, &prio, sizeof(prio)), ACL_ERROR_INVALID_PARAM);
+    uint16_t flag16 = 0;
+    assert_int_equal(aclrtSetStreamConfigOpt(h, ACL_RT_STREAM_FLAG, &flag16, sizeof(flag16)), ACL_ERROR_INVALID_PARAM);
+    size_t huge_flag = (size_t)1 << 40;
+    assert_int_equal(aclrtSetStreamConfigOpt(h, ACL_RT_STREAM_FLAG, &huge_flag, sizeof(huge_flag)),
+                     ACL_ERROR_INVALID_PARAM);
     assert_int_equal(aclrtSetStreamConfigOpt(h, (aclrtStreamConfigAttr)9, &prio, sizeof(prio)),
                      ACL_ERROR_INVALID_PARAM);
     assert_int_equal(aclrtSetStreamConfigOpt(NULL, ACL_RT_STREAM_PRIORITY, &prio, sizeof(prio)),
@@ -74,6 +78,13 @@ static void config_handle_and_v2(void **state)
     assert_int_equal(aclrtStreamGetFlags(s, &f), ACL_SUCCESS);
     assert_int_equal(p, 5);
     assert_int_equal(f, ACL_STREAM_FAST_SYNC);
+    assert_int_equal(aclrtDestroyStream(s), ACL_SUCCESS);
+    /* a uint32_t flag (as CANN's stream config example passes it) */
+    uint32_t flag32 = ACL_STREAM_FAST_LAUNCH;
+    assert_int_equal(aclrtSetStreamConfigOpt(h, ACL_RT_STREAM_FLAG, &flag32, sizeof(flag32)), ACL_SUCCESS);
+    assert_int_equal(aclrtCreateStreamV2(&s, h), ACL_SUCCESS);
+    assert_int_equal(aclrtStreamGetFlags(s, &f), ACL_SUCCESS);
+    assert_int_equal(f, ACL_STREAM_FAST_LAUNCH);
     assert_int_equal(aclrtDestroyStream(s), ACL_SUCCESS);
     assert_int_equal(aclrtCreateStreamV2(&s, NULL), ACL_SUCCESS);
     assert_int_equal(aclrtDestroyStream(s), ACL_SUCCESS);

@@ -347,6 +347,38 @@ static void finalize_releases_everything(void **state)
     assert_int_equal(aclrtDestroyStream(s), ACL_SUCCESS);
 }
 
+static oa_status sleep_60ms(void *args, const oa_task_exec *exec)
+{
+    (void)args;
+    (void)exec;
+    test_sleep_ms(60);
+    return OA_OK;
+}
+
+/* aclrtSetOpExecuteTimeOut*: an operator (kernel) task that runs too long fails with 507014 at synchronisation. */
+static void operator_execute_timeout(void **state)
+{
+    (void)state;
+    oa_stream *s = NULL;
+    assert_int_equal(oa_stream_acquire(NULL, &s), OA_OK);
+    oa_task_desc kernel = {.kind = OA_TASK_KIND_KERNEL, .run = sleep_60ms};
+    oa_task_desc generic = {.kind = OA_TASK_KIND_GENERIC, .run = sleep_60ms};
+    assert_int_equal(oa_stream_submit(s, &kernel, NULL), OA_OK); /* no limit set */
+    assert_int_equal(oa_stream_synchronize(s, -1), OA_OK);
+    assert_int_equal(aclrtSetOpExecuteTimeOutWithMs(20), ACL_SUCCESS);
+    assert_int_equal(oa_stream_submit(s, &generic, NULL), OA_OK); /* not an operator */
+    assert_int_equal(oa_stream_synchronize(s, -1), OA_OK);
+    assert_int_equal(oa_stream_submit(s, &kernel, NULL), OA_OK);
+    assert_int_equal(oa_stream_synchronize(s, -1), OA_E_RT_AICORE_TIMEOUT);
+    assert_int_equal(oa_status_to_acl(OA_E_RT_AICORE_TIMEOUT), ACL_ERROR_RT_AICORE_TIMEOUT);
+    assert_int_equal(aclrtSetOpExecuteTimeOutWithMs(5000), ACL_SUCCESS);
+    assert_int_equal(oa_stream_submit(s, &kernel, NULL), OA_OK);
+    assert_int_equal(oa_stream_synchronize(s, -1), OA_OK);
+    uint64_t actual = 0;
+    assert_int_equal(aclrtSetOpExecuteTimeOutV2(0, &actual), ACL_SUCCESS);
+    oa_stream_release(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -357,6 +389,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(allocator_getter, test_device0_setup, teardown),
         cmocka_unit_test_setup_teardown(default_device_from_configuration, test_device0_setup, teardown),
         cmocka_unit_test_setup_teardown(finalize_releases_everything, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(operator_execute_timeout, test_device0_setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
