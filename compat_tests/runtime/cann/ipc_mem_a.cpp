@@ -10,39 +10,8 @@
 #include <unistd.h>
 
 #include "acl/acl.h"
+#include "ipc_file_handover.h"
 #include "sample_utils.h"
-
-/* The examples' file hand-over: write data then a ".done" marker; read waits for the marker. */
-static int WriteFile(const char *path, const char *done, const void *data, size_t size)
-{
-    FILE *fp = fopen(path, "wb");
-    if (fp == nullptr || fwrite(data, 1, size, fp) != size) {
-        ERROR_LOG("cannot write %s", path);
-        return -1;
-    }
-    fclose(fp);
-    fp = fopen(done, "wb");
-    if (fp == nullptr) {
-        return -1;
-    }
-    fclose(fp);
-    return 0;
-}
-
-static int ReadFile(const char *path, const char *done, void *data, size_t size)
-{
-    for (int i = 0; i < 3000 && access(done, F_OK) != 0; ++i) {
-        usleep(10 * 1000);
-    }
-    FILE *fp = fopen(path, "rb");
-    if (fp == nullptr) {
-        ERROR_LOG("cannot read %s", path);
-        return -1;
-    }
-    size_t n = fread(data, 1, size, fp);
-    fclose(fp);
-    return n > 0 ? 0 : -1;
-}
 
 int32_t main()
 {
