@@ -261,9 +261,9 @@ static void refine_output_formats(oa_graph *g)
     }
 }
 
-static oa_status gen_om(int argc, char **argv)
+/* --framework must be given and be 5 (ONNX), the only one converted; done: "converted" or "checked". */
+static oa_status require_onnx_framework(const char *done)
 {
-    oa_status st = OA_OK;
     if (!atc_is_set("framework")) {
         return OA_FAIL(OA_E_PARAM,
                        "E10007: --framework is required. The value must be 0(Caffe) or 1(MindSpore) or 3(TensorFlow) "
@@ -272,8 +272,17 @@ static oa_status gen_om(int argc, char **argv)
     if (atc_int("framework") != 5) {
         return OA_FAIL(OA_E_FEATURE_UNSUPPORTED,
                        "E10055: The operation is not supported. Reason: --framework=%d is not supported yet; only "
-                       "5 (Onnx) models can be converted.",
-                       atc_int("framework"));
+                       "5 (Onnx) models can be %s.",
+                       atc_int("framework"), done);
+    }
+    return OA_OK;
+}
+
+static oa_status gen_om(int argc, char **argv)
+{
+    oa_status st = OA_OK;
+    if ((st = require_onnx_framework("converted")) != OA_OK) {
+        return st;
     }
     if ((st = required("soc_version")) != OA_OK || (st = required("output")) != OA_OK ||
         (st = required("model")) != OA_OK || (st = check_input_file("model")) != OA_OK) {
@@ -436,16 +445,8 @@ static oa_status om_to_json(void)
 static oa_status precheck(void)
 {
     oa_status st;
-    if (!atc_is_set("framework")) {
-        return OA_FAIL(OA_E_PARAM,
-                       "E10007: --framework is required. The value must be 0(Caffe) or 1(MindSpore) or 3(TensorFlow) "
-                       "or 5(Onnx).");
-    }
-    if (atc_int("framework") != 5) {
-        return OA_FAIL(OA_E_FEATURE_UNSUPPORTED,
-                       "E10055: The operation is not supported. Reason: --framework=%d is not supported yet; only "
-                       "5 (Onnx) models can be checked.",
-                       atc_int("framework"));
+    if ((st = require_onnx_framework("checked")) != OA_OK) {
+        return st;
     }
     if ((st = required("model")) != OA_OK || (st = check_input_file("model")) != OA_OK) {
         return st;
