@@ -34,18 +34,7 @@
 #include "om/om_model.h"
 #include "om/om_query.h"
 #include "netron_check.h"
-
-static int g_failures;
-
-#define CHECK(cond, ...)                                   \
-    do {                                                   \
-        if (!(cond)) {                                     \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-            fprintf(stderr, __VA_ARGS__);                  \
-            fprintf(stderr, "\n");                         \
-            g_failures++;                                  \
-        }                                                  \
-    } while (0)
+#include "check_count.h"
 
 static char *quote(const char *s)
 {

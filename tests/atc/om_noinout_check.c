@@ -13,18 +13,7 @@
 #include <string.h>
 
 #include "acl/acl.h"
-
-static int g_failures;
-
-#define CHECK(cond, ...)                                   \
-    do {                                                   \
-        if (!(cond)) {                                     \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-            fprintf(stderr, __VA_ARGS__);                  \
-            fprintf(stderr, "\n");                         \
-            g_failures++;                                  \
-        }                                                  \
-    } while (0)
+#include "check_count.h"
 
 static void same_tensor(aclmdlDesc *a, aclmdlDesc *b, int out, size_t i)
 {
