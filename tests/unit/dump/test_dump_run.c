@@ -26,15 +26,13 @@
 
 #include "support/acl_checks.h"
 #include "unit/dump/dump_reader.h"
+#include "unit/model_v1/fc_model_run.h"
 
 #include "acl/acl.h"
 #include "acl/acl_op_compiler.h"
 #include "acl/acl_prof.h"
 #include "acl/acl_dump.h"
 #include <cjson/cJSON.h>
-
-#define K1 128
-#define N2 24
 
 static const char *g_models;
 static char g_work[1024];
@@ -62,41 +60,6 @@ static void copy_file(const char *from, const char *to)
     }
     fclose(a);
     fclose(b);
-}
-
-static void fc_input(float *x, int batch)
-{
-    for (int i = 0; i < batch * K1; i++) {
-        x[i] = (float)((i * 37) % 23 - 11) / 8.0f;
-    }
-}
-
-/* Runs a [batch,8,4,4] -> [batch,24] model; y gets the output. */
-static void run_fc(uint32_t id, int batch, bool dyn, const float *x, float *y)
-{
-    const size_t xs = (size_t)batch * K1 * sizeof(float), ys = (size_t)batch * N2 * sizeof(float);
-    void *dx = NULL, *dy = NULL;
-    OK_ACL(aclrtMalloc(&dx, xs, ACL_MEM_MALLOC_HUGE_FIRST));
-    OK_ACL(aclrtMalloc(&dy, ys, ACL_MEM_MALLOC_HUGE_FIRST));
-    OK_ACL(aclrtMemcpy(dx, xs, x, xs, ACL_MEMCPY_HOST_TO_DEVICE));
-    aclmdlDataset *in = aclmdlCreateDataset(), *out = aclmdlCreateDataset();
-    aclDataBuffer *bx = aclCreateDataBuffer(dx, xs), *by = aclCreateDataBuffer(dy, ys);
-    OK_ACL(aclmdlAddDatasetBuffer(in, bx));
-    OK_ACL(aclmdlAddDatasetBuffer(out, by));
-    if (dyn) {
-        const int64_t dims[4] = {batch, 8, 4, 4};
-        aclTensorDesc *td = aclCreateTensorDesc(ACL_FLOAT, 4, dims, ACL_FORMAT_NCHW);
-        OK_ACL(aclmdlSetDatasetTensorDesc(in, td, 0));
-        aclDestroyTensorDesc(td);
-    }
-    OK_ACL(aclmdlExecute(id, in, out));
-    OK_ACL(aclrtMemcpy(y, ys, aclGetDataBufferAddr(aclmdlGetDatasetBuffer(out, 0)), ys, ACL_MEMCPY_DEVICE_TO_HOST));
-    OK_ACL(aclDestroyDataBuffer(bx));
-    OK_ACL(aclDestroyDataBuffer(by));
-    OK_ACL(aclmdlDestroyDataset(in));
-    OK_ACL(aclmdlDestroyDataset(out));
-    OK_ACL(aclrtFree(dx));
-    OK_ACL(aclrtFree(dy));
 }
 
 /* Every regular file under root. */
@@ -222,8 +185,8 @@ static void dump_static(void **state)
     for (int i = 0; i < K1; ++i) {
         x1[i] = -2.0f * x0[i] + 0.25f;
     }
-    run_fc(id, 1, false, x0, y0);
-    run_fc(id, 1, false, x1, y1); /* step 1: the only one dumped */
+    fc_run(id, 1, false, x0, y0);
+    fc_run(id, 1, false, x1, y1); /* step 1: the only one dumped */
     OK_ACL(aclmdlUnload(id));
     finish();
 
@@ -297,9 +260,9 @@ static void dump_dynamic(void **state)
     OK_ACL(aclmdlLoadFromFile(om, &id));
     float x[3 * K1], y[3 * N2];
     fc_input(x, 3);
-    run_fc(id, 3, true, x, y);
+    fc_run(id, 3, true, x, y);
     OK_ACL(aclmdlFinalizeDump());
-    run_fc(id, 3, true, x, y); /* not dumped any more */
+    fc_run(id, 3, true, x, y); /* not dumped any more */
     OK_ACL(aclmdlUnload(id));
     finish();
 
@@ -427,7 +390,7 @@ static void dump_stats(void **state)
     OK_ACL(aclmdlLoadFromFile(om, &id));
     float x[K1], y[N2];
     fc_input(x, 1);
-    run_fc(id, 1, false, x, y);
+    fc_run(id, 1, false, x, y);
     OK_ACL(aclmdlUnload(id));
     finish();
     double mx = y[0], mn = y[0];
@@ -609,11 +572,11 @@ static void prof_all_paths(void **state)
     fc_input(x, 3);
     snprintf(om, sizeof om, "%s/ew/fc.om", g_models);
     OK_ACL(aclmdlLoadFromFile(om, &ids[0]));
-    run_fc(ids[0], 1, false, x, y);
-    run_fc(ids[0], 1, false, x, y);
+    fc_run(ids[0], 1, false, x, y);
+    fc_run(ids[0], 1, false, x, y);
     snprintf(om, sizeof om, "%s/ew/fc_dyn.om", g_models);
     OK_ACL(aclmdlLoadFromFile(om, &ids[1]));
-    run_fc(ids[1], 3, true, x, y);
+    fc_run(ids[1], 3, true, x, y);
     aclrtStream s = NULL;
     OK_ACL(aclrtCreateStream(&s));
     run_add(s);
@@ -735,10 +698,10 @@ static void prof_subscribe(void **state)
     EXPECT_ACL(aclprofModelSubscribe(id, cfg), 148046, "already subscribed");
     float x[K1], y[N2];
     fc_input(x, 1);
-    run_fc(id, 1, false, x, y);
+    fc_run(id, 1, false, x, y);
     OK_ACL(aclprofModelUnSubscribe(id));
     EXPECT_ACL(aclprofModelUnSubscribe(id), ACL_ERROR_INVALID_MODEL_ID, "not subscribed");
-    run_fc(id, 1, false, x, y); /* no more records */
+    fc_run(id, 1, false, x, y); /* no more records */
     close(fds[1]);
     static uint8_t buf[80 * 256];
     size_t len = 0;
@@ -780,7 +743,7 @@ static void prof_subscribe(void **state)
     OK_ACL(aclprofModelSubscribe(dyn, cfg2));
     float x3[3 * K1], y3[3 * N2];
     fc_input(x3, 3);
-    run_fc(dyn, 3, true, x3, y3);
+    fc_run(dyn, 3, true, x3, y3);
     OK_ACL(aclprofModelUnSubscribe(dyn));
     close(fds[1]);
     len = 0;
@@ -819,7 +782,7 @@ static void dump_for_compare(void **state)
     OK_ACL(aclmdlLoadFromFile(om, &id));
     float x[K1], y[N2];
     fc_input(x, 1);
-    run_fc(id, 1, false, x, y);
+    fc_run(id, 1, false, x, y);
     OK_ACL(aclmdlUnload(id));
     finish();
     snprintf(xpath, sizeof xpath, "%s/x.bin", g_work);
@@ -871,7 +834,7 @@ static void dump_layers(void **state)
     OK_ACL(aclmdlLoadFromFile(om, &id));
     float x[K1], y[N2];
     fc_input(x, 1);
-    run_fc(id, 1, false, x, y);
+    fc_run(id, 1, false, x, y);
     OK_ACL(aclmdlUnload(id));
     finish();
     list_files(g_dump);

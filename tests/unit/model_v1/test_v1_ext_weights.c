@@ -35,6 +35,7 @@
 #include <cmocka.h>
 
 #include "support/acl_checks.h"
+#include "unit/model_v1/fc_model_run.h"
 
 #include "acl/acl.h"
 
@@ -55,21 +56,12 @@ static const char *path_of(const char *fmt, ...)
 
 /* ---- the fc model: the generator's formulas and a double reference ---- */
 
-#define K1 128
 #define N1 40
-#define N2 24
 #define MAXB 4
 
 static double w1_at(int n, int k) { return (double)((n * 7 + k * 13) % 29 - 14) / 32.0; }
 static double b1_at(int n) { return (double)(n % 5 - 2) / 4.0; }
 static double w2_at(int k, int n) { return (double)((k * 11 + n * 5) % 19 - 9) / 16.0; }
-
-static void fc_input(float *x, int batch)
-{
-    for (int i = 0; i < batch * K1; i++) {
-        x[i] = (float)((i * 37) % 23 - 11) / 8.0f;
-    }
-}
 
 /* y = relu(x W1^T * w1_scale + b1) W2 */
 static void fc_ref(const float *x, int batch, double w1_scale, double *y)
@@ -102,34 +94,12 @@ static void expect_near_ref(const float *y, const double *ref, int n, const char
     }
 }
 
-/* Runs model id on a [batch,8,4,4] input (dyn: the shape set on the dataset); y gets batch * N2 floats. */
+/* Runs model id on the generator's input (dyn: the shape set on the dataset); y gets batch * N2 floats. */
 static void run_fc(uint32_t id, int batch, bool dyn, float *y)
 {
     float x[MAXB * K1];
     fc_input(x, batch);
-    const size_t xs = (size_t)batch * K1 * sizeof(float), ys = (size_t)batch * N2 * sizeof(float);
-    void *dx = NULL, *dy = NULL;
-    OK_ACL(aclrtMalloc(&dx, xs, ACL_MEM_MALLOC_HUGE_FIRST));
-    OK_ACL(aclrtMalloc(&dy, ys, ACL_MEM_MALLOC_HUGE_FIRST));
-    OK_ACL(aclrtMemcpy(dx, xs, x, xs, ACL_MEMCPY_HOST_TO_DEVICE));
-    aclmdlDataset *in = aclmdlCreateDataset(), *out = aclmdlCreateDataset();
-    aclDataBuffer *bx = aclCreateDataBuffer(dx, xs), *by = aclCreateDataBuffer(dy, ys);
-    OK_ACL(aclmdlAddDatasetBuffer(in, bx));
-    OK_ACL(aclmdlAddDatasetBuffer(out, by));
-    if (dyn) {
-        const int64_t dims[4] = {batch, 8, 4, 4};
-        aclTensorDesc *td = aclCreateTensorDesc(ACL_FLOAT, 4, dims, ACL_FORMAT_NCHW);
-        OK_ACL(aclmdlSetDatasetTensorDesc(in, td, 0));
-        aclDestroyTensorDesc(td);
-    }
-    OK_ACL(aclmdlExecute(id, in, out));
-    OK_ACL(aclrtMemcpy(y, ys, aclGetDataBufferAddr(aclmdlGetDatasetBuffer(out, 0)), ys, ACL_MEMCPY_DEVICE_TO_HOST));
-    OK_ACL(aclDestroyDataBuffer(bx));
-    OK_ACL(aclDestroyDataBuffer(by));
-    OK_ACL(aclmdlDestroyDataset(in));
-    OK_ACL(aclmdlDestroyDataset(out));
-    OK_ACL(aclrtFree(dx));
-    OK_ACL(aclrtFree(dy));
+    fc_run(id, batch, dyn, x, y);
 }
 
 static uint32_t load(const char *om)
