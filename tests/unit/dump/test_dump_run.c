@@ -866,30 +866,30 @@ int main(int argc, char **argv)
     if (system(cmd) != 0) {
         return 1;
     }
+    static const struct {
+        const char *name;
+        struct CMUnitTest test;
+    } scenarios[] = {
+        {"static", cmocka_unit_test(dump_static)},
+        {"dynamic", cmocka_unit_test(dump_dynamic)},
+        {"op", cmocka_unit_test(dump_op)},
+        {"stats", cmocka_unit_test(dump_stats)},
+        {"prof", cmocka_unit_test(prof_all_paths)},
+        {"subscribe", cmocka_unit_test(prof_subscribe)},
+        {"compare", cmocka_unit_test(dump_for_compare)},
+        {"args", cmocka_unit_test(dump_args)},
+        {"layers", cmocka_unit_test(dump_layers)},
+        {"bad", cmocka_unit_test(bad_configs)},
+    };
     struct CMUnitTest t[1];
-    if (strcmp(argv[1], "static") == 0) {
-        t[0] = (struct CMUnitTest)cmocka_unit_test(dump_static);
-    } else if (strcmp(argv[1], "dynamic") == 0) {
-        t[0] = (struct CMUnitTest)cmocka_unit_test(dump_dynamic);
-    } else if (strcmp(argv[1], "op") == 0) {
-        t[0] = (struct CMUnitTest)cmocka_unit_test(dump_op);
-    } else if (strcmp(argv[1], "stats") == 0) {
-        t[0] = (struct CMUnitTest)cmocka_unit_test(dump_stats);
-    } else if (strcmp(argv[1], "prof") == 0) {
-        t[0] = (struct CMUnitTest)cmocka_unit_test(prof_all_paths);
-    } else if (strcmp(argv[1], "subscribe") == 0) {
-        t[0] = (struct CMUnitTest)cmocka_unit_test(prof_subscribe);
-    } else if (strcmp(argv[1], "compare") == 0) {
-        t[0] = (struct CMUnitTest)cmocka_unit_test(dump_for_compare);
-    } else if (strcmp(argv[1], "args") == 0) {
-        t[0] = (struct CMUnitTest)cmocka_unit_test(dump_args);
-    } else if (strcmp(argv[1], "layers") == 0) {
-        t[0] = (struct CMUnitTest)cmocka_unit_test(dump_layers);
-    } else if (strcmp(argv[1], "bad") == 0) {
-        t[0] = (struct CMUnitTest)cmocka_unit_test(bad_configs);
-    } else {
+    size_t k = 0;
+    while (k < sizeof scenarios / sizeof scenarios[0] && strcmp(argv[1], scenarios[k].name) != 0) {
+        ++k;
+    }
+    if (k == sizeof scenarios / sizeof scenarios[0]) {
         fprintf(stderr, "unknown scenario %s\n", argv[1]);
         return 2;
     }
+    t[0] = scenarios[k].test;
     return cmocka_run_group_tests_name(argv[1], t, NULL, NULL);
 }
