@@ -98,6 +98,27 @@ static void dr_str(char *dst, size_t cap, const uint8_t *s, size_t n)
     dst[k] = '\0';
 }
 
+/* The string fields 1 and 2 of the sub-message [p, p + n) into a and b (b NULL: field 2 is skipped). */
+static bool dr_str_fields(const uint8_t *p, size_t n, char *a, size_t cap_a, char *b, size_t cap_b)
+{
+    const uint8_t *end = p + n;
+    while (p < end) {
+        uint32_t num, wt;
+        uint64_t v;
+        const uint8_t *s = NULL;
+        size_t len = 0;
+        if (!dr_field(&p, end, &num, &wt, &v, &s, &len)) {
+            return false;
+        }
+        if (num == 1 && wt == 2) {
+            dr_str(a, cap_a, s, len);
+        } else if (num == 2 && wt == 2 && b != NULL) {
+            dr_str(b, cap_b, s, len);
+        }
+    }
+    return true;
+}
+
 static bool dr_shape(dr_tensor *t, const uint8_t *p, size_t n)
 {
     const uint8_t *end = p + n;
@@ -149,19 +170,9 @@ static bool dr_tensor_msg(dr_tensor *t, const uint8_t *p, size_t n, bool is_out)
             }
         } else if (num == (is_out ? 6u : 5u) && wt == 0) {
             t->size = v;
-        } else if (is_out && num == 4 && wt == 2) {
-            const uint8_t *q = s;
-            while (q < s + len) {
-                uint32_t n2, w2;
-                uint64_t v2;
-                const uint8_t *s2 = NULL;
-                size_t l2 = 0;
-                if (!dr_field(&q, s + len, &n2, &w2, &v2, &s2, &l2)) {
-                    return false;
-                }
-                if (n2 == 1 && w2 == 2) {
-                    dr_str(t->orig_name, sizeof t->orig_name, s2, l2);
-                }
+        } else if (is_out && num == 4 && wt == 2) { /* OriginalOp: name 1 */
+            if (!dr_str_fields(s, len, t->orig_name, sizeof t->orig_name, NULL, 0)) {
+                return false;
             }
         }
     }
@@ -228,21 +239,9 @@ static bool dr_read(const char *path, dr_file *f, char *why, size_t cap)
             }
         } else if (num == 6 && wt == 2) {
             dr_str(f->op_name, sizeof f->op_name, s, n);
-        } else if (num == 7 && wt == 2) {
-            const uint8_t *q = s;
-            while (q < s + n) {
-                uint32_t n2, w2;
-                uint64_t v2;
-                const uint8_t *s2 = NULL;
-                size_t l2 = 0;
-                if (!dr_field(&q, s + n, &n2, &w2, &v2, &s2, &l2)) {
-                    return false;
-                }
-                if (n2 == 1 && w2 == 2) {
-                    dr_str(f->attr_name, sizeof f->attr_name, s2, l2);
-                } else if (n2 == 2 && w2 == 2) {
-                    dr_str(f->attr_value, sizeof f->attr_value, s2, l2);
-                }
+        } else if (num == 7 && wt == 2) { /* OpAttr: name 1, value 2 */
+            if (!dr_str_fields(s, n, f->attr_name, sizeof f->attr_name, f->attr_value, sizeof f->attr_value)) {
+                return false;
             }
         }
     }
