@@ -1,0 +1,356 @@
+/*
+ * The AIPP kernel: swap -> crop -> CSC -> normalisation (DTC) -> padding,
+ * from raw u8 images to float32 NCHW/NHWC, exactly as docs/aipp.md states.
+ */
+#define OA_LOG_MODULE "KERNELS"
+#include "kernels/aipp.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "base/error.h"
+
+
+#define AIPP_MAX_W 4096
+
+static const char *const g_fmt_names[OA_AIPP_FMT_COUNT] = {
+    "UNDEFINED", "YUV420SP_U8", "XRGB8888_U8", "RGB888_U8", "YUV400_U8", "NC1HWC0DI_FP16", "NC1HWC0DI_S8",
+    "ARGB8888_U8", "YUYV_U8", "YUV422SP_U8", "AYUV444_U8", "RAW10", "RAW12", "RAW16", "RAW24", "RGB16",
+    "RGB20", "RGB24", "RGB8_IR", "RGB16_IR", "RGB24_IR"};
+
+const char *oa_aipp_format_name(int32_t fmt)
+{
+    return fmt >= 0 && fmt < OA_AIPP_FMT_COUNT ? g_fmt_names[fmt] : NULL;
+}
+
+int oa_aipp_format_channels(int32_t fmt)
+{
+    switch (fmt) {
+    case OA_AIPP_FMT_YUV400_U8:
+        return 1;
+    case OA_AIPP_FMT_YUV420SP_U8:
+    case OA_AIPP_FMT_RGB888_U8:
+    case OA_AIPP_FMT_YUYV_U8:
+    case OA_AIPP_FMT_YUV422SP_U8:
+        return 3;
+    case OA_AIPP_FMT_XRGB8888_U8:
+    case OA_AIPP_FMT_ARGB8888_U8:
+    case OA_AIPP_FMT_AYUV444_U8:
+        return 4;
+    default:
+        return 0;
+    }
+}
+
+static bool is_yuv_family(int32_t fmt)
+{
+    return fmt == OA_AIPP_FMT_YUV420SP_U8 || fmt == OA_AIPP_FMT_YUYV_U8 || fmt == OA_AIPP_FMT_YUV422SP_U8 ||
+           fmt == OA_AIPP_FMT_AYUV444_U8 || fmt == OA_AIPP_FMT_YUV400_U8;
+}
+
+size_t oa_aipp_image_bytes(int32_t fmt, int64_t w, int64_t h)
+{
+    if (w <= 0 || h <= 0 || w > AIPP_MAX_W || h > AIPP_MAX_W) {
+        return 0;
+    }
+    const size_t px = (size_t)w * (size_t)h;
+    switch (fmt) {
+    case OA_AIPP_FMT_YUV420SP_U8:
+        return (w % 2 || h % 2) ? 0 : px * 3 / 2;
+    case OA_AIPP_FMT_YUV400_U8:
+        return px;
+    case OA_AIPP_FMT_RGB888_U8:
+        return px * 3;
+    case OA_AIPP_FMT_YUYV_U8:
+    case OA_AIPP_FMT_YUV422SP_U8:
+        return w % 2 ? 0 : px * 2;
+    case OA_AIPP_FMT_XRGB8888_U8:
+    case OA_AIPP_FMT_ARGB8888_U8:
+    case OA_AIPP_FMT_AYUV444_U8:
+        return px * 4;
+    default:
+        return 0;
+    }
+}
+
+void oa_aipp_output_hw(const oa_aipp_params *p, int32_t src_w, int32_t src_h, int32_t *out_h, int32_t *out_w)
+{
+    int32_t h = src_h, w = src_w;
+    if (p->crop) {
+        h = p->crop_size_h;
+        w = p->crop_size_w;
+    }
+    if (p->padding) {
+        h += p->top_padding_size + p->bottom_padding_size;
+        w += p->left_padding_size + p->right_padding_size;
+    }
+    *out_h = h;
+    *out_w = w;
+}
+
+oa_status oa_aipp_check(const oa_aipp_params *p, int32_t src_w, int32_t src_h)
+{
+    const char *fn = oa_aipp_format_name(p->input_format);
+    if (oa_aipp_format_channels(p->input_format) == 0) {
+        return OA_FAIL(OA_E_FEATURE_UNSUPPORTED, "AIPP input_format %s (%d) is not supported by the CPU AIPP kernel",
+                       fn ? fn : "?", (int)p->input_format);
+    }
+    if (oa_aipp_image_bytes(p->input_format, src_w, src_h) == 0) {
+        return OA_FAIL(OA_E_PARAM, "AIPP source image %dx%d is invalid for %s (1..4096, even sizes where subsampled)",
+                       (int)src_w, (int)src_h, fn);
+    }
+    if (p->resize) {
+        return OA_FAIL(OA_E_FEATURE_UNSUPPORTED, "AIPP resize is reserved by CANN and not supported");
+    }
+    if (p->csc_switch && p->input_format == OA_AIPP_FMT_YUV400_U8) {
+        return OA_FAIL(OA_E_PARAM, "AIPP csc_switch must be off for YUV400_U8");
+    }
+    if (p->crop) {
+        if (p->load_start_pos_w < 0 || p->load_start_pos_h < 0 || p->crop_size_w <= 0 || p->crop_size_h <= 0 ||
+            (int64_t)p->load_start_pos_w + p->crop_size_w > src_w ||
+            (int64_t)p->load_start_pos_h + p->crop_size_h > src_h) {
+            return OA_FAIL(OA_E_PARAM, "AIPP crop (start %d,%d size %dx%d) is not inside the %dx%d source image",
+                           (int)p->load_start_pos_w, (int)p->load_start_pos_h, (int)p->crop_size_w,
+                           (int)p->crop_size_h, (int)src_w, (int)src_h);
+        }
+        bool even_w = p->input_format == OA_AIPP_FMT_YUV420SP_U8 || p->input_format == OA_AIPP_FMT_YUV422SP_U8 ||
+                      p->input_format == OA_AIPP_FMT_YUYV_U8;
+        if ((even_w && p->load_start_pos_w % 2) ||
+            (p->input_format == OA_AIPP_FMT_YUV420SP_U8 && p->load_start_pos_h % 2)) {
+            return OA_FAIL(OA_E_PARAM, "AIPP crop start (%d,%d) must be even for %s", (int)p->load_start_pos_w,
+                           (int)p->load_start_pos_h, fn);
+        }
+    }
+    if (p->padding) {
+        const int32_t pads[4] = {p->left_padding_size, p->right_padding_size, p->top_padding_size,
+                                 p->bottom_padding_size};
+        for (int i = 0; i < 4; i++) {
+            if (pads[i] < 0 || pads[i] > 32) {
+                return OA_FAIL(OA_E_PARAM, "AIPP padding size %d is outside [0, 32]", (int)pads[i]);
+            }
+        }
+    }
+    return OA_OK;
+}
+
+/* Rounds x to the nearest binary16 value, ties to even, saturating at +/-65504 (docs/aipp.md "Normalisation"). */
+static inline float round_fp16(double x)
+{
+    double a = fabs(x);
+    if (a >= 65504.0) {
+        return x < 0 ? -65504.0f : 65504.0f;
+    }
+    if (a == 0.0) {
+        return (float)x;
+    }
+    int e;
+    (void)frexp(a, &e); /* a = m * 2^e, m in [0.5, 1) */
+    int q = e - 11;     /* 11 significant bits */
+    if (q < -24) {
+        q = -24; /* subnormal step */
+    }
+    double r = nearbyint(ldexp(x, -q));
+    return (float)ldexp(r, q);
+}
+
+typedef struct aipp_ctx {
+    const oa_aipp_params *p;
+    int32_t src_w, src_h, out_w, out_h;
+    const uint8_t *src;
+    size_t img_bytes;
+    int out_c;
+    bool nhwc;
+    float *dst;
+    float var16[4], min16[4];
+    float pad_value;
+} aipp_ctx;
+
+/* Reads one source row segment [x0, x0+n) into ch[0..3] (after the swaps). */
+static void read_row(const aipp_ctx *c, const uint8_t *img, int32_t y, int32_t x0, int32_t n,
+                     uint8_t ch[4][AIPP_MAX_W])
+{
+    const oa_aipp_params *p = c->p;
+    const int32_t w = c->src_w, h = c->src_h;
+    const bool rb = p->rbuv_swap_switch;
+    switch (p->input_format) {
+    case OA_AIPP_FMT_YUV400_U8:
+        memcpy(ch[0], img + (size_t)y * w + x0, (size_t)n);
+        break;
+    case OA_AIPP_FMT_RGB888_U8: {
+        const uint8_t *r = img + ((size_t)y * w + x0) * 3;
+        for (int32_t i = 0; i < n; i++) {
+            ch[0][i] = r[3 * i + (rb ? 2 : 0)];
+            ch[1][i] = r[3 * i + 1];
+            ch[2][i] = r[3 * i + (rb ? 0 : 2)];
+        }
+        break;
+    }
+    case OA_AIPP_FMT_XRGB8888_U8:
+    case OA_AIPP_FMT_ARGB8888_U8:
+    case OA_AIPP_FMT_AYUV444_U8: {
+        const uint8_t *r = img + ((size_t)y * w + x0) * 4;
+        const int o = p->ax_swap_switch ? 1 : 0; /* ax_swap: the X/A byte comes first */
+        const int xo = p->ax_swap_switch ? 0 : 3;
+        const bool yuv = p->input_format == OA_AIPP_FMT_AYUV444_U8;
+        const int s1 = yuv ? 1 : 0, s2 = 2; /* the two channels rbuv_swap exchanges */
+        for (int32_t i = 0; i < n; i++) {
+            uint8_t v[3] = {r[4 * i + o], r[4 * i + o + 1], r[4 * i + o + 2]};
+            if (rb) {
+                uint8_t t = v[s1];
+                v[s1] = v[s2];
+                v[s2] = t;
+            }
+            ch[0][i] = v[0];
+            ch[1][i] = v[1];
+            ch[2][i] = v[2];
+            ch[3][i] = r[4 * i + xo];
+        }
+        break;
+    }
+    case OA_AIPP_FMT_YUV420SP_U8:
+    case OA_AIPP_FMT_YUV422SP_U8: {
+        const uint8_t *yr = img + (size_t)y * w;
+        const int32_t cy = p->input_format == OA_AIPP_FMT_YUV420SP_U8 ? y / 2 : y;
+        const uint8_t *uv = img + (size_t)w * h + (size_t)cy * w;
+        const int ui = rb ? 1 : 0, vi = rb ? 0 : 1;
+        for (int32_t i = 0; i < n; i++) {
+            int32_t x = x0 + i, cx = (x / 2) * 2;
+            ch[0][i] = yr[x];
+            ch[1][i] = uv[cx + ui];
+            ch[2][i] = uv[cx + vi];
+        }
+        break;
+    }
+    case OA_AIPP_FMT_YUYV_U8: {
+        const uint8_t *r = img + (size_t)y * w * 2;
+        const int ui = rb ? 3 : 1, vi = rb ? 1 : 3;
+        for (int32_t i = 0; i < n; i++) {
+            int32_t x = x0 + i, b = (x / 2) * 4;
+            ch[0][i] = r[2 * x];
+            ch[1][i] = r[b + ui];
+            ch[2][i] = r[b + vi];
+        }
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+static inline int32_t floor_shift8(int32_t a)
+{
+    return a >= 0 ? a / 256 : -((-a + 255) / 256);
+}
+
+static inline uint8_t clamp_u8(int32_t v)
+{
+    return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
+}
+
+static void csc_row(const oa_aipp_params *p, int32_t n, uint8_t ch[4][AIPP_MAX_W])
+{
+    const bool yuv = is_yuv_family(p->input_format);
+    for (int32_t i = 0; i < n; i++) {
+        int32_t in[3] = {ch[0][i], ch[1][i], ch[2][i]};
+        if (yuv) {
+            for (int k = 0; k < 3; k++) {
+                in[k] -= p->input_bias[k];
+            }
+        }
+        for (int r = 0; r < 3; r++) {
+            int32_t acc = p->matrix[r][0] * in[0] + p->matrix[r][1] * in[1] + p->matrix[r][2] * in[2];
+            int32_t v = floor_shift8(acc);
+            if (!yuv) {
+                v += p->output_bias[r];
+            }
+            ch[r][i] = clamp_u8(v);
+        }
+    }
+}
+
+static void aipp_rows(void *ctx, size_t tid, size_t begin, size_t end)
+{
+    (void)tid;
+    const aipp_ctx *c = ctx;
+    const oa_aipp_params *p = c->p;
+    uint8_t ch[4][AIPP_MAX_W];
+    const int32_t top = p->padding ? p->top_padding_size : 0;
+    const int32_t left = p->padding ? p->left_padding_size : 0;
+    const int32_t cw = p->crop ? p->crop_size_w : c->src_w;
+    const int32_t ch_h = p->crop ? p->crop_size_h : c->src_h;
+    const int32_t x0 = p->crop ? p->load_start_pos_w : 0;
+    const int32_t y0 = p->crop ? p->load_start_pos_h : 0;
+    const size_t plane = (size_t)c->out_h * (size_t)c->out_w;
+    for (size_t row = begin; row < end; row++) {
+        const size_t b = row / (size_t)c->out_h;
+        const int32_t oy = (int32_t)(row % (size_t)c->out_h);
+        float *img_out = c->dst + b * plane * (size_t)c->out_c;
+        const bool pad_row = oy < top || oy >= top + ch_h;
+        if (!pad_row) {
+            read_row(c, c->src + b * c->img_bytes, y0 + oy - top, x0, cw, ch);
+            if (p->csc_switch) {
+                csc_row(p, cw, ch);
+            }
+        }
+        for (int k = 0; k < c->out_c; k++) {
+            float *o;
+            size_t step;
+            if (c->nhwc) {
+                o = img_out + (size_t)oy * c->out_w * c->out_c + k;
+                step = (size_t)c->out_c;
+            } else {
+                o = img_out + (size_t)k * plane + (size_t)oy * c->out_w;
+                step = 1;
+            }
+            if (pad_row) {
+                for (int32_t x = 0; x < c->out_w; x++) {
+                    o[x * step] = c->pad_value;
+                }
+                continue;
+            }
+            for (int32_t x = 0; x < left; x++) {
+                o[x * step] = c->pad_value;
+            }
+            for (int32_t x = left + cw; x < c->out_w; x++) {
+                o[x * step] = c->pad_value;
+            }
+            const double mean = p->mean_chn[k], mn = c->min16[k], var = c->var16[k];
+            const uint8_t *src = ch[k];
+            float *oo = o + (size_t)left * step;
+            for (int32_t x = 0; x < cw; x++) {
+                oo[x * step] = round_fp16(((double)src[x] - mean - mn) * var);
+            }
+        }
+    }
+}
+
+oa_status oa_aipp_run(const oa_aipp_params *p, int32_t src_w, int32_t src_h, int64_t batch, const uint8_t *src,
+                      int out_c, bool nhwc, float *dst, oa_threadpool *pool)
+{
+    if (p == NULL || src == NULL || dst == NULL || batch <= 0) {
+        return OA_FAIL(OA_E_PARAM, "AIPP: null buffer or batch %lld <= 0", (long long)batch);
+    }
+    oa_status st = oa_aipp_check(p, src_w, src_h);
+    if (st != OA_OK) {
+        return st;
+    }
+    if (out_c < 1 || out_c > oa_aipp_format_channels(p->input_format)) {
+        return OA_FAIL(OA_E_PARAM, "AIPP: %d output channels requested, %s gives at most %d", out_c,
+                       oa_aipp_format_name(p->input_format), oa_aipp_format_channels(p->input_format));
+    }
+    aipp_ctx c = {.p = p, .src_w = src_w, .src_h = src_h, .src = src, .out_c = out_c, .nhwc = nhwc, .dst = dst};
+    oa_aipp_output_hw(p, src_w, src_h, &c.out_h, &c.out_w);
+    c.img_bytes = oa_aipp_image_bytes(p->input_format, src_w, src_h);
+    for (int k = 0; k < 4; k++) {
+        c.var16[k] = round_fp16(p->var_reci_chn[k]);
+        c.min16[k] = round_fp16(p->min_chn[k]);
+    }
+    c.pad_value = p->padding_value;
+    const size_t rows = (size_t)batch * (size_t)c.out_h;
+    if (pool == NULL) {
+        aipp_rows(&c, 0, 0, rows);
+    } else {
+        oa_threadpool_parallel_for(pool, rows, 8, aipp_rows, &c);
+    }
+    return OA_OK;
+}
