@@ -30,6 +30,7 @@
 #include "base/log.h"
 #include "base/util.h"
 #include "compiler/compiler.h"
+#include "compiler/aipp_config.h"
 #include "file_constant/file_constant.h"
 
 #ifndef OA_ATC_VERSION
@@ -261,6 +262,34 @@ static void refine_output_formats(oa_graph *g)
     }
 }
 
+/*
+ * --insert_op_conf: the AIPP config is read and validated in full
+ * (docs/aipp.md "Config file"); a config error names the field and line.
+ * Inserting the Aipp op into the model is not implemented yet, so a valid
+ * config still ends in E10055 and nothing is written.
+ */
+static oa_status check_aipp_config(void)
+{
+    oa_status st = check_input_file("insert_op_conf");
+    if (st != OA_OK) {
+        return st;
+    }
+    oa_aipp_config *cfg = malloc(sizeof *cfg);
+    if (cfg == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "out of memory");
+    }
+    st = oa_aipp_config_load(atc_str("insert_op_conf"), cfg);
+    const int n = cfg->n_ops;
+    free(cfg);
+    if (st != OA_OK) {
+        return st;
+    }
+    return OA_FAIL(OA_E_FEATURE_UNSUPPORTED,
+                   "E10055: The operation is not supported. Reason: --insert_op_conf=%s is valid (%d aipp_op "
+                   "block(s)), but inserting AIPP into the model is not supported yet.",
+                   atc_str("insert_op_conf"), n);
+}
+
 static oa_status gen_om(int argc, char **argv)
 {
     oa_status st = OA_OK;
@@ -310,6 +339,10 @@ static oa_status gen_om(int argc, char **argv)
         return OA_FAIL(OA_E_PARAM,
                        "E10009: --dynamic_batch_size, --dynamic_image_size, --input_shape_range, and --dynamic_dims "
                        "are mutually exclusive.");
+    }
+    if (atc_is_set("insert_op_conf")) {
+        free(out_path);
+        return check_aipp_config();
     }
     oa_compile_options opt;
     oa_compile_options_init(&opt);
