@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "base/fp16.h"
 
 
 #define AIPP_MAX_W 4096
@@ -133,24 +134,26 @@ oa_status oa_aipp_check(const oa_aipp_params *p, int32_t src_w, int32_t src_h)
     return OA_OK;
 }
 
-/* Rounds x to the nearest binary16 value, ties to even, saturating at +/-65504 (docs/aipp.md "Normalisation"). */
+/*
+ * Rounds x to the nearest binary16 value, ties to even, saturating at
+ * +/-65504 (docs/aipp.md "Normalisation"). x -> float with round-to-odd
+ * (13 spare bits), then float -> binary16 round-to-nearest-even: no double
+ * rounding.
+ */
 static inline float round_fp16(double x)
 {
-    double a = fabs(x);
-    if (a >= 65504.0) {
-        return x < 0 ? -65504.0f : 65504.0f;
+    x = x > 65504.0 ? 65504.0 : x < -65504.0 ? -65504.0 : x;
+    float f = (float)x;
+    if ((double)f != x) {
+        uint32_t u;
+        memcpy(&u, &f, sizeof u);
+        if (fabs((double)f) > fabs(x)) {
+            u -= 1; /* one step toward zero: truncation */
+        }
+        u |= 1; /* sticky */
+        memcpy(&f, &u, sizeof f);
     }
-    if (a == 0.0) {
-        return (float)x;
-    }
-    int e;
-    (void)frexp(a, &e); /* a = m * 2^e, m in [0.5, 1) */
-    int q = e - 11;     /* 11 significant bits */
-    if (q < -24) {
-        q = -24; /* subnormal step */
-    }
-    double r = nearbyint(ldexp(x, -q));
-    return (float)ldexp(r, q);
+    return oa_f16_to_f32(oa_f32_to_f16(f));
 }
 
 typedef struct aipp_ctx {
@@ -161,7 +164,7 @@ typedef struct aipp_ctx {
     int out_c;
     bool nhwc;
     float *dst;
-    float var16[4], min16[4];
+    float lut[4][256]; /* DTC result per channel and 8-bit pixel value (docs/aipp.md "DTC") */
     float pad_value;
 } aipp_ctx;
 
@@ -314,11 +317,11 @@ static void aipp_rows(void *ctx, size_t tid, size_t begin, size_t end)
             for (int32_t x = left + cw; x < c->out_w; x++) {
                 o[x * step] = c->pad_value;
             }
-            const double mean = p->mean_chn[k], mn = c->min16[k], var = c->var16[k];
+            const float *lut = c->lut[k];
             const uint8_t *src = ch[k];
             float *oo = o + (size_t)left * step;
             for (int32_t x = 0; x < cw; x++) {
-                oo[x * step] = round_fp16(((double)src[x] - mean - mn) * var);
+                oo[x * step] = lut[src[x]];
             }
         }
     }
@@ -341,9 +344,12 @@ oa_status oa_aipp_run(const oa_aipp_params *p, int32_t src_w, int32_t src_h, int
     aipp_ctx c = {.p = p, .src_w = src_w, .src_h = src_h, .src = src, .out_c = out_c, .nhwc = nhwc, .dst = dst};
     oa_aipp_output_hw(p, src_w, src_h, &c.out_h, &c.out_w);
     c.img_bytes = oa_aipp_image_bytes(p->input_format, src_w, src_h);
+    /* Every stage before DTC yields 8-bit values, so DTC is one table per channel. */
     for (int k = 0; k < 4; k++) {
-        c.var16[k] = round_fp16(p->var_reci_chn[k]);
-        c.min16[k] = round_fp16(p->min_chn[k]);
+        const double var = round_fp16(p->var_reci_chn[k]), mn = round_fp16(p->min_chn[k]);
+        for (int v = 0; v < 256; v++) {
+            c.lut[k][v] = round_fp16(((double)v - p->mean_chn[k] - mn) * var);
+        }
     }
     c.pad_value = p->padding_value;
     const size_t rows = (size_t)batch * (size_t)c.out_h;
