@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/fp16.h"
 #include "kernels/aipp.h"
 #include "kernels/threadpool.h"
 
@@ -124,6 +125,44 @@ static oa_aipp_params base_params(int32_t fmt)
     return p;
 }
 
+/* A hand-worked 4x4 NV12 example (docs/aipp.md arithmetic, computed independently): fp16 bits of chosen pixels. */
+static void test_worked_example(void **state)
+{
+    (void)state;
+    static const uint8_t nv12[24] = {16, 50, 100, 150, 200, 235, 128, 64, 30, 90, 180, 240, 81, 145, 41, 210,
+                                     128, 128, 90, 240, 54, 34, 200, 100};
+    oa_aipp_params p = base_params(OA_AIPP_FMT_YUV420SP_U8);
+    p.csc_switch = true;
+    const int32_t m[3][3] = {{298, 0, 409}, {298, -100, -208}, {298, 516, 0}};
+    memcpy(p.matrix, m, sizeof m);
+    p.input_bias[0] = 16;
+    p.input_bias[1] = p.input_bias[2] = 128;
+    p.mean_chn[0] = 104;
+    p.mean_chn[1] = 117;
+    p.mean_chn[2] = 123;
+    for (int c = 0; c < 3; c++) {
+        p.var_reci_chn[c] = 0.00392157f;
+    }
+    float out[3 * 16];
+    assert_int_equal(oa_aipp_run(&p, 4, 4, 1, nv12, 3, false, out, NULL), OA_OK);
+    static const struct {
+        int y, x;
+        uint16_t h[3];
+    } want[] = {{0, 0, {0xB686, 0xB757, 0xB7B8}},
+                {1, 1, {0x38B5, 0x384C, 0x381C}},
+                {2, 2, {0x3145, 0x3444, 0x3824}},
+                {3, 1, {0xB686, 0x3854, 0xB7A8}},
+                {0, 2, {0x38BD, 0, 0}}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        for (int c = 0; c < 3; c++) {
+            if (want[i].h[c] == 0) {
+                continue;
+            }
+            assert_int_equal(oa_f32_to_f16(out[c * 16 + want[i].y * 4 + want[i].x]), want[i].h[c]);
+        }
+    }
+}
+
 static void test_bad_params(void **state)
 {
     (void)state;
@@ -160,6 +199,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_against_numpy),
+        cmocka_unit_test(test_worked_example),
         cmocka_unit_test(test_bad_params),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
