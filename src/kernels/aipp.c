@@ -360,3 +360,117 @@ oa_status oa_aipp_run(const oa_aipp_params *p, int32_t src_w, int32_t src_h, int
     }
     return OA_OK;
 }
+
+/* ---- the dynamic parameter block (docs/aipp.md "Dynamic parameter block") ---- */
+
+static int32_t rd_i32(const uint8_t *p)
+{
+    uint32_t v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    int32_t r;
+    memcpy(&r, &v, sizeof r);
+    return r;
+}
+
+static uint16_t rd_u16(const uint8_t *p)
+{
+    return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static int16_t rd_i16(const uint8_t *p)
+{
+    const uint16_t v = rd_u16(p);
+    int16_t r;
+    memcpy(&r, &v, sizeof r);
+    return r;
+}
+
+/* The head's format code (CCE numbering) -> input_format (proto numbering); 0 when unknown. */
+static int32_t format_from_cce(uint8_t code)
+{
+    static const int32_t map[17] = {0,
+                                    OA_AIPP_FMT_YUV420SP_U8,
+                                    OA_AIPP_FMT_XRGB8888_U8,
+                                    OA_AIPP_FMT_NC1HWC0DI_FP16,
+                                    OA_AIPP_FMT_NC1HWC0DI_S8,
+                                    OA_AIPP_FMT_RGB888_U8,
+                                    OA_AIPP_FMT_ARGB8888_U8,
+                                    OA_AIPP_FMT_YUYV_U8,
+                                    OA_AIPP_FMT_YUV422SP_U8,
+                                    OA_AIPP_FMT_AYUV444_U8,
+                                    OA_AIPP_FMT_YUV400_U8,
+                                    OA_AIPP_FMT_RAW10,
+                                    OA_AIPP_FMT_RAW12,
+                                    OA_AIPP_FMT_RAW16,
+                                    0,
+                                    0,
+                                    OA_AIPP_FMT_RAW24};
+    return code < 17 ? map[code] : 0;
+}
+
+static bool switch_ok(uint8_t v)
+{
+    return v == 0 || v == 1;
+}
+
+oa_status oa_aipp_params_from_block(const uint8_t *blk, size_t len, int64_t image, oa_aipp_params *out)
+{
+    if (blk == NULL || out == NULL || image < 0) {
+        return OA_FAIL(OA_E_PARAM, "dynamic AIPP block: null argument or negative image index");
+    }
+    if (len < OA_AIPP_BLOCK_HEAD) {
+        return OA_FAIL(OA_E_PARAM, "dynamic AIPP block of %zu bytes is shorter than its %d-byte head", len,
+                       OA_AIPP_BLOCK_HEAD);
+    }
+    const int8_t batch = (int8_t)blk[4];
+    if (image >= batch) {
+        return OA_FAIL(OA_E_PARAM, "dynamic AIPP image %lld is not below the block's batchNum %d", (long long)image,
+                       (int)batch);
+    }
+    const size_t need = OA_AIPP_BLOCK_HEAD + OA_AIPP_BLOCK_IMAGE * (size_t)(image + 1);
+    if (len < need) {
+        return OA_FAIL(OA_E_PARAM, "dynamic AIPP block of %zu bytes is too short for image %lld (%zu bytes)", len,
+                       (long long)image, need);
+    }
+    const uint8_t *b = blk + OA_AIPP_BLOCK_HEAD + OA_AIPP_BLOCK_IMAGE * (size_t)image;
+    if (!switch_ok(blk[1]) || !switch_ok(blk[2]) || !switch_ok(blk[3]) || !switch_ok(b[0]) || !switch_ok(b[1]) ||
+        !switch_ok(b[2]) || !switch_ok(b[3])) {
+        return OA_FAIL(OA_E_PARAM, "dynamic AIPP block: a switch of image %lld is neither 0 nor 1", (long long)image);
+    }
+    if (b[1] || b[3]) {
+        return OA_FAIL(OA_E_FEATURE_UNSUPPORTED, "dynamic AIPP: %s is not supported", b[1] ? "scf (resize)" : "rotation");
+    }
+    memset(out, 0, sizeof *out);
+    out->aipp_mode = OA_AIPP_MODE_DYNAMIC;
+    out->input_format = format_from_cce(blk[0]);
+    if (out->input_format == 0) {
+        return OA_FAIL(OA_E_PARAM, "dynamic AIPP block: unknown input format code %u", (unsigned)blk[0]);
+    }
+    out->csc_switch = blk[1];
+    out->rbuv_swap_switch = blk[2];
+    out->ax_swap_switch = blk[3];
+    out->src_image_size_w = rd_i32(blk + 8);
+    out->src_image_size_h = rd_i32(blk + 12);
+    for (int i = 0; i < 9; i++) {
+        out->matrix[i / 3][i % 3] = rd_i16(blk + 16 + 2 * i);
+    }
+    for (int i = 0; i < 3; i++) {
+        out->output_bias[i] = blk[40 + i];
+        out->input_bias[i] = blk[43 + i];
+    }
+    out->crop = b[0];
+    out->padding = b[2];
+    out->load_start_pos_w = rd_i32(b + 8);
+    out->load_start_pos_h = rd_i32(b + 12);
+    out->crop_size_w = rd_i32(b + 16);
+    out->crop_size_h = rd_i32(b + 20);
+    out->top_padding_size = rd_i32(b + 40);
+    out->bottom_padding_size = rd_i32(b + 44);
+    out->left_padding_size = rd_i32(b + 48);
+    out->right_padding_size = rd_i32(b + 52);
+    for (int k = 0; k < 4; k++) {
+        out->mean_chn[k] = rd_i16(b + 56 + 2 * k);
+        out->min_chn[k] = oa_f16_to_f32(rd_u16(b + 64 + 2 * k));
+        out->var_reci_chn[k] = oa_f16_to_f32(rd_u16(b + 72 + 2 * k));
+    }
+    return OA_OK;
+}

@@ -111,4 +111,16 @@ oa_status oa_aipp_check(const oa_aipp_params *p, int32_t src_w, int32_t src_h) O
 oa_status oa_aipp_run(const oa_aipp_params *p, int32_t src_w, int32_t src_h, int64_t batch, const uint8_t *src,
                       int out_c, bool nhwc, float *dst, oa_threadpool *pool) OA_MUST_CHECK;
 
+/* The dynamic AIPP parameter block (the AippData input): a head and one part per image (docs/aipp.md). */
+#define OA_AIPP_BLOCK_HEAD 64
+#define OA_AIPP_BLOCK_IMAGE 96
+
+/*
+ * Decodes image `image` of a dynamic parameter block of len bytes into *out
+ * (aipp_mode dynamic, src_image_size_w/h from the head, padding value 0).
+ * OA_E_PARAM: block too short, image >= batchNum, unknown format code,
+ * switches other than 0/1; OA_E_FEATURE_UNSUPPORTED: scf (resize) or rotation on.
+ */
+oa_status oa_aipp_params_from_block(const uint8_t *blk, size_t len, int64_t image, oa_aipp_params *out) OA_MUST_CHECK;
+
 #endif /* OA_KERNELS_AIPP_H */

@@ -163,6 +163,103 @@ static void test_worked_example(void **state)
     }
 }
 
+static void put_i32(uint8_t *p, int32_t v)
+{
+    const uint32_t u = (uint32_t)v;
+    p[0] = (uint8_t)u;
+    p[1] = (uint8_t)(u >> 8);
+    p[2] = (uint8_t)(u >> 16);
+    p[3] = (uint8_t)(u >> 24);
+}
+
+static void put_u16(uint8_t *p, uint16_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+}
+
+/* The dynamic parameter block, written byte by byte from the documented layout, decoded per image. */
+static void test_dynamic_block(void **state)
+{
+    (void)state;
+    uint8_t blk[64 + 96 * 2];
+    memset(blk, 0, sizeof blk);
+    blk[0] = 5; /* CCE code of RGB888_U8 */
+    blk[1] = 1; /* csc */
+    blk[2] = 1; /* rbuv swap */
+    blk[4] = 2; /* batchNum */
+    put_i32(blk + 8, 16);
+    put_i32(blk + 12, 8);
+    const int16_t m[9] = {66, 129, 25, -38, -74, 112, 112, -94, -18};
+    for (int i = 0; i < 9; i++) {
+        put_u16(blk + 16 + 2 * i, (uint16_t)m[i]);
+    }
+    blk[40] = 16;
+    blk[41] = blk[42] = 128;
+    blk[43] = 1;
+    blk[44] = 2;
+    blk[45] = 3;
+    uint8_t *b1 = blk + 64 + 96;
+    b1[0] = 1; /* crop */
+    b1[2] = 1; /* padding */
+    put_i32(b1 + 8, 2);
+    put_i32(b1 + 12, 3);
+    put_i32(b1 + 16, 10);
+    put_i32(b1 + 20, 4);
+    put_i32(b1 + 40, 1); /* top */
+    put_i32(b1 + 44, 2); /* bottom */
+    put_i32(b1 + 48, 3); /* left */
+    put_i32(b1 + 52, 4); /* right */
+    for (int k = 0; k < 4; k++) {
+        put_u16(b1 + 56 + 2 * k, (uint16_t)(10 * (k + 1)));
+        put_u16(b1 + 64 + 2 * k, 0x3C00);     /* min 1.0 */
+        put_u16(b1 + 72 + 2 * k, 0x1C04);     /* var 0.0039215 */
+        put_u16(blk + 64 + 72 + 2 * k, 0x3C00); /* image 0: var 1.0 */
+    }
+    oa_aipp_params p0, p1;
+    assert_int_equal(oa_aipp_params_from_block(blk, sizeof blk, 0, &p0), OA_OK);
+    assert_int_equal(oa_aipp_params_from_block(blk, sizeof blk, 1, &p1), OA_OK);
+    assert_int_equal(p0.aipp_mode, OA_AIPP_MODE_DYNAMIC);
+    assert_int_equal(p1.input_format, OA_AIPP_FMT_RGB888_U8);
+    assert_true(p1.csc_switch && p1.rbuv_swap_switch && !p1.ax_swap_switch);
+    assert_int_equal(p1.src_image_size_w, 16);
+    assert_int_equal(p1.src_image_size_h, 8);
+    assert_int_equal(p1.matrix[1][2], 112);
+    assert_int_equal(p1.matrix[2][2], -18);
+    assert_int_equal(p1.output_bias[0], 16);
+    assert_int_equal(p1.input_bias[2], 3);
+    assert_false(p0.crop);
+    assert_true(p1.crop && p1.padding);
+    assert_int_equal(p1.load_start_pos_h, 3);
+    assert_int_equal(p1.crop_size_w, 10);
+    assert_int_equal(p1.top_padding_size * 1000 + p1.bottom_padding_size * 100 + p1.left_padding_size * 10 +
+                         p1.right_padding_size,
+                     1234);
+    assert_int_equal(p1.mean_chn[3], 40);
+    assert_true(p1.min_chn[2] == 1.0f);
+    assert_true(p1.var_reci_chn[1] == oa_f16_to_f32(0x1C04));
+    assert_true(p0.var_reci_chn[0] == 1.0f);
+    int32_t oh, ow;
+    oa_aipp_output_hw(&p1, 16, 8, &oh, &ow);
+    assert_int_equal(oh, 4 + 3);
+    assert_int_equal(ow, 10 + 7);
+    /* Bad blocks. */
+    assert_int_equal(oa_aipp_params_from_block(blk, 64 + 96, 1, &p1), OA_E_PARAM); /* too short */
+    assert_int_equal(oa_aipp_params_from_block(blk, 63, 0, &p1), OA_E_PARAM);
+    assert_int_equal(oa_aipp_params_from_block(blk, sizeof blk, 2, &p1), OA_E_PARAM); /* >= batchNum */
+    assert_int_equal(oa_aipp_params_from_block(NULL, sizeof blk, 0, &p1), OA_E_PARAM);
+    b1[1] = 1; /* scf */
+    assert_int_equal(oa_aipp_params_from_block(blk, sizeof blk, 1, &p1), OA_E_FEATURE_UNSUPPORTED);
+    b1[1] = 2;
+    assert_int_equal(oa_aipp_params_from_block(blk, sizeof blk, 1, &p1), OA_E_PARAM);
+    b1[1] = 0;
+    blk[0] = 14; /* no format has CCE code 14 */
+    assert_int_equal(oa_aipp_params_from_block(blk, sizeof blk, 1, &p1), OA_E_PARAM);
+    blk[0] = 10;
+    assert_int_equal(oa_aipp_params_from_block(blk, sizeof blk, 1, &p1), OA_OK);
+    assert_int_equal(p1.input_format, OA_AIPP_FMT_YUV400_U8);
+}
+
 static void test_bad_params(void **state)
 {
     (void)state;
@@ -200,6 +297,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_against_numpy),
         cmocka_unit_test(test_worked_example),
+        cmocka_unit_test(test_dynamic_block),
         cmocka_unit_test(test_bad_params),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
