@@ -216,6 +216,35 @@ static void test_load_file(void **state)
     remove(path);
 }
 
+/* Random byte mutations of a full config: every result is OK or a clean error, never a crash (ASan build). */
+static void test_mutations(void **state)
+{
+    (void)state;
+    char buf[sizeof k_full];
+    uint32_t seed = 12345;
+    int ok = 0;
+    for (int it = 0; it < 3000; it++) {
+        memcpy(buf, k_full, sizeof k_full);
+        const int n = 1 + it % 4;
+        for (int i = 0; i < n; i++) {
+            seed = seed * 1664525u + 1013904223u;
+            const size_t at = (seed >> 8) % (sizeof k_full - 1);
+            seed = seed * 1664525u + 1013904223u;
+            static const char pick[] = "{}:;,[]\"'#-. 0129aez_\n\t@";
+            buf[at] = (seed >> 24) & 1 ? pick[(seed >> 9) % (sizeof pick - 1)] : (char)(seed >> 16);
+        }
+        const size_t len = (size_t)(seed % (sizeof k_full - 1)) + 1; /* also truncated texts */
+        const oa_status st = oa_aipp_config_parse(buf, it % 2 ? len : sizeof k_full - 1, "m.cfg", &g_cfg);
+        assert_true(st == OA_OK || st == OA_E_PARAM || st == OA_E_FEATURE_UNSUPPORTED);
+        if (st != OA_OK) {
+            assert_non_null(oa_error_take_messages());
+        } else {
+            ok++;
+        }
+    }
+    assert_true(ok > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -223,6 +252,7 @@ int main(void)
         cmocka_unit_test(test_defaults_and_blocks),
         cmocka_unit_test(test_bad_configs),
         cmocka_unit_test(test_load_file),
+        cmocka_unit_test(test_mutations),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
