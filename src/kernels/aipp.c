@@ -164,7 +164,7 @@ typedef struct aipp_ctx {
     int out_c;
     bool nhwc;
     float *dst;
-    float lut[4][256]; /* DTC result per channel and 8-bit pixel value (docs/aipp.md "DTC") */
+    float lut[4][256]; /* DTC result per channel and 8-bit pixel value (docs/aipp.md "Normalisation") */
     float pad_value;
 } aipp_ctx;
 
