@@ -474,3 +474,43 @@ oa_status oa_aipp_params_from_block(const uint8_t *blk, size_t len, int64_t imag
     }
     return OA_OK;
 }
+
+oa_status oa_aipp_run_dynamic(const uint8_t *blk, size_t len, int64_t batch, const uint8_t *src, size_t src_len,
+                              int out_c, int32_t out_h, int32_t out_w, bool nhwc, float *dst, oa_threadpool *pool)
+{
+    if (blk == NULL || src == NULL || dst == NULL || batch <= 0) {
+        return OA_FAIL(OA_E_PARAM, "dynamic AIPP: null buffer or batch %lld <= 0", (long long)batch);
+    }
+    oa_aipp_params p;
+    oa_status st;
+    /* Check every image first: a bad image leaves dst untouched. */
+    for (int64_t b = 0; b < batch; b++) {
+        if ((st = oa_aipp_params_from_block(blk, len, b, &p)) != OA_OK) {
+            return st;
+        }
+        if ((st = oa_aipp_check(&p, p.src_image_size_w, p.src_image_size_h)) != OA_OK) {
+            return st;
+        }
+        int32_t h, w;
+        oa_aipp_output_hw(&p, p.src_image_size_w, p.src_image_size_h, &h, &w);
+        if (h != out_h || w != out_w) {
+            return OA_FAIL(OA_E_PARAM,
+                           "dynamic AIPP image %lld gives %dx%d (HxW) but the model input after AIPP is %dx%d",
+                           (long long)b, (int)h, (int)w, (int)out_h, (int)out_w);
+        }
+    }
+    const size_t img = oa_aipp_image_bytes(p.input_format, p.src_image_size_w, p.src_image_size_h);
+    if (src_len / img < (size_t)batch) {
+        return OA_FAIL(OA_E_PARAM, "dynamic AIPP: %zu input bytes hold fewer than %lld images of %zu bytes", src_len,
+                       (long long)batch, img);
+    }
+    const size_t plane = (size_t)out_h * (size_t)out_w * (size_t)out_c;
+    for (int64_t b = 0; b < batch; b++) {
+        if ((st = oa_aipp_params_from_block(blk, len, b, &p)) != OA_OK ||
+            (st = oa_aipp_run(&p, p.src_image_size_w, p.src_image_size_h, 1, src + img * (size_t)b, out_c, nhwc,
+                              dst + plane * (size_t)b, pool)) != OA_OK) {
+            return st;
+        }
+    }
+    return OA_OK;
+}

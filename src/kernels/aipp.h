@@ -123,4 +123,15 @@ oa_status oa_aipp_run(const oa_aipp_params *p, int32_t src_w, int32_t src_h, int
  */
 oa_status oa_aipp_params_from_block(const uint8_t *blk, size_t len, int64_t image, oa_aipp_params *out) OA_MUST_CHECK;
 
+/*
+ * Dynamic AIPP over `batch` images: image b uses image b of the parameter
+ * block (format, CSC, swaps and source size from the head). Every image's
+ * output H/W must equal image 0's and must be out_h x out_w (the model's
+ * input after AIPP); src_w/src_h are the head's source size. OA_E_PARAM
+ * otherwise, nothing written.
+ */
+oa_status oa_aipp_run_dynamic(const uint8_t *blk, size_t len, int64_t batch, const uint8_t *src, size_t src_len,
+                              int out_c, int32_t out_h, int32_t out_w, bool nhwc, float *dst,
+                              oa_threadpool *pool) OA_MUST_CHECK;
+
 #endif /* OA_KERNELS_AIPP_H */

@@ -243,6 +243,42 @@ static void test_dynamic_block(void **state)
     oa_aipp_output_hw(&p1, 16, 8, &oh, &ow);
     assert_int_equal(oh, 4 + 3);
     assert_int_equal(ow, 10 + 7);
+    /* Run both images: each must equal the static kernel with that image's parameters. */
+    /* Image 0 must give the same 7x17 output: crop 10x4 at (0,0), paddings 2,1,7,0. */
+    uint8_t *i0 = blk + 64;
+    i0[0] = 1;
+    i0[2] = 1;
+    put_i32(i0 + 16, 10);
+    put_i32(i0 + 20, 4);
+    put_i32(i0 + 40, 2);
+    put_i32(i0 + 44, 1);
+    put_i32(i0 + 48, 7);
+    put_i32(i0 + 52, 0);
+    uint8_t src[2 * 16 * 8 * 3];
+    for (size_t i = 0; i < sizeof src; i++) {
+        src[i] = (uint8_t)(i * 37 + 11);
+    }
+    float got[2 * 3 * 7 * 17], want[3 * 7 * 17];
+    assert_int_equal(oa_aipp_run_dynamic(blk, sizeof blk, 2, src, sizeof src, 3, 7, 17, false, got, NULL), OA_OK);
+    for (int b = 0; b < 2; b++) {
+        oa_aipp_params pb;
+        assert_int_equal(oa_aipp_params_from_block(blk, sizeof blk, b, &pb), OA_OK);
+        assert_int_equal(oa_aipp_run(&pb, 16, 8, 1, src + b * 16 * 8 * 3, 3, false, want, NULL), OA_OK);
+        assert_memory_equal(got + b * 3 * 7 * 17, want, sizeof want);
+    }
+    assert_int_equal(oa_aipp_run_dynamic(blk, sizeof blk, 2, src, sizeof src, 3, 7, 16, false, got, NULL),
+                     OA_E_PARAM); /* model size differs */
+    assert_int_equal(oa_aipp_run_dynamic(blk, sizeof blk, 2, src, sizeof src - 1, 3, 7, 17, false, got, NULL),
+                     OA_E_PARAM); /* input too short */
+    assert_int_equal(oa_aipp_run_dynamic(blk, sizeof blk, 3, src, sizeof src, 3, 7, 17, false, got, NULL),
+                     OA_E_PARAM); /* batch above batchNum */
+    put_i32(i0 + 52, 1); /* image 0 now one column wider than image 1 */
+    assert_int_equal(oa_aipp_run_dynamic(blk, sizeof blk, 2, src, sizeof src, 3, 7, 18, false, got, NULL),
+                     OA_E_PARAM);
+    put_i32(i0 + 8, 8); /* crop 8+10 > 16 */
+    put_i32(i0 + 52, 0);
+    assert_int_equal(oa_aipp_run_dynamic(blk, sizeof blk, 2, src, sizeof src, 3, 7, 17, false, got, NULL),
+                     OA_E_PARAM);
     /* Bad blocks. */
     assert_int_equal(oa_aipp_params_from_block(blk, 64 + 96, 1, &p1), OA_E_PARAM); /* too short */
     assert_int_equal(oa_aipp_params_from_block(blk, 63, 0, &p1), OA_E_PARAM);
