@@ -162,7 +162,8 @@ typedef struct aipp_ctx {
     const uint8_t *src;
     size_t img_bytes;
     int out_c;
-    bool nhwc;
+    int cstride; /* interleaved: floats per pixel (out_c for NHWC, the block for NCHWc) */
+    bool nhwc;   /* interleaved (NHWC / NCHWc with one block) rather than planar NCHW */
     float *dst;
     float lut[4][256]; /* DTC result per channel and 8-bit pixel value (docs/aipp.md "Normalisation") */
     float pad_value;
@@ -287,7 +288,7 @@ static void aipp_rows(void *ctx, size_t tid, size_t begin, size_t end)
     for (size_t row = begin; row < end; row++) {
         const size_t b = row / (size_t)c->out_h;
         const int32_t oy = (int32_t)(row % (size_t)c->out_h);
-        float *img_out = c->dst + b * plane * (size_t)c->out_c;
+        float *img_out = c->dst + b * plane * (size_t)(c->nhwc ? c->cstride : c->out_c);
         const bool pad_row = oy < top || oy >= top + ch_h;
         if (!pad_row) {
             read_row(c, c->src + b * c->img_bytes, y0 + oy - top, x0, cw, ch);
@@ -299,8 +300,8 @@ static void aipp_rows(void *ctx, size_t tid, size_t begin, size_t end)
             float *o;
             size_t step;
             if (c->nhwc) {
-                o = img_out + (size_t)oy * c->out_w * c->out_c + k;
-                step = (size_t)c->out_c;
+                o = img_out + (size_t)oy * c->out_w * c->cstride + k;
+                step = (size_t)c->cstride;
             } else {
                 o = img_out + (size_t)k * plane + (size_t)oy * c->out_w;
                 step = 1;
@@ -324,11 +325,17 @@ static void aipp_rows(void *ctx, size_t tid, size_t begin, size_t end)
                 oo[x * step] = lut[src[x]];
             }
         }
+        if (c->nhwc && c->cstride > c->out_c) { /* NCHWc: the block's padding channels are zeros */
+            float *o = img_out + (size_t)oy * c->out_w * c->cstride;
+            for (int32_t x = 0; x < c->out_w; x++) {
+                memset(o + (size_t)x * c->cstride + c->out_c, 0, sizeof(float) * (size_t)(c->cstride - c->out_c));
+            }
+        }
     }
 }
 
-oa_status oa_aipp_run(const oa_aipp_params *p, int32_t src_w, int32_t src_h, int64_t batch, const uint8_t *src,
-                      int out_c, bool nhwc, float *dst, oa_threadpool *pool)
+static oa_status aipp_run(const oa_aipp_params *p, int32_t src_w, int32_t src_h, int64_t batch, const uint8_t *src,
+                          int out_c, bool nhwc, int cstride, float *dst, oa_threadpool *pool)
 {
     if (p == NULL || src == NULL || dst == NULL || batch <= 0) {
         return OA_FAIL(OA_E_PARAM, "AIPP: null buffer or batch %lld <= 0", (long long)batch);
@@ -341,7 +348,8 @@ oa_status oa_aipp_run(const oa_aipp_params *p, int32_t src_w, int32_t src_h, int
         return OA_FAIL(OA_E_PARAM, "AIPP: %d output channels requested, %s gives at most %d", out_c,
                        oa_aipp_format_name(p->input_format), oa_aipp_format_channels(p->input_format));
     }
-    aipp_ctx c = {.p = p, .src_w = src_w, .src_h = src_h, .src = src, .out_c = out_c, .nhwc = nhwc, .dst = dst};
+    aipp_ctx c = {.p = p, .src_w = src_w, .src_h = src_h, .src = src, .out_c = out_c, .cstride = cstride,
+                  .nhwc = nhwc, .dst = dst};
     oa_aipp_output_hw(p, src_w, src_h, &c.out_h, &c.out_w);
     c.img_bytes = oa_aipp_image_bytes(p->input_format, src_w, src_h);
     /* Every stage before DTC yields 8-bit values, so DTC is one table per channel. */
@@ -359,6 +367,22 @@ oa_status oa_aipp_run(const oa_aipp_params *p, int32_t src_w, int32_t src_h, int
         oa_threadpool_parallel_for(pool, rows, 8, aipp_rows, &c);
     }
     return OA_OK;
+}
+
+oa_status oa_aipp_run(const oa_aipp_params *p, int32_t src_w, int32_t src_h, int64_t batch, const uint8_t *src,
+                      int out_c, bool nhwc, float *dst, oa_threadpool *pool)
+{
+    return aipp_run(p, src_w, src_h, batch, src, out_c, nhwc, out_c, dst, pool);
+}
+
+oa_status oa_aipp_run_nchwc(const oa_aipp_params *p, int32_t src_w, int32_t src_h, int64_t batch,
+                            const uint8_t *src, int out_c, int block, float *dst, oa_threadpool *pool)
+{
+    if (block < out_c || block > 64) {
+        return OA_FAIL(OA_E_PARAM, "AIPP: NCHWc block %d must hold the %d output channels (and be <= 64)", block,
+                       out_c);
+    }
+    return aipp_run(p, src_w, src_h, batch, src, out_c, true, block, dst, pool);
 }
 
 /* ---- the dynamic parameter block (docs/aipp.md "Dynamic parameter block") ---- */

@@ -111,6 +111,15 @@ oa_status oa_aipp_check(const oa_aipp_params *p, int32_t src_w, int32_t src_h) O
 oa_status oa_aipp_run(const oa_aipp_params *p, int32_t src_w, int32_t src_h, int64_t batch, const uint8_t *src,
                       int out_c, bool nhwc, float *dst, oa_threadpool *pool) OA_MUST_CHECK;
 
+/*
+ * As oa_aipp_run, written in the blocked layout NCHWc with one block of
+ * `block` channels (kernels.h "Blocked layout"; block >= out_c): dst is
+ * [batch][1][H][W][block], channels out_c..block-1 zero. This is what a
+ * first convolution running on NCHWc reads, so no reorder is needed.
+ */
+oa_status oa_aipp_run_nchwc(const oa_aipp_params *p, int32_t src_w, int32_t src_h, int64_t batch,
+                            const uint8_t *src, int out_c, int block, float *dst, oa_threadpool *pool) OA_MUST_CHECK;
+
 /* The dynamic AIPP parameter block (the AippData input): a head and one part per image (docs/aipp.md). */
 #define OA_AIPP_BLOCK_HEAD 64
 #define OA_AIPP_BLOCK_IMAGE 96

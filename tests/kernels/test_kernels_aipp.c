@@ -163,6 +163,39 @@ static void test_worked_example(void **state)
     }
 }
 
+/* NCHWc output = the NHWC output with each pixel widened to the block, padding channels zero. */
+static void test_nchwc(void **state)
+{
+    (void)state;
+    uint8_t img[2 * 12 * 10 * 3 / 2];
+    for (size_t i = 0; i < sizeof img; i++) {
+        img[i] = (uint8_t)(i * 101 + 7);
+    }
+    oa_aipp_params p = base_params(OA_AIPP_FMT_YUV420SP_U8);
+    p.csc_switch = true;
+    const int32_t m[3][3] = {{256, 0, 359}, {256, -88, -183}, {256, 454, 0}};
+    memcpy(p.matrix, m, sizeof m);
+    p.input_bias[1] = p.input_bias[2] = 128;
+    p.mean_chn[1] = 50;
+    p.var_reci_chn[2] = 0.5f;
+    p.padding = true;
+    p.left_padding_size = 2;
+    p.bottom_padding_size = 1;
+    p.padding_value = -3.0f;
+    const int oh = 11, ow = 14, blk = 8;
+    float nhwc[2 * 11 * 14 * 3], nchwc[2 * 11 * 14 * 8];
+    memset(nchwc, 0x7f, sizeof nchwc);
+    assert_int_equal(oa_aipp_run(&p, 12, 10, 2, img, 3, true, nhwc, NULL), OA_OK);
+    assert_int_equal(oa_aipp_run_nchwc(&p, 12, 10, 2, img, 3, blk, nchwc, NULL), OA_OK);
+    for (int i = 0; i < 2 * oh * ow; i++) {
+        for (int k = 0; k < blk; k++) {
+            const float want = k < 3 ? nhwc[i * 3 + k] : 0.0f;
+            assert_memory_equal(&nchwc[i * blk + k], &want, sizeof want);
+        }
+    }
+    assert_int_equal(oa_aipp_run_nchwc(&p, 12, 10, 2, img, 3, 2, nchwc, NULL), OA_E_PARAM);
+}
+
 static void put_i32(uint8_t *p, int32_t v)
 {
     const uint32_t u = (uint32_t)v;
@@ -333,6 +366,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_against_numpy),
         cmocka_unit_test(test_worked_example),
+        cmocka_unit_test(test_nchwc),
         cmocka_unit_test(test_dynamic_block),
         cmocka_unit_test(test_bad_params),
     };
