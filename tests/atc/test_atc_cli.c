@@ -256,6 +256,8 @@ static void aipp_config(void **state)
     EXPECT_RUN(255, "inserting AIPP into the model is not supported yet",
                "--model=%s --framework=5 --output=%s --soc_version=Ascend310 --insert_op_conf=%s", g_conv, out, cfg);
     assert_int_not_equal(access(om, F_OK), 0);
+    EXPECT_RUN(255, "--insert_op_conf with --mode=3 is not supported yet",
+               "--mode=3 --model=%s --framework=5 --insert_op_conf=%s", g_conv, cfg);
 }
 
 /* Flags CANN has and this atc does not implement fail clearly; no-effect flags warn. */

@@ -579,6 +579,13 @@ int main(int argc, char **argv)
     if (st == OA_OK && atc_is_set("singleop")) {
         return finish(gen_singleop(argc, argv) == OA_OK);
     }
+    if (st == OA_OK && atc_is_set("insert_op_conf") && atc_int("mode") != 0) {
+        /* Only model conversion reads the AIPP config (check_aipp_config). */
+        st = OA_FAIL(OA_E_FEATURE_UNSUPPORTED,
+                     "E10055: The operation is not supported. Reason: --insert_op_conf with --mode=%d is not "
+                     "supported yet.",
+                     atc_int("mode"));
+    }
     if (st == OA_OK) {
         int mode = atc_int("mode");
         if (mode == 0) {
