@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "base/util.h"
 
 
 typedef enum { K_MODE, K_FMT, K_U32, K_I32, K_BOOL, K_FLOAT, K_STR, K_REP_U32, K_REP_I32, K_REP_F } field_kind;
@@ -706,4 +707,102 @@ oa_status oa_aipp_config_load(const char *path, oa_aipp_config *out)
                        : oa_aipp_config_parse(buf ? buf : "", len, path, out);
     free(buf);
     return st;
+}
+
+/* Channels of the raw NHWC input per format (docs/aipp.md "Model input"). */
+static int raw_channels(int32_t fmt)
+{
+    switch (fmt) {
+    case OA_AIPP_FMT_YUV420SP_U8:
+    case OA_AIPP_FMT_YUV400_U8:
+        return 1;
+    case OA_AIPP_FMT_YUYV_U8:
+    case OA_AIPP_FMT_YUV422SP_U8:
+        return 2;
+    case OA_AIPP_FMT_RGB888_U8:
+        return 3;
+    default:
+        return 4;
+    }
+}
+
+oa_status oa_aipp_model_input(const oa_aipp_params *p, const char *input, const int64_t model_dims[4], bool nchw,
+                              int64_t raw_dims[4], size_t *bytes)
+{
+    if (p == NULL || model_dims == NULL || raw_dims == NULL || bytes == NULL) {
+        return OA_FAIL(OA_E_PARAM, "aipp model input: null argument");
+    }
+    const char *name = input ? input : "?";
+    const int64_t n = model_dims[0], c = nchw ? model_dims[1] : model_dims[3];
+    const int64_t h = nchw ? model_dims[2] : model_dims[1], w = nchw ? model_dims[3] : model_dims[2];
+    if (n <= 0 || c <= 0 || h <= 0 || w <= 0) {
+        return OA_FAIL(OA_E_PARAM,
+                       "E10001: Value %s for parameter aipp_op.related_input_rank is invalid. Reason: AIPP needs a "
+                       "static 4-D input; input %s has dims [%lld,%lld,%lld,%lld].",
+                       name, name, (long long)model_dims[0], (long long)model_dims[1], (long long)model_dims[2],
+                       (long long)model_dims[3]);
+    }
+    if (p->aipp_mode == OA_AIPP_MODE_DYNAMIC) {
+        raw_dims[0] = n;
+        raw_dims[1] = raw_dims[2] = raw_dims[3] = -1;
+        *bytes = p->max_src_image_size;
+        return OA_OK;
+    }
+    const int fc = oa_aipp_format_channels(p->input_format);
+    if (fc == 0) {
+        return OA_FAIL(OA_E_FEATURE_UNSUPPORTED,
+                       "E10055: The operation is not supported. Reason: aipp_op.input_format %s is not supported "
+                       "yet.",
+                       oa_aipp_format_name(p->input_format));
+    }
+    if (c > fc) {
+        return OA_FAIL(OA_E_PARAM,
+                       "E10001: Value %s for parameter aipp_op.input_format is invalid. Reason: it gives %d "
+                       "channel(s), input %s needs %lld.",
+                       oa_aipp_format_name(p->input_format), fc, name, (long long)c);
+    }
+    const bool zero_src = p->src_image_size_w == 0 || p->src_image_size_h == 0;
+    if (zero_src && (p->crop || p->padding)) {
+        return OA_FAIL(OA_E_PARAM,
+                       "E10001: Value 0 for parameter aipp_op.src_image_size_%s is invalid. Reason: a source size "
+                       "of 0 (the model's) needs crop and padding off.",
+                       p->src_image_size_w == 0 ? "w" : "h");
+    }
+    const int32_t sw = zero_src ? (int32_t)w : p->src_image_size_w;
+    const int32_t sh = zero_src ? (int32_t)h : p->src_image_size_h;
+    oa_aipp_params q = *p;
+    if (q.crop && (q.crop_size_w == 0 || q.crop_size_h == 0)) {
+        if (q.padding) {
+            return OA_FAIL(OA_E_PARAM,
+                           "E10001: Value 0 for parameter aipp_op.crop_size_%s is invalid. Reason: a crop size of "
+                           "0 (the model's) needs padding off.",
+                           q.crop_size_w == 0 ? "w" : "h");
+        }
+        q.crop_size_w = (int32_t)w;
+        q.crop_size_h = (int32_t)h;
+    }
+    if (w > 4096 || h > 4096 || oa_aipp_image_bytes(q.input_format, sw, sh) == 0) {
+        return OA_FAIL(OA_E_PARAM,
+                       "E10001: Value %dx%d for parameter aipp_op.src_image_size_w/h is invalid. Reason: not a "
+                       "valid %s image size.",
+                       (int)sw, (int)sh, oa_aipp_format_name(q.input_format));
+    }
+    int32_t oh, ow;
+    oa_aipp_output_hw(&q, sw, sh, &oh, &ow);
+    if (oh != h || ow != w) {
+        return OA_FAIL(OA_E_PARAM,
+                       "E10001: Value %dx%d (HxW after crop and padding) for parameter aipp_op of input %s is "
+                       "invalid. Reason: the model input is %lldx%lld.",
+                       (int)oh, (int)ow, name, (long long)h, (long long)w);
+    }
+    size_t total;
+    if (!oa_mul_size(oa_aipp_image_bytes(q.input_format, sw, sh), (size_t)n, &total)) {
+        return OA_FAIL(OA_E_PARAM, "E10001: input %s: raw AIPP input size overflows", name);
+    }
+    raw_dims[0] = n;
+    raw_dims[1] = sh;
+    raw_dims[2] = sw;
+    raw_dims[3] = raw_channels(q.input_format);
+    *bytes = total;
+    return OA_OK;
 }

@@ -27,4 +27,17 @@ oa_status oa_aipp_config_parse(const char *text, size_t len, const char *name, o
 /* Reads `path` and parses it (E10001 when it cannot be read). */
 oa_status oa_aipp_config_load(const char *path, oa_aipp_config *out) OA_MUST_CHECK;
 
+/*
+ * The raw-image input one aipp_op block turns a model input into
+ * (docs/aipp.md "Model input"). model_dims: the original 4-D input dims,
+ * NCHW (nchw true) or NHWC. Static: raw_dims = {N, H, W, C} (NHWC, u8) with
+ * H/W from src_image_size (0: the model's), C per input_format, and *bytes
+ * = N images of the format; the AIPP output H/W must equal the model's and
+ * its channels cover the model's. Dynamic: raw_dims = {N, -1, -1, -1} and
+ * *bytes = max_src_image_size. Errors are E10001-style OA_E_PARAM naming the
+ * field; `input` names the model input in messages.
+ */
+oa_status oa_aipp_model_input(const oa_aipp_params *p, const char *input, const int64_t model_dims[4], bool nchw,
+                              int64_t raw_dims[4], size_t *bytes) OA_MUST_CHECK;
+
 #endif /* OA_COMPILER_AIPP_CONFIG_H */

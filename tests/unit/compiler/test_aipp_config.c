@@ -216,6 +216,58 @@ static void test_load_file(void **state)
     remove(path);
 }
 
+/* The raw input a block makes of a model input: dims, bytes, and the mismatches that must fail. */
+static void test_model_input(void **state)
+{
+    (void)state;
+    int64_t raw[4];
+    size_t bytes;
+    const int64_t nchw[4] = {2, 3, 224, 224};
+    assert_int_equal(parse("aipp_op { aipp_mode: static input_format: YUV420SP_U8 src_image_size_w: 256 "
+                           "src_image_size_h: 240 crop: true load_start_pos_w: 16 load_start_pos_h: 8 "
+                           "crop_size_w: 224 crop_size_h: 224 csc_switch: true }\n"),
+                     OA_OK);
+    assert_int_equal(oa_aipp_model_input(&g_cfg.ops[0], "x", nchw, true, raw, &bytes), OA_OK);
+    assert_int_equal(raw[0], 2);
+    assert_int_equal(raw[1], 240);
+    assert_int_equal(raw[2], 256);
+    assert_int_equal(raw[3], 1);
+    assert_int_equal(bytes, 2 * 256 * 240 * 3 / 2);
+    const int64_t nhwc[4] = {1, 224, 224, 3};
+    assert_int_equal(oa_aipp_model_input(&g_cfg.ops[0], "x", nhwc, false, raw, &bytes), OA_OK);
+    assert_int_equal(raw[0], 1);
+    /* The crop gives 224x224 but the model wants 200x224. */
+    const int64_t small[4] = {1, 3, 200, 224};
+    assert_int_equal(oa_aipp_model_input(&g_cfg.ops[0], "x", small, true, raw, &bytes), OA_E_PARAM);
+    assert_non_null(strstr(oa_error_take_messages(), "the model input is 200x224"));
+    /* Source size 0 takes the model's; padding fills a smaller crop up to the model size. */
+    assert_int_equal(parse("aipp_op { aipp_mode: static input_format: RGB888_U8 }\n"
+                           "aipp_op { aipp_mode: static related_input_rank: 1 input_format: XRGB8888_U8 "
+                           "src_image_size_w: 220 src_image_size_h: 220 padding: true left_padding_size: 2 "
+                           "right_padding_size: 2 top_padding_size: 4 }\n"
+                           "aipp_op { aipp_mode: dynamic related_input_rank: 2 max_src_image_size: 75264 }\n"),
+                     OA_OK);
+    assert_int_equal(oa_aipp_model_input(&g_cfg.ops[0], "x", nchw, true, raw, &bytes), OA_OK);
+    assert_int_equal(raw[1] * 1000 + raw[2], 224224);
+    assert_int_equal(raw[3], 3);
+    assert_int_equal(bytes, 2 * 224 * 224 * 3);
+    assert_int_equal(oa_aipp_model_input(&g_cfg.ops[1], "y", nchw, true, raw, &bytes), OA_OK);
+    assert_int_equal(raw[3], 4);
+    assert_int_equal(bytes, 2 * 220 * 220 * 4);
+    assert_int_equal(oa_aipp_model_input(&g_cfg.ops[2], "z", nchw, true, raw, &bytes), OA_OK);
+    assert_int_equal(raw[1], -1);
+    assert_int_equal(bytes, 75264);
+    /* Bad: 4 model channels from RGB888, dynamic dims, a zero source with padding. */
+    const int64_t c4[4] = {1, 4, 224, 224}, dyn[4] = {-1, 3, 224, 224};
+    assert_int_equal(oa_aipp_model_input(&g_cfg.ops[0], "x", c4, true, raw, &bytes), OA_E_PARAM);
+    assert_non_null(strstr(oa_error_take_messages(), "input_format"));
+    assert_int_equal(oa_aipp_model_input(&g_cfg.ops[0], "x", dyn, true, raw, &bytes), OA_E_PARAM);
+    g_cfg.ops[0].padding = true;
+    assert_int_equal(oa_aipp_model_input(&g_cfg.ops[0], "x", nchw, true, raw, &bytes), OA_E_PARAM);
+    assert_non_null(strstr(oa_error_take_messages(), "src_image_size"));
+    assert_int_equal(oa_aipp_model_input(NULL, "x", nchw, true, raw, &bytes), OA_E_PARAM);
+}
+
 /* Random byte mutations of a full config: every result is OK or a clean error, never a crash (ASan build). */
 static void test_mutations(void **state)
 {
@@ -252,6 +304,7 @@ int main(void)
         cmocka_unit_test(test_defaults_and_blocks),
         cmocka_unit_test(test_bad_configs),
         cmocka_unit_test(test_load_file),
+        cmocka_unit_test(test_model_input),
         cmocka_unit_test(test_mutations),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
