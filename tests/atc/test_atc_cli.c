@@ -256,6 +256,16 @@ static void aipp_config(void **state)
     EXPECT_RUN(255, "inserting AIPP into the model is not supported yet",
                "--model=%s --framework=5 --output=%s --soc_version=Ascend310 --insert_op_conf=%s", g_conv, out, cfg);
     assert_int_not_equal(access(om, F_OK), 0);
+    static const char rank[] = "aipp_op {\n  aipp_mode: static\n  related_input_rank: 3\n  input_format: RGB888_U8\n}\n";
+    write_file(cfg, rank, strlen(rank));
+    EXPECT_RUN(255, "E10052: Cannot find the data node by aipp parameter related_input_rank 3 (aipp_op at line 1)",
+               "--model=%s --framework=5 --output=%s --soc_version=Ascend310 --insert_op_conf=%s", g_conv, out, cfg);
+    static const char size[] = "aipp_op {\n  aipp_mode: static\n  input_format: RGB888_U8\n  src_image_size_w: 8\n"
+                               "  src_image_size_h: 8\n}\n";
+    write_file(cfg, size, strlen(size));
+    EXPECT_RUN(255, "Reason: the model input is 4x4",
+               "--model=%s --framework=5 --output=%s --soc_version=Ascend310 --insert_op_conf=%s", g_conv, out, cfg);
+    assert_int_not_equal(access(om, F_OK), 0);
     EXPECT_RUN(255, "--insert_op_conf with --mode=3 is not supported yet",
                "--mode=3 --model=%s --framework=5 --insert_op_conf=%s", g_conv, cfg);
 }
