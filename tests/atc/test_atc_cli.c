@@ -233,11 +233,48 @@ static void conflicts(void **state)
                g_conv);
 }
 
+/* --insert_op_conf: config errors name field and line; nothing is written (insertion itself is E10055). */
+static void aipp_config(void **state)
+{
+    (void)state;
+    char cfg[600], out[600], om[620];
+    snprintf(cfg, sizeof cfg, "%s/aipp.cfg", g_dir);
+    snprintf(out, sizeof out, "%s/aipp_out", g_dir);
+    snprintf(om, sizeof om, "%s.om", out);
+    static const char bad[] = "aipp_op {\n  aipp_mode: static\n  input_format: RGB888_U8\n  mean_chn_0: 300\n}\n";
+    write_file(cfg, bad, strlen(bad));
+    EXPECT_RUN(255, "E10001: Value 300 for parameter aipp_op.mean_chn_0 is invalid. Reason: must be in [0, 255] (line 4",
+               "--model=%s --framework=5 --output=%s --soc_version=Ascend310 --insert_op_conf=%s", g_conv, out, cfg);
+    assert_int_not_equal(access(om, F_OK), 0);
+    static const char unknown[] = "aipp_op {\n  aipp_mode: static\n  crop_sise_w: 3\n}\n";
+    write_file(cfg, unknown, strlen(unknown));
+    EXPECT_RUN(255, "crop_sise_w is invalid. Reason: unknown field of AippOpParams (line 3",
+               "--model=%s --framework=5 --output=%s --soc_version=Ascend310 --insert_op_conf=%s", g_conv, out, cfg);
+    static const char good[] = "aipp_op {\n  aipp_mode: static\n  input_format: RGB888_U8\n  src_image_size_w: 4\n"
+                               "  src_image_size_h: 4\n}\n";
+    write_file(cfg, good, strlen(good));
+    EXPECT_RUN(255, "inserting AIPP into the model is not supported yet",
+               "--model=%s --framework=5 --output=%s --soc_version=Ascend310 --insert_op_conf=%s", g_conv, out, cfg);
+    assert_int_not_equal(access(om, F_OK), 0);
+    static const char rank[] = "aipp_op {\n  aipp_mode: static\n  related_input_rank: 3\n  input_format: RGB888_U8\n}\n";
+    write_file(cfg, rank, strlen(rank));
+    EXPECT_RUN(255, "E10052: Cannot find the data node by aipp parameter related_input_rank 3 (aipp_op at line 1)",
+               "--model=%s --framework=5 --output=%s --soc_version=Ascend310 --insert_op_conf=%s", g_conv, out, cfg);
+    static const char size[] = "aipp_op {\n  aipp_mode: static\n  input_format: RGB888_U8\n  src_image_size_w: 8\n"
+                               "  src_image_size_h: 8\n}\n";
+    write_file(cfg, size, strlen(size));
+    EXPECT_RUN(255, "Reason: the model input is 4x4",
+               "--model=%s --framework=5 --output=%s --soc_version=Ascend310 --insert_op_conf=%s", g_conv, out, cfg);
+    assert_int_not_equal(access(om, F_OK), 0);
+    EXPECT_RUN(255, "--insert_op_conf with --mode=3 is not supported yet",
+               "--mode=3 --model=%s --framework=5 --insert_op_conf=%s", g_conv, cfg);
+}
+
 /* Flags CANN has and this atc does not implement fail clearly; no-effect flags warn. */
 static void unsupported_and_ignored(void **state)
 {
     (void)state;
-    EXPECT_RUN(255, "--insert_op_conf is not supported yet.",
+    EXPECT_RUN(255, "E10001: Value aipp.cfg for parameter --insert_op_conf is invalid. Reason: The file does not exist.",
                "--model=%s --framework=5 --output=o --soc_version=Ascend310 --insert_op_conf=aipp.cfg", g_conv);
     EXPECT_RUN(255, "E10001: Value 3 for parameter --external_weight is invalid.",
                "--model=%s --framework=5 --output=o --soc_version=Ascend310 --external_weight=3", g_conv);
@@ -424,6 +461,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(required_and_files),
         cmocka_unit_test(conflicts),
         cmocka_unit_test(unsupported_and_ignored),
+        cmocka_unit_test(aipp_config),
         cmocka_unit_test(singleop),
         cmocka_unit_test(unsupported_onnx_ops),
         cmocka_unit_test(spellings_and_conversion),

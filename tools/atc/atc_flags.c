@@ -35,7 +35,7 @@ static atc_flag g_flags[] = {
     {"input_shape_range", S, U, "", NULL, "Deprecated: \"name1:[n1~n2,c,h,w];name2:[...]\".", NULL, false},
     {"help", B, U, "false", NULL, "Show this help message.", NULL, false},
     {"cal_conf", S, N, "", NULL, "Calibration config file.", NULL, false},
-    {"insert_op_conf", S, N, "", NULL, "Config file to insert ops such as AIPP.", NULL, false},
+    {"insert_op_conf", S, U, "", NULL, "Config file to insert ops such as AIPP.", NULL, false},
     {"op_name_map", S, N, "", NULL, "Custom op name mapping file.", NULL, false},
     {"target", S, I, "", NULL, "Target (mini).", NULL, false},
     {"om", S, U, "", NULL, "The .om (or with --framework the model) file for --mode=1 and 6.", NULL, false},

@@ -30,6 +30,7 @@
 #include "base/log.h"
 #include "base/util.h"
 #include "compiler/compiler.h"
+#include "compiler/aipp_config.h"
 #include "file_constant/file_constant.h"
 
 #ifndef OA_ATC_VERSION
@@ -278,6 +279,76 @@ static oa_status require_onnx_framework(const char *done)
     return OA_OK;
 }
 
+/* --insert_op_conf: the AIPP config, read and validated in full (docs/aipp.md "Config file"). */
+static oa_status load_aipp_config(oa_aipp_config **out)
+{
+    oa_status st = check_input_file("insert_op_conf");
+    if (st != OA_OK) {
+        return st;
+    }
+    oa_aipp_config *cfg = malloc(sizeof *cfg);
+    if (cfg == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "out of memory");
+    }
+    st = oa_aipp_config_load(atc_str("insert_op_conf"), cfg);
+    if (st != OA_OK) {
+        free(cfg);
+        return st;
+    }
+    *out = cfg;
+    return OA_OK;
+}
+
+/*
+ * Each block against the compiled model: its input exists (by
+ * related_input_name or related_input_rank) and the raw-image input it makes
+ * fits (docs/aipp.md "Model input"). Inserting the Aipp op is not
+ * implemented yet, so a config that passes still ends in E10055 and nothing
+ * is written.
+ */
+static oa_status check_aipp_against_model(const oa_aipp_config *cfg, const oa_graph *g)
+{
+    for (int i = 0; i < cfg->n_ops; i++) {
+        const oa_aipp_params *p = &cfg->ops[i];
+        const oa_node *d = NULL;
+        if (p->related_input_name[0] != '\0') {
+            d = oa_graph_find_node(g, p->related_input_name);
+            if (d == NULL || d->type != OA_OP_DATA) {
+                return OA_FAIL(OA_E_PARAM,
+                               "E10052: Cannot find the data node by aipp parameter related_input_name %s (aipp_op at "
+                               "line %d).",
+                               p->related_input_name, cfg->op_line[i]);
+            }
+        } else {
+            d = oa_graph_input(g, p->related_input_rank);
+            if (d == NULL) {
+                return OA_FAIL(OA_E_PARAM,
+                               "E10052: Cannot find the data node by aipp parameter related_input_rank %u (aipp_op at "
+                               "line %d).",
+                               p->related_input_rank, cfg->op_line[i]);
+            }
+        }
+        const oa_tensor_desc *desc = &d->outputs[0].desc;
+        if (desc->shape.rank != 4) {
+            return OA_FAIL(OA_E_PARAM,
+                           "E10001: Value %s for parameter aipp_op.related_input_rank is invalid. Reason: AIPP needs "
+                           "a 4-D input (aipp_op at line %d).",
+                           d->name, cfg->op_line[i]);
+        }
+        const bool nhwc = desc->format == OA_FORMAT_NHWC;
+        int64_t raw[4];
+        size_t bytes;
+        oa_status st = oa_aipp_model_input(p, d->name, desc->shape.dims, !nhwc, raw, &bytes);
+        if (st != OA_OK) {
+            return st;
+        }
+    }
+    return OA_FAIL(OA_E_FEATURE_UNSUPPORTED,
+                   "E10055: The operation is not supported. Reason: --insert_op_conf=%s is valid for this model (%d "
+                   "aipp_op block(s)), but inserting AIPP into the model is not supported yet.",
+                   atc_str("insert_op_conf"), cfg->n_ops);
+}
+
 static oa_status gen_om(int argc, char **argv)
 {
     oa_status st = OA_OK;
@@ -320,6 +391,11 @@ static oa_status gen_om(int argc, char **argv)
                        "E10009: --dynamic_batch_size, --dynamic_image_size, --input_shape_range, and --dynamic_dims "
                        "are mutually exclusive.");
     }
+    oa_aipp_config *aipp = NULL;
+    if (atc_is_set("insert_op_conf") && (st = load_aipp_config(&aipp)) != OA_OK) {
+        free(out_path);
+        return st;
+    }
     oa_compile_options opt;
     oa_compile_options_init(&opt);
     opt.input_shape = atc_str("input_shape");
@@ -359,6 +435,10 @@ static oa_status gen_om(int argc, char **argv)
 
     oa_compiled_model *cm = NULL;
     st = oa_compile_onnx(atc_str("model"), &opt, &cm);
+    if (st == OA_OK && aipp != NULL) {
+        st = check_aipp_against_model(aipp, cm->graph);
+    }
+    free(aipp);
     char *cmdline = join_argv(argc, argv);
     if (st == OA_OK && cmdline == NULL) {
         st = OA_FAIL(OA_E_NOMEM, "out of memory");
@@ -546,6 +626,13 @@ int main(int argc, char **argv)
     oa_status st = check_flag_support();
     if (st == OA_OK && atc_is_set("singleop")) {
         return finish(gen_singleop(argc, argv) == OA_OK);
+    }
+    if (st == OA_OK && atc_is_set("insert_op_conf") && atc_int("mode") != 0) {
+        /* Only model conversion reads the AIPP config (check_aipp_config). */
+        st = OA_FAIL(OA_E_FEATURE_UNSUPPORTED,
+                     "E10055: The operation is not supported. Reason: --insert_op_conf with --mode=%d is not "
+                     "supported yet.",
+                     atc_int("mode"));
     }
     if (st == OA_OK) {
         int mode = atc_int("mode");
