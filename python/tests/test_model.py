@@ -417,6 +417,58 @@ def stale_handles():
     check(acl.mdl.unload(mid) != 0, "unload twice refused")
 
 
+def subscription(stream):
+    """acl.prof.model_subscribe: the records of one execution read back through the getters, against the
+    record layout of docs/profiling.md parsed with numpy (80 bytes: model id @4, flag @8, duration @24,
+    start @32, end @40)."""
+    om = os.path.join(MD, "om", "cls.om")
+    x = np.fromfile(os.path.join(MD, "inputs", "cls_x.bin"), np.float32)
+    mid, ret = acl.mdl.load_from_file(om)
+    ok(ret, "load_from_file cls (subscription)")
+    m = Model(mid)
+    dims, _ = acl.mdl.get_input_dims(m.desc, 0)
+    m.make_io(x.reshape(dims["dims"]))
+    r, w = os.pipe()
+    cfg = acl.prof.create_subscribe_config(1, 0, w)
+    check(cfg != 0, "create_subscribe_config(1, 0, write fd)")
+    ok(acl.prof.model_subscribe(mid, cfg), "model_subscribe")
+    ok(acl.mdl.execute(mid, m.inp, m.out), "execute (subscribed)")
+    ok(acl.prof.model_unsubscribe(mid), "model_unsubscribe")
+    os.close(w)
+    data = b""
+    while True:
+        part = os.read(r, 65536)
+        if not part:
+            break
+        data += part
+    os.close(r)
+    size, ret = acl.prof.get_op_desc_size()
+    ok(ret, "get_op_desc_size -> %d" % size)
+    buf = acl.util.bytes_to_ptr(data)
+    n, ret = acl.prof.get_op_num(buf, len(data))
+    ok(ret, "get_op_num")
+    check(size == 80 and n == len(data) // 80 and n > 0, "%d records of %d bytes" % (n, size))
+    rec = np.frombuffer(data, np.uint8).reshape(-1, 80)
+    u32 = lambda off: rec[:, off:off + 4].copy().view(np.uint32).ravel()  # noqa: E731
+    u64 = lambda off: rec[:, off:off + 8].copy().view(np.uint64).ravel()  # noqa: E731
+    for i in range(n):
+        check(acl.prof.get_model_id(buf, len(data), i) == mid == int(u32(4)[i]), "record %d: model id" % i)
+        check(acl.prof.get_op_flag(buf, len(data), i) == int(u32(8)[i]) == 0, "record %d: get_op_flag == 0" % i)
+        check(acl.prof.get_op_attri_value(buf, len(data), i, 0) is None,
+              "record %d: no thread id attribute for flag 0 (None)" % i)
+        s, e, d = (acl.prof.get_op_start(buf, len(data), i), acl.prof.get_op_end(buf, len(data), i),
+                   acl.prof.get_op_duration(buf, len(data), i))
+        check((s, e, d) == (int(u64(32)[i]), int(u64(40)[i]), int(u64(24)[i])) and e - s == d,
+              "record %d: start, end, duration read the record" % i)
+        t, ret = acl.prof.get_op_type_v2(buf, len(data), i)
+        check(ret == 0 and t, "record %d: op type %r" % (i, t))
+    check(acl.prof.get_op_flag(0, len(data), 0) == 0xFF, "get_op_flag of NULL -> ACL_SUBSCRIBE_NONE (0xFF)")
+    check(acl.prof.get_op_attri_value(buf, len(data) - 1, 0, 0) is None, "a length off the record size -> None")
+    ok(acl.prof.destroy_subscribe_config(cfg), "destroy_subscribe_config")
+    m.free_io()
+    m.unload()
+
+
 def main():
     ok(acl.init(), "acl.init()")
     ok(acl.rt.set_device(0), "set_device")
@@ -429,6 +481,7 @@ def main():
     external_weights(first_cls)
     aipp()
     stale_handles()
+    subscription(stream)
     ok(acl.rt.destroy_stream(stream), "destroy_stream")
     ok(acl.rt.destroy_context(ctx), "destroy_context")
     ok(acl.rt.reset_device(0), "reset_device")
