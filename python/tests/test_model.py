@@ -295,6 +295,60 @@ def gears():
     gear_model("rec_dims", "rec_x_160.bin", "rec_dims", dims)
 
 
+def allocator_run(m, inp, ref):
+    """acl.rt.allocator_*: an asynchronous execution of the dynamic-shape model on a stream with a Python
+    allocator takes its work memory from it (alloc / get-address / free called from the runtime)."""
+    calls = {"alloc": 0, "free": 0}
+    live = {}
+    # the functions run in the runtime's threads (no context there): blocks come from a pool the main
+    # thread allocated, handed out bump-pointer style
+    pool_size = 256 << 20
+    pool, ret = acl.rt.malloc(pool_size, ACL_MEM_MALLOC_HUGE_FIRST)
+    ok(ret, "malloc the allocator's pool")
+    top = [pool]
+
+    def alloc(allocator, size):
+        calls["alloc"] += 1
+        if top[0] + size > pool + pool_size:
+            return None  # out of memory: the runtime reports it
+        p = top[0]
+        top[0] += (max(size, 1) + 63) // 64 * 64
+        live[p] = (allocator, size)
+        return p
+
+    def free(allocator, block):
+        calls["free"] += 1
+        live.pop(block, None)
+
+    desc = acl.rt.allocator_create_desc()
+    ok(acl.rt.allocator_set_obj_to_desc(desc, 0xA110C), "allocator_set_obj_to_desc")
+    ok(acl.rt.allocator_set_alloc_func_to_desc(desc, alloc), "allocator_set_alloc_func_to_desc")
+    ok(acl.rt.allocator_set_free_func_to_desc(desc, free), "allocator_set_free_func_to_desc")
+    ok(acl.rt.allocator_set_alloc_advise_func_to_desc(desc, lambda a, n, addr: alloc(a, n)),
+       "allocator_set_alloc_advise_func_to_desc")
+    ok(acl.rt.allocator_set_get_addr_from_block_func_to_desc(desc, lambda b: b),
+       "allocator_set_get_addr_from_block_func_to_desc")
+    s, _ = acl.rt.create_stream()
+    ok(acl.rt.allocator_register(s, desc), "allocator_register")
+    out = acl.mdl.create_dataset()
+    d_out, _ = acl.rt.malloc(64, 0)
+    b_out = acl.create_data_buffer(d_out, 64)
+    acl.mdl.add_dataset_buffer(out, b_out)
+    ok(acl.mdl.execute_async(m.id, inp, out, s), "execute_async on the allocator's stream")
+    ok(acl.rt.synchronize_stream(s), "synchronize_stream")
+    close(np.frombuffer(acl.util.ptr_to_bytes(d_out, 64), np.float32), ref, "dynamic-shape cls with a Python allocator")
+    check(calls["alloc"] > 0, "the runtime called the Python alloc function (%d times)" % calls["alloc"])
+    check(all(a == 0xA110C for a, _ in live.values()), "alloc got the object set with allocator_set_obj_to_desc")
+    ok(acl.rt.allocator_unregister(s), "allocator_unregister")
+    ok(acl.rt.destroy_stream(s), "destroy_stream")
+    check(calls["free"] <= calls["alloc"], "free calls (%d) never exceed alloc calls" % calls["free"])
+    ok(acl.rt.allocator_destroy_desc(desc), "allocator_destroy_desc")
+    acl.destroy_data_buffer(b_out)
+    acl.rt.free(d_out)
+    acl.mdl.destroy_dataset(out)
+    ok(acl.rt.free(pool), "free the pool")
+
+
 def dynamic_shape():
     om = os.path.join(DD, "om", "cls.om")
     x = np.fromfile(os.path.join(DD, "inputs", "cls_b8.bin"), np.float32)
@@ -328,6 +382,7 @@ def dynamic_shape():
     close(np.frombuffer(acl.util.ptr_to_bytes(addr, size), np.float32), ref, "dynamic-shape cls batch 8")
     ok(acl.rt.free(addr), "free the output execute allocated")
     acl.destroy_data_buffer(b_out)
+    allocator_run(m, inp, ref)
     acl.destroy_data_buffer(b_in)
     acl.rt.free(d_in)
     ok(acl.mdl.destroy_dataset(inp), "destroy_dataset")
