@@ -467,6 +467,15 @@ OA_SKIND(E_JPEGFMT, acldvppJpegFormat, INT32_MIN, INT32_MAX)
       (IN, H_PICDESC), (IN, H_PICDESC), (IN, H_ROI), (IN, H_ROI), (IN, H_RESIZE), (IN, PTR))                           \
     X("dvpp_vpc_convert_color_async", NOGIL, ERR, acldvppVpcConvertColorAsync, (IN, H_CHDESC), (IN, H_PICDESC),        \
       (IN, H_PICDESC), (IN, PTR))                                                                                      \
+    X("dvpp_jpeg_encode_async", NOGIL, ERR, acldvppJpegEncodeAsync, (IN, H_CHDESC), (IN, H_PICDESC), (IN, PTR),        \
+      (IN, PTR), (IN, H_JPEGE), (IN, PTR))                                                                             \
+    X("dvpp_png_get_image_info", NOGIL, ERR, acldvppPngGetImageInfo, (IN, PTR), (IN, U32), (OUT, U32), (OUT, U32),     \
+      (OUT, I32))                                                                                                      \
+    X("dvpp_png_predict_dec_size", NOGIL, ERR, acldvppPngPredictDecSize, (IN, PTR), (IN, U32), (IN, I32), (OUT, U32))  \
+    X("dvpp_png_decode_async", NOGIL, ERR, acldvppPngDecodeAsync, (IN, H_CHDESC), (IN, PTR), (IN, U32),                \
+      (IN, H_PICDESC), (IN, PTR))                                                                                      \
+    X("dvpp_vpc_pyr_down_async", NOGIL, ERR, acldvppVpcPyrDownAsync, (IN, H_CHDESC), (IN, H_PICDESC), (IN, H_PICDESC), \
+      (IN, PTR), (IN, PTR))                                                                                            \
     /* stream descriptions (VDEC input, VENC output) */                                                              \
     X("dvpp_create_stream_desc", GIL, H_STRDESC, acldvppCreateStreamDesc, NOARGS)                                      \
     X("dvpp_destroy_stream_desc", GIL, ERR, acldvppDestroyStreamDesc, (IN, D_STRDESC))                                 \

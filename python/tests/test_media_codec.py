@@ -4,6 +4,7 @@ slices, crop-resize against the library's single-picture crop-resize, crop-and-p
 stream descriptions, and a VENC -> VDEC round trip with Python callbacks running in a report thread
 (acl.util.start_thread + acl.rt.process_report): the decoded frames against the encoded NV12
 pictures (PSNR), one callback per frame with its own user_data; plus the refusals."""
+import io
 import threading
 
 import numpy as np
@@ -153,6 +154,66 @@ def batch_vpc(stream):
     acl.media.dvpp_destroy_pic_desc(single)
     for b in sbufs + dbufs + rbufs + pbufs + [sbuf]:
         acl.media.dvpp_free(b)
+    ok(acl.media.dvpp_destroy_channel(ch), "dvpp_destroy_channel")
+    acl.media.dvpp_destroy_channel_desc(ch)
+
+
+def jpeg_png(stream):
+    """JPEG encode of an NV12 picture, decoded by PIL against the picture's luma; PNG decode to RGB888
+    against PIL's pixels (lossless: exact), PNG info and size prediction against PIL and docs/dvpp.md."""
+    from PIL import Image
+    ch = acl.media.dvpp_create_channel_desc()
+    ok(acl.media.dvpp_create_channel(ch), "dvpp_create_channel")
+    W, H = 96, 64
+    Y, UV = nv12_image(W, H, 3)
+    Y = (64 + 40 * np.sin(np.mgrid[0:H, 0:W][1] / 9.0)).astype(np.uint8)  # smooth: JPEG keeps it closely
+    UV[:] = 128
+    src = dvpp_buf(Y.tobytes() + UV.tobytes())
+    pd = acl.media.dvpp_create_pic_desc()
+    pic(pd, src, W, H, W, H)
+    jc = acl.media.dvpp_create_jpege_config()
+    ok(acl.media.dvpp_set_jpege_config_level(jc, 95), "dvpp_set_jpege_config_level(95)")
+    cap, ret = acl.media.dvpp_jpeg_predict_enc_size(pd, jc)
+    ok(ret, "dvpp_jpeg_predict_enc_size -> %d" % cap)
+    out, _ = acl.media.dvpp_malloc(cap)
+    size = np.array([cap], np.uint32)  # in: the capacity; out: the JPEG length (pyACL passes its address)
+    ok(acl.media.dvpp_jpeg_encode_async(ch, pd, out, acl.util.numpy_to_ptr(size), jc, stream), "dvpp_jpeg_encode_async")
+    ok(acl.rt.synchronize_stream(stream), "synchronize_stream")
+    check(0 < int(size[0]) <= cap, "the JPEG length %d was written back (capacity %d)" % (size[0], cap))
+    img = Image.open(io.BytesIO(acl.util.ptr_to_bytes(out, int(size[0]))))
+    check(img.size == (W, H), "PIL reads the JPEG: %r" % (img.size,))
+    p = psnr(np.asarray(img.convert("L")), Y)
+    check(p > 35, "the JPEG's luma matches the picture (PSNR %.1f dB > 35)" % p)
+    # PNG: RGB, decoded to RGB888
+    rgb = np.zeros((40, 50, 3), np.uint8)
+    rgb[..., 0] = np.arange(50)[None, :] * 5
+    rgb[..., 1] = np.arange(40)[:, None] * 6
+    rgb[..., 2] = 77
+    bio = io.BytesIO()
+    Image.fromarray(rgb, "RGB").save(bio, format="PNG")
+    png = bio.getvalue()
+    w, h, comps, ret = acl.media.dvpp_png_get_image_info(acl.util.bytes_to_ptr(png), len(png))
+    ok(ret, "dvpp_png_get_image_info")
+    check((w, h, comps) == (50, 40, 3), "PNG info (%d, %d, %d) == PIL's (50, 40, 3)" % (w, h, comps))
+    dsize, ret = acl.media.dvpp_png_predict_dec_size(acl.util.bytes_to_ptr(png), len(png), 12)
+    ws, hs = 128 * 3, 48  # ALIGN(w,128) x bpp, ALIGN(h,16) (docs/dvpp.md)
+    check(ret == 0 and dsize == ws * hs, "dvpp_png_predict_dec_size %d == %d" % (dsize, ws * hs))
+    pin = dvpp_buf(png)
+    dec, _ = acl.media.dvpp_malloc(dsize)
+    od = acl.media.dvpp_create_pic_desc()
+    for name, v in (("data", dec), ("size", dsize), ("format", 12), ("width", 50), ("height", 40),
+                    ("width_stride", ws), ("height_stride", hs)):
+        ok(getattr(acl.media, "dvpp_set_pic_desc_" + name)(od, v), "PNG output %s" % name)
+    ok(acl.media.dvpp_png_decode_async(ch, pin, len(png), od, stream), "dvpp_png_decode_async")
+    ok(acl.rt.synchronize_stream(stream), "synchronize_stream")
+    got = np.frombuffer(acl.util.ptr_to_bytes(dec, dsize), np.uint8).reshape(hs, ws)[:40, :150].reshape(40, 50, 3)
+    check(np.array_equal(got, rgb), "the decoded PNG equals PIL's pixels (exact)")
+    check(acl.media.dvpp_png_get_image_info(acl.util.bytes_to_ptr(png), 20)[3] != 0, "a truncated PNG is refused")
+    for b in (src, out, pin, dec):
+        acl.media.dvpp_free(b)
+    for d in (pd, od):
+        acl.media.dvpp_destroy_pic_desc(d)
+    acl.media.dvpp_destroy_jpege_config(jc)
     ok(acl.media.dvpp_destroy_channel(ch), "dvpp_destroy_channel")
     acl.media.dvpp_destroy_channel_desc(ch)
 
@@ -319,6 +380,7 @@ def main():
     stream, ret = acl.rt.create_stream()
     ok(ret, "create_stream")
     batch_vpc(stream)
+    jpeg_png(stream)
     codec()
     ok(acl.rt.destroy_stream(stream), "destroy_stream")
     ok(acl.rt.reset_device(0), "reset_device")
