@@ -209,6 +209,30 @@ def jpeg_png(stream):
     got = np.frombuffer(acl.util.ptr_to_bytes(dec, dsize), np.uint8).reshape(hs, ws)[:40, :150].reshape(40, 50, 3)
     check(np.array_equal(got, rgb), "the decoded PNG equals PIL's pixels (exact)")
     check(acl.media.dvpp_png_get_image_info(acl.util.bytes_to_ptr(png), 20)[3] != 0, "a truncated PNG is refused")
+    # PyrDown of a YUV400 picture against numpy (docs/dvpp.md: OpenCV's pyrDown, [1 4 6 4 1]^2 / 256,
+    # reflect-101 borders, even samples, rounded)
+    g = ((np.arange(64)[None, :] * 7 + np.arange(48)[:, None] * 13) % 251).astype(np.uint8)
+    gin = dvpp_buf(g.tobytes())
+    gout, _ = acl.media.dvpp_malloc(32 * 24)
+    pi, po = acl.media.dvpp_create_pic_desc(), acl.media.dvpp_create_pic_desc()
+    for d, b, w, h in ((pi, gin, 64, 48), (po, gout, 32, 24)):
+        for name, v in (("data", b), ("size", w * h), ("format", 0), ("width", w), ("height", h),
+                        ("width_stride", w), ("height_stride", h)):
+            ok(getattr(acl.media, "dvpp_set_pic_desc_" + name)(d, v), "YUV400 %s" % name)
+    ok(acl.media.dvpp_vpc_pyr_down_async(ch, pi, po, 0, stream), "dvpp_vpc_pyr_down_async")
+    ok(acl.rt.synchronize_stream(stream), "synchronize_stream")
+    k = np.array([1, 4, 6, 4, 1], np.int64)
+    pad = np.pad(g.astype(np.int64), 2, mode="reflect")  # numpy "reflect" is reflect-101
+    rows = sum(k[i] * pad[:, i:i + 64] for i in range(5))
+    full = sum(k[i] * rows[i:i + 48, :] for i in range(5))
+    ref = ((full[0::2, 0::2] + 128) >> 8).astype(np.uint8)
+    got = np.frombuffer(acl.util.ptr_to_bytes(gout, 32 * 24), np.uint8).reshape(24, 32)
+    check(np.array_equal(got, ref), "PyrDown equals the numpy reference (max diff %d)"
+          % int(np.abs(got.astype(int) - ref.astype(int)).max()))
+    for d in (pi, po):
+        acl.media.dvpp_destroy_pic_desc(d)
+    for b in (gin, gout):
+        acl.media.dvpp_free(b)
     for b in (src, out, pin, dec):
         acl.media.dvpp_free(b)
     for d in (pd, od):
