@@ -142,6 +142,7 @@ OA_HANDLE_KIND(STCFG, aclrtStreamConfigHandle *, (oa_py_hkind)OA_HK_STCFG)
     X("value_wait", NOGIL, ERR, aclrtValueWait, (IN, PTR), (IN, U64), (IN, U32), (IN, PTR))                            \
     X("host_register", GIL, ERR, aclrtHostRegister, (IN, PTR), (IN, U64), (IN, I32), (OUT, PTR))                       \
     X("host_unregister", GIL, ERR, aclrtHostUnregister, (IN, PTR))                                                     \
+    X("host_register_v2", GIL, ERR, aclrtHostRegisterV2, (IN, PTR), (IN, U64), (IN, U32))                              \
     X("host_get_device_pointer", GIL, ERR, aclrtHostGetDevicePointer, (IN, PTR), (OUT, PTR), (IN, U32))                \
     /* callbacks and errors */                                                                                         \
     X("subscribe_report", NOGIL, ERR, aclrtSubscribeReport, (IN, U64), (IN, PTR))                                      \

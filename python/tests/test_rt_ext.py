@@ -26,6 +26,8 @@ ACL_RT_STREAM_PRIORITY = 3
 ACL_RT_MEM_ATTR_DEVICE_ID = 2
 ACL_MEM_LOCATION_TYPE_HOST = 0
 ACL_MEM_LOCATION_TYPE_DEVICE = 1
+ACL_MEM_LOCATION_TYPE_UNREGISTERED = 2
+ACL_HOST_REG_MAPPED = 0x2
 ACL_UINT32 = 8
 
 
@@ -194,6 +196,19 @@ def memory_cfg():
     a, ret = acl.rt.pointer_get_attributes(hp)
     check(ret == 0 and a["location"]["type"] == ACL_MEM_LOCATION_TYPE_HOST, "pointer_get_attributes: host memory %r" % a)
     ok(acl.rt.free_host(hp), "free_host")
+    # host_register_v2: an application buffer becomes host memory to the runtime, until unregistered
+    buf = np.zeros(4096, np.uint8)
+    hp = acl.util.numpy_to_ptr(buf)
+    check(acl.rt.pointer_get_attributes(hp)[0]["location"]["type"] == ACL_MEM_LOCATION_TYPE_UNREGISTERED,
+          "a numpy buffer is unregistered memory")
+    ok(acl.rt.host_register_v2(hp, buf.nbytes, ACL_HOST_REG_MAPPED), "host_register_v2")
+    check(acl.rt.pointer_get_attributes(hp)[0]["location"]["type"] == ACL_MEM_LOCATION_TYPE_HOST,
+          "after host_register_v2 it is host memory")
+    dp, ret = acl.rt.host_get_device_pointer(hp, 0)
+    check(ret == 0 and dp == hp, "host_get_device_pointer gives the same address on the CPU")
+    ok(acl.rt.host_unregister(hp), "host_unregister")
+    check(acl.rt.pointer_get_attributes(hp)[0]["location"]["type"] == ACL_MEM_LOCATION_TYPE_UNREGISTERED,
+          "after host_unregister it is unregistered again")
     try:
         acl.rt.malloc_with_cfg(64, 0, {"numAttrs": 2, "attrs": [{"attr": 2, "value": 0}]})
         check(False, "numAttrs not matching attrs raises KeyError")
