@@ -513,7 +513,6 @@ OA_SKIND(E_JPEGFMT, acldvppJpegFormat, INT32_MIN, INT32_MAX)
       (IN, H_PICDESC), (IN, H_BORDER), (IN, PTR))                                                                      \
     /* VDEC; the callback, sends and params are written by hand */                                                   \
     X("vdec_create_channel_desc", GIL, H_VDECCH, aclvdecCreateChannelDesc, NOARGS)                                     \
-    X("vdec_destroy_channel_desc", GIL, ERR, aclvdecDestroyChannelDesc, (IN, D_VDECCH))                                \
     X("vdec_set_channel_desc_channel_id", GIL, ERR, aclvdecSetChannelDescChannelId, (IN, H_VDECCH), (IN, U32))         \
     X("vdec_set_channel_desc_thread_id", GIL, ERR, aclvdecSetChannelDescThreadId, (IN, H_VDECCH), (IN, U64))           \
     X("vdec_set_channel_desc_entype", GIL, ERR, aclvdecSetChannelDescEnType, (IN, H_VDECCH), (IN, I32))                \
@@ -537,7 +536,6 @@ OA_SKIND(E_JPEGFMT, acldvppJpegFormat, INT32_MIN, INT32_MAX)
     X("vdec_destroy_frame_config", GIL, ERR, aclvdecDestroyFrameConfig, (IN, D_VDECFC))                                \
     /* VENC */                                                                                                       \
     X("venc_create_channel_desc", GIL, H_VENCCH, aclvencCreateChannelDesc, NOARGS)                                     \
-    X("venc_destroy_channel_desc", GIL, ERR, aclvencDestroyChannelDesc, (IN, D_VENCCH))                                \
     X("venc_set_channel_desc_thread_id", GIL, ERR, aclvencSetChannelDescThreadId, (IN, H_VENCCH), (IN, U64))           \
     X("venc_set_channel_desc_entype", GIL, ERR, aclvencSetChannelDescEnType, (IN, H_VENCCH), (IN, I32))                \
     X("venc_set_channel_desc_pic_format", GIL, ERR, aclvencSetChannelDescPicFormat, (IN, H_VENCCH), (IN, I32))         \
@@ -1028,6 +1026,33 @@ static PyObject *codec_get_param(const char *qual, int venc, PyObject *const *ar
     return Py_BuildValue("Ki", (unsigned long long)v, ret);
 }
 
+/* {vdec,venc}_destroy_channel_desc(desc) -> ret; the description's callable is dropped with it */
+static PyObject *codec_destroy_desc(const char *qual, int venc, PyObject *const *args, Py_ssize_t nargs)
+{
+    void *d = NULL;
+    if (nargs != 1) {
+        return oa_py_parse_failed(qual);
+    }
+    const int st = venc ? oa_in_D_VENCCH(args[0], (aclvencChannelDesc **)&d)
+                        : oa_in_D_VDECCH(args[0], (aclvdecChannelDesc **)&d);
+    if (st < 0) {
+        return oa_py_parse_failed(qual);
+    }
+    if (st > 0) {
+        return PyLong_FromLong(ACL_ERROR_INVALID_PARAM);
+    }
+    const aclError ret = venc ? aclvencDestroyChannelDesc(d) : aclvdecDestroyChannelDesc(d);
+    if (ret == ACL_SUCCESS && d != NULL) {
+        oa_py_h_del(d);
+        PyObject *k = oa_py_ptr(d);
+        if (k != NULL && g_codec_fns != NULL && PyDict_DelItem(g_codec_fns, k) != 0) {
+            PyErr_Clear(); /* no callable was set */
+        }
+        Py_XDECREF(k);
+    }
+    return PyLong_FromLong(ret);
+}
+
 #define CODEC_WRAPPER(fn, impl, name, venc)                                                                            \
     static PyObject *fn(PyObject *self, PyObject *const *args, Py_ssize_t nargs)                                       \
     {                                                                                                                  \
@@ -1042,6 +1067,8 @@ CODEC_WRAPPER(w_vdec_send_frame, vdec_send, "vdec_send_frame", 0)
 CODEC_WRAPPER(w_vdec_send_skipped, vdec_send, "vdec_send_skipped_frame", 1)
 CODEC_WRAPPER(w_vdec_destroy_channel, codec_destroy_channel, "vdec_destroy_channel", 0)
 CODEC_WRAPPER(w_venc_destroy_channel, codec_destroy_channel, "venc_destroy_channel", 1)
+CODEC_WRAPPER(w_vdec_destroy_desc, codec_destroy_desc, "vdec_destroy_channel_desc", 0)
+CODEC_WRAPPER(w_venc_destroy_desc, codec_destroy_desc, "venc_destroy_channel_desc", 1)
 CODEC_WRAPPER(w_vdec_set_param, codec_set_param, "vdec_set_channel_desc_param", 0)
 CODEC_WRAPPER(w_venc_set_param, codec_set_param, "venc_set_channel_desc_param", 1)
 CODEC_WRAPPER(w_vdec_get_param, codec_get_param, "vdec_get_channel_desc_param", 0)
@@ -1064,6 +1091,8 @@ static PyMethodDef g_media_methods[] = {
     {"venc_send_frame", OA_FASTCALL(w_venc_send_frame), METH_FASTCALL, NULL},
     {"vdec_destroy_channel", OA_FASTCALL(w_vdec_destroy_channel), METH_FASTCALL, NULL},
     {"venc_destroy_channel", OA_FASTCALL(w_venc_destroy_channel), METH_FASTCALL, NULL},
+    {"vdec_destroy_channel_desc", OA_FASTCALL(w_vdec_destroy_desc), METH_FASTCALL, NULL},
+    {"venc_destroy_channel_desc", OA_FASTCALL(w_venc_destroy_desc), METH_FASTCALL, NULL},
     {"vdec_set_channel_desc_param", OA_FASTCALL(w_vdec_set_param), METH_FASTCALL, NULL},
     {"venc_set_channel_desc_param", OA_FASTCALL(w_venc_set_param), METH_FASTCALL, NULL},
     {"vdec_get_channel_desc_param", OA_FASTCALL(w_vdec_get_param), METH_FASTCALL, NULL},

@@ -314,6 +314,12 @@ def codec():
     ok(acl.media.venc_destroy_channel(vc), "venc_destroy_channel")
     ok(acl.media.venc_destroy_frame_config(fc), "venc_destroy_frame_config")
     ok(acl.media.venc_destroy_channel_desc(vc), "venc_destroy_channel_desc")
+    check(acl.media.venc_destroy_channel_desc(vc) == ACL_ERROR_INVALID_PARAM, "destroying it twice -> 100000")
+    try:
+        acl.media.venc_get_channel_desc_callback(vc)
+        check(False, "a destroyed description has no callback (RuntimeError)")
+    except RuntimeError:
+        check(True, "a destroyed description has no callback (RuntimeError)")
 
     # ---- VDEC: the encoded frames back ----
     dec = {}
