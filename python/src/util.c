@@ -1053,6 +1053,54 @@ static PyObject *codec_destroy_desc(const char *qual, int venc, PyObject *const 
     return PyLong_FromLong(ret);
 }
 
+/* dvpp_set_channel_desc_param(desc, type, value) -> (desc, ret) and dvpp_get_channel_desc_param(desc, type)
+   -> (value, ret), pyACL's shapes; every key is a uint32 */
+static PyObject *w_dvpp_set_channel_desc_param(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    static const char qual[] = "acl.media.dvpp_set_channel_desc_param";
+    acldvppChannelDesc *d = NULL;
+    int32_t type = 0;
+    uint64_t u = 0;
+    if (nargs != 3 || oa_in_I32(args[1], &type) != 0 || oa_py_u64_mask(args[2], &u) != 0) {
+        return oa_py_parse_failed(qual);
+    }
+    const int st = oa_in_H_CHDESC(args[0], &d);
+    if (st < 0) {
+        return oa_py_parse_failed(qual);
+    }
+    const uint32_t w = (uint32_t)u;
+    const aclError ret = st == 0 ? acldvppSetChannelDescParam(d, (acldvppChannelDescParamType)type, sizeof w, &w)
+                                 : ACL_ERROR_INVALID_PARAM;
+    return Py_BuildValue("Ki", (unsigned long long)(uintptr_t)d, ret);
+}
+
+static PyObject *w_dvpp_get_channel_desc_param(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    static const char qual[] = "acl.media.dvpp_get_channel_desc_param";
+    acldvppChannelDesc *d = NULL;
+    int32_t type = 0;
+    if (nargs != 2 || oa_in_I32(args[1], &type) != 0) {
+        return oa_py_parse_failed(qual);
+    }
+    const int st = oa_in_H_CHDESC(args[0], &d);
+    if (st < 0) {
+        return oa_py_parse_failed(qual);
+    }
+    uint64_t v = 0;
+    size_t got = 0;
+    const size_t len = type == ACL_DVPP_CHANNEL_ID_UINT64 ? 8 : 4; /* the key's type size */
+    const aclError ret = st == 0 ? acldvppGetChannelDescParam(d, (acldvppChannelDescParamType)type, len, &got, &v)
+                                 : ACL_ERROR_INVALID_PARAM;
+    if (ret == ACL_SUCCESS && got == 4) {
+        uint32_t w;
+        memcpy(&w, &v, sizeof w);
+        v = w;
+    }
+    return Py_BuildValue("Ki", (unsigned long long)(ret == ACL_SUCCESS ? v : 0), ret);
+}
+
 #define CODEC_WRAPPER(fn, impl, name, venc)                                                                            \
     static PyObject *fn(PyObject *self, PyObject *const *args, Py_ssize_t nargs)                                       \
     {                                                                                                                  \
@@ -1091,6 +1139,8 @@ static PyMethodDef g_media_methods[] = {
     {"venc_send_frame", OA_FASTCALL(w_venc_send_frame), METH_FASTCALL, NULL},
     {"vdec_destroy_channel", OA_FASTCALL(w_vdec_destroy_channel), METH_FASTCALL, NULL},
     {"venc_destroy_channel", OA_FASTCALL(w_venc_destroy_channel), METH_FASTCALL, NULL},
+    {"dvpp_set_channel_desc_param", OA_FASTCALL(w_dvpp_set_channel_desc_param), METH_FASTCALL, NULL},
+    {"dvpp_get_channel_desc_param", OA_FASTCALL(w_dvpp_get_channel_desc_param), METH_FASTCALL, NULL},
     {"vdec_destroy_channel_desc", OA_FASTCALL(w_vdec_destroy_desc), METH_FASTCALL, NULL},
     {"venc_destroy_channel_desc", OA_FASTCALL(w_venc_destroy_desc), METH_FASTCALL, NULL},
     {"vdec_set_channel_desc_param", OA_FASTCALL(w_vdec_set_param), METH_FASTCALL, NULL},

@@ -45,7 +45,16 @@ def read_nv12(buf, ws, hs, w, h):
 
 def batch_vpc(stream):
     ch = acl.media.dvpp_create_channel_desc()
+    d, ret = acl.media.dvpp_set_channel_desc_param(ch, 0, 2)  # ACL_DVPP_CSC_MATRIX_UINT32 = BT709_WIDE
+    check(ret == 0 and d == ch, "dvpp_set_channel_desc_param(CSC) -> (desc, 0)")
+    v, ret = acl.media.dvpp_get_channel_desc_param(ch, 0)
+    check(ret == 0 and v == 2, "dvpp_get_channel_desc_param(CSC) reads it back: %d" % v)
+    check(acl.media.dvpp_set_channel_desc_param(ch, 0, 99)[1] != 0, "a CSC matrix out of 0..5 is refused")
+    check(acl.media.dvpp_get_channel_desc_param(0x1234, 0) == (0, ACL_ERROR_INVALID_PARAM), "a made-up desc -> (0, 100000)")
     ok(acl.media.dvpp_create_channel(ch), "dvpp_create_channel")
+    cid, ret = acl.media.dvpp_get_channel_desc_param(ch, 2)  # ACL_DVPP_CHANNEL_ID_UINT64
+    check(ret == 0 and cid == acl.media.dvpp_get_channel_desc_channel_id(ch),
+          "dvpp_get_channel_desc_param(CHANNEL_ID) == dvpp_get_channel_desc_channel_id (%d)" % cid)
     W, H = 64, 48
     srcs = [nv12_image(W, H, s) for s in range(2)]
     sb = acl.media.dvpp_create_batch_pic_desc(2)
