@@ -6,7 +6,17 @@ if [ -n "${BASH_SOURCE:-}" ]; then
 elif [ -n "${ZSH_VERSION:-}" ]; then
     _oa_self="${(%):-%x}"
 else
+    # POSIX sh (dash, busybox ash) has no variable naming a sourced file, but
+    # keeps the file open while it reads it: find it among the shell's open
+    # files; "$0" is this file when it is run rather than sourced.
     _oa_self="$0"
+    for _oa_fd in /proc/$$/fd/*; do
+        _oa_t="$(readlink "${_oa_fd}" 2>/dev/null)" || continue
+        case "${_oa_t}" in
+            */set_env.sh) _oa_self="${_oa_t}"; break ;;
+        esac
+    done
+    unset _oa_fd _oa_t
 fi
 _oa_prefix="$(cd "$(dirname "${_oa_self}")" && pwd)"
 export ASCEND_HOME_PATH="${_oa_prefix}"

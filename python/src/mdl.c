@@ -9,6 +9,7 @@
  */
 #include <stdlib.h>
 
+#include "acl/acl_dump.h"
 #include "pyacl.h"
 
 #define OA_MOD "acl.mdl"
@@ -556,6 +557,77 @@ static PyObject *w_set_exec_config_opt(PyObject *self, PyObject *const *args, Py
     return PyLong_FromLong(ret);
 }
 
+/* ---- dump callbacks (acl_dump.h): one Python callable for the process, as in pyACL ---- */
+
+static PyObject *g_dump_fn; /* owned; NULL: none */
+
+/* Called by the library for each chunk of dump output, from the thread that produces it: fn({"file_name",
+   "data_buf" (address, valid during the call), "buf_len", "is_last_chunk", "offset", "flag"}). Its result
+   is ignored; an exception is printed and the chunk reported as failed (-1). */
+static int32_t dump_trampoline(const acldumpChunk *chunk, int32_t len)
+{
+    (void)len;
+    if (chunk == NULL || !Py_IsInitialized()) {
+        return -1;
+    }
+    PyGILState_STATE g = PyGILState_Ensure();
+    int32_t rc = -1;
+    PyObject *fn = g_dump_fn;
+    if (fn != NULL) {
+        Py_INCREF(fn);
+        PyObject *d = Py_BuildValue("{s:N,s:K,s:I,s:I,s:L,s:i}", "file_name", oa_py_cstr(chunk->fileName), "data_buf",
+                                    (unsigned long long)(uintptr_t)chunk->dataBuf, "buf_len", chunk->bufLen,
+                                    "is_last_chunk", chunk->isLastChunk, "offset", (long long)chunk->offset, "flag",
+                                    chunk->flag);
+        PyObject *r = d != NULL ? PyObject_CallOneArg(fn, d) : NULL;
+        if (r == NULL) {
+            PyErr_WriteUnraisable(fn);
+        } else {
+            rc = 0;
+        }
+        Py_XDECREF(r);
+        Py_XDECREF(d);
+        Py_DECREF(fn);
+    }
+    PyGILState_Release(g);
+    return rc;
+}
+
+/* dump_reg_callback(fn, flag) -> ret */
+static PyObject *w_dump_reg_callback(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    int32_t flag = 0;
+    if (nargs != 2 || oa_in_I32(args[1], &flag) != 0) {
+        return oa_py_parse_failed("acl.mdl.dump_reg_callback");
+    }
+    if (!PyCallable_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "acl.mdl.dump_reg_callback: argument 1 must be callable");
+        return NULL;
+    }
+    const aclError ret = acldumpRegCallback(dump_trampoline, flag);
+    if (ret == ACL_SUCCESS) {
+        Py_INCREF(args[0]);
+        Py_XSETREF(g_dump_fn, args[0]);
+    }
+    return PyLong_FromLong(ret);
+}
+
+/* dump_unreg_callback() -> None */
+static PyObject *w_dump_unreg_callback(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    (void)args;
+    if (nargs != 0) {
+        return oa_py_parse_failed("acl.mdl.dump_unreg_callback");
+    }
+    PyThreadState *ts = PyEval_SaveThread(); /* a dump in flight may be waiting for this GIL */
+    acldumpUnregCallback();
+    PyEval_RestoreThread(ts);
+    Py_CLEAR(g_dump_fn);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef g_methods[] = {
     MDL_TABLE(OA_METHOD){"set_dump", OA_FASTCALL(w_set_dump), METH_FASTCALL, NULL},
     {"add_dataset_buffer", OA_FASTCALL(w_add_dataset_buffer), METH_FASTCALL, NULL},
@@ -573,6 +645,8 @@ static PyMethodDef g_methods[] = {
     {"get_first_aipp_info", OA_FASTCALL(w_get_first_aipp_info), METH_FASTCALL, NULL},
     {"set_config_opt", OA_FASTCALL(w_set_config_opt), METH_FASTCALL, NULL},
     {"set_exec_config_opt", OA_FASTCALL(w_set_exec_config_opt), METH_FASTCALL, NULL},
+    {"dump_reg_callback", OA_FASTCALL(w_dump_reg_callback), METH_FASTCALL, NULL},
+    {"dump_unreg_callback", OA_FASTCALL(w_dump_unreg_callback), METH_FASTCALL, NULL},
     {NULL, NULL, 0, NULL},
 };
 

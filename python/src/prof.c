@@ -18,6 +18,7 @@ OA_HANDLE_KIND(PCFG, aclprofConfig *, (oa_py_hkind)OA_HK_PCFG)
 OA_HANDLE_KIND(SUBCFG, aclprofSubscribeConfig *, (oa_py_hkind)OA_HK_SUBCFG)
 OA_HANDLE_KIND(STEP, aclprofStepInfo *, (oa_py_hkind)OA_HK_STEP)
 OA_HANDLE_KIND(STAMP, void *, (oa_py_hkind)OA_HK_STAMP)
+OA_SKIND(E_OPFLAG, aclprofSubscribeOpFlag, INT32_MIN, INT32_MAX)
 
 #define PROF_TABLE(X, XV)                                                                                              \
     X("finalize", NOGIL, ERR, aclprofFinalize, NOARGS)                                                                 \
@@ -35,6 +36,8 @@ OA_HANDLE_KIND(STAMP, void *, (oa_py_hkind)OA_HK_STAMP)
     X("get_op_end", GIL, U64, aclprofGetOpEnd, (IN, PTR), (IN, LEN), (IN, U32))                                        \
     X("get_op_duration", GIL, U64, aclprofGetOpDuration, (IN, PTR), (IN, LEN), (IN, U32))                              \
     X("get_model_id", GIL, SZ, aclprofGetModelId, (IN, PTR), (IN, LEN), (IN, U32))                                     \
+    X("get_op_flag", GIL, E_OPFLAG, aclprofGetOpFlag, (IN, PTR), (IN, LEN), (IN, U32))                                 \
+    X("get_op_attri_value", GIL, CSTR, aclprofGetOpAttriValue, (IN, PTR), (IN, LEN), (IN, U32), (IN, I32))             \
     X("create_step_info", GIL, H_STEP, aclprofCreateStepInfo, NOARGS)                                                  \
     XV("destroy_step_info", GIL, aclprofDestroyStepInfo, (IN, D_STEP))                                                 \
     X("get_step_timestamp", NOGIL, ERR, aclprofGetStepTimestamp, (IN, H_STEP), (IN, I32), (IN, PTR))                   \

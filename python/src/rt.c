@@ -10,11 +10,17 @@
  */
 #include <stdlib.h>
 
+#include "acl/acl_rt_allocator.h"
 #include "pyacl.h"
 
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 #define OA_MOD "acl.rt"
+
+/* allocator descriptors and stream config handles are plain heap objects in C: tracked */
+enum { OA_HK_ALDESC = 200, OA_HK_STCFG };
+OA_HANDLE_KIND(ALDESC, aclrtAllocatorDesc, (oa_py_hkind)OA_HK_ALDESC)
+OA_HANDLE_KIND(STCFG, aclrtStreamConfigHandle *, (oa_py_hkind)OA_HK_STCFG)
 
 #define RT_TABLE(X)                                                                                                    \
     /* devices */                                                                                                      \
@@ -80,6 +86,20 @@
     X("use_stream_res_in_current_thread", GIL, ERR, aclrtUseStreamResInCurrentThread, (IN, PTR))                       \
     X("unuse_stream_res_in_current_thread", GIL, ERR, aclrtUnuseStreamResInCurrentThread, (IN, PTR))                   \
     X("get_res_in_current_thread", GIL, ERR, aclrtGetResInCurrentThread, (IN, I32), (OUT, U32))                        \
+    X("create_stream_config_handle", GIL, H_STCFG, aclrtCreateStreamConfigHandle, NOARGS)                              \
+    X("destroy_stream_config_handle", GIL, ERR, aclrtDestroyStreamConfigHandle, (IN, D_STCFG))                         \
+    X("create_stream_v2", NOGIL, ERR, aclrtCreateStreamV2, (OUT, PTR), (IN, H_STCFG))                                  \
+    X("reduce_async", NOGIL, ERR, aclrtReduceAsync, (IN, PTR), (IN, PTR), (IN, U64), (IN, I32), (IN, I32), (IN, PTR),  \
+      (IN, PTR))                                                                                                       \
+    /* allocators (acl_rt_allocator.h); the functions are set by hand below */                                        \
+    X("allocator_create_desc", GIL, H_ALDESC, aclrtAllocatorCreateDesc, NOARGS)                                        \
+    X("allocator_destroy_desc", GIL, ERR, aclrtAllocatorDestroyDesc, (IN, D_ALDESC))                                   \
+    X("allocator_set_obj_to_desc", GIL, ERR, aclrtAllocatorSetObjToDesc, (IN, H_ALDESC), (IN, PTR))                    \
+    X("allocator_register", NOGIL, ERR, aclrtAllocatorRegister, (IN, PTR), (IN, H_ALDESC))                             \
+    X("allocator_unregister", NOGIL, ERR, aclrtAllocatorUnregister, (IN, PTR))                                         \
+    /* IPC memory */                                                                                                   \
+    X("ipc_mem_import_by_key", GIL, ERR, aclrtIpcMemImportByKey, (OUT, PTR), (IN, STR), (IN, U64))                     \
+    X("ipc_mem_close", GIL, ERR, aclrtIpcMemClose, (IN, STR))                                                          \
     /* events */                                                                                                       \
     X("create_event", NOGIL, ERR, aclrtCreateEvent, (OUT, PTR))                                                        \
     X("create_event_with_flag", NOGIL, ERR, aclrtCreateEventWithFlag, (OUT, PTR), (IN, U32))                           \
@@ -122,6 +142,7 @@
     X("value_wait", NOGIL, ERR, aclrtValueWait, (IN, PTR), (IN, U64), (IN, U32), (IN, PTR))                            \
     X("host_register", GIL, ERR, aclrtHostRegister, (IN, PTR), (IN, U64), (IN, I32), (OUT, PTR))                       \
     X("host_unregister", GIL, ERR, aclrtHostUnregister, (IN, PTR))                                                     \
+    X("host_register_v2", GIL, ERR, aclrtHostRegisterV2, (IN, PTR), (IN, U64), (IN, U32))                              \
     X("host_get_device_pointer", GIL, ERR, aclrtHostGetDevicePointer, (IN, PTR), (OUT, PTR), (IN, U32))                \
     /* callbacks and errors */                                                                                         \
     X("subscribe_report", NOGIL, ERR, aclrtSubscribeReport, (IN, U64), (IN, PTR))                                      \
@@ -295,12 +316,514 @@ static PyObject *w_device_get_uuid(PyObject *self, PyObject *const *args, Py_ssi
     return Py_BuildValue("{s:N}i", "bytes", l, ret);
 }
 
+/* ---- IPC memory and events ---- */
+
+/* ipc_mem_get_export_key(dev_ptr, size, key_len, flags) -> (key, ret); key_len < 1024 as in pyACL */
+static PyObject *w_ipc_mem_get_export_key(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    void *ptr = NULL;
+    size_t size = 0, len = 0;
+    uint64_t flags = 0;
+    if (nargs != 4 || oa_in_PTR(args[0], &ptr) != 0 || oa_in_SZ(args[1], &size) != 0 ||
+        oa_in_SZ(args[2], &len) != 0 || oa_in_U64(args[3], &flags) != 0) {
+        return oa_py_parse_failed("acl.rt.ipc_mem_get_export_key");
+    }
+    if (len >= 1024) {
+        PyErr_SetString(PyExc_ValueError, "acl.rt.ipc_mem_get_export_key: key len should be less than 1024");
+        return NULL;
+    }
+    char key[1024];
+    memset(key, 0, sizeof key);
+    const aclError ret = aclrtIpcMemGetExportKey(ptr, size, key, len, flags);
+    key[len] = '\0';
+    return Py_BuildValue("si", key, ret);
+}
+
+/* ipc_mem_set_import_pid(key, [pid, ...]) -> ret */
+static PyObject *w_ipc_mem_set_import_pid(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    const char *key = NULL;
+    if (nargs != 2 || oa_in_STR(args[0], &key) != 0) {
+        return oa_py_parse_failed("acl.rt.ipc_mem_set_import_pid");
+    }
+    if (!PyList_Check(args[1])) {
+        PyErr_SetString(PyExc_ValueError, "acl.rt.ipc_mem_set_import_pid: argument 2 only support the format of list");
+        return NULL;
+    }
+    int64_t *v = NULL;
+    int n = 0;
+    if (oa_py_i64_list(args[1], &v, &n) != 0) {
+        PyErr_SetString(PyExc_ValueError, "acl.rt.ipc_mem_set_import_pid: the pids must be ints");
+        return NULL;
+    }
+    int32_t *pids = PyMem_RawCalloc((size_t)n + 1, sizeof(*pids));
+    int bad = pids == NULL;
+    for (int i = 0; !bad && i < n; ++i) {
+        bad = v[i] < INT32_MIN || v[i] > INT32_MAX;
+        pids[i] = (int32_t)v[i];
+    }
+    free(v);
+    if (bad) {
+        PyMem_RawFree(pids);
+        PyErr_SetString(PyExc_ValueError, "acl.rt.ipc_mem_set_import_pid: a pid is out of range");
+        return NULL;
+    }
+    const aclError ret = aclrtIpcMemSetImportPid(key, n == 0 ? NULL : pids, (size_t)n);
+    PyMem_RawFree(pids);
+    return PyLong_FromLong(ret);
+}
+
+/* ipc_get_event_handle(event) -> (handle: bytes, ret) */
+static PyObject *w_ipc_get_event_handle(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    void *ev = NULL;
+    if (nargs != 1 || oa_in_PTR(args[0], &ev) != 0) {
+        return oa_py_parse_failed("acl.rt.ipc_get_event_handle");
+    }
+    aclrtIpcEventHandle h;
+    memset(&h, 0, sizeof h);
+    const aclError ret = aclrtIpcGetEventHandle(ev, &h);
+    return Py_BuildValue("y#i", h.reserved, (Py_ssize_t)sizeof h.reserved, ret);
+}
+
+/* ipc_open_event_handle(handle: bytes) -> (event, ret) */
+static PyObject *w_ipc_open_event_handle(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (nargs != 1 || !PyBytes_Check(args[0]) || PyBytes_GET_SIZE(args[0]) != (Py_ssize_t)ACL_IPC_EVENT_HANDLE_SIZE) {
+        return oa_py_parse_failed("acl.rt.ipc_open_event_handle");
+    }
+    aclrtIpcEventHandle h;
+    memcpy(h.reserved, PyBytes_AS_STRING(args[0]), sizeof h.reserved);
+    aclrtEvent ev = NULL;
+    const aclError ret = aclrtIpcOpenEventHandle(h, &ev);
+    return Py_BuildValue("Ki", (unsigned long long)(uintptr_t)ev, ret);
+}
+
+/* ---- stream attributes and config options ---- */
+
+/* The member of aclrtStreamAttrValue an attribute uses, by pyACL's key (NULL: "reserved", 4 x uint32). */
+static const char *stream_attr_key(int32_t attr)
+{
+    switch (attr) {
+    case ACL_STREAM_ATTR_FAILURE_MODE:
+        return "failureMode";
+    case ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK:
+        return "overflowSwitch";
+    case ACL_STREAM_ATTR_USER_CUSTOM_TAG:
+        return "userCustomTag";
+    case ACL_STREAM_ATTR_CACHE_OP_INFO:
+        return "cacheOpInfoSwitch";
+    case ACL_STREAM_ATTR_PRIORITY:
+        return "streamPriority";
+    default:
+        return NULL;
+    }
+}
+
+/* set_stream_attribute(stream, attr, {key: value}) -> ret. pyACL's keys; attributes without one take
+   {"reserved": [4 ints]} (accepted for every attribute, as pyACL reads it for the ones it does not name). */
+static PyObject *w_set_stream_attribute(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    void *stream = NULL;
+    int32_t attr = 0;
+    if (nargs != 3 || oa_in_PTR(args[0], &stream) != 0 || oa_in_I32(args[1], &attr) != 0 || !PyDict_Check(args[2])) {
+        return oa_py_parse_failed("acl.rt.set_stream_attribute");
+    }
+    aclrtStreamAttrValue v;
+    memset(&v, 0, sizeof v);
+    const char *key = stream_attr_key(attr);
+    PyObject *o = key != NULL ? PyDict_GetItemString(args[2], key) : NULL;
+    PyObject *rsv = PyDict_GetItemString(args[2], "reserved");
+    uint64_t u = 0;
+    if (o != NULL) {
+        if (oa_py_u64_mask(o, &u) != 0) {
+            return oa_py_parse_failed("acl.rt.set_stream_attribute");
+        }
+        if (attr == ACL_STREAM_ATTR_FAILURE_MODE) {
+            v.failureMode = u;
+        } else {
+            v.reserve[0] = (uint32_t)u; /* every other member is the first uint32 */
+        }
+    } else if (rsv != NULL && PyList_Check(rsv) && PyList_GET_SIZE(rsv) == 4) {
+        for (Py_ssize_t i = 0; i < 4; ++i) {
+            if (oa_py_u64_mask(PyList_GET_ITEM(rsv, i), &u) != 0) {
+                return oa_py_parse_failed("acl.rt.set_stream_attribute");
+            }
+            v.reserve[i] = (uint32_t)u;
+        }
+    } else {
+        PyErr_Format(PyExc_KeyError, "acl.rt.set_stream_attribute: the value dict needs \"%s\"",
+                     key != NULL ? key : "reserved");
+        return NULL;
+    }
+    const aclError ret = aclrtSetStreamAttribute(stream, (aclrtStreamAttr)attr, &v);
+    return PyLong_FromLong(ret);
+}
+
+/* get_stream_attribute(stream, attr) -> ({key: value, "reserved": [4 ints]}, ret) */
+static PyObject *w_get_stream_attribute(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    void *stream = NULL;
+    int32_t attr = 0;
+    if (nargs != 2 || oa_in_PTR(args[0], &stream) != 0 || oa_in_I32(args[1], &attr) != 0) {
+        return oa_py_parse_failed("acl.rt.get_stream_attribute");
+    }
+    aclrtStreamAttrValue v;
+    memset(&v, 0, sizeof v);
+    const aclError ret = aclrtGetStreamAttribute(stream, (aclrtStreamAttr)attr, &v);
+    PyObject *d = PyDict_New();
+    if (d == NULL) {
+        return NULL;
+    }
+    if (ret == ACL_SUCCESS) {
+        const char *key = stream_attr_key(attr);
+        PyObject *val = key == NULL ? NULL
+                        : attr == ACL_STREAM_ATTR_FAILURE_MODE
+                            ? PyLong_FromUnsignedLongLong((unsigned long long)v.failureMode)
+                            : PyLong_FromUnsignedLong((unsigned long)v.reserve[0]);
+        PyObject *rsv = Py_BuildValue("[IIII]", v.reserve[0], v.reserve[1], v.reserve[2], v.reserve[3]);
+        if ((key != NULL && (val == NULL || PyDict_SetItemString(d, key, val) != 0)) || rsv == NULL ||
+            PyDict_SetItemString(d, "reserved", rsv) != 0) {
+            Py_XDECREF(val);
+            Py_XDECREF(rsv);
+            Py_DECREF(d);
+            return NULL;
+        }
+        Py_XDECREF(val);
+        Py_DECREF(rsv);
+    }
+    return Py_BuildValue("Ni", d, ret);
+}
+
+/* set_stream_config_opt(handle, attr, value) -> ret: value in the attribute's C type (an address,
+   a size, the flag, the priority), as acl.mdl.set_config_opt does. */
+static PyObject *w_set_stream_config_opt(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    aclrtStreamConfigHandle *h = NULL;
+    int32_t attr = 0;
+    uint64_t u = 0;
+    if (nargs != 3 || oa_in_I32(args[1], &attr) != 0 || oa_py_u64_mask(args[2], &u) != 0) {
+        return oa_py_parse_failed("acl.rt.set_stream_config_opt");
+    }
+    const int st = oa_in_H_STCFG(args[0], &h);
+    if (st < 0) {
+        return oa_py_parse_failed("acl.rt.set_stream_config_opt");
+    }
+    if (st > 0) {
+        return PyLong_FromLong(ACL_ERROR_INVALID_PARAM);
+    }
+    void *p = (void *)(uintptr_t)u;
+    size_t z = (size_t)u;
+    uint32_t w = (uint32_t)u;
+    aclError ret;
+    switch (attr) {
+    case ACL_RT_STREAM_WORK_ADDR_PTR:
+        ret = aclrtSetStreamConfigOpt(h, ACL_RT_STREAM_WORK_ADDR_PTR, &p, sizeof p);
+        break;
+    case ACL_RT_STREAM_WORK_SIZE:
+    case ACL_RT_STREAM_FLAG:
+        ret = aclrtSetStreamConfigOpt(h, (aclrtStreamConfigAttr)attr, &z, sizeof z);
+        break;
+    default: /* the priority and unknown attributes (the library reports those) */
+        ret = aclrtSetStreamConfigOpt(h, (aclrtStreamConfigAttr)attr, &w, sizeof w);
+        break;
+    }
+    return PyLong_FromLong(ret);
+}
+
+/* ---- memory with a config, pointer attributes ---- */
+
+/* cfg: {} (NULL) or {"numAttrs": n, "attrs": [{"attr": type, "value": v}, ...]} (pyACL's keys); v is an
+   int or a dict with the union member's name ("moduleId", "deviceId", "vaFlag"). 0: no config (NULL),
+   1: cfg filled (attrs to free), -1: error raised. */
+static int malloc_cfg_from_dict(const char *qual, PyObject *d, aclrtMallocConfig *cfg, aclrtMallocAttribute **attrs)
+{
+    *attrs = NULL;
+    if (!PyDict_Check(d)) {
+        PyErr_Format(PyExc_TypeError, "%s: the config must be a dict", qual);
+        return -1;
+    }
+    if (PyDict_Size(d) == 0) {
+        return 0;
+    }
+    PyObject *n = PyDict_GetItemString(d, "numAttrs");
+    PyObject *l = PyDict_GetItemString(d, "attrs");
+    uint64_t num = 0;
+    if (n == NULL || l == NULL || !PyList_Check(l) || oa_py_u64_mask(n, &num) != 0) {
+        PyErr_Format(PyExc_KeyError, "%s: the config needs \"numAttrs\" and an \"attrs\" list", qual);
+        return -1;
+    }
+    if ((uint64_t)PyList_GET_SIZE(l) != num) {
+        PyErr_Format(PyExc_KeyError, "%s: numAttrs does not match the length of attrs", qual);
+        return -1;
+    }
+    *attrs = PyMem_RawCalloc((size_t)num + 1, sizeof(**attrs));
+    if (*attrs == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < (Py_ssize_t)num; ++i) {
+        PyObject *e = PyList_GET_ITEM(l, i);
+        PyObject *a = PyDict_Check(e) ? PyDict_GetItemString(e, "attr") : NULL;
+        PyObject *v = PyDict_Check(e) ? PyDict_GetItemString(e, "value") : NULL;
+        int64_t at = 0;
+        uint64_t uv = 0;
+        if (v != NULL && PyDict_Check(v)) {
+            PyObject *m = PyDict_GetItemString(v, "moduleId");
+            m = m != NULL ? m : PyDict_GetItemString(v, "deviceId");
+            m = m != NULL ? m : PyDict_GetItemString(v, "vaFlag");
+            v = m;
+        }
+        if (a == NULL || v == NULL || oa_py_i64_range(a, INT32_MIN, INT32_MAX, &at) != 0 ||
+            oa_py_u64_mask(v, &uv) != 0) {
+            PyErr_Format(PyExc_KeyError, "%s: attrs[%zd] must be {\"attr\": int, \"value\": int or dict}", qual, i);
+            PyMem_RawFree(*attrs);
+            *attrs = NULL;
+            return -1;
+        }
+        (*attrs)[i].attr = (aclrtMallocAttrType)at;
+        if (at == ACL_RT_MEM_ATTR_MODULE_ID) {
+            (*attrs)[i].value.moduleId = (uint16_t)uv;
+        } else {
+            (*attrs)[i].value.deviceId = (uint32_t)uv; /* deviceId and vaFlag share the first uint32 */
+        }
+    }
+    cfg->attrs = *attrs;
+    cfg->numAttrs = (size_t)num;
+    return 1;
+}
+
+enum { MWC_DEV, MWC_TASK, MWC_HOST };
+
+static PyObject *malloc_with_cfg(const char *qual, int which, PyObject *const *args, Py_ssize_t nargs)
+{
+    const Py_ssize_t want = which == MWC_HOST ? 2 : 3;
+    size_t size = 0;
+    int32_t policy = 0;
+    if (nargs != want) {
+        return oa_py_parse_failed(qual);
+    }
+    const int sz = oa_in_LEN(args[0], &size);
+    if (sz < 0 || (which != MWC_HOST && oa_in_I32(args[1], &policy) != 0)) {
+        return oa_py_parse_failed(qual);
+    }
+    aclrtMallocConfig cfg = {NULL, 0};
+    aclrtMallocAttribute *attrs = NULL;
+    const int has = malloc_cfg_from_dict(qual, args[want - 1], &cfg, &attrs);
+    if (has < 0) {
+        return NULL;
+    }
+    void *p = NULL;
+    aclError ret = ACL_ERROR_INVALID_PARAM;
+    if (sz == 0) {
+        aclrtMallocConfig *c = has > 0 ? &cfg : NULL;
+        if (which == MWC_DEV) {
+            ret = aclrtMallocWithCfg(&p, size, (aclrtMemMallocPolicy)policy, c);
+        } else if (which == MWC_TASK) {
+            ret = aclrtMallocForTaskScheduler(&p, size, (aclrtMemMallocPolicy)policy, c);
+        } else {
+            ret = aclrtMallocHostWithCfg(&p, (uint64_t)size, c);
+        }
+    }
+    PyMem_RawFree(attrs);
+    return Py_BuildValue("Ki", (unsigned long long)(uintptr_t)p, ret);
+}
+
+/* malloc_with_cfg(size, policy, cfg) / malloc_for_task_scheduler(size, policy, cfg) /
+   malloc_host_with_cfg(size, cfg) -> (ptr, ret) */
+static PyObject *w_malloc_with_cfg(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    return malloc_with_cfg("acl.rt.malloc_with_cfg", MWC_DEV, args, nargs);
+}
+static PyObject *w_malloc_for_task_scheduler(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    return malloc_with_cfg("acl.rt.malloc_for_task_scheduler", MWC_TASK, args, nargs);
+}
+static PyObject *w_malloc_host_with_cfg(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    return malloc_with_cfg("acl.rt.malloc_host_with_cfg", MWC_HOST, args, nargs);
+}
+
+/* pointer_get_attributes(ptr) -> ({"location": {"id", "type"}, "page_size", "rsv": [4 ints]}, ret) */
+static PyObject *w_pointer_get_attributes(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    void *ptr = NULL;
+    if (nargs != 1 || oa_in_PTR(args[0], &ptr) != 0) {
+        return oa_py_parse_failed("acl.rt.pointer_get_attributes");
+    }
+    aclrtPtrAttributes a;
+    memset(&a, 0, sizeof a);
+    const aclError ret = aclrtPointerGetAttributes(ptr, &a);
+    return Py_BuildValue("{s:{s:I,s:I},s:I,s:[IIII]}i", "location", "id", a.location.id, "type",
+                         (unsigned int)a.location.type, "page_size", a.pageSize, "rsv", a.rsv[0], a.rsv[1], a.rsv[2],
+                         a.rsv[3], ret);
+}
+
+/* ---- allocator functions: Python callables (one of each kind for the process, as in pyACL) ---- */
+
+enum { AL_ALLOC, AL_FREE, AL_ADVISE, AL_ADDR, AL_N };
+static PyObject *g_alloc_fn[AL_N];
+
+/* Calls the registered callable with the GIL; its int result is the returned pointer (None/error: NULL). */
+static void *alloc_call(int which, PyObject *callargs)
+{
+    void *out = NULL;
+    PyObject *fn = g_alloc_fn[which];
+    if (callargs == NULL || fn == NULL) {
+        Py_XDECREF(callargs);
+        PyErr_Clear();
+        return NULL;
+    }
+    Py_INCREF(fn);
+    PyObject *r = PyObject_CallObject(fn, callargs);
+    Py_DECREF(callargs);
+    if (r == NULL) {
+        PyErr_WriteUnraisable(fn);
+    } else if (r != Py_None) {
+        uint64_t u = 0;
+        if (oa_py_u64_mask(r, &u) == 0) {
+            out = (void *)(uintptr_t)u;
+        } else {
+            PyErr_Clear();
+        }
+    }
+    Py_XDECREF(r);
+    Py_DECREF(fn);
+    return out;
+}
+
+static void *al_alloc(aclrtAllocator a, size_t size)
+{
+    if (!Py_IsInitialized()) {
+        return NULL;
+    }
+    PyGILState_STATE g = PyGILState_Ensure();
+    void *r = alloc_call(AL_ALLOC, Py_BuildValue("(Kn)", (unsigned long long)(uintptr_t)a, (Py_ssize_t)size));
+    PyGILState_Release(g);
+    return r;
+}
+static void al_free(aclrtAllocator a, aclrtAllocatorBlock b)
+{
+    if (!Py_IsInitialized()) {
+        return;
+    }
+    PyGILState_STATE g = PyGILState_Ensure();
+    (void)alloc_call(AL_FREE,
+                     Py_BuildValue("(KK)", (unsigned long long)(uintptr_t)a, (unsigned long long)(uintptr_t)b));
+    PyGILState_Release(g);
+}
+static void *al_advise(aclrtAllocator a, size_t size, aclrtAllocatorAddr addr)
+{
+    if (!Py_IsInitialized()) {
+        return NULL;
+    }
+    PyGILState_STATE g = PyGILState_Ensure();
+    void *r = alloc_call(AL_ADVISE, Py_BuildValue("(KnK)", (unsigned long long)(uintptr_t)a, (Py_ssize_t)size,
+                                                  (unsigned long long)(uintptr_t)addr));
+    PyGILState_Release(g);
+    return r;
+}
+static void *al_addr(aclrtAllocatorBlock b)
+{
+    if (!Py_IsInitialized()) {
+        return NULL;
+    }
+    PyGILState_STATE g = PyGILState_Ensure();
+    void *r = alloc_call(AL_ADDR, Py_BuildValue("(K)", (unsigned long long)(uintptr_t)b));
+    PyGILState_Release(g);
+    return r;
+}
+
+static PyObject *allocator_set(const char *qual, int which, PyObject *const *args, Py_ssize_t nargs)
+{
+    aclrtAllocatorDesc d = NULL;
+    if (nargs != 2) {
+        return oa_py_parse_failed(qual);
+    }
+    const int st = oa_in_H_ALDESC(args[0], &d);
+    if (st < 0 || !PyCallable_Check(args[1])) {
+        return oa_py_parse_failed(qual);
+    }
+    if (st > 0) {
+        return PyLong_FromLong(ACL_ERROR_INVALID_PARAM);
+    }
+    aclError ret;
+    switch (which) {
+    case AL_ALLOC:
+        ret = aclrtAllocatorSetAllocFuncToDesc(d, al_alloc);
+        break;
+    case AL_FREE:
+        ret = aclrtAllocatorSetFreeFuncToDesc(d, al_free);
+        break;
+    case AL_ADVISE:
+        ret = aclrtAllocatorSetAllocAdviseFuncToDesc(d, al_advise);
+        break;
+    default:
+        ret = aclrtAllocatorSetGetAddrFromBlockFuncToDesc(d, al_addr);
+        break;
+    }
+    if (ret == ACL_SUCCESS) {
+        Py_INCREF(args[1]);
+        Py_XSETREF(g_alloc_fn[which], args[1]);
+    }
+    return PyLong_FromLong(ret);
+}
+
+/* allocator_set_<kind>_func_to_desc(desc, fn) -> ret. fn(allocator, size) -> block,
+   fn(allocator, block), fn(allocator, size, addr) -> block, fn(block) -> address. */
+static PyObject *w_allocator_set_alloc(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    return allocator_set("acl.rt.allocator_set_alloc_func_to_desc", AL_ALLOC, args, nargs);
+}
+static PyObject *w_allocator_set_free(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    return allocator_set("acl.rt.allocator_set_free_func_to_desc", AL_FREE, args, nargs);
+}
+static PyObject *w_allocator_set_advise(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    return allocator_set("acl.rt.allocator_set_alloc_advise_func_to_desc", AL_ADVISE, args, nargs);
+}
+static PyObject *w_allocator_set_addr(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    return allocator_set("acl.rt.allocator_set_get_addr_from_block_func_to_desc", AL_ADDR, args, nargs);
+}
+
 static PyMethodDef g_methods[] = {
     RT_TABLE(OA_METHOD){"launch_callback", OA_FASTCALL(w_launch_callback), METH_FASTCALL, NULL},
     {"set_exception_info_callback", OA_FASTCALL(w_set_exception_info_callback), METH_FASTCALL, NULL},
     {"get_primary_ctx_state", OA_FASTCALL(w_get_primary_ctx_state), METH_FASTCALL, NULL},
     {"get_device_utilization_rate", OA_FASTCALL(w_get_device_utilization_rate), METH_FASTCALL, NULL},
     {"device_get_uuid", OA_FASTCALL(w_device_get_uuid), METH_FASTCALL, NULL},
+    {"ipc_mem_get_export_key", OA_FASTCALL(w_ipc_mem_get_export_key), METH_FASTCALL, NULL},
+    {"ipc_mem_set_import_pid", OA_FASTCALL(w_ipc_mem_set_import_pid), METH_FASTCALL, NULL},
+    {"ipc_get_event_handle", OA_FASTCALL(w_ipc_get_event_handle), METH_FASTCALL, NULL},
+    {"ipc_open_event_handle", OA_FASTCALL(w_ipc_open_event_handle), METH_FASTCALL, NULL},
+    {"set_stream_attribute", OA_FASTCALL(w_set_stream_attribute), METH_FASTCALL, NULL},
+    {"get_stream_attribute", OA_FASTCALL(w_get_stream_attribute), METH_FASTCALL, NULL},
+    {"set_stream_config_opt", OA_FASTCALL(w_set_stream_config_opt), METH_FASTCALL, NULL},
+    {"malloc_with_cfg", OA_FASTCALL(w_malloc_with_cfg), METH_FASTCALL, NULL},
+    {"malloc_for_task_scheduler", OA_FASTCALL(w_malloc_for_task_scheduler), METH_FASTCALL, NULL},
+    {"malloc_host_with_cfg", OA_FASTCALL(w_malloc_host_with_cfg), METH_FASTCALL, NULL},
+    {"pointer_get_attributes", OA_FASTCALL(w_pointer_get_attributes), METH_FASTCALL, NULL},
+    {"allocator_set_alloc_func_to_desc", OA_FASTCALL(w_allocator_set_alloc), METH_FASTCALL, NULL},
+    {"allocator_set_free_func_to_desc", OA_FASTCALL(w_allocator_set_free), METH_FASTCALL, NULL},
+    {"allocator_set_alloc_advise_func_to_desc", OA_FASTCALL(w_allocator_set_advise), METH_FASTCALL, NULL},
+    {"allocator_set_get_addr_from_block_func_to_desc", OA_FASTCALL(w_allocator_set_addr), METH_FASTCALL, NULL},
     {NULL, NULL, 0, NULL},
 };
 

@@ -384,12 +384,22 @@ PyMethodDef *oa_py_util_methods(void)
 #define OA_MOD "acl.media"
 
 /* DVPP descriptions and configs are plain heap objects in C: tracked like the model handles */
-enum { OA_HK_CHDESC = 100, OA_HK_PICDESC, OA_HK_ROI, OA_HK_RESIZE, OA_HK_JPEGE };
+enum { OA_HK_CHDESC = 100, OA_HK_PICDESC, OA_HK_ROI, OA_HK_RESIZE, OA_HK_JPEGE, OA_HK_STRDESC, OA_HK_BATCH, OA_HK_BORDER,
+       OA_HK_VDECCH, OA_HK_VDECFC, OA_HK_VENCCH, OA_HK_VENCFC };
 OA_HANDLE_KIND(CHDESC, acldvppChannelDesc *, (oa_py_hkind)OA_HK_CHDESC)
 OA_HANDLE_KIND(PICDESC, acldvppPicDesc *, (oa_py_hkind)OA_HK_PICDESC)
 OA_HANDLE_KIND(ROI, acldvppRoiConfig *, (oa_py_hkind)OA_HK_ROI)
 OA_HANDLE_KIND(RESIZE, acldvppResizeConfig *, (oa_py_hkind)OA_HK_RESIZE)
 OA_HANDLE_KIND(JPEGE, acldvppJpegeConfig *, (oa_py_hkind)OA_HK_JPEGE)
+OA_HANDLE_KIND(STRDESC, acldvppStreamDesc *, (oa_py_hkind)OA_HK_STRDESC)
+OA_HANDLE_KIND(BATCH, acldvppBatchPicDesc *, (oa_py_hkind)OA_HK_BATCH)
+OA_HANDLE_KIND(BORDER, acldvppBorderConfig *, (oa_py_hkind)OA_HK_BORDER)
+OA_HANDLE_KIND(VDECCH, aclvdecChannelDesc *, (oa_py_hkind)OA_HK_VDECCH)
+OA_HANDLE_KIND(VDECFC, aclvdecFrameConfig *, (oa_py_hkind)OA_HK_VDECFC)
+OA_HANDLE_KIND(VENCCH, aclvencChannelDesc *, (oa_py_hkind)OA_HK_VENCCH)
+OA_HANDLE_KIND(VENCFC, aclvencFrameConfig *, (oa_py_hkind)OA_HK_VENCFC)
+OA_SKIND(E_STRFMT, acldvppStreamFormat, INT32_MIN, INT32_MAX)
+OA_SKIND(E_BORDERTYPE, acldvppBorderType, INT32_MIN, INT32_MAX)
 OA_SKIND(E_PIXFMT, acldvppPixelFormat, INT32_MIN, INT32_MAX)
 OA_SKIND(E_JPEGFMT, acldvppJpegFormat, INT32_MIN, INT32_MAX)
 
@@ -456,11 +466,689 @@ OA_SKIND(E_JPEGFMT, acldvppJpegFormat, INT32_MIN, INT32_MAX)
     X("dvpp_vpc_crop_resize_paste_async", NOGIL, ERR, acldvppVpcCropResizePasteAsync, (IN, H_CHDESC),                  \
       (IN, H_PICDESC), (IN, H_PICDESC), (IN, H_ROI), (IN, H_ROI), (IN, H_RESIZE), (IN, PTR))                           \
     X("dvpp_vpc_convert_color_async", NOGIL, ERR, acldvppVpcConvertColorAsync, (IN, H_CHDESC), (IN, H_PICDESC),        \
-      (IN, H_PICDESC), (IN, PTR))
+      (IN, H_PICDESC), (IN, PTR))                                                                                      \
+    X("dvpp_jpeg_encode_async", NOGIL, ERR, acldvppJpegEncodeAsync, (IN, H_CHDESC), (IN, H_PICDESC), (IN, PTR),        \
+      (IN, PTR), (IN, H_JPEGE), (IN, PTR))                                                                             \
+    X("dvpp_png_get_image_info", NOGIL, ERR, acldvppPngGetImageInfo, (IN, PTR), (IN, U32), (OUT, U32), (OUT, U32),     \
+      (OUT, I32))                                                                                                      \
+    X("dvpp_png_predict_dec_size", NOGIL, ERR, acldvppPngPredictDecSize, (IN, PTR), (IN, U32), (IN, I32), (OUT, U32))  \
+    X("dvpp_png_decode_async", NOGIL, ERR, acldvppPngDecodeAsync, (IN, H_CHDESC), (IN, PTR), (IN, U32),                \
+      (IN, H_PICDESC), (IN, PTR))                                                                                      \
+    X("dvpp_vpc_pyr_down_async", NOGIL, ERR, acldvppVpcPyrDownAsync, (IN, H_CHDESC), (IN, H_PICDESC), (IN, H_PICDESC), \
+      (IN, PTR), (IN, PTR))                                                                                            \
+    /* stream descriptions (VDEC input, VENC output) */                                                              \
+    X("dvpp_create_stream_desc", GIL, H_STRDESC, acldvppCreateStreamDesc, NOARGS)                                      \
+    X("dvpp_destroy_stream_desc", GIL, ERR, acldvppDestroyStreamDesc, (IN, D_STRDESC))                                 \
+    X("dvpp_set_stream_desc_data", GIL, ERR, acldvppSetStreamDescData, (IN, H_STRDESC), (IN, PTR))                     \
+    X("dvpp_set_stream_desc_size", GIL, ERR, acldvppSetStreamDescSize, (IN, H_STRDESC), (IN, U32))                     \
+    X("dvpp_set_stream_desc_format", GIL, ERR, acldvppSetStreamDescFormat, (IN, H_STRDESC), (IN, I32))                 \
+    X("dvpp_set_stream_desc_timestamp", GIL, ERR, acldvppSetStreamDescTimestamp, (IN, H_STRDESC), (IN, U64))           \
+    X("dvpp_set_stream_desc_ret_code", GIL, ERR, acldvppSetStreamDescRetCode, (IN, H_STRDESC), (IN, U32))              \
+    X("dvpp_set_stream_desc_eos", GIL, ERR, acldvppSetStreamDescEos, (IN, H_STRDESC), (IN, U8))                        \
+    X("dvpp_get_stream_desc_data", GIL, PTR, acldvppGetStreamDescData, (IN, H_STRDESC))                                \
+    X("dvpp_get_stream_desc_size", GIL, U32, acldvppGetStreamDescSize, (IN, H_STRDESC))                                \
+    X("dvpp_get_stream_desc_format", GIL, E_STRFMT, acldvppGetStreamDescFormat, (IN, H_STRDESC))                       \
+    X("dvpp_get_stream_desc_timestamp", GIL, U64, acldvppGetStreamDescTimestamp, (IN, H_STRDESC))                      \
+    X("dvpp_get_stream_desc_ret_code", GIL, U32, acldvppGetStreamDescRetCode, (IN, H_STRDESC))                         \
+    X("dvpp_get_stream_desc_eos", GIL, U8, acldvppGetStreamDescEos, (IN, H_STRDESC))                                   \
+    /* batches of pictures; dvpp_get_pic_desc is written by hand */                                                  \
+    X("dvpp_create_batch_pic_desc", GIL, H_BATCH, acldvppCreateBatchPicDesc, (IN, U32))                                \
+    X("dvpp_destroy_batch_pic_desc", GIL, ERR, acldvppDestroyBatchPicDesc, (IN, D_BATCH))                              \
+    /* border configs and make-border */                                                                             \
+    X("dvpp_create_border_config", GIL, H_BORDER, acldvppCreateBorderConfig, NOARGS)                                   \
+    X("dvpp_destroy_border_config", GIL, ERR, acldvppDestroyBorderConfig, (IN, D_BORDER))                              \
+    X("dvpp_set_border_config_value", GIL, ERR, acldvppSetBorderConfigValue, (IN, H_BORDER), (IN, U32), (IN, F64))     \
+    X("dvpp_set_border_config_border_type", GIL, ERR, acldvppSetBorderConfigBorderType, (IN, H_BORDER), (IN, I32))     \
+    X("dvpp_set_border_config_top", GIL, ERR, acldvppSetBorderConfigTop, (IN, H_BORDER), (IN, U32))                    \
+    X("dvpp_set_border_config_bottom", GIL, ERR, acldvppSetBorderConfigBottom, (IN, H_BORDER), (IN, U32))              \
+    X("dvpp_set_border_config_left", GIL, ERR, acldvppSetBorderConfigLeft, (IN, H_BORDER), (IN, U32))                  \
+    X("dvpp_set_border_config_right", GIL, ERR, acldvppSetBorderConfigRight, (IN, H_BORDER), (IN, U32))                \
+    X("dvpp_get_border_config_value", GIL, F64, acldvppGetBorderConfigValue, (IN, H_BORDER), (IN, U32))                \
+    X("dvpp_get_border_config_border_type", GIL, E_BORDERTYPE, acldvppGetBorderConfigBorderType, (IN, H_BORDER))       \
+    X("dvpp_get_border_config_top", GIL, U32, acldvppGetBorderConfigTop, (IN, H_BORDER))                               \
+    X("dvpp_get_border_config_bottom", GIL, U32, acldvppGetBorderConfigBottom, (IN, H_BORDER))                         \
+    X("dvpp_get_border_config_left", GIL, U32, acldvppGetBorderConfigLeft, (IN, H_BORDER))                             \
+    X("dvpp_get_border_config_right", GIL, U32, acldvppGetBorderConfigRight, (IN, H_BORDER))                           \
+    X("dvpp_vpc_make_border_async", NOGIL, ERR, acldvppVpcMakeBorderAsync, (IN, H_CHDESC), (IN, H_PICDESC),            \
+      (IN, H_PICDESC), (IN, H_BORDER), (IN, PTR))                                                                      \
+    /* VDEC; the callback, sends and params are written by hand */                                                   \
+    X("vdec_create_channel_desc", GIL, H_VDECCH, aclvdecCreateChannelDesc, NOARGS)                                     \
+    X("vdec_set_channel_desc_channel_id", GIL, ERR, aclvdecSetChannelDescChannelId, (IN, H_VDECCH), (IN, U32))         \
+    X("vdec_set_channel_desc_thread_id", GIL, ERR, aclvdecSetChannelDescThreadId, (IN, H_VDECCH), (IN, U64))           \
+    X("vdec_set_channel_desc_entype", GIL, ERR, aclvdecSetChannelDescEnType, (IN, H_VDECCH), (IN, I32))                \
+    X("vdec_set_channel_desc_out_pic_format", GIL, ERR, aclvdecSetChannelDescOutPicFormat, (IN, H_VDECCH), (IN, I32))  \
+    X("vdec_set_channel_desc_out_pic_width", GIL, ERR, aclvdecSetChannelDescOutPicWidth, (IN, H_VDECCH), (IN, U32))    \
+    X("vdec_set_channel_desc_out_pic_height", GIL, ERR, aclvdecSetChannelDescOutPicHeight, (IN, H_VDECCH), (IN, U32))  \
+    X("vdec_set_channel_desc_ref_frame_num", GIL, ERR, aclvdecSetChannelDescRefFrameNum, (IN, H_VDECCH), (IN, U32))    \
+    X("vdec_set_channel_desc_out_mode", GIL, ERR, aclvdecSetChannelDescOutMode, (IN, H_VDECCH), (IN, U32))             \
+    X("vdec_set_channel_desc_bit_depth", GIL, ERR, aclvdecSetChannelDescBitDepth, (IN, H_VDECCH), (IN, U32))           \
+    X("vdec_get_channel_desc_channel_id", GIL, U32, aclvdecGetChannelDescChannelId, (IN, H_VDECCH))                    \
+    X("vdec_get_channel_desc_thread_id", GIL, U64, aclvdecGetChannelDescThreadId, (IN, H_VDECCH))                      \
+    X("vdec_get_channel_desc_entype", GIL, E_STRFMT, aclvdecGetChannelDescEnType, (IN, H_VDECCH))                      \
+    X("vdec_get_channel_desc_out_pic_format", GIL, E_PIXFMT, aclvdecGetChannelDescOutPicFormat, (IN, H_VDECCH))        \
+    X("vdec_get_channel_desc_out_pic_width", GIL, U32, aclvdecGetChannelDescOutPicWidth, (IN, H_VDECCH))               \
+    X("vdec_get_channel_desc_out_pic_height", GIL, U32, aclvdecGetChannelDescOutPicHeight, (IN, H_VDECCH))             \
+    X("vdec_get_channel_desc_ref_frame_num", GIL, U32, aclvdecGetChannelDescRefFrameNum, (IN, H_VDECCH))               \
+    X("vdec_get_channel_desc_out_mode", GIL, U32, aclvdecGetChannelDescOutMode, (IN, H_VDECCH))                        \
+    X("vdec_get_channel_desc_bit_depth", GIL, U32, aclvdecGetChannelDescBitDepth, (IN, H_VDECCH))                      \
+    X("vdec_create_channel", NOGIL, ERR, aclvdecCreateChannel, (IN, H_VDECCH))                                         \
+    X("vdec_create_frame_config", GIL, H_VDECFC, aclvdecCreateFrameConfig, NOARGS)                                     \
+    X("vdec_destroy_frame_config", GIL, ERR, aclvdecDestroyFrameConfig, (IN, D_VDECFC))                                \
+    /* VENC */                                                                                                       \
+    X("venc_create_channel_desc", GIL, H_VENCCH, aclvencCreateChannelDesc, NOARGS)                                     \
+    X("venc_set_channel_desc_thread_id", GIL, ERR, aclvencSetChannelDescThreadId, (IN, H_VENCCH), (IN, U64))           \
+    X("venc_set_channel_desc_entype", GIL, ERR, aclvencSetChannelDescEnType, (IN, H_VENCCH), (IN, I32))                \
+    X("venc_set_channel_desc_pic_format", GIL, ERR, aclvencSetChannelDescPicFormat, (IN, H_VENCCH), (IN, I32))         \
+    X("venc_set_channel_desc_pic_width", GIL, ERR, aclvencSetChannelDescPicWidth, (IN, H_VENCCH), (IN, U32))           \
+    X("venc_set_channel_desc_pic_height", GIL, ERR, aclvencSetChannelDescPicHeight, (IN, H_VENCCH), (IN, U32))         \
+    X("venc_set_channel_desc_key_frame_interval", GIL, ERR, aclvencSetChannelDescKeyFrameInterval, (IN, H_VENCCH),     \
+      (IN, U32))                                                                                                       \
+    X("venc_set_channel_desc_buf_addr", GIL, ERR, aclvencSetChannelDescBufAddr, (IN, H_VENCCH), (IN, PTR))             \
+    X("venc_set_channel_desc_buf_size", GIL, ERR, aclvencSetChannelDescBufSize, (IN, H_VENCCH), (IN, U32))             \
+    X("venc_set_channel_desc_rc_mode", GIL, ERR, aclvencSetChannelDescRcMode, (IN, H_VENCCH), (IN, U32))               \
+    X("venc_set_channel_desc_src_rate", GIL, ERR, aclvencSetChannelDescSrcRate, (IN, H_VENCCH), (IN, U32))             \
+    X("venc_set_channel_desc_max_bit_rate", GIL, ERR, aclvencSetChannelDescMaxBitRate, (IN, H_VENCCH), (IN, U32))      \
+    X("venc_get_channel_desc_buf_addr", GIL, PTR, aclvencGetChannelDescBufAddr, (IN, H_VENCCH))                        \
+    X("venc_get_channel_desc_buf_size", GIL, U32, aclvencGetChannelDescBufSize, (IN, H_VENCCH))                        \
+    X("venc_get_channel_desc_channel_id", GIL, U32, aclvencGetChannelDescChannelId, (IN, H_VENCCH))                    \
+    X("venc_get_channel_desc_thread_id", GIL, U64, aclvencGetChannelDescThreadId, (IN, H_VENCCH))                      \
+    X("venc_get_channel_desc_entype", GIL, E_STRFMT, aclvencGetChannelDescEnType, (IN, H_VENCCH))                      \
+    X("venc_get_channel_desc_pic_format", GIL, E_PIXFMT, aclvencGetChannelDescPicFormat, (IN, H_VENCCH))               \
+    X("venc_get_channel_desc_pic_width", GIL, U32, aclvencGetChannelDescPicWidth, (IN, H_VENCCH))                      \
+    X("venc_get_channel_desc_pic_height", GIL, U32, aclvencGetChannelDescPicHeight, (IN, H_VENCCH))                    \
+    X("venc_get_channel_desc_key_frame_interval", GIL, U32, aclvencGetChannelDescKeyFrameInterval, (IN, H_VENCCH))     \
+    X("venc_get_channel_desc_rc_mode", GIL, U32, aclvencGetChannelDescRcMode, (IN, H_VENCCH))                          \
+    X("venc_get_channel_desc_src_rate", GIL, U32, aclvencGetChannelDescSrcRate, (IN, H_VENCCH))                        \
+    X("venc_get_channel_desc_max_bit_rate", GIL, U32, aclvencGetChannelDescMaxBitRate, (IN, H_VENCCH))                 \
+    X("venc_create_channel", NOGIL, ERR, aclvencCreateChannel, (IN, H_VENCCH))                                         \
+    X("venc_create_frame_config", GIL, H_VENCFC, aclvencCreateFrameConfig, NOARGS)                                     \
+    X("venc_destroy_frame_config", GIL, ERR, aclvencDestroyFrameConfig, (IN, D_VENCFC))                                \
+    X("venc_set_frame_config_force_i_frame", GIL, ERR, aclvencSetFrameConfigForceIFrame, (IN, H_VENCFC), (IN, U8))     \
+    X("venc_set_frame_config_eos", GIL, ERR, aclvencSetFrameConfigEos, (IN, H_VENCFC), (IN, U8))                       \
+    X("venc_get_frame_config_force_i_frame", GIL, U8, aclvencGetFrameConfigForceIFrame, (IN, H_VENCFC))                \
+    X("venc_get_frame_config_eos", GIL, U8, aclvencGetFrameConfigEos, (IN, H_VENCFC))
 
 MEDIA_TABLE(OA_DEFINE)
 
-static PyMethodDef g_media_methods[] = {MEDIA_TABLE(OA_METHOD){NULL, NULL, 0, NULL}};
+/* dvpp_get_pic_desc(batch, index) -> pic_desc: the batch's own description (registered as the batch's,
+   so it disappears with the batch and cannot be destroyed on its own); 0 when the call fails */
+static PyObject *w_dvpp_get_pic_desc(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    acldvppBatchPicDesc *b = NULL;
+    uint32_t i = 0;
+    if (nargs != 2 || oa_in_U32(args[1], &i) != 0) {
+        return oa_py_parse_failed("acl.media.dvpp_get_pic_desc");
+    }
+    const int st = oa_in_H_BATCH(args[0], &b);
+    if (st < 0) {
+        return oa_py_parse_failed("acl.media.dvpp_get_pic_desc");
+    }
+    acldvppPicDesc *p = st == 0 ? acldvppGetPicDesc(b, i) : NULL;
+    if (p != NULL) {
+        oa_py_h_add(p, (oa_py_hkind)OA_HK_PICDESC, b);
+    }
+    return oa_py_ptr(p);
+}
+
+/* ---- batch VPC: (channel, src_batch, roi_nums: list, dst_batch, crop_areas: list, [paste_areas | border_configs:
+   list], [resize_config], stream) -> ret; size is len(roi_nums) (pyACL's convention) ---- */
+
+enum { B_CROP, B_CROP_RESIZE, B_CROP_PASTE, B_CROP_RESIZE_PASTE, B_CROP_RESIZE_BORDER };
+
+static PyObject *vpc_batch(const char *qual, int which, PyObject *const *args, Py_ssize_t nargs)
+{
+    static const Py_ssize_t want[] = {6, 7, 7, 8, 8};
+    const int has_list2 = which == B_CROP_PASTE || which == B_CROP_RESIZE_PASTE || which == B_CROP_RESIZE_BORDER;
+    const int has_resize = which == B_CROP_RESIZE || which == B_CROP_RESIZE_PASTE || which == B_CROP_RESIZE_BORDER;
+    if (nargs != want[which]) {
+        return oa_py_parse_failed(qual);
+    }
+    acldvppChannelDesc *ch = NULL;
+    acldvppBatchPicDesc *src = NULL, *dst = NULL;
+    acldvppResizeConfig *rs = NULL;
+    void *stream = NULL;
+    int stale = 0, st;
+    if ((st = oa_in_H_CHDESC(args[0], &ch)) < 0) {
+        return oa_py_parse_failed(qual);
+    }
+    stale |= st;
+    if ((st = oa_in_H_BATCH(args[1], &src)) < 0) {
+        return oa_py_parse_failed(qual);
+    }
+    stale |= st;
+    if ((st = oa_in_H_BATCH(args[3], &dst)) < 0) {
+        return oa_py_parse_failed(qual);
+    }
+    stale |= st;
+    const Py_ssize_t ri = 5 + has_list2; /* resize config, then stream */
+    if (has_resize) {
+        if ((st = oa_in_H_RESIZE(args[ri], &rs)) < 0) {
+            return oa_py_parse_failed(qual);
+        }
+        stale |= st;
+    }
+    if (oa_in_PTR(args[nargs - 1], &stream) != 0 || !PyList_Check(args[2]) || !PyList_Check(args[4]) ||
+        (has_list2 && !PyList_Check(args[5]))) {
+        return oa_py_parse_failed(qual);
+    }
+    int64_t *nums = NULL;
+    int n = 0, nc = 0, n2 = 0;
+    void **crop = NULL, **list2 = NULL;
+    aclError ret = ACL_ERROR_INVALID_PARAM;
+    if (oa_py_i64_list(args[2], &nums, &n) != 0) {
+        return oa_py_parse_failed(qual);
+    }
+    st = oa_py_ptr_list(args[4], (oa_py_hkind)OA_HK_ROI, &crop, &nc);
+    if (st == 0 && has_list2) {
+        st = oa_py_ptr_list(args[5], (oa_py_hkind)(which == B_CROP_RESIZE_BORDER ? OA_HK_BORDER : OA_HK_ROI), &list2,
+                            &n2);
+    }
+    if (st < 0) {
+        free(nums);
+        free(crop);
+        free(list2);
+        return oa_py_parse_failed(qual);
+    }
+    stale |= st;
+    /* the C reads sum(roi_nums) areas: shorter lists are refused here (they would be read past their end) */
+    uint32_t *roi = calloc((size_t)n + 1, sizeof(*roi));
+    uint64_t total = 0;
+    int bad = roi == NULL;
+    for (int i = 0; !bad && i < n; ++i) {
+        bad = nums[i] < 0 || nums[i] > UINT32_MAX;
+        roi[i] = (uint32_t)nums[i];
+        total += (uint64_t)roi[i];
+    }
+    bad |= total > (uint64_t)nc || (has_list2 && total > (uint64_t)n2) || n == 0;
+    if (!stale && !bad) {
+        PyThreadState *ts = PyEval_SaveThread();
+        acldvppRoiConfig **c = (acldvppRoiConfig **)crop;
+        switch (which) {
+        case B_CROP:
+            ret = acldvppVpcBatchCropAsync(ch, src, roi, (uint32_t)n, dst, c, stream);
+            break;
+        case B_CROP_RESIZE:
+            ret = acldvppVpcBatchCropResizeAsync(ch, src, roi, (uint32_t)n, dst, c, rs, stream);
+            break;
+        case B_CROP_PASTE:
+            ret = acldvppVpcBatchCropAndPasteAsync(ch, src, roi, (uint32_t)n, dst, c, (acldvppRoiConfig **)list2,
+                                                   stream);
+            break;
+        case B_CROP_RESIZE_PASTE:
+            ret = acldvppVpcBatchCropResizePasteAsync(ch, src, roi, (uint32_t)n, dst, c, (acldvppRoiConfig **)list2,
+                                                      rs, stream);
+            break;
+        default:
+            ret = acldvppVpcBatchCropResizeMakeBorderAsync(ch, src, roi, (uint32_t)n, dst, c,
+                                                           (acldvppBorderConfig **)list2, rs, stream);
+            break;
+        }
+        PyEval_RestoreThread(ts);
+    }
+    free(nums);
+    free(roi);
+    free(crop);
+    free(list2);
+    return PyLong_FromLong(ret);
+}
+
+#define VPC_BATCH_WRAPPER(fn, name, which)                                                                             \
+    static PyObject *fn(PyObject *self, PyObject *const *args, Py_ssize_t nargs)                                       \
+    {                                                                                                                  \
+        (void)self;                                                                                                    \
+        return vpc_batch("acl.media." name, which, args, nargs);                                                       \
+    }
+VPC_BATCH_WRAPPER(w_batch_crop, "dvpp_vpc_batch_crop_async", B_CROP)
+VPC_BATCH_WRAPPER(w_batch_crop_resize, "dvpp_vpc_batch_crop_resize_async", B_CROP_RESIZE)
+VPC_BATCH_WRAPPER(w_batch_crop_paste, "dvpp_vpc_batch_crop_and_paste_async", B_CROP_PASTE)
+VPC_BATCH_WRAPPER(w_batch_crop_resize_paste, "dvpp_vpc_batch_crop_resize_paste_async", B_CROP_RESIZE_PASTE)
+VPC_BATCH_WRAPPER(w_batch_crop_resize_border, "dvpp_vpc_batch_crop_resize_make_border_async", B_CROP_RESIZE_BORDER)
+
+/* ---- VDEC / VENC callbacks ----
+ * The Python callable of a channel description is kept in g_codec_fns (keyed by the description's address);
+ * every send takes a reference to it and to its user_data in a codec_send, which the C callback (running in
+ * the thread that is in acl.rt.process_report for the channel) hands back: fn(input, output, user_data) is
+ * called there with the GIL, then the codec_send is freed. An end-of-stream send has no callback of its own:
+ * its codec_send is freed when the send returns. */
+
+static PyObject *g_codec_fns; /* dict: description address -> callable */
+
+typedef struct codec_send {
+    PyObject *fn;
+    PyObject *user;
+    const void *chan; /* VENC: owner of the library's output stream description during the call */
+} codec_send;
+
+static void codec_send_free(codec_send *w)
+{
+    Py_DECREF(w->fn);
+    Py_DECREF(w->user);
+    PyMem_RawFree(w);
+}
+
+static void codec_call(codec_send *w, void *in, void *out, int venc)
+{
+    if (w == NULL || !Py_IsInitialized()) {
+        return;
+    }
+    PyGILState_STATE g = PyGILState_Ensure();
+    if (venc && out != NULL) { /* the encoded frame's description belongs to the library: borrowed for the call */
+        oa_py_h_add(out, (oa_py_hkind)OA_HK_STRDESC, w->chan);
+    }
+    PyObject *r = PyObject_CallFunction(w->fn, "KKO", (unsigned long long)(uintptr_t)in,
+                                        (unsigned long long)(uintptr_t)out, w->user);
+    if (r == NULL) {
+        PyErr_WriteUnraisable(w->fn); /* pyACL logs it and goes on */
+    }
+    Py_XDECREF(r);
+    if (venc && out != NULL) {
+        oa_py_h_del(out);
+    }
+    codec_send_free(w);
+    PyGILState_Release(g);
+}
+
+static void vdec_trampoline(acldvppStreamDesc *input, acldvppPicDesc *output, void *user)
+{
+    codec_call(user, input, output, 0);
+}
+
+static void venc_trampoline(acldvppPicDesc *input, acldvppStreamDesc *output, void *user)
+{
+    codec_call(user, input, output, 1);
+}
+
+static int codec_fns_init(void)
+{
+    if (g_codec_fns == NULL) {
+        g_codec_fns = PyDict_New();
+    }
+    return g_codec_fns != NULL ? 0 : -1;
+}
+
+/* {vdec,venc}_set_channel_desc_callback(desc, fn) -> ret */
+static PyObject *codec_set_callback(const char *qual, int venc, PyObject *const *args, Py_ssize_t nargs)
+{
+    void *d = NULL;
+    if (nargs != 2) {
+        return oa_py_parse_failed(qual);
+    }
+    const int st = venc ? oa_in_H_VENCCH(args[0], (aclvencChannelDesc **)&d)
+                        : oa_in_H_VDECCH(args[0], (aclvdecChannelDesc **)&d);
+    if (st < 0) {
+        return oa_py_parse_failed(qual);
+    }
+    if (!PyCallable_Check(args[1])) {
+        PyErr_Format(PyExc_TypeError, "%s: parameter must be callable", qual);
+        return NULL;
+    }
+    if (st > 0) {
+        return PyLong_FromLong(ACL_ERROR_INVALID_PARAM);
+    }
+    const aclError ret = venc ? aclvencSetChannelDescCallback(d, venc_trampoline)
+                              : aclvdecSetChannelDescCallback(d, vdec_trampoline);
+    if (ret == ACL_SUCCESS && d != NULL) {
+        PyObject *k = oa_py_ptr(d);
+        if (k == NULL || codec_fns_init() != 0 || PyDict_SetItem(g_codec_fns, k, args[1]) != 0) {
+            Py_XDECREF(k);
+            return NULL;
+        }
+        Py_DECREF(k);
+    }
+    return PyLong_FromLong(ret);
+}
+
+/* {vdec,venc}_get_channel_desc_callback(desc) -> fn (RuntimeError when none was set, as pyACL) */
+static PyObject *codec_get_callback(const char *qual, int venc, PyObject *const *args, Py_ssize_t nargs)
+{
+    void *d = NULL;
+    if (nargs != 1) {
+        return oa_py_parse_failed(qual);
+    }
+    const int st = venc ? oa_in_H_VENCCH(args[0], (aclvencChannelDesc **)&d)
+                        : oa_in_H_VDECCH(args[0], (aclvdecChannelDesc **)&d);
+    if (st < 0) {
+        return oa_py_parse_failed(qual);
+    }
+    PyObject *k = oa_py_ptr(d);
+    PyObject *fn = k != NULL && g_codec_fns != NULL && st == 0 ? PyDict_GetItemWithError(g_codec_fns, k) : NULL;
+    Py_XDECREF(k);
+    if (fn == NULL) {
+        if (!PyErr_Occurred()) {
+            PyErr_Format(PyExc_RuntimeError, "%s: did not set callback, failed", qual);
+        }
+        return NULL;
+    }
+    Py_INCREF(fn);
+    return fn;
+}
+
+/* A codec_send for a send on channel description d, or NULL with RuntimeError (no callback set). */
+static codec_send *codec_send_new(const char *qual, const void *d, PyObject *user)
+{
+    PyObject *k = oa_py_ptr(d);
+    PyObject *fn = k != NULL && g_codec_fns != NULL ? PyDict_GetItemWithError(g_codec_fns, k) : NULL;
+    Py_XDECREF(k);
+    if (fn == NULL) {
+        if (!PyErr_Occurred()) {
+            PyErr_Format(PyExc_RuntimeError, "%s: did not set callback, failed", qual);
+        }
+        return NULL;
+    }
+    codec_send *w = PyMem_RawMalloc(sizeof(*w));
+    if (w == NULL) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    w->fn = fn;
+    w->user = user;
+    w->chan = d;
+    Py_INCREF(fn);
+    Py_INCREF(user);
+    return w;
+}
+
+/* vdec_send_frame(channel_desc, input, output, config, user_data) -> ret;
+   vdec_send_skipped_frame(channel_desc, input, config, user_data) -> ret */
+static PyObject *vdec_send(const char *qual, int skipped, PyObject *const *args, Py_ssize_t nargs)
+{
+    aclvdecChannelDesc *d = NULL;
+    acldvppStreamDesc *in = NULL;
+    acldvppPicDesc *out = NULL;
+    aclvdecFrameConfig *cfg = NULL;
+    if (nargs != (skipped ? 4 : 5)) {
+        return oa_py_parse_failed(qual);
+    }
+    int st, stale = 0;
+    if ((st = oa_in_H_VDECCH(args[0], &d)) < 0) {
+        return oa_py_parse_failed(qual);
+    }
+    stale |= st;
+    if ((st = oa_in_H_STRDESC(args[1], &in)) < 0) {
+        return oa_py_parse_failed(qual);
+    }
+    stale |= st;
+    if (!skipped) {
+        if ((st = oa_in_H_PICDESC(args[2], &out)) < 0) {
+            return oa_py_parse_failed(qual);
+        }
+        stale |= st;
+    }
+    if ((st = oa_in_H_VDECFC(args[skipped ? 2 : 3], &cfg)) < 0) {
+        return oa_py_parse_failed(qual);
+    }
+    stale |= st;
+    if (stale) {
+        return PyLong_FromLong(ACL_ERROR_INVALID_PARAM);
+    }
+    codec_send *w = codec_send_new(qual, d, args[nargs - 1]);
+    if (w == NULL) {
+        return NULL;
+    }
+    const int eos = in != NULL && acldvppGetStreamDescEos(in) != 0; /* ends the stream: no callback of its own */
+    PyThreadState *ts = PyEval_SaveThread();
+    const aclError ret = skipped ? aclvdecSendSkippedFrame(d, in, cfg, w) : aclvdecSendFrame(d, in, out, cfg, w);
+    PyEval_RestoreThread(ts);
+    if (ret != ACL_SUCCESS || eos) {
+        codec_send_free(w);
+    }
+    return PyLong_FromLong(ret);
+}
+
+/* venc_send_frame(channel_desc, input, reserve, config, user_data) -> ret */
+static PyObject *w_venc_send_frame(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    static const char qual[] = "acl.media.venc_send_frame";
+    aclvencChannelDesc *d = NULL;
+    acldvppPicDesc *in = NULL;
+    void *reserve = NULL;
+    aclvencFrameConfig *cfg = NULL;
+    if (nargs != 5) {
+        return oa_py_parse_failed(qual);
+    }
+    int st, stale = 0;
+    if ((st = oa_in_H_VENCCH(args[0], &d)) < 0) {
+        return oa_py_parse_failed(qual);
+    }
+    stale |= st;
+    if ((st = oa_in_H_PICDESC(args[1], &in)) < 0 || oa_in_PTR(args[2], &reserve) != 0) {
+        return oa_py_parse_failed(qual);
+    }
+    stale |= st;
+    if ((st = oa_in_H_VENCFC(args[3], &cfg)) < 0) {
+        return oa_py_parse_failed(qual);
+    }
+    stale |= st;
+    if (stale) {
+        return PyLong_FromLong(ACL_ERROR_INVALID_PARAM);
+    }
+    codec_send *w = codec_send_new(qual, d, args[4]);
+    if (w == NULL) {
+        return NULL;
+    }
+    const int eos = cfg != NULL && aclvencGetFrameConfigEos(cfg) != 0;
+    PyThreadState *ts = PyEval_SaveThread();
+    const aclError ret = aclvencSendFrame(d, in, reserve, cfg, w);
+    PyEval_RestoreThread(ts);
+    if (ret != ACL_SUCCESS || eos) {
+        codec_send_free(w);
+    }
+    return PyLong_FromLong(ret);
+}
+
+/* {vdec,venc}_destroy_channel(desc) -> ret: drains the channel (its callbacks need this GIL) */
+static PyObject *codec_destroy_channel(const char *qual, int venc, PyObject *const *args, Py_ssize_t nargs)
+{
+    void *d = NULL;
+    if (nargs != 1) {
+        return oa_py_parse_failed(qual);
+    }
+    const int st = venc ? oa_in_H_VENCCH(args[0], (aclvencChannelDesc **)&d)
+                        : oa_in_H_VDECCH(args[0], (aclvdecChannelDesc **)&d);
+    if (st < 0) {
+        return oa_py_parse_failed(qual);
+    }
+    if (st > 0) {
+        return PyLong_FromLong(ACL_ERROR_INVALID_PARAM);
+    }
+    PyThreadState *ts = PyEval_SaveThread();
+    const aclError ret = venc ? aclvencDestroyChannel(d) : aclvdecDestroyChannel(d);
+    PyEval_RestoreThread(ts);
+    return PyLong_FromLong(ret);
+}
+
+/* The byte length of a channel-description parameter: the key's suffix (UINT32, UINT64, PTR). */
+static size_t codec_param_len(int venc, int32_t type)
+{
+    if (venc) {
+        return type == ACL_VENC_THREAD_ID_UINT64 || type == ACL_VENC_BUF_ADDR_PTR ? 8 : 4;
+    }
+    return 4;
+}
+
+/* vdec_set_channel_desc_param(desc, type, value) -> (desc, ret) (pyACL's shape);
+   venc_set_channel_desc_param(desc, type, value) -> ret. The callback key is refused (use the
+   set_channel_desc_callback functions: a Python int is no function). */
+static PyObject *codec_set_param(const char *qual, int venc, PyObject *const *args, Py_ssize_t nargs)
+{
+    void *d = NULL;
+    int32_t type = 0;
+    uint64_t u = 0;
+    if (nargs != 3 || oa_in_I32(args[1], &type) != 0 || oa_py_u64_mask(args[2], &u) != 0) {
+        return oa_py_parse_failed(qual);
+    }
+    const int st = venc ? oa_in_H_VENCCH(args[0], (aclvencChannelDesc **)&d)
+                        : oa_in_H_VDECCH(args[0], (aclvdecChannelDesc **)&d);
+    if (st < 0) {
+        return oa_py_parse_failed(qual);
+    }
+    aclError ret = ACL_ERROR_INVALID_PARAM;
+    if (st == 0 && !(venc && type == ACL_VENC_CALLBACK_PTR)) {
+        const size_t len = codec_param_len(venc, type);
+        uint32_t w = (uint32_t)u;
+        const void *p = len == 8 ? (const void *)&u : (const void *)&w;
+        ret = venc ? aclvencSetChannelDescParam(d, (aclvencChannelDescParamType)type, len, p)
+                   : aclvdecSetChannelDescParam(d, (aclvdecChannelDescParamType)type, len, p);
+    }
+    if (venc) {
+        return PyLong_FromLong(ret);
+    }
+    return Py_BuildValue("Ki", (unsigned long long)(uintptr_t)d, ret);
+}
+
+/* {vdec,venc}_get_channel_desc_param(desc, type) -> (value, ret) */
+static PyObject *codec_get_param(const char *qual, int venc, PyObject *const *args, Py_ssize_t nargs)
+{
+    void *d = NULL;
+    int32_t type = 0;
+    if (nargs != 2 || oa_in_I32(args[1], &type) != 0) {
+        return oa_py_parse_failed(qual);
+    }
+    const int st = venc ? oa_in_H_VENCCH(args[0], (aclvencChannelDesc **)&d)
+                        : oa_in_H_VDECCH(args[0], (aclvdecChannelDesc **)&d);
+    if (st < 0) {
+        return oa_py_parse_failed(qual);
+    }
+    uint64_t v = 0;
+    size_t got = 0;
+    aclError ret = ACL_ERROR_INVALID_PARAM;
+    if (st == 0 && !(venc && type == ACL_VENC_CALLBACK_PTR)) {
+        ret = venc ? aclvencGetChannelDescParam(d, (aclvencChannelDescParamType)type, sizeof v, &got, &v)
+                   : aclvdecGetChannelDescParam(d, (aclvdecChannelDescParamType)type, sizeof v, &got, &v);
+    }
+    if (ret == ACL_SUCCESS && got == 4) {
+        uint32_t w;
+        memcpy(&w, &v, sizeof w);
+        v = w;
+    }
+    return Py_BuildValue("Ki", (unsigned long long)v, ret);
+}
+
+/* {vdec,venc}_destroy_channel_desc(desc) -> ret; the description's callable is dropped with it */
+static PyObject *codec_destroy_desc(const char *qual, int venc, PyObject *const *args, Py_ssize_t nargs)
+{
+    void *d = NULL;
+    if (nargs != 1) {
+        return oa_py_parse_failed(qual);
+    }
+    const int st = venc ? oa_in_D_VENCCH(args[0], (aclvencChannelDesc **)&d)
+                        : oa_in_D_VDECCH(args[0], (aclvdecChannelDesc **)&d);
+    if (st < 0) {
+        return oa_py_parse_failed(qual);
+    }
+    if (st > 0) {
+        return PyLong_FromLong(ACL_ERROR_INVALID_PARAM);
+    }
+    const aclError ret = venc ? aclvencDestroyChannelDesc(d) : aclvdecDestroyChannelDesc(d);
+    if (ret == ACL_SUCCESS && d != NULL) {
+        oa_py_h_del(d);
+        PyObject *k = oa_py_ptr(d);
+        if (k != NULL && g_codec_fns != NULL && PyDict_DelItem(g_codec_fns, k) != 0) {
+            PyErr_Clear(); /* no callable was set */
+        }
+        Py_XDECREF(k);
+    }
+    return PyLong_FromLong(ret);
+}
+
+/* dvpp_set_channel_desc_param(desc, type, value) -> (desc, ret) and dvpp_get_channel_desc_param(desc, type)
+   -> (value, ret), pyACL's shapes; every key is a uint32 */
+static PyObject *w_dvpp_set_channel_desc_param(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    static const char qual[] = "acl.media.dvpp_set_channel_desc_param";
+    acldvppChannelDesc *d = NULL;
+    int32_t type = 0;
+    uint64_t u = 0;
+    if (nargs != 3 || oa_in_I32(args[1], &type) != 0 || oa_py_u64_mask(args[2], &u) != 0) {
+        return oa_py_parse_failed(qual);
+    }
+    const int st = oa_in_H_CHDESC(args[0], &d);
+    if (st < 0) {
+        return oa_py_parse_failed(qual);
+    }
+    const uint32_t w = (uint32_t)u;
+    const aclError ret = st == 0 ? acldvppSetChannelDescParam(d, (acldvppChannelDescParamType)type, sizeof w, &w)
+                                 : ACL_ERROR_INVALID_PARAM;
+    return Py_BuildValue("Ki", (unsigned long long)(uintptr_t)d, ret);
+}
+
+static PyObject *w_dvpp_get_channel_desc_param(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    static const char qual[] = "acl.media.dvpp_get_channel_desc_param";
+    acldvppChannelDesc *d = NULL;
+    int32_t type = 0;
+    if (nargs != 2 || oa_in_I32(args[1], &type) != 0) {
+        return oa_py_parse_failed(qual);
+    }
+    const int st = oa_in_H_CHDESC(args[0], &d);
+    if (st < 0) {
+        return oa_py_parse_failed(qual);
+    }
+    uint64_t v = 0;
+    size_t got = 0;
+    const size_t len = type == ACL_DVPP_CHANNEL_ID_UINT64 ? 8 : 4; /* the key's type size */
+    const aclError ret = st == 0 ? acldvppGetChannelDescParam(d, (acldvppChannelDescParamType)type, len, &got, &v)
+                                 : ACL_ERROR_INVALID_PARAM;
+    if (ret == ACL_SUCCESS && got == 4) {
+        uint32_t w;
+        memcpy(&w, &v, sizeof w);
+        v = w;
+    }
+    return Py_BuildValue("Ki", (unsigned long long)(ret == ACL_SUCCESS ? v : 0), ret);
+}
+
+#define CODEC_WRAPPER(fn, impl, name, venc)                                                                            \
+    static PyObject *fn(PyObject *self, PyObject *const *args, Py_ssize_t nargs)                                       \
+    {                                                                                                                  \
+        (void)self;                                                                                                    \
+        return impl("acl.media." name, venc, args, nargs);                                                             \
+    }
+CODEC_WRAPPER(w_vdec_set_cb, codec_set_callback, "vdec_set_channel_desc_callback", 0)
+CODEC_WRAPPER(w_venc_set_cb, codec_set_callback, "venc_set_channel_desc_callback", 1)
+CODEC_WRAPPER(w_vdec_get_cb, codec_get_callback, "vdec_get_channel_desc_callback", 0)
+CODEC_WRAPPER(w_venc_get_cb, codec_get_callback, "venc_get_channel_desc_callback", 1)
+CODEC_WRAPPER(w_vdec_send_frame, vdec_send, "vdec_send_frame", 0)
+CODEC_WRAPPER(w_vdec_send_skipped, vdec_send, "vdec_send_skipped_frame", 1)
+CODEC_WRAPPER(w_vdec_destroy_channel, codec_destroy_channel, "vdec_destroy_channel", 0)
+CODEC_WRAPPER(w_venc_destroy_channel, codec_destroy_channel, "venc_destroy_channel", 1)
+CODEC_WRAPPER(w_vdec_destroy_desc, codec_destroy_desc, "vdec_destroy_channel_desc", 0)
+CODEC_WRAPPER(w_venc_destroy_desc, codec_destroy_desc, "venc_destroy_channel_desc", 1)
+CODEC_WRAPPER(w_vdec_set_param, codec_set_param, "vdec_set_channel_desc_param", 0)
+CODEC_WRAPPER(w_venc_set_param, codec_set_param, "venc_set_channel_desc_param", 1)
+CODEC_WRAPPER(w_vdec_get_param, codec_get_param, "vdec_get_channel_desc_param", 0)
+CODEC_WRAPPER(w_venc_get_param, codec_get_param, "venc_get_channel_desc_param", 1)
+
+static PyMethodDef g_media_methods[] = {
+    MEDIA_TABLE(OA_METHOD)
+    {"dvpp_get_pic_desc", OA_FASTCALL(w_dvpp_get_pic_desc), METH_FASTCALL, NULL},
+    {"dvpp_vpc_batch_crop_async", OA_FASTCALL(w_batch_crop), METH_FASTCALL, NULL},
+    {"dvpp_vpc_batch_crop_resize_async", OA_FASTCALL(w_batch_crop_resize), METH_FASTCALL, NULL},
+    {"dvpp_vpc_batch_crop_and_paste_async", OA_FASTCALL(w_batch_crop_paste), METH_FASTCALL, NULL},
+    {"dvpp_vpc_batch_crop_resize_paste_async", OA_FASTCALL(w_batch_crop_resize_paste), METH_FASTCALL, NULL},
+    {"dvpp_vpc_batch_crop_resize_make_border_async", OA_FASTCALL(w_batch_crop_resize_border), METH_FASTCALL, NULL},
+    {"vdec_set_channel_desc_callback", OA_FASTCALL(w_vdec_set_cb), METH_FASTCALL, NULL},
+    {"venc_set_channel_desc_callback", OA_FASTCALL(w_venc_set_cb), METH_FASTCALL, NULL},
+    {"vdec_get_channel_desc_callback", OA_FASTCALL(w_vdec_get_cb), METH_FASTCALL, NULL},
+    {"venc_get_channel_desc_callback", OA_FASTCALL(w_venc_get_cb), METH_FASTCALL, NULL},
+    {"vdec_send_frame", OA_FASTCALL(w_vdec_send_frame), METH_FASTCALL, NULL},
+    {"vdec_send_skipped_frame", OA_FASTCALL(w_vdec_send_skipped), METH_FASTCALL, NULL},
+    {"venc_send_frame", OA_FASTCALL(w_venc_send_frame), METH_FASTCALL, NULL},
+    {"vdec_destroy_channel", OA_FASTCALL(w_vdec_destroy_channel), METH_FASTCALL, NULL},
+    {"venc_destroy_channel", OA_FASTCALL(w_venc_destroy_channel), METH_FASTCALL, NULL},
+    {"dvpp_set_channel_desc_param", OA_FASTCALL(w_dvpp_set_channel_desc_param), METH_FASTCALL, NULL},
+    {"dvpp_get_channel_desc_param", OA_FASTCALL(w_dvpp_get_channel_desc_param), METH_FASTCALL, NULL},
+    {"vdec_destroy_channel_desc", OA_FASTCALL(w_vdec_destroy_desc), METH_FASTCALL, NULL},
+    {"venc_destroy_channel_desc", OA_FASTCALL(w_venc_destroy_desc), METH_FASTCALL, NULL},
+    {"vdec_set_channel_desc_param", OA_FASTCALL(w_vdec_set_param), METH_FASTCALL, NULL},
+    {"venc_set_channel_desc_param", OA_FASTCALL(w_venc_set_param), METH_FASTCALL, NULL},
+    {"vdec_get_channel_desc_param", OA_FASTCALL(w_vdec_get_param), METH_FASTCALL, NULL},
+    {"venc_get_channel_desc_param", OA_FASTCALL(w_venc_get_param), METH_FASTCALL, NULL},
+    {NULL, NULL, 0, NULL},
+};
 
 PyMethodDef *oa_py_media_methods(void)
 {

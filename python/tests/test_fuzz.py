@@ -99,6 +99,31 @@ def stale():
         check(acl.mdl.set_aipp_src_image_size(h, 1, 1) == ACL_ERROR_INVALID_PARAM, "set_aipp_src_image_size(made up)")
         check(acl.op.execute_with_handle(h, [], [], 0) == ACL_ERROR_INVALID_PARAM, "execute_with_handle(made up)")
         check(acl.op.execute("Add", [h], [], [], [], 0, 0) == ACL_ERROR_INVALID_PARAM, "op.execute([made up])")
+    # the handles tracked for VDEC/VENC, stream and batch descriptions, border configs, allocator
+    # descriptors and stream config handles: every function taking one, called with made-up ones
+    # at its arity, returns a code or a failure value (callables expected raise TypeError)
+    tracked = [(acl.media, n) for n in dir(acl.media)
+               if n.startswith(("vdec_", "venc_")) or "stream_desc" in n or "batch" in n or "border" in n
+               or n == "dvpp_get_pic_desc"]
+    tracked += [(acl.rt, n) for n in dir(acl.rt) if n.startswith("allocator_") or "stream_config" in n
+                or n == "create_stream_v2"]
+    called = 0
+    for mod, n in tracked:
+        f = getattr(mod, n)
+        for arity in range(1, 9):
+            try:
+                r = f(*([0xdeadbeef0] * arity))
+            except TypeError:
+                continue
+            except RuntimeError:  # a send on a description without a callback (pyACL's exception)
+                called += 1
+                break
+            called += 1
+            first = r[-1] if isinstance(r, tuple) else r
+            check(first in (0, None, ACL_ERROR_INVALID_PARAM, 0xFF) or (isinstance(r, tuple) and r[-1] ==
+                  ACL_ERROR_INVALID_PARAM), "%s(made-up x%d) -> %r" % (n, arity, r))
+            break
+    check(called >= 60, "%d tracked-handle functions called with made-up handles" % called)
     # handles of the library's own registry (streams, events, contexts)
     check(acl.rt.destroy_stream(0xdeadbeef) != 0, "destroy_stream(made up) -> code")
     check(acl.rt.synchronize_event(0xdeadbeef) != 0, "synchronize_event(made up) -> code")

@@ -36,6 +36,18 @@ check(r.returncode == 0 and lines[:1] == [SO], ". set_env.sh && import acl loads
 check(len(lines) >= 3 and "acl.rt" in lines[1] and "acl.util" in lines[1], "acl.rt, acl.mdl, ... are in sys.modules")
 check(len(lines) >= 3 and lines[2] == "0 0 0 0", "init / set_device / reset_device / finalize -> 0")
 
+# POSIX sh (dash) names no sourced file: set_env.sh must find itself from another directory,
+# by a relative and by an absolute path, and still when run by a path with no set_env.sh in cwd
+for shell in ("dash", "sh"):
+    for how in ('. "%s/set_env.sh"' % PREFIX, '. "./%s/set_env.sh"' % os.path.relpath(PREFIX, "/")):
+        r = subprocess.run([shell, "-c", '%s && echo "$ASCEND_HOME_PATH" && echo "$PYTHONPATH"' % how],
+                           cwd="/", env={"PATH": os.environ.get("PATH", "")}, capture_output=True, text=True)
+        got = r.stdout.splitlines()
+        check(r.returncode == 0 and got[:1] == [PREFIX] and got[1:2] == [os.path.dirname(SO)],
+              "%s -c '%s' (cwd /) -> ASCEND_HOME_PATH %s, got %r %s" % (shell, how, PREFIX, got, r.stderr))
+r = run(["dash", "-c", '. "%s/set_env.sh" && "%s" -c "%s"' % (PREFIX, PY, PROBE)], {})
+check(r.returncode == 0 and r.stdout.splitlines()[:1] == [SO], "dash: . set_env.sh && import acl loads %s" % SO)
+
 old = os.path.join(PREFIX, "pyACL", "python", "site-packages", "acl")
 check(os.path.islink(old), "%s is a link (the older layout)" % old)
 r = run([PY, "-c", PROBE], {"PYTHONPATH": old})

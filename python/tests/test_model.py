@@ -295,6 +295,60 @@ def gears():
     gear_model("rec_dims", "rec_x_160.bin", "rec_dims", dims)
 
 
+def allocator_run(m, inp, ref):
+    """acl.rt.allocator_*: an asynchronous execution of the dynamic-shape model on a stream with a Python
+    allocator takes its work memory from it (alloc / get-address / free called from the runtime)."""
+    calls = {"alloc": 0, "free": 0}
+    live = {}
+    # the functions run in the runtime's threads (no context there): blocks come from a pool the main
+    # thread allocated, handed out bump-pointer style
+    pool_size = 256 << 20
+    pool, ret = acl.rt.malloc(pool_size, ACL_MEM_MALLOC_HUGE_FIRST)
+    ok(ret, "malloc the allocator's pool")
+    top = [pool]
+
+    def alloc(allocator, size):
+        calls["alloc"] += 1
+        if top[0] + size > pool + pool_size:
+            return None  # out of memory: the runtime reports it
+        p = top[0]
+        top[0] += (max(size, 1) + 63) // 64 * 64
+        live[p] = (allocator, size)
+        return p
+
+    def free(allocator, block):
+        calls["free"] += 1
+        live.pop(block, None)
+
+    desc = acl.rt.allocator_create_desc()
+    ok(acl.rt.allocator_set_obj_to_desc(desc, 0xA110C), "allocator_set_obj_to_desc")
+    ok(acl.rt.allocator_set_alloc_func_to_desc(desc, alloc), "allocator_set_alloc_func_to_desc")
+    ok(acl.rt.allocator_set_free_func_to_desc(desc, free), "allocator_set_free_func_to_desc")
+    ok(acl.rt.allocator_set_alloc_advise_func_to_desc(desc, lambda a, n, addr: alloc(a, n)),
+       "allocator_set_alloc_advise_func_to_desc")
+    ok(acl.rt.allocator_set_get_addr_from_block_func_to_desc(desc, lambda b: b),
+       "allocator_set_get_addr_from_block_func_to_desc")
+    s, _ = acl.rt.create_stream()
+    ok(acl.rt.allocator_register(s, desc), "allocator_register")
+    out = acl.mdl.create_dataset()
+    d_out, _ = acl.rt.malloc(64, 0)
+    b_out = acl.create_data_buffer(d_out, 64)
+    acl.mdl.add_dataset_buffer(out, b_out)
+    ok(acl.mdl.execute_async(m.id, inp, out, s), "execute_async on the allocator's stream")
+    ok(acl.rt.synchronize_stream(s), "synchronize_stream")
+    close(np.frombuffer(acl.util.ptr_to_bytes(d_out, 64), np.float32), ref, "dynamic-shape cls with a Python allocator")
+    check(calls["alloc"] > 0, "the runtime called the Python alloc function (%d times)" % calls["alloc"])
+    check(all(a == 0xA110C for a, _ in live.values()), "alloc got the object set with allocator_set_obj_to_desc")
+    ok(acl.rt.allocator_unregister(s), "allocator_unregister")
+    ok(acl.rt.destroy_stream(s), "destroy_stream")
+    check(calls["free"] <= calls["alloc"], "free calls (%d) never exceed alloc calls" % calls["free"])
+    ok(acl.rt.allocator_destroy_desc(desc), "allocator_destroy_desc")
+    acl.destroy_data_buffer(b_out)
+    acl.rt.free(d_out)
+    acl.mdl.destroy_dataset(out)
+    ok(acl.rt.free(pool), "free the pool")
+
+
 def dynamic_shape():
     om = os.path.join(DD, "om", "cls.om")
     x = np.fromfile(os.path.join(DD, "inputs", "cls_b8.bin"), np.float32)
@@ -328,6 +382,7 @@ def dynamic_shape():
     close(np.frombuffer(acl.util.ptr_to_bytes(addr, size), np.float32), ref, "dynamic-shape cls batch 8")
     ok(acl.rt.free(addr), "free the output execute allocated")
     acl.destroy_data_buffer(b_out)
+    allocator_run(m, inp, ref)
     acl.destroy_data_buffer(b_in)
     acl.rt.free(d_in)
     ok(acl.mdl.destroy_dataset(inp), "destroy_dataset")
@@ -417,6 +472,58 @@ def stale_handles():
     check(acl.mdl.unload(mid) != 0, "unload twice refused")
 
 
+def subscription(stream):
+    """acl.prof.model_subscribe: the records of one execution read back through the getters, against the
+    record layout of docs/profiling.md parsed with numpy (80 bytes: model id @4, flag @8, duration @24,
+    start @32, end @40)."""
+    om = os.path.join(MD, "om", "cls.om")
+    x = np.fromfile(os.path.join(MD, "inputs", "cls_x.bin"), np.float32)
+    mid, ret = acl.mdl.load_from_file(om)
+    ok(ret, "load_from_file cls (subscription)")
+    m = Model(mid)
+    dims, _ = acl.mdl.get_input_dims(m.desc, 0)
+    m.make_io(x.reshape(dims["dims"]))
+    r, w = os.pipe()
+    cfg = acl.prof.create_subscribe_config(1, 0, w)
+    check(cfg != 0, "create_subscribe_config(1, 0, write fd)")
+    ok(acl.prof.model_subscribe(mid, cfg), "model_subscribe")
+    ok(acl.mdl.execute(mid, m.inp, m.out), "execute (subscribed)")
+    ok(acl.prof.model_unsubscribe(mid), "model_unsubscribe")
+    os.close(w)
+    data = b""
+    while True:
+        part = os.read(r, 65536)
+        if not part:
+            break
+        data += part
+    os.close(r)
+    size, ret = acl.prof.get_op_desc_size()
+    ok(ret, "get_op_desc_size -> %d" % size)
+    buf = acl.util.bytes_to_ptr(data)
+    n, ret = acl.prof.get_op_num(buf, len(data))
+    ok(ret, "get_op_num")
+    check(size == 80 and n == len(data) // 80 and n > 0, "%d records of %d bytes" % (n, size))
+    rec = np.frombuffer(data, np.uint8).reshape(-1, 80)
+    u32 = lambda off: rec[:, off:off + 4].copy().view(np.uint32).ravel()  # noqa: E731
+    u64 = lambda off: rec[:, off:off + 8].copy().view(np.uint64).ravel()  # noqa: E731
+    for i in range(n):
+        check(acl.prof.get_model_id(buf, len(data), i) == mid == int(u32(4)[i]), "record %d: model id" % i)
+        check(acl.prof.get_op_flag(buf, len(data), i) == int(u32(8)[i]) == 0, "record %d: get_op_flag == 0" % i)
+        check(acl.prof.get_op_attri_value(buf, len(data), i, 0) is None,
+              "record %d: no thread id attribute for flag 0 (None)" % i)
+        s, e, d = (acl.prof.get_op_start(buf, len(data), i), acl.prof.get_op_end(buf, len(data), i),
+                   acl.prof.get_op_duration(buf, len(data), i))
+        check((s, e, d) == (int(u64(32)[i]), int(u64(40)[i]), int(u64(24)[i])) and e - s == d,
+              "record %d: start, end, duration read the record" % i)
+        t, ret = acl.prof.get_op_type_v2(buf, len(data), i)
+        check(ret == 0 and t, "record %d: op type %r" % (i, t))
+    check(acl.prof.get_op_flag(0, len(data), 0) == 0xFF, "get_op_flag of NULL -> ACL_SUBSCRIBE_NONE (0xFF)")
+    check(acl.prof.get_op_attri_value(buf, len(data) - 1, 0, 0) is None, "a length off the record size -> None")
+    ok(acl.prof.destroy_subscribe_config(cfg), "destroy_subscribe_config")
+    m.free_io()
+    m.unload()
+
+
 def main():
     ok(acl.init(), "acl.init()")
     ok(acl.rt.set_device(0), "set_device")
@@ -429,6 +536,7 @@ def main():
     external_weights(first_cls)
     aipp()
     stale_handles()
+    subscription(stream)
     ok(acl.rt.destroy_stream(stream), "destroy_stream")
     ok(acl.rt.destroy_context(ctx), "destroy_context")
     ok(acl.rt.reset_device(0), "reset_device")

@@ -4,6 +4,10 @@
   A transposed), s8gemm (exact), gemv_ex, create_handle_for_gemm_ex + acl.op.execute_with_handle;
   acl.op.compile_and_execute (Add, Mul), acl.op.compile + execute_v2 (TransposeD with a list attribute),
   execute of an op that was never compiled -> a code, not an exception."""
+import json
+import os
+import tempfile
+
 import numpy as np
 
 import acl
@@ -159,6 +163,58 @@ def single_ops(stream):
         v.free()
 
 
+def dump_callbacks(stream):
+    """acl.mdl.dump_reg_callback: with dump_op_switch on, the single op's dump reaches the Python callable in
+    chunks instead of files; the chunks hold the op's input bytes; after dump_unreg_callback, files again."""
+    rng = np.random.default_rng(9)
+    x = Tensor(rng.standard_normal((3, 7)).astype(np.float32))
+    y = Tensor(rng.standard_normal((3, 7)).astype(np.float32))
+    z = Tensor(np.zeros((3, 7), np.float32))
+    tmp = tempfile.mkdtemp(prefix="pyacl_dump_")
+    cfg = os.path.join(tmp, "dump.json")
+    os.makedirs(os.path.join(tmp, "out"))
+    with open(cfg, "w") as f:
+        json.dump({"dump": {"dump_path": os.path.join(tmp, "out"), "dump_op_switch": "on", "dump_mode": "all"}}, f)
+    ok(acl.mdl.init_dump(), "init_dump")
+    ok(acl.mdl.set_dump(cfg), "set_dump (dump_op_switch on)")
+    chunks = []
+
+    def on_chunk(c):
+        chunks.append(dict(c, data=acl.util.ptr_to_bytes(c["data_buf"], c["buf_len"])))
+
+    check(acl.mdl.dump_reg_callback(on_chunk, 1) != 0, "dump_reg_callback with flag 1 is refused (only 0)")
+    ok(acl.mdl.dump_reg_callback(on_chunk, 0), "dump_reg_callback")
+
+    def run():
+        ok(acl.op.compile_and_execute("Add", [x.desc, y.desc], [x.buf, y.buf], [z.desc], [z.buf], 0, ACL_ENGINE_SYS,
+                                      ACL_COMPILE_SYS, None, stream), "compile_and_execute Add (dumped)")
+        ok(acl.rt.synchronize_stream(stream), "synchronize_stream")
+
+    run()
+    check(len(chunks) > 0 and chunks[-1]["is_last_chunk"] == 1, "the dump arrived as %d chunk(s), the last marked"
+          % len(chunks))
+    check(all(set(c) >= {"file_name", "data_buf", "buf_len", "is_last_chunk", "offset", "flag"} for c in chunks),
+          "chunks carry pyACL's keys")
+    data = b"".join(c["data"] for c in chunks)
+    check(x.arr.tobytes() in data and y.arr.tobytes() in data and z.read().tobytes() in data,
+          "the dump holds the op's input and output bytes")
+    check(not os.path.exists(os.path.join(tmp, "out")) or not any(files for _, _, files in os.walk(os.path.join(tmp, "out"))),
+          "with a callback nothing is written to dump_path")
+    check(acl.mdl.dump_unreg_callback() is None, "dump_unreg_callback -> None")
+    n = len(chunks)
+    run()
+    check(len(chunks) == n, "no chunk after dump_unreg_callback")
+    check(any(files for _, _, files in os.walk(os.path.join(tmp, "out"))), "after it the dump goes to files again")
+    ok(acl.mdl.finalize_dump(), "finalize_dump")
+    try:
+        acl.mdl.dump_reg_callback(5, 0)
+        check(False, "a non-callable raises TypeError")
+    except TypeError:
+        check(True, "a non-callable raises TypeError")
+    for v in (x, y, z):
+        v.free()
+
+
 def main():
     ok(acl.init(), "acl.init()")
     ok(acl.rt.set_device(0), "set_device")
@@ -166,6 +222,7 @@ def main():
     ok(ret, "create_stream")
     blas(stream)
     single_ops(stream)
+    dump_callbacks(stream)
     ok(acl.rt.destroy_stream(stream), "destroy_stream")
     ok(acl.rt.reset_device(0), "reset_device")
     ok(acl.finalize(), "finalize")

@@ -31,6 +31,12 @@ def main():
     p, ret = acl.rt.malloc(256, 0)
     ok(acl.rt.memset(p, 256, 1, 256), "memset (work while profiling)")
     ok(acl.prof.pop(), "pop")
+    # mark_ex: CANN's msproftx requires a stream (a NULL one is its PROFILING_FAILED, -1, as the
+    # library's C answer) and a message of 1..127 characters
+    ok(acl.prof.mark_ex("pyacl-mark-ex-7", stream), "mark_ex(msg, stream)")
+    check(acl.prof.mark_ex("pyacl-mark-ex-7", 0) == -1, "mark_ex(msg, 0) -> -1 (CANN: the stream is required)")
+    check(acl.prof.mark_ex("", stream) == -1, "mark_ex of an empty message -> -1")
+    check(acl.prof.mark_ex("x" * 128, stream) == -1, "mark_ex of 128 characters -> -1")
     rid, ret = acl.prof.range_start(stamp)
     ok(ret, "range_start -> id %d" % rid)
     ok(acl.prof.range_stop(rid), "range_stop")
@@ -41,20 +47,26 @@ def main():
     ok(acl.prof.destroy_config(cfg), "destroy_config")
     check(acl.prof.start(cfg) == ACL_ERROR_INVALID_PARAM, "start with a destroyed config refused")
     ok(acl.prof.finalize(), "acl.prof.finalize")
-    found = False
+    found = found_ex = False
     files = []
     for root, _, names in os.walk(out):
         for n in names:
             files.append(os.path.join(root, n))
-            found |= msg.encode() in open(os.path.join(root, n), "rb").read()
+            text = open(os.path.join(root, n), "rb").read()
+            found |= msg.encode() in text
+            found_ex |= b"pyacl-mark-ex-7" in text
     check(len(files) > 0, "profiling output written under the path (%d file(s))" % len(files))
     check(found, "the stamp's message is in the profiling output")
+    check(found_ex, "the mark_ex message is in the profiling output")
 
     # without ACL_PROF_MSPROFTX the stamp functions are refused by the library
     ok(acl.prof.init(out), "acl.prof.init again")
     cfg = acl.prof.create_config([0], ACL_AICORE_NONE, 0, ACL_PROF_ACL_API)
     ok(acl.prof.start(cfg), "start without msproftx")
     check(acl.prof.create_stamp() == 0, "create_stamp without ACL_PROF_MSPROFTX -> 0")
+    check(acl.prof.mark_ex("off", stream) == -1, "mark_ex without ACL_PROF_MSPROFTX -> -1 (CANN's PROFILING_FAILED)")
+    check(acl.prof.pop() == -1 and acl.prof.range_stop(1) == -1,
+          "pop / range_stop without ACL_PROF_MSPROFTX -> -1 (CANN's PROFILING_FAILED)")
     ok(acl.prof.stop(cfg), "stop")
     acl.prof.destroy_config(cfg)
     ok(acl.prof.finalize(), "finalize")
