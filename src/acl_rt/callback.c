@@ -21,6 +21,7 @@
 #include "base/acl_check.h"
 #include "base/error.h"
 #include "base/util.h"
+#include "prof/prof_internal.h"
 
 #define WAIT_SLICE_MS 100
 #define MAX_NAMED_CALLBACKS 64
@@ -404,6 +405,7 @@ static oa_status hostfunc_run(void *args, const oa_task_exec *exec)
 
 ACL_FUNC_VISIBILITY aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream)
 {
+    OA_PROF_API_SPAN(); /* ACL_PROF_ACL_API span (docs/profiling.md) */
     ACL_RETURN_STATUS(subscribe(threadId, stream, SUB_REPORT));
 }
 
@@ -415,6 +417,7 @@ ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStre
 ACL_FUNC_VISIBILITY aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtCallbackBlockType blockType,
                                                  aclrtStream stream)
 {
+    OA_PROF_API_SPAN(); /* ACL_PROF_ACL_API span (docs/profiling.md) */
     ACL_REQUIRE(blockType == ACL_CALLBACK_BLOCK || blockType == ACL_CALLBACK_NO_BLOCK, OA_E_PARAM,
                 "blockType [%d] must be ACL_CALLBACK_BLOCK or ACL_CALLBACK_NO_BLOCK", (int)blockType);
     ACL_REQUIRE(fn != NULL, OA_E_RT_PARAM, "parameter [fn] must not be null");

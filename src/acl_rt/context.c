@@ -17,6 +17,7 @@
 #include "acl_rt/rt_internal.h"
 #include "base/acl_check.h"
 #include "base/error.h"
+#include "prof/prof_internal.h"
 
 static _Thread_local oa_context *t_ctx;
 static _Thread_local uint64_t t_ctx_serial;
@@ -251,6 +252,7 @@ void oa_ctx_tls_clear_if(oa_context *ctx)
 
 ACL_FUNC_VISIBILITY aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId)
 {
+    OA_PROF_API_SPAN(); /* ACL_PROF_ACL_API span (docs/profiling.md) */
     ACL_REQUIRE_NOT_NULL(context);
     oa_status st = oa_rt_check_device_id(deviceId, OA_E_RT_DEVICE_ID);
     if (st != OA_OK) {
@@ -269,6 +271,7 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateContext(aclrtContext *context, int32_t d
 
 ACL_FUNC_VISIBILITY aclError aclrtDestroyContext(aclrtContext context)
 {
+    OA_PROF_API_SPAN(); /* ACL_PROF_ACL_API span (docs/profiling.md) */
     ACL_REQUIRE_NOT_NULL(context);
     oa_context *ctx = (oa_context *)oa_registry_get(context, OA_OBJ_CONTEXT);
     ACL_REQUIRE(ctx != NULL, OA_E_RT_CONTEXT_NULL, "context [%p] is not a live context (already destroyed?)", context);
@@ -286,6 +289,7 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyContext(aclrtContext context)
 
 ACL_FUNC_VISIBILITY aclError aclrtSetCurrentContext(aclrtContext context)
 {
+    OA_PROF_API_SPAN(); /* ACL_PROF_ACL_API span (docs/profiling.md) */
     ACL_REQUIRE_NOT_NULL(context);
     oa_context *ctx = (oa_context *)oa_registry_get(context, OA_OBJ_CONTEXT);
     ACL_REQUIRE(ctx != NULL, OA_E_RT_CONTEXT_NULL, "context [%p] is not a live context (already destroyed?)", context);

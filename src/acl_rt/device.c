@@ -21,6 +21,7 @@
 #include "base/error.h"
 #include "base/util.h"
 #include "mem/mem_table.h"
+#include "prof/prof_internal.h"
 
 static oa_device g_devices[OA_RT_MAX_DEVICES];
 static uint32_t g_phys_count;
@@ -279,7 +280,6 @@ oa_status oa_rt_set_default_device(int32_t device_id)
     return OA_OK;
 }
 
-
 void oa_rt_finalize(void)
 {
     ensure_init();
@@ -411,11 +411,13 @@ static oa_status sync_device(int32_t timeout_ms)
 
 ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId)
 {
+    OA_PROF_API_SPAN(); /* ACL_PROF_ACL_API span (docs/profiling.md) */
     ACL_RETURN_STATUS(oa_rt_set_device(deviceId));
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtResetDevice(int32_t deviceId)
 {
+    OA_PROF_API_SPAN(); /* ACL_PROF_ACL_API span (docs/profiling.md) */
     ACL_RETURN_STATUS(reset_device(deviceId, false));
 }
 
@@ -462,6 +464,7 @@ ACL_FUNC_VISIBILITY aclError aclrtGetRunMode(aclrtRunMode *runMode)
 
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void)
 {
+    OA_PROF_API_SPAN(); /* ACL_PROF_ACL_API span (docs/profiling.md) */
     ACL_RETURN_STATUS(sync_device(-1));
 }
 

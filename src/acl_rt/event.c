@@ -25,6 +25,7 @@
 #include "base/acl_check.h"
 #include "base/error.h"
 #include "base/util.h"
+#include "prof/prof_internal.h"
 
 /* Flags accepted by aclrtCreateEventWithFlag and aclrtCreateEventExWithFlag (CANN's runtime values). */
 #define EV_DDSYNC_NS 0x01u
@@ -708,12 +709,14 @@ static oa_status ipc_event_create(const char *name, aclrtEvent *out);
 
 ACL_FUNC_VISIBILITY aclError aclrtCreateEvent(aclrtEvent *event)
 {
+    OA_PROF_API_SPAN(); /* ACL_PROF_ACL_API span (docs/profiling.md) */
     ACL_REQUIRE_NOT_NULL(event);
     ACL_RETURN_STATUS(event_create(EV_DEFAULT, false, event));
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag)
 {
+    OA_PROF_API_SPAN(); /* ACL_PROF_ACL_API span (docs/profiling.md) */
     ACL_REQUIRE_NOT_NULL(event);
     ACL_REQUIRE((flag & EV_FLAG_MAX) != 0 && flag <= EV_FLAG_MAX, OA_E_RT_PARAM,
                 "flag [%#x] must be an OR of ACL_EVENT_SYNC, ACL_EVENT_CAPTURE_STREAM_PROGRESS and "
@@ -802,6 +805,7 @@ ACL_FUNC_VISIBILITY aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle,
 
 ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event)
 {
+    OA_PROF_API_SPAN(); /* ACL_PROF_ACL_API span (docs/profiling.md) */
     ACL_REQUIRE_NOT_NULL(event);
     oa_event *ev = NULL;
     oa_status st = get_event(event, &ev);
@@ -816,6 +820,7 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event)
 
 ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 {
+    OA_PROF_API_SPAN(); /* ACL_PROF_ACL_API span (docs/profiling.md) */
     ACL_REQUIRE_NOT_NULL(event);
     ACL_RETURN_STATUS(record_event(event, stream, ACL_EVENT_RECORD_DEFAULT));
 }
@@ -992,6 +997,7 @@ static oa_status synchronize_event(aclrtEvent event, int32_t timeout)
 
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEvent(aclrtEvent event)
 {
+    OA_PROF_API_SPAN(); /* ACL_PROF_ACL_API span (docs/profiling.md) */
     ACL_REQUIRE_NOT_NULL(event);
     ACL_RETURN_STATUS(synchronize_event(event, -1));
 }
@@ -1030,6 +1036,7 @@ static oa_status completed_time(oa_event *ev, uint64_t *ns)
 
 ACL_FUNC_VISIBILITY aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent)
 {
+    OA_PROF_API_SPAN(); /* ACL_PROF_ACL_API span (docs/profiling.md) */
     ACL_REQUIRE_NOT_NULL(ms);
     ACL_REQUIRE_NOT_NULL(startEvent);
     ACL_REQUIRE_NOT_NULL(endEvent);
@@ -1104,6 +1111,7 @@ ACL_FUNC_VISIBILITY aclError aclrtGetEventAvailNum(uint32_t *eventCount)
 
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
 {
+    OA_PROF_API_SPAN(); /* ACL_PROF_ACL_API span (docs/profiling.md) */
     ACL_REQUIRE_NOT_NULL(event);
     /* aclrtSetOpWaitTimeout applies to the waits queued after it; the timeout is reported at synchronisation. */
     const int64_t timeout_ms = (int64_t)oa_rt_op_wait_timeout_s() * 1000;

@@ -25,6 +25,7 @@
 #include "base/error.h"
 #include "base/util.h"
 #include "mem/mem_table.h"
+#include "prof/prof_internal.h"
 
 #define MEM_ALIGN_UNIT 32u
 #define MEM_PADDING 32u
@@ -95,6 +96,7 @@ static oa_status malloc_device(void **devPtr, size_t size, aclrtMemMallocPolicy 
 
 ACL_FUNC_VISIBILITY aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
 {
+    OA_PROF_API_SPAN(); /* ACL_PROF_ACL_API span (docs/profiling.md) */
     ACL_REQUIRE_NOT_NULL(devPtr);
     ACL_REQUIRE(size > 0, OA_E_PARAM, "size [%zu] must be greater than 0", size);
     ACL_RETURN_STATUS(malloc_device(devPtr, size, policy, true, 0));
@@ -168,6 +170,7 @@ static oa_status malloc_host(void **ptr, size_t size)
 
 ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void **hostPtr, size_t size)
 {
+    OA_PROF_API_SPAN(); /* ACL_PROF_ACL_API span (docs/profiling.md) */
     ACL_REQUIRE_NOT_NULL(hostPtr);
     ACL_REQUIRE(size > 0, OA_E_PARAM, "size [%zu] must be greater than 0", size);
     ACL_RETURN_STATUS(malloc_host(hostPtr, size));
@@ -192,12 +195,14 @@ ACL_FUNC_VISIBILITY aclError aclrtMallocHostWithCfg(void **ptr, uint64_t size, a
 
 ACL_FUNC_VISIBILITY aclError aclrtFree(void *devPtr)
 {
+    OA_PROF_API_SPAN(); /* ACL_PROF_ACL_API span (docs/profiling.md) */
     ACL_REQUIRE_NOT_NULL(devPtr);
     ACL_RETURN_STATUS(oa_mem_free(devPtr, OA_MEM_KIND_DEVICE, NULL));
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtFreeHost(void *hostPtr)
 {
+    OA_PROF_API_SPAN(); /* ACL_PROF_ACL_API span (docs/profiling.md) */
     ACL_REQUIRE_NOT_NULL(hostPtr);
     ACL_RETURN_STATUS(oa_mem_free(hostPtr, OA_MEM_KIND_HOST, NULL));
 }
@@ -429,6 +434,7 @@ static oa_status memcpy_sync(void *dst, size_t destMax, const void *src, size_t 
 ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
                                          aclrtMemcpyKind kind)
 {
+    OA_PROF_API_SPAN(); /* ACL_PROF_ACL_API span (docs/profiling.md) */
     if (count == 0) {
         return ACL_SUCCESS;
     }
@@ -478,6 +484,7 @@ static oa_status memcpy_async(void *dst, size_t destMax, const void *src, size_t
 ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
                                               aclrtMemcpyKind kind, aclrtStream stream)
 {
+    OA_PROF_API_SPAN(); /* ACL_PROF_ACL_API span (docs/profiling.md) */
     if (count == 0) {
         return ACL_SUCCESS;
     }
@@ -543,6 +550,7 @@ static bool valid_2d_kind(aclrtMemcpyKind k)
 ACL_FUNC_VISIBILITY aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                                            size_t height, aclrtMemcpyKind kind)
 {
+    OA_PROF_API_SPAN(); /* ACL_PROF_ACL_API span (docs/profiling.md) */
     if (width == 0 || height == 0) {
         return ACL_SUCCESS;
     }
@@ -575,6 +583,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void 
 ACL_FUNC_VISIBILITY aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
                                                 size_t width, size_t height, aclrtMemcpyKind kind, aclrtStream stream)
 {
+    OA_PROF_API_SPAN(); /* ACL_PROF_ACL_API span (docs/profiling.md) */
     if (width == 0 || height == 0) {
         return ACL_SUCCESS;
     }
@@ -663,6 +672,7 @@ static oa_status memset_common(void *devPtr, size_t maxCount, int32_t value, siz
 
 ACL_FUNC_VISIBILITY aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
 {
+    OA_PROF_API_SPAN(); /* ACL_PROF_ACL_API span (docs/profiling.md) */
     if (count == 0) {
         return ACL_SUCCESS;
     }
@@ -673,6 +683,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t 
 ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count,
                                               aclrtStream stream)
 {
+    OA_PROF_API_SPAN(); /* ACL_PROF_ACL_API span (docs/profiling.md) */
     if (count == 0) {
         return ACL_SUCCESS;
     }

@@ -207,6 +207,7 @@ struct oa_stream {
     pthread_t worker;
     oa_status error;          /* first task error since the last synchronisation */
     uint32_t error_task_id;
+    char error_msg[512];      /* the failed task's own messages (worker thread), shown by the synchronisation */
     bool stop_tripped;        /* stop-on-failure mode skipped tasks since the error */
 
     uint64_t failure_mode;    /* ACL_CONTINUE_ON_FAILURE / ACL_STOP_ON_FAILURE */

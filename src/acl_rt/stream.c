@@ -24,6 +24,7 @@
 #include "base/acl_check.h"
 #include "base/error.h"
 #include "base/util.h"
+#include "prof/prof_internal.h"
 
 #define TASKS_PER_CHUNK 64
 
@@ -162,6 +163,21 @@ oa_status oa_stream_create(oa_context *ctx, uint32_t priority, uint32_t acl_flag
 
 /* ---- worker ---------------------------------------------------------------- */
 
+/* Copies a task's pending messages into dst, one line: newlines become "; ". */
+static void copy_task_message(char *dst, size_t cap, const char *msg)
+{
+    size_t n = 0;
+    for (const char *p = msg; p != NULL && *p != '\0' && n + 3 < cap; ++p) {
+        if (*p == '\n') {
+            dst[n++] = ';';
+            dst[n++] = ' ';
+        } else {
+            dst[n++] = *p;
+        }
+    }
+    dst[n] = '\0';
+}
+
 static void *worker_main(void *arg)
 {
     oa_stream *s = arg;
@@ -189,6 +205,7 @@ static void *worker_main(void *arg)
         oa_status st = OA_OK;
         if (!skip) {
             exec.task_id = t->id;
+            oa_error_clear(); /* messages on this thread belong to the task that is about to run */
             /* aclrtSetOpExecuteTimeOut*: an operator that runs longer fails with CANN's AI Core timeout code. */
             const uint64_t limit_us = t->kind == OA_TASK_KIND_KERNEL ? oa_rt_op_execute_timeout_us() : 0;
             const uint64_t t0 = limit_us != 0 ? oa_now_ns() : 0;
@@ -211,11 +228,14 @@ static void *worker_main(void *arg)
             oa_rt_report_task_failure(s, t->id, t->tid, st);
         }
 
+        /* The task's own messages live in this thread's buffer; the synchroniser's thread reports them. */
+        const char *task_msg = st != OA_OK ? oa_error_take_messages() : NULL;
         pthread_mutex_lock(&s->mu);
         if (st != OA_OK) {
             if (s->error == OA_OK) {
                 s->error = st;
                 s->error_task_id = t->id;
+                copy_task_message(s->error_msg, sizeof(s->error_msg), task_msg);
             }
             if ((s->failure_mode & 1u) == ACL_STOP_ON_FAILURE) {
                 s->stop_tripped = true;
@@ -371,7 +391,6 @@ static bool is_worker_locked(const oa_stream *s)
     return s->worker_started && pthread_equal(s->worker, pthread_self());
 }
 
-
 static void deadline_after(struct timespec *ts, int32_t ms)
 {
     clock_gettime(CLOCK_MONOTONIC, ts);
@@ -412,10 +431,17 @@ oa_status oa_stream_synchronize(oa_stream *s, int32_t timeout_ms)
     --s->sync_waiters;
     oa_status st = s->error;
     uint32_t failed_task = s->error_task_id;
+    char task_msg[sizeof(s->error_msg)];
+    memcpy(task_msg, s->error_msg, sizeof(task_msg));
+    s->error_msg[0] = '\0';
     s->error = OA_OK;
     s->stop_tripped = false;
     pthread_mutex_unlock(&s->mu);
     if (st != OA_OK) {
+        if (task_msg[0] != '\0') {
+            return OA_FAIL(st, "task %u on stream %d of device %d failed: %s", failed_task, s->id, s->device_id,
+                           task_msg);
+        }
         return OA_FAIL(st, "task %u on stream %d of device %d failed", failed_task, s->id, s->device_id);
     }
     return OA_OK;
@@ -645,12 +671,14 @@ static oa_status create_user_stream(uint32_t priority, uint32_t flags, aclrtStre
 
 ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream *stream)
 {
+    OA_PROF_API_SPAN(); /* ACL_PROF_ACL_API span (docs/profiling.md) */
     ACL_REQUIRE_NOT_NULL(stream);
     ACL_RETURN_STATUS(create_user_stream(OA_RT_STREAM_PRIORITY_DEFAULT, 0, stream));
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority, uint32_t flag)
 {
+    OA_PROF_API_SPAN(); /* ACL_PROF_ACL_API span (docs/profiling.md) */
     ACL_REQUIRE_NOT_NULL(stream);
     ACL_RETURN_STATUS(create_user_stream(clamp_priority((int64_t)priority), flag, stream));
 }
@@ -757,6 +785,7 @@ static oa_status destroy_stream(aclrtStream stream, bool force)
 
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream)
 {
+    OA_PROF_API_SPAN(); /* ACL_PROF_ACL_API span (docs/profiling.md) */
     ACL_REQUIRE_NOT_NULL(stream);
     ACL_RETURN_STATUS(destroy_stream(stream, false));
 }
@@ -784,11 +813,13 @@ static oa_status sync_stream(aclrtStream stream, int32_t timeout)
 
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream)
 {
+    OA_PROF_API_SPAN(); /* ACL_PROF_ACL_API span (docs/profiling.md) */
     ACL_RETURN_STATUS(sync_stream(stream, -1));
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout)
 {
+    OA_PROF_API_SPAN(); /* ACL_PROF_ACL_API span (docs/profiling.md) */
     ACL_REQUIRE(timeout >= -1, OA_E_RT_PARAM, "timeout [%d] must be -1 or greater", timeout);
     ACL_REQUIRE(timeout != 0, OA_E_RT_PARAM, "timeout [%d] must be -1 (wait forever) or greater than 0", timeout);
     ACL_RETURN_STATUS(sync_stream(stream, timeout));

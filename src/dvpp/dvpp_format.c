@@ -200,3 +200,19 @@ const oa_dvpp_rules oa_dvpp_vpc_in_rules = {
     "VPC", "input", 10, 6, 8192, 8192, 16, 0, 32, 16384, 6, 16384, true};
 const oa_dvpp_rules oa_dvpp_vpc_out_rules = {
     "VPC", "output", 10, 6, 4096, 4096, 16, 0, 32, 16384, 6, 16384, false};
+
+oa_status oa_dvpp_vpc_8k_check(const oa_dvpp_pic *in)
+{
+    if (in->w <= 4096u && in->h <= 4096u) {
+        return OA_OK;
+    }
+    const oa_dvpp_fmt *f = in->fmt;
+    const bool ok = f->layout == OA_DVPP_LAYOUT_Y || (f->layout == OA_DVPP_LAYOUT_SP && f->sub_w >= f->sub_h);
+    if (!ok) {
+        return OA_FAIL(OA_E_PARAM,
+                       "VPC input %ux%u is wider or taller than 4096: only YUV400 and YUV/YVU 420SP, 422SP, 444SP are "
+                       "accepted above 4096, not %s",
+                       in->w, in->h, f->name);
+    }
+    return OA_OK;
+}

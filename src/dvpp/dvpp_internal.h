@@ -165,6 +165,11 @@ int oa_dvpp_pic_planes(const oa_dvpp_pic *pic, oa_dvpp_plane planes[2]);
 
 /* Rules of the VPC engine (docs/dvpp.md "VPC"). */
 extern const oa_dvpp_rules oa_dvpp_vpc_in_rules;
+/*
+ * 310P: a VPC input wider or taller than 4096 must be YUV400 or a 4:2:0 / 4:2:2 / 4:4:4
+ * semi-planar format (docs/dvpp.md "VPC limits"); ACL_ERROR_INVALID_PARAM otherwise.
+ */
+oa_status oa_dvpp_vpc_8k_check(const oa_dvpp_pic *in) OA_MUST_CHECK;
 extern const oa_dvpp_rules oa_dvpp_vpc_out_rules;
 
 /* ---- channels ---- */

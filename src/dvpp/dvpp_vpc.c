@@ -14,6 +14,8 @@
 #define ROI_MIN_W 10u
 #define ROI_MIN_H 6u
 #define PASTE_LEFT_ALIGN 16u
+#define VPC_MAX_SHRINK 32u /* output >= input / 32 per axis */
+#define VPC_MAX_ZOOM 16u   /* output <= input x 16 per axis */
 
 typedef struct vpc_item {
     oa_dvpp_pic in, out;
@@ -97,6 +99,22 @@ static oa_status formats_check(const oa_dvpp_fmt *a, const oa_dvpp_fmt *b)
     return OA_OK;
 }
 
+/*
+ * The VPC scales each axis by a factor in [1/32, 16] (docs/dvpp.md "VPC limits"): a region resized
+ * outside it is ACL_ERROR_INVALID_PARAM.
+ */
+static oa_status ratio_check(const oa_dvpp_rect *src, const oa_dvpp_rect *dst)
+{
+    const bool w_ok = (uint64_t)dst->w * VPC_MAX_SHRINK >= src->w && dst->w <= (uint64_t)src->w * VPC_MAX_ZOOM;
+    const bool h_ok = (uint64_t)dst->h * VPC_MAX_SHRINK >= src->h && dst->h <= (uint64_t)src->h * VPC_MAX_ZOOM;
+    if (!w_ok || !h_ok) {
+        return OA_FAIL(OA_E_PARAM,
+                       "VPC cannot resize %ux%u to %ux%u: the scale of each axis must be in [1/%u, %u] (%s)", src->w,
+                       src->h, dst->w, dst->h, VPC_MAX_SHRINK, VPC_MAX_ZOOM, w_ok ? "height" : "width");
+    }
+    return OA_OK;
+}
+
 static oa_status border_check(const acldvppBorderConfig *b, const oa_dvpp_pic *out, oa_dvpp_rect *inner)
 {
     if (b == NULL) {
@@ -126,6 +144,9 @@ static oa_status add_item(vpc_job *j, uint32_t k, const acldvppPicDesc *in, acld
         st = oa_dvpp_pic_check(out, &oa_dvpp_vpc_out_rules, &it->out);
     }
     if (st == OA_OK) {
+        st = oa_dvpp_vpc_8k_check(&it->in);
+    }
+    if (st == OA_OK) {
         st = formats_check(it->in.fmt, it->out.fmt);
     }
     if (st != OA_OK) {
@@ -145,6 +166,9 @@ static oa_status add_item(vpc_job *j, uint32_t k, const acldvppPicDesc *in, acld
         }
         it->border = true;
         it->bcfg = *border;
+    }
+    if ((st = ratio_check(&it->src, &it->dst)) != OA_OK) {
+        return st;
     }
     it->desc = out;
     return OA_OK;

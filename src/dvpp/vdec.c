@@ -325,6 +325,10 @@ static oa_status chan_create(aclvdecChannelDesc *d)
         st = OA_FAIL(OA_E_NOMEM, "VDEC decoder context");
     } else {
         c->ctx->thread_count = 1; /* frames leave the decoder as early as the stream allows */
+        if (d->out_mode == 1) {
+            /* outMode 1, CANN's fast output: each frame leaves as soon as it is decoded, no reordering delay */
+            c->ctx->flags |= AV_CODEC_FLAG_LOW_DELAY;
+        }
         if (avcodec_open2(c->ctx, codec, NULL) < 0) {
             st = OA_FAIL(OA_E_FAILURE, "VDEC: cannot open the FFmpeg decoder");
         }

@@ -242,17 +242,31 @@ static oa_status open_encoder(oa_venc_chan *c, const aclvencChannelDesc *d)
     x->gop_size = (int)d->key_frame_interval;
     x->max_b_frames = 0;
     x->thread_count = 1;
+    /*
+     * Rate control (docs/dvpp.md "VENC"): maxBitRate kbit/s with a one-second buffer. CBR (rcMode 2):
+     * bit rate = minimum = maximum, the H.264 stream padded with filler data (NAL HRD "cbr"); VBR (rcMode 0,
+     * the 310P default, or 1): constant quality capped at maxBitRate. maxBitRate 0: the encoder's default.
+     */
+    const bool cbr = d->rc_mode == VENC_RC_CBR && d->max_bit_rate != 0;
     if (d->max_bit_rate != 0) {
-        x->bit_rate = (int64_t)d->max_bit_rate * 1000;
-        x->rc_max_rate = x->bit_rate;
-        x->rc_buffer_size = (int)(x->bit_rate > INT32_MAX ? INT32_MAX : x->bit_rate);
+        const int64_t rate = (int64_t)d->max_bit_rate * 1000;
+        x->rc_max_rate = rate;
+        x->rc_buffer_size = (int)(rate > INT32_MAX ? INT32_MAX : rate);
+        if (cbr) {
+            x->bit_rate = rate;
+            x->rc_min_rate = rate;
+        }
     }
     AVDictionary *opt = NULL;
+    if (cbr && strcmp(codec->name, "libx264") == 0) {
+        (void)av_dict_set(&opt, "nal-hrd", "cbr", 0);
+    }
     (void)av_dict_set(&opt, "preset", "veryfast", 0);
     (void)av_dict_set(&opt, "tune", "zerolatency", 0);
     (void)av_dict_set(&opt, "forced-idr", "1", 0); /* forceIFrame makes an IDR frame */
     if (strcmp(codec->name, "libx265") == 0) {
-        (void)av_dict_set(&opt, "x265-params", "open-gop=0", 0); /* key frames IDR, not CRA */
+        /* key frames IDR, not CRA; CBR: x265's strict constant bit rate with filler */
+        (void)av_dict_set(&opt, "x265-params", cbr ? "open-gop=0:strict-cbr=1" : "open-gop=0", 0);
     }
     static const char *const profiles[] = {"main", "baseline", "main", "high"};
     (void)av_dict_set(&opt, "profile", profiles[d->en_type], 0);

@@ -50,6 +50,11 @@ static oa_status check_u32(aclvencChannelDescParamType t, uint32_t v)
             return OA_FAIL(OA_E_PARAM, "VENC enType [%u] must be in [0, %u]", v, (uint32_t)H264_HIGH_LEVEL);
         }
         return OA_OK;
+    case ACL_VENC_RC_MODE_UINT32:
+        if (v > VENC_RC_CBR) {
+            return OA_FAIL(OA_E_PARAM, "VENC rcMode [%u] must be 0 (default, VBR), 1 (VBR) or 2 (CBR)", v);
+        }
+        return OA_OK;
     case ACL_VENC_KEY_FRAME_INTERVAL_UINT32:
     case ACL_VENC_SRC_RATE_UINT32:
         if (v == 0) {

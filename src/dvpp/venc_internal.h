@@ -8,6 +8,11 @@
 
 typedef struct oa_venc_chan oa_venc_chan;
 
+/* rcMode values (docs/dvpp.md "VENC"): 0 the default (VBR on 310P), 1 VBR, 2 CBR. */
+#define VENC_RC_DEFAULT 0u
+#define VENC_RC_VBR 1u
+#define VENC_RC_CBR 2u
+
 struct aclvencChannelDesc {
     uint64_t thread_id;
     aclvencCallback callback;

@@ -95,10 +95,9 @@ oa_status oa_v1_capture_run(v1_sub *s)
 {
     oa_capture_pool *p = s->cap;
     const v1_pool_mem *pm = p->priv;
-    const v1_iobuf *b = oa_v1_sub_bufs(s);
-    const v1_io io = {.in = b, .out = b + s->n_in, .variant = s->variant};
     pthread_mutex_lock(&p->run_mu);
-    const oa_status st = oa_v1_run(oa_v1_model_program(s->m->exec), pm->ctx, &io, oa_op_threadpool());
+    /* a replay is an execution of the model: dumped and profiled like one (docs/dump.md "Captured replays") */
+    const oa_status st = oa_v1_sub_execute(s, pm->ctx);
     pthread_mutex_unlock(&p->run_mu);
     return st;
 }

@@ -35,6 +35,12 @@ typedef struct v1_sub {
 /* The buffers of an execution (inputs, then outputs). */
 v1_iobuf *oa_v1_sub_bufs(v1_sub *s);
 
+/*
+ * Runs execution s on context c, with the model's dump and profiling when they are on (one check
+ * per run); direct executions and captured replays both come here.
+ */
+oa_status oa_v1_sub_execute(v1_sub *s, v1_ctx *c) OA_MUST_CHECK;
+
 /* The run function of execution tasks (the capture hooks are registered for it). */
 oa_status oa_v1_task_run(void *args, const oa_task_exec *exec);
 

@@ -161,9 +161,18 @@ static oa_status run_sub(v1_sub *s)
     if (st != OA_OK) {
         return st;
     }
+    st = oa_v1_sub_execute(s, c);
+    ctx_release(x, c);
+    return st;
+}
+
+oa_status oa_v1_sub_execute(v1_sub *s, v1_ctx *c)
+{
+    oa_v1_model *x = s->m->exec;
     const v1_iobuf *b = oa_v1_sub_bufs(s);
     v1_io io = {.in = b, .out = b + s->n_in, .variant = s->variant};
     const uint64_t step = atomic_fetch_add_explicit(&x->runs, 1, memory_order_relaxed);
+    oa_status st;
     if (oa_dump_enabled() || oa_prof_active()) { /* the one check per run; both off in production */
         oa_dump_run dr;
         v1_observe obs = {.model_id = s->m->id, .prof = oa_prof_active()};
@@ -178,7 +187,6 @@ static oa_status run_sub(v1_sub *s)
     } else {
         st = oa_v1_run(x->prog, c, &io, oa_op_threadpool());
     }
-    ctx_release(x, c);
     return st;
 }
 

@@ -97,7 +97,8 @@ static prof_mode g_mode;
 static char g_result_path[PATH_MAX];
 static char g_config_path[PATH_MAX]; /* aclprofSetConfig(ACL_PROF_PATH) */
 static bool g_running;
-static _Atomic uint64_t g_types_pub; /* g_types, readable without the lock (API spans) */
+_Atomic uint64_t oa_prof_api_gate; /* g_types, readable without the lock (API spans, prof_internal.h) */
+#define g_types_pub oa_prof_api_gate
 static uint64_t g_types;
 static uint32_t g_devices[PROF_MAX_DEV_NUM];
 static uint32_t g_device_count;
@@ -238,10 +239,70 @@ static void add_meta(cJSON *events, const char *what, int pid, int tid, const ch
 }
 
 /*
+ * api_statistic_<stamp>.csv: the ACL API spans (category AscendCL) per API name, as msprof's export
+ * (docs/profiling.md): Level,API Name,Time(us),Count,Avg(us),Min(us),Max(us),Variance, by total time.
+ */
+typedef struct api_stat {
+    const char *name;
+    uint64_t count;
+    double total_us, min_us, max_us, sq_us;
+} api_stat;
+
+static int cmp_api_total(const void *a, const void *b)
+{
+    const api_stat *x = a, *y = b;
+    return x->total_us < y->total_us ? 1 : (x->total_us > y->total_us ? -1 : strcmp(x->name, y->name));
+}
+
+static bool write_api_statistic_locked(const char *path)
+{
+    api_stat *st = calloc(g_event_count + 1, sizeof(*st));
+    if (st == NULL) {
+        return false;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < g_event_count; ++i) {
+        const trace_event *e = &g_events[i];
+        if (e->phase != 'X' || strcmp(e->category, "AscendCL") != 0) {
+            continue;
+        }
+        size_t k = 0;
+        while (k < n && strcmp(st[k].name, e->name) != 0) {
+            ++k;
+        }
+        const double d = (double)e->dur_ns / 1000.0;
+        if (k == n) {
+            st[n++] = (api_stat){.name = e->name, .min_us = d, .max_us = d};
+        }
+        st[k].count++;
+        st[k].total_us += d;
+        st[k].sq_us += d * d;
+        st[k].min_us = d < st[k].min_us ? d : st[k].min_us;
+        st[k].max_us = d > st[k].max_us ? d : st[k].max_us;
+    }
+    qsort(st, n, sizeof(*st), cmp_api_total);
+    FILE *f = fopen(path, "w");
+    if (f == NULL) {
+        free(st);
+        return false;
+    }
+    fputs("Level,API Name,Time(us),Count,Avg(us),Min(us),Max(us),Variance\n", f);
+    for (size_t k = 0; k < n; ++k) {
+        const double avg = st[k].total_us / (double)st[k].count;
+        double var = st[k].sq_us / (double)st[k].count - avg * avg;
+        var = var > 0.0 ? var : 0.0;
+        fprintf(f, "acl,%s,%.3f,%llu,%.3f,%.3f,%.3f,%.3f\n", st[k].name, st[k].total_us,
+                (unsigned long long)st[k].count, avg, st[k].min_us, st[k].max_us, var);
+    }
+    free(st);
+    return fclose(f) == 0;
+}
+
+/*
  * Writes the session that is stopping (docs/profiling.md "Output"):
  *   <result>/PROF_<nnnnnn>_<yyyymmddhhmmssmmm>_<pid 8 digits><8 letters>/
  *       host/, device_0/, mindstudio_profiler_output/msprof_<stamp>.json (a Chrome-trace array),
- *       op_summary_<stamp>.csv, op_statistic_<stamp>.csv
+ *       op_summary_<stamp>.csv, op_statistic_<stamp>.csv, api_statistic_<stamp>.csv (ACL API spans)
  */
 static oa_status write_trace_locked(void)
 {
@@ -308,6 +369,10 @@ static oa_status write_trace_locked(void)
     }
     char file[PATH_MAX + 256];
     oa_status st = oa_prof_ops_write(out, stamp, events, pid_hw);
+    snprintf(file, sizeof(file), "%s/api_statistic_%s.csv", out, stamp);
+    if (st == OA_OK && (g_types & ACL_PROF_ACL_API) != 0 && !write_api_statistic_locked(file)) {
+        st = OA_FAIL(OA_E_WRITE_FILE, "cannot write profiling file [%s]", file);
+    }
     snprintf(file, sizeof(file), "%s/msprof_%s.json", out, stamp);
     if (st == OA_OK && !write_json(file, events)) {
         st = OA_FAIL(OA_E_WRITE_FILE, "cannot write profiling trace [%s]", file);
@@ -979,12 +1044,10 @@ bool oa_prof_session_configured(void)
     return on;
 }
 
-uint64_t oa_prof_api_begin(void)
+uint64_t oa_prof_api_now(void)
 {
-    if ((atomic_load_explicit(&g_types_pub, memory_order_relaxed) & ACL_PROF_ACL_API) == 0) {
-        return 0;
-    }
-    return oa_now_ns();
+    const uint64_t t = oa_now_ns();
+    return t != 0 ? t : 1; /* 0 means "not recorded" */
 }
 
 void oa_prof_api_end(const char *api, uint64_t t0)

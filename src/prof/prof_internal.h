@@ -9,6 +9,7 @@
 #ifndef OA_PROF_PROF_INTERNAL_H
 #define OA_PROF_PROF_INTERNAL_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -79,7 +80,34 @@ void oa_prof_record_op(const oa_prof_op *op);
  * of a public function (0 when off: one relaxed load), oa_prof_api_end(name,
  * t0) before it returns.
  */
-uint64_t oa_prof_api_begin(void);
+extern _Atomic uint64_t oa_prof_api_gate; /* the session's data types (prof.c), read without a lock */
+uint64_t oa_prof_api_now(void);
+static inline uint64_t oa_prof_api_begin(void)
+{
+    /* off: one relaxed load and one branch predicted not taken */
+    if (__builtin_expect((atomic_load_explicit(&oa_prof_api_gate, memory_order_relaxed) & ACL_PROF_ACL_API) == 0, 1)) {
+        return 0;
+    }
+    return oa_prof_api_now();
+}
 void oa_prof_api_end(const char *api, uint64_t t0);
+
+/*
+ * The same span over a whole function body: OA_PROF_API_SPAN(); as the first
+ * statement records from there to every return (named after the function).
+ * Off: one relaxed load and a not-taken branch at entry, a not-taken branch at exit.
+ */
+typedef struct oa_prof_span {
+    uint64_t t0;
+    const char *api;
+} oa_prof_span;
+static inline void oa_prof_span_close(oa_prof_span *s)
+{
+    if (__builtin_expect(s->t0 != 0, 0)) {
+        oa_prof_api_end(s->api, s->t0);
+    }
+}
+#define OA_PROF_API_SPAN()                                                                                          \
+    oa_prof_span oa_prof_span_ __attribute__((cleanup(oa_prof_span_close))) = {oa_prof_api_begin(), __func__}
 
 #endif /* OA_PROF_PROF_INTERNAL_H */

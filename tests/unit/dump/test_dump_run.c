@@ -852,6 +852,148 @@ static void dump_layers(void **state)
     assert_int_equal(by_orig, 1);
 }
 
+/* Captures one execution of model id on a new stream, then replays it with input x0, then x1 (outputs y0, y1). */
+static void capture_and_replay(uint32_t id, int batch, bool dyn, const float *x0, const float *x1, float *y0,
+                               float *y1)
+{
+    const size_t xs = (size_t)batch * K1 * sizeof(float), ys = (size_t)batch * N2 * sizeof(float);
+    void *dx = NULL, *dy = NULL;
+    OK_ACL(aclrtMalloc(&dx, xs, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK_ACL(aclrtMalloc(&dy, ys, ACL_MEM_MALLOC_HUGE_FIRST));
+    aclmdlDataset *in = aclmdlCreateDataset(), *out = aclmdlCreateDataset();
+    aclDataBuffer *bx = aclCreateDataBuffer(dx, xs), *by = aclCreateDataBuffer(dy, ys);
+    OK_ACL(aclmdlAddDatasetBuffer(in, bx));
+    OK_ACL(aclmdlAddDatasetBuffer(out, by));
+    if (dyn) {
+        const int64_t dims[4] = {batch, 8, 4, 4};
+        aclTensorDesc *td = aclCreateTensorDesc(ACL_FLOAT, 4, dims, ACL_FORMAT_NCHW);
+        OK_ACL(aclmdlSetDatasetTensorDesc(in, td, 0));
+        aclDestroyTensorDesc(td);
+    }
+    aclrtStream s = NULL;
+    OK_ACL(aclrtCreateStream(&s));
+    OK_ACL(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    OK_ACL(aclmdlExecuteAsync(id, in, out, s)); /* recorded, not run */
+    aclmdlRI ri = NULL;
+    OK_ACL(aclmdlRICaptureEnd(s, &ri));
+    const float *xin[2] = {x0, x1};
+    float *yout[2] = {y0, y1};
+    for (int r = 0; r < 2; ++r) {
+        OK_ACL(aclrtMemcpy(dx, xs, xin[r], xs, ACL_MEMCPY_HOST_TO_DEVICE));
+        OK_ACL(aclmdlRIExecuteAsync(ri, s));
+        OK_ACL(aclrtSynchronizeStream(s));
+        OK_ACL(aclrtMemcpy(yout[r], ys, dy, ys, ACL_MEMCPY_DEVICE_TO_HOST));
+    }
+    OK_ACL(aclmdlRIDestroy(ri));
+    OK_ACL(aclrtDestroyStream(s));
+    OK_ACL(aclDestroyDataBuffer(bx));
+    OK_ACL(aclDestroyDataBuffer(by));
+    OK_ACL(aclmdlDestroyDataset(in));
+    OK_ACL(aclmdlDestroyDataset(out));
+    OK_ACL(aclrtFree(dx));
+    OK_ACL(aclrtFree(dy));
+}
+
+/* Entries of dir (not . and ..). */
+static int count_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    }
+    closedir(d);
+    return n;
+}
+
+/*
+ * Captured replays (docs/dump.md "Captured replays"): a static and a dynamic model captured once and replayed
+ * twice with different inputs. The capture runs nothing; each replay is one execution: dumped as steps 0 and 1
+ * (the model's real outputs of that replay) and profiled (every dumped op once per replay in the timeline).
+ */
+static void dump_prof_capture(void **state)
+{
+    (void)state;
+    char json[4096], prof_dir[1200];
+    snprintf(prof_dir, sizeof prof_dir, "%s/prof", g_work);
+    mkdir(prof_dir, 0750);
+    snprintf(json, sizeof json,
+             "{\"dump\":{\"dump_path\":\"%s\",\"dump_list\":[{}],\"dump_mode\":\"output\"},"
+             "\"profiler\":{\"switch\":\"on\",\"output\":\"%s\",\"task_time\":\"on\"}}",
+             g_dump, prof_dir);
+    init_with(json);
+    static float x0[3 * K1], x1[3 * K1], y[2][2][3 * N2];
+    fc_input(x0, 3);
+    for (int i = 0; i < 3 * K1; ++i) {
+        x1[i] = 0.5f - x0[i];
+    }
+    uint32_t ids[2];
+    const int batch[2] = {1, 3};
+    char om[1200];
+    for (int m = 0; m < 2; ++m) {
+        snprintf(om, sizeof om, "%s/ew/%s.om", g_models, m == 0 ? "fc" : "fc_dyn");
+        OK_ACL(aclmdlLoadFromFile(om, &ids[m]));
+        capture_and_replay(ids[m], batch[m], m == 1, x0, x1, y[m][0], y[m][1]);
+        assert_true(memcmp(y[m][0], y[m][1], (size_t)batch[m] * N2 * sizeof(float)) != 0);
+    }
+    for (int m = 0; m < 2; ++m) {
+        OK_ACL(aclmdlUnload(ids[m]));
+    }
+    finish();
+
+    char trace_path[1024] = "", out[2400], prof_name[256];
+    only_entry(prof_dir, prof_name, sizeof prof_name);
+    snprintf(out, sizeof out, "%s/%s/mindstudio_profiler_output", prof_dir, prof_name);
+    list_files(out);
+    for (int i = 0; i < g_n_files; ++i) {
+        if (strncmp(strrchr(g_files[i], '/') + 1, "msprof_", 7) == 0) {
+            strcpy(trace_path, g_files[i]);
+        }
+    }
+    assert_true(trace_path[0] != '\0');
+    char *text = read_all(trace_path);
+    cJSON *trace = cJSON_Parse(text);
+    free(text);
+    assert_true(cJSON_IsArray(trace));
+
+    char level[256], dir[2400];
+    only_entry(g_dump, level, sizeof level);
+    for (int m = 0; m < 2; ++m) {
+        const size_t ys = (size_t)batch[m] * N2 * sizeof(float);
+        snprintf(dir, sizeof dir, "%s/%s/0/fc/%u", g_dump, level, ids[m]);
+        assert_int_equal(count_entries(dir), 2); /* two replays, the capture itself ran nothing */
+        int per_step = -1;
+        for (int step = 0; step < 2; ++step) {
+            char sdir[2500];
+            snprintf(sdir, sizeof sdir, "%s/%d", dir, step);
+            list_files(sdir);
+            assert_true(g_n_files > 0);
+            assert_true(per_step < 0 || per_step == g_n_files);
+            per_step = g_n_files;
+            bool saw_output = false;
+            for (int i = 0; i < g_n_files; ++i) {
+                dr_file f;
+                char why[256];
+                if (!dr_read(g_files[i], &f, why, sizeof why)) {
+                    fail_msg("%s: %s", g_files[i], why);
+                }
+                check_file(g_files[i], &f);
+                if (f.out[0].size == ys && memcmp(f.out[0].bytes, y[m][step], ys) == 0) {
+                    saw_output = true;
+                }
+                assert_int_equal(count_op_events(trace, ids[m], f.op_name), 2); /* once per replay */
+                dr_free(&f);
+            }
+            if (!saw_output) {
+                fail_msg("model %u step %d: no dump file holds the replay's output", ids[m], step);
+            }
+        }
+        assert_int_equal(count_op_events(trace, ids[m], NULL), 2 * per_step);
+    }
+    cJSON_Delete(trace);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 4) {
@@ -879,6 +1021,7 @@ int main(int argc, char **argv)
         {"compare", cmocka_unit_test(dump_for_compare)},
         {"args", cmocka_unit_test(dump_args)},
         {"layers", cmocka_unit_test(dump_layers)},
+        {"capture", cmocka_unit_test(dump_prof_capture)},
         {"bad", cmocka_unit_test(bad_configs)},
     };
     struct CMUnitTest t[1];

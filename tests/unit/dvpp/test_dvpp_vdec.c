@@ -8,11 +8,13 @@
  * no crash), the channel description's parameters and the errors of bad
  * sends.
  */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include <libavcodec/avcodec.h>
 #include <pthread.h>
 #include <stdatomic.h>
 
 #include "dvpp_test_util.h"
+#include <time.h>
 
 #define CW 320
 #define CH 240
@@ -30,6 +32,7 @@ typedef struct clip {
 static clip g_clip;
 static bool g_bgr;
 static atomic_int g_done, g_bad, g_stop, g_nopic;
+static bool g_no_b; /* encode without B-frames (the streams CANN's fast output mode takes) */
 
 static int encode_clip(clip *c, const char *encoder)
 {
@@ -43,7 +46,7 @@ static int encode_clip(clip *c, const char *encoder)
     ctx->pix_fmt = AV_PIX_FMT_YUV420P;
     ctx->time_base = (AVRational){1, 25};
     ctx->gop_size = 6;
-    ctx->max_b_frames = 2;
+    ctx->max_b_frames = g_no_b ? 0 : 2;
     ctx->thread_count = 1;
     assert_int_equal(avcodec_open2(ctx, enc, NULL), 0);
     AVFrame *f = av_frame_alloc();
@@ -195,9 +198,10 @@ static void refs_to_bgr(void)
     assert_int_equal(aclrtDestroyStream(s), ACL_SUCCESS);
 }
 
-static void decode_clip(const char *encoder, enum AVCodecID id, acldvppStreamFormat en_type, bool bgr)
+static void decode_clip(const char *encoder, enum AVCodecID id, acldvppStreamFormat en_type, bool bgr, bool fast)
 {
     g_bgr = bgr;
+    g_no_b = fast;
     memset(&g_clip, 0, sizeof(g_clip));
     atomic_store(&g_done, 0);
     atomic_store(&g_bad, 0);
@@ -223,10 +227,18 @@ static void decode_clip(const char *encoder, enum AVCodecID id, acldvppStreamFor
     assert_int_equal(
         aclvdecSetChannelDescOutPicFormat(ch, bgr ? PIXEL_FORMAT_BGR_888 : PIXEL_FORMAT_YUV_SEMIPLANAR_420),
         ACL_SUCCESS);
+    assert_int_equal(aclvdecSetChannelDescOutMode(ch, fast ? 1 : 0), ACL_SUCCESS);
     assert_int_equal(aclvdecCreateChannel(ch), ACL_SUCCESS);
 
     for (int i = 0; i < g_clip.n; ++i) {
         send_packet(ch, g_clip.pkt[i], g_clip.size[i], i);
+    }
+    if (fast) {
+        /* outMode 1: every frame is output without waiting for later packets or the end of stream */
+        for (int t = 0; t < 500 && atomic_load(&g_done) < g_clip.n; ++t) {
+            nanosleep(&(struct timespec){.tv_nsec = 10000000}, NULL);
+        }
+        assert_int_equal(atomic_load(&g_done), g_clip.n);
     }
     const uint8_t junk[300] = {0, 0, 0, 1, 0x65, 0x11, 0x22};
     send_packet(ch, junk, sizeof(junk), -1);
@@ -273,19 +285,25 @@ static void decode_clip(const char *encoder, enum AVCodecID id, acldvppStreamFor
 static void decode_h264(void **state)
 {
     (void)state;
-    decode_clip("libx264", AV_CODEC_ID_H264, H264_HIGH_LEVEL, false);
+    decode_clip("libx264", AV_CODEC_ID_H264, H264_HIGH_LEVEL, false, false);
 }
 
 static void decode_h264_bgr(void **state)
 {
     (void)state;
-    decode_clip("libx264", AV_CODEC_ID_H264, H264_HIGH_LEVEL, true);
+    decode_clip("libx264", AV_CODEC_ID_H264, H264_HIGH_LEVEL, true, false);
 }
 
 static void decode_h265(void **state)
 {
     (void)state;
-    decode_clip("libx265", AV_CODEC_ID_HEVC, H265_MAIN_LEVEL, false);
+    decode_clip("libx265", AV_CODEC_ID_HEVC, H265_MAIN_LEVEL, false, false);
+}
+
+static void decode_h264_fast(void **state)
+{
+    (void)state;
+    decode_clip("libx264", AV_CODEC_ID_H264, H264_HIGH_LEVEL, false, true);
 }
 
 static void channel_desc(void **state)
@@ -340,6 +358,7 @@ int main(void)
         cmocka_unit_test(decode_h264),
         cmocka_unit_test(decode_h265),
         cmocka_unit_test(decode_h264_bgr),
+        cmocka_unit_test(decode_h264_fast),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -134,7 +134,7 @@ static double decode_psnr(void)
     return worst;
 }
 
-static void encode(bool hevc)
+static void encode(bool hevc, uint32_t rc_mode, uint32_t max_kbps)
 {
     g_hevc = hevc;
     atomic_store(&g_calls, 0);
@@ -156,6 +156,8 @@ static void encode(bool hevc)
     assert_int_equal(aclvencSetChannelDescPicWidth(ch, VW), ACL_SUCCESS);
     assert_int_equal(aclvencSetChannelDescPicHeight(ch, VH), ACL_SUCCESS);
     assert_int_equal(aclvencSetChannelDescKeyFrameInterval(ch, 100), ACL_SUCCESS);
+    assert_int_equal(aclvencSetChannelDescRcMode(ch, rc_mode), ACL_SUCCESS);
+    assert_int_equal(aclvencSetChannelDescMaxBitRate(ch, max_kbps), ACL_SUCCESS);
     assert_int_equal(aclvencCreateChannel(ch), ACL_SUCCESS);
     aclvencFrameConfig *cfg = aclvencCreateFrameConfig();
     for (int i = 0; i < NPIC; ++i) {
@@ -197,16 +199,43 @@ static void encode(bool hevc)
     assert_int_equal(aclrtResetDevice(0), ACL_SUCCESS);
 }
 
+/* Bytes maxKbps kbit/s gives the NPIC pictures at the default 30 fps. */
+static size_t budget(uint32_t max_kbps)
+{
+    return (size_t)max_kbps * 1000u / 8u * NPIC / 30u;
+}
+
 static void encode_h264(void **state)
 {
     (void)state;
-    encode(false);
+    encode(false, 0, 0);
 }
 
 static void encode_h265(void **state)
 {
     (void)state;
-    encode(true);
+    encode(true, 0, 0);
+}
+
+/*
+ * rcMode: CBR (2) holds the bit rate (filler data included), VBR (1) and the default (0) stay
+ * under it with content this simple: the same pictures, 4000 kbit/s.
+ */
+static void rate_control_h264(void **state)
+{
+    (void)state;
+    encode(false, 2, 4000);
+    const size_t cbr = g_stream_len;
+    encode(false, 1, 4000);
+    const size_t vbr = g_stream_len;
+    encode(false, 0, 4000);
+    const size_t dflt = g_stream_len;
+    print_message("  4000 kbit/s, %d frames: CBR %zu bytes, VBR %zu, default %zu (budget %zu)\n", NPIC, cbr, vbr, dflt,
+                  budget(4000));
+    assert_true(cbr >= budget(4000) / 2);
+    assert_true(cbr <= budget(4000) * 2);
+    assert_true(vbr < budget(4000) / 4);
+    assert_true(dflt < budget(4000) / 4);
 }
 
 static void channel_desc(void **state)
@@ -221,6 +250,9 @@ static void channel_desc(void **state)
     assert_int_equal(aclvencSetChannelDescBufSize(d, 1 << 20), ACL_SUCCESS);
     int buf = 0;
     assert_int_equal(aclvencSetChannelDescBufAddr(d, &buf), ACL_SUCCESS);
+    assert_int_equal(aclvencGetChannelDescRcMode(d), 2);
+    assert_int_equal(aclvencSetChannelDescRcMode(d, 3), ACL_ERROR_INVALID_PARAM);
+    expect_msg("rcMode [3]");
     assert_int_equal(aclvencGetChannelDescRcMode(d), 2);
     assert_int_equal(aclvencGetChannelDescSrcRate(d), 25);
     assert_int_equal(aclvencGetChannelDescMaxBitRate(d), 3000);
@@ -264,6 +296,7 @@ int main(void)
         cmocka_unit_test(channel_desc),
         cmocka_unit_test(encode_h264),
         cmocka_unit_test(encode_h265),
+        cmocka_unit_test(rate_control_h264),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

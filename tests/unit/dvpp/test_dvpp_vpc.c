@@ -121,6 +121,66 @@ static void resize_modes(void **state)
 }
 
 /* Checks that the rectangle (dx, dy, w, h) of out equals (sx, sy) of in, plane by plane for NV12, and fill elsewhere. */
+/* Resize one w x h NV12 (or fmt) picture into ow x oh; returns the submission's code. */
+static aclError try_resize(tfix *f, acldvppPixelFormat fmt, uint32_t w, uint32_t h, uint32_t ws, uint32_t ow,
+                           uint32_t oh, uint32_t ows)
+{
+    acldvppPicDesc *in = make_pic(fmt, w, h, ws, align_up(h, 2), 0x40);
+    acldvppPicDesc *out = make_pic(fmt, ow, oh, ows, align_up(oh, 2), 0);
+    acldvppResizeConfig *cfg = acldvppCreateResizeConfig();
+    const aclError r = acldvppVpcResizeAsync(f->ch, in, out, cfg, f->stream);
+    assert_int_equal(aclrtSynchronizeStream(f->stream), ACL_SUCCESS);
+    check_guard(out);
+    assert_int_equal(acldvppDestroyResizeConfig(cfg), ACL_SUCCESS);
+    free_pic(in);
+    free_pic(out);
+    return r;
+}
+
+/* docs/dvpp.md "VPC limits": per-axis scale in [1/32, 16]; inputs above 4096 only in YUV400 / 420-422-444 SP. */
+static void resize_limits(void **state)
+{
+    tfix *f = *state;
+    const acldvppPixelFormat nv12 = PIXEL_FORMAT_YUV_SEMIPLANAR_420;
+    /* the bounds themselves are accepted */
+    assert_int_equal(try_resize(f, nv12, 320, 192, 320, 10, 6, 32), ACL_SUCCESS);      /* 1/32 both axes */
+    assert_int_equal(try_resize(f, nv12, 64, 32, 64, 1024, 512, 1024), ACL_SUCCESS);   /* 16 both axes */
+    /* one step past them is refused, per axis */
+    assert_int_equal(try_resize(f, nv12, 352, 192, 352, 10, 6, 32), ACL_ERROR_INVALID_PARAM);
+    expect_msg("[1/32, 16] (width)");
+    assert_int_equal(try_resize(f, nv12, 320, 200, 320, 10, 6, 32), ACL_ERROR_INVALID_PARAM);
+    expect_msg("(height)");
+    assert_int_equal(try_resize(f, nv12, 64, 32, 64, 1040, 32, 1040), ACL_ERROR_INVALID_PARAM);
+    expect_msg("1040");
+    assert_int_equal(try_resize(f, nv12, 64, 32, 64, 64, 514, 64), ACL_ERROR_INVALID_PARAM);
+    expect_msg("resize");
+    /* a crop is scaled into its paste area under the same limit */
+    acldvppPicDesc *in = make_pic(nv12, 640, 360, 640, 360, 0x40);
+    acldvppPicDesc *out = make_pic(nv12, 1024, 256, 1024, 256, 0);
+    acldvppRoiConfig *crop = acldvppCreateRoiConfig(0, 15, 0, 9);       /* 16 x 10 */
+    acldvppRoiConfig *paste = acldvppCreateRoiConfig(0, 271, 0, 159);   /* 272 x 160: 17x, 16x */
+    assert_int_equal(acldvppVpcCropAndPasteAsync(f->ch, in, out, crop, paste, f->stream), ACL_ERROR_INVALID_PARAM);
+    expect_msg("16x10 to 272x160");
+    assert_int_equal(acldvppSetRoiConfig(paste, 0, 255, 0, 159), ACL_SUCCESS); /* 256 x 160: 16x both */
+    assert_int_equal(acldvppVpcCropAndPasteAsync(f->ch, in, out, crop, paste, f->stream), ACL_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(f->stream), ACL_SUCCESS);
+    assert_int_equal(acldvppDestroyRoiConfig(crop), ACL_SUCCESS);
+    assert_int_equal(acldvppDestroyRoiConfig(paste), ACL_SUCCESS);
+    free_pic(in);
+    free_pic(out);
+    /* above 4096: semi-planar 420/422/444 and YUV400 pass, packed and RGB formats and 440SP do not */
+    assert_int_equal(try_resize(f, nv12, 4608, 16, 4608, 1024, 16, 1024), ACL_SUCCESS);
+    assert_int_equal(try_resize(f, PIXEL_FORMAT_YUV_SEMIPLANAR_444, 4608, 16, 4608, 1024, 16, 1024), ACL_SUCCESS);
+    assert_int_equal(try_resize(f, PIXEL_FORMAT_YUV_400, 16, 4400, 32, 16, 1024, 32), ACL_SUCCESS);
+    assert_int_equal(try_resize(f, PIXEL_FORMAT_RGB_888, 4608, 16, 4608 * 3, 1024, 16, 1024 * 3),
+                     ACL_ERROR_INVALID_PARAM);
+    expect_msg("RGB888");
+    assert_int_equal(try_resize(f, PIXEL_FORMAT_RGB_888, 4096, 16, 4096 * 3, 1024, 16, 1024 * 3), ACL_SUCCESS);
+    assert_int_equal(try_resize(f, PIXEL_FORMAT_YUV_SEMIPLANAR_440, 16, 4400, 32, 16, 1024, 32),
+                     ACL_ERROR_INVALID_PARAM);
+    expect_msg("4096");
+}
+
 static void check_paste(const acldvppPicDesc *in, const acldvppPicDesc *out, uint32_t sx, uint32_t sy, uint32_t dx,
                         uint32_t dy, uint32_t w, uint32_t h, int fill)
 {
@@ -534,6 +594,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(resize_modes, fix_setup, fix_teardown),
+        cmocka_unit_test_setup_teardown(resize_limits, fix_setup, fix_teardown),
         cmocka_unit_test_setup_teardown(crop_and_paste, fix_setup, fix_teardown),
         cmocka_unit_test_setup_teardown(batch_crop, fix_setup, fix_teardown),
         cmocka_unit_test_setup_teardown(make_border, fix_setup, fix_teardown),

@@ -368,6 +368,118 @@ static void sc_acl_finalize_stops_sessions(void)
     aclprofDestroyConfig(cfg);
 }
 
+/* The text of the first file under dir whose path matches pattern (find -path), NULL if none. */
+static char *load_output_file(const char *dir, const char *pattern)
+{
+    char cmd[PATH_MAX + 160];
+    snprintf(cmd, sizeof(cmd), "find '%s' -path '%s' | head -n 1", dir, pattern);
+    FILE *p = popen(cmd, "r");
+    char path[PATH_MAX];
+    const bool found = p != NULL && fgets(path, sizeof(path), p) != NULL;
+    if (p != NULL) {
+        pclose(p);
+    }
+    if (!found) {
+        return NULL;
+    }
+    path[strcspn(path, "\n")] = '\0';
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        return NULL;
+    }
+    char *text = calloc(1, 1 << 16);
+    const size_t got = fread(text, 1, (1 << 16) - 1, f);
+    text[got] = '\0';
+    fclose(f);
+    return text;
+}
+
+/* The Count column of api's row of an api_statistic CSV, -1 if absent. */
+static long api_count(const char *csv, const char *api)
+{
+    char needle[128];
+    snprintf(needle, sizeof(needle), "\nacl,%s,", api);
+    const char *row = strstr(csv, needle);
+    if (row == NULL) {
+        return -1;
+    }
+    const char *c = strchr(row + strlen(needle), ','); /* past Time(us) */
+    return c == NULL ? -1 : strtol(c + 1, NULL, 10);
+}
+
+/* One profiling session of runtime calls with the given data types, written under dir. */
+static void runtime_calls(const char *dir, uint64_t types)
+{
+    C_CODE(aclprofInit(dir, strlen(dir)), ACL_SUCCESS);
+    uint32_t devs[1] = {0};
+    aclprofConfig *cfg = aclprofCreateConfig(devs, 1, ACL_AICORE_NONE, NULL, types);
+    C_TRUE(cfg != NULL);
+    C_CODE(aclprofStart(cfg), ACL_SUCCESS);
+    aclrtStream stream = NULL;
+    C_CODE(aclrtCreateStream(&stream), ACL_SUCCESS);
+    void *dev = NULL;
+    C_CODE(aclrtMalloc(&dev, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    char host[64] = {1, 2, 3};
+    for (int i = 0; i < 3; ++i) {
+        C_CODE(aclrtMemcpy(dev, 64, host, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    }
+    C_CODE(aclrtMemcpyAsync(host, 64, dev, 64, ACL_MEMCPY_DEVICE_TO_HOST, stream), ACL_SUCCESS);
+    C_CODE(aclrtMemcpy(NULL, 64, host, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM); /* a span too */
+    C_CODE(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    C_CODE(aclrtFree(dev), ACL_SUCCESS);
+    C_CODE(aclrtDestroyStream(stream), ACL_SUCCESS);
+    C_CODE(aclprofStop(cfg), ACL_SUCCESS);
+    C_CODE(aclprofFinalize(), ACL_SUCCESS);
+    C_CODE(aclprofDestroyConfig(cfg), ACL_SUCCESS);
+}
+
+static void sc_runtime_api_spans(void)
+{
+    C_CODE(aclInit(NULL), ACL_SUCCESS);
+    C_CODE(aclrtSetDevice(0), ACL_SUCCESS);
+    char on[PATH_MAX + 32], off[PATH_MAX + 32];
+    snprintf(on, sizeof(on), "%s/rt_api_on", g_dir);
+    snprintf(off, sizeof(off), "%s/rt_api_off", g_dir);
+    runtime_calls(on, ACL_PROF_ACL_API | ACL_PROF_TASK_TIME);
+    runtime_calls(off, ACL_PROF_TASK_TIME);
+
+    cJSON *trace = load_trace(on);
+    C_TRUE(trace != NULL);
+    C_EQ(count_events(trace, "aclrtMemcpy", "X"), 4);
+    C_EQ(count_events(trace, "aclrtMemcpyAsync", "X"), 1);
+    C_EQ(count_events(trace, "aclrtSynchronizeStream", "X"), 1);
+    C_EQ(count_events(trace, "aclrtCreateStream", "X"), 1);
+    C_EQ(count_events(trace, "aclrtDestroyStream", "X"), 1);
+    C_EQ(count_events(trace, "aclrtMalloc", "X"), 1);
+    C_EQ(count_events(trace, "aclrtFree", "X"), 1);
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItem(trace, "traceEvents"))
+    {
+        if (strcmp(cJSON_GetObjectItem(e, "name")->valuestring, "aclrtSynchronizeStream") == 0) {
+            C_EQ(strcmp(cJSON_GetObjectItem(e, "cat")->valuestring, "AscendCL"), 0);
+            C_TRUE(cJSON_GetObjectItem(e, "dur")->valuedouble >= 0.0);
+        }
+    }
+    cJSON_Delete(trace);
+    char *csv = load_output_file(on, "*mindstudio_profiler_output/api_statistic_*.csv");
+    C_TRUE(csv != NULL);
+    C_EQ(strncmp(csv, "Level,API Name,Time(us),Count,Avg(us),Min(us),Max(us),Variance\n", 63), 0);
+    C_EQ(api_count(csv, "aclrtMemcpy"), 4);
+    C_EQ(api_count(csv, "aclrtMemcpyAsync"), 1);
+    C_EQ(api_count(csv, "aclrtSynchronizeStream"), 1);
+    free(csv);
+
+    /* without ACL_PROF_ACL_API: no span and no api_statistic file */
+    trace = load_trace(off);
+    C_TRUE(trace != NULL);
+    C_EQ(count_events(trace, "aclrtMemcpy", "X"), 0);
+    C_EQ(count_events(trace, "aclrtSynchronizeStream", "X"), 0);
+    cJSON_Delete(trace);
+    C_TRUE(load_output_file(off, "*api_statistic_*.csv") == NULL);
+    C_CODE(aclrtResetDevice(0), ACL_SUCCESS);
+    C_CODE(aclFinalize(), ACL_SUCCESS);
+}
+
 /* ---- operator records: CANN's 80-byte ProfOpDesc (docs/profiling.md), built independently ---- */
 
 typedef struct op_record {
@@ -481,6 +593,7 @@ CHILD_TEST(config_checks, sc_config_checks)
 CHILD_TEST(msproftx, sc_msproftx)
 CHILD_TEST(acl_json_profiling, sc_acl_json_profiling)
 CHILD_TEST(acl_finalize_stops_sessions, sc_acl_finalize_stops_sessions)
+CHILD_TEST(runtime_api_spans, sc_runtime_api_spans)
 
 static int setup(void **state)
 {
@@ -508,6 +621,7 @@ int main(void)
         cmocka_unit_test(msproftx),
         cmocka_unit_test(acl_json_profiling),
         cmocka_unit_test(acl_finalize_stops_sessions),
+        cmocka_unit_test(runtime_api_spans),
         cmocka_unit_test(operator_records),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
