@@ -305,6 +305,134 @@ static oa_status op_direct(onnx_node_ctx *c)
     return st;
 }
 
+/* ---- opsets 1-6: legacy broadcasting (docs/onnx_ops.md) ----
+ * Before opset 7 a binary op broadcast only with `broadcast`=1, and then B's
+ * dims matched A's starting at `axis` (default: B's dims are A's trailing
+ * ones, numpy's rule). PRelu before opset 7 took a 1-D slope of C values per
+ * channel (axis 1). Both become numpy broadcasting once B is reshaped to
+ * B's dims followed by ones; the ranks come from the ONNX graph's
+ * declarations (graph inputs, value_info, initializers). */
+
+/* Declared rank of ONNX value `name` in the node's graph; -1 when unknown.
+ * dim0 receives the first dim when known (else -1). */
+static int64_t declared_rank(const onnx_node_ctx *c, const char *name, int64_t *dim0)
+{
+    const Onnx__GraphProto *gp = c->sc->gp;
+    *dim0 = -1;
+    if (gp == NULL || name == NULL) {
+        return -1;
+    }
+    for (size_t i = 0; i < gp->n_initializer; i++) {
+        const Onnx__TensorProto *t = gp->initializer[i];
+        if (t->name != NULL && strcmp(t->name, name) == 0) {
+            *dim0 = t->n_dims > 0 ? t->dims[0] : -1;
+            return (int64_t)t->n_dims;
+        }
+    }
+    const Onnx__ValueInfoProto *const *lists[3] = {(const Onnx__ValueInfoProto *const *)gp->input,
+                                                   (const Onnx__ValueInfoProto *const *)gp->value_info,
+                                                   (const Onnx__ValueInfoProto *const *)gp->output};
+    const size_t counts[3] = {gp->n_input, gp->n_value_info, gp->n_output};
+    for (int l = 0; l < 3; l++) {
+        for (size_t i = 0; i < counts[l]; i++) {
+            const Onnx__ValueInfoProto *vi = lists[l][i];
+            if (vi->name == NULL || strcmp(vi->name, name) != 0) {
+                continue;
+            }
+            const Onnx__TypeProto *tp = vi->type;
+            if (tp == NULL || tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || tp->tensor_type == NULL ||
+                tp->tensor_type->shape == NULL) {
+                return -1;
+            }
+            const Onnx__TensorShapeProto *sh = tp->tensor_type->shape;
+            if (sh->n_dim > 0 && sh->dim[0]->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE) {
+                *dim0 = sh->dim[0]->dim_value;
+            }
+            return (int64_t)sh->n_dim;
+        }
+    }
+    return -1;
+}
+
+/* The number of trailing ones B needs (0: numpy broadcasting already matches). */
+static oa_status legacy_trailing_ones(onnx_node_ctx *c, int64_t *ones)
+{
+    *ones = 0;
+    if (c->opset >= 7 || c->np->n_input < 2) {
+        return OA_OK;
+    }
+    int64_t d0a, d0b;
+    if (c->ge_type == OA_OP_PRELU) {
+        int64_t rx = declared_rank(c, c->np->input[0], &d0a);
+        int64_t rs = declared_rank(c, c->np->input[1], &d0b);
+        if (rs == 1 && d0b != 1 && rx > 2) {
+            *ones = rx - 2; /* slope [C] -> [C,1,...] against [N,C,...] */
+        } else if (rs == 1 && d0b != 1 && rx < 0) {
+            return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED,
+                             "opset %lld PRelu with a per-channel slope needs the declared rank of its input",
+                             (long long)c->opset);
+        }
+        return OA_OK;
+    }
+    int64_t broadcast = 0, axis = 0;
+    oa_status st = oa_onnx_attr_int(c, "broadcast", 0, &broadcast);
+    if (st != OA_OK || broadcast == 0 || oa_onnx_attr(c, "axis") == NULL) {
+        return st;
+    }
+    if ((st = oa_onnx_attr_int(c, "axis", 0, &axis)) != OA_OK) {
+        return st;
+    }
+    int64_t ra = declared_rank(c, c->np->input[0], &d0a);
+    int64_t rb = declared_rank(c, c->np->input[1], &d0b);
+    if (ra < 0 || rb < 0) {
+        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED,
+                         "opset %lld broadcast with axis=%lld needs the declared ranks of both inputs",
+                         (long long)c->opset, (long long)axis);
+    }
+    if (axis < 0) {
+        axis += ra;
+    }
+    if (axis < 0 || axis + rb > ra) {
+        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "broadcast axis %lld does not fit B (rank %lld) into A (rank %lld)",
+                         (long long)axis, (long long)rb, (long long)ra);
+    }
+    *ones = ra - axis - rb;
+    return OA_OK;
+}
+
+static oa_status op_direct(onnx_node_ctx *c);
+
+/* op_direct, B first reshaped to [B's dims, 1 x ones] for the opset 1-6 rules. */
+static oa_status op_legacy_bcast(onnx_node_ctx *c)
+{
+    int64_t ones;
+    oa_status st = legacy_trailing_ones(c, &ones);
+    if (st != OA_OK || ones == 0) {
+        return st == OA_OK ? op_direct(c) : st;
+    }
+    int64_t d0;
+    int64_t rb = declared_rank(c, c->np->input[1], &d0);
+    int64_t shape[16];
+    if (rb < 0 || rb + ones > (int64_t)OA_ARRAY_SIZE(shape)) {
+        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "legacy broadcast of rank %lld is not supported",
+                         (long long)(rb + ones));
+    }
+    for (int64_t i = 0; i < rb + ones; i++) {
+        shape[i] = i < rb ? 0 : 1; /* 0 keeps B's dim (Reshape, allowzero=0) */
+    }
+    oa_node *sc, *rs, *n;
+    st = oa_onnx_const_i64(c, "legacy_shape", shape, (size_t)(rb + ones), false, &sc);
+    if (st == OA_OK && (st = oa_onnx_emit(c, OA_OP_RESHAPE, "legacy_reshape", 2, 1, &rs)) == OA_OK &&
+        (st = oa_onnx_connect_input(c, rs, 0, 1)) == OA_OK && (st = oa_onnx_connect(rs, 1, sc, 0)) == OA_OK) {
+        st = oa_node_set_int(rs, "allowzero", 0);
+    }
+    if (st == OA_OK && (st = oa_onnx_emit(c, (oa_op_type)c->ge_type, "op", 2, 1, &n)) == OA_OK &&
+        (st = oa_onnx_connect_input(c, n, 0, 0)) == OA_OK && (st = oa_onnx_connect(n, 1, rs, 0)) == OA_OK) {
+        st = oa_onnx_bind_output(c, 0, n, 0);
+    }
+    return st;
+}
+
 /* A direct op whose one output is emitted then decorated by `fn`. */
 static oa_status direct_then(onnx_node_ctx *c, oa_node **n)
 {
@@ -997,70 +1125,75 @@ static oa_status op_constant(onnx_node_ctx *c)
 
 /* ---------------------------------------------------------------- table */
 
-#define D(onnx, ge) {onnx, 7, 18, op_direct, OA_OP_##ge}
+/* D: the same mapping at every opset; B: a binary op with the opset 1-6
+ * `broadcast`/`axis` attributes (op_legacy_bcast). Opsets below 7 ignore
+ * `consumed_inputs` (a memory hint) like every other unknown attribute. */
+#define D(onnx, ge) {onnx, 1, 18, op_direct, OA_OP_##ge}
+#define B(onnx, ge) {onnx, 1, 18, op_legacy_bcast, OA_OP_##ge}
 
 static const onnx_op_entry OPS[] = {
-    D("Add", ADD), D("Sub", SUB), D("Mul", MUL), D("Div", REAL_DIV), D("Pow", POW),
+    B("Add", ADD), B("Sub", SUB), B("Mul", MUL), B("Div", REAL_DIV), B("Pow", POW),
     D("Sqrt", SQRT), D("Exp", EXP), D("Log", LOG), D("Abs", ABS), D("Neg", NEG), D("Erf", ERF),
     D("Tanh", TANH), D("Sigmoid", SIGMOID), D("Relu", RELU), D("Floor", FLOOR), D("Ceil", CEIL),
     D("Reciprocal", RECIPROCAL), D("Sin", SIN), D("Cos", COS), D("Tan", TAN), D("Sign", SIGN),
     D("Round", ROUND), D("Softplus", SOFTPLUS), D("Softsign", SOFTSIGN), D("Asin", ASIN), D("Acos", ACOS),
     D("Atan", ATAN), D("Sinh", SINH), D("Cosh", COSH), D("Asinh", ASINH), D("Acosh", ACOSH),
-    D("Atanh", ATANH), D("Not", LOGICAL_NOT), D("And", LOGICAL_AND), D("Or", LOGICAL_OR),
-    D("Equal", EQUAL), D("Less", LESS), D("Greater", GREATER), D("LessOrEqual", LESS_EQUAL),
+    D("Atanh", ATANH), D("Not", LOGICAL_NOT), B("And", LOGICAL_AND), B("Or", LOGICAL_OR),
+    B("Equal", EQUAL), B("Less", LESS), B("Greater", GREATER), D("LessOrEqual", LESS_EQUAL),
     D("GreaterOrEqual", GREATER_EQUAL), D("Where", SELECT_V2), D("Expand", EXPAND), D("Range", RANGE),
-    D("Tile", TILE), D("Identity", IDENTITY), D("GlobalAveragePool", GLOBAL_AVERAGE_POOL),
-    D("GlobalMaxPool", GLOBAL_MAX_POOL), D("PRelu", PRELU), {"HardSwish", 14, 18, op_direct, OA_OP_HARD_SWISH},
-    {"HardSigmoid", 7, 18, op_hard_sigmoid, OA_OP_HARD_SIGMOID},
-    {"LeakyRelu", 7, 18, op_leaky_relu, OA_OP_LEAKY_RELU},
-    {"Elu", 7, 18, op_elu, OA_OP_ELU},
-    {"Gelu", 7, 18, op_gelu, OA_OP_GELU_V2},
-    {"Softmax", 7, 18, op_softmax, OA_OP_SOFTMAX_V2},
-    {"LogSoftmax", 7, 18, op_softmax, OA_OP_LOG_SOFTMAX_V2},
-    {"Cast", 7, 18, op_cast, OA_OP_CAST},
-    {"Shape", 7, 18, op_shape, OA_OP_SHAPE},
-    {"Size", 7, 18, op_size, OA_OP_SIZE},
-    {"Reshape", 7, 18, op_reshape, OA_OP_RESHAPE},
-    {"Flatten", 7, 18, op_flatten, OA_OP_FLATTEN},
-    {"Squeeze", 7, 18, op_squeeze, OA_OP_SQUEEZE},
-    {"Unsqueeze", 7, 18, op_unsqueeze, OA_OP_UNSQUEEZE},
-    {"Transpose", 7, 18, op_transpose, OA_OP_TRANSPOSE},
-    {"Concat", 7, 18, op_concat, OA_OP_CONCAT_D},
-    {"Split", 7, 18, op_split, OA_OP_SPLIT_V},
-    {"Slice", 7, 18, op_slice, OA_OP_STRIDED_SLICE_V2},
-    {"Gather", 7, 18, op_gather, OA_OP_GATHER_V2},
-    {"Pad", 7, 18, op_pad, OA_OP_PAD_V3},
-    {"Clip", 7, 18, op_clip, OA_OP_CLIP_BY_VALUE},
+    {"Tile", 6, 18, op_direct, OA_OP_TILE}, D("Identity", IDENTITY), D("GlobalAveragePool", GLOBAL_AVERAGE_POOL),
+    D("GlobalMaxPool", GLOBAL_MAX_POOL), B("PRelu", PRELU), {"HardSwish", 14, 18, op_direct, OA_OP_HARD_SWISH},
+    {"HardSigmoid", 1, 18, op_hard_sigmoid, OA_OP_HARD_SIGMOID},
+    {"LeakyRelu", 1, 18, op_leaky_relu, OA_OP_LEAKY_RELU},
+    {"Elu", 1, 18, op_elu, OA_OP_ELU},
+    {"Gelu", 1, 18, op_gelu, OA_OP_GELU_V2},
+    {"Softmax", 1, 18, op_softmax, OA_OP_SOFTMAX_V2},
+    {"LogSoftmax", 1, 18, op_softmax, OA_OP_LOG_SOFTMAX_V2},
+    {"Cast", 6, 18, op_cast, OA_OP_CAST},
+    {"Shape", 1, 18, op_shape, OA_OP_SHAPE},
+    {"Size", 1, 18, op_size, OA_OP_SIZE},
+    {"Reshape", 5, 18, op_reshape, OA_OP_RESHAPE},
+    {"Flatten", 1, 18, op_flatten, OA_OP_FLATTEN},
+    {"Squeeze", 1, 18, op_squeeze, OA_OP_SQUEEZE},
+    {"Unsqueeze", 1, 18, op_unsqueeze, OA_OP_UNSQUEEZE},
+    {"Transpose", 1, 18, op_transpose, OA_OP_TRANSPOSE},
+    {"Concat", 4, 18, op_concat, OA_OP_CONCAT_D},
+    {"Split", 2, 18, op_split, OA_OP_SPLIT_V},
+    {"Slice", 1, 18, op_slice, OA_OP_STRIDED_SLICE_V2},
+    {"Gather", 1, 18, op_gather, OA_OP_GATHER_V2},
+    {"Pad", 2, 18, op_pad, OA_OP_PAD_V3},
+    {"Clip", 1, 18, op_clip, OA_OP_CLIP_BY_VALUE},
     {"ConstantOfShape", 9, 18, op_constant_of_shape, OA_OP_FILL},
-    {"ReduceMean", 7, 18, op_reduce, OA_OP_REDUCE_MEAN},
-    {"ReduceSum", 7, 18, op_reduce, OA_OP_REDUCE_SUM},
-    {"ReduceMax", 7, 18, op_reduce, OA_OP_REDUCE_MAX},
-    {"ReduceMin", 7, 18, op_reduce, OA_OP_REDUCE_MIN},
-    {"ReduceProd", 7, 18, op_reduce, OA_OP_REDUCE_PROD},
-    {"ArgMax", 7, 18, op_arg, OA_OP_ARG_MAX_V2},
-    {"ArgMin", 7, 18, op_arg, OA_OP_ARG_MIN},
-    {"Max", 7, 18, op_minmax, OA_OP_MAXIMUM},
-    {"Min", 7, 18, op_minmax, OA_OP_MINIMUM},
-    {"Sum", 7, 18, op_sum, OA_OP_ACCUMULATE_NV2},
-    {"TopK", 7, 18, op_topk, OA_OP_TOP_K},
-    {"Dropout", 7, 18, op_dropout, OA_OP_IDENTITY},
-    {"If", 7, 18, op_if, OA_OP_IF},
-    {"Constant", 7, 18, op_constant, OA_OP_CONST},
-    {"Conv", 7, 18, oa_onnx_op_conv, OA_OP_CONV2D},
-    {"ConvTranspose", 7, 18, oa_onnx_op_conv_transpose, OA_OP_CONV2D_TRANSPOSE},
-    {"AveragePool", 7, 18, oa_onnx_op_pool, OA_OP_AVG_POOL_V2},
-    {"MaxPool", 7, 18, oa_onnx_op_pool, OA_OP_MAX_POOL_V3},
-    {"BatchNormalization", 7, 18, oa_onnx_op_batch_norm, OA_OP_BATCH_NORM},
-    {"LayerNormalization", 7, 18, oa_onnx_op_layer_norm, OA_OP_LAYER_NORM},
+    {"ReduceMean", 1, 18, op_reduce, OA_OP_REDUCE_MEAN},
+    {"ReduceSum", 1, 18, op_reduce, OA_OP_REDUCE_SUM},
+    {"ReduceMax", 1, 18, op_reduce, OA_OP_REDUCE_MAX},
+    {"ReduceMin", 1, 18, op_reduce, OA_OP_REDUCE_MIN},
+    {"ReduceProd", 1, 18, op_reduce, OA_OP_REDUCE_PROD},
+    {"ArgMax", 1, 18, op_arg, OA_OP_ARG_MAX_V2},
+    {"ArgMin", 1, 18, op_arg, OA_OP_ARG_MIN},
+    {"Max", 1, 18, op_minmax, OA_OP_MAXIMUM},
+    {"Min", 1, 18, op_minmax, OA_OP_MINIMUM},
+    {"Sum", 1, 18, op_sum, OA_OP_ACCUMULATE_NV2},
+    {"TopK", 1, 18, op_topk, OA_OP_TOP_K},
+    {"Dropout", 1, 18, op_dropout, OA_OP_IDENTITY},
+    {"If", 1, 18, op_if, OA_OP_IF},
+    {"Constant", 1, 18, op_constant, OA_OP_CONST},
+    {"Conv", 1, 18, oa_onnx_op_conv, OA_OP_CONV2D},
+    {"ConvTranspose", 1, 18, oa_onnx_op_conv_transpose, OA_OP_CONV2D_TRANSPOSE},
+    {"AveragePool", 1, 18, oa_onnx_op_pool, OA_OP_AVG_POOL_V2},
+    {"MaxPool", 1, 18, oa_onnx_op_pool, OA_OP_MAX_POOL_V3},
+    {"BatchNormalization", 1, 18, oa_onnx_op_batch_norm, OA_OP_BATCH_NORM},
+    {"LayerNormalization", 1, 18, oa_onnx_op_layer_norm, OA_OP_LAYER_NORM},
     {"Resize", 10, 18, oa_onnx_op_resize, OA_OP_RESIZE},
     {"Upsample", 7, 9, oa_onnx_op_upsample, OA_OP_RESIZE},
     {"LSTM", 7, 18, oa_onnx_op_lstm, OA_OP_COMMON_LSTM},
     {"NonMaxSuppression", 10, 18, oa_onnx_op_nms, OA_OP_NON_MAX_SUPPRESSION_V6},
-    {"Gemm", 7, 18, oa_onnx_op_gemm, OA_OP_MAT_MUL_V2},
-    {"MatMul", 7, 18, oa_onnx_op_matmul, OA_OP_BATCH_MAT_MUL_V2},
+    {"Gemm", 1, 18, oa_onnx_op_gemm, OA_OP_MAT_MUL_V2},
+    {"MatMul", 1, 18, oa_onnx_op_matmul, OA_OP_BATCH_MAT_MUL_V2},
 };
 
 #undef D
+#undef B
 
 const onnx_op_entry *oa_onnx_find_op(const char *op_type, int64_t opset)
 {

@@ -125,7 +125,7 @@ def first_error(text):
             break
     if pick is None:
         pick = lines[-1] if lines else "no message"
-    pick = re.sub(r"/[^\s:,;'\"]+", "<path>", pick)
+    pick = re.sub(r"(?<![\w.])/[^\s:,;'\"]+", "<path>", pick)
     pick = re.sub(r"\s+", " ", pick).replace("\t", " ")
     return pick[:200]
 
