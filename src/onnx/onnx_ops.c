@@ -469,6 +469,26 @@ static oa_status op_leaky_relu(onnx_node_ctx *c)
     return st == OA_OK ? oa_node_set_float(n, "negative_slope", alpha) : st;
 }
 
+/* Selu (alpha, gamma) and ThresholdedRelu (alpha): the float attributes copied. */
+static oa_status op_float_attrs(onnx_node_ctx *c)
+{
+    static const struct {
+        const char *op, *attr;
+        float dflt;
+    } A[] = {{"Selu", "alpha", 1.67326319217681884765625f},
+             {"Selu", "gamma", 1.05070102214813232421875f},
+             {"ThresholdedRelu", "alpha", 1.0f}};
+    oa_node *n;
+    oa_status st = direct_then(c, &n);
+    for (size_t i = 0; i < OA_ARRAY_SIZE(A) && st == OA_OK; i++) {
+        float v;
+        if (strcmp(A[i].op, c->op_type) == 0 && (st = oa_onnx_attr_float(c, A[i].attr, A[i].dflt, &v)) == OA_OK) {
+            st = oa_node_set_float(n, A[i].attr, v);
+        }
+    }
+    return st;
+}
+
 static oa_status op_elu(onnx_node_ctx *c)
 {
     float alpha;
@@ -947,7 +967,10 @@ static oa_status op_constant_of_shape(onnx_node_ctx *c)
     return st;
 }
 
-static oa_status op_reduce(onnx_node_ctx *c)
+/* The reduction of ONNX input 0 (or of `pre`'s output when given) by GE op
+ * `type`; axes as the ONNX op gives them (input from opset 18, ReduceSum's
+ * from 13, else the attribute). */
+static oa_status reduce_core(onnx_node_ctx *c, oa_op_type type, bool axes_input, oa_node *pre, oa_node **out)
 {
     int64_t keep, noop = 0;
     oa_status st = oa_onnx_attr_int(c, "keepdims", 1, &keep);
@@ -957,7 +980,6 @@ static oa_status op_reduce(onnx_node_ctx *c)
     if (st != OA_OK) {
         return st;
     }
-    bool axes_input = c->opset >= 18 || (c->ge_type == OA_OP_REDUCE_SUM && c->opset >= 13);
     oa_node *n, *k = NULL;
     if (!(axes_input && oa_onnx_has_input(c, 1))) {
         const int64_t *axes = NULL;
@@ -969,16 +991,66 @@ static oa_status op_reduce(onnx_node_ctx *c)
             return st;
         }
     }
-    if ((st = oa_onnx_emit(c, (oa_op_type)c->ge_type, "reduce", 2, 1, &n)) != OA_OK) {
+    if ((st = oa_onnx_emit(c, type, "reduce", 2, 1, &n)) != OA_OK) {
         return st;
     }
-    if ((st = oa_onnx_connect_input(c, n, 0, 0)) == OA_OK) {
+    if ((st = pre ? oa_onnx_connect(n, 0, pre, 0) : oa_onnx_connect_input(c, n, 0, 0)) == OA_OK) {
         st = k ? oa_onnx_connect(n, 1, k, 0) : oa_onnx_connect_input(c, n, 1, 1);
     }
     if (st == OA_OK && (st = oa_node_set_bool(n, "keep_dims", keep != 0)) == OA_OK) {
         st = oa_node_set_bool(n, "noop_with_empty_axes", noop != 0);
     }
+    *out = n;
+    return st;
+}
+
+static oa_status op_reduce(onnx_node_ctx *c)
+{
+    bool axes_input = c->opset >= 18 || (c->ge_type == OA_OP_REDUCE_SUM && c->opset >= 13);
+    oa_node *n;
+    oa_status st = reduce_core(c, (oa_op_type)c->ge_type, axes_input, NULL, &n);
     return st == OA_OK ? oa_onnx_bind_output(c, 0, n, 0) : st;
+}
+
+/* ReduceL1, ReduceL2, ReduceSumSquare, ReduceLogSum, ReduceLogSumExp: their
+ * ONNX definitions as an elementwise op, ReduceSum and an elementwise op
+ * (ReduceLogSumExp = log(sum(exp(x))), the suite's reference formula). */
+static oa_status op_reduce_composite(onnx_node_ctx *c)
+{
+    const char *t = c->op_type;
+    oa_op_type pre_t = OA_OP_IDENTITY, post_t = OA_OP_IDENTITY;
+    if (strcmp(t, "ReduceL1") == 0) {
+        pre_t = OA_OP_ABS;
+    } else if (strcmp(t, "ReduceL2") == 0) {
+        pre_t = OA_OP_SQUARE;
+        post_t = OA_OP_SQRT;
+    } else if (strcmp(t, "ReduceSumSquare") == 0) {
+        pre_t = OA_OP_SQUARE;
+    } else if (strcmp(t, "ReduceLogSum") == 0) {
+        post_t = OA_OP_LOG;
+    } else if (strcmp(t, "ReduceLogSumExp") == 0) {
+        pre_t = OA_OP_EXP;
+        post_t = OA_OP_LOG;
+    }
+    oa_node *pre = NULL, *red, *post;
+    oa_status st = OA_OK;
+    if (pre_t != OA_OP_IDENTITY && (st = oa_onnx_emit(c, pre_t, "pre", 1, 1, &pre)) == OA_OK) {
+        st = oa_onnx_connect_input(c, pre, 0, 0);
+    }
+    if (st == OA_OK) {
+        st = reduce_core(c, OA_OP_REDUCE_SUM, c->opset >= 18, pre, &red);
+    }
+    if (st != OA_OK) {
+        return st;
+    }
+    if (post_t == OA_OP_IDENTITY) {
+        return oa_onnx_bind_output(c, 0, red, 0);
+    }
+    if ((st = oa_onnx_emit(c, post_t, "post", 1, 1, &post)) == OA_OK &&
+        (st = oa_onnx_connect(post, 0, red, 0)) == OA_OK) {
+        st = oa_onnx_bind_output(c, 0, post, 0);
+    }
+    return st;
 }
 
 static oa_status op_arg(onnx_node_ctx *c)
@@ -1048,19 +1120,27 @@ static oa_status op_minmax(onnx_node_ctx *c)
     return oa_onnx_bind_output(c, 0, acc, 0);
 }
 
-static oa_status op_sum(onnx_node_ctx *c)
+static oa_status op_minmax(onnx_node_ctx *c);
+
+/* Mean: the inputs added pairwise (as Sum), times 1/n (float types). */
+static oa_status op_mean(onnx_node_ctx *c)
 {
-    uint32_t n = (uint32_t)c->np->n_input;
-    oa_node *s;
-    oa_status st = n ? oa_onnx_emit(c, OA_OP_ACCUMULATE_NV2, "sum", n, 1, &s)
-                     : ONNX_FAIL(c, OA_E_PARSE_MODEL, "has no inputs");
-    for (uint32_t i = 0; i < n && st == OA_OK; i++) {
-        st = oa_onnx_connect_input(c, s, i, i);
+    oa_status st = op_minmax(c);
+    if (st != OA_OK) {
+        return st;
     }
-    if (st == OA_OK) {
-        st = oa_node_set_int(s, "N", n);
+    oa_node *sum = c->num_created ? c->created[c->num_created - 1] : NULL;
+    if (sum == NULL) {
+        return ONNX_FAIL(c, OA_E_INTERNAL, "no sum node");
     }
-    return st == OA_OK ? oa_onnx_bind_output(c, 0, s, 0) : st;
+    const float inv = 1.0f / (float)c->np->n_input;
+    oa_node *k, *m;
+    if ((st = oa_onnx_const_f32(c, "inv_n", &inv, 1, true, &k)) == OA_OK &&
+        (st = oa_onnx_emit(c, OA_OP_MUL, "mean", 2, 1, &m)) == OA_OK && (st = oa_onnx_connect(m, 0, sum, 0)) == OA_OK &&
+        (st = oa_onnx_connect(m, 1, k, 0)) == OA_OK) {
+        st = oa_onnx_bind_output(c, 0, m, 0);
+    }
+    return st;
 }
 
 static oa_status op_topk(onnx_node_ctx *c)
@@ -1146,6 +1226,8 @@ static const onnx_op_entry OPS[] = {
     {"HardSigmoid", 1, 18, op_hard_sigmoid, OA_OP_HARD_SIGMOID},
     {"LeakyRelu", 1, 18, op_leaky_relu, OA_OP_LEAKY_RELU},
     {"Elu", 1, 18, op_elu, OA_OP_ELU},
+    {"Selu", 1, 18, op_float_attrs, OA_OP_SELU},
+    {"ThresholdedRelu", 10, 18, op_float_attrs, OA_OP_THRESHOLDED_RELU},
     {"Gelu", 1, 18, op_gelu, OA_OP_GELU_V2},
     {"Softmax", 1, 18, op_softmax, OA_OP_SOFTMAX_V2},
     {"LogSoftmax", 1, 18, op_softmax, OA_OP_LOG_SOFTMAX_V2},
@@ -1173,7 +1255,13 @@ static const onnx_op_entry OPS[] = {
     {"ArgMin", 1, 18, op_arg, OA_OP_ARG_MIN},
     {"Max", 1, 18, op_minmax, OA_OP_MAXIMUM},
     {"Min", 1, 18, op_minmax, OA_OP_MINIMUM},
-    {"Sum", 1, 18, op_sum, OA_OP_ACCUMULATE_NV2},
+    {"Sum", 1, 18, op_minmax, OA_OP_ADD}, /* AccumulateNV2 has no CPU kernel: pairwise Adds */
+    {"Mean", 1, 18, op_mean, OA_OP_ADD},
+    {"ReduceL1", 1, 18, op_reduce_composite, OA_OP_REDUCE_SUM},
+    {"ReduceL2", 1, 18, op_reduce_composite, OA_OP_REDUCE_SUM},
+    {"ReduceSumSquare", 1, 18, op_reduce_composite, OA_OP_REDUCE_SUM},
+    {"ReduceLogSum", 1, 18, op_reduce_composite, OA_OP_REDUCE_SUM},
+    {"ReduceLogSumExp", 1, 18, op_reduce_composite, OA_OP_REDUCE_SUM},
     {"TopK", 1, 18, op_topk, OA_OP_TOP_K},
     {"Dropout", 1, 18, op_dropout, OA_OP_IDENTITY},
     {"If", 1, 18, op_if, OA_OP_IF},

@@ -411,6 +411,18 @@ static oa_status bind_unary(oa_bctx *c, oa_kunary_op op)
         p->alpha = oa_node_attr_float(c->n, "alpha", 0.2f);
         p->beta = oa_node_attr_float(c->n, "beta", 0.5f);
         break;
+    case OA_KUN_ELU:
+        p->alpha = oa_node_attr_float(c->n, "alpha", 1.0f);
+        break;
+    case OA_KUN_SELU: {
+        const float gamma = oa_node_attr_float(c->n, "gamma", 1.05070102214813232421875f);
+        p->alpha = gamma * oa_node_attr_float(c->n, "alpha", 1.67326319217681884765625f);
+        p->beta = gamma;
+        break;
+    }
+    case OA_KUN_THRESHOLDED_RELU:
+        p->alpha = oa_node_attr_float(c->n, "alpha", 1.0f);
+        break;
     case OA_KUN_EXP:
     case OA_KUN_LOG:
         p->base = oa_node_attr_float(c->n, "base", -1.0f);

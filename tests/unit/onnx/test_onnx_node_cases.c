@@ -34,6 +34,9 @@ static const char *const CASES[] = {
     "test_asinh", "test_asinh_example",
     "test_acosh", "test_acosh_example",
     "test_atanh", "test_atanh_example",
+    "test_elu", "test_elu_example", "test_elu_default",
+    "test_selu", "test_selu_example", "test_selu_default",
+    "test_thresholdedrelu", "test_thresholdedrelu_example", "test_thresholdedrelu_default",
 };
 
 #define PATH_CAP 4096
