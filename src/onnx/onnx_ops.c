@@ -1053,6 +1053,10 @@ static oa_status op_reduce_composite(onnx_node_ctx *c)
     return st;
 }
 
+/* ArgMax / ArgMin as TopK(k=1) along the axis (GE's ArgMaxV2 / ArgMin have no
+ * CPU kernel; TopK returns the first of equal values, ONNX's default). With
+ * select_last_index=1 the axis is reversed first and the index mapped back
+ * (n - 1 - i, n from Shape). keepdims=0 squeezes the axis. */
 static oa_status op_arg(onnx_node_ctx *c)
 {
     int64_t axis, keep, last;
@@ -1062,26 +1066,65 @@ static oa_status op_arg(onnx_node_ctx *c)
         (st = oa_onnx_attr_int(c, "select_last_index", 0, &last)) != OA_OK) {
         return st;
     }
+    oa_node *src = NULL, *k, *t, *cast, *idx;
     if (last != 0) {
-        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "select_last_index=1 is not supported");
+        const int64_t b = -1, e = INT64_MIN, stp = -1;
+        oa_node *kb, *ke, *ka, *ks;
+        if ((st = oa_onnx_const_i64(c, "rev_begin", &b, 1, false, &kb)) != OA_OK ||
+            (st = oa_onnx_const_i64(c, "rev_end", &e, 1, false, &ke)) != OA_OK ||
+            (st = oa_onnx_const_i64(c, "rev_axes", &axis, 1, false, &ka)) != OA_OK ||
+            (st = oa_onnx_const_i64(c, "rev_steps", &stp, 1, false, &ks)) != OA_OK ||
+            (st = oa_onnx_emit(c, OA_OP_STRIDED_SLICE_V2, "reverse", 5, 1, &src)) != OA_OK ||
+            (st = oa_onnx_connect_input(c, src, 0, 0)) != OA_OK || (st = oa_onnx_connect(src, 1, kb, 0)) != OA_OK ||
+            (st = oa_onnx_connect(src, 2, ke, 0)) != OA_OK || (st = oa_onnx_connect(src, 3, ka, 0)) != OA_OK ||
+            (st = oa_onnx_connect(src, 4, ks, 0)) != OA_OK) {
+            return st;
+        }
     }
-    oa_node *k, *a;
-    if ((st = oa_onnx_const_i32(c, "dimension", &axis, 1, true, &k)) != OA_OK ||
-        (st = oa_onnx_emit(c, (oa_op_type)c->ge_type, "arg", 2, 1, &a)) != OA_OK ||
-        (st = oa_onnx_connect_input(c, a, 0, 0)) != OA_OK || (st = oa_onnx_connect(a, 1, k, 0)) != OA_OK ||
-        (st = oa_node_set_dtype(a, "dtype", OA_DT_INT64)) != OA_OK) {
+    const int64_t one = 1;
+    if ((st = oa_onnx_const_i32(c, "k", &one, 1, true, &k)) != OA_OK ||
+        (st = oa_onnx_emit(c, OA_OP_TOP_K, "topk", 2, 2, &t)) != OA_OK ||
+        (st = src ? oa_onnx_connect(t, 0, src, 0) : oa_onnx_connect_input(c, t, 0, 0)) != OA_OK ||
+        (st = oa_onnx_connect(t, 1, k, 0)) != OA_OK || (st = oa_node_set_int(t, "dim", axis)) != OA_OK ||
+        (st = oa_node_set_bool(t, "largest", c->ge_type == OA_OP_ARG_MAX_V2)) != OA_OK ||
+        (st = oa_node_set_bool(t, "sorted", true)) != OA_OK ||
+        (st = oa_onnx_emit(c, OA_OP_CAST, "cast", 1, 1, &cast)) != OA_OK ||
+        (st = oa_onnx_connect(cast, 0, t, 1)) != OA_OK ||
+        (st = oa_node_set_int(cast, "dst_type", OA_DT_INT64)) != OA_OK) {
         return st;
     }
-    if (!keep) {
-        return oa_onnx_bind_output(c, 0, a, 0);
+    idx = cast;
+    if (last != 0) {
+        const int64_t zero = 0;
+        oa_node *shape, *gi, *ga, *n, *k1, *n1, *r;
+        if ((st = oa_onnx_emit(c, OA_OP_SHAPE, "shape", 1, 1, &shape)) != OA_OK ||
+            (st = oa_onnx_connect_input(c, shape, 0, 0)) != OA_OK ||
+            (st = oa_node_set_int(shape, "dtype", OA_DT_INT64)) != OA_OK ||
+            (st = oa_onnx_const_i64(c, "axis_index", &axis, 1, true, &gi)) != OA_OK ||
+            (st = oa_onnx_const_i32(c, "gather_axis", &zero, 1, true, &ga)) != OA_OK ||
+            (st = oa_onnx_emit(c, OA_OP_GATHER_V2, "dim", 3, 1, &n)) != OA_OK ||
+            (st = oa_onnx_connect(n, 0, shape, 0)) != OA_OK || (st = oa_onnx_connect(n, 1, gi, 0)) != OA_OK ||
+            (st = oa_onnx_connect(n, 2, ga, 0)) != OA_OK ||
+            (st = oa_node_set_bool(n, "negative_index_support", true)) != OA_OK ||
+            (st = oa_onnx_const_i64(c, "one", &one, 1, true, &k1)) != OA_OK ||
+            (st = oa_onnx_emit(c, OA_OP_SUB, "last", 2, 1, &n1)) != OA_OK ||
+            (st = oa_onnx_connect(n1, 0, n, 0)) != OA_OK || (st = oa_onnx_connect(n1, 1, k1, 0)) != OA_OK ||
+            (st = oa_onnx_emit(c, OA_OP_SUB, "unreverse", 2, 1, &r)) != OA_OK ||
+            (st = oa_onnx_connect(r, 0, n1, 0)) != OA_OK || (st = oa_onnx_connect(r, 1, cast, 0)) != OA_OK) {
+            return st;
+        }
+        idx = r;
     }
-    oa_node *ka, *e;
-    if ((st = oa_onnx_const_i32(c, "axis", &axis, 1, true, &ka)) != OA_OK ||
-        (st = oa_onnx_emit(c, OA_OP_EXPAND_DIMS, "expand", 2, 1, &e)) != OA_OK ||
-        (st = oa_onnx_connect(e, 0, a, 0)) != OA_OK || (st = oa_onnx_connect(e, 1, ka, 0)) != OA_OK) {
+    if (keep) {
+        return oa_onnx_bind_output(c, 0, idx, 0);
+    }
+    oa_node *sq;
+    if ((st = oa_onnx_emit(c, OA_OP_SQUEEZE, "squeeze", 1, 1, &sq)) != OA_OK ||
+        (st = oa_onnx_connect(sq, 0, idx, 0)) != OA_OK ||
+        (st = oa_node_set_list_int(sq, "axis", &axis, 1)) != OA_OK) {
         return st;
     }
-    return oa_onnx_bind_output(c, 0, e, 0);
+    return oa_onnx_bind_output(c, 0, sq, 0);
 }
 
 static oa_status op_minmax(onnx_node_ctx *c)
