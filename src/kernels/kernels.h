@@ -465,6 +465,10 @@ typedef struct oa_kslice_params {
 typedef struct oa_kgather_params {
     int64_t axis;
     int64_t batch_dims;
+    /* GatherElements (ONNX): inputs x, indices of x's rank; y has the
+     * indices' dims, y[i..] = x[i.. with the axis coordinate = indices[i..]]
+     * (negative indices wrap, out of range fails the run). */
+    bool elements;
 } oa_kgather_params;
 
 /* --- PadV3: inputs x, paddings (host, i32/i64), constant_values (host

@@ -786,6 +786,17 @@ static oa_status op_slice(onnx_node_ctx *c)
     return st == OA_OK ? oa_onnx_bind_output(c, 0, sl, 0) : st;
 }
 
+static oa_status op_gather_elements(onnx_node_ctx *c)
+{
+    int64_t axis;
+    oa_node *n;
+    oa_status st = oa_onnx_attr_int(c, "axis", 0, &axis);
+    if (st == OA_OK) {
+        st = direct_then(c, &n);
+    }
+    return st == OA_OK ? oa_node_set_int(n, "dim", axis) : st;
+}
+
 static oa_status op_gather(onnx_node_ctx *c)
 {
     int64_t axis;
@@ -1286,6 +1297,7 @@ static const onnx_op_entry OPS[] = {
     {"Split", 2, 18, op_split, OA_OP_SPLIT_V},
     {"Slice", 1, 18, op_slice, OA_OP_STRIDED_SLICE_V2},
     {"Gather", 1, 18, op_gather, OA_OP_GATHER_V2},
+    {"GatherElements", 11, 18, op_gather_elements, OA_OP_GATHER_ELEMENTS},
     {"Pad", 2, 18, op_pad, OA_OP_PAD_V3},
     {"Clip", 1, 18, op_clip, OA_OP_CLIP_BY_VALUE},
     {"ConstantOfShape", 9, 18, op_constant_of_shape, OA_OP_FILL},

@@ -1072,6 +1072,12 @@ oa_status oa_bind_decode(oa_bctx *c)
     case OA_OP_SLICE: return bind_slice(c, true);
     case OA_OP_GATHER_V2: return bind_gather(c, false);
     case OA_OP_GATHER_V2_D: return bind_gather(c, true);
+    case OA_OP_GATHER_ELEMENTS: {
+        oa_status st = bind_gather(c, true);
+        c->b->params.gather.axis = oa_node_attr_int(c->n, "dim", 0);
+        c->b->params.gather.elements = true;
+        return st;
+    }
     case OA_OP_PAD:
     case OA_OP_PAD_V2:
     case OA_OP_PAD_V3:

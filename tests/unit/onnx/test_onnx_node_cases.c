@@ -37,6 +37,7 @@ static const char *const CASES[] = {
     "test_elu", "test_elu_example", "test_elu_default",
     "test_selu", "test_selu_example", "test_selu_default",
     "test_thresholdedrelu", "test_thresholdedrelu_example", "test_thresholdedrelu_default",
+    "test_gather_elements_0", "test_gather_elements_1", "test_gather_elements_negative_indices",
 };
 
 #define PATH_CAP 4096
