@@ -786,6 +786,185 @@ static oa_status op_slice(onnx_node_ctx *c)
     return st == OA_OK ? oa_onnx_bind_output(c, 0, sl, 0) : st;
 }
 
+/* ---- NegativeLogLikelihoodLoss / SoftmaxCrossEntropyLoss (their ONNX
+ * function definitions written with graph ops) ---- */
+
+typedef struct oref {
+    oa_node *n;
+    uint32_t i;
+} oref;
+
+static oa_status emit_op(onnx_node_ctx *c, oa_op_type t, const char *role, const oref *in, uint32_t nin, oref *out)
+{
+    oa_node *n;
+    oa_status st = oa_onnx_emit(c, t, role, nin, 1, &n);
+    for (uint32_t k = 0; k < nin && st == OA_OK; k++) {
+        st = oa_onnx_connect(n, k, in[k].n, in[k].i);
+    }
+    out->n = n;
+    out->i = 0;
+    return st;
+}
+
+static oa_status onnx_in(onnx_node_ctx *c, uint32_t i, oref *out)
+{
+    const onnx_value *v = oa_onnx_input_value(c, i);
+    if (v == NULL) {
+        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "misses input %u", i);
+    }
+    out->n = v->node;
+    out->i = v->index;
+    return OA_OK;
+}
+
+/* loss[n, d..] = -x[n, t[n, d..], d..] * w[t] (0 where t == ignore_index),
+ * reduced by `reduction` (none, sum, mean = sum / sum of the weights). */
+static oa_status nll_core(onnx_node_ctx *c, oref x, oref *out)
+{
+    const char *red;
+    oa_status st = oa_onnx_attr_str(c, "reduction", "mean", &red);
+    if (st != OA_OK) {
+        return st;
+    }
+    if (strcmp(red, "none") != 0 && strcmp(red, "sum") != 0 && strcmp(red, "mean") != 0) {
+        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "reduction %s is not none, sum or mean", red);
+    }
+    const bool has_ii = oa_onnx_attr(c, "ignore_index") != NULL;
+    int64_t ii = 0;
+    if (has_ii && (st = oa_onnx_attr_int(c, "ignore_index", 0, &ii)) != OA_OK) {
+        return st;
+    }
+    const bool has_w = oa_onnx_has_input(c, 2);
+    oref t, w = {0}, mask = {0}, r;
+    if ((st = onnx_in(c, 1, &t)) != OA_OK || (has_w && (st = onnx_in(c, 2, &w)) != OA_OK)) {
+        return st;
+    }
+    if (has_ii) { /* ignored targets read class 0 (then weigh 0) */
+        const int64_t zero = 0;
+        oref kii, kz, sel;
+        if ((st = oa_onnx_const_i64(c, "ignore_index", &ii, 1, true, &kii.n)) != OA_OK ||
+            (st = oa_onnx_const_i64(c, "zero_class", &zero, 1, true, &kz.n)) != OA_OK) {
+            return st;
+        }
+        kii.i = kz.i = 0;
+        oref eq_in[2] = {t, kii};
+        if ((st = emit_op(c, OA_OP_EQUAL, "ignored", eq_in, 2, &mask)) != OA_OK) {
+            return st;
+        }
+        oref sel_in[3] = {mask, kz, t};
+        if ((st = emit_op(c, OA_OP_SELECT_V2, "target", sel_in, 3, &sel)) != OA_OK) {
+            return st;
+        }
+        t = sel;
+    }
+    const int64_t one_axis = 1, gzero = 0;
+    oref t1, g, g2, loss;
+    if ((st = emit_op(c, OA_OP_UNSQUEEZE, "target_c", &t, 1, &t1)) != OA_OK ||
+        (st = oa_node_set_list_int(t1.n, "axes", &one_axis, 1)) != OA_OK) {
+        return st;
+    }
+    oref ge_in[2] = {x, t1};
+    if ((st = emit_op(c, OA_OP_GATHER_ELEMENTS, "pick", ge_in, 2, &g)) != OA_OK ||
+        (st = oa_node_set_int(g.n, "dim", 1)) != OA_OK ||
+        (st = emit_op(c, OA_OP_SQUEEZE, "pick_sq", &g, 1, &g2)) != OA_OK ||
+        (st = oa_node_set_list_int(g2.n, "axis", &one_axis, 1)) != OA_OK ||
+        (st = emit_op(c, OA_OP_NEG, "neg", &g2, 1, &loss)) != OA_OK) {
+        return st;
+    }
+    /* the per-element weight: w[t], 1 without weights; 0 where ignored */
+    oref wt = {0};
+    if (has_w) {
+        oref ax;
+        if ((st = oa_onnx_const_i32(c, "w_axis", &gzero, 1, true, &ax.n)) != OA_OK) {
+            return st;
+        }
+        ax.i = 0;
+        oref gw_in[3] = {w, t, ax};
+        if ((st = emit_op(c, OA_OP_GATHER_V2, "weight", gw_in, 3, &wt)) != OA_OK) {
+            return st;
+        }
+    }
+    if (has_ii || (has_w && strcmp(red, "mean") == 0) || strcmp(red, "mean") == 0) {
+        /* zeros and ones of the loss dtype, from the loss itself */
+        oref zeros, ones;
+        oref sub_in[2] = {loss, loss};
+        if ((st = emit_op(c, OA_OP_SUB, "zeros", sub_in, 2, &zeros)) != OA_OK ||
+            (st = emit_op(c, OA_OP_EXP, "ones", &zeros, 1, &ones)) != OA_OK) {
+            return st;
+        }
+        if (!has_w) {
+            wt = ones;
+        }
+        if (has_ii) {
+            oref sel_in[3] = {mask, zeros, wt};
+            if ((st = emit_op(c, OA_OP_SELECT_V2, "weight_ii", sel_in, 3, &wt)) != OA_OK) {
+                return st;
+            }
+        }
+    }
+    if (wt.n != NULL) {
+        oref mul_in[2] = {loss, wt};
+        if ((st = emit_op(c, OA_OP_MUL, "weighted", mul_in, 2, &loss)) != OA_OK) {
+            return st;
+        }
+    }
+    if (strcmp(red, "none") == 0) {
+        *out = loss;
+        return OA_OK;
+    }
+    oref kax;
+    if ((st = oa_onnx_const_i32(c, "all_axes", NULL, 0, false, &kax.n)) != OA_OK) {
+        return st;
+    }
+    kax.i = 0;
+    oref rs_in[2] = {loss, kax};
+    if ((st = emit_op(c, OA_OP_REDUCE_SUM, "sum", rs_in, 2, &r)) != OA_OK ||
+        (st = oa_node_set_bool(r.n, "keep_dims", false)) != OA_OK ||
+        (st = oa_node_set_bool(r.n, "noop_with_empty_axes", false)) != OA_OK) {
+        return st;
+    }
+    if (strcmp(red, "sum") == 0) {
+        *out = r;
+        return OA_OK;
+    }
+    oref ws, q;
+    oref ws_in[2] = {wt, kax};
+    if ((st = emit_op(c, OA_OP_REDUCE_SUM, "weight_sum", ws_in, 2, &ws)) != OA_OK ||
+        (st = oa_node_set_bool(ws.n, "keep_dims", false)) != OA_OK ||
+        (st = oa_node_set_bool(ws.n, "noop_with_empty_axes", false)) != OA_OK) {
+        return st;
+    }
+    oref dv_in[2] = {r, ws};
+    if ((st = emit_op(c, OA_OP_REAL_DIV, "mean", dv_in, 2, &q)) != OA_OK) {
+        return st;
+    }
+    *out = q;
+    return OA_OK;
+}
+
+static oa_status op_nll_loss(onnx_node_ctx *c)
+{
+    oref x, out;
+    oa_status st = onnx_in(c, 0, &x);
+    if (st == OA_OK && (st = nll_core(c, x, &out)) == OA_OK) {
+        st = oa_onnx_bind_output(c, 0, out.n, out.i);
+    }
+    return st;
+}
+
+static oa_status op_sce_loss(onnx_node_ctx *c)
+{
+    oref x, lp, out;
+    const int64_t one_axis = 1;
+    oa_status st = onnx_in(c, 0, &x);
+    if (st == OA_OK && (st = emit_op(c, OA_OP_LOG_SOFTMAX_V2, "log_prob", &x, 1, &lp)) == OA_OK &&
+        (st = oa_node_set_list_int(lp.n, "axes", &one_axis, 1)) == OA_OK && (st = nll_core(c, lp, &out)) == OA_OK &&
+        (st = oa_onnx_bind_output(c, 0, out.n, out.i)) == OA_OK) {
+        st = oa_onnx_bind_output(c, 1, lp.n, lp.i);
+    }
+    return st;
+}
+
 static oa_status op_gather_elements(onnx_node_ctx *c)
 {
     int64_t axis;
@@ -1298,6 +1477,8 @@ static const onnx_op_entry OPS[] = {
     {"Slice", 1, 18, op_slice, OA_OP_STRIDED_SLICE_V2},
     {"Gather", 1, 18, op_gather, OA_OP_GATHER_V2},
     {"GatherElements", 11, 18, op_gather_elements, OA_OP_GATHER_ELEMENTS},
+    {"NegativeLogLikelihoodLoss", 12, 18, op_nll_loss, OA_OP_GATHER_ELEMENTS},
+    {"SoftmaxCrossEntropyLoss", 12, 18, op_sce_loss, OA_OP_LOG_SOFTMAX_V2},
     {"Pad", 2, 18, op_pad, OA_OP_PAD_V3},
     {"Clip", 1, 18, op_clip, OA_OP_CLIP_BY_VALUE},
     {"ConstantOfShape", 9, 18, op_constant_of_shape, OA_OP_FILL},
