@@ -4,18 +4,21 @@ installed atc and the public ACL API, as a user runs a model.
 
 Each case directory holds model.onnx and test_data_set_*/{input,output}_*.pb.
 A case is converted by <prefix>/bin/atc --framework=5 with the shapes of its
-inputs (--input_shape), every data set is run by <prefix>/bin/oa_run
-(aclmdlLoadFromFile + aclmdlExecute), and every output is judged by the
+inputs (--input_shape), every data set is run by suite_exec (suite_exec.c:
+aclmdlLoadFromFile + aclmdlExecute on the installed library, outputs whose
+size is known only at run time given buffers the caller sizes, their real
+size from aclmdlGetDatasetTensorDesc), and every output is judged by the
 suite's own rule: floating point |got - want| <= 1e-7 + 1e-3 |want| (NaN
 equals NaN), every other dtype byte-exact, and the element count must match.
 
 Statuses: pass; atc (conversion failed); run (load or execute failed); wrong
 (an output differs); excluded (not counted: a string tensor, a sequence / map /
-optional graph input or output, or an output drawn from a random generator --
-those still have to convert and run: "excluded-random" passes only when they
-do, "random-fail" otherwise, and random-fail counts as a failure).
+optional graph input or output, or an output drawn from a random generator:
+the Random* ops, Bernoulli, Multinomial, Dropout in training mode with a
+non-zero ratio -- those still have to convert, run and give outputs of the
+expected size, else "random-fail", which counts as a failure).
 
-  onnx_suite.py run   --prefix P --data D --suite S [--shard I/N] --work W --expect F
+  onnx_suite.py run   --prefix P --exec suite_exec --data D --suite S [--shard I/N] --work W --expect F
                       [--results R]     run, check against F (exit 1 on a regression)
   onnx_suite.py summary --expect F --results R...   print each suite's figure
   onnx_suite.py update  --expect F --results R...   rewrite F from the results
@@ -147,8 +150,12 @@ def case_info(model_path):
             reason = "a string tensor graph input or output"
             break
     is_random = any(n.op_type in RANDOM_OPS for n in all_nodes(g))
+    # Dropout in training mode draws its mask at random unless the ratio is 0
+    # (the ratio graph inputs are checked against each data set)
+    ratios = [n.input[1] for n in all_nodes(g)
+              if n.op_type == "Dropout" and len(n.input) >= 3 and n.input[2] and len(n.input[1]) > 0]
     inputs = [v.name for v in g.input if v.name not in inits]
-    return reason, is_random, inputs
+    return reason, is_random, inputs, ratios
 
 
 def run_tool(cmd, env, cwd=None):
@@ -164,7 +171,7 @@ def run_case(args, suite, name, env):
     d = os.path.join(args.data, suite, name)
     model = os.path.join(d, "model.onnx")
     try:
-        excl, is_random, in_names = case_info(model)
+        excl, is_random, in_names, ratios = case_info(model)
     except Exception as e:  # a model onnx cannot read: report, do not stop the suite
         return "atc", "onnx cannot load the model: %s" % str(e)[:120]
     if excl is not None:
@@ -182,6 +189,8 @@ def run_case(args, suite, name, env):
             t = read_pb(p)
             dt, dims, raw = tensor_bytes(t)
             nm = in_names[k] if k < len(in_names) else t.name
+            if nm in ratios and np.any(numpy_helper.to_array(t) != 0):
+                is_random = True
             shapes.append("%s:%s" % (nm, ",".join(str(x) for x in dims)))
             f = os.path.join(work, "set%d_in%d.bin" % (si, k))
             with open(f, "wb") as fh:
@@ -203,15 +212,16 @@ def run_case(args, suite, name, env):
             converted[shape] = om + ".om"
         om = converted[shape]
         outdir = os.path.join(work, "out%d" % si)
-        cmd = [os.path.join(args.prefix, "bin", "oa_run"), "--model", om, "--output", outdir]
-        if files:
-            cmd += ["--input", ",".join(files)]
+        os.makedirs(outdir)
+        # buffers for outputs whose size is only known at run time: twice the
+        # expected bytes, so that a wrong shape shows as a wrong element count
+        sizes = ",".join(str(2 * len(tensor_bytes(read_pb(p))[2]) + 64) for p in outs) or "0"
+        cmd = [args.exec, om, outdir, sizes] + files
         rc, text = run_tool(cmd, env)
         if rc != 0:
             return ("random-fail" if is_random else "run"), first_error(text)
-        stem = os.path.splitext(os.path.basename(om))[0]
         for j, p in enumerate(outs):
-            f = os.path.join(outdir, "%s_output_%d.bin" % (stem, j))
+            f = os.path.join(outdir, "out_%d.bin" % j)
             if not os.path.exists(f):
                 return ("random-fail" if is_random else "wrong"), "output %d missing" % j
             with open(f, "rb") as fh:
@@ -435,6 +445,7 @@ def main():
     ap.add_argument("--suite", choices=SUITES)
     ap.add_argument("--shard")
     ap.add_argument("--work")
+    ap.add_argument("--exec", help="suite_exec (tests/onnx_suite/suite_exec.c), built against the public API")
     ap.add_argument("--expect", required=True)
     ap.add_argument("--results", nargs="*")
     ap.add_argument("--out")
