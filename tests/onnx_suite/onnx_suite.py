@@ -336,7 +336,7 @@ def cmd_update(args):
     res = load_results(args.results)
     exp.update(res)
     with open(args.expect, "w") as f:
-        f.write("# The ONNX backend suite (libonnx-testdata 1.12) through atc + oa_run: tests/onnx_suite/README.md.\n")
+        f.write("# The ONNX backend suite (libonnx-testdata 1.12) through atc + suite_exec: tests/onnx_suite/README.md.\n")
         f.write("# case\tstatus\treason (for every status but pass)\n")
         for k in sorted(exp):
             st, why = exp[k]
