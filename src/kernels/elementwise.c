@@ -180,9 +180,13 @@ static oa_status binary_infer(const void *params, int n_in, const oa_ktensor *in
     }
     oa_kdtype dt = in[0].dtype;
     bin_class c = bin_classify(p->op);
+    /* every integer type and f64 run in their own type (bin_inner_generic) */
+    const bool gen = dt == OA_KDT_F32 || dt == OA_KDT_F64 || dt == OA_KDT_I8 || dt == OA_KDT_U8 || dt == OA_KDT_I16 ||
+                     dt == OA_KDT_U16 || dt == OA_KDT_I32 || dt == OA_KDT_U32 || dt == OA_KDT_I64 || dt == OA_KDT_U64;
     bool ok = (c == BC_LOGIC) ? dt == OA_KDT_BOOL
-              : (c == BC_CMP) ? (dt == OA_KDT_F32 || dt == OA_KDT_I32 || dt == OA_KDT_I64 || dt == OA_KDT_BOOL)
-                              : (dt == OA_KDT_F32 || dt == OA_KDT_I32 || dt == OA_KDT_I64);
+              : (c == BC_CMP) ? (gen || dt == OA_KDT_BOOL)
+                              : (gen && (p->op != OA_KBIN_PRELU || dt == OA_KDT_F32 || dt == OA_KDT_I32 ||
+                                         dt == OA_KDT_I64 || dt == OA_KDT_F64));
     if (!ok) {
         return OA_FAIL(OA_E_UNSUPPORTED_DATA_TYPE, "%s: dtype %s not supported", k_bin_names[p->op],
                        oa_kdtype_name(dt));
@@ -280,6 +284,32 @@ static oa_status binary_setup(oa_kop *op)
     default: break;                                                                                    \
     }
 
+/* unsigned: wrapping add/sub/mul, x / 0 = 0 */
+#define UINT_ARITH(T)                                                                                  \
+    switch (op) {                                                                                      \
+    case OA_KBIN_ADD: GEN_LOOP(T, T, (T)(u + v)); break;                                               \
+    case OA_KBIN_SUB: GEN_LOOP(T, T, (T)(u - v)); break;                                               \
+    case OA_KBIN_MUL: GEN_LOOP(T, T, (T)((uint64_t)u * (uint64_t)v)); break;                           \
+    case OA_KBIN_DIV: GEN_LOOP(T, T, v == 0 ? 0 : u / v); break;                                       \
+    case OA_KBIN_POW: GEN_LOOP(T, T, (T)pow((double)u, (double)v)); break;                              \
+    case OA_KBIN_MAX: GEN_LOOP(T, T, u > v ? u : v); break;                                            \
+    case OA_KBIN_MIN: GEN_LOOP(T, T, u < v ? u : v); break;                                            \
+    default: break;                                                                                    \
+    }
+
+#define F64_ARITH                                                                                      \
+    switch (op) {                                                                                      \
+    case OA_KBIN_ADD: GEN_LOOP(double, double, u + v); break;                                          \
+    case OA_KBIN_SUB: GEN_LOOP(double, double, u - v); break;                                          \
+    case OA_KBIN_MUL: GEN_LOOP(double, double, u * v); break;                                          \
+    case OA_KBIN_DIV: GEN_LOOP(double, double, u / v); break;                                          \
+    case OA_KBIN_POW: GEN_LOOP(double, double, pow(u, v)); break;                                      \
+    case OA_KBIN_MAX: GEN_LOOP(double, double, (u > v || isnan(u)) ? u : v); break;                    \
+    case OA_KBIN_MIN: GEN_LOOP(double, double, (u < v || isnan(u)) ? u : v); break;                    \
+    case OA_KBIN_PRELU: GEN_LOOP(double, double, u > 0 ? u : u * v); break;                            \
+    default: break;                                                                                    \
+    }
+
 #define CMP(T)                                                    \
     switch (op) {                                                 \
     case OA_KBIN_EQUAL: GEN_LOOP(T, uint8_t, u == v); break;      \
@@ -306,16 +336,29 @@ static void bin_inner_generic(oa_kbinary_op op, oa_kdtype dt, const void *a, con
     if (c == BC_CMP) {
         switch (dt) {
         case OA_KDT_F32: CMP(float); break;
+        case OA_KDT_F64: CMP(double); break;
+        case OA_KDT_I8: CMP(int8_t); break;
+        case OA_KDT_I16: CMP(int16_t); break;
+        case OA_KDT_U16: CMP(uint16_t); break;
         case OA_KDT_I32: CMP(int32_t); break;
+        case OA_KDT_U32: CMP(uint32_t); break;
         case OA_KDT_I64: CMP(int64_t); break;
+        case OA_KDT_U64: CMP(uint64_t); break;
         default: CMP(uint8_t); break;
         }
         return;
     }
-    if (dt == OA_KDT_I32) {
-        INT_ARITH(int32_t, INT32_MIN)
-    } else if (dt == OA_KDT_I64) {
-        INT_ARITH(int64_t, INT64_MIN)
+    switch (dt) {
+    case OA_KDT_I8: INT_ARITH(int8_t, INT8_MIN) break;
+    case OA_KDT_I16: INT_ARITH(int16_t, INT16_MIN) break;
+    case OA_KDT_I32: INT_ARITH(int32_t, INT32_MIN) break;
+    case OA_KDT_I64: INT_ARITH(int64_t, INT64_MIN) break;
+    case OA_KDT_U8: UINT_ARITH(uint8_t) break;
+    case OA_KDT_U16: UINT_ARITH(uint16_t) break;
+    case OA_KDT_U32: UINT_ARITH(uint32_t) break;
+    case OA_KDT_U64: UINT_ARITH(uint64_t) break;
+    case OA_KDT_F64: F64_ARITH break;
+    default: break;
     }
 }
 

@@ -326,8 +326,10 @@ typedef struct oa_ksoftmax_params {
 
 /* --- Elementwise binary ---------------------------------------------------
  * Inputs x1, x2 broadcast (numpy); output y. dtypes: x1 and x2 of the same
- * dtype in {f32, i32, i64} (arith, compare), bool (logic, compare); y is
- * bool for compare/logic ops, else the input dtype. PRelu: x2 = slope.
+ * dtype in {f32, f64, i8, u8, i16, u16, i32, u32, i64, u64} (arith, compare;
+ * each computed in its own type: integers wrap, x / 0 = 0), bool (logic,
+ * compare); y is bool for compare/logic ops, else the input dtype. PRelu:
+ * x2 = slope (f32, f64, i32, i64).
  * In-place: y may alias an input of y's shape and dtype.
  * NCHWc: x1, x2 each either NCHWc of y's shape, or plain per-channel
  * ([C,1,1] / [1,C,1,1]), or a plain scalar (one element).

@@ -1452,7 +1452,8 @@ static const onnx_op_entry OPS[] = {
     D("Round", ROUND), D("Softplus", SOFTPLUS), D("Softsign", SOFTSIGN), D("Asin", ASIN), D("Acos", ACOS),
     D("Atan", ATAN), D("Sinh", SINH), D("Cosh", COSH), D("Asinh", ASINH), D("Acosh", ACOSH),
     D("Atanh", ATANH), D("Not", LOGICAL_NOT), B("And", LOGICAL_AND), B("Or", LOGICAL_OR),
-    B("Equal", EQUAL), B("Less", LESS), B("Greater", GREATER), D("LessOrEqual", LESS_EQUAL),
+    B("Equal", EQUAL), B("Less", LESS), B("Greater", GREATER), B("Xor", NOT_EQUAL), /* bool: a xor b = a != b */
+    D("LessOrEqual", LESS_EQUAL),
     D("GreaterOrEqual", GREATER_EQUAL), D("Where", SELECT_V2), D("Expand", EXPAND), D("Range", RANGE),
     {"Tile", 6, 18, op_direct, OA_OP_TILE}, D("Identity", IDENTITY), D("GlobalAveragePool", GLOBAL_AVERAGE_POOL),
     D("GlobalMaxPool", GLOBAL_MAX_POOL), B("PRelu", PRELU), {"HardSwish", 14, 18, op_direct, OA_OP_HARD_SWISH},
