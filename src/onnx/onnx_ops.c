@@ -354,6 +354,49 @@ static int64_t declared_rank(const onnx_node_ctx *c, const char *name, int64_t *
     return -1;
 }
 
+/* Declared element type (GE dtype) of ONNX value `name` in the node's graph:
+ * initializers, graph inputs, value_info, outputs, or a Constant node. */
+static bool declared_dtype(const onnx_node_ctx *c, const char *name, oa_dtype *dt)
+{
+    const Onnx__GraphProto *gp = c->sc->gp;
+    if (gp == NULL || name == NULL) {
+        return false;
+    }
+    for (size_t i = 0; i < gp->n_initializer; i++) {
+        const Onnx__TensorProto *t = gp->initializer[i];
+        if (t->name != NULL && strcmp(t->name, name) == 0) {
+            return oa_onnx_dtype_to_ge(t->data_type, dt);
+        }
+    }
+    const Onnx__ValueInfoProto *const *lists[3] = {(const Onnx__ValueInfoProto *const *)gp->input,
+                                                   (const Onnx__ValueInfoProto *const *)gp->value_info,
+                                                   (const Onnx__ValueInfoProto *const *)gp->output};
+    const size_t counts[3] = {gp->n_input, gp->n_value_info, gp->n_output};
+    for (int l = 0; l < 3; l++) {
+        for (size_t i = 0; i < counts[l]; i++) {
+            const Onnx__ValueInfoProto *vi = lists[l][i];
+            if (vi->name != NULL && strcmp(vi->name, name) == 0) {
+                const Onnx__TypeProto *tp = vi->type;
+                return tp != NULL && tp->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE &&
+                       tp->tensor_type != NULL && tp->tensor_type->has_elem_type &&
+                       oa_onnx_dtype_to_ge(tp->tensor_type->elem_type, dt);
+            }
+        }
+    }
+    for (size_t i = 0; i < gp->n_node; i++) {
+        const Onnx__NodeProto *np = gp->node[i];
+        if (np->op_type != NULL && strcmp(np->op_type, "Constant") == 0 && np->n_output == 1 &&
+            strcmp(np->output[0], name) == 0) {
+            for (size_t a = 0; a < np->n_attribute; a++) {
+                if (strcmp(np->attribute[a]->name, "value") == 0 && np->attribute[a]->t != NULL) {
+                    return oa_onnx_dtype_to_ge(np->attribute[a]->t->data_type, dt);
+                }
+            }
+        }
+    }
+    return false;
+}
+
 /* The number of trailing ones B needs (0: numpy broadcasting already matches). */
 static oa_status legacy_trailing_ones(onnx_node_ctx *c, int64_t *ones)
 {
@@ -531,6 +574,59 @@ static oa_status op_softmax(onnx_node_ctx *c)
         st = oa_node_set_int(n, "need_fusion", 1);
     }
     return st;
+}
+
+/* CastLike: Cast to the declared element type of input 1. */
+static oa_status op_cast_like(onnx_node_ctx *c)
+{
+    oa_dtype dt;
+    if (c->np->n_input < 2 || !declared_dtype(c, c->np->input[1], &dt) || dt == OA_DT_STRING) {
+        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED,
+                         "the element type of target_type must be declared (graph input, initializer, value_info)");
+    }
+    oa_node *n;
+    oa_status st = oa_onnx_emit(c, OA_OP_CAST, "cast", 1, 1, &n);
+    if (st == OA_OK && (st = oa_onnx_connect_input(c, n, 0, 0)) == OA_OK &&
+        (st = oa_node_set_int(n, "dst_type", dt)) == OA_OK) {
+        st = oa_onnx_bind_output(c, 0, n, 0);
+    }
+    return st;
+}
+
+/* Pow with a base and an exponent of different types (opset >= 12; the
+ * declared types say so): a float exponent is cast to the float base type; an
+ * integer base is raised in the exponent's float type and cast back
+ * (truncation, as numpy's astype). Same types: the direct mapping. */
+static oa_status op_pow(onnx_node_ctx *c)
+{
+    oa_dtype tb, te;
+    if (c->np->n_input != 2 || !declared_dtype(c, c->np->input[0], &tb) ||
+        !declared_dtype(c, c->np->input[1], &te) || tb == te) {
+        return op_legacy_bcast(c);
+    }
+    const bool base_float = tb == OA_DT_FLOAT || tb == OA_DT_FLOAT16 || tb == OA_DT_DOUBLE || tb == OA_DT_BF16;
+    const bool exp_float = te == OA_DT_FLOAT || te == OA_DT_FLOAT16 || te == OA_DT_DOUBLE || te == OA_DT_BF16;
+    const oa_dtype work = base_float || !exp_float ? tb : te;
+    oa_node *b = NULL, *e = NULL, *p, *y;
+    oa_status st = OA_OK;
+    if (work != tb && (st = oa_onnx_emit(c, OA_OP_CAST, "base_cast", 1, 1, &b)) == OA_OK &&
+        (st = oa_onnx_connect_input(c, b, 0, 0)) == OA_OK) {
+        st = oa_node_set_int(b, "dst_type", work);
+    }
+    if (st == OA_OK && work != te && (st = oa_onnx_emit(c, OA_OP_CAST, "exp_cast", 1, 1, &e)) == OA_OK &&
+        (st = oa_onnx_connect_input(c, e, 0, 1)) == OA_OK) {
+        st = oa_node_set_int(e, "dst_type", work);
+    }
+    if (st == OA_OK && (st = oa_onnx_emit(c, OA_OP_POW, "pow", 2, 1, &p)) == OA_OK &&
+        (st = b ? oa_onnx_connect(p, 0, b, 0) : oa_onnx_connect_input(c, p, 0, 0)) == OA_OK) {
+        st = e ? oa_onnx_connect(p, 1, e, 0) : oa_onnx_connect_input(c, p, 1, 1);
+    }
+    y = p;
+    if (st == OA_OK && work != tb && (st = oa_onnx_emit(c, OA_OP_CAST, "back", 1, 1, &y)) == OA_OK &&
+        (st = oa_onnx_connect(y, 0, p, 0)) == OA_OK) {
+        st = oa_node_set_int(y, "dst_type", tb);
+    }
+    return st == OA_OK ? oa_onnx_bind_output(c, 0, y, 0) : st;
 }
 
 static oa_status op_cast(onnx_node_ctx *c)
@@ -1445,7 +1541,7 @@ static oa_status op_constant(onnx_node_ctx *c)
 #define B(onnx, ge) {onnx, 1, 18, op_legacy_bcast, OA_OP_##ge}
 
 static const onnx_op_entry OPS[] = {
-    B("Add", ADD), B("Sub", SUB), B("Mul", MUL), B("Div", REAL_DIV), B("Pow", POW),
+    B("Add", ADD), B("Sub", SUB), B("Mul", MUL), B("Div", REAL_DIV), {"Pow", 1, 18, op_pow, OA_OP_POW},
     D("Sqrt", SQRT), D("Exp", EXP), D("Log", LOG), D("Abs", ABS), D("Neg", NEG), D("Erf", ERF),
     D("Tanh", TANH), D("Sigmoid", SIGMOID), D("Relu", RELU), D("Floor", FLOOR), D("Ceil", CEIL),
     D("Reciprocal", RECIPROCAL), D("Sin", SIN), D("Cos", COS), D("Tan", TAN), D("Sign", SIGN),
@@ -1466,6 +1562,7 @@ static const onnx_op_entry OPS[] = {
     {"Softmax", 1, 18, op_softmax, OA_OP_SOFTMAX_V2},
     {"LogSoftmax", 1, 18, op_softmax, OA_OP_LOG_SOFTMAX_V2},
     {"Cast", 6, 18, op_cast, OA_OP_CAST},
+    {"CastLike", 15, 18, op_cast_like, OA_OP_CAST},
     {"Shape", 1, 18, op_shape, OA_OP_SHAPE},
     {"Size", 1, 18, op_size, OA_OP_SIZE},
     {"Reshape", 5, 18, op_reshape, OA_OP_RESHAPE},
