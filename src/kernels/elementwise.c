@@ -126,7 +126,7 @@ typedef enum bin_class { BC_ARITH, BC_CMP, BC_LOGIC } bin_class;
 
 static bin_class bin_classify(oa_kbinary_op op)
 {
-    if (op <= OA_KBIN_PRELU) {
+    if (op <= OA_KBIN_PRELU || op == OA_KBIN_MOD || op == OA_KBIN_FLOOR_MOD) {
         return BC_ARITH;
     }
     if (op <= OA_KBIN_GREATER_EQUAL) {
@@ -137,7 +137,7 @@ static bin_class bin_classify(oa_kbinary_op op)
 
 static const char *const k_bin_names[OA_KBIN_COUNT] = {
     "Add", "Sub", "Mul", "RealDiv", "Pow", "Maximum", "Minimum", "PRelu", "Equal", "NotEqual", "Less",
-    "LessEqual", "Greater", "GreaterEqual", "LogicalAnd", "LogicalOr", "LogicalXor",
+    "LessEqual", "Greater", "GreaterEqual", "LogicalAnd", "LogicalOr", "LogicalXor", "Mod", "FloorMod",
 };
 
 typedef enum bin_bcast_blk { BB_FULL, BB_CHAN, BB_SCALAR } bin_bcast_blk;
@@ -187,6 +187,10 @@ static oa_status binary_infer(const void *params, int n_in, const oa_ktensor *in
               : (c == BC_CMP) ? (gen || dt == OA_KDT_BOOL)
                               : (gen && (p->op != OA_KBIN_PRELU || dt == OA_KDT_F32 || dt == OA_KDT_I32 ||
                                          dt == OA_KDT_I64 || dt == OA_KDT_F64));
+    if (ok && p->op > OA_KBIN_PRELU && (in[0].layout != OA_KLAYOUT_PLAIN || in[1].layout != OA_KLAYOUT_PLAIN ||
+                                        p->post.n > 0)) {
+        return OA_FAIL(OA_E_PARAM, "%s: plain layouts without post-ops only", k_bin_names[p->op]);
+    }
     if (!ok) {
         return OA_FAIL(OA_E_UNSUPPORTED_DATA_TYPE, "%s: dtype %s not supported", k_bin_names[p->op],
                        oa_kdtype_name(dt));
@@ -255,7 +259,7 @@ static oa_status binary_setup(oa_kop *op)
     }
     const oa_ktensor *ins[2] = {&op->in[0], &op->in[1]};
     bnest_build(&s->nest, &op->out[0], 2, ins);
-    op->impl = s->dt == OA_KDT_F32 ? oa_kernels_isa() : "ref";
+    op->impl = s->dt == OA_KDT_F32 && s->op <= OA_KBIN_PRELU ? oa_kernels_isa() : "ref";
     return OA_OK;
 }
 
@@ -281,6 +285,11 @@ static oa_status binary_setup(oa_kop *op)
     case OA_KBIN_MAX: GEN_LOOP(T, T, u > v ? u : v); break;                                            \
     case OA_KBIN_MIN: GEN_LOOP(T, T, u < v ? u : v); break;                                            \
     case OA_KBIN_PRELU: GEN_LOOP(T, T, u > 0 ? u : (T)((uint64_t)u * (uint64_t)v)); break;             \
+    case OA_KBIN_MOD: GEN_LOOP(T, T, (v == 0 || (u == TMIN && v == -1)) ? 0 : u % v); break;          \
+    case OA_KBIN_FLOOR_MOD:                                                                            \
+        GEN_LOOP(T, T, (v == 0 || (u == TMIN && v == -1)) ? 0                                          \
+                       : (u % v != 0 && ((u % v < 0) != (v < 0))) ? (T)(u % v + v) : (T)(u % v));      \
+        break;                                                                                         \
     default: break;                                                                                    \
     }
 
@@ -294,6 +303,18 @@ static oa_status binary_setup(oa_kop *op)
     case OA_KBIN_POW: GEN_LOOP(T, T, (T)pow((double)u, (double)v)); break;                              \
     case OA_KBIN_MAX: GEN_LOOP(T, T, u > v ? u : v); break;                                            \
     case OA_KBIN_MIN: GEN_LOOP(T, T, u < v ? u : v); break;                                            \
+    case OA_KBIN_MOD:                                                                                  \
+    case OA_KBIN_FLOOR_MOD: GEN_LOOP(T, T, v == 0 ? 0 : u % v); break;                                 \
+    default: break;                                                                                    \
+    }
+
+/* float remainders: fmod, then the divisor's sign for FLOOR_MOD */
+#define FLT_MOD(T, FMOD)                                                                               \
+    switch (op) {                                                                                      \
+    case OA_KBIN_MOD: GEN_LOOP(T, T, FMOD(u, v)); break;                                               \
+    case OA_KBIN_FLOOR_MOD:                                                                            \
+        GEN_LOOP(T, T, (FMOD(u, v) != 0 && ((FMOD(u, v) < 0) != (v < 0))) ? FMOD(u, v) + v : FMOD(u, v)); \
+        break;                                                                                         \
     default: break;                                                                                    \
     }
 
@@ -357,7 +378,14 @@ static void bin_inner_generic(oa_kbinary_op op, oa_kdtype dt, const void *a, con
     case OA_KDT_U16: UINT_ARITH(uint16_t) break;
     case OA_KDT_U32: UINT_ARITH(uint32_t) break;
     case OA_KDT_U64: UINT_ARITH(uint64_t) break;
-    case OA_KDT_F64: F64_ARITH break;
+    case OA_KDT_F64:
+        if (op == OA_KBIN_MOD || op == OA_KBIN_FLOOR_MOD) {
+            FLT_MOD(double, fmod)
+        } else {
+            F64_ARITH
+        }
+        break;
+    case OA_KDT_F32: FLT_MOD(float, fmodf) break; /* f32 gets here for the remainders only */
     default: break;
     }
 }
@@ -391,7 +419,7 @@ static void bin_rows_task(void *vctx, size_t tid, size_t begin, size_t end)
     const bin_state *s = c->s;
     const bnest *nb = &s->nest;
     const oa_kew_table *ew = oa_kew();
-    bool f32arith = s->dt == OA_KDT_F32 && bin_classify(s->op) == BC_ARITH;
+    bool f32arith = s->dt == OA_KDT_F32 && s->op <= OA_KBIN_PRELU;
     int64_t off[3];
     /* a single row: [begin, end) is a range of the inner dim */
     bool split_inner = nb->rows == 1;

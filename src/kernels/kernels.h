@@ -343,6 +343,10 @@ typedef enum oa_kbinary_op {
     OA_KBIN_EQUAL, OA_KBIN_NOT_EQUAL, OA_KBIN_LESS, OA_KBIN_LESS_EQUAL, OA_KBIN_GREATER,
     OA_KBIN_GREATER_EQUAL,
     OA_KBIN_AND, OA_KBIN_OR, OA_KBIN_XOR,
+    /* remainders (arithmetic, generic loops only): MOD has the dividend's
+     * sign (C fmod, GE Mod), FLOOR_MOD the divisor's (Python %, GE FloorMod);
+     * an integer x % 0 is 0 */
+    OA_KBIN_MOD, OA_KBIN_FLOOR_MOD,
     OA_KBIN_COUNT
 } oa_kbinary_op;
 

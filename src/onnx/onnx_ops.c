@@ -576,6 +576,19 @@ static oa_status op_softmax(onnx_node_ctx *c)
     return st;
 }
 
+/* Mod: fmod=0 is Python's % (FloorMod, integers only in ONNX), fmod=1 C's
+ * fmod (GE Mod). */
+static oa_status op_mod(onnx_node_ctx *c)
+{
+    int64_t fmod;
+    oa_status st = oa_onnx_attr_int(c, "fmod", 0, &fmod);
+    if (st != OA_OK) {
+        return st;
+    }
+    c->ge_type = fmod ? OA_OP_MOD : OA_OP_FLOOR_MOD;
+    return op_direct(c);
+}
+
 /* CastLike: Cast to the declared element type of input 1. */
 static oa_status op_cast_like(onnx_node_ctx *c)
 {
@@ -1563,6 +1576,7 @@ static const onnx_op_entry OPS[] = {
     {"LogSoftmax", 1, 18, op_softmax, OA_OP_LOG_SOFTMAX_V2},
     {"Cast", 6, 18, op_cast, OA_OP_CAST},
     {"CastLike", 15, 18, op_cast_like, OA_OP_CAST},
+    {"Mod", 10, 18, op_mod, OA_OP_FLOOR_MOD},
     {"Shape", 1, 18, op_shape, OA_OP_SHAPE},
     {"Size", 1, 18, op_size, OA_OP_SIZE},
     {"Reshape", 5, 18, op_reshape, OA_OP_RESHAPE},

@@ -38,6 +38,7 @@ static const char *const CASES[] = {
     "test_selu", "test_selu_example", "test_selu_default",
     "test_thresholdedrelu", "test_thresholdedrelu_example", "test_thresholdedrelu_default",
     "test_gather_elements_0", "test_gather_elements_1", "test_gather_elements_negative_indices",
+    "test_mod_mixed_sign_int32", "test_mod_mixed_sign_float64", "test_mod_uint8", "test_mod_broadcast",
     "test_nllloss_NCd1d2d3_none_no_weight_negative_ii", "test_nllloss_NCd1d2_with_weight_reduction_mean",
     "test_sce_mean_weight_ii_3d_log_prob", "test_sce_sum",
 };
