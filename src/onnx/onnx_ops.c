@@ -5,6 +5,7 @@
  * resize, recurrent and matrix ops live in onnx_ops_nn.c.
  */
 #define OA_LOG_MODULE "GE"
+#include <math.h>
 #include <float.h>
 #include <string.h>
 
@@ -587,6 +588,96 @@ static oa_status op_mod(onnx_node_ctx *c)
     }
     c->ge_type = fmod ? OA_OP_MOD : OA_OP_FLOOR_MOD;
     return op_direct(c);
+}
+
+/* IsNaN: x != x. IsInf: x == +inf and/or x == -inf (detect_positive /
+ * detect_negative), f32 (the constants' type). */
+static oa_status op_isnan(onnx_node_ctx *c)
+{
+    oa_node *n;
+    oa_status st = oa_onnx_emit(c, OA_OP_NOT_EQUAL, "isnan", 2, 1, &n);
+    if (st == OA_OK && (st = oa_onnx_connect_input(c, n, 0, 0)) == OA_OK &&
+        (st = oa_onnx_connect_input(c, n, 1, 0)) == OA_OK) {
+        st = oa_onnx_bind_output(c, 0, n, 0);
+    }
+    return st;
+}
+
+static oa_status op_isinf(onnx_node_ctx *c)
+{
+    int64_t pos, neg;
+    oa_status st;
+    if ((st = oa_onnx_attr_int(c, "detect_positive", 1, &pos)) != OA_OK ||
+        (st = oa_onnx_attr_int(c, "detect_negative", 1, &neg)) != OA_OK) {
+        return st;
+    }
+    oa_node *out = NULL;
+    for (int sgn = 0; sgn < 2; sgn++) {
+        if ((sgn == 0 && !pos) || (sgn == 1 && !neg)) {
+            continue;
+        }
+        const float inf = sgn == 0 ? INFINITY : -INFINITY;
+        oa_node *k, *eq;
+        if ((st = oa_onnx_const_f32(c, sgn == 0 ? "pos_inf" : "neg_inf", &inf, 1, true, &k)) != OA_OK ||
+            (st = oa_onnx_emit(c, OA_OP_EQUAL, "eq_inf", 2, 1, &eq)) != OA_OK ||
+            (st = oa_onnx_connect_input(c, eq, 0, 0)) != OA_OK || (st = oa_onnx_connect(eq, 1, k, 0)) != OA_OK) {
+            return st;
+        }
+        if (out == NULL) {
+            out = eq;
+        } else {
+            oa_node *o;
+            if ((st = oa_onnx_emit(c, OA_OP_LOGICAL_OR, "either", 2, 1, &o)) != OA_OK ||
+                (st = oa_onnx_connect(o, 0, out, 0)) != OA_OK || (st = oa_onnx_connect(o, 1, eq, 0)) != OA_OK) {
+                return st;
+            }
+            out = o;
+        }
+    }
+    if (out == NULL) { /* neither sign: all false (nothing is below -inf) */
+        const float ninf = -INFINITY;
+        oa_node *k;
+        if ((st = oa_onnx_const_f32(c, "neg_inf", &ninf, 1, true, &k)) != OA_OK ||
+            (st = oa_onnx_emit(c, OA_OP_LESS, "none", 2, 1, &out)) != OA_OK ||
+            (st = oa_onnx_connect_input(c, out, 0, 0)) != OA_OK || (st = oa_onnx_connect(out, 1, k, 0)) != OA_OK) {
+            return st;
+        }
+    }
+    return oa_onnx_bind_output(c, 0, out, 0);
+}
+
+/* Shrink: x < -lambd ? x + bias : (x > lambd ? x - bias : 0), f32. */
+static oa_status op_shrink(onnx_node_ctx *c)
+{
+    float lambd, bias;
+    oa_status st;
+    if ((st = oa_onnx_attr_float(c, "lambd", 0.5f, &lambd)) != OA_OK ||
+        (st = oa_onnx_attr_float(c, "bias", 0.0f, &bias)) != OA_OK) {
+        return st;
+    }
+    const float nl = -lambd, zero = 0.0f;
+    oa_node *kl, *knl, *kb, *kz, *lt, *gt, *plus, *minus, *inner, *outer;
+    if ((st = oa_onnx_const_f32(c, "lambd", &lambd, 1, true, &kl)) != OA_OK ||
+        (st = oa_onnx_const_f32(c, "neg_lambd", &nl, 1, true, &knl)) != OA_OK ||
+        (st = oa_onnx_const_f32(c, "bias", &bias, 1, true, &kb)) != OA_OK ||
+        (st = oa_onnx_const_f32(c, "zero", &zero, 1, true, &kz)) != OA_OK ||
+        (st = oa_onnx_emit(c, OA_OP_LESS, "below", 2, 1, &lt)) != OA_OK ||
+        (st = oa_onnx_connect_input(c, lt, 0, 0)) != OA_OK || (st = oa_onnx_connect(lt, 1, knl, 0)) != OA_OK ||
+        (st = oa_onnx_emit(c, OA_OP_GREATER, "above", 2, 1, &gt)) != OA_OK ||
+        (st = oa_onnx_connect_input(c, gt, 0, 0)) != OA_OK || (st = oa_onnx_connect(gt, 1, kl, 0)) != OA_OK ||
+        (st = oa_onnx_emit(c, OA_OP_ADD, "plus_bias", 2, 1, &plus)) != OA_OK ||
+        (st = oa_onnx_connect_input(c, plus, 0, 0)) != OA_OK || (st = oa_onnx_connect(plus, 1, kb, 0)) != OA_OK ||
+        (st = oa_onnx_emit(c, OA_OP_SUB, "minus_bias", 2, 1, &minus)) != OA_OK ||
+        (st = oa_onnx_connect_input(c, minus, 0, 0)) != OA_OK || (st = oa_onnx_connect(minus, 1, kb, 0)) != OA_OK ||
+        (st = oa_onnx_emit(c, OA_OP_SELECT_V2, "inner", 3, 1, &inner)) != OA_OK ||
+        (st = oa_onnx_connect(inner, 0, gt, 0)) != OA_OK || (st = oa_onnx_connect(inner, 1, minus, 0)) != OA_OK ||
+        (st = oa_onnx_connect(inner, 2, kz, 0)) != OA_OK ||
+        (st = oa_onnx_emit(c, OA_OP_SELECT_V2, "outer", 3, 1, &outer)) != OA_OK ||
+        (st = oa_onnx_connect(outer, 0, lt, 0)) != OA_OK || (st = oa_onnx_connect(outer, 1, plus, 0)) != OA_OK ||
+        (st = oa_onnx_connect(outer, 2, inner, 0)) != OA_OK) {
+        return st;
+    }
+    return oa_onnx_bind_output(c, 0, outer, 0);
 }
 
 /* CastLike: Cast to the declared element type of input 1. */
@@ -1205,7 +1296,24 @@ static oa_status op_clip(onnx_node_ctx *c)
         return st;
     }
     bool has_min = oa_onnx_has_input(c, 1), has_max = oa_onnx_has_input(c, 2);
-    if (has_min && has_max) {
+    /* ClipByValue (f32, constant bounds) when it applies, else Maximum then
+     * Minimum (bounds computed at run time, integer and f64 inputs) */
+    oa_dtype xdt;
+    bool clip_ok = !declared_dtype(c, c->np->input[0], &xdt) || xdt == OA_DT_FLOAT;
+    for (uint32_t i = 1; i <= 2 && clip_ok; i++) {
+        const onnx_value *v = oa_onnx_input_value(c, i);
+        clip_ok = v != NULL && (v->node->type == OA_OP_CONST || v->node->type == OA_OP_CONSTANT);
+    }
+    if (has_min && has_max && !clip_ok) {
+        oa_node *lo;
+        st = oa_onnx_emit(c, OA_OP_MAXIMUM, "clip_min", 2, 1, &lo);
+        if (st == OA_OK && (st = oa_onnx_connect_input(c, lo, 0, 0)) == OA_OK &&
+            (st = oa_onnx_connect_input(c, lo, 1, 1)) == OA_OK &&
+            (st = oa_onnx_emit(c, OA_OP_MINIMUM, "clip_max", 2, 1, &n)) == OA_OK &&
+            (st = oa_onnx_connect(n, 0, lo, 0)) == OA_OK) {
+            st = oa_onnx_connect_input(c, n, 1, 2);
+        }
+    } else if (has_min && has_max) {
         st = oa_onnx_emit(c, OA_OP_CLIP_BY_VALUE, "clip", 3, 1, &n);
         for (uint32_t i = 0; i < 3 && st == OA_OK; i++) {
             st = oa_onnx_connect_input(c, n, i, i);
@@ -1577,6 +1685,9 @@ static const onnx_op_entry OPS[] = {
     {"Cast", 6, 18, op_cast, OA_OP_CAST},
     {"CastLike", 15, 18, op_cast_like, OA_OP_CAST},
     {"Mod", 10, 18, op_mod, OA_OP_FLOOR_MOD},
+    {"IsNaN", 9, 18, op_isnan, OA_OP_NOT_EQUAL},
+    {"IsInf", 10, 18, op_isinf, OA_OP_EQUAL},
+    {"Shrink", 9, 18, op_shrink, OA_OP_SELECT_V2},
     {"Shape", 1, 18, op_shape, OA_OP_SHAPE},
     {"Size", 1, 18, op_size, OA_OP_SIZE},
     {"Reshape", 5, 18, op_reshape, OA_OP_RESHAPE},
