@@ -524,6 +524,9 @@ static oa_status binary_run(const oa_kop *op, const void *const *in, void *const
 {
     (void)ws;
     const bin_state *s = op->state;
+    if (oa_ktensor_numel(&op->out[0]) == 0) {
+        return OA_OK; /* an empty result (its buffers may be NULL) */
+    }
     if (in[0] == NULL || (in[1] == NULL && s->pow_unary < 0) || out[0] == NULL) {
         return OA_FAIL(OA_E_PARAM, "%s: NULL data pointer", k_bin_names[s->op]);
     }

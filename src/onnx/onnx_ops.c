@@ -1165,6 +1165,72 @@ static oa_status op_sce_loss(onnx_node_ctx *c)
     return st;
 }
 
+/* Trilu: keep x[..., i, j] where j - i >= k (upper) or j - i <= k (lower),
+ * else 0; the index grid from Shape and Range (static when x's shape is). */
+static oa_status op_trilu(onnx_node_ctx *c)
+{
+    int64_t upper;
+    oa_status st = oa_onnx_attr_int(c, "upper", 1, &upper);
+    if (st != OA_OK) {
+        return st;
+    }
+    const int64_t zero = 0, one = 1, col_shape[2] = {-1, 1};
+    oref x, sh, h, w, kz, k1, kax, rows, cols, rows2, kcs, d, cmp, zeros, y, kk;
+    const int64_t minus2 = -2, minus1 = -1;
+    oref im2, im1;
+    if ((st = onnx_in(c, 0, &x)) != OA_OK || (st = emit_op(c, OA_OP_SHAPE, "shape", &x, 1, &sh)) != OA_OK ||
+        (st = oa_node_set_int(sh.n, "dtype", OA_DT_INT64)) != OA_OK ||
+        (st = oa_onnx_const_i64(c, "zero", &zero, 1, true, &kz.n)) != OA_OK ||
+        (st = oa_onnx_const_i64(c, "one", &one, 1, true, &k1.n)) != OA_OK ||
+        (st = oa_onnx_const_i32(c, "gather_axis", &zero, 1, true, &kax.n)) != OA_OK ||
+        (st = oa_onnx_const_i64(c, "row_dim", &minus2, 1, true, &im2.n)) != OA_OK ||
+        (st = oa_onnx_const_i64(c, "col_dim", &minus1, 1, true, &im1.n)) != OA_OK ||
+        (st = oa_onnx_const_i64(c, "col_shape", col_shape, 2, false, &kcs.n)) != OA_OK) {
+        return st;
+    }
+    kz.i = k1.i = kax.i = im2.i = im1.i = kcs.i = 0;
+    oref gh_in[3] = {sh, im2, kax}, gw_in[3] = {sh, im1, kax};
+    if ((st = emit_op(c, OA_OP_GATHER_V2, "rows_n", gh_in, 3, &h)) != OA_OK ||
+        (st = oa_node_set_bool(h.n, "negative_index_support", true)) != OA_OK ||
+        (st = emit_op(c, OA_OP_GATHER_V2, "cols_n", gw_in, 3, &w)) != OA_OK ||
+        (st = oa_node_set_bool(w.n, "negative_index_support", true)) != OA_OK) {
+        return st;
+    }
+    oref rr_in[3] = {kz, h, k1}, rc_in[3] = {kz, w, k1};
+    if ((st = emit_op(c, OA_OP_RANGE, "rows", rr_in, 3, &rows)) != OA_OK ||
+        (st = emit_op(c, OA_OP_RANGE, "cols", rc_in, 3, &cols)) != OA_OK) {
+        return st;
+    }
+    oref rs_in[2] = {rows, kcs};
+    if ((st = emit_op(c, OA_OP_RESHAPE, "rows_col", rs_in, 2, &rows2)) != OA_OK) {
+        return st;
+    }
+    oref d_in[2] = {cols, rows2};
+    if ((st = emit_op(c, OA_OP_SUB, "diag", d_in, 2, &d)) != OA_OK) {
+        return st;
+    }
+    if (oa_onnx_has_input(c, 1)) {
+        if ((st = onnx_in(c, 1, &kk)) != OA_OK) {
+            return st;
+        }
+    } else {
+        kk = kz;
+    }
+    oref c_in[2] = {d, kk};
+    if ((st = emit_op(c, upper ? OA_OP_GREATER_EQUAL : OA_OP_LESS_EQUAL, "keep", c_in, 2, &cmp)) != OA_OK) {
+        return st;
+    }
+    oref z_in[2] = {x, x};
+    if ((st = emit_op(c, OA_OP_SUB, "zeros", z_in, 2, &zeros)) != OA_OK) {
+        return st;
+    }
+    oref s_in[3] = {cmp, x, zeros};
+    if ((st = emit_op(c, OA_OP_SELECT_V2, "trilu", s_in, 3, &y)) != OA_OK) {
+        return st;
+    }
+    return oa_onnx_bind_output(c, 0, y.n, y.i);
+}
+
 static oa_status op_gather_elements(onnx_node_ctx *c)
 {
     int64_t axis;
@@ -1688,6 +1754,7 @@ static const onnx_op_entry OPS[] = {
     {"IsNaN", 9, 18, op_isnan, OA_OP_NOT_EQUAL},
     {"IsInf", 10, 18, op_isinf, OA_OP_EQUAL},
     {"Shrink", 9, 18, op_shrink, OA_OP_SELECT_V2},
+    {"Trilu", 14, 18, op_trilu, OA_OP_SELECT_V2},
     {"Shape", 1, 18, op_shape, OA_OP_SHAPE},
     {"Size", 1, 18, op_size, OA_OP_SIZE},
     {"Reshape", 5, 18, op_reshape, OA_OP_RESHAPE},

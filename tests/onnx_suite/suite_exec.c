@@ -14,6 +14,7 @@
  * holds when the model gives a tensor desc, else the whole buffer.
  * Exit status 0 on success, 1 with "[ERROR] ..." on stderr otherwise.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,7 +102,13 @@ static int run(int argc, char **argv)
     size_t cap[MAX_IO];
     for (size_t j = 0; j < n_out; j++) {
         cap[j] = aclmdlGetOutputSizeByIndex(desc, j);
-        if (cap[j] == 0 && j < n_ob) {
+        /* 0 bytes: an empty static output, or a shape known only at run time (a -1 dim) */
+        aclmdlIODims dims;
+        bool dynamic = aclmdlGetOutputDims(desc, j, &dims) != ACL_SUCCESS;
+        for (size_t k = 0; !dynamic && k < dims.dimCount; k++) {
+            dynamic = dims.dims[k] < 0;
+        }
+        if (cap[j] == 0 && dynamic && j < n_ob) {
             cap[j] = out_bytes[j];
         }
         void *dev;
