@@ -126,7 +126,7 @@ typedef enum bin_class { BC_ARITH, BC_CMP, BC_LOGIC } bin_class;
 
 static bin_class bin_classify(oa_kbinary_op op)
 {
-    if (op <= OA_KBIN_PRELU || op == OA_KBIN_MOD || op == OA_KBIN_FLOOR_MOD) {
+    if (op <= OA_KBIN_PRELU || op >= OA_KBIN_MOD) {
         return BC_ARITH;
     }
     if (op <= OA_KBIN_GREATER_EQUAL) {
@@ -138,6 +138,7 @@ static bin_class bin_classify(oa_kbinary_op op)
 static const char *const k_bin_names[OA_KBIN_COUNT] = {
     "Add", "Sub", "Mul", "RealDiv", "Pow", "Maximum", "Minimum", "PRelu", "Equal", "NotEqual", "Less",
     "LessEqual", "Greater", "GreaterEqual", "LogicalAnd", "LogicalOr", "LogicalXor", "Mod", "FloorMod",
+    "LeftShift", "RightShift",
 };
 
 typedef enum bin_bcast_blk { BB_FULL, BB_CHAN, BB_SCALAR } bin_bcast_blk;
@@ -187,6 +188,10 @@ static oa_status binary_infer(const void *params, int n_in, const oa_ktensor *in
               : (c == BC_CMP) ? (gen || dt == OA_KDT_BOOL)
                               : (gen && (p->op != OA_KBIN_PRELU || dt == OA_KDT_F32 || dt == OA_KDT_I32 ||
                                          dt == OA_KDT_I64 || dt == OA_KDT_F64));
+    if (ok && (p->op == OA_KBIN_LSHIFT || p->op == OA_KBIN_RSHIFT) &&
+        !(dt == OA_KDT_U8 || dt == OA_KDT_U16 || dt == OA_KDT_U32 || dt == OA_KDT_U64)) {
+        ok = false; /* ONNX BitShift: unsigned types */
+    }
     if (ok && p->op > OA_KBIN_PRELU && (in[0].layout != OA_KLAYOUT_PLAIN || in[1].layout != OA_KLAYOUT_PLAIN ||
                                         p->post.n > 0)) {
         return OA_FAIL(OA_E_PARAM, "%s: plain layouts without post-ops only", k_bin_names[p->op]);
@@ -305,6 +310,8 @@ static oa_status binary_setup(oa_kop *op)
     case OA_KBIN_MIN: GEN_LOOP(T, T, u < v ? u : v); break;                                            \
     case OA_KBIN_MOD:                                                                                  \
     case OA_KBIN_FLOOR_MOD: GEN_LOOP(T, T, v == 0 ? 0 : u % v); break;                                 \
+    case OA_KBIN_LSHIFT: GEN_LOOP(T, T, v >= sizeof(T) * 8 ? 0 : (T)((uint64_t)u << v)); break;        \
+    case OA_KBIN_RSHIFT: GEN_LOOP(T, T, v >= sizeof(T) * 8 ? 0 : (T)(u >> v)); break;                  \
     default: break;                                                                                    \
     }
 

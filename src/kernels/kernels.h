@@ -347,6 +347,8 @@ typedef enum oa_kbinary_op {
      * sign (C fmod, GE Mod), FLOOR_MOD the divisor's (Python %, GE FloorMod);
      * an integer x % 0 is 0 */
     OA_KBIN_MOD, OA_KBIN_FLOOR_MOD,
+    /* bit shifts (integers; a shift by >= the width or < 0 gives 0) */
+    OA_KBIN_LSHIFT, OA_KBIN_RSHIFT,
     OA_KBIN_COUNT
 } oa_kbinary_op;
 

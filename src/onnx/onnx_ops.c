@@ -680,6 +680,21 @@ static oa_status op_shrink(onnx_node_ctx *c)
     return oa_onnx_bind_output(c, 0, outer, 0);
 }
 
+/* BitShift: direction LEFT / RIGHT (GE LeftShift / RightShift). */
+static oa_status op_bitshift(onnx_node_ctx *c)
+{
+    const char *dir;
+    oa_status st = oa_onnx_attr_str(c, "direction", "", &dir);
+    if (st != OA_OK) {
+        return st;
+    }
+    if (strcmp(dir, "LEFT") != 0 && strcmp(dir, "RIGHT") != 0) {
+        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "direction must be LEFT or RIGHT, got [%s]", dir);
+    }
+    c->ge_type = strcmp(dir, "LEFT") == 0 ? OA_OP_LEFT_SHIFT : OA_OP_RIGHT_SHIFT;
+    return op_direct(c);
+}
+
 /* CastLike: Cast to the declared element type of input 1. */
 static oa_status op_cast_like(onnx_node_ctx *c)
 {
@@ -1755,6 +1770,7 @@ static const onnx_op_entry OPS[] = {
     {"IsInf", 10, 18, op_isinf, OA_OP_EQUAL},
     {"Shrink", 9, 18, op_shrink, OA_OP_SELECT_V2},
     {"Trilu", 14, 18, op_trilu, OA_OP_SELECT_V2},
+    {"BitShift", 11, 18, op_bitshift, OA_OP_LEFT_SHIFT},
     {"Shape", 1, 18, op_shape, OA_OP_SHAPE},
     {"Size", 1, 18, op_size, OA_OP_SIZE},
     {"Reshape", 5, 18, op_reshape, OA_OP_RESHAPE},
