@@ -356,7 +356,7 @@ static int64_t declared_rank(const onnx_node_ctx *c, const char *name, int64_t *
 }
 
 /* Declared element type (GE dtype) of ONNX value `name` in the node's graph:
- * initializers, graph inputs, value_info, outputs, or a Constant node. */
+ * initializers, graph inputs, value_info, outputs, a Cast or a Constant node. */
 static bool declared_dtype(const onnx_node_ctx *c, const char *name, oa_dtype *dt)
 {
     const Onnx__GraphProto *gp = c->sc->gp;
@@ -386,6 +386,15 @@ static bool declared_dtype(const onnx_node_ctx *c, const char *name, oa_dtype *d
     }
     for (size_t i = 0; i < gp->n_node; i++) {
         const Onnx__NodeProto *np = gp->node[i];
+        if (np->op_type != NULL && strcmp(np->op_type, "Cast") == 0 && np->n_output == 1 &&
+            strcmp(np->output[0], name) == 0) {
+            for (size_t a = 0; a < np->n_attribute; a++) {
+                if (strcmp(np->attribute[a]->name, "to") == 0 && np->attribute[a]->has_i) {
+                    return np->attribute[a]->i == (int)np->attribute[a]->i &&
+                           oa_onnx_dtype_to_ge((int)np->attribute[a]->i, dt);
+                }
+            }
+        }
         if (np->op_type != NULL && strcmp(np->op_type, "Constant") == 0 && np->n_output == 1 &&
             strcmp(np->output[0], name) == 0) {
             for (size_t a = 0; a < np->n_attribute; a++) {
@@ -1246,6 +1255,131 @@ static oa_status op_trilu(onnx_node_ctx *c)
     return oa_onnx_bind_output(c, 0, y.n, y.i);
 }
 
+/* ---- QuantizeLinear / DequantizeLinear (their ONNX definitions) ---- */
+
+/* ONNX input i (scale or zero point) reshaped for `axis` of input 0 when it
+ * is 1-D: [C] -> [C, 1, ...] (ranks from the graph's declarations). */
+static oa_status q_param(onnx_node_ctx *c, uint32_t i, oref *out)
+{
+    oa_status st = onnx_in(c, i, out);
+    if (st != OA_OK) {
+        return st;
+    }
+    int64_t d0, axis;
+    const int64_t rp = declared_rank(c, c->np->input[i], &d0);
+    if (rp != 1 || (st = oa_onnx_attr_int(c, "axis", 1, &axis)) != OA_OK) {
+        return st; /* a scalar broadcasts as it is */
+    }
+    const int64_t rx = declared_rank(c, c->np->input[0], &d0);
+    if (rx < 0) {
+        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "per-axis parameters need the declared rank of x");
+    }
+    if (axis < 0) {
+        axis += rx;
+    }
+    if (axis < 0 || axis >= rx || rx > 16) {
+        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "axis %lld is out of range for rank %lld", (long long)axis,
+                         (long long)rx);
+    }
+    const int64_t ones = rx - axis - 1;
+    if (ones == 0) {
+        return OA_OK;
+    }
+    int64_t shape[16];
+    shape[0] = 0; /* keeps C */
+    for (int64_t k = 1; k <= ones; k++) {
+        shape[k] = 1;
+    }
+    oref ks, r;
+    if ((st = oa_onnx_const_i64(c, "param_shape", shape, (size_t)(ones + 1), false, &ks.n)) != OA_OK) {
+        return st;
+    }
+    ks.i = 0;
+    oref in[2] = {*out, ks};
+    if ((st = emit_op(c, OA_OP_RESHAPE, "param", in, 2, &r)) == OA_OK) {
+        *out = r;
+    }
+    return st;
+}
+
+static oa_status to_f32(onnx_node_ctx *c, oref x, const char *role, oref *out)
+{
+    oa_status st = emit_op(c, OA_OP_CAST, role, &x, 1, out);
+    return st == OA_OK ? oa_node_set_int(out->n, "dst_type", OA_DT_FLOAT) : st;
+}
+
+/* y = (x - zero_point) * scale, in f32 */
+static oa_status op_dequantize(onnx_node_ctx *c)
+{
+    oref x, xf, sc, zp, zf, d, y;
+    oa_status st;
+    if ((st = onnx_in(c, 0, &x)) != OA_OK || (st = to_f32(c, x, "x_f32", &xf)) != OA_OK ||
+        (st = q_param(c, 1, &sc)) != OA_OK) {
+        return st;
+    }
+    d = xf;
+    if (oa_onnx_has_input(c, 2)) {
+        if ((st = q_param(c, 2, &zp)) != OA_OK || (st = to_f32(c, zp, "zp_f32", &zf)) != OA_OK) {
+            return st;
+        }
+        oref sub_in[2] = {xf, zf};
+        if ((st = emit_op(c, OA_OP_SUB, "centered", sub_in, 2, &d)) != OA_OK) {
+            return st;
+        }
+    }
+    oref mul_in[2] = {d, sc};
+    if ((st = emit_op(c, OA_OP_MUL, "dequantized", mul_in, 2, &y)) != OA_OK) {
+        return st;
+    }
+    return oa_onnx_bind_output(c, 0, y.n, y.i);
+}
+
+/* y = saturate(round_half_even(x / scale) + zero_point) in zero_point's type
+ * (uint8 without one) */
+static oa_status op_quantize(onnx_node_ctx *c)
+{
+    oa_dtype qt = OA_DT_UINT8;
+    if (oa_onnx_has_input(c, 2) && !declared_dtype(c, c->np->input[2], &qt)) {
+        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "the zero point's element type must be declared");
+    }
+    if (qt != OA_DT_UINT8 && qt != OA_DT_INT8) {
+        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "quantization to %s is not supported (uint8, int8)",
+                         oa_dtype_name(qt));
+    }
+    const float lo = qt == OA_DT_UINT8 ? 0.0f : -128.0f, hi = qt == OA_DT_UINT8 ? 255.0f : 127.0f;
+    oref x, sc, q, r, zp, zf, klo, khi, cl, y;
+    oa_status st;
+    if ((st = onnx_in(c, 0, &x)) != OA_OK || (st = q_param(c, 1, &sc)) != OA_OK) {
+        return st;
+    }
+    oref div_in[2] = {x, sc};
+    if ((st = emit_op(c, OA_OP_REAL_DIV, "scaled", div_in, 2, &q)) != OA_OK ||
+        (st = emit_op(c, OA_OP_ROUND, "rounded", &q, 1, &r)) != OA_OK) {
+        return st;
+    }
+    if (oa_onnx_has_input(c, 2)) {
+        if ((st = q_param(c, 2, &zp)) != OA_OK || (st = to_f32(c, zp, "zp_f32", &zf)) != OA_OK) {
+            return st;
+        }
+        oref add_in[2] = {r, zf};
+        if ((st = emit_op(c, OA_OP_ADD, "shifted", add_in, 2, &r)) != OA_OK) {
+            return st;
+        }
+    }
+    if ((st = oa_onnx_const_f32(c, "q_min", &lo, 1, true, &klo.n)) != OA_OK ||
+        (st = oa_onnx_const_f32(c, "q_max", &hi, 1, true, &khi.n)) != OA_OK) {
+        return st;
+    }
+    klo.i = khi.i = 0;
+    oref cl_in[3] = {r, klo, khi};
+    if ((st = emit_op(c, OA_OP_CLIP_BY_VALUE, "saturated", cl_in, 3, &cl)) != OA_OK ||
+        (st = emit_op(c, OA_OP_CAST, "quantized", &cl, 1, &y)) != OA_OK ||
+        (st = oa_node_set_int(y.n, "dst_type", qt)) != OA_OK) {
+        return st;
+    }
+    return oa_onnx_bind_output(c, 0, y.n, y.i);
+}
+
 static oa_status op_gather_elements(onnx_node_ctx *c)
 {
     int64_t axis;
@@ -1771,6 +1905,8 @@ static const onnx_op_entry OPS[] = {
     {"Shrink", 9, 18, op_shrink, OA_OP_SELECT_V2},
     {"Trilu", 14, 18, op_trilu, OA_OP_SELECT_V2},
     {"BitShift", 11, 18, op_bitshift, OA_OP_LEFT_SHIFT},
+    {"QuantizeLinear", 10, 18, op_quantize, OA_OP_CAST},
+    {"DequantizeLinear", 10, 18, op_dequantize, OA_OP_MUL},
     {"Shape", 1, 18, op_shape, OA_OP_SHAPE},
     {"Size", 1, 18, op_size, OA_OP_SIZE},
     {"Reshape", 5, 18, op_reshape, OA_OP_RESHAPE},
