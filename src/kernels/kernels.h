@@ -205,6 +205,7 @@ typedef enum oa_kop_type {
     OA_KOP_LSTM,             /* CommonLSTM                                 */
     OA_KOP_COPY,             /* Reshape/Squeeze/Unsqueeze/Identity/Flatten */
     OA_KOP_REORDER,          /* NCHW <-> NCHWc                             */
+    OA_KOP_CONV_REF,         /* direct 1-3-D conv, run-time filter (Conv3D) */
     OA_KOP_COUNT
 } oa_kop_type;
 
@@ -280,6 +281,15 @@ typedef struct oa_kconv_params {
     bool out_nchwc;
     oa_kpost_chain post;
 } oa_kconv_params;
+
+/* --- Direct convolution (conv_ref.c): x [N, C, s...] with 1 to 3 spatial
+ * dims, filter [M, C/groups, k...] and bias [M] read at run time (nothing
+ * packed), f32. pads: the nsp begin pads, then the nsp end pads. */
+typedef struct oa_kconvref_params {
+    int nsp;
+    int64_t strides[3], dilations[3], pads[6];
+    int64_t groups;
+} oa_kconvref_params;
 
 /* --- MatMul ---------------------------------------------------------------
  * Inputs: 0 a, 1 b, 2 bias (optional, [N] or broadcastable to y), then one
@@ -578,6 +588,7 @@ typedef union oa_kparams {
     oa_ktopk_params topk;
     oa_knms_params nms;
     oa_klstm_params lstm;
+    oa_kconvref_params convref;
 } oa_kparams;
 
 /* --- Copy (Reshape, Squeeze, Unsqueeze, Identity, Flatten, ExpandDims):

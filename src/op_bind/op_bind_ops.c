@@ -106,8 +106,90 @@ static void same_pads(int64_t in, int64_t out, int64_t k, int64_t s, int64_t d, 
     *pe = total - *pb;
 }
 
+/* Conv3D, and Conv2D whose filter or bias is only known at run time: the
+ * direct kernel (conv_ref.c). GE attrs: strides / dilations with one entry
+ * per dim of x (or per spatial dim), pads as (begin, end) per spatial dim. */
+static oa_status bind_conv_ref(oa_bctx *c)
+{
+    oa_op_bind *b = c->b;
+    oa_kconvref_params *p = &b->params.convref;
+    b->type = OA_KOP_CONV_REF;
+    b->has_params = true;
+    oa_status st;
+    if ((st = oa_bind_in(c, 0, true, false)) != OA_OK || (st = oa_bind_in(c, 1, true, false)) != OA_OK ||
+        (st = oa_bind_in(c, 2, false, false)) != OA_OK) {
+        return st;
+    }
+    if (oa_bind_has(c->n, 3)) {
+        return BFAIL(c, OA_E_PARAM, "offset_w (quantized weights) is not supported");
+    }
+    if (oa_attrs_find(&c->n->attrs, "_oa_post_ops") != NULL) {
+        return BFAIL(c, OA_E_PARAM, "post-ops on a direct convolution are not supported");
+    }
+    if ((st = oa_bind_out(c, 0)) != OA_OK) {
+        return st;
+    }
+    const int ns = b->in[0].rank - 2;
+    if (ns < 1 || ns > 3) {
+        return BFAIL(c, OA_E_PARAM, "x of rank %d: 1 to 3 spatial dims are supported", b->in[0].rank);
+    }
+    const char *df = oa_node_attr_str(c->n, "data_format", ns == 3 ? "NCDHW" : "NCHW");
+    if (strcmp(df, "NCDHW") != 0 && strcmp(df, "NCHW") != 0 && strcmp(df, "NCL") != 0) {
+        return BFAIL(c, OA_E_PARAM, "data_format %s is not supported (channels first only)", df);
+    }
+    p->nsp = ns;
+    p->groups = oa_node_attr_int(c->n, "groups", 1);
+    static const char *const lists[2] = {"strides", "dilations"};
+    for (int l = 0; l < 2; l++) {
+        int64_t *dst = l == 0 ? p->strides : p->dilations;
+        const int64_t *v;
+        size_t n = 0;
+        for (int a = 0; a < ns; a++) {
+            dst[a] = 1;
+        }
+        if (oa_attrs_get_list_int(&c->n->attrs, lists[l], &v, &n) && n > 0) {
+            if (n < (size_t)ns) {
+                return BFAIL(c, OA_E_PARAM, "attr %s has %zu entries for %d spatial dims", lists[l], n, ns);
+            }
+            for (int a = 0; a < ns; a++) { /* the last ns entries */
+                dst[a] = v[n - (size_t)ns + (size_t)a] > 0 ? v[n - (size_t)ns + (size_t)a] : 1;
+            }
+        }
+    }
+    memset(p->pads, 0, sizeof(p->pads));
+    const int64_t *pv;
+    size_t np = 0;
+    if (oa_attrs_get_list_int(&c->n->attrs, "pads", &pv, &np) && np > 0) {
+        if (np < (size_t)(2 * ns)) {
+            return BFAIL(c, OA_E_PARAM, "attr pads has %zu entries for %d spatial dims", np, ns);
+        }
+        for (int a = 0; a < ns; a++) { /* the last 2 ns entries, (begin, end) per dim */
+            p->pads[a] = pv[np - (size_t)(2 * ns) + (size_t)(2 * a)];
+            p->pads[ns + a] = pv[np - (size_t)(2 * ns) + (size_t)(2 * a + 1)];
+        }
+    }
+    const char *ap = oa_node_attr_str(c->n, "auto_pad", "NOTSET");
+    const bool same = strcmp(ap, "SAME_UPPER") == 0 || strcmp(ap, "SAME_LOWER") == 0 || strcmp(ap, "SAME") == 0;
+    if (same) {
+        for (int a = 0; a < ns; a++) {
+            same_pads(b->in[0].dims[2 + a], b->out[0].dims[2 + a], b->in[1].dims[2 + a], p->strides[a],
+                      p->dilations[a], strcmp(ap, "SAME_LOWER") == 0, &p->pads[a], &p->pads[ns + a]);
+        }
+    } else if (strcmp(ap, "VALID") == 0) {
+        memset(p->pads, 0, sizeof(p->pads));
+    }
+    return OA_OK;
+}
+
 static oa_status bind_conv(oa_bctx *c, bool transpose)
 {
+    /* the packed path needs a constant filter (single operators give host values) */
+    if (!transpose && (c->n->type == OA_OP_CONV3D ||
+                       ((c->opts == NULL || c->opts->host_data == NULL) &&
+                        (oa_op_bind_const_input(c->n, 1) == NULL ||
+                         (oa_bind_has(c->n, 2) && oa_op_bind_const_input(c->n, 2) == NULL))))) {
+        return bind_conv_ref(c);
+    }
     oa_op_bind *b = c->b;
     oa_kconv_params *p = &b->params.conv;
     b->type = transpose ? OA_KOP_CONV2D_TRANSPOSE : OA_KOP_CONV2D;
@@ -1004,6 +1086,7 @@ oa_status oa_bind_decode(oa_bctx *c)
     const oa_node *n = c->n;
     switch (n->type) {
     case OA_OP_CONV2D: return bind_conv(c, false);
+    case OA_OP_CONV3D: return bind_conv(c, false);
     case OA_OP_CONV2D_TRANSPOSE: return bind_conv(c, true);
     case OA_OP_MAT_MUL:
     case OA_OP_MAT_MUL_V2: return bind_matmul(c, false);
