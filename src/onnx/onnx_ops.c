@@ -1845,15 +1845,26 @@ static oa_status op_topk(onnx_node_ctx *c)
     return st;
 }
 
+/* Dropout runs as inference (no element dropped, whatever training_mode
+ * says): y = x, and the optional mask is all true (x == x or x != x). */
 static oa_status op_dropout(onnx_node_ctx *c)
 {
-    if (oa_onnx_has_output(c, 1)) {
-        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "the mask output is not supported (inference only)");
-    }
     oa_node *n;
     oa_status st = oa_onnx_emit(c, OA_OP_IDENTITY, "identity", 1, 1, &n);
     if (st == OA_OK) {
         st = oa_onnx_connect_input(c, n, 0, 0);
+    }
+    if (st == OA_OK && oa_onnx_has_output(c, 1)) {
+        oa_node *eq, *ne, *m;
+        if ((st = oa_onnx_emit(c, OA_OP_EQUAL, "mask_eq", 2, 1, &eq)) != OA_OK ||
+            (st = oa_onnx_connect_input(c, eq, 0, 0)) != OA_OK || (st = oa_onnx_connect_input(c, eq, 1, 0)) != OA_OK ||
+            (st = oa_onnx_emit(c, OA_OP_NOT_EQUAL, "mask_ne", 2, 1, &ne)) != OA_OK ||
+            (st = oa_onnx_connect_input(c, ne, 0, 0)) != OA_OK || (st = oa_onnx_connect_input(c, ne, 1, 0)) != OA_OK ||
+            (st = oa_onnx_emit(c, OA_OP_LOGICAL_OR, "mask", 2, 1, &m)) != OA_OK ||
+            (st = oa_onnx_connect(m, 0, eq, 0)) != OA_OK || (st = oa_onnx_connect(m, 1, ne, 0)) != OA_OK ||
+            (st = oa_onnx_bind_output(c, 1, m, 0)) != OA_OK) {
+            return st;
+        }
     }
     return st == OA_OK ? oa_onnx_bind_output(c, 0, n, 0) : st;
 }
