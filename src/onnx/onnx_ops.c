@@ -1380,6 +1380,156 @@ static oa_status op_quantize(onnx_node_ctx *c)
     return oa_onnx_bind_output(c, 0, y.n, y.i);
 }
 
+/* v [C] -> [C, 1 x ones] */
+static oa_status channel_view(onnx_node_ctx *c, oref v, int64_t ones, oref *out)
+{
+    int64_t shape[16];
+    if (ones < 0 || ones > 15) {
+        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "rank out of range");
+    }
+    shape[0] = 0; /* keeps C */
+    for (int64_t k = 1; k <= ones; k++) {
+        shape[k] = 1;
+    }
+    oref ks;
+    oa_status st = oa_onnx_const_i64(c, "channel_shape", shape, (size_t)(ones + 1), false, &ks.n);
+    if (st != OA_OK) {
+        return st;
+    }
+    ks.i = 0;
+    oref in[2] = {v, ks};
+    return emit_op(c, OA_OP_RESHAPE, "channel_view", in, 2, out);
+}
+
+/* InstanceNormalization: per (n, c) over the spatial axes,
+ * y = scale * (x - mean) / sqrt(var + epsilon) + B (rank from the graph). */
+static oa_status op_instance_norm(onnx_node_ctx *c)
+{
+    float eps;
+    int64_t d0;
+    oa_status st = oa_onnx_attr_float(c, "epsilon", 1e-5f, &eps);
+    if (st != OA_OK) {
+        return st;
+    }
+    const int64_t r = declared_rank(c, c->np->input[0], &d0);
+    if (r < 3 || r > 8) {
+        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "needs the declared rank (>= 3) of its input");
+    }
+    int64_t axes[8];
+    for (int64_t k = 2; k < r; k++) {
+        axes[k - 2] = k;
+    }
+    oref x, sc, b, kax, keps, mean, cen, sq, var, ve, sd, nrm, scv, bv, y1, y;
+    if ((st = onnx_in(c, 0, &x)) != OA_OK || (st = onnx_in(c, 1, &sc)) != OA_OK || (st = onnx_in(c, 2, &b)) != OA_OK ||
+        (st = oa_onnx_const_i32(c, "axes", axes, (size_t)(r - 2), false, &kax.n)) != OA_OK ||
+        (st = oa_onnx_const_f32(c, "epsilon", &eps, 1, true, &keps.n)) != OA_OK) {
+        return st;
+    }
+    kax.i = keps.i = 0;
+    oref m_in[2] = {x, kax};
+    if ((st = emit_op(c, OA_OP_REDUCE_MEAN, "mean", m_in, 2, &mean)) != OA_OK ||
+        (st = oa_node_set_bool(mean.n, "keep_dims", true)) != OA_OK) {
+        return st;
+    }
+    oref c_in[2] = {x, mean};
+    if ((st = emit_op(c, OA_OP_SUB, "centered", c_in, 2, &cen)) != OA_OK ||
+        (st = emit_op(c, OA_OP_SQUARE, "sq", &cen, 1, &sq)) != OA_OK) {
+        return st;
+    }
+    oref v_in[2] = {sq, kax};
+    if ((st = emit_op(c, OA_OP_REDUCE_MEAN, "var", v_in, 2, &var)) != OA_OK ||
+        (st = oa_node_set_bool(var.n, "keep_dims", true)) != OA_OK) {
+        return st;
+    }
+    oref e_in[2] = {var, keps};
+    if ((st = emit_op(c, OA_OP_ADD, "var_eps", e_in, 2, &ve)) != OA_OK ||
+        (st = emit_op(c, OA_OP_SQRT, "std", &ve, 1, &sd)) != OA_OK) {
+        return st;
+    }
+    oref n_in[2] = {cen, sd};
+    if ((st = emit_op(c, OA_OP_REAL_DIV, "normalized", n_in, 2, &nrm)) != OA_OK ||
+        (st = channel_view(c, sc, r - 2, &scv)) != OA_OK || (st = channel_view(c, b, r - 2, &bv)) != OA_OK) {
+        return st;
+    }
+    oref s_in[2] = {nrm, scv};
+    if ((st = emit_op(c, OA_OP_MUL, "scaled", s_in, 2, &y1)) != OA_OK) {
+        return st;
+    }
+    oref b_in[2] = {y1, bv};
+    if ((st = emit_op(c, OA_OP_ADD, "biased", b_in, 2, &y)) != OA_OK) {
+        return st;
+    }
+    return oa_onnx_bind_output(c, 0, y.n, y.i);
+}
+
+/* Hardmax (opset 13, one axis): 1 where the first maximum along the axis is,
+ * else 0: TopK(k=1) indices compared with the axis' index grid (rank and
+ * element type from the graph). */
+static oa_status op_hardmax(onnx_node_ctx *c)
+{
+    int64_t axis, d0;
+    oa_dtype dt;
+    oa_status st = oa_onnx_attr_int(c, "axis", -1, &axis);
+    if (st != OA_OK) {
+        return st;
+    }
+    if (c->opset < 13) {
+        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "Hardmax below opset 13 (2-D coercion) is not supported");
+    }
+    const int64_t r = declared_rank(c, c->np->input[0], &d0);
+    if (r < 1 || r > 8 || !declared_dtype(c, c->np->input[0], &dt)) {
+        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "needs the declared rank and type of its input");
+    }
+    if (axis < 0) {
+        axis += r;
+    }
+    if (axis < 0 || axis >= r) {
+        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "axis out of range for rank %lld", (long long)r);
+    }
+    const int64_t zero = 0, one = 1;
+    oref x, k1, t, idx, sh, gi, ga, n, kz, kone, rg, grid, eq, y;
+    if ((st = onnx_in(c, 0, &x)) != OA_OK || (st = oa_onnx_const_i32(c, "k", &one, 1, true, &k1.n)) != OA_OK) {
+        return st;
+    }
+    k1.i = 0;
+    oa_node *tk;
+    if ((st = oa_onnx_emit(c, OA_OP_TOP_K, "topk", 2, 2, &tk)) != OA_OK ||
+        (st = oa_onnx_connect(tk, 0, x.n, x.i)) != OA_OK || (st = oa_onnx_connect(tk, 1, k1.n, 0)) != OA_OK ||
+        (st = oa_node_set_int(tk, "dim", axis)) != OA_OK || (st = oa_node_set_bool(tk, "largest", true)) != OA_OK ||
+        (st = oa_node_set_bool(tk, "sorted", true)) != OA_OK) {
+        return st;
+    }
+    t.n = tk;
+    t.i = 1;
+    if ((st = emit_op(c, OA_OP_CAST, "idx", &t, 1, &idx)) != OA_OK ||
+        (st = oa_node_set_int(idx.n, "dst_type", OA_DT_INT64)) != OA_OK ||
+        (st = emit_op(c, OA_OP_SHAPE, "shape", &x, 1, &sh)) != OA_OK ||
+        (st = oa_node_set_int(sh.n, "dtype", OA_DT_INT64)) != OA_OK ||
+        (st = oa_onnx_const_i64(c, "axis_index", &axis, 1, true, &gi.n)) != OA_OK ||
+        (st = oa_onnx_const_i32(c, "gather_axis", &zero, 1, true, &ga.n)) != OA_OK ||
+        (st = oa_onnx_const_i64(c, "zero", &zero, 1, true, &kz.n)) != OA_OK ||
+        (st = oa_onnx_const_i64(c, "one", &one, 1, true, &kone.n)) != OA_OK) {
+        return st;
+    }
+    gi.i = ga.i = kz.i = kone.i = 0;
+    oref g_in[3] = {sh, gi, ga};
+    if ((st = emit_op(c, OA_OP_GATHER_V2, "dim", g_in, 3, &n)) != OA_OK) {
+        return st;
+    }
+    oref r_in[3] = {kz, n, kone};
+    if ((st = emit_op(c, OA_OP_RANGE, "iota", r_in, 3, &rg)) != OA_OK ||
+        (st = channel_view(c, rg, r - 1 - axis, &grid)) != OA_OK) {
+        return st;
+    }
+    oref e_in[2] = {grid, idx};
+    if ((st = emit_op(c, OA_OP_EQUAL, "is_max", e_in, 2, &eq)) != OA_OK ||
+        (st = emit_op(c, OA_OP_CAST, "hardmax", &eq, 1, &y)) != OA_OK ||
+        (st = oa_node_set_int(y.n, "dst_type", dt)) != OA_OK) {
+        return st;
+    }
+    return oa_onnx_bind_output(c, 0, y.n, y.i);
+}
+
 static oa_status op_gather_elements(onnx_node_ctx *c)
 {
     int64_t axis;
@@ -1917,6 +2067,8 @@ static const onnx_op_entry OPS[] = {
     {"Trilu", 14, 18, op_trilu, OA_OP_SELECT_V2},
     {"BitShift", 11, 18, op_bitshift, OA_OP_LEFT_SHIFT},
     {"QuantizeLinear", 10, 18, op_quantize, OA_OP_CAST},
+    {"InstanceNormalization", 1, 18, op_instance_norm, OA_OP_REDUCE_MEAN},
+    {"Hardmax", 13, 18, op_hardmax, OA_OP_TOP_K},
     {"DequantizeLinear", 10, 18, op_dequantize, OA_OP_MUL},
     {"Shape", 1, 18, op_shape, OA_OP_SHAPE},
     {"Size", 1, 18, op_size, OA_OP_SIZE},
