@@ -881,9 +881,20 @@ static oa_status op_transpose(onnx_node_ctx *c)
     size_t np;
     oa_node *k, *t;
     oa_status st = oa_onnx_attr_ints(c, "perm", &perm, &np);
+    int64_t rev[OA_MAX_RANK];
     if (st == OA_OK && perm == NULL) {
-        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "needs the perm attribute (the default reversal is not "
-                                                      "supported, as in CANN)");
+        /* the default reverses the dims: the rank the graph declares (CANN needs perm) */
+        int64_t d0;
+        const int64_t r = declared_rank(c, c->np->input[0], &d0);
+        if (r < 0 || r > OA_MAX_RANK) {
+            return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "needs the perm attribute or the declared rank of its "
+                                                          "input (the default reverses the dims)");
+        }
+        for (int64_t i = 0; i < r; i++) {
+            rev[i] = r - 1 - i;
+        }
+        perm = rev;
+        np = (size_t)r;
     }
     if (st == OA_OK && np > OA_MAX_RANK) {
         return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "perm has %zu entries (max rank %d)", np, OA_MAX_RANK);
@@ -1530,6 +1541,111 @@ static oa_status op_hardmax(onnx_node_ctx *c)
     return oa_onnx_bind_output(c, 0, y.n, y.i);
 }
 
+/* Declared dims of a graph input / value_info / initializer (all known); false otherwise. */
+static bool declared_dims(const onnx_node_ctx *c, const char *name, int64_t *dims, size_t cap, size_t *rank)
+{
+    const Onnx__GraphProto *gp = c->sc->gp;
+    if (gp == NULL || name == NULL) {
+        return false;
+    }
+    for (size_t i = 0; i < gp->n_initializer; i++) {
+        const Onnx__TensorProto *t = gp->initializer[i];
+        if (t->name != NULL && strcmp(t->name, name) == 0 && t->n_dims <= cap) {
+            memcpy(dims, t->dims, t->n_dims * sizeof(int64_t));
+            *rank = t->n_dims;
+            return true;
+        }
+    }
+    const Onnx__ValueInfoProto *const *lists[2] = {(const Onnx__ValueInfoProto *const *)gp->input,
+                                                   (const Onnx__ValueInfoProto *const *)gp->value_info};
+    const size_t counts[2] = {gp->n_input, gp->n_value_info};
+    for (int l = 0; l < 2; l++) {
+        for (size_t i = 0; i < counts[l]; i++) {
+            const Onnx__ValueInfoProto *vi = lists[l][i];
+            if (vi->name == NULL || strcmp(vi->name, name) != 0) {
+                continue;
+            }
+            const Onnx__TypeProto *tp = vi->type;
+            if (tp == NULL || tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || tp->tensor_type == NULL ||
+                tp->tensor_type->shape == NULL || tp->tensor_type->shape->n_dim > cap) {
+                return false;
+            }
+            const Onnx__TensorShapeProto *sh = tp->tensor_type->shape;
+            for (size_t k = 0; k < sh->n_dim; k++) {
+                if (sh->dim[k]->value_case != ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE) {
+                    return false;
+                }
+                dims[k] = sh->dim[k]->dim_value;
+            }
+            *rank = sh->n_dim;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* DepthToSpace (DCR / CRD) and SpaceToDepth as Reshape, Transpose, Reshape
+ * (the 4-D input's dims declared by the graph). */
+static oa_status op_depth_space(onnx_node_ctx *c)
+{
+    int64_t b, d[4];
+    size_t r;
+    const char *mode = "DCR";
+    oa_status st = oa_onnx_attr_int(c, "blocksize", 0, &b);
+    const bool to_space = strcmp(c->op_type, "DepthToSpace") == 0;
+    if (st == OA_OK && to_space) {
+        st = oa_onnx_attr_str(c, "mode", "DCR", &mode);
+    }
+    if (st != OA_OK) {
+        return st;
+    }
+    if (!declared_dims(c, c->np->input[0], d, 4, &r) || r != 4) {
+        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "needs the declared 4-D shape of its input");
+    }
+    const bool crd = strcmp(mode, "CRD") == 0;
+    if (b < 1 || (to_space && d[1] % (b * b) != 0) || (!to_space && (d[2] % b != 0 || d[3] % b != 0)) ||
+        (!crd && strcmp(mode, "DCR") != 0)) {
+        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "blocksize %lld / mode %s do not fit [%lld,%lld,%lld,%lld]",
+                         (long long)b, mode, (long long)d[0], (long long)d[1], (long long)d[2], (long long)d[3]);
+    }
+    int64_t s1[6], perm[6], s2[4];
+    if (to_space) {
+        const int64_t cq = d[1] / (b * b);
+        const int64_t dcr_s[6] = {d[0], b, b, cq, d[2], d[3]}, dcr_p[6] = {0, 3, 4, 1, 5, 2};
+        const int64_t crd_s[6] = {d[0], cq, b, b, d[2], d[3]}, crd_p[6] = {0, 1, 4, 2, 5, 3};
+        memcpy(s1, crd ? crd_s : dcr_s, sizeof(s1));
+        memcpy(perm, crd ? crd_p : dcr_p, sizeof(perm));
+        const int64_t o[4] = {d[0], cq, d[2] * b, d[3] * b};
+        memcpy(s2, o, sizeof(s2));
+    } else {
+        const int64_t ss[6] = {d[0], d[1], d[2] / b, b, d[3] / b, b}, sp[6] = {0, 3, 5, 1, 2, 4};
+        memcpy(s1, ss, sizeof(s1));
+        memcpy(perm, sp, sizeof(perm));
+        const int64_t o[4] = {d[0], d[1] * b * b, d[2] / b, d[3] / b};
+        memcpy(s2, o, sizeof(s2));
+    }
+    oref x, k1, kp, k2, r1, t, y;
+    if ((st = onnx_in(c, 0, &x)) != OA_OK || (st = oa_onnx_const_i64(c, "shape6", s1, 6, false, &k1.n)) != OA_OK ||
+        (st = oa_onnx_const_i32(c, "perm", perm, 6, false, &kp.n)) != OA_OK ||
+        (st = oa_onnx_const_i64(c, "shape4", s2, 4, false, &k2.n)) != OA_OK) {
+        return st;
+    }
+    k1.i = kp.i = k2.i = 0;
+    oref a_in[2] = {x, k1};
+    if ((st = emit_op(c, OA_OP_RESHAPE, "blocks", a_in, 2, &r1)) != OA_OK) {
+        return st;
+    }
+    oref b_in[2] = {r1, kp};
+    if ((st = emit_op(c, OA_OP_TRANSPOSE, "move", b_in, 2, &t)) != OA_OK) {
+        return st;
+    }
+    oref c_in[2] = {t, k2};
+    if ((st = emit_op(c, OA_OP_RESHAPE, "merge", c_in, 2, &y)) != OA_OK) {
+        return st;
+    }
+    return oa_onnx_bind_output(c, 0, y.n, y.i);
+}
+
 static oa_status op_gather_elements(onnx_node_ctx *c)
 {
     int64_t axis;
@@ -2069,6 +2185,8 @@ static const onnx_op_entry OPS[] = {
     {"QuantizeLinear", 10, 18, op_quantize, OA_OP_CAST},
     {"InstanceNormalization", 1, 18, op_instance_norm, OA_OP_REDUCE_MEAN},
     {"Hardmax", 13, 18, op_hardmax, OA_OP_TOP_K},
+    {"DepthToSpace", 1, 18, op_depth_space, OA_OP_TRANSPOSE},
+    {"SpaceToDepth", 1, 18, op_depth_space, OA_OP_TRANSPOSE},
     {"DequantizeLinear", 10, 18, op_dequantize, OA_OP_MUL},
     {"Shape", 1, 18, op_shape, OA_OP_SHAPE},
     {"Size", 1, 18, op_size, OA_OP_SIZE},
