@@ -266,8 +266,10 @@ bool oa_cp_conv_packed(const oa_node *n)
 
 bool oa_cp_is_post_op_host(const oa_node *n)
 {
-    return oa_cp_conv_packed(n) || n->type == OA_OP_CONV2D_TRANSPOSE || n->type == OA_OP_MAT_MUL_V2 ||
-           n->type == OA_OP_BATCH_MAT_MUL_V2;
+    return oa_cp_conv_packed(n) ||
+           (n->type == OA_OP_CONV2D_TRANSPOSE && n->num_inputs >= 3 && oa_cp_input_const(n, 2) != NULL &&
+            (n->num_inputs < 4 || n->inputs[3].src == NULL || oa_cp_input_const(n, 3) != NULL)) ||
+           n->type == OA_OP_MAT_MUL_V2 || n->type == OA_OP_BATCH_MAT_MUL_V2;
 }
 
 uint32_t oa_cp_weight_slot(const oa_node *n)

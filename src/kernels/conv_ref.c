@@ -27,11 +27,19 @@ static oa_status cref_check(const oa_kconvref_params *p, int n_in, const oa_kten
         return OA_FAIL(OA_E_UNSUPPORTED_DATA_TYPE, "ConvRef: f32 only");
     }
     const int64_t g = p->groups > 0 ? p->groups : 1;
-    if (in[0].dims[1] != in[1].dims[1] * g || in[1].dims[0] % g != 0) {
+    if (p->transpose) {
+        if (in[0].dims[1] != in[1].dims[0] || in[1].dims[0] % g != 0) {
+            return OA_FAIL(OA_E_PARAM, "ConvRef: x has %lld channels, the transposed filter %lld",
+                           (long long)in[0].dims[1], (long long)in[1].dims[0]);
+        }
+        if (n_in == 3 && oa_kt_opt(n_in, in, 2) != NULL && oa_ktensor_numel(&in[2]) != in[1].dims[1] * g) {
+            return OA_FAIL(OA_E_PARAM, "ConvRef: bias must hold %lld values", (long long)(in[1].dims[1] * g));
+        }
+    } else if (in[0].dims[1] != in[1].dims[1] * g || in[1].dims[0] % g != 0) {
         return OA_FAIL(OA_E_PARAM, "ConvRef: x has %lld channels, the filter %lld x %lld groups",
                        (long long)in[0].dims[1], (long long)in[1].dims[1], (long long)g);
     }
-    if (bias != NULL && oa_ktensor_numel(bias) != in[1].dims[0]) {
+    if (!p->transpose && bias != NULL && oa_ktensor_numel(bias) != in[1].dims[0]) {
         return OA_FAIL(OA_E_PARAM, "ConvRef: bias must hold %lld values", (long long)in[1].dims[0]);
     }
     for (int a = 0; a < ns; a++) {
@@ -51,9 +59,18 @@ static oa_status cref_infer(const void *params, int n_in, const oa_ktensor *in, 
     }
     out[0] = in[0];
     out[0].data = NULL;
-    out[0].dims[1] = in[1].dims[0];
+    out[0].dims[1] = p->transpose ? in[1].dims[1] * (p->groups > 0 ? p->groups : 1) : in[1].dims[0];
     for (int a = 0; a < p->nsp; a++) {
         const int64_t span = p->dilations[a] * (in[1].dims[2 + a] - 1) + 1;
+        if (p->transpose) {
+            const int64_t o = (in[0].dims[2 + a] - 1) * p->strides[a] - p->pads[a] - p->pads[p->nsp + a] + span +
+                              p->output_padding[a];
+            if (o < 1) {
+                return OA_FAIL(OA_E_PARAM, "ConvRef: transposed output size %lld on axis %d", (long long)o, a);
+            }
+            out[0].dims[2 + a] = o;
+            continue;
+        }
         const int64_t o = (in[0].dims[2 + a] + p->pads[a] + p->pads[p->nsp + a] - span) / p->strides[a] + 1;
         if (o < 1) {
             return OA_FAIL(OA_E_PARAM, "ConvRef: the window is larger than the padded input on axis %d", a);
@@ -73,6 +90,68 @@ typedef struct cref_ctx {
     const float *x, *w, *b;
     float *y;
 } cref_ctx;
+
+/* transposed: each (n, m) output plane gathers the contributions scattered into it */
+static void cref_t_task(void *vctx, size_t tid, size_t begin, size_t end)
+{
+    (void)tid;
+    const cref_ctx *c = vctx;
+    const oa_kconvref_params *p = &c->op->params.convref;
+    const oa_ktensor *x = &c->op->in[0], *w = &c->op->in[1], *y = &c->op->out[0];
+    const int ns = p->nsp;
+    int64_t xd[3] = {1, 1, 1}, kd[3] = {1, 1, 1}, yd[3] = {1, 1, 1}, st[3] = {1, 1, 1}, dl[3] = {1, 1, 1},
+            pb[3] = {0, 0, 0};
+    for (int a = 0; a < ns; a++) {
+        const int k = 3 - ns + a;
+        xd[k] = x->dims[2 + a];
+        kd[k] = w->dims[2 + a];
+        yd[k] = y->dims[2 + a];
+        st[k] = p->strides[a];
+        dl[k] = p->dilations[a];
+        pb[k] = p->pads[a];
+    }
+    const int64_t C = x->dims[1], Mg = w->dims[1], M = y->dims[1];
+    const int64_t g = p->groups > 0 ? p->groups : 1, Cg = C / g;
+    const int64_t xplane = xd[0] * xd[1] * xd[2], kplane = kd[0] * kd[1] * kd[2], yplane = yd[0] * yd[1] * yd[2];
+    for (size_t t = begin; t < end; t++) {
+        const int64_t n = (int64_t)t / M, m = (int64_t)t % M, grp = m / Mg, ml = m % Mg;
+        float *yo = c->y + (size_t)t * (size_t)yplane;
+        const float bias = c->b != NULL ? c->b[m] : 0.0f;
+        for (int64_t q = 0; q < yplane; q++) {
+            yo[q] = bias;
+        }
+        for (int64_t cc = 0; cc < Cg; cc++) {
+            const int64_t ci = grp * Cg + cc;
+            const float *xc = c->x + ((size_t)n * (size_t)C + (size_t)ci) * (size_t)xplane;
+            const float *wc = c->w + ((size_t)ci * (size_t)Mg + (size_t)ml) * (size_t)kplane;
+            for (int64_t i0 = 0; i0 < xd[0]; i0++) {
+                for (int64_t i1 = 0; i1 < xd[1]; i1++) {
+                    for (int64_t i2 = 0; i2 < xd[2]; i2++) {
+                        const float v = xc[(i0 * xd[1] + i1) * xd[2] + i2];
+                        for (int64_t k0 = 0; k0 < kd[0]; k0++) {
+                            const int64_t o0 = i0 * st[0] - pb[0] + k0 * dl[0];
+                            if (o0 < 0 || o0 >= yd[0]) {
+                                continue;
+                            }
+                            for (int64_t k1 = 0; k1 < kd[1]; k1++) {
+                                const int64_t o1 = i1 * st[1] - pb[1] + k1 * dl[1];
+                                if (o1 < 0 || o1 >= yd[1]) {
+                                    continue;
+                                }
+                                for (int64_t k2 = 0; k2 < kd[2]; k2++) {
+                                    const int64_t o2 = i2 * st[2] - pb[2] + k2 * dl[2];
+                                    if (o2 >= 0 && o2 < yd[2]) {
+                                        yo[(o0 * yd[1] + o1) * yd[2] + o2] += v * wc[(k0 * kd[1] + k1) * kd[2] + k2];
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
 
 static void cref_task(void *vctx, size_t tid, size_t begin, size_t end)
 {
@@ -145,7 +224,7 @@ static oa_status cref_run(const oa_kop *op, const void *const *in, void *const *
     }
     cref_ctx c = {.op = op, .x = in[0], .w = in[1], .b = oa_kt_opt(op->n_in, op->in, 2) != NULL ? in[2] : NULL, .y = out[0]};
     const size_t tasks = (size_t)(op->out[0].dims[0] * op->out[0].dims[1]);
-    oa_threadpool_parallel_for(pool, tasks, 1, cref_task, &c);
+    oa_threadpool_parallel_for(pool, tasks, 1, op->params.convref.transpose ? cref_t_task : cref_task, &c);
     return OA_OK;
 }
 

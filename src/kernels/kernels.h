@@ -289,6 +289,10 @@ typedef struct oa_kconvref_params {
     int nsp;
     int64_t strides[3], dilations[3], pads[6];
     int64_t groups;
+    /* transposed: filter [C, M/groups, k...], y spatial = (i - 1) s - pads +
+     * d (k - 1) + 1 + output_padding */
+    bool transpose;
+    int64_t output_padding[3];
 } oa_kconvref_params;
 
 /* --- MatMul ---------------------------------------------------------------

@@ -109,18 +109,20 @@ static void same_pads(int64_t in, int64_t out, int64_t k, int64_t s, int64_t d, 
 /* Conv3D, and Conv2D whose filter or bias is only known at run time: the
  * direct kernel (conv_ref.c). GE attrs: strides / dilations with one entry
  * per dim of x (or per spatial dim), pads as (begin, end) per spatial dim. */
-static oa_status bind_conv_ref(oa_bctx *c)
+static oa_status bind_conv_ref(oa_bctx *c, bool transpose)
 {
     oa_op_bind *b = c->b;
     oa_kconvref_params *p = &b->params.convref;
     b->type = OA_KOP_CONV_REF;
     b->has_params = true;
+    p->transpose = transpose;
+    const uint32_t xs = transpose ? 1u : 0u; /* Conv2DTranspose: input_size, x, filter, bias */
     oa_status st;
-    if ((st = oa_bind_in(c, 0, true, false)) != OA_OK || (st = oa_bind_in(c, 1, true, false)) != OA_OK ||
-        (st = oa_bind_in(c, 2, false, false)) != OA_OK) {
+    if ((st = oa_bind_in(c, xs, true, false)) != OA_OK || (st = oa_bind_in(c, xs + 1, true, false)) != OA_OK ||
+        (st = oa_bind_in(c, xs + 2, false, false)) != OA_OK) {
         return st;
     }
-    if (oa_bind_has(c->n, 3)) {
+    if (oa_bind_has(c->n, xs + 3)) {
         return BFAIL(c, OA_E_PARAM, "offset_w (quantized weights) is not supported");
     }
     if (oa_attrs_find(&c->n->attrs, "_oa_post_ops") != NULL) {
@@ -170,6 +172,37 @@ static oa_status bind_conv_ref(oa_bctx *c)
     }
     const char *ap = oa_node_attr_str(c->n, "auto_pad", "NOTSET");
     const bool same = strcmp(ap, "SAME_UPPER") == 0 || strcmp(ap, "SAME_LOWER") == 0 || strcmp(ap, "SAME") == 0;
+    if (transpose) {
+        /* the pads that give the output size the graph inferred (output_shape, auto_pad, explicit pads) */
+        const int64_t *ov;
+        size_t no = 0;
+        const bool has_os = oa_attrs_get_list_int(&c->n->attrs, "output_shape", &ov, &no) && no > 0 && ov[0] > 0;
+        const int64_t *opv;
+        size_t nop = 0;
+        const bool has_op = oa_attrs_get_list_int(&c->n->attrs, "output_padding", &opv, &nop);
+        for (int a = 0; a < ns; a++) {
+            p->output_padding[a] = has_op && nop >= (size_t)ns ? opv[nop - (size_t)ns + (size_t)a] : 0;
+            const int64_t full = (b->in[0].dims[2 + a] - 1) * p->strides[a] +
+                                 p->dilations[a] * (b->in[1].dims[2 + a] - 1) + 1 + p->output_padding[a];
+            int64_t total = full - b->out[0].dims[2 + a];
+            if (total < 0 && has_os) { /* an output_shape past the full size: zeros appended at the end */
+                p->output_padding[a] -= total;
+                total = 0;
+            }
+            if (total < 0) {
+                return BFAIL(c, OA_E_PARAM, "transposed output size %lld exceeds the full size %lld",
+                             (long long)b->out[0].dims[2 + a], (long long)full);
+            }
+            if (same || has_os) {
+                const bool upper = strcmp(ap, "SAME_UPPER") == 0;
+                p->pads[a] = upper ? total / 2 : total - total / 2;
+            } else if (strcmp(ap, "VALID") == 0) {
+                p->pads[a] = 0;
+            }
+            p->pads[ns + a] = total - p->pads[a];
+        }
+        return OA_OK;
+    }
     if (same) {
         for (int a = 0; a < ns; a++) {
             same_pads(b->in[0].dims[2 + a], b->out[0].dims[2 + a], b->in[1].dims[2 + a], p->strides[a],
@@ -184,11 +217,12 @@ static oa_status bind_conv_ref(oa_bctx *c)
 static oa_status bind_conv(oa_bctx *c, bool transpose)
 {
     /* the packed path needs a constant filter (single operators give host values) */
-    if (!transpose && (c->n->type == OA_OP_CONV3D ||
-                       ((c->opts == NULL || c->opts->host_data == NULL) &&
-                        (oa_op_bind_const_input(c->n, 1) == NULL ||
-                         (oa_bind_has(c->n, 2) && oa_op_bind_const_input(c->n, 2) == NULL))))) {
-        return bind_conv_ref(c);
+    const uint32_t ws = transpose ? 2u : 1u;
+    if (c->n->type == OA_OP_CONV3D ||
+        ((c->opts == NULL || c->opts->host_data == NULL) &&
+         (oa_op_bind_const_input(c->n, ws) == NULL ||
+          (oa_bind_has(c->n, ws + 1) && oa_op_bind_const_input(c->n, ws + 1) == NULL)))) {
+        return bind_conv_ref(c, transpose);
     }
     oa_op_bind *b = c->b;
     oa_kconv_params *p = &b->params.conv;
