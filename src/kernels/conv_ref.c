@@ -24,7 +24,8 @@ static oa_status cref_check(const oa_kconvref_params *p, int n_in, const oa_kten
     }
     const oa_ktensor *bias = oa_kt_opt(n_in, in, 2);
     if (in[0].dtype != OA_KDT_F32 || in[1].dtype != OA_KDT_F32 || (bias != NULL && bias->dtype != OA_KDT_F32)) {
-        return OA_FAIL(OA_E_UNSUPPORTED_DATA_TYPE, "ConvRef: f32 only");
+        return OA_FAIL(OA_E_UNSUPPORTED_DATA_TYPE, "ConvRef: f32 only (x %s, filter %s)", oa_kdtype_name(in[0].dtype),
+                       oa_kdtype_name(in[1].dtype));
     }
     const int64_t g = p->groups > 0 ? p->groups : 1;
     if (p->transpose) {
