@@ -99,7 +99,8 @@ static bool capable(const oa_node *n)
      * BatchNorm, Identity) run blocked on input 0. */
     switch (n->type) {
     case OA_OP_CONV2D:
-        return strcmp(oa_node_attr_str(n, "data_format", "NCHW"), "NCHW") == 0 && act4d(&n->inputs[0].desc);
+        return strcmp(oa_node_attr_str(n, "data_format", "NCHW"), "NCHW") == 0 && act4d(&n->inputs[0].desc) &&
+               oa_cp_conv_packed(n);
     case OA_OP_AVG_POOL: case OA_OP_AVG_POOL_V2: case OA_OP_MAX_POOL: case OA_OP_MAX_POOL_V3:
     case OA_OP_GLOBAL_AVERAGE_POOL: case OA_OP_GLOBAL_MAX_POOL: case OA_OP_RESIZE_NEAREST_NEIGHBOR_V2:
     case OA_OP_RESIZE_BILINEAR_V2:

@@ -258,10 +258,18 @@ oa_status oa_cp_for_each_graph(oa_graph *g, oa_cp_graph_fn fn, size_t *changed)
     return OA_OK;
 }
 
+bool oa_cp_conv_packed(const oa_node *n)
+{
+    return n->type == OA_OP_CONV2D && n->num_inputs >= 2 && oa_cp_input_const(n, 1) != NULL &&
+           (n->num_inputs < 3 || n->inputs[2].src == NULL || oa_cp_input_const(n, 2) != NULL);
+}
+
 bool oa_cp_is_post_op_host(const oa_node *n)
 {
-    return n->type == OA_OP_CONV2D || n->type == OA_OP_CONV2D_TRANSPOSE || n->type == OA_OP_MAT_MUL_V2 ||
-           n->type == OA_OP_BATCH_MAT_MUL_V2;
+    return oa_cp_conv_packed(n) ||
+           (n->type == OA_OP_CONV2D_TRANSPOSE && n->num_inputs >= 3 && oa_cp_input_const(n, 2) != NULL &&
+            (n->num_inputs < 4 || n->inputs[3].src == NULL || oa_cp_input_const(n, 3) != NULL)) ||
+           n->type == OA_OP_MAT_MUL_V2 || n->type == OA_OP_BATCH_MAT_MUL_V2;
 }
 
 uint32_t oa_cp_weight_slot(const oa_node *n)

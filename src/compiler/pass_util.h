@@ -76,6 +76,9 @@ OA_MUST_CHECK oa_status oa_cp_dce_local(oa_graph *g, size_t *changed);
 typedef oa_status (*oa_cp_graph_fn)(oa_graph *g, size_t *changed);
 OA_MUST_CHECK oa_status oa_cp_for_each_graph(oa_graph *g, oa_cp_graph_fn fn, size_t *changed);
 
+/* A Conv2D the packed kernel takes: constant filter and bias (else the
+ * direct kernel runs it: plain layout, no fused post-ops). */
+bool oa_cp_conv_packed(const oa_node *n);
 /* True for Conv2D/Conv2DTranspose/MatMulV2/BatchMatMulV2 (the ops that take
  * post-ops). */
 bool oa_cp_is_post_op_host(const oa_node *n);

@@ -172,6 +172,13 @@ oa_status oa_infer_flatten(oa_infer_ctx *ctx)
     oa_ishape o = oa_ishape_any(0);
     o.ranged = s.ranged;
     if (ctx->node->type == OA_OP_FLATTEN) {
+        /* axis in [-r, r]; a negative one counts from the rank r (not r + 1) */
+        if (axis < -(int64_t)s.rank) {
+            return IFAIL(ctx, OA_E_GE_SHAPE, "axis %lld is out of range for rank %d", (long long)axis, s.rank);
+        }
+        if (axis < 0) {
+            axis += s.rank;
+        }
         if ((st = oa_infer_axis(ctx, axis, s.rank + 1, "axis", &a)) != OA_OK) {
             return st;
         }

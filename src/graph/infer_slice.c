@@ -399,6 +399,33 @@ oa_status oa_infer_slice(oa_infer_ctx *ctx)
     return OA_OK;
 }
 
+/* ---- GatherElements: y has the indices' shape and x's dtype; attr dim ---- */
+
+oa_status oa_infer_gather_elements(oa_infer_ctx *ctx)
+{
+    oa_status st = oa_infer_need_inputs(ctx, 2);
+    if (st != OA_OK) {
+        return st;
+    }
+    const oa_tensor_desc *x = ctx->in[0], *idx = ctx->in[1];
+    if (!oa_dtype_is_int(idx->dtype)) {
+        return IFAIL(ctx, OA_E_GE_DATATYPE, "indices must be integers, got %s", oa_dtype_name(idx->dtype));
+    }
+    oa_ishape s = oa_ishape_of(x), si = oa_ishape_of(idx);
+    if (s.rank >= 0 && si.rank >= 0) {
+        if (s.rank != si.rank || s.rank == 0) {
+            return IFAIL(ctx, OA_E_GE_SHAPE, "x (rank %d) and indices (rank %d) must have the same rank >= 1", s.rank,
+                         si.rank);
+        }
+        int32_t a;
+        if ((st = oa_infer_axis(ctx, oa_node_attr_int(ctx->node, "dim", 0), s.rank, "dim", &a)) != OA_OK) {
+            return st;
+        }
+    }
+    oa_infer_set_out(ctx, 0, x->dtype, &si);
+    return OA_OK;
+}
+
 /* ---- GatherV2 ---- */
 
 oa_status oa_infer_gather(oa_infer_ctx *ctx)

@@ -126,7 +126,7 @@ typedef enum bin_class { BC_ARITH, BC_CMP, BC_LOGIC } bin_class;
 
 static bin_class bin_classify(oa_kbinary_op op)
 {
-    if (op <= OA_KBIN_PRELU) {
+    if (op <= OA_KBIN_PRELU || op >= OA_KBIN_MOD) {
         return BC_ARITH;
     }
     if (op <= OA_KBIN_GREATER_EQUAL) {
@@ -151,6 +151,8 @@ static const char *const k_bin_names[OA_KBIN_COUNT] = {
     [OA_KBIN_LESS] = "Less", [OA_KBIN_LESS_EQUAL] = "LessEqual", [OA_KBIN_GREATER] = "Greater",
     [OA_KBIN_GREATER_EQUAL] = "GreaterEqual", [OA_KBIN_AND] = "LogicalAnd", [OA_KBIN_OR] = "LogicalOr",
     [OA_KBIN_XOR] = "LogicalXor",
+    [OA_KBIN_MOD] = "Mod", [OA_KBIN_FLOOR_MOD] = "FloorMod", [OA_KBIN_LSHIFT] = "LeftShift",
+    [OA_KBIN_RSHIFT] = "RightShift",
 };
 
 typedef enum bin_bcast_blk { BB_FULL, BB_CHAN, BB_SCALAR } bin_bcast_blk;
@@ -193,10 +195,22 @@ static oa_status binary_infer(const void *params, int n_in, const oa_ktensor *in
     }
     oa_kdtype dt = in[0].dtype;
     bin_class c = bin_classify(p->op);
+    /* every integer type and f64 run in their own type (bin_inner_generic) */
+    const bool gen = dt == OA_KDT_F32 || dt == OA_KDT_F64 || dt == OA_KDT_I8 || dt == OA_KDT_U8 || dt == OA_KDT_I16 ||
+                     dt == OA_KDT_U16 || dt == OA_KDT_I32 || dt == OA_KDT_U32 || dt == OA_KDT_I64 || dt == OA_KDT_U64;
     bool ok = (c == BC_LOGIC) ? dt == OA_KDT_BOOL
-              : (c == BC_CMP) ? (dt == OA_KDT_F32 || dt == OA_KDT_I32 || dt == OA_KDT_I64 || dt == OA_KDT_BOOL)
-                  : bin_plain(p->op) ? dt == OA_KDT_F32
-                              : (dt == OA_KDT_F32 || dt == OA_KDT_I32 || dt == OA_KDT_I64);
+              : (c == BC_CMP) ? (gen || dt == OA_KDT_BOOL)
+              : bin_plain(p->op) ? dt == OA_KDT_F32
+                              : (gen && (p->op != OA_KBIN_PRELU || dt == OA_KDT_F32 || dt == OA_KDT_I32 ||
+                                         dt == OA_KDT_I64 || dt == OA_KDT_F64));
+    if (ok && (p->op == OA_KBIN_LSHIFT || p->op == OA_KBIN_RSHIFT) &&
+        !(dt == OA_KDT_U8 || dt == OA_KDT_U16 || dt == OA_KDT_U32 || dt == OA_KDT_U64)) {
+        ok = false; /* ONNX BitShift: unsigned types */
+    }
+    if (ok && p->op > OA_KBIN_PRELU && (in[0].layout != OA_KLAYOUT_PLAIN || in[1].layout != OA_KLAYOUT_PLAIN ||
+                                        p->post.n > 0)) {
+        return OA_FAIL(OA_E_PARAM, "%s: plain layouts without post-ops only", k_bin_names[p->op]);
+    }
     if (!ok) {
         return OA_FAIL(OA_E_UNSUPPORTED_DATA_TYPE, "%s: dtype %s not supported", k_bin_names[p->op],
                        oa_kdtype_name(dt));
@@ -265,7 +279,7 @@ static oa_status binary_setup(oa_kop *op)
     }
     const oa_ktensor *ins[2] = {&op->in[0], &op->in[1]};
     bnest_build(&s->nest, &op->out[0], 2, ins);
-    op->impl = s->dt == OA_KDT_F32 ? oa_kernels_isa() : "ref";
+    op->impl = s->dt == OA_KDT_F32 && s->op <= OA_KBIN_PRELU ? oa_kernels_isa() : "ref";
     return OA_OK;
 }
 
@@ -291,6 +305,51 @@ static oa_status binary_setup(oa_kop *op)
     case OA_KBIN_MAX: GEN_LOOP(T, T, u > v ? u : v); break;                                            \
     case OA_KBIN_MIN: GEN_LOOP(T, T, u < v ? u : v); break;                                            \
     case OA_KBIN_PRELU: GEN_LOOP(T, T, u > 0 ? u : (T)((uint64_t)u * (uint64_t)v)); break;             \
+    case OA_KBIN_MOD: GEN_LOOP(T, T, (v == 0 || (u == TMIN && v == -1)) ? 0 : u % v); break;          \
+    case OA_KBIN_FLOOR_MOD:                                                                            \
+        GEN_LOOP(T, T, (v == 0 || (u == TMIN && v == -1)) ? 0                                          \
+                       : (u % v != 0 && ((u % v < 0) != (v < 0))) ? (T)(u % v + v) : (T)(u % v));      \
+        break;                                                                                         \
+    default: break;                                                                                    \
+    }
+
+/* unsigned: wrapping add/sub/mul, x / 0 = 0 */
+#define UINT_ARITH(T)                                                                                  \
+    switch (op) {                                                                                      \
+    case OA_KBIN_ADD: GEN_LOOP(T, T, (T)(u + v)); break;                                               \
+    case OA_KBIN_SUB: GEN_LOOP(T, T, (T)(u - v)); break;                                               \
+    case OA_KBIN_MUL: GEN_LOOP(T, T, (T)((uint64_t)u * (uint64_t)v)); break;                           \
+    case OA_KBIN_DIV: GEN_LOOP(T, T, v == 0 ? 0 : u / v); break;                                       \
+    case OA_KBIN_POW: GEN_LOOP(T, T, (T)pow((double)u, (double)v)); break;                              \
+    case OA_KBIN_MAX: GEN_LOOP(T, T, u > v ? u : v); break;                                            \
+    case OA_KBIN_MIN: GEN_LOOP(T, T, u < v ? u : v); break;                                            \
+    case OA_KBIN_MOD:                                                                                  \
+    case OA_KBIN_FLOOR_MOD: GEN_LOOP(T, T, v == 0 ? 0 : u % v); break;                                 \
+    case OA_KBIN_LSHIFT: GEN_LOOP(T, T, v >= sizeof(T) * 8 ? 0 : (T)((uint64_t)u << v)); break;        \
+    case OA_KBIN_RSHIFT: GEN_LOOP(T, T, v >= sizeof(T) * 8 ? 0 : (T)(u >> v)); break;                  \
+    default: break;                                                                                    \
+    }
+
+/* float remainders: fmod, then the divisor's sign for FLOOR_MOD */
+#define FLT_MOD(T, FMOD)                                                                               \
+    switch (op) {                                                                                      \
+    case OA_KBIN_MOD: GEN_LOOP(T, T, FMOD(u, v)); break;                                               \
+    case OA_KBIN_FLOOR_MOD:                                                                            \
+        GEN_LOOP(T, T, (FMOD(u, v) != 0 && ((FMOD(u, v) < 0) != (v < 0))) ? FMOD(u, v) + v : FMOD(u, v)); \
+        break;                                                                                         \
+    default: break;                                                                                    \
+    }
+
+#define F64_ARITH                                                                                      \
+    switch (op) {                                                                                      \
+    case OA_KBIN_ADD: GEN_LOOP(double, double, u + v); break;                                          \
+    case OA_KBIN_SUB: GEN_LOOP(double, double, u - v); break;                                          \
+    case OA_KBIN_MUL: GEN_LOOP(double, double, u * v); break;                                          \
+    case OA_KBIN_DIV: GEN_LOOP(double, double, u / v); break;                                          \
+    case OA_KBIN_POW: GEN_LOOP(double, double, pow(u, v)); break;                                      \
+    case OA_KBIN_MAX: GEN_LOOP(double, double, (u > v || isnan(u)) ? u : v); break;                    \
+    case OA_KBIN_MIN: GEN_LOOP(double, double, (u < v || isnan(u)) ? u : v); break;                    \
+    case OA_KBIN_PRELU: GEN_LOOP(double, double, u > 0 ? u : u * v); break;                            \
     default: break;                                                                                    \
     }
 
@@ -320,16 +379,36 @@ static void bin_inner_generic(oa_kbinary_op op, oa_kdtype dt, const void *a, con
     if (c == BC_CMP) {
         switch (dt) {
         case OA_KDT_F32: CMP(float); break;
+        case OA_KDT_F64: CMP(double); break;
+        case OA_KDT_I8: CMP(int8_t); break;
+        case OA_KDT_I16: CMP(int16_t); break;
+        case OA_KDT_U16: CMP(uint16_t); break;
         case OA_KDT_I32: CMP(int32_t); break;
+        case OA_KDT_U32: CMP(uint32_t); break;
         case OA_KDT_I64: CMP(int64_t); break;
+        case OA_KDT_U64: CMP(uint64_t); break;
         default: CMP(uint8_t); break;
         }
         return;
     }
-    if (dt == OA_KDT_I32) {
-        INT_ARITH(int32_t, INT32_MIN)
-    } else if (dt == OA_KDT_I64) {
-        INT_ARITH(int64_t, INT64_MIN)
+    switch (dt) {
+    case OA_KDT_I8: INT_ARITH(int8_t, INT8_MIN) break;
+    case OA_KDT_I16: INT_ARITH(int16_t, INT16_MIN) break;
+    case OA_KDT_I32: INT_ARITH(int32_t, INT32_MIN) break;
+    case OA_KDT_I64: INT_ARITH(int64_t, INT64_MIN) break;
+    case OA_KDT_U8: UINT_ARITH(uint8_t) break;
+    case OA_KDT_U16: UINT_ARITH(uint16_t) break;
+    case OA_KDT_U32: UINT_ARITH(uint32_t) break;
+    case OA_KDT_U64: UINT_ARITH(uint64_t) break;
+    case OA_KDT_F64:
+        if (op == OA_KBIN_MOD || op == OA_KBIN_FLOOR_MOD) {
+            FLT_MOD(double, fmod)
+        } else {
+            F64_ARITH
+        }
+        break;
+    case OA_KDT_F32: FLT_MOD(float, fmodf) break; /* f32 gets here for the remainders only */
+    default: break;
     }
 }
 
@@ -362,7 +441,7 @@ static void bin_rows_task(void *vctx, size_t tid, size_t begin, size_t end)
     const bin_state *s = c->s;
     const bnest *nb = &s->nest;
     const oa_kew_table *ew = oa_kew();
-    bool f32arith = s->dt == OA_KDT_F32 && bin_classify(s->op) == BC_ARITH;
+    bool f32arith = s->dt == OA_KDT_F32 && s->op <= OA_KBIN_PRELU;
     int64_t off[3];
     /* a single row: [begin, end) is a range of the inner dim */
     bool split_inner = nb->rows == 1;
@@ -467,6 +546,9 @@ static oa_status binary_run(const oa_kop *op, const void *const *in, void *const
 {
     (void)ws;
     const bin_state *s = op->state;
+    if (oa_ktensor_numel(&op->out[0]) == 0) {
+        return OA_OK; /* an empty result (its buffers may be NULL) */
+    }
     if (in[0] == NULL || (in[1] == NULL && s->pow_unary < 0) || out[0] == NULL) {
         return OA_FAIL(OA_E_PARAM, "%s: NULL data pointer", k_bin_names[s->op]);
     }

@@ -205,6 +205,7 @@ typedef enum oa_kop_type {
     OA_KOP_LSTM,             /* CommonLSTM                                 */
     OA_KOP_COPY,             /* Reshape/Squeeze/Unsqueeze/Identity/Flatten */
     OA_KOP_REORDER,          /* NCHW <-> NCHWc                             */
+    OA_KOP_CONV_REF,         /* direct 1-3-D conv, run-time filter (Conv3D) */
     OA_KOP_COUNT
 } oa_kop_type;
 
@@ -281,6 +282,19 @@ typedef struct oa_kconv_params {
     oa_kpost_chain post;
 } oa_kconv_params;
 
+/* --- Direct convolution (conv_ref.c): x [N, C, s...] with 1 to 3 spatial
+ * dims, filter [M, C/groups, k...] and bias [M] read at run time (nothing
+ * packed), f32. pads: the nsp begin pads, then the nsp end pads. */
+typedef struct oa_kconvref_params {
+    int nsp;
+    int64_t strides[3], dilations[3], pads[6];
+    int64_t groups;
+    /* transposed: filter [C, M/groups, k...], y spatial = (i - 1) s - pads +
+     * d (k - 1) + 1 + output_padding */
+    bool transpose;
+    int64_t output_padding[3];
+} oa_kconvref_params;
+
 /* --- MatMul ---------------------------------------------------------------
  * Inputs: 0 a, 1 b, 2 bias (optional, [N] or broadcastable to y), then one
  *         extra input per OA_KPOST_ADD.
@@ -326,9 +340,10 @@ typedef struct oa_ksoftmax_params {
 
 /* --- Elementwise binary ---------------------------------------------------
  * Inputs x1, x2 broadcast (numpy); output y. dtypes: x1 and x2 of the same
- * dtype in {f32, i32, i64} (arith, compare; the binary_defs.inc rows f32
- * only), bool (logic, compare); y is
- * bool for compare/logic ops, else the input dtype. PRelu: x2 = slope.
+ * dtype in {f32, f64, i8, u8, i16, u16, i32, u32, i64, u64} (arith, compare;
+ * each computed in its own type: integers wrap, x / 0 = 0), bool (logic,
+ * compare); y is bool for compare/logic ops, else the input dtype. PRelu:
+ * x2 = slope (f32, f64, i32, i64). The binary_defs.inc rows take f32 only.
  * In-place: y may alias an input of y's shape and dtype.
  * NCHWc: x1, x2 each either NCHWc of y's shape, or plain per-channel
  * ([C,1,1] / [1,C,1,1]), or a plain scalar (one element).
@@ -347,6 +362,12 @@ typedef enum oa_kbinary_op {
     OA_KBIN_EQUAL, OA_KBIN_NOT_EQUAL, OA_KBIN_LESS, OA_KBIN_LESS_EQUAL, OA_KBIN_GREATER,
     OA_KBIN_GREATER_EQUAL,
     OA_KBIN_AND, OA_KBIN_OR, OA_KBIN_XOR,
+    /* remainders (arithmetic, generic loops only): MOD has the dividend's
+     * sign (C fmod, GE Mod), FLOOR_MOD the divisor's (Python %, GE FloorMod);
+     * an integer x % 0 is 0 */
+    OA_KBIN_MOD, OA_KBIN_FLOOR_MOD,
+    /* bit shifts (integers; a shift by >= the width or < 0 gives 0) */
+    OA_KBIN_LSHIFT, OA_KBIN_RSHIFT,
     OA_KBIN_COUNT
 } oa_kbinary_op;
 
@@ -471,6 +492,10 @@ typedef struct oa_kslice_params {
 typedef struct oa_kgather_params {
     int64_t axis;
     int64_t batch_dims;
+    /* GatherElements (ONNX): inputs x, indices of x's rank; y has the
+     * indices' dims, y[i..] = x[i.. with the axis coordinate = indices[i..]]
+     * (negative indices wrap, out of range fails the run). */
+    bool elements;
 } oa_kgather_params;
 
 /* --- PadV3: inputs x, paddings (host, i32/i64), constant_values (host
@@ -572,6 +597,7 @@ typedef union oa_kparams {
     oa_ktopk_params topk;
     oa_knms_params nms;
     oa_klstm_params lstm;
+    oa_kconvref_params convref;
 } oa_kparams;
 
 /* --- Copy (Reshape, Squeeze, Unsqueeze, Identity, Flatten, ExpandDims):

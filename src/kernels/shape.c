@@ -1008,9 +1008,84 @@ static oa_status gather_axis(const oa_kgather_params *p, int n_in, const oa_kten
     return OA_OK;
 }
 
+/* GatherElements: x, indices of the same rank; y takes the indices' dims. */
+static oa_status gather_elements_check(const oa_kgather_params *p, int n_in, const oa_ktensor *in, int *ax)
+{
+    if (n_in != 2) {
+        return OA_FAIL(OA_E_PARAM, "GatherElements: x and indices");
+    }
+    if (in[1].dtype != OA_KDT_I32 && in[1].dtype != OA_KDT_I64) {
+        return OA_FAIL(OA_E_UNSUPPORTED_DATA_TYPE, "GatherElements: indices must be i32/i64, got %s",
+                       oa_kdtype_name(in[1].dtype));
+    }
+    if (in[0].rank == 0 || in[0].rank != in[1].rank) {
+        return OA_FAIL(OA_E_PARAM, "GatherElements: x (rank %d) and indices (rank %d) need the same rank >= 1",
+                       in[0].rank, in[1].rank);
+    }
+    if (!oa_kaxis_norm(p->axis, in[0].rank, ax)) {
+        return OA_FAIL(OA_E_PARAM, "GatherElements: axis %lld out of range for rank %d", (long long)p->axis,
+                       in[0].rank);
+    }
+    return OA_OK;
+}
+
+static oa_status gather_elements_run(const oa_kop *op, const void *const *in, void *const *out)
+{
+    const oa_ktensor *x = &op->in[0], *ix = &op->in[1];
+    int ax = 0;
+    oa_status st = gather_elements_check(&op->params.gather, op->n_in, op->in, &ax);
+    if (st != OA_OK) {
+        return st;
+    }
+    const int r = x->rank;
+    const size_t es = oa_kdtype_size(x->dtype);
+    int64_t xstride[OA_KMAX_DIMS], coord[OA_KMAX_DIMS] = {0};
+    xstride[r - 1] = 1;
+    for (int i = r - 2; i >= 0; i--) {
+        xstride[i] = xstride[i + 1] * x->dims[i + 1];
+    }
+    const int64_t n = oa_ktensor_numel(ix);
+    const int64_t dim = x->dims[ax];
+    for (int64_t k = 0; k < n; k++) {
+        int64_t idx = ix->dtype == OA_KDT_I32 ? ((const int32_t *)in[1])[k] : ((const int64_t *)in[1])[k];
+        if (idx < 0) {
+            idx += dim;
+        }
+        if (idx < 0 || idx >= dim) {
+            return OA_FAIL(OA_E_PARAM, "GatherElements: index out of range [0, %lld)", (long long)dim);
+        }
+        int64_t off = 0;
+        for (int i = 0; i < r; i++) {
+            if (i != ax && coord[i] >= x->dims[i]) {
+                return OA_FAIL(OA_E_PARAM, "GatherElements: indices dim %d exceeds x's", i);
+            }
+            off += (i == ax ? idx : coord[i]) * xstride[i];
+        }
+        memcpy((char *)out[0] + (size_t)k * es, (const char *)in[0] + (size_t)off * es, es);
+        for (int i = r - 1; i >= 0; i--) { /* next coordinate of the indices */
+            if (++coord[i] < ix->dims[i]) {
+                break;
+            }
+            coord[i] = 0;
+        }
+    }
+    return OA_OK;
+}
+
 static oa_status gather_infer(const void *params, int n_in, const oa_ktensor *in, int n_out, oa_ktensor *out)
 {
     const oa_kgather_params *p = params;
+    if (p->elements) {
+        int ax;
+        oa_status st = n_out == 1 ? gather_elements_check(p, n_in, in, &ax)
+                                  : OA_FAIL(OA_E_PARAM, "GatherElements: 1 output");
+        if (st == OA_OK) {
+            out[0] = in[1];
+            out[0].dtype = in[0].dtype;
+            out[0].data = NULL;
+        }
+        return st;
+    }
     if (n_in < 2 || n_in > 3 || n_out != 1) {
         return OA_FAIL(OA_E_PARAM, "GatherV2: x, indices[, axis] and 1 output");
     }
@@ -1049,6 +1124,9 @@ static oa_status gather_setup(oa_kop *op)
     }
     op->state = s;
     int ax = 0;
+    if (op->params.gather.elements) {
+        return gather_elements_check(&op->params.gather, op->n_in, op->in, &ax);
+    }
     oa_status st = gather_axis(&op->params.gather, op->n_in, op->in, &ax);
     if (st != OA_OK) {
         return st;
@@ -1082,6 +1160,9 @@ static oa_status gather_run(const oa_kop *op, const void *const *in, void *const
     const gather_state *s = op->state;
     if (in[0] == NULL || in[1] == NULL || out[0] == NULL) {
         return OA_FAIL(OA_E_PARAM, "GatherV2: NULL data pointer");
+    }
+    if (op->params.gather.elements) {
+        return gather_elements_run(op, in, out);
     }
     char *y = out[0];
     const char *x = in[0];

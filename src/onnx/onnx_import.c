@@ -249,7 +249,15 @@ static oa_status prepass(onnx_importer *imp, const Onnx__GraphProto *root, oa_ar
                     un[nun++].key = key;
                 }
                 if (un[k].count < 8) {
-                    sb_add(&un[k].nodes, "%s%s", un[k].count ? ", " : "", str_or(np->name, "(unnamed)"));
+                    const char *sep = un[k].count ? ", " : "";
+                    if (np->name != NULL && np->name[0] != '\0') {
+                        sb_add(&un[k].nodes, "%s%s", sep, np->name);
+                    } else {
+                        /* an unnamed node: its index in its graph and its first output */
+                        sb_add(&un[k].nodes, "%snode #%zu%s%s%s%s", sep, i, g == root ? "" : " of graph ",
+                               g == root ? "" : str_or(g->name, "?"), np->n_output > 0 ? " -> " : "",
+                               np->n_output > 0 ? str_or(np->output[0], "\"\"") : "");
+                    }
                 }
                 un[k].count++;
             }
@@ -281,7 +289,10 @@ static oa_status prepass(onnx_importer *imp, const Onnx__GraphProto *root, oa_ar
             sb_add(&msg, "%s%s (%zu node%s: %s%s)", k ? "; " : "", un[k].key, un[k].count, un[k].count == 1 ? "" : "s",
                    un[k].nodes.s ? un[k].nodes.s : "", un[k].count > 8 ? ", ..." : "");
         }
-        st = OA_FAIL(OA_E_FEATURE_UNSUPPORTED, "E16002: the model uses %zu unsupported ONNX op type%s at opset %lld: %s",
+        /* CANN reports an op type no parser registered as E16002 (docs/onnx_ops.md) */
+        st = OA_FAIL(OA_E_FEATURE_UNSUPPORTED,
+                     "E16002: the model uses %zu unsupported ONNX op type%s at opset %lld: %s. The supported op "
+                     "types and opsets are listed in docs/onnx_ops.md",
                      nun, nun == 1 ? "" : "s", (long long)imp->opset, msg.s ? msg.s : "(out of memory)");
         free(msg.s);
     }
@@ -807,6 +818,7 @@ static oa_status add_outputs(onnx_scope *sc, const Onnx__GraphProto *gp, bool is
 static oa_status import_graph(onnx_importer *imp, onnx_scope *sc, const Onnx__GraphProto *gp,
                               const char *const *implicit, size_t n_implicit, bool is_root)
 {
+    sc->gp = gp;
     oa_status st = add_initializers(imp, sc, gp);
     if (st == OA_OK) {
         st = add_inputs(sc, gp, is_root, implicit, n_implicit);

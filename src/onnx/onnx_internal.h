@@ -11,7 +11,7 @@
 #include "onnx/onnx.pb-c.h"
 #include "onnx/onnx_import.h"
 
-#define OA_ONNX_MIN_OPSET 7
+#define OA_ONNX_MIN_OPSET 1
 #define OA_ONNX_MAX_OPSET 18
 
 /* A produced value: output `index` of `node`. */
@@ -25,6 +25,7 @@ typedef struct onnx_scope {
     oa_graph *g;
     oa_strmap values;     /* ONNX tensor name -> onnx_value* (arena) */
     const char *prefix;   /* "" for the root, "<subgraph name>/" inside subgraphs */
+    const Onnx__GraphProto *gp; /* the ONNX graph (declared ranks for the opset 1-6 broadcasts) */
 } onnx_scope;
 
 /* Node proto -> assigned name (for unnamed nodes), sorted by pointer. */

@@ -5,6 +5,7 @@
  * resize, recurrent and matrix ops live in onnx_ops_nn.c.
  */
 #define OA_LOG_MODULE "GE"
+#include <math.h>
 #include <float.h>
 #include <string.h>
 
@@ -305,6 +306,186 @@ static oa_status op_direct(onnx_node_ctx *c)
     return st;
 }
 
+/* ---- opsets 1-6: legacy broadcasting (docs/onnx_ops.md) ----
+ * Before opset 7 a binary op broadcast only with `broadcast`=1, and then B's
+ * dims matched A's starting at `axis` (default: B's dims are A's trailing
+ * ones, numpy's rule). PRelu before opset 7 took a 1-D slope of C values per
+ * channel (axis 1). Both become numpy broadcasting once B is reshaped to
+ * B's dims followed by ones; the ranks come from the ONNX graph's
+ * declarations (graph inputs, value_info, initializers). */
+
+/* Declared rank of ONNX value `name` in the node's graph; -1 when unknown.
+ * dim0 receives the first dim when known (else -1). */
+static int64_t declared_rank(const onnx_node_ctx *c, const char *name, int64_t *dim0)
+{
+    const Onnx__GraphProto *gp = c->sc->gp;
+    *dim0 = -1;
+    if (gp == NULL || name == NULL) {
+        return -1;
+    }
+    for (size_t i = 0; i < gp->n_initializer; i++) {
+        const Onnx__TensorProto *t = gp->initializer[i];
+        if (t->name != NULL && strcmp(t->name, name) == 0) {
+            *dim0 = t->n_dims > 0 ? t->dims[0] : -1;
+            return (int64_t)t->n_dims;
+        }
+    }
+    const Onnx__ValueInfoProto *const *lists[3] = {(const Onnx__ValueInfoProto *const *)gp->input,
+                                                   (const Onnx__ValueInfoProto *const *)gp->value_info,
+                                                   (const Onnx__ValueInfoProto *const *)gp->output};
+    const size_t counts[3] = {gp->n_input, gp->n_value_info, gp->n_output};
+    for (int l = 0; l < 3; l++) {
+        for (size_t i = 0; i < counts[l]; i++) {
+            const Onnx__ValueInfoProto *vi = lists[l][i];
+            if (vi->name == NULL || strcmp(vi->name, name) != 0) {
+                continue;
+            }
+            const Onnx__TypeProto *tp = vi->type;
+            if (tp == NULL || tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || tp->tensor_type == NULL ||
+                tp->tensor_type->shape == NULL) {
+                return -1;
+            }
+            const Onnx__TensorShapeProto *sh = tp->tensor_type->shape;
+            if (sh->n_dim > 0 && sh->dim[0]->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE) {
+                *dim0 = sh->dim[0]->dim_value;
+            }
+            return (int64_t)sh->n_dim;
+        }
+    }
+    return -1;
+}
+
+/* Declared element type (GE dtype) of ONNX value `name` in the node's graph:
+ * initializers, graph inputs, value_info, outputs, a Cast or a Constant node. */
+static bool declared_dtype(const onnx_node_ctx *c, const char *name, oa_dtype *dt)
+{
+    const Onnx__GraphProto *gp = c->sc->gp;
+    if (gp == NULL || name == NULL) {
+        return false;
+    }
+    for (size_t i = 0; i < gp->n_initializer; i++) {
+        const Onnx__TensorProto *t = gp->initializer[i];
+        if (t->name != NULL && strcmp(t->name, name) == 0) {
+            return oa_onnx_dtype_to_ge(t->data_type, dt);
+        }
+    }
+    const Onnx__ValueInfoProto *const *lists[3] = {(const Onnx__ValueInfoProto *const *)gp->input,
+                                                   (const Onnx__ValueInfoProto *const *)gp->value_info,
+                                                   (const Onnx__ValueInfoProto *const *)gp->output};
+    const size_t counts[3] = {gp->n_input, gp->n_value_info, gp->n_output};
+    for (int l = 0; l < 3; l++) {
+        for (size_t i = 0; i < counts[l]; i++) {
+            const Onnx__ValueInfoProto *vi = lists[l][i];
+            if (vi->name != NULL && strcmp(vi->name, name) == 0) {
+                const Onnx__TypeProto *tp = vi->type;
+                return tp != NULL && tp->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE &&
+                       tp->tensor_type != NULL && tp->tensor_type->has_elem_type &&
+                       oa_onnx_dtype_to_ge(tp->tensor_type->elem_type, dt);
+            }
+        }
+    }
+    for (size_t i = 0; i < gp->n_node; i++) {
+        const Onnx__NodeProto *np = gp->node[i];
+        if (np->op_type != NULL && strcmp(np->op_type, "Cast") == 0 && np->n_output == 1 &&
+            strcmp(np->output[0], name) == 0) {
+            for (size_t a = 0; a < np->n_attribute; a++) {
+                if (strcmp(np->attribute[a]->name, "to") == 0 && np->attribute[a]->has_i) {
+                    return np->attribute[a]->i == (int)np->attribute[a]->i &&
+                           oa_onnx_dtype_to_ge((int)np->attribute[a]->i, dt);
+                }
+            }
+        }
+        if (np->op_type != NULL && strcmp(np->op_type, "Constant") == 0 && np->n_output == 1 &&
+            strcmp(np->output[0], name) == 0) {
+            for (size_t a = 0; a < np->n_attribute; a++) {
+                if (strcmp(np->attribute[a]->name, "value") == 0 && np->attribute[a]->t != NULL) {
+                    return oa_onnx_dtype_to_ge(np->attribute[a]->t->data_type, dt);
+                }
+            }
+        }
+    }
+    return false;
+}
+
+/* The number of trailing ones B needs (0: numpy broadcasting already matches). */
+static oa_status legacy_trailing_ones(onnx_node_ctx *c, int64_t *ones)
+{
+    *ones = 0;
+    if (c->opset >= 7 || c->np->n_input < 2) {
+        return OA_OK;
+    }
+    int64_t d0a, d0b;
+    if (c->ge_type == OA_OP_PRELU) {
+        int64_t rx = declared_rank(c, c->np->input[0], &d0a);
+        int64_t rs = declared_rank(c, c->np->input[1], &d0b);
+        if (rs == 1 && d0b != 1 && rx > 2) {
+            *ones = rx - 2; /* slope [C] -> [C,1,...] against [N,C,...] */
+        } else if (rs == 1 && d0b != 1 && rx < 0) {
+            return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED,
+                             "opset %lld PRelu with a per-channel slope needs the declared rank of its input",
+                             (long long)c->opset);
+        }
+        return OA_OK;
+    }
+    int64_t broadcast = 0, axis = 0;
+    oa_status st = oa_onnx_attr_int(c, "broadcast", 0, &broadcast);
+    if (st != OA_OK || broadcast == 0 || oa_onnx_attr(c, "axis") == NULL) {
+        return st;
+    }
+    if ((st = oa_onnx_attr_int(c, "axis", 0, &axis)) != OA_OK) {
+        return st;
+    }
+    int64_t ra = declared_rank(c, c->np->input[0], &d0a);
+    int64_t rb = declared_rank(c, c->np->input[1], &d0b);
+    if (ra < 0 || rb < 0) {
+        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED,
+                         "opset %lld broadcast with axis=%lld needs the declared ranks of both inputs",
+                         (long long)c->opset, (long long)axis);
+    }
+    if (axis < 0) {
+        axis += ra;
+    }
+    if (axis < 0 || axis + rb > ra) {
+        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "broadcast axis %lld does not fit B (rank %lld) into A (rank %lld)",
+                         (long long)axis, (long long)rb, (long long)ra);
+    }
+    *ones = ra - axis - rb;
+    return OA_OK;
+}
+
+static oa_status op_direct(onnx_node_ctx *c);
+
+/* op_direct, B first reshaped to [B's dims, 1 x ones] for the opset 1-6 rules. */
+static oa_status op_legacy_bcast(onnx_node_ctx *c)
+{
+    int64_t ones;
+    oa_status st = legacy_trailing_ones(c, &ones);
+    if (st != OA_OK || ones == 0) {
+        return st == OA_OK ? op_direct(c) : st;
+    }
+    int64_t d0;
+    int64_t rb = declared_rank(c, c->np->input[1], &d0);
+    int64_t shape[16];
+    if (rb < 0 || rb + ones > (int64_t)OA_ARRAY_SIZE(shape)) {
+        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "legacy broadcast of rank %lld is not supported",
+                         (long long)(rb + ones));
+    }
+    for (int64_t i = 0; i < rb + ones; i++) {
+        shape[i] = i < rb ? 0 : 1; /* 0 keeps B's dim (Reshape, allowzero=0) */
+    }
+    oa_node *sc, *rs, *n;
+    st = oa_onnx_const_i64(c, "legacy_shape", shape, (size_t)(rb + ones), false, &sc);
+    if (st == OA_OK && (st = oa_onnx_emit(c, OA_OP_RESHAPE, "legacy_reshape", 2, 1, &rs)) == OA_OK &&
+        (st = oa_onnx_connect_input(c, rs, 0, 1)) == OA_OK && (st = oa_onnx_connect(rs, 1, sc, 0)) == OA_OK) {
+        st = oa_node_set_int(rs, "allowzero", 0);
+    }
+    if (st == OA_OK && (st = oa_onnx_emit(c, (oa_op_type)c->ge_type, "op", 2, 1, &n)) == OA_OK &&
+        (st = oa_onnx_connect_input(c, n, 0, 0)) == OA_OK && (st = oa_onnx_connect(n, 1, rs, 0)) == OA_OK) {
+        st = oa_onnx_bind_output(c, 0, n, 0);
+    }
+    return st;
+}
+
 /* A direct op whose one output is emitted then decorated by `fn`. */
 static oa_status direct_then(onnx_node_ctx *c, oa_node **n)
 {
@@ -339,6 +520,26 @@ static oa_status op_leaky_relu(onnx_node_ctx *c)
         st = direct_then(c, &n);
     }
     return st == OA_OK ? oa_node_set_float(n, "negative_slope", alpha) : st;
+}
+
+/* Selu (alpha, gamma) and ThresholdedRelu (alpha): the float attributes copied. */
+static oa_status op_float_attrs(onnx_node_ctx *c)
+{
+    static const struct {
+        const char *op, *attr;
+        float dflt;
+    } A[] = {{"Selu", "alpha", 1.67326319217681884765625f},
+             {"Selu", "gamma", 1.05070102214813232421875f},
+             {"ThresholdedRelu", "alpha", 1.0f}};
+    oa_node *n;
+    oa_status st = direct_then(c, &n);
+    for (size_t i = 0; i < OA_ARRAY_SIZE(A) && st == OA_OK; i++) {
+        float v;
+        if (strcmp(A[i].op, c->op_type) == 0 && (st = oa_onnx_attr_float(c, A[i].attr, A[i].dflt, &v)) == OA_OK) {
+            st = oa_node_set_float(n, A[i].attr, v);
+        }
+    }
+    return st;
 }
 
 static oa_status op_elu(onnx_node_ctx *c)
@@ -383,6 +584,177 @@ static oa_status op_softmax(onnx_node_ctx *c)
         st = oa_node_set_int(n, "need_fusion", 1);
     }
     return st;
+}
+
+/* Mod: fmod=0 is Python's % (FloorMod, integers only in ONNX), fmod=1 C's
+ * fmod (GE Mod). */
+static oa_status op_mod(onnx_node_ctx *c)
+{
+    int64_t fmod;
+    oa_status st = oa_onnx_attr_int(c, "fmod", 0, &fmod);
+    if (st != OA_OK) {
+        return st;
+    }
+    c->ge_type = fmod ? OA_OP_MOD : OA_OP_FLOOR_MOD;
+    return op_direct(c);
+}
+
+/* IsNaN: x != x. IsInf: x == +inf and/or x == -inf (detect_positive /
+ * detect_negative), f32 (the constants' type). */
+static oa_status op_isnan(onnx_node_ctx *c)
+{
+    oa_node *n;
+    oa_status st = oa_onnx_emit(c, OA_OP_NOT_EQUAL, "isnan", 2, 1, &n);
+    if (st == OA_OK && (st = oa_onnx_connect_input(c, n, 0, 0)) == OA_OK &&
+        (st = oa_onnx_connect_input(c, n, 1, 0)) == OA_OK) {
+        st = oa_onnx_bind_output(c, 0, n, 0);
+    }
+    return st;
+}
+
+static oa_status op_isinf(onnx_node_ctx *c)
+{
+    int64_t pos, neg;
+    oa_status st;
+    if ((st = oa_onnx_attr_int(c, "detect_positive", 1, &pos)) != OA_OK ||
+        (st = oa_onnx_attr_int(c, "detect_negative", 1, &neg)) != OA_OK) {
+        return st;
+    }
+    oa_node *out = NULL;
+    for (int sgn = 0; sgn < 2; sgn++) {
+        if ((sgn == 0 && !pos) || (sgn == 1 && !neg)) {
+            continue;
+        }
+        const float inf = sgn == 0 ? INFINITY : -INFINITY;
+        oa_node *k, *eq;
+        if ((st = oa_onnx_const_f32(c, sgn == 0 ? "pos_inf" : "neg_inf", &inf, 1, true, &k)) != OA_OK ||
+            (st = oa_onnx_emit(c, OA_OP_EQUAL, "eq_inf", 2, 1, &eq)) != OA_OK ||
+            (st = oa_onnx_connect_input(c, eq, 0, 0)) != OA_OK || (st = oa_onnx_connect(eq, 1, k, 0)) != OA_OK) {
+            return st;
+        }
+        if (out == NULL) {
+            out = eq;
+        } else {
+            oa_node *o;
+            if ((st = oa_onnx_emit(c, OA_OP_LOGICAL_OR, "either", 2, 1, &o)) != OA_OK ||
+                (st = oa_onnx_connect(o, 0, out, 0)) != OA_OK || (st = oa_onnx_connect(o, 1, eq, 0)) != OA_OK) {
+                return st;
+            }
+            out = o;
+        }
+    }
+    if (out == NULL) { /* neither sign: all false (nothing is below -inf) */
+        const float ninf = -INFINITY;
+        oa_node *k;
+        if ((st = oa_onnx_const_f32(c, "neg_inf", &ninf, 1, true, &k)) != OA_OK ||
+            (st = oa_onnx_emit(c, OA_OP_LESS, "none", 2, 1, &out)) != OA_OK ||
+            (st = oa_onnx_connect_input(c, out, 0, 0)) != OA_OK || (st = oa_onnx_connect(out, 1, k, 0)) != OA_OK) {
+            return st;
+        }
+    }
+    return oa_onnx_bind_output(c, 0, out, 0);
+}
+
+/* Shrink: x < -lambd ? x + bias : (x > lambd ? x - bias : 0), f32. */
+static oa_status op_shrink(onnx_node_ctx *c)
+{
+    float lambd, bias;
+    oa_status st;
+    if ((st = oa_onnx_attr_float(c, "lambd", 0.5f, &lambd)) != OA_OK ||
+        (st = oa_onnx_attr_float(c, "bias", 0.0f, &bias)) != OA_OK) {
+        return st;
+    }
+    const float nl = -lambd, zero = 0.0f;
+    oa_node *kl, *knl, *kb, *kz, *lt, *gt, *plus, *minus, *inner, *outer;
+    if ((st = oa_onnx_const_f32(c, "lambd", &lambd, 1, true, &kl)) != OA_OK ||
+        (st = oa_onnx_const_f32(c, "neg_lambd", &nl, 1, true, &knl)) != OA_OK ||
+        (st = oa_onnx_const_f32(c, "bias", &bias, 1, true, &kb)) != OA_OK ||
+        (st = oa_onnx_const_f32(c, "zero", &zero, 1, true, &kz)) != OA_OK ||
+        (st = oa_onnx_emit(c, OA_OP_LESS, "below", 2, 1, &lt)) != OA_OK ||
+        (st = oa_onnx_connect_input(c, lt, 0, 0)) != OA_OK || (st = oa_onnx_connect(lt, 1, knl, 0)) != OA_OK ||
+        (st = oa_onnx_emit(c, OA_OP_GREATER, "above", 2, 1, &gt)) != OA_OK ||
+        (st = oa_onnx_connect_input(c, gt, 0, 0)) != OA_OK || (st = oa_onnx_connect(gt, 1, kl, 0)) != OA_OK ||
+        (st = oa_onnx_emit(c, OA_OP_ADD, "plus_bias", 2, 1, &plus)) != OA_OK ||
+        (st = oa_onnx_connect_input(c, plus, 0, 0)) != OA_OK || (st = oa_onnx_connect(plus, 1, kb, 0)) != OA_OK ||
+        (st = oa_onnx_emit(c, OA_OP_SUB, "minus_bias", 2, 1, &minus)) != OA_OK ||
+        (st = oa_onnx_connect_input(c, minus, 0, 0)) != OA_OK || (st = oa_onnx_connect(minus, 1, kb, 0)) != OA_OK ||
+        (st = oa_onnx_emit(c, OA_OP_SELECT_V2, "inner", 3, 1, &inner)) != OA_OK ||
+        (st = oa_onnx_connect(inner, 0, gt, 0)) != OA_OK || (st = oa_onnx_connect(inner, 1, minus, 0)) != OA_OK ||
+        (st = oa_onnx_connect(inner, 2, kz, 0)) != OA_OK ||
+        (st = oa_onnx_emit(c, OA_OP_SELECT_V2, "outer", 3, 1, &outer)) != OA_OK ||
+        (st = oa_onnx_connect(outer, 0, lt, 0)) != OA_OK || (st = oa_onnx_connect(outer, 1, plus, 0)) != OA_OK ||
+        (st = oa_onnx_connect(outer, 2, inner, 0)) != OA_OK) {
+        return st;
+    }
+    return oa_onnx_bind_output(c, 0, outer, 0);
+}
+
+/* BitShift: direction LEFT / RIGHT (GE LeftShift / RightShift). */
+static oa_status op_bitshift(onnx_node_ctx *c)
+{
+    const char *dir;
+    oa_status st = oa_onnx_attr_str(c, "direction", "", &dir);
+    if (st != OA_OK) {
+        return st;
+    }
+    if (strcmp(dir, "LEFT") != 0 && strcmp(dir, "RIGHT") != 0) {
+        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "direction must be LEFT or RIGHT, got [%s]", dir);
+    }
+    c->ge_type = strcmp(dir, "LEFT") == 0 ? OA_OP_LEFT_SHIFT : OA_OP_RIGHT_SHIFT;
+    return op_direct(c);
+}
+
+/* CastLike: Cast to the declared element type of input 1. */
+static oa_status op_cast_like(onnx_node_ctx *c)
+{
+    oa_dtype dt;
+    if (c->np->n_input < 2 || !declared_dtype(c, c->np->input[1], &dt) || dt == OA_DT_STRING) {
+        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED,
+                         "the element type of target_type must be declared (graph input, initializer, value_info)");
+    }
+    oa_node *n;
+    oa_status st = oa_onnx_emit(c, OA_OP_CAST, "cast", 1, 1, &n);
+    if (st == OA_OK && (st = oa_onnx_connect_input(c, n, 0, 0)) == OA_OK &&
+        (st = oa_node_set_int(n, "dst_type", dt)) == OA_OK) {
+        st = oa_onnx_bind_output(c, 0, n, 0);
+    }
+    return st;
+}
+
+/* Pow with a base and an exponent of different types (opset >= 12; the
+ * declared types say so): a float exponent is cast to the float base type; an
+ * integer base is raised in the exponent's float type and cast back
+ * (truncation, as numpy's astype). Same types: the direct mapping. */
+static oa_status op_pow(onnx_node_ctx *c)
+{
+    oa_dtype tb, te;
+    if (c->np->n_input != 2 || !declared_dtype(c, c->np->input[0], &tb) ||
+        !declared_dtype(c, c->np->input[1], &te) || tb == te) {
+        return op_legacy_bcast(c);
+    }
+    const bool base_float = tb == OA_DT_FLOAT || tb == OA_DT_FLOAT16 || tb == OA_DT_DOUBLE || tb == OA_DT_BF16;
+    const bool exp_float = te == OA_DT_FLOAT || te == OA_DT_FLOAT16 || te == OA_DT_DOUBLE || te == OA_DT_BF16;
+    const oa_dtype work = base_float || !exp_float ? tb : te;
+    oa_node *b = NULL, *e = NULL, *p, *y;
+    oa_status st = OA_OK;
+    if (work != tb && (st = oa_onnx_emit(c, OA_OP_CAST, "base_cast", 1, 1, &b)) == OA_OK &&
+        (st = oa_onnx_connect_input(c, b, 0, 0)) == OA_OK) {
+        st = oa_node_set_int(b, "dst_type", work);
+    }
+    if (st == OA_OK && work != te && (st = oa_onnx_emit(c, OA_OP_CAST, "exp_cast", 1, 1, &e)) == OA_OK &&
+        (st = oa_onnx_connect_input(c, e, 0, 1)) == OA_OK) {
+        st = oa_node_set_int(e, "dst_type", work);
+    }
+    if (st == OA_OK && (st = oa_onnx_emit(c, OA_OP_POW, "pow", 2, 1, &p)) == OA_OK &&
+        (st = b ? oa_onnx_connect(p, 0, b, 0) : oa_onnx_connect_input(c, p, 0, 0)) == OA_OK) {
+        st = e ? oa_onnx_connect(p, 1, e, 0) : oa_onnx_connect_input(c, p, 1, 1);
+    }
+    y = p;
+    if (st == OA_OK && work != tb && (st = oa_onnx_emit(c, OA_OP_CAST, "back", 1, 1, &y)) == OA_OK &&
+        (st = oa_onnx_connect(y, 0, p, 0)) == OA_OK) {
+        st = oa_node_set_int(y, "dst_type", tb);
+    }
+    return st == OA_OK ? oa_onnx_bind_output(c, 0, y, 0) : st;
 }
 
 static oa_status op_cast(onnx_node_ctx *c)
@@ -509,9 +881,20 @@ static oa_status op_transpose(onnx_node_ctx *c)
     size_t np;
     oa_node *k, *t;
     oa_status st = oa_onnx_attr_ints(c, "perm", &perm, &np);
+    int64_t rev[OA_MAX_RANK];
     if (st == OA_OK && perm == NULL) {
-        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "needs the perm attribute (the default reversal is not "
-                                                      "supported, as in CANN)");
+        /* the default reverses the dims: the rank the graph declares (CANN needs perm) */
+        int64_t d0;
+        const int64_t r = declared_rank(c, c->np->input[0], &d0);
+        if (r < 0 || r > OA_MAX_RANK) {
+            return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "needs the perm attribute or the declared rank of its "
+                                                          "input (the default reverses the dims)");
+        }
+        for (int64_t i = 0; i < r; i++) {
+            rev[i] = r - 1 - i;
+        }
+        perm = rev;
+        np = (size_t)r;
     }
     if (st == OA_OK && np > OA_MAX_RANK) {
         return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "perm has %zu entries (max rank %d)", np, OA_MAX_RANK);
@@ -638,6 +1021,642 @@ static oa_status op_slice(onnx_node_ctx *c)
     return st == OA_OK ? oa_onnx_bind_output(c, 0, sl, 0) : st;
 }
 
+/* ---- NegativeLogLikelihoodLoss / SoftmaxCrossEntropyLoss (their ONNX
+ * function definitions written with graph ops) ---- */
+
+typedef struct oref {
+    oa_node *n;
+    uint32_t i;
+} oref;
+
+static oa_status emit_op(onnx_node_ctx *c, oa_op_type t, const char *role, const oref *in, uint32_t nin, oref *out)
+{
+    oa_node *n;
+    oa_status st = oa_onnx_emit(c, t, role, nin, 1, &n);
+    for (uint32_t k = 0; k < nin && st == OA_OK; k++) {
+        st = oa_onnx_connect(n, k, in[k].n, in[k].i);
+    }
+    out->n = n;
+    out->i = 0;
+    return st;
+}
+
+static oa_status onnx_in(onnx_node_ctx *c, uint32_t i, oref *out)
+{
+    const onnx_value *v = oa_onnx_input_value(c, i);
+    if (v == NULL) {
+        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "misses input %u", i);
+    }
+    out->n = v->node;
+    out->i = v->index;
+    return OA_OK;
+}
+
+/* loss[n, d..] = -x[n, t[n, d..], d..] * w[t] (0 where t == ignore_index),
+ * reduced by `reduction` (none, sum, mean = sum / sum of the weights). */
+static oa_status nll_core(onnx_node_ctx *c, oref x, oref *out)
+{
+    const char *red;
+    oa_status st = oa_onnx_attr_str(c, "reduction", "mean", &red);
+    if (st != OA_OK) {
+        return st;
+    }
+    if (strcmp(red, "none") != 0 && strcmp(red, "sum") != 0 && strcmp(red, "mean") != 0) {
+        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "reduction %s is not none, sum or mean", red);
+    }
+    const bool has_ii = oa_onnx_attr(c, "ignore_index") != NULL;
+    int64_t ii = 0;
+    if (has_ii && (st = oa_onnx_attr_int(c, "ignore_index", 0, &ii)) != OA_OK) {
+        return st;
+    }
+    const bool has_w = oa_onnx_has_input(c, 2);
+    oref t, w = {0}, mask = {0}, r;
+    if ((st = onnx_in(c, 1, &t)) != OA_OK || (has_w && (st = onnx_in(c, 2, &w)) != OA_OK)) {
+        return st;
+    }
+    if (has_ii) { /* ignored targets read class 0 (then weigh 0) */
+        const int64_t zero = 0;
+        oref kii, kz, sel;
+        if ((st = oa_onnx_const_i64(c, "ignore_index", &ii, 1, true, &kii.n)) != OA_OK ||
+            (st = oa_onnx_const_i64(c, "zero_class", &zero, 1, true, &kz.n)) != OA_OK) {
+            return st;
+        }
+        kii.i = kz.i = 0;
+        oref eq_in[2] = {t, kii};
+        if ((st = emit_op(c, OA_OP_EQUAL, "ignored", eq_in, 2, &mask)) != OA_OK) {
+            return st;
+        }
+        oref sel_in[3] = {mask, kz, t};
+        if ((st = emit_op(c, OA_OP_SELECT_V2, "target", sel_in, 3, &sel)) != OA_OK) {
+            return st;
+        }
+        t = sel;
+    }
+    const int64_t one_axis = 1, gzero = 0;
+    oref t1, g, g2, loss;
+    if ((st = emit_op(c, OA_OP_UNSQUEEZE, "target_c", &t, 1, &t1)) != OA_OK ||
+        (st = oa_node_set_list_int(t1.n, "axes", &one_axis, 1)) != OA_OK) {
+        return st;
+    }
+    oref ge_in[2] = {x, t1};
+    if ((st = emit_op(c, OA_OP_GATHER_ELEMENTS, "pick", ge_in, 2, &g)) != OA_OK ||
+        (st = oa_node_set_int(g.n, "dim", 1)) != OA_OK ||
+        (st = emit_op(c, OA_OP_SQUEEZE, "pick_sq", &g, 1, &g2)) != OA_OK ||
+        (st = oa_node_set_list_int(g2.n, "axis", &one_axis, 1)) != OA_OK ||
+        (st = emit_op(c, OA_OP_NEG, "neg", &g2, 1, &loss)) != OA_OK) {
+        return st;
+    }
+    /* the per-element weight: w[t], 1 without weights; 0 where ignored */
+    oref wt = {0};
+    if (has_w) {
+        oref ax;
+        if ((st = oa_onnx_const_i32(c, "w_axis", &gzero, 1, true, &ax.n)) != OA_OK) {
+            return st;
+        }
+        ax.i = 0;
+        oref gw_in[3] = {w, t, ax};
+        if ((st = emit_op(c, OA_OP_GATHER_V2, "weight", gw_in, 3, &wt)) != OA_OK) {
+            return st;
+        }
+    }
+    if (has_ii || (has_w && strcmp(red, "mean") == 0) || strcmp(red, "mean") == 0) {
+        /* zeros and ones of the loss dtype, from the loss itself */
+        oref zeros, ones;
+        oref sub_in[2] = {loss, loss};
+        if ((st = emit_op(c, OA_OP_SUB, "zeros", sub_in, 2, &zeros)) != OA_OK ||
+            (st = emit_op(c, OA_OP_EXP, "ones", &zeros, 1, &ones)) != OA_OK) {
+            return st;
+        }
+        if (!has_w) {
+            wt = ones;
+        }
+        if (has_ii) {
+            oref sel_in[3] = {mask, zeros, wt};
+            if ((st = emit_op(c, OA_OP_SELECT_V2, "weight_ii", sel_in, 3, &wt)) != OA_OK) {
+                return st;
+            }
+        }
+    }
+    if (wt.n != NULL) {
+        oref mul_in[2] = {loss, wt};
+        if ((st = emit_op(c, OA_OP_MUL, "weighted", mul_in, 2, &loss)) != OA_OK) {
+            return st;
+        }
+    }
+    if (strcmp(red, "none") == 0) {
+        *out = loss;
+        return OA_OK;
+    }
+    oref kax;
+    if ((st = oa_onnx_const_i32(c, "all_axes", NULL, 0, false, &kax.n)) != OA_OK) {
+        return st;
+    }
+    kax.i = 0;
+    oref rs_in[2] = {loss, kax};
+    if ((st = emit_op(c, OA_OP_REDUCE_SUM, "sum", rs_in, 2, &r)) != OA_OK ||
+        (st = oa_node_set_bool(r.n, "keep_dims", false)) != OA_OK ||
+        (st = oa_node_set_bool(r.n, "noop_with_empty_axes", false)) != OA_OK) {
+        return st;
+    }
+    if (strcmp(red, "sum") == 0) {
+        *out = r;
+        return OA_OK;
+    }
+    oref ws, q;
+    oref ws_in[2] = {wt, kax};
+    if ((st = emit_op(c, OA_OP_REDUCE_SUM, "weight_sum", ws_in, 2, &ws)) != OA_OK ||
+        (st = oa_node_set_bool(ws.n, "keep_dims", false)) != OA_OK ||
+        (st = oa_node_set_bool(ws.n, "noop_with_empty_axes", false)) != OA_OK) {
+        return st;
+    }
+    oref dv_in[2] = {r, ws};
+    if ((st = emit_op(c, OA_OP_REAL_DIV, "mean", dv_in, 2, &q)) != OA_OK) {
+        return st;
+    }
+    *out = q;
+    return OA_OK;
+}
+
+static oa_status op_nll_loss(onnx_node_ctx *c)
+{
+    oref x, out;
+    oa_status st = onnx_in(c, 0, &x);
+    if (st == OA_OK && (st = nll_core(c, x, &out)) == OA_OK) {
+        st = oa_onnx_bind_output(c, 0, out.n, out.i);
+    }
+    return st;
+}
+
+static oa_status op_sce_loss(onnx_node_ctx *c)
+{
+    oref x, lp, out;
+    const int64_t one_axis = 1;
+    oa_status st = onnx_in(c, 0, &x);
+    if (st == OA_OK && (st = emit_op(c, OA_OP_LOG_SOFTMAX_V2, "log_prob", &x, 1, &lp)) == OA_OK &&
+        (st = oa_node_set_list_int(lp.n, "axes", &one_axis, 1)) == OA_OK && (st = nll_core(c, lp, &out)) == OA_OK &&
+        (st = oa_onnx_bind_output(c, 0, out.n, out.i)) == OA_OK) {
+        st = oa_onnx_bind_output(c, 1, lp.n, lp.i);
+    }
+    return st;
+}
+
+/* Trilu: keep x[..., i, j] where j - i >= k (upper) or j - i <= k (lower),
+ * else 0; the index grid from Shape and Range (static when x's shape is). */
+static oa_status op_trilu(onnx_node_ctx *c)
+{
+    int64_t upper;
+    oa_status st = oa_onnx_attr_int(c, "upper", 1, &upper);
+    if (st != OA_OK) {
+        return st;
+    }
+    const int64_t zero = 0, one = 1, col_shape[2] = {-1, 1};
+    oref x, sh, h, w, kz, k1, kax, rows, cols, rows2, kcs, d, cmp, zeros, y, kk;
+    const int64_t minus2 = -2, minus1 = -1;
+    oref im2, im1;
+    if ((st = onnx_in(c, 0, &x)) != OA_OK || (st = emit_op(c, OA_OP_SHAPE, "shape", &x, 1, &sh)) != OA_OK ||
+        (st = oa_node_set_int(sh.n, "dtype", OA_DT_INT64)) != OA_OK ||
+        (st = oa_onnx_const_i64(c, "zero", &zero, 1, true, &kz.n)) != OA_OK ||
+        (st = oa_onnx_const_i64(c, "one", &one, 1, true, &k1.n)) != OA_OK ||
+        (st = oa_onnx_const_i32(c, "gather_axis", &zero, 1, true, &kax.n)) != OA_OK ||
+        (st = oa_onnx_const_i64(c, "row_dim", &minus2, 1, true, &im2.n)) != OA_OK ||
+        (st = oa_onnx_const_i64(c, "col_dim", &minus1, 1, true, &im1.n)) != OA_OK ||
+        (st = oa_onnx_const_i64(c, "col_shape", col_shape, 2, false, &kcs.n)) != OA_OK) {
+        return st;
+    }
+    kz.i = k1.i = kax.i = im2.i = im1.i = kcs.i = 0;
+    oref gh_in[3] = {sh, im2, kax}, gw_in[3] = {sh, im1, kax};
+    if ((st = emit_op(c, OA_OP_GATHER_V2, "rows_n", gh_in, 3, &h)) != OA_OK ||
+        (st = oa_node_set_bool(h.n, "negative_index_support", true)) != OA_OK ||
+        (st = emit_op(c, OA_OP_GATHER_V2, "cols_n", gw_in, 3, &w)) != OA_OK ||
+        (st = oa_node_set_bool(w.n, "negative_index_support", true)) != OA_OK) {
+        return st;
+    }
+    oref rr_in[3] = {kz, h, k1}, rc_in[3] = {kz, w, k1};
+    if ((st = emit_op(c, OA_OP_RANGE, "rows", rr_in, 3, &rows)) != OA_OK ||
+        (st = emit_op(c, OA_OP_RANGE, "cols", rc_in, 3, &cols)) != OA_OK) {
+        return st;
+    }
+    oref rs_in[2] = {rows, kcs};
+    if ((st = emit_op(c, OA_OP_RESHAPE, "rows_col", rs_in, 2, &rows2)) != OA_OK) {
+        return st;
+    }
+    oref d_in[2] = {cols, rows2};
+    if ((st = emit_op(c, OA_OP_SUB, "diag", d_in, 2, &d)) != OA_OK) {
+        return st;
+    }
+    if (oa_onnx_has_input(c, 1)) {
+        if ((st = onnx_in(c, 1, &kk)) != OA_OK) {
+            return st;
+        }
+    } else {
+        kk = kz;
+    }
+    oref c_in[2] = {d, kk};
+    if ((st = emit_op(c, upper ? OA_OP_GREATER_EQUAL : OA_OP_LESS_EQUAL, "keep", c_in, 2, &cmp)) != OA_OK) {
+        return st;
+    }
+    oref z_in[2] = {x, x};
+    if ((st = emit_op(c, OA_OP_SUB, "zeros", z_in, 2, &zeros)) != OA_OK) {
+        return st;
+    }
+    oref s_in[3] = {cmp, x, zeros};
+    if ((st = emit_op(c, OA_OP_SELECT_V2, "trilu", s_in, 3, &y)) != OA_OK) {
+        return st;
+    }
+    return oa_onnx_bind_output(c, 0, y.n, y.i);
+}
+
+/* ---- QuantizeLinear / DequantizeLinear (their ONNX definitions) ---- */
+
+/* ONNX input i (scale or zero point) reshaped for `axis` of input 0 when it
+ * is 1-D: [C] -> [C, 1, ...] (ranks from the graph's declarations). */
+static oa_status q_param(onnx_node_ctx *c, uint32_t i, oref *out)
+{
+    oa_status st = onnx_in(c, i, out);
+    if (st != OA_OK) {
+        return st;
+    }
+    int64_t d0, axis;
+    const int64_t rp = declared_rank(c, c->np->input[i], &d0);
+    if (rp != 1 || (st = oa_onnx_attr_int(c, "axis", 1, &axis)) != OA_OK) {
+        return st; /* a scalar broadcasts as it is */
+    }
+    const int64_t rx = declared_rank(c, c->np->input[0], &d0);
+    if (rx < 0) {
+        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "per-axis parameters need the declared rank of x");
+    }
+    if (axis < 0) {
+        axis += rx;
+    }
+    if (axis < 0 || axis >= rx || rx > 16) {
+        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "axis %lld is out of range for rank %lld", (long long)axis,
+                         (long long)rx);
+    }
+    const int64_t ones = rx - axis - 1;
+    if (ones == 0) {
+        return OA_OK;
+    }
+    int64_t shape[16];
+    shape[0] = 0; /* keeps C */
+    for (int64_t k = 1; k <= ones; k++) {
+        shape[k] = 1;
+    }
+    oref ks, r;
+    if ((st = oa_onnx_const_i64(c, "param_shape", shape, (size_t)(ones + 1), false, &ks.n)) != OA_OK) {
+        return st;
+    }
+    ks.i = 0;
+    oref in[2] = {*out, ks};
+    if ((st = emit_op(c, OA_OP_RESHAPE, "param", in, 2, &r)) == OA_OK) {
+        *out = r;
+    }
+    return st;
+}
+
+static oa_status to_f32(onnx_node_ctx *c, oref x, const char *role, oref *out)
+{
+    oa_status st = emit_op(c, OA_OP_CAST, role, &x, 1, out);
+    return st == OA_OK ? oa_node_set_int(out->n, "dst_type", OA_DT_FLOAT) : st;
+}
+
+/* y = (x - zero_point) * scale, in f32 */
+static oa_status op_dequantize(onnx_node_ctx *c)
+{
+    oref x, xf, sc, zp, zf, d, y;
+    oa_status st;
+    if ((st = onnx_in(c, 0, &x)) != OA_OK || (st = to_f32(c, x, "x_f32", &xf)) != OA_OK ||
+        (st = q_param(c, 1, &sc)) != OA_OK) {
+        return st;
+    }
+    d = xf;
+    if (oa_onnx_has_input(c, 2)) {
+        if ((st = q_param(c, 2, &zp)) != OA_OK || (st = to_f32(c, zp, "zp_f32", &zf)) != OA_OK) {
+            return st;
+        }
+        oref sub_in[2] = {xf, zf};
+        if ((st = emit_op(c, OA_OP_SUB, "centered", sub_in, 2, &d)) != OA_OK) {
+            return st;
+        }
+    }
+    oref mul_in[2] = {d, sc};
+    if ((st = emit_op(c, OA_OP_MUL, "dequantized", mul_in, 2, &y)) != OA_OK) {
+        return st;
+    }
+    return oa_onnx_bind_output(c, 0, y.n, y.i);
+}
+
+/* y = saturate(round_half_even(x / scale) + zero_point) in zero_point's type
+ * (uint8 without one) */
+static oa_status op_quantize(onnx_node_ctx *c)
+{
+    oa_dtype qt = OA_DT_UINT8;
+    if (oa_onnx_has_input(c, 2) && !declared_dtype(c, c->np->input[2], &qt)) {
+        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "the zero point's element type must be declared");
+    }
+    if (qt != OA_DT_UINT8 && qt != OA_DT_INT8) {
+        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "quantization to %s is not supported (uint8, int8)",
+                         oa_dtype_name(qt));
+    }
+    const float lo = qt == OA_DT_UINT8 ? 0.0f : -128.0f, hi = qt == OA_DT_UINT8 ? 255.0f : 127.0f;
+    oref x, sc, q, r, zp, zf, klo, khi, cl, y;
+    oa_status st;
+    if ((st = onnx_in(c, 0, &x)) != OA_OK || (st = q_param(c, 1, &sc)) != OA_OK) {
+        return st;
+    }
+    oref div_in[2] = {x, sc};
+    if ((st = emit_op(c, OA_OP_REAL_DIV, "scaled", div_in, 2, &q)) != OA_OK ||
+        (st = emit_op(c, OA_OP_ROUND, "rounded", &q, 1, &r)) != OA_OK) {
+        return st;
+    }
+    if (oa_onnx_has_input(c, 2)) {
+        if ((st = q_param(c, 2, &zp)) != OA_OK || (st = to_f32(c, zp, "zp_f32", &zf)) != OA_OK) {
+            return st;
+        }
+        oref add_in[2] = {r, zf};
+        if ((st = emit_op(c, OA_OP_ADD, "shifted", add_in, 2, &r)) != OA_OK) {
+            return st;
+        }
+    }
+    if ((st = oa_onnx_const_f32(c, "q_min", &lo, 1, true, &klo.n)) != OA_OK ||
+        (st = oa_onnx_const_f32(c, "q_max", &hi, 1, true, &khi.n)) != OA_OK) {
+        return st;
+    }
+    klo.i = khi.i = 0;
+    oref cl_in[3] = {r, klo, khi};
+    if ((st = emit_op(c, OA_OP_CLIP_BY_VALUE, "saturated", cl_in, 3, &cl)) != OA_OK ||
+        (st = emit_op(c, OA_OP_CAST, "quantized", &cl, 1, &y)) != OA_OK ||
+        (st = oa_node_set_int(y.n, "dst_type", qt)) != OA_OK) {
+        return st;
+    }
+    return oa_onnx_bind_output(c, 0, y.n, y.i);
+}
+
+/* v [C] -> [C, 1 x ones] */
+static oa_status channel_view(onnx_node_ctx *c, oref v, int64_t ones, oref *out)
+{
+    int64_t shape[16];
+    if (ones < 0 || ones > 15) {
+        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "rank out of range");
+    }
+    shape[0] = 0; /* keeps C */
+    for (int64_t k = 1; k <= ones; k++) {
+        shape[k] = 1;
+    }
+    oref ks;
+    oa_status st = oa_onnx_const_i64(c, "channel_shape", shape, (size_t)(ones + 1), false, &ks.n);
+    if (st != OA_OK) {
+        return st;
+    }
+    ks.i = 0;
+    oref in[2] = {v, ks};
+    return emit_op(c, OA_OP_RESHAPE, "channel_view", in, 2, out);
+}
+
+/* InstanceNormalization: per (n, c) over the spatial axes,
+ * y = scale * (x - mean) / sqrt(var + epsilon) + B (rank from the graph). */
+static oa_status op_instance_norm(onnx_node_ctx *c)
+{
+    float eps;
+    int64_t d0;
+    oa_status st = oa_onnx_attr_float(c, "epsilon", 1e-5f, &eps);
+    if (st != OA_OK) {
+        return st;
+    }
+    const int64_t r = declared_rank(c, c->np->input[0], &d0);
+    if (r < 3 || r > 8) {
+        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "needs the declared rank (>= 3) of its input");
+    }
+    int64_t axes[8];
+    for (int64_t k = 2; k < r; k++) {
+        axes[k - 2] = k;
+    }
+    oref x, sc, b, kax, keps, mean, cen, sq, var, ve, sd, nrm, scv, bv, y1, y;
+    if ((st = onnx_in(c, 0, &x)) != OA_OK || (st = onnx_in(c, 1, &sc)) != OA_OK || (st = onnx_in(c, 2, &b)) != OA_OK ||
+        (st = oa_onnx_const_i32(c, "axes", axes, (size_t)(r - 2), false, &kax.n)) != OA_OK ||
+        (st = oa_onnx_const_f32(c, "epsilon", &eps, 1, true, &keps.n)) != OA_OK) {
+        return st;
+    }
+    kax.i = keps.i = 0;
+    oref m_in[2] = {x, kax};
+    if ((st = emit_op(c, OA_OP_REDUCE_MEAN, "mean", m_in, 2, &mean)) != OA_OK ||
+        (st = oa_node_set_bool(mean.n, "keep_dims", true)) != OA_OK) {
+        return st;
+    }
+    oref c_in[2] = {x, mean};
+    if ((st = emit_op(c, OA_OP_SUB, "centered", c_in, 2, &cen)) != OA_OK ||
+        (st = emit_op(c, OA_OP_SQUARE, "sq", &cen, 1, &sq)) != OA_OK) {
+        return st;
+    }
+    oref v_in[2] = {sq, kax};
+    if ((st = emit_op(c, OA_OP_REDUCE_MEAN, "var", v_in, 2, &var)) != OA_OK ||
+        (st = oa_node_set_bool(var.n, "keep_dims", true)) != OA_OK) {
+        return st;
+    }
+    oref e_in[2] = {var, keps};
+    if ((st = emit_op(c, OA_OP_ADD, "var_eps", e_in, 2, &ve)) != OA_OK ||
+        (st = emit_op(c, OA_OP_SQRT, "std", &ve, 1, &sd)) != OA_OK) {
+        return st;
+    }
+    oref n_in[2] = {cen, sd};
+    if ((st = emit_op(c, OA_OP_REAL_DIV, "normalized", n_in, 2, &nrm)) != OA_OK ||
+        (st = channel_view(c, sc, r - 2, &scv)) != OA_OK || (st = channel_view(c, b, r - 2, &bv)) != OA_OK) {
+        return st;
+    }
+    oref s_in[2] = {nrm, scv};
+    if ((st = emit_op(c, OA_OP_MUL, "scaled", s_in, 2, &y1)) != OA_OK) {
+        return st;
+    }
+    oref b_in[2] = {y1, bv};
+    if ((st = emit_op(c, OA_OP_ADD, "biased", b_in, 2, &y)) != OA_OK) {
+        return st;
+    }
+    return oa_onnx_bind_output(c, 0, y.n, y.i);
+}
+
+/* Hardmax (opset 13, one axis): 1 where the first maximum along the axis is,
+ * else 0: TopK(k=1) indices compared with the axis' index grid (rank and
+ * element type from the graph). */
+static oa_status op_hardmax(onnx_node_ctx *c)
+{
+    int64_t axis, d0;
+    oa_dtype dt;
+    oa_status st = oa_onnx_attr_int(c, "axis", -1, &axis);
+    if (st != OA_OK) {
+        return st;
+    }
+    if (c->opset < 13) {
+        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "Hardmax below opset 13 (2-D coercion) is not supported");
+    }
+    const int64_t r = declared_rank(c, c->np->input[0], &d0);
+    if (r < 1 || r > 8 || !declared_dtype(c, c->np->input[0], &dt)) {
+        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "needs the declared rank and type of its input");
+    }
+    if (axis < 0) {
+        axis += r;
+    }
+    if (axis < 0 || axis >= r) {
+        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "axis out of range for rank %lld", (long long)r);
+    }
+    const int64_t zero = 0, one = 1;
+    oref x, k1, t, idx, sh, gi, ga, n, kz, kone, rg, grid, eq, y;
+    if ((st = onnx_in(c, 0, &x)) != OA_OK || (st = oa_onnx_const_i32(c, "k", &one, 1, true, &k1.n)) != OA_OK) {
+        return st;
+    }
+    k1.i = 0;
+    oa_node *tk;
+    if ((st = oa_onnx_emit(c, OA_OP_TOP_K, "topk", 2, 2, &tk)) != OA_OK ||
+        (st = oa_onnx_connect(tk, 0, x.n, x.i)) != OA_OK || (st = oa_onnx_connect(tk, 1, k1.n, 0)) != OA_OK ||
+        (st = oa_node_set_int(tk, "dim", axis)) != OA_OK || (st = oa_node_set_bool(tk, "largest", true)) != OA_OK ||
+        (st = oa_node_set_bool(tk, "sorted", true)) != OA_OK) {
+        return st;
+    }
+    t.n = tk;
+    t.i = 1;
+    if ((st = emit_op(c, OA_OP_CAST, "idx", &t, 1, &idx)) != OA_OK ||
+        (st = oa_node_set_int(idx.n, "dst_type", OA_DT_INT64)) != OA_OK ||
+        (st = emit_op(c, OA_OP_SHAPE, "shape", &x, 1, &sh)) != OA_OK ||
+        (st = oa_node_set_int(sh.n, "dtype", OA_DT_INT64)) != OA_OK ||
+        (st = oa_onnx_const_i64(c, "axis_index", &axis, 1, true, &gi.n)) != OA_OK ||
+        (st = oa_onnx_const_i32(c, "gather_axis", &zero, 1, true, &ga.n)) != OA_OK ||
+        (st = oa_onnx_const_i64(c, "zero", &zero, 1, true, &kz.n)) != OA_OK ||
+        (st = oa_onnx_const_i64(c, "one", &one, 1, true, &kone.n)) != OA_OK) {
+        return st;
+    }
+    gi.i = ga.i = kz.i = kone.i = 0;
+    oref g_in[3] = {sh, gi, ga};
+    if ((st = emit_op(c, OA_OP_GATHER_V2, "dim", g_in, 3, &n)) != OA_OK) {
+        return st;
+    }
+    oref r_in[3] = {kz, n, kone};
+    if ((st = emit_op(c, OA_OP_RANGE, "iota", r_in, 3, &rg)) != OA_OK ||
+        (st = channel_view(c, rg, r - 1 - axis, &grid)) != OA_OK) {
+        return st;
+    }
+    oref e_in[2] = {grid, idx};
+    if ((st = emit_op(c, OA_OP_EQUAL, "is_max", e_in, 2, &eq)) != OA_OK ||
+        (st = emit_op(c, OA_OP_CAST, "hardmax", &eq, 1, &y)) != OA_OK ||
+        (st = oa_node_set_int(y.n, "dst_type", dt)) != OA_OK) {
+        return st;
+    }
+    return oa_onnx_bind_output(c, 0, y.n, y.i);
+}
+
+/* Declared dims of a graph input / value_info / initializer (all known); false otherwise. */
+static bool declared_dims(const onnx_node_ctx *c, const char *name, int64_t *dims, size_t cap, size_t *rank)
+{
+    const Onnx__GraphProto *gp = c->sc->gp;
+    if (gp == NULL || name == NULL) {
+        return false;
+    }
+    for (size_t i = 0; i < gp->n_initializer; i++) {
+        const Onnx__TensorProto *t = gp->initializer[i];
+        if (t->name != NULL && strcmp(t->name, name) == 0 && t->n_dims <= cap) {
+            memcpy(dims, t->dims, t->n_dims * sizeof(int64_t));
+            *rank = t->n_dims;
+            return true;
+        }
+    }
+    const Onnx__ValueInfoProto *const *lists[2] = {(const Onnx__ValueInfoProto *const *)gp->input,
+                                                   (const Onnx__ValueInfoProto *const *)gp->value_info};
+    const size_t counts[2] = {gp->n_input, gp->n_value_info};
+    for (int l = 0; l < 2; l++) {
+        for (size_t i = 0; i < counts[l]; i++) {
+            const Onnx__ValueInfoProto *vi = lists[l][i];
+            if (vi->name == NULL || strcmp(vi->name, name) != 0) {
+                continue;
+            }
+            const Onnx__TypeProto *tp = vi->type;
+            if (tp == NULL || tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || tp->tensor_type == NULL ||
+                tp->tensor_type->shape == NULL || tp->tensor_type->shape->n_dim > cap) {
+                return false;
+            }
+            const Onnx__TensorShapeProto *sh = tp->tensor_type->shape;
+            for (size_t k = 0; k < sh->n_dim; k++) {
+                if (sh->dim[k]->value_case != ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE) {
+                    return false;
+                }
+                dims[k] = sh->dim[k]->dim_value;
+            }
+            *rank = sh->n_dim;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* DepthToSpace (DCR / CRD) and SpaceToDepth as Reshape, Transpose, Reshape
+ * (the 4-D input's dims declared by the graph). */
+static oa_status op_depth_space(onnx_node_ctx *c)
+{
+    int64_t b, d[4];
+    size_t r;
+    const char *mode = "DCR";
+    oa_status st = oa_onnx_attr_int(c, "blocksize", 0, &b);
+    const bool to_space = strcmp(c->op_type, "DepthToSpace") == 0;
+    if (st == OA_OK && to_space) {
+        st = oa_onnx_attr_str(c, "mode", "DCR", &mode);
+    }
+    if (st != OA_OK) {
+        return st;
+    }
+    if (!declared_dims(c, c->np->input[0], d, 4, &r) || r != 4) {
+        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "needs the declared 4-D shape of its input");
+    }
+    const bool crd = strcmp(mode, "CRD") == 0;
+    if (b < 1 || (to_space && d[1] % (b * b) != 0) || (!to_space && (d[2] % b != 0 || d[3] % b != 0)) ||
+        (!crd && strcmp(mode, "DCR") != 0)) {
+        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "blocksize %lld / mode %s do not fit [%lld,%lld,%lld,%lld]",
+                         (long long)b, mode, (long long)d[0], (long long)d[1], (long long)d[2], (long long)d[3]);
+    }
+    int64_t s1[6], perm[6], s2[4];
+    if (to_space) {
+        const int64_t cq = d[1] / (b * b);
+        const int64_t dcr_s[6] = {d[0], b, b, cq, d[2], d[3]}, dcr_p[6] = {0, 3, 4, 1, 5, 2};
+        const int64_t crd_s[6] = {d[0], cq, b, b, d[2], d[3]}, crd_p[6] = {0, 1, 4, 2, 5, 3};
+        memcpy(s1, crd ? crd_s : dcr_s, sizeof(s1));
+        memcpy(perm, crd ? crd_p : dcr_p, sizeof(perm));
+        const int64_t o[4] = {d[0], cq, d[2] * b, d[3] * b};
+        memcpy(s2, o, sizeof(s2));
+    } else {
+        const int64_t ss[6] = {d[0], d[1], d[2] / b, b, d[3] / b, b}, sp[6] = {0, 3, 5, 1, 2, 4};
+        memcpy(s1, ss, sizeof(s1));
+        memcpy(perm, sp, sizeof(perm));
+        const int64_t o[4] = {d[0], d[1] * b * b, d[2] / b, d[3] / b};
+        memcpy(s2, o, sizeof(s2));
+    }
+    oref x, k1, kp, k2, r1, t, y;
+    if ((st = onnx_in(c, 0, &x)) != OA_OK || (st = oa_onnx_const_i64(c, "shape6", s1, 6, false, &k1.n)) != OA_OK ||
+        (st = oa_onnx_const_i32(c, "perm", perm, 6, false, &kp.n)) != OA_OK ||
+        (st = oa_onnx_const_i64(c, "shape4", s2, 4, false, &k2.n)) != OA_OK) {
+        return st;
+    }
+    k1.i = kp.i = k2.i = 0;
+    oref a_in[2] = {x, k1};
+    if ((st = emit_op(c, OA_OP_RESHAPE, "blocks", a_in, 2, &r1)) != OA_OK) {
+        return st;
+    }
+    oref b_in[2] = {r1, kp};
+    if ((st = emit_op(c, OA_OP_TRANSPOSE, "move", b_in, 2, &t)) != OA_OK) {
+        return st;
+    }
+    oref c_in[2] = {t, k2};
+    if ((st = emit_op(c, OA_OP_RESHAPE, "merge", c_in, 2, &y)) != OA_OK) {
+        return st;
+    }
+    return oa_onnx_bind_output(c, 0, y.n, y.i);
+}
+
+static oa_status op_gather_elements(onnx_node_ctx *c)
+{
+    int64_t axis;
+    oa_node *n;
+    oa_status st = oa_onnx_attr_int(c, "axis", 0, &axis);
+    if (st == OA_OK) {
+        st = direct_then(c, &n);
+    }
+    return st == OA_OK ? oa_node_set_int(n, "dim", axis) : st;
+}
+
 static oa_status op_gather(onnx_node_ctx *c)
 {
     int64_t axis;
@@ -758,7 +1777,24 @@ static oa_status op_clip(onnx_node_ctx *c)
         return st;
     }
     bool has_min = oa_onnx_has_input(c, 1), has_max = oa_onnx_has_input(c, 2);
-    if (has_min && has_max) {
+    /* ClipByValue (f32, constant bounds) when it applies, else Maximum then
+     * Minimum (bounds computed at run time, integer and f64 inputs) */
+    oa_dtype xdt;
+    bool clip_ok = !declared_dtype(c, c->np->input[0], &xdt) || xdt == OA_DT_FLOAT;
+    for (uint32_t i = 1; i <= 2 && clip_ok; i++) {
+        const onnx_value *v = oa_onnx_input_value(c, i);
+        clip_ok = v != NULL && (v->node->type == OA_OP_CONST || v->node->type == OA_OP_CONSTANT);
+    }
+    if (has_min && has_max && !clip_ok) {
+        oa_node *lo;
+        st = oa_onnx_emit(c, OA_OP_MAXIMUM, "clip_min", 2, 1, &lo);
+        if (st == OA_OK && (st = oa_onnx_connect_input(c, lo, 0, 0)) == OA_OK &&
+            (st = oa_onnx_connect_input(c, lo, 1, 1)) == OA_OK &&
+            (st = oa_onnx_emit(c, OA_OP_MINIMUM, "clip_max", 2, 1, &n)) == OA_OK &&
+            (st = oa_onnx_connect(n, 0, lo, 0)) == OA_OK) {
+            st = oa_onnx_connect_input(c, n, 1, 2);
+        }
+    } else if (has_min && has_max) {
         st = oa_onnx_emit(c, OA_OP_CLIP_BY_VALUE, "clip", 3, 1, &n);
         for (uint32_t i = 0; i < 3 && st == OA_OK; i++) {
             st = oa_onnx_connect_input(c, n, i, i);
@@ -819,7 +1855,10 @@ static oa_status op_constant_of_shape(onnx_node_ctx *c)
     return st;
 }
 
-static oa_status op_reduce(onnx_node_ctx *c)
+/* The reduction of ONNX input 0 (or of `pre`'s output when given) by GE op
+ * `type`; axes as the ONNX op gives them (input from opset 18, ReduceSum's
+ * from 13, else the attribute). */
+static oa_status reduce_core(onnx_node_ctx *c, oa_op_type type, bool axes_input, oa_node *pre, oa_node **out)
 {
     int64_t keep, noop = 0;
     oa_status st = oa_onnx_attr_int(c, "keepdims", 1, &keep);
@@ -829,7 +1868,6 @@ static oa_status op_reduce(onnx_node_ctx *c)
     if (st != OA_OK) {
         return st;
     }
-    bool axes_input = c->opset >= 18 || (c->ge_type == OA_OP_REDUCE_SUM && c->opset >= 13);
     oa_node *n, *k = NULL;
     if (!(axes_input && oa_onnx_has_input(c, 1))) {
         const int64_t *axes = NULL;
@@ -841,18 +1879,72 @@ static oa_status op_reduce(onnx_node_ctx *c)
             return st;
         }
     }
-    if ((st = oa_onnx_emit(c, (oa_op_type)c->ge_type, "reduce", 2, 1, &n)) != OA_OK) {
+    if ((st = oa_onnx_emit(c, type, "reduce", 2, 1, &n)) != OA_OK) {
         return st;
     }
-    if ((st = oa_onnx_connect_input(c, n, 0, 0)) == OA_OK) {
+    if ((st = pre ? oa_onnx_connect(n, 0, pre, 0) : oa_onnx_connect_input(c, n, 0, 0)) == OA_OK) {
         st = k ? oa_onnx_connect(n, 1, k, 0) : oa_onnx_connect_input(c, n, 1, 1);
     }
     if (st == OA_OK && (st = oa_node_set_bool(n, "keep_dims", keep != 0)) == OA_OK) {
         st = oa_node_set_bool(n, "noop_with_empty_axes", noop != 0);
     }
+    *out = n;
+    return st;
+}
+
+static oa_status op_reduce(onnx_node_ctx *c)
+{
+    bool axes_input = c->opset >= 18 || (c->ge_type == OA_OP_REDUCE_SUM && c->opset >= 13);
+    oa_node *n;
+    oa_status st = reduce_core(c, (oa_op_type)c->ge_type, axes_input, NULL, &n);
     return st == OA_OK ? oa_onnx_bind_output(c, 0, n, 0) : st;
 }
 
+/* ReduceL1, ReduceL2, ReduceSumSquare, ReduceLogSum, ReduceLogSumExp: their
+ * ONNX definitions as an elementwise op, ReduceSum and an elementwise op
+ * (ReduceLogSumExp = log(sum(exp(x))), the suite's reference formula). */
+static oa_status op_reduce_composite(onnx_node_ctx *c)
+{
+    const char *t = c->op_type;
+    oa_op_type pre_t = OA_OP_IDENTITY, post_t = OA_OP_IDENTITY;
+    if (strcmp(t, "ReduceL1") == 0) {
+        pre_t = OA_OP_ABS;
+    } else if (strcmp(t, "ReduceL2") == 0) {
+        pre_t = OA_OP_SQUARE;
+        post_t = OA_OP_SQRT;
+    } else if (strcmp(t, "ReduceSumSquare") == 0) {
+        pre_t = OA_OP_SQUARE;
+    } else if (strcmp(t, "ReduceLogSum") == 0) {
+        post_t = OA_OP_LOG;
+    } else if (strcmp(t, "ReduceLogSumExp") == 0) {
+        pre_t = OA_OP_EXP;
+        post_t = OA_OP_LOG;
+    }
+    oa_node *pre = NULL, *red, *post;
+    oa_status st = OA_OK;
+    if (pre_t != OA_OP_IDENTITY && (st = oa_onnx_emit(c, pre_t, "pre", 1, 1, &pre)) == OA_OK) {
+        st = oa_onnx_connect_input(c, pre, 0, 0);
+    }
+    if (st == OA_OK) {
+        st = reduce_core(c, OA_OP_REDUCE_SUM, c->opset >= 18, pre, &red);
+    }
+    if (st != OA_OK) {
+        return st;
+    }
+    if (post_t == OA_OP_IDENTITY) {
+        return oa_onnx_bind_output(c, 0, red, 0);
+    }
+    if ((st = oa_onnx_emit(c, post_t, "post", 1, 1, &post)) == OA_OK &&
+        (st = oa_onnx_connect(post, 0, red, 0)) == OA_OK) {
+        st = oa_onnx_bind_output(c, 0, post, 0);
+    }
+    return st;
+}
+
+/* ArgMax / ArgMin as TopK(k=1) along the axis (GE's ArgMaxV2 / ArgMin have no
+ * CPU kernel; TopK returns the first of equal values, ONNX's default). With
+ * select_last_index=1 the axis is reversed first and the index mapped back
+ * (n - 1 - i, n from Shape). keepdims=0 squeezes the axis. */
 static oa_status op_arg(onnx_node_ctx *c)
 {
     int64_t axis, keep, last;
@@ -862,26 +1954,65 @@ static oa_status op_arg(onnx_node_ctx *c)
         (st = oa_onnx_attr_int(c, "select_last_index", 0, &last)) != OA_OK) {
         return st;
     }
+    oa_node *src = NULL, *k, *t, *cast, *idx;
     if (last != 0) {
-        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "select_last_index=1 is not supported");
+        const int64_t b = -1, e = INT64_MIN, stp = -1;
+        oa_node *kb, *ke, *ka, *ks;
+        if ((st = oa_onnx_const_i64(c, "rev_begin", &b, 1, false, &kb)) != OA_OK ||
+            (st = oa_onnx_const_i64(c, "rev_end", &e, 1, false, &ke)) != OA_OK ||
+            (st = oa_onnx_const_i64(c, "rev_axes", &axis, 1, false, &ka)) != OA_OK ||
+            (st = oa_onnx_const_i64(c, "rev_steps", &stp, 1, false, &ks)) != OA_OK ||
+            (st = oa_onnx_emit(c, OA_OP_STRIDED_SLICE_V2, "reverse", 5, 1, &src)) != OA_OK ||
+            (st = oa_onnx_connect_input(c, src, 0, 0)) != OA_OK || (st = oa_onnx_connect(src, 1, kb, 0)) != OA_OK ||
+            (st = oa_onnx_connect(src, 2, ke, 0)) != OA_OK || (st = oa_onnx_connect(src, 3, ka, 0)) != OA_OK ||
+            (st = oa_onnx_connect(src, 4, ks, 0)) != OA_OK) {
+            return st;
+        }
     }
-    oa_node *k, *a;
-    if ((st = oa_onnx_const_i32(c, "dimension", &axis, 1, true, &k)) != OA_OK ||
-        (st = oa_onnx_emit(c, (oa_op_type)c->ge_type, "arg", 2, 1, &a)) != OA_OK ||
-        (st = oa_onnx_connect_input(c, a, 0, 0)) != OA_OK || (st = oa_onnx_connect(a, 1, k, 0)) != OA_OK ||
-        (st = oa_node_set_dtype(a, "dtype", OA_DT_INT64)) != OA_OK) {
+    const int64_t one = 1;
+    if ((st = oa_onnx_const_i32(c, "k", &one, 1, true, &k)) != OA_OK ||
+        (st = oa_onnx_emit(c, OA_OP_TOP_K, "topk", 2, 2, &t)) != OA_OK ||
+        (st = src ? oa_onnx_connect(t, 0, src, 0) : oa_onnx_connect_input(c, t, 0, 0)) != OA_OK ||
+        (st = oa_onnx_connect(t, 1, k, 0)) != OA_OK || (st = oa_node_set_int(t, "dim", axis)) != OA_OK ||
+        (st = oa_node_set_bool(t, "largest", c->ge_type == OA_OP_ARG_MAX_V2)) != OA_OK ||
+        (st = oa_node_set_bool(t, "sorted", true)) != OA_OK ||
+        (st = oa_onnx_emit(c, OA_OP_CAST, "cast", 1, 1, &cast)) != OA_OK ||
+        (st = oa_onnx_connect(cast, 0, t, 1)) != OA_OK ||
+        (st = oa_node_set_int(cast, "dst_type", OA_DT_INT64)) != OA_OK) {
         return st;
     }
-    if (!keep) {
-        return oa_onnx_bind_output(c, 0, a, 0);
+    idx = cast;
+    if (last != 0) {
+        const int64_t zero = 0;
+        oa_node *shape, *gi, *ga, *n, *k1, *n1, *r;
+        if ((st = oa_onnx_emit(c, OA_OP_SHAPE, "shape", 1, 1, &shape)) != OA_OK ||
+            (st = oa_onnx_connect_input(c, shape, 0, 0)) != OA_OK ||
+            (st = oa_node_set_int(shape, "dtype", OA_DT_INT64)) != OA_OK ||
+            (st = oa_onnx_const_i64(c, "axis_index", &axis, 1, true, &gi)) != OA_OK ||
+            (st = oa_onnx_const_i32(c, "gather_axis", &zero, 1, true, &ga)) != OA_OK ||
+            (st = oa_onnx_emit(c, OA_OP_GATHER_V2, "dim", 3, 1, &n)) != OA_OK ||
+            (st = oa_onnx_connect(n, 0, shape, 0)) != OA_OK || (st = oa_onnx_connect(n, 1, gi, 0)) != OA_OK ||
+            (st = oa_onnx_connect(n, 2, ga, 0)) != OA_OK ||
+            (st = oa_node_set_bool(n, "negative_index_support", true)) != OA_OK ||
+            (st = oa_onnx_const_i64(c, "one", &one, 1, true, &k1)) != OA_OK ||
+            (st = oa_onnx_emit(c, OA_OP_SUB, "last", 2, 1, &n1)) != OA_OK ||
+            (st = oa_onnx_connect(n1, 0, n, 0)) != OA_OK || (st = oa_onnx_connect(n1, 1, k1, 0)) != OA_OK ||
+            (st = oa_onnx_emit(c, OA_OP_SUB, "unreverse", 2, 1, &r)) != OA_OK ||
+            (st = oa_onnx_connect(r, 0, n1, 0)) != OA_OK || (st = oa_onnx_connect(r, 1, cast, 0)) != OA_OK) {
+            return st;
+        }
+        idx = r;
     }
-    oa_node *ka, *e;
-    if ((st = oa_onnx_const_i32(c, "axis", &axis, 1, true, &ka)) != OA_OK ||
-        (st = oa_onnx_emit(c, OA_OP_EXPAND_DIMS, "expand", 2, 1, &e)) != OA_OK ||
-        (st = oa_onnx_connect(e, 0, a, 0)) != OA_OK || (st = oa_onnx_connect(e, 1, ka, 0)) != OA_OK) {
+    if (keep) {
+        return oa_onnx_bind_output(c, 0, idx, 0);
+    }
+    oa_node *sq;
+    if ((st = oa_onnx_emit(c, OA_OP_SQUEEZE, "squeeze", 1, 1, &sq)) != OA_OK ||
+        (st = oa_onnx_connect(sq, 0, idx, 0)) != OA_OK ||
+        (st = oa_node_set_list_int(sq, "axis", &axis, 1)) != OA_OK) {
         return st;
     }
-    return oa_onnx_bind_output(c, 0, e, 0);
+    return oa_onnx_bind_output(c, 0, sq, 0);
 }
 
 static oa_status op_minmax(onnx_node_ctx *c)
@@ -920,19 +2051,27 @@ static oa_status op_minmax(onnx_node_ctx *c)
     return oa_onnx_bind_output(c, 0, acc, 0);
 }
 
-static oa_status op_sum(onnx_node_ctx *c)
+static oa_status op_minmax(onnx_node_ctx *c);
+
+/* Mean: the inputs added pairwise (as Sum), times 1/n (float types). */
+static oa_status op_mean(onnx_node_ctx *c)
 {
-    uint32_t n = (uint32_t)c->np->n_input;
-    oa_node *s;
-    oa_status st = n ? oa_onnx_emit(c, OA_OP_ACCUMULATE_NV2, "sum", n, 1, &s)
-                     : ONNX_FAIL(c, OA_E_PARSE_MODEL, "has no inputs");
-    for (uint32_t i = 0; i < n && st == OA_OK; i++) {
-        st = oa_onnx_connect_input(c, s, i, i);
+    oa_status st = op_minmax(c);
+    if (st != OA_OK) {
+        return st;
     }
-    if (st == OA_OK) {
-        st = oa_node_set_int(s, "N", n);
+    oa_node *sum = c->num_created ? c->created[c->num_created - 1] : NULL;
+    if (sum == NULL) {
+        return ONNX_FAIL(c, OA_E_INTERNAL, "no sum node");
     }
-    return st == OA_OK ? oa_onnx_bind_output(c, 0, s, 0) : st;
+    const float inv = 1.0f / (float)c->np->n_input;
+    oa_node *k, *m;
+    if ((st = oa_onnx_const_f32(c, "inv_n", &inv, 1, true, &k)) == OA_OK &&
+        (st = oa_onnx_emit(c, OA_OP_MUL, "mean", 2, 1, &m)) == OA_OK && (st = oa_onnx_connect(m, 0, sum, 0)) == OA_OK &&
+        (st = oa_onnx_connect(m, 1, k, 0)) == OA_OK) {
+        st = oa_onnx_bind_output(c, 0, m, 0);
+    }
+    return st;
 }
 
 static oa_status op_topk(onnx_node_ctx *c)
@@ -972,15 +2111,26 @@ static oa_status op_topk(onnx_node_ctx *c)
     return st;
 }
 
+/* Dropout runs as inference (no element dropped, whatever training_mode
+ * says): y = x, and the optional mask is all true (x == x or x != x). */
 static oa_status op_dropout(onnx_node_ctx *c)
 {
-    if (oa_onnx_has_output(c, 1)) {
-        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "the mask output is not supported (inference only)");
-    }
     oa_node *n;
     oa_status st = oa_onnx_emit(c, OA_OP_IDENTITY, "identity", 1, 1, &n);
     if (st == OA_OK) {
         st = oa_onnx_connect_input(c, n, 0, 0);
+    }
+    if (st == OA_OK && oa_onnx_has_output(c, 1)) {
+        oa_node *eq, *ne, *m;
+        if ((st = oa_onnx_emit(c, OA_OP_EQUAL, "mask_eq", 2, 1, &eq)) != OA_OK ||
+            (st = oa_onnx_connect_input(c, eq, 0, 0)) != OA_OK || (st = oa_onnx_connect_input(c, eq, 1, 0)) != OA_OK ||
+            (st = oa_onnx_emit(c, OA_OP_NOT_EQUAL, "mask_ne", 2, 1, &ne)) != OA_OK ||
+            (st = oa_onnx_connect_input(c, ne, 0, 0)) != OA_OK || (st = oa_onnx_connect_input(c, ne, 1, 0)) != OA_OK ||
+            (st = oa_onnx_emit(c, OA_OP_LOGICAL_OR, "mask", 2, 1, &m)) != OA_OK ||
+            (st = oa_onnx_connect(m, 0, eq, 0)) != OA_OK || (st = oa_onnx_connect(m, 1, ne, 0)) != OA_OK ||
+            (st = oa_onnx_bind_output(c, 1, m, 0)) != OA_OK) {
+            return st;
+        }
     }
     return st == OA_OK ? oa_onnx_bind_output(c, 0, n, 0) : st;
 }
@@ -997,70 +2147,100 @@ static oa_status op_constant(onnx_node_ctx *c)
 
 /* ---------------------------------------------------------------- table */
 
-#define D(onnx, ge) {onnx, 7, 18, op_direct, OA_OP_##ge}
+/* D: the same mapping at every opset; B: a binary op with the opset 1-6
+ * `broadcast`/`axis` attributes (op_legacy_bcast). Opsets below 7 ignore
+ * `consumed_inputs` (a memory hint) like every other unknown attribute. */
+#define D(onnx, ge) {onnx, 1, 18, op_direct, OA_OP_##ge}
+#define B(onnx, ge) {onnx, 1, 18, op_legacy_bcast, OA_OP_##ge}
 
 static const onnx_op_entry OPS[] = {
-    D("Add", ADD), D("Sub", SUB), D("Mul", MUL), D("Div", REAL_DIV), D("Pow", POW),
+    B("Add", ADD), B("Sub", SUB), B("Mul", MUL), B("Div", REAL_DIV), {"Pow", 1, 18, op_pow, OA_OP_POW},
     D("Sqrt", SQRT), D("Exp", EXP), D("Log", LOG), D("Abs", ABS), D("Neg", NEG), D("Erf", ERF),
     D("Tanh", TANH), D("Sigmoid", SIGMOID), D("Relu", RELU), D("Floor", FLOOR), D("Ceil", CEIL),
     D("Reciprocal", RECIPROCAL), D("Sin", SIN), D("Cos", COS), D("Tan", TAN), D("Sign", SIGN),
     D("Round", ROUND), D("Softplus", SOFTPLUS), D("Softsign", SOFTSIGN), D("Asin", ASIN), D("Acos", ACOS),
     D("Atan", ATAN), D("Sinh", SINH), D("Cosh", COSH), D("Asinh", ASINH), D("Acosh", ACOSH),
-    D("Atanh", ATANH), D("Not", LOGICAL_NOT), D("And", LOGICAL_AND), D("Or", LOGICAL_OR),
-    D("Equal", EQUAL), D("Less", LESS), D("Greater", GREATER), D("LessOrEqual", LESS_EQUAL),
+    D("Atanh", ATANH), D("Not", LOGICAL_NOT), B("And", LOGICAL_AND), B("Or", LOGICAL_OR),
+    B("Equal", EQUAL), B("Less", LESS), B("Greater", GREATER), B("Xor", NOT_EQUAL), /* bool: a xor b = a != b */
+    D("LessOrEqual", LESS_EQUAL),
     D("GreaterOrEqual", GREATER_EQUAL), D("Where", SELECT_V2), D("Expand", EXPAND), D("Range", RANGE),
-    D("Tile", TILE), D("Identity", IDENTITY), D("GlobalAveragePool", GLOBAL_AVERAGE_POOL),
-    D("GlobalMaxPool", GLOBAL_MAX_POOL), D("PRelu", PRELU), {"HardSwish", 14, 18, op_direct, OA_OP_HARD_SWISH},
-    {"HardSigmoid", 7, 18, op_hard_sigmoid, OA_OP_HARD_SIGMOID},
-    {"LeakyRelu", 7, 18, op_leaky_relu, OA_OP_LEAKY_RELU},
-    {"Elu", 7, 18, op_elu, OA_OP_ELU},
-    {"Gelu", 7, 18, op_gelu, OA_OP_GELU_V2},
-    {"Softmax", 7, 18, op_softmax, OA_OP_SOFTMAX_V2},
-    {"LogSoftmax", 7, 18, op_softmax, OA_OP_LOG_SOFTMAX_V2},
-    {"Cast", 7, 18, op_cast, OA_OP_CAST},
-    {"Shape", 7, 18, op_shape, OA_OP_SHAPE},
-    {"Size", 7, 18, op_size, OA_OP_SIZE},
-    {"Reshape", 7, 18, op_reshape, OA_OP_RESHAPE},
-    {"Flatten", 7, 18, op_flatten, OA_OP_FLATTEN},
-    {"Squeeze", 7, 18, op_squeeze, OA_OP_SQUEEZE},
-    {"Unsqueeze", 7, 18, op_unsqueeze, OA_OP_UNSQUEEZE},
-    {"Transpose", 7, 18, op_transpose, OA_OP_TRANSPOSE},
-    {"Concat", 7, 18, op_concat, OA_OP_CONCAT_D},
-    {"Split", 7, 18, op_split, OA_OP_SPLIT_V},
-    {"Slice", 7, 18, op_slice, OA_OP_STRIDED_SLICE_V2},
-    {"Gather", 7, 18, op_gather, OA_OP_GATHER_V2},
-    {"Pad", 7, 18, op_pad, OA_OP_PAD_V3},
-    {"Clip", 7, 18, op_clip, OA_OP_CLIP_BY_VALUE},
+    {"Tile", 6, 18, op_direct, OA_OP_TILE}, D("Identity", IDENTITY), D("GlobalAveragePool", GLOBAL_AVERAGE_POOL),
+    D("GlobalMaxPool", GLOBAL_MAX_POOL), B("PRelu", PRELU), {"HardSwish", 14, 18, op_direct, OA_OP_HARD_SWISH},
+    {"HardSigmoid", 1, 18, op_hard_sigmoid, OA_OP_HARD_SIGMOID},
+    {"LeakyRelu", 1, 18, op_leaky_relu, OA_OP_LEAKY_RELU},
+    {"Elu", 1, 18, op_elu, OA_OP_ELU},
+    {"Selu", 1, 18, op_float_attrs, OA_OP_SELU},
+    {"ThresholdedRelu", 10, 18, op_float_attrs, OA_OP_THRESHOLDED_RELU},
+    {"Gelu", 1, 18, op_gelu, OA_OP_GELU_V2},
+    {"Softmax", 1, 18, op_softmax, OA_OP_SOFTMAX_V2},
+    {"LogSoftmax", 1, 18, op_softmax, OA_OP_LOG_SOFTMAX_V2},
+    {"Cast", 6, 18, op_cast, OA_OP_CAST},
+    {"CastLike", 15, 18, op_cast_like, OA_OP_CAST},
+    {"Mod", 10, 18, op_mod, OA_OP_FLOOR_MOD},
+    {"IsNaN", 9, 18, op_isnan, OA_OP_NOT_EQUAL},
+    {"IsInf", 10, 18, op_isinf, OA_OP_EQUAL},
+    {"Shrink", 9, 18, op_shrink, OA_OP_SELECT_V2},
+    {"Trilu", 14, 18, op_trilu, OA_OP_SELECT_V2},
+    {"BitShift", 11, 18, op_bitshift, OA_OP_LEFT_SHIFT},
+    {"QuantizeLinear", 10, 18, op_quantize, OA_OP_CAST},
+    {"InstanceNormalization", 1, 18, op_instance_norm, OA_OP_REDUCE_MEAN},
+    {"Hardmax", 13, 18, op_hardmax, OA_OP_TOP_K},
+    {"DepthToSpace", 1, 18, op_depth_space, OA_OP_TRANSPOSE},
+    {"SpaceToDepth", 1, 18, op_depth_space, OA_OP_TRANSPOSE},
+    {"DequantizeLinear", 10, 18, op_dequantize, OA_OP_MUL},
+    {"Shape", 1, 18, op_shape, OA_OP_SHAPE},
+    {"Size", 1, 18, op_size, OA_OP_SIZE},
+    {"Reshape", 5, 18, op_reshape, OA_OP_RESHAPE},
+    {"Flatten", 1, 18, op_flatten, OA_OP_FLATTEN},
+    {"Squeeze", 1, 18, op_squeeze, OA_OP_SQUEEZE},
+    {"Unsqueeze", 1, 18, op_unsqueeze, OA_OP_UNSQUEEZE},
+    {"Transpose", 1, 18, op_transpose, OA_OP_TRANSPOSE},
+    {"Concat", 4, 18, op_concat, OA_OP_CONCAT_D},
+    {"Split", 2, 18, op_split, OA_OP_SPLIT_V},
+    {"Slice", 1, 18, op_slice, OA_OP_STRIDED_SLICE_V2},
+    {"Gather", 1, 18, op_gather, OA_OP_GATHER_V2},
+    {"GatherElements", 11, 18, op_gather_elements, OA_OP_GATHER_ELEMENTS},
+    {"NegativeLogLikelihoodLoss", 12, 18, op_nll_loss, OA_OP_GATHER_ELEMENTS},
+    {"SoftmaxCrossEntropyLoss", 12, 18, op_sce_loss, OA_OP_LOG_SOFTMAX_V2},
+    {"Pad", 2, 18, op_pad, OA_OP_PAD_V3},
+    {"Clip", 1, 18, op_clip, OA_OP_CLIP_BY_VALUE},
     {"ConstantOfShape", 9, 18, op_constant_of_shape, OA_OP_FILL},
-    {"ReduceMean", 7, 18, op_reduce, OA_OP_REDUCE_MEAN},
-    {"ReduceSum", 7, 18, op_reduce, OA_OP_REDUCE_SUM},
-    {"ReduceMax", 7, 18, op_reduce, OA_OP_REDUCE_MAX},
-    {"ReduceMin", 7, 18, op_reduce, OA_OP_REDUCE_MIN},
-    {"ReduceProd", 7, 18, op_reduce, OA_OP_REDUCE_PROD},
-    {"ArgMax", 7, 18, op_arg, OA_OP_ARG_MAX_V2},
-    {"ArgMin", 7, 18, op_arg, OA_OP_ARG_MIN},
-    {"Max", 7, 18, op_minmax, OA_OP_MAXIMUM},
-    {"Min", 7, 18, op_minmax, OA_OP_MINIMUM},
-    {"Sum", 7, 18, op_sum, OA_OP_ACCUMULATE_NV2},
-    {"TopK", 7, 18, op_topk, OA_OP_TOP_K},
-    {"Dropout", 7, 18, op_dropout, OA_OP_IDENTITY},
-    {"If", 7, 18, op_if, OA_OP_IF},
-    {"Constant", 7, 18, op_constant, OA_OP_CONST},
-    {"Conv", 7, 18, oa_onnx_op_conv, OA_OP_CONV2D},
-    {"ConvTranspose", 7, 18, oa_onnx_op_conv_transpose, OA_OP_CONV2D_TRANSPOSE},
-    {"AveragePool", 7, 18, oa_onnx_op_pool, OA_OP_AVG_POOL_V2},
-    {"MaxPool", 7, 18, oa_onnx_op_pool, OA_OP_MAX_POOL_V3},
-    {"BatchNormalization", 7, 18, oa_onnx_op_batch_norm, OA_OP_BATCH_NORM},
-    {"LayerNormalization", 7, 18, oa_onnx_op_layer_norm, OA_OP_LAYER_NORM},
+    {"ReduceMean", 1, 18, op_reduce, OA_OP_REDUCE_MEAN},
+    {"ReduceSum", 1, 18, op_reduce, OA_OP_REDUCE_SUM},
+    {"ReduceMax", 1, 18, op_reduce, OA_OP_REDUCE_MAX},
+    {"ReduceMin", 1, 18, op_reduce, OA_OP_REDUCE_MIN},
+    {"ReduceProd", 1, 18, op_reduce, OA_OP_REDUCE_PROD},
+    {"ArgMax", 1, 18, op_arg, OA_OP_ARG_MAX_V2},
+    {"ArgMin", 1, 18, op_arg, OA_OP_ARG_MIN},
+    {"Max", 1, 18, op_minmax, OA_OP_MAXIMUM},
+    {"Min", 1, 18, op_minmax, OA_OP_MINIMUM},
+    {"Sum", 1, 18, op_minmax, OA_OP_ADD}, /* AccumulateNV2 has no CPU kernel: pairwise Adds */
+    {"Mean", 1, 18, op_mean, OA_OP_ADD},
+    {"ReduceL1", 1, 18, op_reduce_composite, OA_OP_REDUCE_SUM},
+    {"ReduceL2", 1, 18, op_reduce_composite, OA_OP_REDUCE_SUM},
+    {"ReduceSumSquare", 1, 18, op_reduce_composite, OA_OP_REDUCE_SUM},
+    {"ReduceLogSum", 1, 18, op_reduce_composite, OA_OP_REDUCE_SUM},
+    {"ReduceLogSumExp", 1, 18, op_reduce_composite, OA_OP_REDUCE_SUM},
+    {"TopK", 1, 18, op_topk, OA_OP_TOP_K},
+    {"Dropout", 1, 18, op_dropout, OA_OP_IDENTITY},
+    {"If", 1, 18, op_if, OA_OP_IF},
+    {"Constant", 1, 18, op_constant, OA_OP_CONST},
+    {"Conv", 1, 18, oa_onnx_op_conv, OA_OP_CONV2D},
+    {"ConvTranspose", 1, 18, oa_onnx_op_conv_transpose, OA_OP_CONV2D_TRANSPOSE},
+    {"AveragePool", 1, 18, oa_onnx_op_pool, OA_OP_AVG_POOL_V2},
+    {"MaxPool", 1, 18, oa_onnx_op_pool, OA_OP_MAX_POOL_V3},
+    {"BatchNormalization", 1, 18, oa_onnx_op_batch_norm, OA_OP_BATCH_NORM},
+    {"LayerNormalization", 1, 18, oa_onnx_op_layer_norm, OA_OP_LAYER_NORM},
     {"Resize", 10, 18, oa_onnx_op_resize, OA_OP_RESIZE},
     {"Upsample", 7, 9, oa_onnx_op_upsample, OA_OP_RESIZE},
     {"LSTM", 7, 18, oa_onnx_op_lstm, OA_OP_COMMON_LSTM},
     {"NonMaxSuppression", 10, 18, oa_onnx_op_nms, OA_OP_NON_MAX_SUPPRESSION_V6},
-    {"Gemm", 7, 18, oa_onnx_op_gemm, OA_OP_MAT_MUL_V2},
-    {"MatMul", 7, 18, oa_onnx_op_matmul, OA_OP_BATCH_MAT_MUL_V2},
+    {"Gemm", 1, 18, oa_onnx_op_gemm, OA_OP_MAT_MUL_V2},
+    {"MatMul", 1, 18, oa_onnx_op_matmul, OA_OP_BATCH_MAT_MUL_V2},
 };
 
 #undef D
+#undef B
 
 const onnx_op_entry *oa_onnx_find_op(const char *op_type, int64_t opset)
 {

@@ -106,8 +106,124 @@ static void same_pads(int64_t in, int64_t out, int64_t k, int64_t s, int64_t d, 
     *pe = total - *pb;
 }
 
+/* Conv3D, and Conv2D whose filter or bias is only known at run time: the
+ * direct kernel (conv_ref.c). GE attrs: strides / dilations with one entry
+ * per dim of x (or per spatial dim), pads as (begin, end) per spatial dim. */
+static oa_status bind_conv_ref(oa_bctx *c, bool transpose)
+{
+    oa_op_bind *b = c->b;
+    oa_kconvref_params *p = &b->params.convref;
+    b->type = OA_KOP_CONV_REF;
+    b->has_params = true;
+    p->transpose = transpose;
+    const uint32_t xs = transpose ? 1u : 0u; /* Conv2DTranspose: input_size, x, filter, bias */
+    oa_status st;
+    if ((st = oa_bind_in(c, xs, true, false)) != OA_OK || (st = oa_bind_in(c, xs + 1, true, false)) != OA_OK ||
+        (st = oa_bind_in(c, xs + 2, false, false)) != OA_OK) {
+        return st;
+    }
+    if (oa_bind_has(c->n, xs + 3)) {
+        return BFAIL(c, OA_E_PARAM, "offset_w (quantized weights) is not supported");
+    }
+    if (oa_attrs_find(&c->n->attrs, "_oa_post_ops") != NULL) {
+        return BFAIL(c, OA_E_PARAM, "post-ops on a direct convolution are not supported");
+    }
+    if ((st = oa_bind_out(c, 0)) != OA_OK) {
+        return st;
+    }
+    const int ns = b->in[0].rank - 2;
+    if (ns < 1 || ns > 3) {
+        return BFAIL(c, OA_E_PARAM, "x of rank %d: 1 to 3 spatial dims are supported", b->in[0].rank);
+    }
+    const char *df = oa_node_attr_str(c->n, "data_format", ns == 3 ? "NCDHW" : "NCHW");
+    if (strcmp(df, "NCDHW") != 0 && strcmp(df, "NCHW") != 0 && strcmp(df, "NCL") != 0) {
+        return BFAIL(c, OA_E_PARAM, "data_format %s is not supported (channels first only)", df);
+    }
+    p->nsp = ns;
+    p->groups = oa_node_attr_int(c->n, "groups", 1);
+    static const char *const lists[2] = {"strides", "dilations"};
+    for (int l = 0; l < 2; l++) {
+        int64_t *dst = l == 0 ? p->strides : p->dilations;
+        const int64_t *v;
+        size_t n = 0;
+        for (int a = 0; a < ns; a++) {
+            dst[a] = 1;
+        }
+        if (oa_attrs_get_list_int(&c->n->attrs, lists[l], &v, &n) && n > 0) {
+            if (n < (size_t)ns) {
+                return BFAIL(c, OA_E_PARAM, "attr %s has %zu entries for %d spatial dims", lists[l], n, ns);
+            }
+            for (int a = 0; a < ns; a++) { /* the last ns entries */
+                dst[a] = v[n - (size_t)ns + (size_t)a] > 0 ? v[n - (size_t)ns + (size_t)a] : 1;
+            }
+        }
+    }
+    memset(p->pads, 0, sizeof(p->pads));
+    const int64_t *pv;
+    size_t np = 0;
+    if (oa_attrs_get_list_int(&c->n->attrs, "pads", &pv, &np) && np > 0) {
+        if (np < (size_t)(2 * ns)) {
+            return BFAIL(c, OA_E_PARAM, "attr pads has %zu entries for %d spatial dims", np, ns);
+        }
+        for (int a = 0; a < ns; a++) { /* the last 2 ns entries, (begin, end) per dim */
+            p->pads[a] = pv[np - (size_t)(2 * ns) + (size_t)(2 * a)];
+            p->pads[ns + a] = pv[np - (size_t)(2 * ns) + (size_t)(2 * a + 1)];
+        }
+    }
+    const char *ap = oa_node_attr_str(c->n, "auto_pad", "NOTSET");
+    const bool same = strcmp(ap, "SAME_UPPER") == 0 || strcmp(ap, "SAME_LOWER") == 0 || strcmp(ap, "SAME") == 0;
+    if (transpose) {
+        /* the pads that give the output size the graph inferred (output_shape, auto_pad, explicit pads) */
+        const int64_t *ov;
+        size_t no = 0;
+        const bool has_os = oa_attrs_get_list_int(&c->n->attrs, "output_shape", &ov, &no) && no > 0 && ov[0] > 0;
+        const int64_t *opv;
+        size_t nop = 0;
+        const bool has_op = oa_attrs_get_list_int(&c->n->attrs, "output_padding", &opv, &nop);
+        for (int a = 0; a < ns; a++) {
+            p->output_padding[a] = has_op && nop >= (size_t)ns ? opv[nop - (size_t)ns + (size_t)a] : 0;
+            const int64_t full = (b->in[0].dims[2 + a] - 1) * p->strides[a] +
+                                 p->dilations[a] * (b->in[1].dims[2 + a] - 1) + 1 + p->output_padding[a];
+            int64_t total = full - b->out[0].dims[2 + a];
+            if (total < 0 && has_os) { /* an output_shape past the full size: zeros appended at the end */
+                p->output_padding[a] -= total;
+                total = 0;
+            }
+            if (total < 0) {
+                return BFAIL(c, OA_E_PARAM, "transposed output size %lld exceeds the full size %lld",
+                             (long long)b->out[0].dims[2 + a], (long long)full);
+            }
+            if (same || has_os) {
+                const bool upper = strcmp(ap, "SAME_UPPER") == 0;
+                p->pads[a] = upper ? total / 2 : total - total / 2;
+            } else if (strcmp(ap, "VALID") == 0) {
+                p->pads[a] = 0;
+            }
+            p->pads[ns + a] = total - p->pads[a];
+        }
+        return OA_OK;
+    }
+    if (same) {
+        for (int a = 0; a < ns; a++) {
+            same_pads(b->in[0].dims[2 + a], b->out[0].dims[2 + a], b->in[1].dims[2 + a], p->strides[a],
+                      p->dilations[a], strcmp(ap, "SAME_LOWER") == 0, &p->pads[a], &p->pads[ns + a]);
+        }
+    } else if (strcmp(ap, "VALID") == 0) {
+        memset(p->pads, 0, sizeof(p->pads));
+    }
+    return OA_OK;
+}
+
 static oa_status bind_conv(oa_bctx *c, bool transpose)
 {
+    /* the packed path needs a constant filter (single operators give host values) */
+    const uint32_t ws = transpose ? 2u : 1u;
+    if (c->n->type == OA_OP_CONV3D ||
+        ((c->opts == NULL || c->opts->host_data == NULL) &&
+         (oa_op_bind_const_input(c->n, ws) == NULL ||
+          (oa_bind_has(c->n, ws + 1) && oa_op_bind_const_input(c->n, ws + 1) == NULL)))) {
+        return bind_conv_ref(c, transpose);
+    }
     oa_op_bind *b = c->b;
     oa_kconv_params *p = &b->params.conv;
     b->type = transpose ? OA_KOP_CONV2D_TRANSPOSE : OA_KOP_CONV2D;
@@ -410,6 +526,18 @@ static oa_status bind_unary(oa_bctx *c, oa_kunary_op op)
     case OA_KUN_HARDSIGMOID:
         p->alpha = oa_node_attr_float(c->n, "alpha", 0.2f);
         p->beta = oa_node_attr_float(c->n, "beta", 0.5f);
+        break;
+    case OA_KUN_ELU:
+        p->alpha = oa_node_attr_float(c->n, "alpha", 1.0f);
+        break;
+    case OA_KUN_SELU: {
+        const float gamma = oa_node_attr_float(c->n, "gamma", 1.05070102214813232421875f);
+        p->alpha = gamma * oa_node_attr_float(c->n, "alpha", 1.67326319217681884765625f);
+        p->beta = gamma;
+        break;
+    }
+    case OA_KUN_THRESHOLDED_RELU:
+        p->alpha = oa_node_attr_float(c->n, "alpha", 1.0f);
         break;
     case OA_KUN_EXP:
     case OA_KUN_LOG:
@@ -992,6 +1120,7 @@ oa_status oa_bind_decode(oa_bctx *c)
     const oa_node *n = c->n;
     switch (n->type) {
     case OA_OP_CONV2D: return bind_conv(c, false);
+    case OA_OP_CONV3D: return bind_conv(c, false);
     case OA_OP_CONV2D_TRANSPOSE: return bind_conv(c, true);
     case OA_OP_MAT_MUL:
     case OA_OP_MAT_MUL_V2: return bind_matmul(c, false);
@@ -1060,6 +1189,12 @@ oa_status oa_bind_decode(oa_bctx *c)
     case OA_OP_SLICE: return bind_slice(c, true);
     case OA_OP_GATHER_V2: return bind_gather(c, false);
     case OA_OP_GATHER_V2_D: return bind_gather(c, true);
+    case OA_OP_GATHER_ELEMENTS: {
+        oa_status st = bind_gather(c, true);
+        c->b->params.gather.axis = oa_node_attr_int(c->n, "dim", 0);
+        c->b->params.gather.elements = true;
+        return st;
+    }
     case OA_OP_PAD:
     case OA_OP_PAD_V2:
     case OA_OP_PAD_V3:

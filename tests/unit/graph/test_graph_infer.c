@@ -415,6 +415,61 @@ static void slicing_and_indexing(void **state)
     oa_graph_destroy(g);
 }
 
+/* Flatten: a negative axis counts from the rank (ONNX: axis in [-r, r]). */
+static void flatten_negative_axis(void **state)
+{
+    (void)state;
+    oa_graph *g = new_graph();
+    oa_node *x = tu_data(g, "x", OA_DT_FLOAT, "2,3,4,5");
+    oa_node *f1 = tu_op1(g, OA_OP_FLATTEN, "f1", 1, x);
+    EXPECT_OK(oa_node_set_int(f1, "axis", -1));
+    oa_node *f4 = tu_op1(g, OA_OP_FLATTEN, "f4", 1, x);
+    EXPECT_OK(oa_node_set_int(f4, "axis", -4));
+    oa_node *f2 = tu_op1(g, OA_OP_FLATTEN, "f2", 1, x);
+    EXPECT_OK(oa_node_set_int(f2, "axis", 4));
+    EXPECT_OK(oa_graph_infer(g));
+    EXPECT_DESC(f1, 0, "f32[24,5]");
+    EXPECT_DESC(f4, 0, "f32[1,120]");
+    EXPECT_DESC(f2, 0, "f32[120,1]");
+    oa_graph_destroy(g);
+
+    g = new_graph();
+    x = tu_data(g, "x", OA_DT_FLOAT, "2,3");
+    oa_node *bad = tu_op1(g, OA_OP_FLATTEN, "bad", 1, x);
+    EXPECT_OK(oa_node_set_int(bad, "axis", -3));
+    EXPECT_FAIL(oa_graph_infer(g), OA_E_GE_SHAPE, "out of range");
+    oa_graph_destroy(g);
+}
+
+/* GatherElements: y takes the indices' shape; ranks must match, dim in range. */
+static void gather_elements(void **state)
+{
+    (void)state;
+    oa_graph *g = new_graph();
+    oa_node *x = tu_data(g, "x", OA_DT_FLOAT, "3,4");
+    oa_node *gs[2] = {x, tu_data(g, "i", OA_DT_INT64, "2,4")};
+    oa_node *ge = tu_op(g, OA_OP_GATHER_ELEMENTS, "ge", 2, 1, gs);
+    EXPECT_OK(oa_node_set_int(ge, "dim", -2));
+    EXPECT_OK(oa_graph_infer(g));
+    EXPECT_DESC(ge, 0, "f32[2,4]");
+    oa_graph_destroy(g);
+
+    g = new_graph();
+    x = tu_data(g, "x", OA_DT_FLOAT, "3,4");
+    oa_node *bad[2] = {x, tu_data(g, "i", OA_DT_INT64, "4")};
+    (void)tu_op(g, OA_OP_GATHER_ELEMENTS, "ge", 2, 1, bad);
+    EXPECT_FAIL(oa_graph_infer(g), OA_E_GE_SHAPE, "must have the same rank");
+    oa_graph_destroy(g);
+
+    g = new_graph();
+    x = tu_data(g, "x", OA_DT_FLOAT, "3,4");
+    oa_node *bd[2] = {x, tu_data(g, "i", OA_DT_INT64, "3,4")};
+    ge = tu_op(g, OA_OP_GATHER_ELEMENTS, "ge", 2, 1, bd);
+    EXPECT_OK(oa_node_set_int(ge, "dim", 2));
+    EXPECT_FAIL(oa_graph_infer(g), OA_E_GE_SHAPE, "dim 2 is out of range for rank 2");
+    oa_graph_destroy(g);
+}
+
 static void concat_split_values_and_shapes(void **state)
 {
     (void)state;
@@ -795,6 +850,8 @@ int main(void)
         cmocka_unit_test(broadcasting),
         cmocka_unit_test(ranges_propagate),
         cmocka_unit_test(value_chain_makes_shapes_static),
+        cmocka_unit_test(gather_elements),
+        cmocka_unit_test(flatten_negative_axis),
         cmocka_unit_test(resize_chain_through_floats),
         cmocka_unit_test(conv_and_pool),
         cmocka_unit_test(matmul_family),

@@ -14,7 +14,7 @@
  *   io.om          a, b f32[2,3]: out0 = a + b, out1 = a (Data -> NetOutput copy), out2 = a constant [3]
  *   bad_offset.om  ew.om whose Relu output lies past memory_size
  *   bad_cross.om   ew.om whose Relu output crosses into the zero-copy region
- *   unsupported.om x -> Elu (no CPU kernel)
+ *   unsupported.om x, x -> Axpy (no CPU kernel)
  *   fcw/<case>.om  x f32[1,16] + FileConstant w f32[16] (external weights, hand-written locations) with
  *                  fcw/weight/fcw.bin (w = 0.25 i - 2) and fcw/weight/fcw_short.bin (32 bytes):
  *                  ok (location fcw.bin), sub (sub/fcw.bin), dotdot (../fcw.bin), missing (absent.bin),
@@ -314,7 +314,7 @@ static void gen_unsupported(const char *dir)
     OK(oa_graph_create("unsupported", &g));
     const int64_t d[2] = {2, 3};
     oa_node *x = data(g, "x", 0, OA_DT_FLOAT, 2, d);
-    oa_node *elu = op(g, OA_OP_ELU, "my_elu", 1, x, NULL);
+    oa_node *elu = op(g, OA_OP_AXPY, "my_axpy", 2, x, x);
     oa_node *out;
     OK(oa_graph_add_net_output(g, "Node_Output", 1, &out));
     OK(oa_node_connect(out, 0, elu, 0));

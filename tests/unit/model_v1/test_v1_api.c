@@ -260,7 +260,7 @@ static void hostile_and_unsupported(void **state)
                "lies outside the model memory");
     EXPECT_ACL(aclmdlLoadFromFile(model("bad_cross.om"), &id), ACL_ERROR_GE_PARAM_INVALID,
                "crosses into the zero-copy region");
-    EXPECT_ACL(aclmdlLoadFromFile(model("unsupported.om"), &id), ACL_ERROR_OP_NOT_FOUND, "node my_elu (Elu)");
+    EXPECT_ACL(aclmdlLoadFromFile(model("unsupported.om"), &id), ACL_ERROR_OP_NOT_FOUND, "node my_axpy (Axpy)");
 }
 
 static void execute_checks(void **state)
