@@ -91,6 +91,8 @@ def check_file(root, path, cache):
             # the rest of the sentence: this line and the next one (comments wrap)
             rest = clean[m.end():] + " " + re.sub(r"^\s*(?:\*|//|#)?", "", lines[ln] if ln < len(lines) else "")
             hs = headings(target, cache)
+            if rest.startswith('"'):
+                continue  # the reference ends a string literal (a message naming the page): no section follows
             q = AFTER_QUOTED.match(rest) or AFTER_WORD.match(rest)
             if q:
                 want = " ".join(q.group(1).split())  # a heading may wrap onto the next comment line
