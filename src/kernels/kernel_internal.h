@@ -112,7 +112,9 @@ typedef struct oa_kew_table {
     void (*scale)(float *y, size_t n, float s);
 } oa_kew_table;
 
+/* The table of the tier in use (picked once), and the table a tier would use (tests call each). */
 const oa_kew_table *oa_kew(void);
+const oa_kew_table *oa_kew_for(oa_kisa_tier t);
 extern const oa_kew_table oa_kew_ref, oa_kew_avx2, oa_kew_avx512;
 
 /*
@@ -130,7 +132,7 @@ void oa_kblk_unpack_avx2(const float *y, int64_t nc, int64_t hw, float *x, int64
 /* y[r] += A[r,:] . x for a row-major rows x k matrix (small recurrent GEMVs). */
 void oa_kgemv_avx2(const float *A, int64_t rows, int64_t k, const float *x, float *y);
 
-/* Internal ISA level: 0 ref, 1 avx2, 2 avx512 (after the env cap). */
+/* Vector class of the tier in use: 0 ref, 1 avx2, 2 avx512 and above (isa.c). */
 int oa_kisa_level(void);
 
 #endif /* OA_KERNELS_KERNEL_INTERNAL_H */
