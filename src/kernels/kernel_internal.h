@@ -128,6 +128,13 @@ void oa_kblk_pack_ref(const float *x, int64_t nc, int64_t hw, float *y, int64_t 
 void oa_kblk_unpack_ref(const float *y, int64_t nc, int64_t hw, float *x, int64_t blk, const float *add);
 void oa_kblk_pack_avx2(const float *x, int64_t nc, int64_t hw, float *y, int64_t blk);
 void oa_kblk_unpack_avx2(const float *y, int64_t nc, int64_t hw, float *x, int64_t blk, const float *add);
+void oa_kblk_pack_avx512(const float *x, int64_t nc, int64_t hw, float *y, int64_t blk);
+void oa_kblk_unpack_avx512(const float *y, int64_t nc, int64_t hw, float *x, int64_t blk, const float *add);
+typedef void (*oa_kblk_pack_fn)(const float *x, int64_t nc, int64_t hw, float *y, int64_t blk);
+typedef void (*oa_kblk_unpack_fn)(const float *y, int64_t nc, int64_t hw, float *x, int64_t blk, const float *add);
+/* The block moves a tier would use (tests call each; oa_kblk_pack/unpack use the tier in use). */
+oa_kblk_pack_fn oa_kblk_pack_for(oa_kisa_tier t);
+oa_kblk_unpack_fn oa_kblk_unpack_for(oa_kisa_tier t);
 
 /* y[r] += A[r,:] . x for a row-major rows x k matrix (small recurrent GEMVs). */
 void oa_kgemv_avx2(const float *A, int64_t rows, int64_t k, const float *x, float *y);

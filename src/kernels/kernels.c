@@ -45,22 +45,25 @@ const char *oa_kdtype_name(oa_kdtype dt)
 
 /* ---- ISA-dispatched block moves (the CPU probe is isa.c) ---- */
 
+oa_kblk_pack_fn oa_kblk_pack_for(oa_kisa_tier t)
+{
+    return t >= OA_KISA_AVX512 ? oa_kblk_pack_avx512 : (t == OA_KISA_AVX2 ? oa_kblk_pack_avx2 : oa_kblk_pack_ref);
+}
+
+oa_kblk_unpack_fn oa_kblk_unpack_for(oa_kisa_tier t)
+{
+    return t >= OA_KISA_AVX512 ? oa_kblk_unpack_avx512
+                               : (t == OA_KISA_AVX2 ? oa_kblk_unpack_avx2 : oa_kblk_unpack_ref);
+}
+
 void oa_kblk_pack(const float *x, int64_t nc, int64_t hw, float *y, int64_t blk)
 {
-    if (oa_kisa_level() >= 1) {
-        oa_kblk_pack_avx2(x, nc, hw, y, blk);
-    } else {
-        oa_kblk_pack_ref(x, nc, hw, y, blk);
-    }
+    oa_kblk_pack_for(oa_kisa_tier_used())(x, nc, hw, y, blk);
 }
 
 void oa_kblk_unpack(const float *y, int64_t nc, int64_t hw, float *x, int64_t blk, const float *add)
 {
-    if (oa_kisa_level() >= 1) {
-        oa_kblk_unpack_avx2(y, nc, hw, x, blk, add);
-    } else {
-        oa_kblk_unpack_ref(y, nc, hw, x, blk, add);
-    }
+    oa_kblk_unpack_for(oa_kisa_tier_used())(y, nc, hw, x, blk, add);
 }
 
 /* ---- tensors ---- */

@@ -4,7 +4,8 @@
  * choice against the environment (OPENACL_ISA / OA_KERNELS_ISA, which ctest
  * sets to every tier name and to a bogus value) and against /proc/cpuinfo,
  * and every per-ISA elementwise table the CPU can run checked entry by entry
- * against the baseline table (libm). Tables the CPU cannot run are reported
+ * against the baseline table (libm), and the NCHW <-> NCHWc block moves of
+ * every tier against a plain formula. Tables the CPU cannot run are reported
  * as skipped.
  */
 #include <math.h>
@@ -292,6 +293,91 @@ static void test_ew_tables(void **state)
     }
 }
 
+/* ---- NCHW <-> NCHWc block moves of every tier against a plain formula ---- */
+
+static void check_reorders(oa_kisa_tier tier)
+{
+    oa_kblk_pack_fn pack = oa_kblk_pack_for(tier);
+    oa_kblk_unpack_fn unpack = oa_kblk_unpack_for(tier);
+    static const int64_t hws[] = {1, 7, 8, 9, 16, 63, 100};
+    static const int64_t blks[] = {8, 16, 4};
+    for (size_t bi = 0; bi < sizeof(blks) / sizeof(blks[0]); bi++) {
+        const int64_t blk = blks[bi];
+        for (int64_t nc = 1; nc <= blk; nc++) {
+            for (size_t hi = 0; hi < sizeof(hws) / sizeof(hws[0]); hi++) {
+                const int64_t hw = hws[hi];
+                const size_t nx = (size_t)(nc * hw), ny = (size_t)(blk * hw);
+                float *x = malloc((nx + 16) * sizeof(float)), *add = malloc(nx * sizeof(float));
+                float *y = malloc((ny + 16) * sizeof(float)), *x2 = malloc((nx + 16) * sizeof(float));
+                assert_non_null(x);
+                assert_non_null(add);
+                assert_non_null(y);
+                assert_non_null(x2);
+                for (size_t i = 0; i < nx; i++) {
+                    x[i] = (float)i * 0.5f - 3.0f;
+                    add[i] = (float)(i % 7) - 2.5f;
+                }
+                for (size_t i = 0; i < ny + 16; i++) {
+                    y[i] = NAN;
+                }
+                pack(x, nc, hw, y, blk);
+                for (int64_t p = 0; p < hw; p++) {
+                    for (int64_t c = 0; c < blk; c++) {
+                        float want = c < nc ? x[c * hw + p] : 0.0f;
+                        if (y[p * blk + c] != want && g_fail++ < 20) {
+                            printf("  pack %s blk %lld nc %lld hw %lld: pixel %lld channel %lld %g, want %g\n",
+                                   oa_kisa_tier_name(tier), (long long)blk, (long long)nc, (long long)hw,
+                                   (long long)p, (long long)c, (double)y[p * blk + c], (double)want);
+                        }
+                    }
+                }
+                for (size_t i = ny; i < ny + 16; i++) {
+                    assert_true(isnan(y[i])); /* nothing written past the block */
+                }
+                for (int with_add = 0; with_add < 2; with_add++) {
+                    for (size_t i = 0; i < nx + 16; i++) {
+                        x2[i] = NAN;
+                    }
+                    unpack(y, nc, hw, x2, blk, with_add ? add : NULL);
+                    for (size_t i = 0; i < nx; i++) {
+                        float want = x[i] + (with_add ? add[i] : 0.0f);
+                        if (x2[i] != want && g_fail++ < 20) {
+                            printf("  unpack %s blk %lld nc %lld hw %lld add %d: element %zu %g, want %g\n",
+                                   oa_kisa_tier_name(tier), (long long)blk, (long long)nc, (long long)hw,
+                                   with_add, i, (double)x2[i], (double)want);
+                        }
+                    }
+                    for (size_t i = nx; i < nx + 16; i++) {
+                        assert_true(isnan(x2[i]));
+                    }
+                }
+                free(x);
+                free(add);
+                free(y);
+                free(x2);
+            }
+        }
+    }
+}
+
+static void test_reorder_tiers(void **state)
+{
+    (void)state;
+    oa_kisa_tier det = oa_kisa_detected();
+    static const oa_kisa_tier tiers[] = {OA_KISA_REF, OA_KISA_AVX2, OA_KISA_AVX512};
+    for (size_t k = 0; k < sizeof(tiers) / sizeof(tiers[0]); k++) {
+        if (det < tiers[k]) {
+            printf("  skipped: block moves %s (this CPU offers %s)\n", oa_kisa_tier_name(tiers[k]),
+                   oa_kisa_tier_name(det));
+            continue;
+        }
+        g_fail = 0;
+        check_reorders(tiers[k]);
+        printf("  checked: block moves %s (%d mismatches)\n", oa_kisa_tier_name(tiers[k]), g_fail);
+        assert_int_equal(g_fail, 0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -300,6 +386,7 @@ int main(void)
         cmocka_unit_test(test_isa_detection_vs_cpuinfo),
         cmocka_unit_test(test_isa_env_choice),
         cmocka_unit_test(test_ew_tables),
+        cmocka_unit_test(test_reorder_tiers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
