@@ -138,6 +138,10 @@ oa_kblk_unpack_fn oa_kblk_unpack_for(oa_kisa_tier t);
 
 /* y[r] += A[r,:] . x for a row-major rows x k matrix (small recurrent GEMVs). */
 void oa_kgemv_avx2(const float *A, int64_t rows, int64_t k, const float *x, float *y);
+void oa_kgemv_avx512(const float *A, int64_t rows, int64_t k, const float *x, float *y);
+typedef void (*oa_kgemv_fn)(const float *A, int64_t rows, int64_t k, const float *x, float *y);
+/* The GEMV of a tier; NULL for the baseline (callers run their scalar loop). */
+oa_kgemv_fn oa_kgemv_for(oa_kisa_tier t);
 
 /* Vector class of the tier in use: 0 ref, 1 avx2, 2 avx512 and above (isa.c). */
 int oa_kisa_level(void);

@@ -56,6 +56,11 @@ oa_kblk_unpack_fn oa_kblk_unpack_for(oa_kisa_tier t)
                                : (t == OA_KISA_AVX2 ? oa_kblk_unpack_avx2 : oa_kblk_unpack_ref);
 }
 
+oa_kgemv_fn oa_kgemv_for(oa_kisa_tier t)
+{
+    return t >= OA_KISA_AVX512 ? oa_kgemv_avx512 : (t == OA_KISA_AVX2 ? oa_kgemv_avx2 : NULL);
+}
+
 void oa_kblk_pack(const float *x, int64_t nc, int64_t hw, float *y, int64_t blk)
 {
     oa_kblk_pack_for(oa_kisa_tier_used())(x, nc, hw, y, blk);

@@ -5,7 +5,8 @@
  * sets to every tier name and to a bogus value) and against /proc/cpuinfo,
  * and every per-ISA elementwise table the CPU can run checked entry by entry
  * against the baseline table (libm), and the NCHW <-> NCHWc block moves of
- * every tier against a plain formula. Tables the CPU cannot run are reported
+ * every tier against a plain formula, and each GEMV against double precision.
+ * Tables the CPU cannot run are reported
  * as skipped.
  */
 #include <math.h>
@@ -378,6 +379,64 @@ static void test_reorder_tiers(void **state)
     }
 }
 
+/* ---- the GEMV of every tier against a double-precision product ---- */
+
+static void test_gemv_tiers(void **state)
+{
+    (void)state;
+    oa_kisa_tier det = oa_kisa_detected();
+    assert_null(oa_kgemv_for(OA_KISA_REF));
+    static const oa_kisa_tier tiers[] = {OA_KISA_AVX2, OA_KISA_AVX512};
+    static const int64_t rowss[] = {1, 7, 8, 9, 33, 256};
+    static const int64_t ks[] = {1, 7, 8, 15, 16, 17, 64, 100};
+    for (size_t t = 0; t < sizeof(tiers) / sizeof(tiers[0]); t++) {
+        if (det < tiers[t]) {
+            printf("  skipped: GEMV %s (this CPU offers %s)\n", oa_kisa_tier_name(tiers[t]), oa_kisa_tier_name(det));
+            continue;
+        }
+        oa_kgemv_fn f = oa_kgemv_for(tiers[t]);
+        assert_non_null(f);
+        g_fail = 0;
+        for (size_t ri = 0; ri < sizeof(rowss) / sizeof(rowss[0]); ri++) {
+            for (size_t ki = 0; ki < sizeof(ks) / sizeof(ks[0]); ki++) {
+                const int64_t rows = rowss[ri], k = ks[ki];
+                /* exact-size buffers so ASan sees any read past the matrix or vector */
+                float *A = malloc((size_t)(rows * k) * sizeof(float)), *x = malloc((size_t)k * sizeof(float));
+                float *y = malloc((size_t)rows * sizeof(float));
+                assert_non_null(A);
+                assert_non_null(x);
+                assert_non_null(y);
+                for (int64_t i = 0; i < rows * k; i++) {
+                    A[i] = (float)((i * 37) % 23) / 11.0f - 1.0f;
+                }
+                for (int64_t i = 0; i < k; i++) {
+                    x[i] = (float)((i * 13) % 17) / 8.0f - 1.0f;
+                }
+                for (int64_t r = 0; r < rows; r++) {
+                    y[r] = (float)r * 0.25f;
+                }
+                f(A, rows, k, x, y);
+                for (int64_t r = 0; r < rows; r++) {
+                    double want = (double)r * 0.25, mag = fabs(want);
+                    for (int64_t i = 0; i < k; i++) {
+                        want += (double)A[r * k + i] * (double)x[i];
+                        mag += fabs((double)A[r * k + i] * (double)x[i]);
+                    }
+                    if (fabs((double)y[r] - want) > 1e-6 * mag + 1e-6 && g_fail++ < 20) {
+                        printf("  gemv %s rows %lld k %lld: row %lld %.9g, want %.9g\n", oa_kisa_tier_name(tiers[t]),
+                               (long long)rows, (long long)k, (long long)r, (double)y[r], want);
+                    }
+                }
+                free(A);
+                free(x);
+                free(y);
+            }
+        }
+        printf("  checked: GEMV %s against double precision (%d mismatches)\n", oa_kisa_tier_name(tiers[t]), g_fail);
+        assert_int_equal(g_fail, 0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -387,6 +446,7 @@ int main(void)
         cmocka_unit_test(test_isa_env_choice),
         cmocka_unit_test(test_ew_tables),
         cmocka_unit_test(test_reorder_tiers),
+        cmocka_unit_test(test_gemv_tiers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
