@@ -690,6 +690,11 @@ static int wino_tile(const geom *g)
     if (g->ic < 16 || g->oc < 16) {
         return 0;
     }
+    if (oa_kernels_block() == 16) {
+        /* AVX-512 CPUs: oneDNN's 512-bit direct kernels win on the small planes
+         * (ResNet's 14x14 and 7x7); F(4x4) from 16x16 outputs (bench/KERNELS.md) */
+        return g->oh >= 16 && g->ow >= 16 ? 4 : 0;
+    }
     /* F(4x4) from 8x8 outputs; ResNet's 7x7 x 512: F(4x4) pads to 8x8 and
      * gives too few tiles, F(2x2) still wins at 1 thread and ties at 2 */
     return g->oh >= 8 && g->ow >= 8 ? 4 : (g->oh >= 6 && g->ow >= 6 ? 2 : 0);
