@@ -661,7 +661,8 @@ static void to_blocked_task(void *vctx, size_t tid, size_t b, size_t e)
 
 /*
  * Winograd F(m x m, 3x3) for 3x3 stride-1 undilated single-group convs on
- * NCHWc tensors (8-channel blocks, AVX2): (m+2)^2 / (9 m^2) of the direct
+ * NCHWc tensors (8- or 16-channel blocks, AVX2 or above; the transforms
+ * take 8 channels at a time, so a 16-channel block is two halves): (m+2)^2 / (9 m^2) of the direct
  * multiplications (F(4x4): 1/4) at the cost of the tile transforms. The
  * filters are transformed once here (in double); run splits the output
  * tiles into chunks of wchunk tiles, and each thread takes chunks and does
@@ -673,7 +674,7 @@ static void to_blocked_task(void *vctx, size_t tid, size_t b, size_t e)
 static int wino_tile(const geom *g)
 {
     if (g->transpose || g->g != 1 || g->kh != 3 || g->kw != 3 || g->sh != 1 || g->sw != 1 || g->dh != 1 ||
-        g->dw != 1 || !g->blocked || oa_kernels_block() != 8 ||
+        g->dw != 1 || !g->blocked || (oa_kernels_block() != 8 && oa_kernels_block() != 16) ||
         oa_kisa_level() < 1 || g->n * g->oh * g->ow == 0 || g->ic == 0) {
         return 0;
     }
@@ -688,6 +689,11 @@ static int wino_tile(const geom *g)
     }
     if (g->ic < 16 || g->oc < 16) {
         return 0;
+    }
+    if (oa_kernels_block() == 16) {
+        /* AVX-512 CPUs: oneDNN's 512-bit direct kernels win on the small planes
+         * (ResNet's 14x14 and 7x7); F(4x4) from 16x16 outputs (bench/KERNELS.md) */
+        return g->oh >= 16 && g->ow >= 16 ? 4 : 0;
     }
     /* F(4x4) from 8x8 outputs; ResNet's 7x7 x 512: F(4x4) pads to 8x8 and
      * gives too few tiles, F(2x2) still wins at 1 thread and ties at 2 */
@@ -812,7 +818,8 @@ static void wino_worker(void *vctx, size_t tid, size_t b, size_t e)
     const geom *g = &s->g;
     const int m = s->wm, T = (m + 2) * (m + 2);
     const int64_t C = s->wchunk, icp = oa_kc_padded(g->ic), ocp = oa_kc_padded(g->oc);
-    const int64_t icb = icp / 8, ocb = ocp / 8, oc16 = (ocp + 15) / 16;
+    /* icb/ocb count 8-channel groups; a group cb is lanes (cb * 8) % blk of block (cb * 8) / blk */
+    const int64_t blk = oa_kernels_block(), icb = icp / 8, ocb = ocp / 8, oc16 = (ocp + 15) / 16;
     const int64_t ihw = g->ih * g->iw, ohw = g->oh * g->ow;
     float *V = (float *)(void *)(c->ws + tid * s->wslot); /* [T][C][icp] */
     float *M = V + T * C * icp;                           /* [T][ocb][C][8] */
@@ -837,8 +844,9 @@ static void wino_worker(void *vctx, size_t tid, size_t b, size_t e)
             int64_t tile = t0 + i;
             int64_t n = tile / (c->th * c->tw), ty = tile / c->tw % c->th, tx = tile % c->tw;
             for (int64_t cb = 0; cb < icb; cb++) {
-                oa_kwino_in_avx2(m, x + (n * icb + cb) * ihw * 8, g->ih, g->iw, ty * m - g->pt, tx * m - g->pl,
-                                 V + i * icp + cb * 8, C * icp);
+                const float *xb = x + (n * (icp / blk) + cb * 8 / blk) * ihw * blk + cb * 8 % blk;
+                oa_kwino_in_avx2(m, xb, g->ih, g->iw, blk, ty * m - g->pt, tx * m - g->pl, V + i * icp + cb * 8,
+                                 C * icp);
             }
         }
         for (int t = 0; t < T; t++) {
@@ -858,36 +866,43 @@ static void wino_worker(void *vctx, size_t tid, size_t b, size_t e)
             int64_t oy = ty * m, ox = tx * m;
             int nr = (int)(g->oh - oy < m ? g->oh - oy : m), nc = (int)(g->ow - ox < m ? g->ow - ox : m);
             for (int64_t cb = 2 * j0; cb < b1; cb++) {
-                int64_t off = ((n * ocb + cb) * ohw + oy * g->ow + ox) * 8;
+                int64_t off = ((n * (ocp / blk) + cb * 8 / blk) * ohw + oy * g->ow + ox) * blk + cb * 8 % blk;
                 const float *res[OA_KMAX_POST];
                 for (int r = 0; r < nres; r++) {
                     res[r] = res_base[r] + off;
                 }
                 float *y = c->y + off;
                 if (s->winline) {
-                    oa_kwino_out_avx2(m, M + (cb * C + i) * 8, ocb * C * 8, s->wbias + cb * 8, y, g->ow, nr, nc,
-                                      &s->wpost, res);
+                    oa_kwino_out_avx2(m, M + (cb * C + i) * 8, ocb * C * 8, s->wbias + cb * 8, y, g->ow, blk, nr,
+                                      nc, &s->wpost, res);
                 } else { /* the chain on a copy: a residual may alias y */
                     float tmp[4 * 4 * 8];
-                    oa_kwino_out_avx2(m, M + (cb * C + i) * 8, ocb * C * 8, s->wbias + cb * 8, tmp, m, nr, nc,
+                    oa_kwino_out_avx2(m, M + (cb * C + i) * 8, ocb * C * 8, s->wbias + cb * 8, tmp, m, 8, nr, nc,
                                       &s->wpost, res);
+                    /* tmp rows are nc pixels of 8; y and res hold pixels of blk floats */
+                    const int64_t seg = blk == 8 ? nc : 1;
                     for (int r = 0; r < nr; r++) {
-                        float *row = tmp + r * m * 8;
-                        for (int k = 0, a = 0; k < s->post.n; k++) {
-                            const oa_kpost *p = &s->post.ops[k];
-                            if (p->kind == OA_KPOST_ADD) {
-                                oa_kadd_inplace(row, res[a++] + r * g->ow * 8, (size_t)nc * 8);
-                            } else {
-                                oa_kact_apply(p->act, p->alpha, p->beta, row, (size_t)nc * 8);
+                        for (int64_t q = 0; q < nc; q += seg) {
+                            float *row = tmp + (r * m + q) * 8;
+                            const int64_t yo = (r * g->ow + q) * blk;
+                            for (int k = 0, a = 0; k < s->post.n; k++) {
+                                const oa_kpost *p = &s->post.ops[k];
+                                if (p->kind == OA_KPOST_ADD) {
+                                    oa_kadd_inplace(row, res[a++] + yo, (size_t)seg * 8);
+                                } else {
+                                    oa_kact_apply(p->act, p->alpha, p->beta, row, (size_t)seg * 8);
+                                }
                             }
+                            memcpy(y + yo, row, sizeof(float) * (size_t)seg * 8);
                         }
-                        memcpy(y + r * g->ow * 8, row, sizeof(float) * (size_t)nc * 8);
                     }
                 }
-                if (cb == ocb - 1 && g->oc % 8 != 0) { /* padding channels stay zero */
+                const int64_t valid = g->oc - cb * 8;
+                if (valid < 8) { /* padding channels stay zero (a whole half with 16-channel blocks) */
+                    const int64_t z0 = valid < 0 ? 0 : valid;
                     for (int r = 0; r < nr; r++) {
                         for (int q = 0; q < nc; q++) {
-                            memset(y + (r * g->ow + q) * 8 + g->oc % 8, 0, sizeof(float) * (size_t)(8 - g->oc % 8));
+                            memset(y + (r * g->ow + q) * blk + z0, 0, sizeof(float) * (size_t)(8 - z0));
                         }
                     }
                 }
@@ -905,8 +920,10 @@ static oa_status wino_run(const conv_state *s, const void *const *in, void *cons
     if (g->xpl) { /* NCHW -> NCHWc copy of x after the slots */
         float *xb = (float *)(void *)((char *)ws + nslot * s->wslot);
         blk_ctx bc = {in[0], xb, g->ic, g->ih * g->iw};
-        size_t tasks = (size_t)(g->n * (oa_kc_padded(g->ic) / 8));
-        oa_threadpool_parallel_for(pool, tasks, (size_t)(OA_KGRAIN_ELEMS / (bc.hw * 8 + 1) + 1), to_blocked_task, &bc);
+        const int64_t blk = oa_kernels_block();
+        size_t tasks = (size_t)(g->n * (oa_kc_padded(g->ic) / blk));
+        oa_threadpool_parallel_for(pool, tasks, (size_t)(OA_KGRAIN_ELEMS / (bc.hw * blk + 1) + 1), to_blocked_task,
+                                   &bc);
         c.x = xb;
     }
     c.th = (g->oh + s->wm - 1) / s->wm;

@@ -113,7 +113,9 @@ typedef struct oa_kew_table {
     void (*scale)(float *y, size_t n, float s);
 } oa_kew_table;
 
+/* The table of the tier in use (picked once), and the table a tier would use (tests call each). */
 const oa_kew_table *oa_kew(void);
+const oa_kew_table *oa_kew_for(oa_kisa_tier t);
 extern const oa_kew_table oa_kew_ref, oa_kew_avx2, oa_kew_avx512;
 
 /*
@@ -127,11 +129,22 @@ void oa_kblk_pack_ref(const float *x, int64_t nc, int64_t hw, float *y, int64_t 
 void oa_kblk_unpack_ref(const float *y, int64_t nc, int64_t hw, float *x, int64_t blk, const float *add);
 void oa_kblk_pack_avx2(const float *x, int64_t nc, int64_t hw, float *y, int64_t blk);
 void oa_kblk_unpack_avx2(const float *y, int64_t nc, int64_t hw, float *x, int64_t blk, const float *add);
+void oa_kblk_pack_avx512(const float *x, int64_t nc, int64_t hw, float *y, int64_t blk);
+void oa_kblk_unpack_avx512(const float *y, int64_t nc, int64_t hw, float *x, int64_t blk, const float *add);
+typedef void (*oa_kblk_pack_fn)(const float *x, int64_t nc, int64_t hw, float *y, int64_t blk);
+typedef void (*oa_kblk_unpack_fn)(const float *y, int64_t nc, int64_t hw, float *x, int64_t blk, const float *add);
+/* The block moves a tier would use (tests call each; oa_kblk_pack/unpack use the tier in use). */
+oa_kblk_pack_fn oa_kblk_pack_for(oa_kisa_tier t);
+oa_kblk_unpack_fn oa_kblk_unpack_for(oa_kisa_tier t);
 
 /* y[r] += A[r,:] . x for a row-major rows x k matrix (small recurrent GEMVs). */
 void oa_kgemv_avx2(const float *A, int64_t rows, int64_t k, const float *x, float *y);
+void oa_kgemv_avx512(const float *A, int64_t rows, int64_t k, const float *x, float *y);
+typedef void (*oa_kgemv_fn)(const float *A, int64_t rows, int64_t k, const float *x, float *y);
+/* The GEMV of a tier; NULL for the baseline (callers run their scalar loop). */
+oa_kgemv_fn oa_kgemv_for(oa_kisa_tier t);
 
-/* Internal ISA level: 0 ref, 1 avx2, 2 avx512 (after the env cap). */
+/* Vector class of the tier in use: 0 ref, 1 avx2, 2 avx512 and above (isa.c). */
 int oa_kisa_level(void);
 
 #endif /* OA_KERNELS_KERNEL_INTERNAL_H */

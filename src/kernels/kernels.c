@@ -5,9 +5,7 @@
  */
 #include "kernels/kernel_internal.h"
 
-#include <cpuid.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -45,106 +43,32 @@ const char *oa_kdtype_name(oa_kdtype dt)
     }
 }
 
-/* ---- CPU probe ---- */
+/* ---- ISA-dispatched block moves (the CPU probe is isa.c) ---- */
 
-static oa_kcpu g_cpu;
-static int g_isa; /* 0 ref, 1 avx2, 2 avx512 */
-static int g_block;
-static pthread_once_t g_cpu_once = PTHREAD_ONCE_INIT;
-
-static void probe_cpu(void)
+oa_kblk_pack_fn oa_kblk_pack_for(oa_kisa_tier t)
 {
-    unsigned a, b, c, d;
-    bool osxsave = false, ymm = false, zmm = false;
-    if (__get_cpuid(1, &a, &b, &c, &d)) {
-        g_cpu.fma = (c >> 12) & 1;
-        g_cpu.f16c = (c >> 29) & 1;
-        osxsave = (c >> 27) & 1;
-    }
-    if (osxsave) {
-        unsigned lo, hi;
-        __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-        ymm = (lo & 0x6) == 0x6;
-        zmm = (lo & 0xe6) == 0xe6;
-    }
-    if (__get_cpuid_count(7, 0, &a, &b, &c, &d)) {
-        g_cpu.avx2 = ymm && ((b >> 5) & 1);
-        g_cpu.avx512f = zmm && ((b >> 16) & 1);
-        g_cpu.avx512bw = zmm && ((b >> 30) & 1);
-        g_cpu.avx512vl = zmm && ((b >> 31) & 1);
-    }
-    if (!ymm) {
-        g_cpu.fma = g_cpu.f16c = false;
-    }
-    int isa = 0;
-    if (g_cpu.avx2 && g_cpu.fma) {
-        isa = 1;
-    }
-    if (isa == 1 && g_cpu.avx512f && g_cpu.avx512bw && g_cpu.avx512vl) {
-        isa = 2;
-    }
-    const char *cap = getenv("OA_KERNELS_ISA");
-    if (cap != NULL) {
-        if (strcmp(cap, "ref") == 0) {
-            isa = 0;
-        } else if (strcmp(cap, "avx2") == 0 && isa > 1) {
-            isa = 1;
-        }
-    }
-    g_isa = isa;
-    long blk = oa_env_long("OA_KERNELS_BLOCK", 0); /* tests: exercise 16 on AVX2 machines */
-    g_block = (blk == 8 || blk == 16) ? (int)blk : (isa == 2 ? 16 : 8);
+    return t >= OA_KISA_AVX512 ? oa_kblk_pack_avx512 : (t == OA_KISA_AVX2 ? oa_kblk_pack_avx2 : oa_kblk_pack_ref);
 }
 
-const oa_kcpu *oa_kernels_cpu(void)
+oa_kblk_unpack_fn oa_kblk_unpack_for(oa_kisa_tier t)
 {
-    pthread_once(&g_cpu_once, probe_cpu);
-    return &g_cpu;
+    return t >= OA_KISA_AVX512 ? oa_kblk_unpack_avx512
+                               : (t == OA_KISA_AVX2 ? oa_kblk_unpack_avx2 : oa_kblk_unpack_ref);
 }
 
-int oa_kisa_level(void)
+oa_kgemv_fn oa_kgemv_for(oa_kisa_tier t)
 {
-    pthread_once(&g_cpu_once, probe_cpu);
-    return g_isa;
-}
-
-int oa_kernels_block(void)
-{
-    pthread_once(&g_cpu_once, probe_cpu);
-    return g_block;
-}
-
-const char *oa_kernels_isa(void)
-{
-    static const char *names[] = {"ref", "avx2", "avx512"};
-    return names[oa_kisa_level()];
-}
-
-const oa_kew_table *oa_kew(void)
-{
-    switch (oa_kisa_level()) {
-    case 2: return &oa_kew_avx512;
-    case 1: return &oa_kew_avx2;
-    default: return &oa_kew_ref;
-    }
+    return t >= OA_KISA_AVX512 ? oa_kgemv_avx512 : (t == OA_KISA_AVX2 ? oa_kgemv_avx2 : NULL);
 }
 
 void oa_kblk_pack(const float *x, int64_t nc, int64_t hw, float *y, int64_t blk)
 {
-    if (oa_kisa_level() >= 1) {
-        oa_kblk_pack_avx2(x, nc, hw, y, blk);
-    } else {
-        oa_kblk_pack_ref(x, nc, hw, y, blk);
-    }
+    oa_kblk_pack_for(oa_kisa_tier_used())(x, nc, hw, y, blk);
 }
 
 void oa_kblk_unpack(const float *y, int64_t nc, int64_t hw, float *x, int64_t blk, const float *add)
 {
-    if (oa_kisa_level() >= 1) {
-        oa_kblk_unpack_avx2(y, nc, hw, x, blk, add);
-    } else {
-        oa_kblk_unpack_ref(y, nc, hw, x, blk, add);
-    }
+    oa_kblk_unpack_for(oa_kisa_tier_used())(y, nc, hw, x, blk, add);
 }
 
 /* ---- tensors ---- */

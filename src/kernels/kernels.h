@@ -152,15 +152,46 @@ oa_ktensor *oa_ktensor_set(oa_ktensor *t, oa_kdtype dt, int rank, const int64_t 
 /* CPU features and global configuration                                      */
 
 typedef struct oa_kcpu {
-    bool avx2, fma, f16c, avx512f, avx512bw, avx512vl;
+    bool avx2, fma, f16c, avx512f, avx512bw, avx512vl, avx512dq;
+    bool avx512_vnni, avx512_bf16, avx512_fp16;
+    bool amx_tile, amx_bf16, amx_int8; /* only when the OS granted the tile state */
 } oa_kcpu;
 
-/* Probes the CPU once (thread-safe) and returns the features. */
+/*
+ * ISA tiers, lowest first (docs/isa.md). A tier stands for its own feature
+ * on top of the AVX-512 F/BW/VL base; the tier in use is the highest one the
+ * CPU has, or the one OPENACL_ISA names (never above the CPU's).
+ */
+typedef enum oa_kisa_tier {
+    OA_KISA_REF,         /* baseline x86-64 (SSE2), libm */
+    OA_KISA_AVX2,        /* AVX2 + FMA */
+    OA_KISA_AVX512,      /* AVX-512 F + BW + VL */
+    OA_KISA_AVX512_VNNI, /* + AVX512-VNNI */
+    OA_KISA_AVX512_BF16, /* + AVX512-BF16 */
+    OA_KISA_AVX512_FP16, /* + AVX512-FP16 */
+    OA_KISA_AMX,         /* + AMX tiles (BF16 / INT8) */
+    OA_KISA_TIER_COUNT
+} oa_kisa_tier;
+
+/* Probes the CPU once (thread-safe) and returns what it and the OS offer. */
 const oa_kcpu *oa_kernels_cpu(void);
+/* The features kernels may use: the CPU's, masked by the chosen tier. */
+const oa_kcpu *oa_kisa_features(void);
+/* Highest tier the CPU offers / the tier in use (after OPENACL_ISA). */
+oa_kisa_tier oa_kisa_detected(void);
+oa_kisa_tier oa_kisa_tier_used(void);
+/* "ref", "avx2", "avx512", "avx512_vnni", "avx512_bf16", "avx512_fp16", "amx". */
+const char *oa_kisa_tier_name(oa_kisa_tier t);
+/* Tier named by s (the names above, also "sse2"/"scalar" for ref), or -1. */
+int oa_kisa_parse(const char *s);
+/* Highest tier of a feature set; the features of c allowed under tier t. */
+oa_kisa_tier oa_kisa_tier_of(const oa_kcpu *c);
+void oa_kisa_mask(const oa_kcpu *c, oa_kisa_tier t, oa_kcpu *out);
 /*
  * Channel block of OA_KLAYOUT_NCHWC: 16 with AVX-512F, else 8 (fixed for the
- * process). Environment, read once: OA_KERNELS_ISA=avx2|ref caps the ISA
- * used by every kernel; OA_KERNELS_BLOCK=8|16 forces the block (tests);
+ * process). Environment, read once: OPENACL_ISA=<tier name> (older name
+ * OA_KERNELS_ISA) caps the ISA used by every kernel (an unknown value or one
+ * above the CPU's is logged and the detected tier used); OA_KERNELS_BLOCK=8|16 forces the block (tests);
  * OA_KERNELS_ONEDNN=0 disables oneDNN (reference conv/matmul);
  * OA_KERNELS_SLICES=n sets the number of parallel slices conv/matmul
  * prepare (default: online cores); OA_KERNELS_SPLIT_FLOPS=f: convs/matmuls
@@ -170,7 +201,7 @@ const oa_kcpu *oa_kernels_cpu(void);
  * chosen by size, conv.c).
  */
 int oa_kernels_block(void);
-/* Name of the ISA in use: "avx512", "avx2" or "ref". */
+/* Name of the ISA tier in use (oa_kisa_tier_name). */
 const char *oa_kernels_isa(void);
 
 /* ------------------------------------------------------------------------- */

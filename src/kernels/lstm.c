@@ -125,10 +125,10 @@ static float clipf(float v, float c)
 }
 
 /* y[r] += A[r,:] . x */
-static void gemv(bool simd, const float *A, int64_t rows, int64_t k, const float *x, float *y)
+static void gemv(oa_kgemv_fn simd, const float *A, int64_t rows, int64_t k, const float *x, float *y)
 {
-    if (simd) {
-        oa_kgemv_avx2(A, rows, k, x, y);
+    if (simd != NULL) {
+        simd(A, rows, k, x, y);
         return;
     }
     for (int64_t r = 0; r < rows; r++) {
@@ -193,7 +193,7 @@ static oa_status lstm_run(const oa_kop *op, const void *const *in, void *const *
     float *Yh = op->n_out > 1 ? out[1] : NULL;
     float *Yc = op->n_out > 2 ? out[2] : NULL;
     float *xw = ws, *gates = xw + T * B * G, *h = gates + B * G, *c = h + B * H;
-    const bool simd = oa_kisa_level() >= 1;
+    const oa_kgemv_fn simd = oa_kgemv_for(oa_kisa_tier_used()); /* NULL: scalar */
     const bool plain = !s->has_p && !(s->clip > 0) && !s->input_forget;
     const oa_kew_table *ew = oa_kew();
     if (Y != NULL) {

@@ -1,8 +1,9 @@
 /*
  * Winograd F(m x m, 3x3) building blocks (simd/wino_avx2.c) used by the
- * NCHWc conv path in conv.c. Tensors are 8-channel blocks: one pixel is
- * 8 consecutive floats. A transformed tile is (m+2)^2 such vectors,
- * `tstride` floats apart.
+ * NCHWc conv path in conv.c. The transforms take 8 channels at a time: an
+ * 8-channel block, or either half of a 16-channel block (AVX-512 CPUs);
+ * consecutive pixels are `ps` (the block) floats apart. A transformed tile
+ * is (m+2)^2 vectors of 8, `tstride` floats apart.
  */
 #ifndef OA_KERNELS_WINO_H
 #define OA_KERNELS_WINO_H
@@ -19,13 +20,14 @@ typedef struct oa_kwino_post {
 } oa_kwino_post;
 
 /* Input tile with top-left corner (iy0, ix0) (may lie in the padding) of an
- * [H][W][8] plane; out-of-image pixels read as 0. */
-void oa_kwino_in_avx2(int m, const float *x, int64_t H, int64_t W, int64_t iy0, int64_t ix0, float *v,
+ * [H][W][ps] plane (8 channels read at each pixel); out-of-image pixels read as 0. */
+void oa_kwino_in_avx2(int m, const float *x, int64_t H, int64_t W, int64_t ps, int64_t iy0, int64_t ix0, float *v,
                       int64_t tstride);
-/* Output tile: nr x nc pixels (clipped) written at y (row stride ow pixels),
- * plus bias[8] and the post-ops; res[i] points at the same pixel as y. */
-void oa_kwino_out_avx2(int m, const float *mt, int64_t tstride, const float *bias, float *y, int64_t ow, int nr,
-                       int nc, const oa_kwino_post *post, const float *const *res);
+/* Output tile: nr x nc pixels (clipped) written at y (row stride ow pixels of
+ * ps floats, 8 written per pixel), plus bias[8] and the post-ops; res[i]
+ * points at the same pixel as y, same layout. */
+void oa_kwino_out_avx2(int m, const float *mt, int64_t tstride, const float *bias, float *y, int64_t ow, int64_t ps,
+                       int nr, int nc, const oa_kwino_post *post, const float *const *res);
 /* nt <= 6 tiles x 16 output channels: m0/m1 [nt][8] = v[nt rows of stride vs][k] * u[k][16]
  * (m1 NULL: only 8 channels are stored). */
 void oa_kwino_gemm_avx2(const float *u, const float *v, int64_t k, int64_t vs, int nt, float *m0, float *m1);

@@ -1,6 +1,7 @@
 /*
  * Winograd F(m x m, 3x3) pieces for the NCHWc conv path (conv.c), AVX2+FMA,
- * one 8-channel block per __m256: the input tile transform B^T d B, the
+ * 8 channels per __m256 (an 8-channel block, or one half of a 16-channel
+ * block: pixels `ps` floats apart): the input tile transform B^T d B, the
  * output transform A^T M A with bias and simple post-ops, and the GEMM
  * microkernel that multiplies the transformed filters by the transformed
  * tiles at each of the (m+2)^2 points. m is 2 or 4 (Lavin & Gray's
@@ -56,16 +57,16 @@ static inline void at2(const V8 *s, int ss, V8 *o, int so)
     o[so] = SUB(SUB(s[ss], s[2 * ss]), s[3 * ss]);
 }
 
-void oa_kwino_in_avx2(int m, const float *x, int64_t H, int64_t W, int64_t iy0, int64_t ix0, float *v,
+void oa_kwino_in_avx2(int m, const float *x, int64_t H, int64_t W, int64_t ps, int64_t iy0, int64_t ix0, float *v,
                       int64_t tstride)
 {
     const int n = m + 2;
     V8 d[36], t[36];
     if (iy0 >= 0 && ix0 >= 0 && iy0 + n <= H && ix0 + n <= W) {
         for (int i = 0; i < n; i++) {
-            const float *row = x + ((iy0 + i) * W + ix0) * 8;
+            const float *row = x + ((iy0 + i) * W + ix0) * ps;
             for (int j = 0; j < n; j++) {
-                d[i * n + j] = _mm256_loadu_ps(row + j * 8);
+                d[i * n + j] = _mm256_loadu_ps(row + j * ps);
             }
         }
     } else {
@@ -73,7 +74,7 @@ void oa_kwino_in_avx2(int m, const float *x, int64_t H, int64_t W, int64_t iy0, 
             int64_t yy = iy0 + i;
             for (int j = 0; j < n; j++) {
                 int64_t xx = ix0 + j;
-                d[i * n + j] = yy >= 0 && yy < H && xx >= 0 && xx < W ? _mm256_loadu_ps(x + (yy * W + xx) * 8)
+                d[i * n + j] = yy >= 0 && yy < H && xx >= 0 && xx < W ? _mm256_loadu_ps(x + (yy * W + xx) * ps)
                                                                        : _mm256_setzero_ps();
             }
         }
@@ -98,8 +99,8 @@ void oa_kwino_in_avx2(int m, const float *x, int64_t H, int64_t W, int64_t iy0, 
     }
 }
 
-void oa_kwino_out_avx2(int m, const float *mt, int64_t tstride, const float *bias, float *y, int64_t ow, int nr,
-                       int nc, const oa_kwino_post *post, const float *const *res)
+void oa_kwino_out_avx2(int m, const float *mt, int64_t tstride, const float *bias, float *y, int64_t ow, int64_t ps,
+                       int nr, int nc, const oa_kwino_post *post, const float *const *res)
 {
     const int n = m + 2;
     V8 s[36], t[24], o[16];
@@ -124,7 +125,7 @@ void oa_kwino_out_avx2(int m, const float *mt, int64_t tstride, const float *bia
     V8 b = _mm256_loadu_ps(bias), zero = _mm256_setzero_ps();
     for (int i = 0; i < nr; i++) {
         for (int j = 0; j < nc; j++) {
-            int64_t off = (i * ow + j) * 8;
+            int64_t off = (i * ow + j) * ps;
             V8 r = ADD(o[i * m + j], b);
             for (int k = 0; k < post->n; k++) {
                 if (post->kind[k] == OA_KWINO_ADD) {
