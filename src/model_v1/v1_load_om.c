@@ -32,6 +32,7 @@
 #include "base/error.h"
 #include "base/log.h"
 #include "base/pages.h"
+#include "base/util.h"
 #include "file_constant/file_constant.h"
 #include "model_v1/om_reader.h"
 #include "model_v1/v1_model.h"
@@ -486,6 +487,24 @@ oa_status oa_v1_load_om(oa_model *m, const oa_model_load_args *args)
         oa_blob_release(lc.keep);
         drop_owned(&lc);
         return st;
+    }
+    if (args->work_ptr == NULL) {
+        /* Our feature map is memory_size bytes: what the plan's tensors do not cover is taken on trust, up to
+         * the load limit (docs/model_api.md, "Bounds the loader checks"). */
+        const uint64_t slack = (prog->zero_copy_off - OA_MIN(prog->work_hi, prog->zero_copy_off)) +
+                               (prog->memory_size - OA_MIN(prog->io_hi, prog->memory_size));
+        const uint64_t limit = oa_load_limit_bytes();
+        if (slack > limit) {
+            st = OA_FAIL(OA_E_GE_PARAM, "model %u: memory_size %lld is %llu bytes more than its tensors use (%llu "
+                         "in the feature map, zero-copy IO up to %llu), above the load limit of %llu bytes "
+                         "($OPENACL_LOAD_LIMIT_MB)", m->id, (long long)memory_size, (unsigned long long)slack,
+                         (unsigned long long)prog->work_hi, (unsigned long long)prog->io_hi,
+                         (unsigned long long)limit);
+            oa_v1_program_destroy(prog);
+            oa_blob_release(lc.keep);
+            drop_owned(&lc);
+            return st;
+        }
     }
     const uint64_t own_work = args->reuse_zero_copy ? need : 0;
     oa_v1_model *x = NULL;
