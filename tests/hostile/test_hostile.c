@@ -41,6 +41,7 @@
 static const char *g_dir;
 static const char *g_v1dir;
 
+static const char *path_in(const char *dir, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static const char *path_in(const char *dir, const char *fmt, ...)
 {
     static char buf[4][PATH_MAX];
