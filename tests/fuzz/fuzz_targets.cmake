@@ -70,3 +70,12 @@ set_tests_properties(fuzz_onnx_om PROPERTIES FIXTURES_REQUIRED "fuzz_suite_seeds
 math(EXPR fuzz_timeout "${OA_FUZZ_RUN_SECONDS} + 600")
 set_tests_properties(fuzz_mdl_exec fuzz_json fuzz_onnx_om PROPERTIES TIMEOUT ${fuzz_timeout} LABELS "fuzz"
   ENVIRONMENT "${fenv}")
+
+# Reproducers of past findings (tests/fuzz/regressions/<target>/), each replayed once by its target.
+foreach(t mdl_exec json)
+  file(GLOB repro ${CMAKE_CURRENT_SOURCE_DIR}/regressions/${t}/*)
+  if(repro)
+    add_test(NAME fuzz_${t}_regressions COMMAND fuzz_${t} ${repro} WORKING_DIRECTORY ${fz})
+    set_tests_properties(fuzz_${t}_regressions PROPERTIES LABELS "fuzz" ENVIRONMENT "${fenv}" TIMEOUT 300)
+  endif()
+endforeach()
