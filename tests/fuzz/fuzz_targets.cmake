@@ -75,7 +75,8 @@ set_tests_properties(fuzz_mdl_exec fuzz_json fuzz_onnx_om PROPERTIES TIMEOUT ${f
 foreach(t mdl_exec json)
   file(GLOB repro ${CMAKE_CURRENT_SOURCE_DIR}/regressions/${t}/*)
   if(repro)
-    add_test(NAME fuzz_${t}_regressions COMMAND fuzz_${t} ${repro} WORKING_DIRECTORY ${fz})
+    add_test(NAME fuzz_${t}_regressions COMMAND fuzz_${t} -rss_limit_mb=2048 -malloc_limit_mb=1024 ${repro}
+             WORKING_DIRECTORY ${fz})
     set_tests_properties(fuzz_${t}_regressions PROPERTIES LABELS "fuzz" ENVIRONMENT "${fenv}" TIMEOUT 300)
   endif()
 endforeach()
