@@ -13,6 +13,7 @@ PKGS=(
   libcjson-dev libprotobuf-c-dev protobuf-c-compiler libssl-dev libcmocka-dev
   libdnnl-dev libopenblas-dev
   clang libclang-rt-14-dev
+  libonnx-testdata
   nodejs npm
   fonts-dejavu-core
   libonnx-testdata

@@ -4,7 +4,8 @@
 # AddressSanitizer+UndefinedBehaviorSanitizer build: configure, build, run
 # every test with ctest (unit tests, header/ABI checks, compat programs built
 # against the installed prefix). Prints ctest's summary for each build and
-# fails if any test failed.
+# fails if any test failed. Then a clang build with the sanitizers and
+# libFuzzer (hostile-input tests and short fuzz runs only).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/install_deps.sh || exit 1
@@ -25,5 +26,21 @@ run_build release -DCMAKE_BUILD_TYPE=RelWithDebInfo || status=1
 if [[ "${OA_SKIP_SANITIZERS:-0}" != 1 ]]; then
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     run_build asan -DCMAKE_BUILD_TYPE=Debug -DOA_SANITIZE=ON || status=1
+fi
+# clang: the tree with ASan + UBSan and libFuzzer coverage (OA_FUZZ), for
+# what only clang's sanitizers see (e.g. arithmetic on a null pointer): the
+# hostile-input regression tests and a bounded run of every fuzz target
+# (docs/fuzzing.md). Skipped with OA_SKIP_CLANG=1.
+if [[ "${OA_SKIP_SANITIZERS:-0}" != 1 && "${OA_SKIP_CLANG:-0}" != 1 ]] && command -v clang >/dev/null; then
+  echo "=== clang-fuzz: configure and build"
+  if CC=clang CXX=clang++ cmake -S . -B build/clang-fuzz -DCMAKE_INSTALL_PREFIX="$PWD/build/clang-fuzz/prefix" \
+       -DCMAKE_BUILD_TYPE=Debug -DOA_SANITIZE=ON -DOA_FUZZ=ON -DOA_FUZZ_SECONDS=15 -DOA_FUZZ_RUN_SECONDS=15 \
+       >/dev/null && cmake --build build/clang-fuzz -j"$JOBS"; then
+    echo "=== clang-fuzz: ctest -L 'hostile|fuzz'"
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+      ctest --test-dir build/clang-fuzz -L 'hostile|fuzz' -j"$JOBS" --output-on-failure --timeout 900 || status=1
+  else
+    status=1
+  fi
 fi
 exit $status

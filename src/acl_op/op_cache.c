@@ -1046,8 +1046,8 @@ oa_status oa_opcache_match(const oa_opreq *r, bool report, oa_opmodel **out)
         [ST_MATCH] = "", [ST_TYPE] = "no single-op model of this op type is loaded",
         [ST_INPUTS] = "the input descriptions differ from every model of this op type",
         [ST_OUTPUTS] = "the output descriptions differ from every model with these inputs",
-        [ST_ATTRS] = "the attributes (or constant inputs, shape ranges, value ranges) differ from every model "
-                     "with these inputs and outputs",
+        [ST_ATTRS] = ("the attributes (or constant inputs, shape ranges, value ranges) differ from every model "
+                      "with these inputs and outputs"),
     };
     return OA_FAIL(OA_E_OP_NOT_FOUND,
                    "[Match][OpModel]MatchOpModel opName = %s fail from static map or dynamic map: %s. Please make "

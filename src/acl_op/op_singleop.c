@@ -55,6 +55,25 @@ typedef struct name_val {
 } name_val;
 
 /* CANN's single-op JSON type names -> GE DataType. */
+
+/* A JSON number truncated to int64_t as a C cast would, without the undefined conversion of a value out of
+ * range (or NaN): false then. */
+static bool json_trunc_int64(const cJSON *e, int64_t *out)
+{
+    const double d = e->valuedouble;
+    if (!cJSON_IsNumber(e) || !(d > -9223372036854775809.0 && d < 9223372036854775808.0)) {
+        return false;
+    }
+    *out = (int64_t)d;
+    return true;
+}
+
+/* As above for a number that must be an integer. */
+static bool json_int64(const cJSON *e, int64_t *out)
+{
+    return cJSON_IsNumber(e) && e->valuedouble == floor(e->valuedouble) && json_trunc_int64(e, out);
+}
+
 static const name_val k_types[] = {
     {"bool", 12},       {"int8", 2},         {"uint8", 4},          {"int16", 6},          {"uint16", 7},
     {"int32", 3},       {"uint32", 8},       {"int64", 9},          {"uint64", 10},        {"float16", 1},
@@ -130,13 +149,14 @@ static oa_status int_list(const cJSON *a, const char *what, int64_t *out, size_t
     const cJSON *e;
     cJSON_ArrayForEach(e, a)
     {
-        if (!cJSON_IsNumber(e) || e->valuedouble != floor(e->valuedouble)) {
+        int64_t v = 0;
+        if (!json_int64(e, &v)) {
             return OA_FAIL(OA_E_PARAM, "[%s] must be a list of integers", what);
         }
         if (*n == cap) {
             return OA_FAIL(OA_E_PARAM, "[%s] has more than %zu entries", what, cap);
         }
-        out[(*n)++] = (int64_t)e->valuedouble;
+        out[(*n)++] = v;
     }
     return OA_OK;
 }
@@ -177,7 +197,10 @@ static oa_status const_value(const cJSON *cv, json_tensor *t, const char *what)
         } else if (t->dtype == 11) {
             memcpy(p, &v, 8);
         } else {
-            const int64_t iv = (int64_t)v;
+            int64_t iv = 0;
+            if (!json_trunc_int64(e, &iv)) {
+                return OA_FAIL(OA_E_PARAM, "%s: const_value %g does not fit 64 bits", what, v);
+            }
             memcpy(p, &iv, esz); /* little endian: the low bytes, as the unsigned casts of CANN */
         }
         ++i;
@@ -311,9 +334,10 @@ static oa_status set_attr(aclopAttr *a, const cJSON *j, const char *op)
             st = oa_opattr_set_bool(a, name, cJSON_IsTrue(v));
         }
     } else if (strcmp(t, "int") == 0) {
-        bad = !cJSON_IsNumber(v);
+        int64_t iv = 0;
+        bad = !json_trunc_int64(v, &iv);
         if (!bad) {
-            st = oa_opattr_set_int(a, name, (int64_t)v->valuedouble);
+            st = oa_opattr_set_int(a, name, iv);
         }
     } else if (strcmp(t, "float") == 0) {
         bad = !cJSON_IsNumber(v);
@@ -333,7 +357,8 @@ static oa_status set_attr(aclopAttr *a, const cJSON *j, const char *op)
                 dt = (int)d;
             }
         } else if (cJSON_IsNumber(v)) {
-            dt = (int)v->valuedouble;
+            int64_t iv = -1;
+            dt = json_trunc_int64(v, &iv) && iv >= 0 && iv <= INT32_MAX ? (int)iv : -1;
         }
         bad = dt < 0;
         if (!bad) {
@@ -364,8 +389,7 @@ static oa_status set_attr(aclopAttr *a, const cJSON *j, const char *op)
                 bad = !cJSON_IsBool(e);
                 ((bool *)buf)[i] = cJSON_IsTrue(e);
             } else if (strcmp(et, "int") == 0) {
-                bad = !cJSON_IsNumber(e);
-                ((int64_t *)buf)[i] = (int64_t)e->valuedouble;
+                bad = !json_trunc_int64(e, &((int64_t *)buf)[i]);
             } else if (strcmp(et, "float") == 0) {
                 bad = !cJSON_IsNumber(e);
                 ((float *)buf)[i] = (float)e->valuedouble;
@@ -674,7 +698,7 @@ oa_status oa_singleop_build(const char *json_text, size_t len, const oa_singleop
                 break;
             }
             const cJSON *cf = cJSON_GetObjectItemCaseSensitive(e, "compile_flag");
-            if (cJSON_IsNumber(cf) && (int)cf->valuedouble == 1) {
+            if (cJSON_IsNumber(cf) && cf->valuedouble == 1.0) {
                 continue; /* a flag entry: CANN skips it (fuzzy compile of the following ops) */
             }
             const oa_status s1 = build_one(e, index, o, pass == 1, written);

@@ -43,6 +43,15 @@ long oa_env_long(const char *name, long fallback)
     return r;
 }
 
+uint64_t oa_load_limit_bytes(void)
+{
+    const long mb = oa_env_long("OPENACL_LOAD_LIMIT_MB", 1024);
+    if (mb <= 0) {
+        return 0;
+    }
+    return (uint64_t)mb > (UINT64_MAX >> 20) ? UINT64_MAX : (uint64_t)mb << 20;
+}
+
 char *oa_strdup(const char *s)
 {
     if (s == NULL) {

@@ -64,6 +64,13 @@ uint64_t oa_now_ns(void);
 /* Integer value of an environment variable, or fallback when unset/invalid. */
 long oa_env_long(const char *name, long fallback);
 
+/*
+ * Cap in bytes on memory a loader would allocate for a size that a file
+ * states but nothing in the file justifies ($OPENACL_LOAD_LIMIT_MB, default
+ * 1024 MB; docs/model_api.md, "Bounds the loader checks").
+ */
+uint64_t oa_load_limit_bytes(void);
+
 /* Duplicates a string with malloc; NULL on OOM or NULL input. */
 char *oa_strdup(const char *s);
 

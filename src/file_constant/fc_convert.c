@@ -46,6 +46,7 @@ static oa_status tmp_dir_path(uint64_t session_id, char *out, size_t cap)
     } else if (getcwd(base, sizeof base) == NULL) {
         return OA_FAIL(OA_E_GE_FAILURE, "cannot get the current directory: %s", strerror(errno));
     }
+    fc_remove_stale_tmp_dirs(base); /* those of killed builds: nothing else ever removes them */
     int r = snprintf(out, cap, "%s/" OA_FC_TMP_DIR_PREFIX "%ld_%llu", strcmp(base, "/") == 0 ? "" : base,
                      (long)getpid(), (unsigned long long)session_id);
     if (r < 0 || (size_t)r >= cap) {
@@ -179,13 +180,35 @@ static oa_status write_one(void *ctx, size_t i)
     return fc_write_file_atomic(j->path, j->t->data, j->t->size, 0600, "weight_write");
 }
 
-static bool file_has_size(const char *path, uint64_t want_at_least, bool exact)
+/*
+ * True when path is a regular file of the weight directory dir whose bytes at
+ * [off, off + size) are data (and, exact, which ends there): a weight that a
+ * meta.json names is reused only when its file really holds these bytes (the
+ * hash it is filed under is only a claim; docs/external_weights.md).
+ */
+static bool file_holds(const char *dir, const char *path, uint64_t off, const void *data, size_t size, bool exact)
 {
-    struct stat st;
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0) {
+    char pdir[PATH_MAX];
+    if (!fc_dirname(path, pdir, sizeof pdir) || strcmp(pdir, dir) != 0) {
         return false;
     }
-    return exact ? (uint64_t)st.st_size == want_at_least : (uint64_t)st.st_size >= want_at_least;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0) {
+        return false;
+    }
+    struct stat st;
+    bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0 && (uint64_t)st.st_size >= off &&
+              (uint64_t)st.st_size - off >= size && (!exact || (uint64_t)st.st_size - off == size);
+    const size_t chunk = (size_t)1 << 20;
+    char *buf = ok && size > 0 ? malloc(size < chunk ? size : chunk) : NULL;
+    ok = ok && (size == 0 || buf != NULL);
+    for (size_t at = 0; ok && at < size; at += chunk) {
+        const size_t n = size - at < chunk ? size - at : chunk;
+        ok = fc_pread_all(fd, buf, n, off + at) && memcmp(buf, (const char *)data + at, n) == 0;
+    }
+    free(buf);
+    close(fd);
+    return ok;
 }
 
 static oa_status save_files(fc_item *items, size_t n, const char *dir, fc_meta *meta, unsigned threads,
@@ -220,7 +243,7 @@ static oa_status save_files(fc_item *items, size_t n, const char *dir, fc_meta *
             continue;
         }
         fc_meta_entry *e = fc_meta_find(meta, it->hash);
-        if (e != NULL && e->file != NULL && file_has_size(path, it->t->size, true)) {
+        if (e != NULL && e->file != NULL && file_holds(dir, path, 0, it->t->data, it->t->size, true)) {
             OA_LOGI("reusing weight file [%s] for [%s]", path, it->node->name);
             stats->reused++;
             continue;
@@ -326,7 +349,7 @@ static oa_status save_combined(oa_graph *root, const char *om_prefix, fc_item *i
          * (GE trusts meta alone; a vanished file would give a broken model). */
         if (e != NULL && e->file != NULL) {
             uint64_t off = e->has_offset ? e->offset : 0;
-            if (file_has_size(e->file, off + it->t->size, false)) {
+            if (file_holds(dir, e->file, off, it->t->data, it->t->size, false)) {
                 if (it->first) {
                     stats->reused++; /* first sight of this hash in this build: a previous build wrote it */
                 }
@@ -334,8 +357,8 @@ static oa_status save_combined(oa_graph *root, const char *om_prefix, fc_item *i
                 it->offset = off;
                 continue;
             }
-            OA_LOGW("meta.json names [%s] at offset %llu for weight %s but the file does not hold it; writing it "
-                    "again", e->file, (unsigned long long)off, it->hash);
+            OA_LOGW("meta.json names [%s] at offset %llu for weight %s but that file of the weight directory does "
+                    "not hold its bytes; writing it again", e->file, (unsigned long long)off, it->hash);
         }
         if (fd < 0) {
             fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
@@ -667,6 +690,9 @@ oa_status oa_fc_move_to_model_dir(oa_graph *root, const char *om_path)
     free(gs);
     if (st == OA_OK && nm > 0) {
         st = fc_mkdirs(wdir);
+    }
+    if (st == OA_OK && nm > 0) {
+        fc_remove_stale_tmp_dirs(wdir); /* copies of killed builds (copy_then_rename's temp files) */
     }
     for (size_t i = 0; i < nm && st == OA_OK; i++) {
         if (rename(moves[i].src, moves[i].dst) != 0) {

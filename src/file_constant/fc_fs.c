@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -246,6 +247,11 @@ oa_status fc_write_file_atomic(const char *path, const void *data, size_t len, u
     return OA_OK;
 }
 
+static bool pid_dead(long pid)
+{
+    return pid > 0 && pid != (long)getpid() && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
 /* True for "<anything>.tmp.<pid>.<n>" whose pid is not alive. */
 static bool stale_temp(const char *name)
 {
@@ -264,10 +270,7 @@ static bool stale_temp(const char *name)
     if (end == q || *end != '\0') {
         return false;
     }
-    if (pid == (long)getpid()) {
-        return false;
-    }
-    return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+    return pid_dead(pid);
 }
 
 void fc_remove_stale_temps(const char *dir)
@@ -287,6 +290,56 @@ void fc_remove_stale_temps(const char *dir)
         }
     }
     closedir(d);
+}
+
+/* True for OA_FC_TMP_DIR_PREFIX "<pid>_<n>" whose pid is not alive. */
+static bool stale_tmp_dir(const char *name)
+{
+    const size_t pl = strlen(OA_FC_TMP_DIR_PREFIX);
+    if (strncmp(name, OA_FC_TMP_DIR_PREFIX, pl) != 0) {
+        return false;
+    }
+    const char *p = name + pl;
+    char *end;
+    long pid = strtol(p, &end, 10);
+    if (end == p || *end != '_') {
+        return false;
+    }
+    const char *q = end + 1;
+    strtoull(q, &end, 10);
+    return end != q && *end == '\0' && pid_dead(pid);
+}
+
+void fc_remove_stale_tmp_dirs(const char *base)
+{
+    int lfd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (lfd < 0) {
+        return;
+    }
+    int r;
+    do {
+        r = flock(lfd, LOCK_EX);
+    } while (r != 0 && errno == EINTR);
+    if (r == 0) {
+        DIR *d = opendir(base);
+        struct dirent *e;
+        while (d != NULL && (e = readdir(d)) != NULL) {
+            char p[4400];
+            if (stale_tmp_dir(e->d_name) && fc_join(p, sizeof p, base, e->d_name)) {
+                struct stat st;
+                if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+                    OA_LOGI("removing temporary weight directory [%s] left by a killed build", p);
+                    (void)fc_remove_tree(p);
+                }
+            }
+        }
+        if (d != NULL) {
+            closedir(d);
+        }
+        fc_remove_stale_temps(base);
+        flock(lfd, LOCK_UN);
+    }
+    close(lfd);
 }
 
 /* ---- worker pool ---- */

@@ -47,6 +47,12 @@ oa_status fc_write_file_atomic(const char *path, const void *data, size_t len, u
 void fc_fsync_dir(const char *dir);
 /* Removes leftover "<name>.tmp.<pid>.<n>" files of dead writers in dir. */
 void fc_remove_stale_temps(const char *dir);
+/*
+ * Under an exclusive flock of base itself: removes the temporary weight
+ * directories OA_FC_TMP_DIR_PREFIX "<pid>_<n>" of processes that no longer
+ * exist (a killed atc's), and stale temp files of dead writers in base.
+ */
+void fc_remove_stale_tmp_dirs(const char *base);
 /* Last path component (after the last '/'); the string itself when none. */
 const char *fc_basename(const char *path);
 /* dirname into out ("." when path has no '/'). false when it does not fit. */

@@ -306,8 +306,11 @@ typedef struct resolve_ctx {
     const oa_fc_load_opts *o;
     const oa_fc_value_bins *bins;
     const char *dir;      /* weight dir with trailing '/', "" when none */
-    char dir_real[PATH_MAX]; /* realpath of dir (empty when dir does not exist) */
+    char dir_real[PATH_MAX]; /* realpath of dir (empty when dir does not exist); without a weight dir, the
+                              * realpath of the current directory, which relative locations must stay in */
 } resolve_ctx;
+
+static const oa_external_weight *find_user_mem(const oa_fc_load_opts *o, const char *file_name);
 
 /* Resolved path of node n into *path (malloc'd); *contained: must stay under
  * the weight directory. */
@@ -321,8 +324,9 @@ static oa_status resolve_path(const resolve_ctx *c, const oa_node *n, oa_fc_ref 
     *contained = false;
     const char *p = ref->path;
     char buf[PATH_MAX];
-    if (c->dir[0] != '\0' && (ref->src == OA_FC_PATH_LOCATION || v2)) {
-        if (ref->src != OA_FC_PATH_LOCATION) {
+    /* V1 reads file_path verbatim in CANN; here it is confined like a location (docs/external_weights.md) */
+    if (c->dir[0] != '\0' && (ref->src == OA_FC_PATH_LOCATION || ref->src == OA_FC_PATH_FILE_PATH || v2)) {
+        if (v2 && ref->src != OA_FC_PATH_LOCATION) {
             /* RT2's FileConstantKernel: a weight dir but no location */
             return OA_FAIL(OA_E_GE_FAILURE, "FileConstant [%s] has no location while the weight directory [%s] is "
                                             "set", n->name, c->dir);
@@ -351,6 +355,20 @@ static oa_status resolve_path(const resolve_ctx *c, const oa_node *n, oa_fc_ref 
     } else if (ref->src == OA_FC_PATH_NONE) {
         return OA_FAIL(OA_E_GE_FAILURE, "FileConstant [%s]: its file_id is not in ge.exec.value_bins, so it has "
                                         "no weight file", n->name);
+    } else if (ref->src != OA_FC_PATH_FILE_ID) {
+        /*
+         * Hardening over CANN (docs/external_weights.md): without a weight directory (a memory load without
+         * ACL_MDL_WEIGHT_PATH_PTR) the model names the file alone, so it may only name one under the current
+         * directory; an absolute or escaping location needs the application's weight directory, or the
+         * application's memory for that file (aclmdlSetExternalWeightAddress, matched by file name).
+         */
+        if ((p[0] == '/' || has_dot_component(p, true)) && find_user_mem(c->o, fc_basename(p)) == NULL) {
+            return OA_FAIL(OA_E_GE_FAILURE, "location [%s] of FileConstant [%s] is absolute or leaves the current "
+                                            "directory, and the model was loaded from memory without a weight "
+                                            "directory: pass the directory with ACL_MDL_WEIGHT_PATH_PTR "
+                                            "(aclmdlLoadWithConfig)", p, n->name);
+        }
+        *contained = p[0] != '/';
     }
     *path = oa_strdup(p);
     return *path ? OA_OK : OA_FAIL(OA_E_NOMEM, "out of memory");
@@ -369,7 +387,8 @@ static oa_status open_weight(const resolve_ctx *c, const oa_node *n, const char 
         size_t dl = strlen(c->dir_real);
         if (dl == 0 || strncmp(real, c->dir_real, dl) != 0 || (real[dl] != '/' && c->dir_real[dl - 1] != '/')) {
             return OA_FAIL(OA_E_GE_FAILURE, "weight file [%s] of FileConstant [%s] resolves to [%s], outside the "
-                                            "weight directory [%s]", path, n->name, real, c->dir);
+                                            "weight directory [%s]", path, n->name, real,
+                           c->dir[0] != '\0' ? c->dir : c->dir_real);
         }
     }
     int fd = open(real, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
@@ -667,6 +686,8 @@ oa_status oa_fc_load(oa_graph *root, const oa_fc_load_opts *o, oa_fc_set **out)
     c.bins = bins;
     if (s->weight_dir[0] != '\0' && realpath(s->weight_dir, c.dir_real) == NULL) {
         c.dir_real[0] = '\0'; /* no such directory: any node needing it fails to open its file */
+    } else if (s->weight_dir[0] == '\0' && realpath(".", c.dir_real) == NULL) {
+        c.dir_real[0] = '\0'; /* no current directory: relative locations fail to open */
     }
     /* 1. resolve every path, decide combined vs individual */
     bool *contained = calloc(count, sizeof *contained);

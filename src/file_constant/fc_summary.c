@@ -238,6 +238,10 @@ static uint64_t num(const cJSON *o, const char *k, bool *ok)
         *ok = false;
         return 0;
     }
+    if (v->valuedouble >= 18446744073709551616.0 || v->valuedouble != v->valuedouble) {
+        *ok = false; /* beyond uint64_t (or NaN): no conversion */
+        return 0;
+    }
     return v->valuedouble < 0 ? UINT64_MAX : (uint64_t)v->valuedouble;
 }
 

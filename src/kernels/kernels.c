@@ -122,6 +122,22 @@ oa_ktensor *oa_ktensor_set(oa_ktensor *t, oa_kdtype dt, int rank, const int64_t 
     return t;
 }
 
+/* double -> int64_t as a cast, saturated instead of undefined beyond the range (NaN: 0); constants come from
+ * model files (fuzz_mdl_exec finding, docs/fuzzing.md). */
+static int64_t sat_i64(double v)
+{
+    if (!(v == v)) {
+        return 0;
+    }
+    if (v >= 9223372036854775808.0) {
+        return INT64_MAX;
+    }
+    if (v < -9223372036854775808.0) {
+        return INT64_MIN;
+    }
+    return (int64_t)v;
+}
+
 int64_t oa_kt_get_i64(const oa_ktensor *t, int64_t i)
 {
     const void *p = t->data;
@@ -134,8 +150,8 @@ int64_t oa_kt_get_i64(const oa_ktensor *t, int64_t i)
     case OA_KDT_I8: return ((const int8_t *)p)[i];
     case OA_KDT_U8: case OA_KDT_BOOL: return ((const uint8_t *)p)[i];
     case OA_KDT_U64: return (int64_t)((const uint64_t *)p)[i];
-    case OA_KDT_F32: return (int64_t)((const float *)p)[i];
-    case OA_KDT_F64: return (int64_t)((const double *)p)[i];
+    case OA_KDT_F32: return sat_i64(((const float *)p)[i]);
+    case OA_KDT_F64: return sat_i64(((const double *)p)[i]);
     default: return 0;
     }
 }

@@ -483,7 +483,12 @@ static void mm_dnnl_worker(void *vctx, size_t tid, size_t b, size_t e)
         dnnl_dims_t sd = {(dnnl_dim_t)sl->scratch};
         dnnl_memory_desc_init_by_tag(&scr_md, 1, sd, dnnl_u8, dnnl_a);
         const dnnl_memory_desc_t *mds[5] = {&sl->a_md, &sl->b_md, &sl->c_md, &sl->bias_md, &scr_md};
-        const void *biasp = (const float *)(s->biascopy ? s->biascopy : c->in[2]) + sl->n0;
+        /* The bias pointer exists only when the primitive takes a bias: a MatMul without one has no
+         * in[2] (and offsetting a NULL pointer is undefined). */
+        const void *biasp = NULL;
+        if (s->bias_in_dnnl) {
+            biasp = (const float *)(s->biascopy ? s->biascopy : c->in[2]) + sl->n0;
+        }
         void *ptrs[5] = {(void *)(uintptr_t)a, (void *)(uintptr_t)bm, cm, (void *)(uintptr_t)biasp,
                          c->ws + tid * c->slot};
         int kinds[5] = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST, DNNL_ARG_BIAS, DNNL_ARG_SCRATCHPAD};

@@ -6,6 +6,7 @@
  * Nearest works on any dtype (plain layout); linear needs f32.
  */
 #include "kernels/kernel_internal.h"
+#include "base/util.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@ typedef struct rs_state {
     int64_t n, c, ih, iw, oh, ow;
     size_t esz;
     bool blocked, linear;
+    bool empty;                     /* no output element: nothing to set up or run */
     int64_t *i0h, *i1h, *i0w, *i1w; /* source indices */
     float *lh, *lw;                 /* linear weights of the second index */
 } rs_state;
@@ -51,11 +53,26 @@ static oa_status rs_infer(const void *params, int n_in, const oa_ktensor *in, in
         }
     }
     if (oh < 0 && p->scale_h > 0 && p->scale_w > 0) {
-        oh = (int64_t)floor((double)in[0].dims[2] * p->scale_h);
-        ow = (int64_t)floor((double)in[0].dims[3] * p->scale_w);
+        const double dh = floor((double)in[0].dims[2] * p->scale_h), dw = floor((double)in[0].dims[3] * p->scale_w);
+        if (!(dh < 4611686018427387904.0 && dw < 4611686018427387904.0)) { /* 2^62: no undefined conversion */
+            return OA_FAIL(OA_E_PARAM, "Resize: scales %g x %g give an output beyond any size", (double)p->scale_h,
+                           (double)p->scale_w);
+        }
+        oh = (int64_t)dh;
+        ow = (int64_t)dw;
     }
     if (oh < 0 || ow < 0) {
         return OA_FAIL(OA_E_PARAM, "Resize: output size unknown (give a host sizes input or scales)");
+    }
+    /* The output is what a model's scales or sizes say: a few bytes of a file may ask for any size, so the
+     * output is bounded by the load limit (docs/model_api.md, "Bounds the loader checks"; a fuzz_mdl_exec
+     * finding: 2^31 rows from one scale). */
+    int64_t elems = in[0].dims[0] * in[0].dims[1], bytes = 0;
+    if (!oa_mul_i64(elems, oh, &elems) || !oa_mul_i64(elems, ow, &elems) ||
+        !oa_mul_i64(elems, (int64_t)oa_kdtype_size(in[0].dtype), &bytes) || (uint64_t)bytes > oa_load_limit_bytes()) {
+        return OA_FAIL(OA_E_PARAM, "Resize: an output of [%lld,%lld,%lld,%lld] exceeds the load limit of %llu bytes "
+                       "($OPENACL_LOAD_LIMIT_MB)", (long long)in[0].dims[0], (long long)in[0].dims[1], (long long)oh,
+                       (long long)ow, (unsigned long long)oa_load_limit_bytes());
     }
     out[0] = in[0];
     out[0].data = NULL;
@@ -135,7 +152,13 @@ static oa_status rs_setup(oa_kop *op)
     s->esz = oa_kdtype_size(x->dtype);
     s->blocked = x->layout == OA_KLAYOUT_NCHWC;
     s->linear = p->mode == OA_KRESIZE_LINEAR;
-    if ((s->ih == 0 || s->iw == 0) && s->oh * s->ow > 0) {
+    if (s->n == 0 || s->c == 0 || s->oh == 0 || s->ow == 0) {
+        /* tables are per output row and column: an empty output with a huge other side (2^31 rows of 0
+         * columns, from a model's scales) must not allocate them (fuzz_mdl_exec finding, docs/fuzzing.md) */
+        s->empty = true;
+        return OA_OK;
+    }
+    if (s->ih == 0 || s->iw == 0) {
         return OA_FAIL(OA_E_PARAM, "Resize: empty input plane");
     }
     size_t nh = (size_t)(s->oh > 0 ? s->oh : 1), nw = (size_t)(s->ow > 0 ? s->ow : 1);
@@ -228,6 +251,9 @@ static oa_status rs_run(const oa_kop *op, const void *const *in, void *const *ou
 {
     (void)ws;
     const rs_state *s = op->state;
+    if (s->empty) {
+        return OA_OK;
+    }
     if (in[0] == NULL || out[0] == NULL) {
         return OA_FAIL(OA_E_PARAM, "Resize: NULL data pointer");
     }

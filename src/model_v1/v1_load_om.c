@@ -20,7 +20,10 @@
  *   5. the first execution context on the work memory (the caller's, or
  *      memory_size bytes of ours, as GE allocates).
  * The graph is dropped at the end; the model keeps only the program, the
- * weight memory it points into and the feature map.
+ * weight memory it points into and the feature map. Each step is a named
+ * phase below (load_preflight, load_graph, load_place_weights,
+ * load_constants, load_program, load_check_memory_bound) over one v1_load
+ * state; load_abandon undoes whatever a failed load built.
  */
 #define OA_LOG_MODULE "GE"
 #include <stdlib.h>
@@ -315,194 +318,279 @@ static int64_t attr_i64(const oa_om_graph_info *gi, const char *name, int64_t df
     return oa_attrs_get_int(&gi->model_attrs, name, &v) ? v : dflt;
 }
 
-oa_status oa_v1_load_om(oa_model *m, const oa_model_load_args *args)
+/* State of one load while it goes through its phases (oa_v1_load_om). */
+typedef struct v1_load {
+    oa_model *m;
+    const oa_model_load_args *args;
+    int32_t dev;
+    oa_om_model *om;        /* until the graph takes it over */
+    const oa_om_partition *wp; /* WEIGHTS_DATA of table 0 */
+    uint64_t weight_size;   /* every table's weights */
+    bool om_mapped;         /* the image is our read-only mapping of the file */
+    const char *img;
+    size_t img_size;
+    oa_graph *g;
+    const oa_om_graph_info *gi;
+    int64_t memory_size, zero_copy;
+    uint64_t need;          /* memory_size - zero_copy: the caller's minimum work memory */
+    load_ctx lc;
+    uint8_t *base;          /* where the weights live for the model */
+    const uint8_t *part;    /* WEIGHTS_DATA in the image */
+    size_t part_size;
+    bool mapped;            /* base is the mapped partition itself */
+    oa_fc_set *fc;
+    keeper *kp;
+    oa_v1_program *prog;
+    char graph_name[256];   /* the graph's name, kept after the graph is destroyed */
+} v1_load;
+
+/* Phase 1: what needs no graph: the opened model, no queues, the device, the caller's weight memory. */
+static oa_status load_preflight(v1_load *L)
 {
-    oa_om_loaded *lo = args->om;
+    oa_om_loaded *lo = L->args->om;
     if (lo == NULL || lo->model == NULL) {
-        return OA_FAIL(OA_E_GE_LOAD_MODEL, "model %u: no opened .om model to load", m->id);
+        return OA_FAIL(OA_E_GE_LOAD_MODEL, "model %u: no opened .om model to load", L->m->id);
     }
-    if (args->input_q != NULL || args->output_q != NULL) {
+    if (L->args->input_q != NULL || L->args->output_q != NULL) {
         return OA_FAIL(OA_E_NOT_SUPPORTED, "model %u: queue-fed models (aclmdlLoadFrom*WithQ) are not supported on "
-                       "the CPU", m->id);
+                       "the CPU", L->m->id);
     }
-    int32_t dev = 0;
-    if (aclrtGetDevice(&dev) != ACL_SUCCESS) {
-        dev = 0;
+    if (aclrtGetDevice(&L->dev) != ACL_SUCCESS) {
+        L->dev = 0;
         oa_error_clear();
     }
-    m->device_id = dev;
-    oa_om_model *om = lo->model;
-    const oa_om_partition *wp = om->num_models > 0 ? om->models[0].weights : NULL;
-    uint64_t weight_size = 0;
-    for (uint32_t i = 0; i < om->num_models; i++) {
-        if (om->models[i].weights != NULL) {
-            weight_size += om->models[i].weights->size;
+    L->m->device_id = L->dev;
+    L->om = lo->model;
+    L->wp = L->om->num_models > 0 ? L->om->models[0].weights : NULL;
+    for (uint32_t i = 0; i < L->om->num_models; i++) {
+        if (L->om->models[i].weights != NULL) {
+            L->weight_size += L->om->models[i].weights->size;
         }
     }
-    if (args->weight_ptr != NULL && args->weight_size < weight_size) {
+    if (L->args->weight_ptr != NULL && L->args->weight_size < L->weight_size) {
         return OA_FAIL(OA_E_GE_PARAM, "E13025: weight memory of %zu bytes is smaller than the model's weights (%llu "
-                       "bytes), model %u", args->weight_size, (unsigned long long)weight_size, m->id);
+                       "bytes), model %u", L->args->weight_size, (unsigned long long)L->weight_size, L->m->id);
     }
-    const bool om_mapped = om->image.map != NULL;
-    const char *img = om->image.map;
-    const size_t img_size = om->image.map_size;
-    /* the graph takes the model over (and destroys it on failure) */
-    lo->model = NULL;
-    oa_graph *g = NULL;
-    const oa_om_graph_info *gi = NULL;
-    oa_status st = oa_om_graph_from_model(om, 0, &g, &gi);
+    L->om_mapped = L->om->image.map != NULL;
+    L->img = L->om->image.map;
+    L->img_size = L->om->image.map_size;
+    return OA_OK;
+}
+
+/* Phase 2: the graph and its static plan; the caller's work memory against it. */
+static oa_status load_graph(v1_load *L)
+{
+    ((oa_om_loaded *)L->args->om)->model = NULL; /* the graph takes the model over (and destroys it on failure) */
+    oa_status st = oa_om_graph_from_model(L->om, 0, &L->g, &L->gi);
+    L->om = NULL;
     if (st != OA_OK) {
         return st;
     }
-    const int64_t memory_size = gi->memory_size;
-    const int64_t zero_copy = attr_i64(gi, "zero_copy_memory_size", 0);
-    if (gi->unknown_shape || memory_size <= 0) {
-        oa_graph_destroy(g);
+    L->memory_size = L->gi->memory_size;
+    L->zero_copy = attr_i64(L->gi, "zero_copy_memory_size", 0);
+    if (L->gi->unknown_shape || L->memory_size <= 0) {
         return OA_FAIL(OA_E_GE_PARAM, "model %u has no static memory plan (memory_size %lld): it is not a static "
-                       "model", m->id, (long long)memory_size);
+                       "model", L->m->id, (long long)L->memory_size);
     }
-    if (zero_copy < 0 || zero_copy > memory_size) {
-        oa_graph_destroy(g);
-        return OA_FAIL(OA_E_GE_PARAM, "model %u: zero_copy_memory_size %lld is not within memory_size %lld", m->id,
-                       (long long)zero_copy, (long long)memory_size);
+    if (L->zero_copy < 0 || L->zero_copy > L->memory_size) {
+        return OA_FAIL(OA_E_GE_PARAM, "model %u: zero_copy_memory_size %lld is not within memory_size %lld", L->m->id,
+                       (long long)L->zero_copy, (long long)L->memory_size);
     }
-    const uint64_t need = (uint64_t)(memory_size - zero_copy);
-    if (args->work_ptr != NULL && args->work_size < need) {
-        oa_graph_destroy(g);
+    L->need = (uint64_t)(L->memory_size - L->zero_copy);
+    if (L->args->work_ptr != NULL && L->args->work_size < L->need) {
         return OA_FAIL(OA_E_GE_PARAM, "E13025: work memory of %zu bytes is smaller than the model needs (%llu bytes, "
-                       "memory_size %lld minus zero-copy %lld), model %u", args->work_size, (unsigned long long)need,
-                       (long long)memory_size, (long long)zero_copy, m->id);
+                       "memory_size %lld minus zero-copy %lld), model %u", L->args->work_size,
+                       (unsigned long long)L->need, (long long)L->memory_size, (long long)L->zero_copy, L->m->id);
     }
-    load_ctx lc = {.gi = gi};
-    /* where the weights live: GE copies them into the caller's weight memory; a mapped file
-     * is used in place when its WEIGHTS_DATA happens to be 64-byte aligned; else a copy */
-    uint8_t *base = NULL;
-    const uint8_t *part = NULL;
-    size_t part_size = 0;
-    if (wp != NULL && wp->size > 0) {
-        part = wp->data;
-        part_size = (size_t)wp->size;
+    L->lc.gi = L->gi;
+    return OA_OK;
+}
+
+/*
+ * Phase 3: where the weights live: GE copies them into the caller's weight
+ * memory; a mapped file is used in place when its WEIGHTS_DATA happens to be
+ * 64-byte aligned; else a copy of ours. Constants staying in the mapped image
+ * keep it alive with the model.
+ */
+static oa_status load_place_weights(v1_load *L)
+{
+    const oa_model_load_args *args = L->args;
+    if (L->wp != NULL && L->wp->size > 0) {
+        L->part = L->wp->data;
+        L->part_size = (size_t)L->wp->size;
         if (args->weight_ptr != NULL) {
-            base = args->weight_ptr;
-            memcpy(base, part, part_size);
-        } else if (args->om_path != NULL && ((uintptr_t)part & 63u) == 0) {
-            base = (uint8_t *)(uintptr_t)part;
+            L->base = args->weight_ptr;
+            memcpy(L->base, L->part, L->part_size);
+        } else if (args->om_path != NULL && ((uintptr_t)L->part & 63u) == 0) {
+            L->base = (uint8_t *)(uintptr_t)L->part;
         } else {
-            base = own(&lc, part_size);
-            if (base == NULL) {
-                oa_graph_destroy(g);
-                return OA_FAIL(OA_E_GE_MEMORY_ALLOCATION, "weights of %zu bytes", part_size);
+            L->base = own(&L->lc, L->part_size);
+            if (L->base == NULL) {
+                return OA_FAIL(OA_E_GE_MEMORY_ALLOCATION, "weights of %zu bytes", L->part_size);
             }
-            if (om_mapped) { /* our read-only mapping of the file (never the caller's memory) */
-                copy_from_mapping(base, part, part_size);
+            if (L->om_mapped) { /* our read-only mapping of the file (never the caller's memory) */
+                copy_from_mapping(L->base, L->part, L->part_size);
             } else {
-                memcpy(base, part, part_size);
+                memcpy(L->base, L->part, L->part_size);
             }
         }
     }
-    const bool mapped = base != NULL && base == part;
-    if (args->om_path != NULL && (mapped || part == NULL)) {
+    L->mapped = L->base != NULL && L->base == L->part;
+    if (args->om_path != NULL && (L->mapped || L->part == NULL)) {
         /* constants stay in the mapped image: keep it as long as the model */
         const oa_tensor *any = NULL;
-        for (const oa_node *n = oa_graph_first_node(g); n != NULL && any == NULL; n = n->next) {
+        for (const oa_node *n = oa_graph_first_node(L->g); n != NULL && any == NULL; n = n->next) {
             const oa_tensor *t = NULL;
             if ((n->type == OA_OP_CONST || n->type == OA_OP_CONSTANT) && oa_attrs_get_tensor(&n->attrs, "value", &t) &&
                 t->blob != NULL) {
                 any = t;
             }
         }
-        lc.keep = any != NULL ? oa_blob_retain(any->blob) : NULL;
-        if (om_mapped && lc.keep != NULL) { /* the image lives on and is our read-only file mapping */
-            lc.img = img;
-            lc.img_size = img_size;
+        L->lc.keep = any != NULL ? oa_blob_retain(any->blob) : NULL;
+        if (L->om_mapped && L->lc.keep != NULL) { /* the image lives on and is our read-only file mapping */
+            L->lc.img = L->img;
+            L->lc.img_size = L->img_size;
         }
     }
-    oa_blob *base_blob = base != NULL ? oa_blob_create(base, part_size, NULL, NULL) : NULL;
-    st = base != NULL && base_blob == NULL ? OA_E_NOMEM : OA_OK;
+    return OA_OK;
+}
+
+/* Phase 4: every constant re-pointed at the weights' home, then the external weights (FileConstant). */
+static oa_status load_constants(v1_load *L)
+{
+    oa_blob *base_blob = L->base != NULL ? oa_blob_create(L->base, L->part_size, NULL, NULL) : NULL;
+    oa_status st = L->base != NULL && base_blob == NULL ? OA_E_NOMEM : OA_OK;
     if (st == OA_OK) {
-        st = relocate_graph(&lc, g, part, part_size, base, base_blob);
+        st = relocate_graph(&L->lc, L->g, L->part, L->part_size, L->base, base_blob);
     }
     oa_blob_release(base_blob); /* the graph holds its own references while it lives */
-    oa_fc_set *fc = NULL;
     if (st == OA_OK) {
-        st = load_file_constants(g, args, dev, &fc);
+        st = load_file_constants(L->g, L->args, L->dev, &L->fc);
     }
-    lc.fc = fc;
-    keeper *kp = NULL;
-    if (st == OA_OK && fc != NULL) {
+    L->lc.fc = L->fc;
+    if (st == OA_OK && L->fc != NULL) {
         keeper *k = calloc(1, sizeof(*k));
         oa_blob *kb = k != NULL ? oa_blob_create(k, 0, keeper_release, k) : NULL;
         if (kb == NULL) {
             free(k);
-            oa_fc_set_destroy(fc);
-            st = OA_FAIL(OA_E_NOMEM, "model %u: external weights", m->id);
-        } else {
-            k->image = lc.keep;
-            k->fc = fc;
-            lc.keep = kb;
-            kp = k;
+            oa_fc_set_destroy(L->fc);
+            L->fc = L->lc.fc = NULL;
+            return OA_FAIL(OA_E_NOMEM, "model %u: external weights", L->m->id);
         }
+        k->image = L->lc.keep;
+        k->fc = L->fc;
+        L->lc.keep = kb;
+        L->kp = k;
     }
-    if (st != OA_OK) {
-        oa_graph_destroy(g);
-        oa_blob_release(lc.keep);
-        drop_owned(&lc);
-        return st;
-    }
+    return st;
+}
+
+/* Phase 5: the program; then the image's pages are released (and those read at run prefaulted). */
+static oa_status load_program(v1_load *L)
+{
     const oa_v1_source src = {
-        .root = g,
-        .memory_size = memory_size,
-        .zero_copy_size = zero_copy,
+        .root = L->g,
+        .memory_size = L->memory_size,
+        .zero_copy_size = L->zero_copy,
         .node_mem = plan_of,
         .const_ptr = const_of,
         .read_in_place = in_place,
         .kernel_created = kernel_created,
-        .ctx = &lc,
-        .expect_inputs = m->info->n_inputs,
-        .expect_outputs = m->info->n_outputs,
+        .ctx = &L->lc,
+        .expect_inputs = L->m->info->n_inputs,
+        .expect_outputs = L->m->info->n_outputs,
     };
-    oa_v1_program *prog = NULL;
-    st = oa_v1_program_build(&src, &prog);
-    char graph_name[256];
-    oa_strlcpy(graph_name, oa_graph_name(g) != NULL ? oa_graph_name(g) : "", sizeof graph_name);
-    oa_graph_destroy(g); /* the image survives through lc.keep when constants point into it */
-    oa_prefault *pf = release_image(&lc, st == OA_OK);
-    if (pf != NULL && kp == NULL) {
+    oa_status st = oa_v1_program_build(&src, &L->prog);
+    /* the graph name survives the graph: dump matches models by it (docs/dump.md) */
+    oa_strlcpy(L->graph_name, oa_graph_name(L->g) != NULL ? oa_graph_name(L->g) : "", sizeof L->graph_name);
+    oa_graph_destroy(L->g); /* the image survives through lc.keep when constants point into it */
+    L->g = NULL;
+    oa_prefault *pf = release_image(&L->lc, st == OA_OK);
+    if (pf != NULL && L->kp == NULL) {
         keeper *k = calloc(1, sizeof(*k));
         oa_blob *kb = k != NULL ? oa_blob_create(k, 0, keeper_release, k) : NULL;
         if (kb == NULL) {
             free(k);
         } else {
-            k->image = lc.keep;
-            lc.keep = kb;
-            kp = k;
+            k->image = L->lc.keep;
+            L->lc.keep = kb;
+            L->kp = k;
         }
     }
-    if (kp != NULL) {
-        kp->prefault = pf;
+    if (L->kp != NULL) {
+        L->kp->prefault = pf;
     } else {
         oa_prefault_stop(pf); /* no memory to keep it: wait for it here */
     }
-    if (st == OA_OK && fc != NULL) {
+    if (st == OA_OK && L->fc != NULL) {
         /* packed weights leave the process's pages, those read in place are mapped ahead of the first run */
-        oa_fc_set_settle(fc, oa_fc_prefault_from_env(OA_FC_PREFAULT_ASYNC));
+        oa_fc_set_settle(L->fc, oa_fc_prefault_from_env(OA_FC_PREFAULT_ASYNC));
     }
+    return st;
+}
+
+/*
+ * Phase 6: the bound on what we allocate: our feature map is memory_size
+ * bytes, and what the plan's tensors do not cover is taken on trust only up
+ * to the load limit (docs/model_api.md, "Bounds the loader checks"). The
+ * application's own work memory costs us nothing.
+ */
+static oa_status load_check_memory_bound(const v1_load *L)
+{
+    if (L->args->work_ptr != NULL) {
+        return OA_OK;
+    }
+    const oa_v1_program *p = L->prog;
+    const uint64_t slack = (p->zero_copy_off - OA_MIN(p->work_hi, p->zero_copy_off)) +
+                           (p->memory_size - OA_MIN(p->io_hi, p->memory_size));
+    const uint64_t limit = oa_load_limit_bytes();
+    if (slack > limit) {
+        return OA_FAIL(OA_E_GE_PARAM, "model %u: memory_size %lld is %llu bytes more than its tensors use (%llu in "
+                       "the feature map, zero-copy IO up to %llu), above the load limit of %llu bytes "
+                       "($OPENACL_LOAD_LIMIT_MB)", L->m->id, (long long)L->memory_size, (unsigned long long)slack,
+                       (unsigned long long)p->work_hi, (unsigned long long)p->io_hi, (unsigned long long)limit);
+    }
+    return OA_OK;
+}
+
+/* Everything a failed load built, in reverse. */
+static void load_abandon(v1_load *L)
+{
+    oa_v1_program_destroy(L->prog);
+    oa_graph_destroy(L->g); /* takes the model with it */
+    release_image(&L->lc, false);
+    if (L->kp == NULL) {
+        oa_fc_set_destroy(L->fc); /* a set that failed to become constants: no keeper holds it yet */
+    }
+    oa_blob_release(L->lc.keep); /* the keeper, when there is one, stops the prefault and drops fc */
+    drop_owned(&L->lc);
+}
+
+oa_status oa_v1_load_om(oa_model *m, const oa_model_load_args *args)
+{
+    v1_load L = {.m = m, .args = args};
+    oa_status st = load_preflight(&L);
     if (st != OA_OK) {
-        oa_blob_release(lc.keep);
-        drop_owned(&lc);
         return st;
     }
-    const uint64_t own_work = args->reuse_zero_copy ? need : 0;
+    if ((st = load_graph(&L)) != OA_OK || (st = load_place_weights(&L)) != OA_OK ||
+        (st = load_constants(&L)) != OA_OK || (st = load_program(&L)) != OA_OK ||
+        (st = load_check_memory_bound(&L)) != OA_OK) {
+        load_abandon(&L);
+        return st;
+    }
+    const uint64_t own_work = args->reuse_zero_copy ? L.need : 0;
     oa_v1_model *x = NULL;
-    st = oa_v1_model_create(prog, args->work_ptr, args->work_size, own_work, lc.keep, lc.owned, lc.n_owned, &x);
+    st = oa_v1_model_create(L.prog, args->work_ptr, args->work_size, own_work, L.lc.keep, L.lc.owned, L.lc.n_owned,
+                            &x);
     if (st != OA_OK) {
         return st;
     }
     m->exec = x;
-    oa_v1_model_set_names(x, args->om_path, graph_name);
+    oa_v1_model_set_names(x, args->om_path, L.graph_name);
     OA_LOGI("[Load][Model] model %u: memory_size %lld (zero-copy %lld, %s), weights %llu bytes (%s)", m->id,
-            (long long)memory_size, (long long)zero_copy, args->work_ptr != NULL ? "caller's work memory" : "ours",
-            (unsigned long long)weight_size,
-            args->weight_ptr != NULL ? "copied into the caller's memory" : mapped ? "mapped" : "copied");
+            (long long)L.memory_size, (long long)L.zero_copy, args->work_ptr != NULL ? "caller's work memory" : "ours",
+            (unsigned long long)L.weight_size,
+            args->weight_ptr != NULL ? "copied into the caller's memory" : L.mapped ? "mapped" : "copied");
     return OA_OK;
 }

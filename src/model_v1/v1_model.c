@@ -364,7 +364,12 @@ static oa_status prepare(oa_model *m, const oa_model_run *run, v1_sub *s)
     }
     for (size_t j = 0; j < p->n_outputs; j++) {
         const aclDataBuffer *db = oa_mdl_dataset_buffer(run->output, j);
-        if (p->out_slot[j].zero_copy) {
+        if (db->length == 0 && var->out_bytes[j] > 0) {
+            /* GE's 64-byte slack would accept it, and the run would deliver nothing: refused as a short buffer */
+            st = OA_FAIL(OA_E_GE_FAILURE, "E13025: The output memory size set by the user is invalid. The provided "
+                         "buffer of output %zu has 0 bytes, the model writes %zu bytes there (model %u)", j,
+                         var->out_bytes[j], m->id);
+        } else if (p->out_slot[j].zero_copy) {
             st = check_user_size("output", j, db->length, p->out_slot[j].size, gear_mode);
         } else if (!gear_mode && db->length < p->out_slot[j].size) {
             st = OA_FAIL(OA_E_GE_FAILURE, "[Check][Param] Buffer.length:%llu in output blob < data_size:%zu in "

@@ -33,6 +33,7 @@ typedef struct bld {
     size_t nq, capq;
     const oa_node **in_nodes; /* root Data by index */
     const oa_node *net_output; /* root NetOutput */
+    uint64_t work_hi;          /* end of the highest tensor placed in the feature map proper */
 } bld;
 
 /* ---- growth helpers ---- */
@@ -157,8 +158,12 @@ static oa_status in_offset(bld *b, const oa_node *n, uint32_t k, int64_t *off)
     return OA_OK;
 }
 
-/* Resolves [off, off + bytes) to a region after checking it lies inside one. */
-static oa_status resolve(bld *b, int64_t off, size_t bytes, const char *node, v1_ref *r)
+/*
+ * Resolves [off, off + bytes) to a region after checking it lies inside one
+ * and that off is a multiple of the element size elem (the kernels load and
+ * store whole elements: docs/model_api.md, "Bounds the loader checks").
+ */
+static oa_status resolve(bld *b, int64_t off, size_t bytes, size_t elem, const char *node, v1_ref *r)
 {
     const oa_v1_program *p = b->p;
     memset(r, 0, sizeof(*r));
@@ -168,10 +173,17 @@ static oa_status resolve(bld *b, int64_t off, size_t bytes, const char *node, v1
                        "(memory_size %llu)", node, (long long)off, bytes, (unsigned long long)p->memory_size);
     }
     const uint64_t u = (uint64_t)off;
+    if (elem > 1 && u % elem != 0) {
+        return OA_FAIL(OA_E_GE_PARAM, "node %s: tensor offset (output_offset/input_offset) %llu is not a multiple of "
+                       "its element size %zu", node, (unsigned long long)u, elem);
+    }
     if (u < p->zero_copy_off) {
         if (end > p->zero_copy_off) {
             return OA_FAIL(OA_E_GE_PARAM, "node %s: tensor at offset %llu of %zu bytes crosses into the zero-copy "
                            "region at %llu", node, (unsigned long long)u, bytes, (unsigned long long)p->zero_copy_off);
+        }
+        if (end > b->work_hi) {
+            b->work_hi = end;
         }
         r->kind = V1_REF_WORK;
         r->off = u;
@@ -268,6 +280,11 @@ static oa_status collect_io(bld *b)
                                side ? "output" : "input", i, (long long)off, s->size,
                                (unsigned long long)p->memory_size);
             }
+            const size_t elem = oa_dtype_size(d->dtype);
+            if (elem > 1 && (uint64_t)off % elem != 0) {
+                return OA_FAIL(OA_E_GE_PARAM, "model %s %zu: offset %lld is not a multiple of its element size %zu",
+                               side ? "output" : "input", i, (long long)off, elem);
+            }
             s->off = (uint64_t)off;
             s->zero_copy = s->off >= p->zero_copy_off;
             if (!s->zero_copy && end > p->zero_copy_off) {
@@ -363,7 +380,7 @@ static oa_status emit_kernel(bld *b, const oa_node *n)
             int64_t off;
             st = out_offset(b, s->src, s->src_index, &off);
             if (st == OA_OK) {
-                st = resolve(b, off, oa_ktensor_bytes(&bd->in[i]), what, &r);
+                st = resolve(b, off, oa_ktensor_bytes(&bd->in[i]), oa_kdtype_size(bd->in[i].dtype), what, &r);
             }
         } else if (s->kind == OA_BIND_CONST) {
             r.kind = V1_REF_ABS;
@@ -394,7 +411,7 @@ static oa_status emit_kernel(bld *b, const oa_node *n)
         v1_ref r;
         st = out_offset(b, n, bd->out_index[k], &off);
         if (st == OA_OK) {
-            st = resolve(b, off, oa_ktensor_bytes(&bd->out[k]), what, &r);
+            st = resolve(b, off, oa_ktensor_bytes(&bd->out[k]), oa_kdtype_size(bd->out[k].dtype), what, &r);
         }
         if (st == OA_OK) {
             st = push_ref(b, &r);
@@ -475,6 +492,7 @@ static oa_status emit_net_output(bld *b, const oa_node *n)
         if (ip->src_index >= ip->src->num_outputs || !desc_bytes(&ip->src->outputs[ip->src_index].desc, &bytes)) {
             return OA_FAIL(OA_E_GE_PARAM, "NetOutput %s: input %u has no static shape", n->name, k);
         }
+        const size_t elem = oa_dtype_size(ip->src->outputs[ip->src_index].desc.dtype);
         int64_t dst_off;
         oa_status st = in_offset(b, n, k, &dst_off);
         if (st != OA_OK) {
@@ -500,11 +518,11 @@ static oa_status emit_net_output(bld *b, const oa_node *n)
             if (src_off == dst_off) {
                 continue;
             }
-            if ((st = resolve(b, src_off, bytes, n->name, &src_ref)) != OA_OK) {
+            if ((st = resolve(b, src_off, bytes, elem, n->name, &src_ref)) != OA_OK) {
                 return st;
             }
         }
-        if ((st = resolve(b, dst_off, bytes, n->name, &dst_ref)) != OA_OK) {
+        if ((st = resolve(b, dst_off, bytes, elem, n->name, &dst_ref)) != OA_OK) {
             return st;
         }
         const uint32_t arg = (uint32_t)b->p->n_refs;
@@ -532,7 +550,7 @@ static oa_status emit_case(bld *b, const oa_node *n)
     v1_ref r;
     oa_status st = out_offset(b, n->inputs[0].src, n->inputs[0].src_index, &off);
     if (st == OA_OK) {
-        st = resolve(b, off, sizeof(int32_t), n->name, &r);
+        st = resolve(b, off, sizeof(int32_t), sizeof(int32_t), n->name, &r);
     }
     if (st != OA_OK) {
         return st;
@@ -571,7 +589,7 @@ static oa_status emit_gear_index(bld *b, const oa_node *n)
     v1_ref r;
     oa_status st = out_offset(b, n, 0, &off);
     if (st == OA_OK) {
-        st = resolve(b, off, sizeof(int32_t), n->name, &r);
+        st = resolve(b, off, sizeof(int32_t), sizeof(int32_t), n->name, &r);
     }
     const uint32_t arg = (uint32_t)b->p->n_refs;
     if (st == OA_OK) {
@@ -832,6 +850,16 @@ oa_status oa_v1_program_build(const oa_v1_source *src, oa_v1_program **out)
     }
     free(b.q);
     free(b.in_nodes);
+    p->work_hi = b.work_hi;
+    p->io_hi = p->zero_copy_off;
+    for (size_t i = 0; i < p->n_inputs + p->n_outputs; i++) {
+        const v1_io_slot *sl = i < p->n_inputs ? &p->in_slot[i] : &p->out_slot[i - p->n_inputs];
+        if (sl->zero_copy && sl->off + sl->size > p->io_hi) {
+            p->io_hi = sl->off + sl->size;
+        } else if (!sl->zero_copy && sl->off + sl->size > p->work_hi) {
+            p->work_hi = sl->off + sl->size;
+        }
+    }
     if (st != OA_OK) {
         oa_v1_program_destroy(p);
         return st;

@@ -172,6 +172,8 @@ typedef struct oa_v1_program {
     int64_t *gear_values;   /* n_variants * gear_len */
     uint64_t memory_size;
     uint64_t zero_copy_off; /* memory_size - zero_copy_size: the feature map proper */
+    uint64_t work_hi;       /* end of the highest tensor the program places below zero_copy_off */
+    uint64_t io_hi;         /* end of the highest zero-copy IO slot (zero_copy_off when none) */
     size_t ws_size;         /* the largest kernel workspace */
     size_t n_kops;
     oa_kop **kops;

@@ -926,6 +926,19 @@ static oa_status v2_load(oa_model *m, const oa_model_load_args *args)
     } else {
         st = OA_FAIL(OA_E_GE_PARAM, "the dynamic executor needs the model file or image");
     }
+    if (st == OA_OK && gi != NULL && gi->model != NULL && args->weight_ptr != NULL) {
+        /* GE's InitWeightMem, as the static executor checks it: the caller's weight memory holds the weights */
+        uint64_t weight_size = 0;
+        for (uint32_t i = 0; i < gi->model->num_models; i++) {
+            if (gi->model->models[i].weights != NULL) {
+                weight_size += gi->model->models[i].weights->size;
+            }
+        }
+        if (args->weight_size < weight_size) {
+            st = OA_FAIL(OA_E_GE_PARAM, "E13025: weight memory of %zu bytes is smaller than the model's weights (%llu "
+                         "bytes), model %u", args->weight_size, (unsigned long long)weight_size, m->id);
+        }
+    }
     if (st == OA_OK && gi != NULL) {
         const char *reuse = NULL;
         if (oa_attrs_get_str(&gi->model_attrs, "output_reuse_input_mem_indexes", &reuse)) {

@@ -1185,7 +1185,11 @@ void oa_prof_cancel_init_config(void)
 {
     pthread_mutex_lock(&g_lock);
     if (g_mode == MODE_ACL_JSON) {
-        (void)stop_session_locked();
+        /* the aclInit that started it failed: nothing ran, so nothing is written (no PROF_* directory) */
+        g_running = false;
+        g_types = 0;
+        g_device_count = 0;
+        clear_events_locked();
         g_mode = MODE_OFF;
     }
     pthread_mutex_unlock(&g_lock);

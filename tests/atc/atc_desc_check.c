@@ -36,6 +36,7 @@
 
 static int g_failures;
 
+static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void fail(const char *fmt, ...)
 {
     va_list ap;

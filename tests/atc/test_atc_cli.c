@@ -26,6 +26,7 @@ static char g_conv[512], g_bad_ops[512];
 
 /* Runs `atc <args>` (a shell fragment); returns the exit status and the
  * combined stdout+stderr in a malloc'd string. */
+static int run(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int run(char **out, const char *fmt, ...)
 {
     char args[4096], cmd[8192];

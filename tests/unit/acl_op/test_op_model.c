@@ -592,6 +592,18 @@ static void singleop_json_errors(void **state)
         {"[{\"op\": \"NoSuchOp\", \"input_desc\": [{\"format\": \"ND\", \"shape\": [2], \"type\": \"float\"}],"
          " \"output_desc\": [{\"format\": \"ND\", \"shape\": [2], \"type\": \"float\"}]}]",
          "not supported"},
+        /* fuzz_json findings (issue 18): numbers beyond int64_t were converted (undefined behaviour) */
+        {"[{\"op\": \"Relu\", \"input_desc\": [{\"format\": \"ND\", \"shape\": [1.11111e+90], \"type\": \"float\"}],"
+         " \"output_desc\": [{\"format\": \"ND\", \"shape\": [2], \"type\": \"float\"}]}]",
+         "list of integers"},
+        {"[{\"op\": \"Relu\", \"input_desc\": [{\"format\": \"ND\", \"shape\": [2], \"type\": \"float\"}],"
+         " \"output_desc\": [{\"format\": \"ND\", \"shape\": [2], \"type\": \"float\"}],"
+         " \"attr\": [{\"name\": \"x\", \"type\": \"int\", \"value\": -1e300}]}]",
+         "x"},
+        {"[{\"op\": \"Add\", \"input_desc\": [{\"format\": \"ND\", \"shape\": [1], \"type\": \"int32\"},"
+         " {\"format\": \"ND\", \"shape\": [1], \"type\": \"int32\", \"is_const\": true, \"const_value\": [1e19]}],"
+         " \"output_desc\": [{\"format\": \"ND\", \"shape\": [1], \"type\": \"int32\"}]}]",
+         "does not fit 64 bits"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         const oa_status st = oa_singleop_build(cases[i].json, strlen(cases[i].json), &o, &n);

@@ -1001,6 +1001,156 @@ static void summary_written_and_shown(void **state)
     fu_rmtree(tmp);
 }
 
+
+/* ------------------------------------------- hostile weight directories (issue 18) */
+
+/* A planted file under a name meta.json knows, same size, other bytes: rewritten, never reused (mode 1). */
+static void reuse_checks_the_bytes_mode1(void **state)
+{
+    (void)state;
+    char *dir = fu_tmpdir();
+    oa_fc_convert_opts o = opts_in(dir, OA_FC_MODE_FILES);
+    oa_fc_convert_stats st;
+    oa_graph *g = three_weights("main");
+    EXPECT_OK(oa_fc_convert_consts(g, &o, &st));
+    oa_graph_destroy(g);
+    char ha[OA_FC_HASH_CAP];
+    fu_hash(16, 1, ha);
+    char name[128];
+    snprintf(name, sizeof name, "weight_%s", ha);
+    char *pa = fu_path(dir, name);
+    float other[16];
+    fu_fill(other, 16, 7);
+    unlink(pa);
+    fu_write(pa, other, sizeof other);
+    g = three_weights("again");
+    EXPECT_OK(oa_fc_convert_consts(g, &o, &st));
+    assert_int_equal(st.written, 1);
+    assert_int_equal(st.reused, 1);
+    float want[16];
+    fu_fill(want, 16, 1);
+    size_t len = 0;
+    char *bytes = fu_read(pa, &len);
+    assert_int_equal(len, sizeof want);
+    assert_memory_equal(bytes, want, sizeof want);
+    free(bytes);
+    oa_graph_destroy(g);
+    free(pa);
+    fu_rmtree(dir);
+}
+
+/* Mode 2: a meta.json entry whose combined file holds other bytes at its offset, or that names a file outside
+ * the weight directory (even one holding the right bytes), is not reused. */
+static void reuse_checks_the_bytes_mode2(void **state)
+{
+    (void)state;
+    char *dir = fu_tmpdir();
+    char *elsewhere = fu_tmpdir();
+    oa_graph *g;
+    oa_node *out;
+    EXPECT_OK(oa_graph_create("main", &g));
+    EXPECT_OK(oa_graph_add_net_output(g, "Node_Output", 1, &out));
+    fu_weight(g, "w", 128, 2, out, 0);
+    oa_fc_convert_opts o = opts_in(dir, OA_FC_MODE_COMBINED);
+    o.om_prefix = "/a/b/net.om";
+    oa_fc_convert_stats st;
+    EXPECT_OK(oa_fc_convert_consts(g, &o, &st));
+    oa_graph_destroy(g);
+    char *comb = fu_path(dir, "net_weight_combined");
+    float other[128];
+    fu_fill(other, 128, 5);
+    fu_write(comb, other, sizeof other); /* same size, other bytes */
+    EXPECT_OK(oa_graph_create("main", &g));
+    EXPECT_OK(oa_graph_add_net_output(g, "Node_Output", 1, &out));
+    fu_weight(g, "w", 128, 2, out, 0);
+    EXPECT_OK(oa_fc_convert_consts(g, &o, &st));
+    assert_int_equal(st.written, 1);
+    assert_int_equal(st.reused, 0);
+    const int64_t off = oa_node_attr_int(fu_find_fc(g, "w"), "offset", -1);
+    assert_int_equal(off, 512);
+    size_t len = 0;
+    char *bytes = fu_read(comb, &len);
+    float want[128];
+    fu_fill(want, 128, 2);
+    assert_true(len >= 1024);
+    assert_memory_equal(bytes + off, want, sizeof want);
+    free(bytes);
+    oa_graph_destroy(g);
+
+    /* meta.json naming a file of another directory with exactly these bytes */
+    char *outside = fu_path(elsewhere, "net_weight_combined");
+    fu_write(outside, want, sizeof want);
+    char h[OA_FC_HASH_CAP];
+    fu_hash(128, 2, h);
+    char meta[1024];
+    snprintf(meta, sizeof meta, "{\n    \"hash_to_weight_file\": {\n        \"%s\": \"%s\"\n    },\n"
+             "    \"hash_to_weight_offset\": {\n        \"%s\": 0\n    }\n}", h, outside, h);
+    char *mp = fu_path(dir, "meta.json");
+    unlink(mp);
+    fu_write(mp, meta, strlen(meta));
+    EXPECT_OK(oa_graph_create("main", &g));
+    EXPECT_OK(oa_graph_add_net_output(g, "Node_Output", 1, &out));
+    fu_weight(g, "w", 128, 2, out, 0);
+    EXPECT_OK(oa_fc_convert_consts(g, &o, &st));
+    assert_int_equal(st.reused, 0);
+    assert_string_equal(oa_node_attr_str(fu_find_fc(g, "w"), "location", ""), comb);
+    oa_graph_destroy(g);
+    free(mp);
+    free(outside);
+    free(comb);
+    fu_rmtree(elsewhere);
+    fu_rmtree(dir);
+}
+
+/* A killed build's temporary weight directory (tmp_weight_<dead pid>_<n>, with a partial *.tmp.* file) is removed
+ * by the next build using $ASCEND_WORK_PATH; a living process's is kept. */
+static void stale_tmp_weight_dirs_removed(void **state)
+{
+    (void)state;
+    char *work = fu_tmpdir();
+    pid_t child = fork();
+    assert_true(child >= 0);
+    if (child == 0) {
+        _exit(0);
+    }
+    assert_int_equal(waitpid(child, NULL, 0), child);
+    char name[128];
+    snprintf(name, sizeof name, OA_FC_TMP_DIR_PREFIX "%ld_0", (long)child);
+    char *dead = fu_path(work, name);
+    assert_int_equal(mkdir(dead, 0750), 0);
+    snprintf(name, sizeof name, "weight_abc.tmp.%ld.0", (long)child);
+    char *partial = fu_path(dead, name);
+    fu_write(partial, "xy", 2);
+    snprintf(name, sizeof name, OA_FC_TMP_DIR_PREFIX "%ld_0", (long)getppid());
+    char *alive = fu_path(work, name);
+    assert_int_equal(mkdir(alive, 0750), 0);
+    char *unrelated = fu_path(work, OA_FC_TMP_DIR_PREFIX "notapid");
+    assert_int_equal(mkdir(unrelated, 0750), 0);
+
+    const char *old = getenv("ASCEND_WORK_PATH");
+    char *saved = old != NULL ? strdup(old) : NULL;
+    setenv("ASCEND_WORK_PATH", work, 1);
+    oa_fc_convert_opts o = opts_in(NULL, OA_FC_MODE_FILES);
+    oa_graph *g = three_weights("main");
+    EXPECT_OK(oa_fc_convert_consts(g, &o, NULL));
+    oa_graph_destroy(g);
+    oa_fc_remove_tmp_dir(0);
+    if (saved != NULL) {
+        setenv("ASCEND_WORK_PATH", saved, 1);
+        free(saved);
+    } else {
+        unsetenv("ASCEND_WORK_PATH");
+    }
+    assert_false(fu_exists(dead));
+    assert_true(fu_exists(alive));
+    assert_true(fu_exists(unrelated));
+    free(dead);
+    free(partial);
+    free(alive);
+    free(unrelated);
+    fu_rmtree(work);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1025,6 +1175,9 @@ int main(void)
         cmocka_unit_test(change_file_path_moves_temp_weights),
         cmocka_unit_test(file_const_to_const),
         cmocka_unit_test(summary_written_and_shown),
+        cmocka_unit_test(reuse_checks_the_bytes_mode1),
+        cmocka_unit_test(reuse_checks_the_bytes_mode2),
+        cmocka_unit_test(stale_tmp_weight_dirs_removed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

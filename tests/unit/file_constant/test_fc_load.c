@@ -184,16 +184,30 @@ static void weight_dir_resolution(void **state)
     assert_null(s);
     oa_graph_destroy(plain);
 
-    /* memory load without a weight path: the location is used as it is */
+    /* memory load without a weight path (hardening, docs/external_weights.md): an absolute location is
+     * refused before anything is opened, a relative one is used under the current directory */
     o.om_path = NULL;
     EXPECT_OK(oa_node_set_str(oa_graph_find_node(g, "f"), "location", p));
+    EXPECT_FAIL(oa_fc_load(g, &o, &s), OA_E_GE_FAILURE, "without a weight directory");
+    EXPECT_OK(oa_node_set_str(oa_graph_find_node(g, "f"), "location", "../other/w1"));
+    EXPECT_FAIL(oa_fc_load(g, &o, &s), OA_E_GE_FAILURE, "leaves the current directory");
+    char cwd[4096];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_int_equal(chdir(other), 0);
+    EXPECT_OK(oa_node_set_str(oa_graph_find_node(g, "f"), "location", "w1"));
     EXPECT_OK(oa_fc_load(g, &o, &s));
-    assert_string_equal(oa_fc_set_at(s, 0)->path, p);
+    assert_string_equal(oa_fc_set_at(s, 0)->path, "w1");
     assert_string_equal(oa_fc_set_weight_dir(s), "");
+    assert_memory_equal(oa_fc_set_at(s, 0)->data, z, sizeof z);
     oa_fc_set_destroy(s);
+    /* ... a symlink there leaving the current directory is refused */
+    assert_int_equal(symlink(f.om, "link"), 0);
+    EXPECT_OK(oa_node_set_str(oa_graph_find_node(g, "f"), "location", "link"));
+    EXPECT_FAIL(oa_fc_load(g, &o, &s), OA_E_GE_FAILURE, "outside the weight directory");
     /* ... and a missing file there is refused */
-    EXPECT_OK(oa_node_set_str(oa_graph_find_node(g, "f"), "location", "/nonexistent/w1"));
+    EXPECT_OK(oa_node_set_str(oa_graph_find_node(g, "f"), "location", "absent_w1"));
     EXPECT_FAIL(oa_fc_load(g, &o, &s), OA_E_GE_FAILURE, "does not exist");
+    assert_int_equal(chdir(cwd), 0);
     free(p);
     free(other);
     oa_graph_destroy(g);
@@ -235,10 +249,17 @@ static void traversal_symlinks_and_short_files(void **state)
     EXPECT_OK(oa_node_set_str(n, "location", ""));
     EXPECT_OK(oa_node_set_str(n, "file_path", secret));
     EXPECT_FAIL(oa_fc_load(g, &o, &s), OA_E_GE_FAILURE, "has no location");
-    /* V1 uses file_path verbatim */
+    /* V1 (CANN: file_path verbatim) confines file_path like a location: its name in the weight directory */
     o.runtime = OA_FC_RT_V1;
+    EXPECT_FAIL(oa_fc_load(g, &o, &s), OA_E_GE_FAILURE, "does not exist");
+    char *wsecret = fu_path(f.wdir, "secret");
+    EXPECT_FAIL(oa_fc_load(g, &o, &s), OA_E_GE_FAILURE, wsecret);
+    free(wsecret);
+    EXPECT_OK(oa_node_set_str(n, "file_path", "../weight/w1"));
+    EXPECT_FAIL(oa_fc_load(g, &o, &s), OA_E_GE_FAILURE, "'..'");
+    EXPECT_OK(oa_node_set_str(n, "file_path", "/elsewhere/w1"));
     EXPECT_OK(oa_fc_load(g, &o, &s));
-    assert_string_equal(oa_fc_set_at(s, 0)->path, secret);
+    assert_string_equal(oa_fc_set_at(s, 0)->file_name, "w1");
     oa_fc_set_destroy(s);
 
     /* a symlink leaving the weight directory */

@@ -41,6 +41,7 @@
 
 static const char *g_dir;
 
+static const char *path_of(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static const char *path_of(const char *fmt, ...)
 {
     static char buf[4][PATH_MAX];

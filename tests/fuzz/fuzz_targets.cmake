@@ -1,0 +1,82 @@
+# Fuzz targets over the whole library (OA_FUZZ: clang, OA_SANITIZE, every
+# source instrumented with -fsanitize=fuzzer-no-link; cmake/OaSanitizers.cmake).
+# Each has a bounded CTest run (label "fuzz", OA_FUZZ_SECONDS) on a seed
+# corpus made at test time; scripts/fuzz_campaign.sh runs the long campaign
+# (docs/fuzzing.md).
+#   fuzz_mdl_exec   aclmdlLoadFromMem -> aclmdlGetDesc -> aclmdlExecute -> aclmdlUnload (public API)
+#   fuzz_json       aclInit/acl.json, dump, profiler, single-op JSON, meta.json, value_bins
+#   fuzz_onnx_om    ONNX import -> compile -> .om write -> read back
+include(${CMAKE_CURRENT_SOURCE_DIR}/fuzz_suite_cases.cmake)
+set(OA_FUZZ_RUN_SECONDS 20 CACHE STRING "Length in seconds of each bounded fuzz run of the OA_FUZZ targets")
+set(suite /usr/share/libonnx-testdata/data/node)
+set(fz ${CMAKE_CURRENT_BINARY_DIR})
+string(JOIN "|" cases ${OA_FUZZ_SUITE_CASES})
+set(fenv "ASCEND_GLOBAL_LOG_LEVEL=4;ASCEND_PROCESS_LOG_PATH=${CMAKE_BINARY_DIR}/test-logs;ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1")
+
+# libascendcl's parts linked statically (the JSON readers are internal functions)
+get_property(parts GLOBAL PROPERTY OA_LIBASCENDCL_PARTS)
+get_target_property(ascendcl_bin ascendcl BINARY_DIR)
+get_target_property(ascendcl_src ascendcl SOURCE_DIR)
+set_source_files_properties(${ascendcl_bin}/api_stubs.c PROPERTIES GENERATED TRUE
+  COMPILE_OPTIONS "-Wno-unused-parameter;-Wno-deprecated-declarations")
+
+add_executable(fuzz_mdl_exec fuzz_mdl_exec.c)
+target_link_libraries(fuzz_mdl_exec PRIVATE ascendcl)
+target_include_directories(fuzz_mdl_exec PRIVATE ${OA_PUBLIC_INCLUDE})
+
+add_executable(fuzz_json fuzz_json.c ${ascendcl_bin}/api_stubs.c ${ascendcl_src}/builtins.c)
+add_dependencies(fuzz_json ascendcl)
+target_compile_definitions(fuzz_json PRIVATE FUNC_VISIBILITY _GNU_SOURCE)
+target_include_directories(fuzz_json PRIVATE ${OA_PUBLIC_INCLUDE} ${OA_SRC_DIR} ${ascendcl_src})
+target_link_libraries(fuzz_json PRIVATE "$<LINK_LIBRARY:WHOLE_ARCHIVE,${parts}>" oa_file_constant PkgConfig::CJSON)
+set_property(TARGET fuzz_json PROPERTY LINK_LIBRARY_OVERRIDE_oa_base DEFAULT)
+
+add_executable(fuzz_onnx_om fuzz_onnx_om.c ${PROJECT_SOURCE_DIR}/tools/atc/atc_om.c)
+target_compile_definitions(fuzz_onnx_om PRIVATE _GNU_SOURCE)
+target_include_directories(fuzz_onnx_om PRIVATE ${OA_SRC_DIR} ${PROJECT_SOURCE_DIR}/tools/atc)
+target_link_libraries(fuzz_onnx_om PRIVATE oa_compiler oa_onnx oa_om oa_file_constant oa_base)
+
+foreach(t fuzz_mdl_exec fuzz_json fuzz_onnx_om)
+  oa_target_warnings(${t})
+  target_link_options(${t} PRIVATE -fsanitize=fuzzer)
+endforeach()
+
+# seeds: the ONNX suite's models (and their atc output), the hostile and v1 fixtures' .om files
+add_test(NAME fuzz_seeds_suite_onnx
+  COMMAND ${CMAKE_COMMAND} -DSUITE=${suite} -DOUT=${fz}/seeds/suite_onnx -DCASES=${cases}
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/suite_seeds.cmake)
+add_test(NAME fuzz_seeds_suite_om
+  COMMAND ${CMAKE_COMMAND} -DSUITE=${suite} -DOUT=${fz}/seeds/suite_om -DCASES=${cases}
+          -DATC=$<TARGET_FILE:atc> -P ${CMAKE_CURRENT_SOURCE_DIR}/suite_seeds.cmake)
+set_tests_properties(fuzz_seeds_suite_onnx fuzz_seeds_suite_om PROPERTIES FIXTURES_SETUP fuzz_suite_seeds
+  LABELS "fuzz" ENVIRONMENT "${fenv}")
+
+add_test(NAME fuzz_mdl_exec
+  COMMAND ${CMAKE_COMMAND} -DFUZZER=$<TARGET_FILE:fuzz_mdl_exec> -DDIR=${fz}/run_mdl_exec
+          -DSECONDS=${OA_FUZZ_RUN_SECONDS} -DSEED_GLOB=*.om
+          "-DSEED_DIRS=${fz}/seeds/suite_om|${CMAKE_BINARY_DIR}/test-data/hostile|${CMAKE_BINARY_DIR}/test-data/v1|${CMAKE_BINARY_DIR}/test-data/v1/fcw"
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/run_fuzz_corpus.cmake)
+set_tests_properties(fuzz_mdl_exec PROPERTIES FIXTURES_REQUIRED "fuzz_suite_seeds;hostile_models;v1_models")
+add_test(NAME fuzz_json
+  COMMAND ${CMAKE_COMMAND} -DFUZZER=$<TARGET_FILE:fuzz_json> -DDIR=${fz}/run_json -DSECONDS=${OA_FUZZ_RUN_SECONDS}
+          "-DSEED_CMD=${Python3_EXECUTABLE}|${CMAKE_CURRENT_SOURCE_DIR}/gen_json_seeds.py" -DMAX_LEN=4096
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/run_fuzz_corpus.cmake)
+add_test(NAME fuzz_onnx_om
+  COMMAND ${CMAKE_COMMAND} -DFUZZER=$<TARGET_FILE:fuzz_onnx_om> -DDIR=${fz}/run_onnx_om
+          -DSECONDS=${OA_FUZZ_RUN_SECONDS} -DSEED_GLOB=*.onnx
+          "-DSEED_DIRS=${fz}/seeds/suite_onnx|${CMAKE_BINARY_DIR}/test-data/hostile" -DMAX_LEN=65536
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/run_fuzz_corpus.cmake)
+set_tests_properties(fuzz_onnx_om PROPERTIES FIXTURES_REQUIRED "fuzz_suite_seeds;hostile_models")
+math(EXPR fuzz_timeout "${OA_FUZZ_RUN_SECONDS} + 600")
+set_tests_properties(fuzz_mdl_exec fuzz_json fuzz_onnx_om PROPERTIES TIMEOUT ${fuzz_timeout} LABELS "fuzz"
+  ENVIRONMENT "${fenv}")
+
+# Reproducers of past findings (tests/fuzz/regressions/<target>/), each replayed once by its target.
+foreach(t mdl_exec json)
+  file(GLOB repro ${CMAKE_CURRENT_SOURCE_DIR}/regressions/${t}/*)
+  if(repro)
+    add_test(NAME fuzz_${t}_regressions COMMAND fuzz_${t} -rss_limit_mb=2048 -malloc_limit_mb=1024 ${repro}
+             WORKING_DIRECTORY ${fz})
+    set_tests_properties(fuzz_${t}_regressions PROPERTIES LABELS "fuzz" ENVIRONMENT "${fenv}" TIMEOUT 300)
+  endif()
+endforeach()
