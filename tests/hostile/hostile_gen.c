@@ -17,7 +17,7 @@
 
 #include "base/error.h"
 #include "graph/graph.h"
-#include "om/om_ir.h"
+#include "om_ir/om_ir.h"
 
 typedef struct shift_plan {
     const oa_om_mem_plan *orig;
