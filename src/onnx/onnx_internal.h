@@ -124,6 +124,18 @@ oa_status oa_onnx_attr_ints(const onnx_node_ctx *c, const char *name, const int6
 oa_status oa_onnx_attr_floats(const onnx_node_ctx *c, const char *name, const float **v, size_t *n);
 oa_status oa_onnx_attr_required(const onnx_node_ctx *c, const char *name);
 
+/* Declared rank of ONNX value `name` in the node's graph (graph inputs,
+ * value_info, initializers); -1 when unknown. dim0 receives the first dim
+ * when known (else -1). */
+int64_t oa_onnx_declared_rank(const onnx_node_ctx *c, const char *name, int64_t *dim0);
+/* Declared element type (GE dtype) of ONNX value `name` in the node's graph:
+ * initializers, graph inputs, value_info, outputs, a Cast or a Constant node;
+ * false when unknown. */
+bool oa_onnx_declared_dtype(const onnx_node_ctx *c, const char *name, oa_dtype *dt);
+/* Runs the direct mapping of c->ge_type (ONNX inputs positional, outputs bound)
+ * and sets *n to the node it emitted, for the caller to add attributes. */
+oa_status oa_onnx_direct_then(onnx_node_ctx *c, oa_node **n);
+
 /* Failure with the ONNX node prefix. */
 #define ONNX_FAIL(c, st, fmt, ...) \
     OA_FAIL((st), "ONNX node %s (%s): " fmt, (c)->name, (c)->op_type, ##__VA_ARGS__)
@@ -144,5 +156,28 @@ oa_status oa_onnx_op_lstm(onnx_node_ctx *c);
 oa_status oa_onnx_op_nms(onnx_node_ctx *c);
 oa_status oa_onnx_op_gemm(onnx_node_ctx *c);
 oa_status oa_onnx_op_matmul(onnx_node_ctx *c);
+
+/* Handlers in onnx_ops_composed.c. */
+oa_status oa_onnx_op_nll_loss(onnx_node_ctx *c);
+oa_status oa_onnx_op_sce_loss(onnx_node_ctx *c);
+oa_status oa_onnx_op_trilu(onnx_node_ctx *c);
+oa_status oa_onnx_op_dequantize(onnx_node_ctx *c);
+oa_status oa_onnx_op_quantize(onnx_node_ctx *c);
+oa_status oa_onnx_op_instance_norm(onnx_node_ctx *c);
+oa_status oa_onnx_op_hardmax(onnx_node_ctx *c);
+oa_status oa_onnx_op_depth_space(onnx_node_ctx *c);
+
+/* Handlers in onnx_ops_reduce.c. */
+oa_status oa_onnx_op_gather_elements(onnx_node_ctx *c);
+oa_status oa_onnx_op_gather(onnx_node_ctx *c);
+oa_status oa_onnx_op_pad(onnx_node_ctx *c);
+oa_status oa_onnx_op_clip(onnx_node_ctx *c);
+oa_status oa_onnx_op_constant_of_shape(onnx_node_ctx *c);
+oa_status oa_onnx_op_reduce(onnx_node_ctx *c);
+oa_status oa_onnx_op_reduce_composite(onnx_node_ctx *c);
+oa_status oa_onnx_op_arg(onnx_node_ctx *c);
+oa_status oa_onnx_op_minmax(onnx_node_ctx *c);
+oa_status oa_onnx_op_mean(onnx_node_ctx *c);
+oa_status oa_onnx_op_topk(onnx_node_ctx *c);
 
 #endif /* OA_ONNX_ONNX_INTERNAL_H */

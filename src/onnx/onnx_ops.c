@@ -1,8 +1,11 @@
 /*
  * ONNX op -> GE op mappings (docs/ge_ir.md "ONNX import"): the op table, the node
- * context helpers every handler uses, and the handlers of elementwise,
- * shape, indexing and reduction ops. Convolution, pooling, normalisation,
- * resize, recurrent and matrix ops live in onnx_ops_nn.c.
+ * context helpers every handler uses, the opset 1-6 broadcasting, and the
+ * handlers of elementwise and shape ops. Indexing and reduction ops live in
+ * onnx_ops_reduce.c; ops written as their ONNX function definitions (losses,
+ * Trilu, quantization, InstanceNormalization, Hardmax, DepthToSpace) in
+ * onnx_ops_composed.c; convolution, pooling, normalisation, resize, recurrent
+ * and matrix ops in onnx_ops_nn.c.
  */
 #define OA_LOG_MODULE "GE"
 #include <math.h>
@@ -316,7 +319,7 @@ static oa_status op_direct(onnx_node_ctx *c)
 
 /* Declared rank of ONNX value `name` in the node's graph; -1 when unknown.
  * dim0 receives the first dim when known (else -1). */
-static int64_t declared_rank(const onnx_node_ctx *c, const char *name, int64_t *dim0)
+int64_t oa_onnx_declared_rank(const onnx_node_ctx *c, const char *name, int64_t *dim0)
 {
     const Onnx__GraphProto *gp = c->sc->gp;
     *dim0 = -1;
@@ -357,7 +360,7 @@ static int64_t declared_rank(const onnx_node_ctx *c, const char *name, int64_t *
 
 /* Declared element type (GE dtype) of ONNX value `name` in the node's graph:
  * initializers, graph inputs, value_info, outputs, a Cast or a Constant node. */
-static bool declared_dtype(const onnx_node_ctx *c, const char *name, oa_dtype *dt)
+bool oa_onnx_declared_dtype(const onnx_node_ctx *c, const char *name, oa_dtype *dt)
 {
     const Onnx__GraphProto *gp = c->sc->gp;
     if (gp == NULL || name == NULL) {
@@ -416,8 +419,8 @@ static oa_status legacy_trailing_ones(onnx_node_ctx *c, int64_t *ones)
     }
     int64_t d0a, d0b;
     if (c->ge_type == OA_OP_PRELU) {
-        int64_t rx = declared_rank(c, c->np->input[0], &d0a);
-        int64_t rs = declared_rank(c, c->np->input[1], &d0b);
+        int64_t rx = oa_onnx_declared_rank(c, c->np->input[0], &d0a);
+        int64_t rs = oa_onnx_declared_rank(c, c->np->input[1], &d0b);
         if (rs == 1 && d0b != 1 && rx > 2) {
             *ones = rx - 2; /* slope [C] -> [C,1,...] against [N,C,...] */
         } else if (rs == 1 && d0b != 1 && rx < 0) {
@@ -435,8 +438,8 @@ static oa_status legacy_trailing_ones(onnx_node_ctx *c, int64_t *ones)
     if ((st = oa_onnx_attr_int(c, "axis", 0, &axis)) != OA_OK) {
         return st;
     }
-    int64_t ra = declared_rank(c, c->np->input[0], &d0a);
-    int64_t rb = declared_rank(c, c->np->input[1], &d0b);
+    int64_t ra = oa_onnx_declared_rank(c, c->np->input[0], &d0a);
+    int64_t rb = oa_onnx_declared_rank(c, c->np->input[1], &d0b);
     if (ra < 0 || rb < 0) {
         return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED,
                          "opset %lld broadcast with axis=%lld needs the declared ranks of both inputs",
@@ -464,7 +467,7 @@ static oa_status op_legacy_bcast(onnx_node_ctx *c)
         return st == OA_OK ? op_direct(c) : st;
     }
     int64_t d0;
-    int64_t rb = declared_rank(c, c->np->input[1], &d0);
+    int64_t rb = oa_onnx_declared_rank(c, c->np->input[1], &d0);
     int64_t shape[16];
     if (rb < 0 || rb + ones > (int64_t)OA_ARRAY_SIZE(shape)) {
         return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "legacy broadcast of rank %lld is not supported",
@@ -487,7 +490,7 @@ static oa_status op_legacy_bcast(onnx_node_ctx *c)
 }
 
 /* A direct op whose one output is emitted then decorated by `fn`. */
-static oa_status direct_then(onnx_node_ctx *c, oa_node **n)
+oa_status oa_onnx_direct_then(onnx_node_ctx *c, oa_node **n)
 {
     oa_status st = op_direct(c);
     *n = c->num_created ? c->created[c->num_created - 1] : NULL;
@@ -503,7 +506,7 @@ static oa_status op_hard_sigmoid(onnx_node_ctx *c)
         st = oa_onnx_attr_float(c, "beta", 0.5f, &beta);
     }
     if (st == OA_OK) {
-        st = direct_then(c, &n);
+        st = oa_onnx_direct_then(c, &n);
     }
     if (st == OA_OK) {
         st = oa_node_set_float(n, "alpha", alpha);
@@ -517,7 +520,7 @@ static oa_status op_leaky_relu(onnx_node_ctx *c)
     oa_node *n;
     oa_status st = oa_onnx_attr_float(c, "alpha", 0.01f, &alpha);
     if (st == OA_OK) {
-        st = direct_then(c, &n);
+        st = oa_onnx_direct_then(c, &n);
     }
     return st == OA_OK ? oa_node_set_float(n, "negative_slope", alpha) : st;
 }
@@ -532,7 +535,7 @@ static oa_status op_float_attrs(onnx_node_ctx *c)
              {"Selu", "gamma", 1.05070102214813232421875f},
              {"ThresholdedRelu", "alpha", 1.0f}};
     oa_node *n;
-    oa_status st = direct_then(c, &n);
+    oa_status st = oa_onnx_direct_then(c, &n);
     for (size_t i = 0; i < OA_ARRAY_SIZE(A) && st == OA_OK; i++) {
         float v;
         if (strcmp(A[i].op, c->op_type) == 0 && (st = oa_onnx_attr_float(c, A[i].attr, A[i].dflt, &v)) == OA_OK) {
@@ -548,7 +551,7 @@ static oa_status op_elu(onnx_node_ctx *c)
     oa_node *n;
     oa_status st = oa_onnx_attr_float(c, "alpha", 1.0f, &alpha);
     if (st == OA_OK) {
-        st = direct_then(c, &n);
+        st = oa_onnx_direct_then(c, &n);
     }
     return st == OA_OK ? oa_node_set_float(n, "alpha", alpha) : st;
 }
@@ -562,7 +565,7 @@ static oa_status op_gelu(onnx_node_ctx *c)
         return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "approximate=%s is not supported", approx);
     }
     if (st == OA_OK) {
-        st = direct_then(c, &n);
+        st = oa_onnx_direct_then(c, &n);
     }
     return st == OA_OK ? oa_node_set_str(n, "approximate", approx) : st;
 }
@@ -573,7 +576,7 @@ static oa_status op_softmax(onnx_node_ctx *c)
     oa_node *n;
     oa_status st = oa_onnx_attr_int(c, "axis", c->opset < 13 ? 1 : -1, &axis);
     if (st == OA_OK) {
-        st = direct_then(c, &n);
+        st = oa_onnx_direct_then(c, &n);
     }
     if (st == OA_OK) {
         st = oa_node_set_list_int(n, "axes", &axis, 1);
@@ -708,7 +711,7 @@ static oa_status op_bitshift(onnx_node_ctx *c)
 static oa_status op_cast_like(onnx_node_ctx *c)
 {
     oa_dtype dt;
-    if (c->np->n_input < 2 || !declared_dtype(c, c->np->input[1], &dt) || dt == OA_DT_STRING) {
+    if (c->np->n_input < 2 || !oa_onnx_declared_dtype(c, c->np->input[1], &dt) || dt == OA_DT_STRING) {
         return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED,
                          "the element type of target_type must be declared (graph input, initializer, value_info)");
     }
@@ -728,8 +731,8 @@ static oa_status op_cast_like(onnx_node_ctx *c)
 static oa_status op_pow(onnx_node_ctx *c)
 {
     oa_dtype tb, te;
-    if (c->np->n_input != 2 || !declared_dtype(c, c->np->input[0], &tb) ||
-        !declared_dtype(c, c->np->input[1], &te) || tb == te) {
+    if (c->np->n_input != 2 || !oa_onnx_declared_dtype(c, c->np->input[0], &tb) ||
+        !oa_onnx_declared_dtype(c, c->np->input[1], &te) || tb == te) {
         return op_legacy_bcast(c);
     }
     const bool base_float = tb == OA_DT_FLOAT || tb == OA_DT_FLOAT16 || tb == OA_DT_DOUBLE || tb == OA_DT_BF16;
@@ -770,7 +773,7 @@ static oa_status op_cast(onnx_node_ctx *c)
         return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "cast to ONNX type %lld is not supported", (long long)to);
     }
     if (st == OA_OK) {
-        st = direct_then(c, &n);
+        st = oa_onnx_direct_then(c, &n);
     }
     return st == OA_OK ? oa_node_set_int(n, "dst_type", dt) : st;
 }
@@ -812,7 +815,7 @@ static oa_status op_shape(onnx_node_ctx *c)
 static oa_status op_size(onnx_node_ctx *c)
 {
     oa_node *n;
-    oa_status st = direct_then(c, &n);
+    oa_status st = oa_onnx_direct_then(c, &n);
     return st == OA_OK ? oa_node_set_dtype(n, "dtype", OA_DT_INT64) : st;
 }
 
@@ -822,7 +825,7 @@ static oa_status op_reshape(onnx_node_ctx *c)
     oa_node *n;
     oa_status st = oa_onnx_attr_int(c, "allowzero", 0, &allowzero);
     if (st == OA_OK) {
-        st = direct_then(c, &n);
+        st = oa_onnx_direct_then(c, &n);
     }
     return st == OA_OK ? oa_node_set_int(n, "allowzero", allowzero ? 1 : 0) : st;
 }
@@ -833,7 +836,7 @@ static oa_status op_flatten(onnx_node_ctx *c)
     oa_node *n;
     oa_status st = oa_onnx_attr_int(c, "axis", 1, &axis);
     if (st == OA_OK) {
-        st = direct_then(c, &n);
+        st = oa_onnx_direct_then(c, &n);
     }
     return st == OA_OK ? oa_node_set_int(n, "axis", axis) : st;
 }
@@ -850,7 +853,7 @@ static oa_status op_squeeze(onnx_node_ctx *c)
     oa_status st = oa_onnx_attr_ints(c, "axes", &axes, &na);
     if (st == OA_OK) {
         c->ge_type = OA_OP_SQUEEZE;
-        st = direct_then(c, &n);
+        st = oa_onnx_direct_then(c, &n);
     }
     return st == OA_OK ? oa_node_set_list_int(n, "axis", axes, na) : st;
 }
@@ -870,7 +873,7 @@ static oa_status op_unsqueeze(onnx_node_ctx *c)
     }
     if (st == OA_OK) {
         c->ge_type = OA_OP_UNSQUEEZE;
-        st = direct_then(c, &n);
+        st = oa_onnx_direct_then(c, &n);
     }
     return st == OA_OK ? oa_node_set_list_int(n, "axes", axes, na) : st;
 }
@@ -885,7 +888,7 @@ static oa_status op_transpose(onnx_node_ctx *c)
     if (st == OA_OK && perm == NULL) {
         /* the default reverses the dims: the rank the graph declares (CANN needs perm) */
         int64_t d0;
-        const int64_t r = declared_rank(c, c->np->input[0], &d0);
+        const int64_t r = oa_onnx_declared_rank(c, c->np->input[0], &d0);
         if (r < 0 || r > OA_MAX_RANK) {
             return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "needs the perm attribute or the declared rank of its "
                                                           "input (the default reverses the dims)");
@@ -1021,1096 +1024,6 @@ static oa_status op_slice(onnx_node_ctx *c)
     return st == OA_OK ? oa_onnx_bind_output(c, 0, sl, 0) : st;
 }
 
-/* ---- NegativeLogLikelihoodLoss / SoftmaxCrossEntropyLoss (their ONNX
- * function definitions written with graph ops) ---- */
-
-typedef struct oref {
-    oa_node *n;
-    uint32_t i;
-} oref;
-
-static oa_status emit_op(onnx_node_ctx *c, oa_op_type t, const char *role, const oref *in, uint32_t nin, oref *out)
-{
-    oa_node *n;
-    oa_status st = oa_onnx_emit(c, t, role, nin, 1, &n);
-    for (uint32_t k = 0; k < nin && st == OA_OK; k++) {
-        st = oa_onnx_connect(n, k, in[k].n, in[k].i);
-    }
-    out->n = n;
-    out->i = 0;
-    return st;
-}
-
-static oa_status onnx_in(onnx_node_ctx *c, uint32_t i, oref *out)
-{
-    const onnx_value *v = oa_onnx_input_value(c, i);
-    if (v == NULL) {
-        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "misses input %u", i);
-    }
-    out->n = v->node;
-    out->i = v->index;
-    return OA_OK;
-}
-
-/* loss[n, d..] = -x[n, t[n, d..], d..] * w[t] (0 where t == ignore_index),
- * reduced by `reduction` (none, sum, mean = sum / sum of the weights). */
-static oa_status nll_core(onnx_node_ctx *c, oref x, oref *out)
-{
-    const char *red;
-    oa_status st = oa_onnx_attr_str(c, "reduction", "mean", &red);
-    if (st != OA_OK) {
-        return st;
-    }
-    if (strcmp(red, "none") != 0 && strcmp(red, "sum") != 0 && strcmp(red, "mean") != 0) {
-        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "reduction %s is not none, sum or mean", red);
-    }
-    const bool has_ii = oa_onnx_attr(c, "ignore_index") != NULL;
-    int64_t ii = 0;
-    if (has_ii && (st = oa_onnx_attr_int(c, "ignore_index", 0, &ii)) != OA_OK) {
-        return st;
-    }
-    const bool has_w = oa_onnx_has_input(c, 2);
-    oref t, w = {0}, mask = {0}, r;
-    if ((st = onnx_in(c, 1, &t)) != OA_OK || (has_w && (st = onnx_in(c, 2, &w)) != OA_OK)) {
-        return st;
-    }
-    if (has_ii) { /* ignored targets read class 0 (then weigh 0) */
-        const int64_t zero = 0;
-        oref kii, kz, sel;
-        if ((st = oa_onnx_const_i64(c, "ignore_index", &ii, 1, true, &kii.n)) != OA_OK ||
-            (st = oa_onnx_const_i64(c, "zero_class", &zero, 1, true, &kz.n)) != OA_OK) {
-            return st;
-        }
-        kii.i = kz.i = 0;
-        oref eq_in[2] = {t, kii};
-        if ((st = emit_op(c, OA_OP_EQUAL, "ignored", eq_in, 2, &mask)) != OA_OK) {
-            return st;
-        }
-        oref sel_in[3] = {mask, kz, t};
-        if ((st = emit_op(c, OA_OP_SELECT_V2, "target", sel_in, 3, &sel)) != OA_OK) {
-            return st;
-        }
-        t = sel;
-    }
-    const int64_t one_axis = 1, gzero = 0;
-    oref t1, g, g2, loss;
-    if ((st = emit_op(c, OA_OP_UNSQUEEZE, "target_c", &t, 1, &t1)) != OA_OK ||
-        (st = oa_node_set_list_int(t1.n, "axes", &one_axis, 1)) != OA_OK) {
-        return st;
-    }
-    oref ge_in[2] = {x, t1};
-    if ((st = emit_op(c, OA_OP_GATHER_ELEMENTS, "pick", ge_in, 2, &g)) != OA_OK ||
-        (st = oa_node_set_int(g.n, "dim", 1)) != OA_OK ||
-        (st = emit_op(c, OA_OP_SQUEEZE, "pick_sq", &g, 1, &g2)) != OA_OK ||
-        (st = oa_node_set_list_int(g2.n, "axis", &one_axis, 1)) != OA_OK ||
-        (st = emit_op(c, OA_OP_NEG, "neg", &g2, 1, &loss)) != OA_OK) {
-        return st;
-    }
-    /* the per-element weight: w[t], 1 without weights; 0 where ignored */
-    oref wt = {0};
-    if (has_w) {
-        oref ax;
-        if ((st = oa_onnx_const_i32(c, "w_axis", &gzero, 1, true, &ax.n)) != OA_OK) {
-            return st;
-        }
-        ax.i = 0;
-        oref gw_in[3] = {w, t, ax};
-        if ((st = emit_op(c, OA_OP_GATHER_V2, "weight", gw_in, 3, &wt)) != OA_OK) {
-            return st;
-        }
-    }
-    if (has_ii || (has_w && strcmp(red, "mean") == 0) || strcmp(red, "mean") == 0) {
-        /* zeros and ones of the loss dtype, from the loss itself */
-        oref zeros, ones;
-        oref sub_in[2] = {loss, loss};
-        if ((st = emit_op(c, OA_OP_SUB, "zeros", sub_in, 2, &zeros)) != OA_OK ||
-            (st = emit_op(c, OA_OP_EXP, "ones", &zeros, 1, &ones)) != OA_OK) {
-            return st;
-        }
-        if (!has_w) {
-            wt = ones;
-        }
-        if (has_ii) {
-            oref sel_in[3] = {mask, zeros, wt};
-            if ((st = emit_op(c, OA_OP_SELECT_V2, "weight_ii", sel_in, 3, &wt)) != OA_OK) {
-                return st;
-            }
-        }
-    }
-    if (wt.n != NULL) {
-        oref mul_in[2] = {loss, wt};
-        if ((st = emit_op(c, OA_OP_MUL, "weighted", mul_in, 2, &loss)) != OA_OK) {
-            return st;
-        }
-    }
-    if (strcmp(red, "none") == 0) {
-        *out = loss;
-        return OA_OK;
-    }
-    oref kax;
-    if ((st = oa_onnx_const_i32(c, "all_axes", NULL, 0, false, &kax.n)) != OA_OK) {
-        return st;
-    }
-    kax.i = 0;
-    oref rs_in[2] = {loss, kax};
-    if ((st = emit_op(c, OA_OP_REDUCE_SUM, "sum", rs_in, 2, &r)) != OA_OK ||
-        (st = oa_node_set_bool(r.n, "keep_dims", false)) != OA_OK ||
-        (st = oa_node_set_bool(r.n, "noop_with_empty_axes", false)) != OA_OK) {
-        return st;
-    }
-    if (strcmp(red, "sum") == 0) {
-        *out = r;
-        return OA_OK;
-    }
-    oref ws, q;
-    oref ws_in[2] = {wt, kax};
-    if ((st = emit_op(c, OA_OP_REDUCE_SUM, "weight_sum", ws_in, 2, &ws)) != OA_OK ||
-        (st = oa_node_set_bool(ws.n, "keep_dims", false)) != OA_OK ||
-        (st = oa_node_set_bool(ws.n, "noop_with_empty_axes", false)) != OA_OK) {
-        return st;
-    }
-    oref dv_in[2] = {r, ws};
-    if ((st = emit_op(c, OA_OP_REAL_DIV, "mean", dv_in, 2, &q)) != OA_OK) {
-        return st;
-    }
-    *out = q;
-    return OA_OK;
-}
-
-static oa_status op_nll_loss(onnx_node_ctx *c)
-{
-    oref x, out;
-    oa_status st = onnx_in(c, 0, &x);
-    if (st == OA_OK && (st = nll_core(c, x, &out)) == OA_OK) {
-        st = oa_onnx_bind_output(c, 0, out.n, out.i);
-    }
-    return st;
-}
-
-static oa_status op_sce_loss(onnx_node_ctx *c)
-{
-    oref x, lp, out;
-    const int64_t one_axis = 1;
-    oa_status st = onnx_in(c, 0, &x);
-    if (st == OA_OK && (st = emit_op(c, OA_OP_LOG_SOFTMAX_V2, "log_prob", &x, 1, &lp)) == OA_OK &&
-        (st = oa_node_set_list_int(lp.n, "axes", &one_axis, 1)) == OA_OK && (st = nll_core(c, lp, &out)) == OA_OK &&
-        (st = oa_onnx_bind_output(c, 0, out.n, out.i)) == OA_OK) {
-        st = oa_onnx_bind_output(c, 1, lp.n, lp.i);
-    }
-    return st;
-}
-
-/* Trilu: keep x[..., i, j] where j - i >= k (upper) or j - i <= k (lower),
- * else 0; the index grid from Shape and Range (static when x's shape is). */
-static oa_status op_trilu(onnx_node_ctx *c)
-{
-    int64_t upper;
-    oa_status st = oa_onnx_attr_int(c, "upper", 1, &upper);
-    if (st != OA_OK) {
-        return st;
-    }
-    const int64_t zero = 0, one = 1, col_shape[2] = {-1, 1};
-    oref x, sh, h, w, kz, k1, kax, rows, cols, rows2, kcs, d, cmp, zeros, y, kk;
-    const int64_t minus2 = -2, minus1 = -1;
-    oref im2, im1;
-    if ((st = onnx_in(c, 0, &x)) != OA_OK || (st = emit_op(c, OA_OP_SHAPE, "shape", &x, 1, &sh)) != OA_OK ||
-        (st = oa_node_set_int(sh.n, "dtype", OA_DT_INT64)) != OA_OK ||
-        (st = oa_onnx_const_i64(c, "zero", &zero, 1, true, &kz.n)) != OA_OK ||
-        (st = oa_onnx_const_i64(c, "one", &one, 1, true, &k1.n)) != OA_OK ||
-        (st = oa_onnx_const_i32(c, "gather_axis", &zero, 1, true, &kax.n)) != OA_OK ||
-        (st = oa_onnx_const_i64(c, "row_dim", &minus2, 1, true, &im2.n)) != OA_OK ||
-        (st = oa_onnx_const_i64(c, "col_dim", &minus1, 1, true, &im1.n)) != OA_OK ||
-        (st = oa_onnx_const_i64(c, "col_shape", col_shape, 2, false, &kcs.n)) != OA_OK) {
-        return st;
-    }
-    kz.i = k1.i = kax.i = im2.i = im1.i = kcs.i = 0;
-    oref gh_in[3] = {sh, im2, kax}, gw_in[3] = {sh, im1, kax};
-    if ((st = emit_op(c, OA_OP_GATHER_V2, "rows_n", gh_in, 3, &h)) != OA_OK ||
-        (st = oa_node_set_bool(h.n, "negative_index_support", true)) != OA_OK ||
-        (st = emit_op(c, OA_OP_GATHER_V2, "cols_n", gw_in, 3, &w)) != OA_OK ||
-        (st = oa_node_set_bool(w.n, "negative_index_support", true)) != OA_OK) {
-        return st;
-    }
-    oref rr_in[3] = {kz, h, k1}, rc_in[3] = {kz, w, k1};
-    if ((st = emit_op(c, OA_OP_RANGE, "rows", rr_in, 3, &rows)) != OA_OK ||
-        (st = emit_op(c, OA_OP_RANGE, "cols", rc_in, 3, &cols)) != OA_OK) {
-        return st;
-    }
-    oref rs_in[2] = {rows, kcs};
-    if ((st = emit_op(c, OA_OP_RESHAPE, "rows_col", rs_in, 2, &rows2)) != OA_OK) {
-        return st;
-    }
-    oref d_in[2] = {cols, rows2};
-    if ((st = emit_op(c, OA_OP_SUB, "diag", d_in, 2, &d)) != OA_OK) {
-        return st;
-    }
-    if (oa_onnx_has_input(c, 1)) {
-        if ((st = onnx_in(c, 1, &kk)) != OA_OK) {
-            return st;
-        }
-    } else {
-        kk = kz;
-    }
-    oref c_in[2] = {d, kk};
-    if ((st = emit_op(c, upper ? OA_OP_GREATER_EQUAL : OA_OP_LESS_EQUAL, "keep", c_in, 2, &cmp)) != OA_OK) {
-        return st;
-    }
-    oref z_in[2] = {x, x};
-    if ((st = emit_op(c, OA_OP_SUB, "zeros", z_in, 2, &zeros)) != OA_OK) {
-        return st;
-    }
-    oref s_in[3] = {cmp, x, zeros};
-    if ((st = emit_op(c, OA_OP_SELECT_V2, "trilu", s_in, 3, &y)) != OA_OK) {
-        return st;
-    }
-    return oa_onnx_bind_output(c, 0, y.n, y.i);
-}
-
-/* ---- QuantizeLinear / DequantizeLinear (their ONNX definitions) ---- */
-
-/* ONNX input i (scale or zero point) reshaped for `axis` of input 0 when it
- * is 1-D: [C] -> [C, 1, ...] (ranks from the graph's declarations). */
-static oa_status q_param(onnx_node_ctx *c, uint32_t i, oref *out)
-{
-    oa_status st = onnx_in(c, i, out);
-    if (st != OA_OK) {
-        return st;
-    }
-    int64_t d0, axis;
-    const int64_t rp = declared_rank(c, c->np->input[i], &d0);
-    if (rp != 1 || (st = oa_onnx_attr_int(c, "axis", 1, &axis)) != OA_OK) {
-        return st; /* a scalar broadcasts as it is */
-    }
-    const int64_t rx = declared_rank(c, c->np->input[0], &d0);
-    if (rx < 0) {
-        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "per-axis parameters need the declared rank of x");
-    }
-    if (axis < 0) {
-        axis += rx;
-    }
-    if (axis < 0 || axis >= rx || rx > 16) {
-        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "axis %lld is out of range for rank %lld", (long long)axis,
-                         (long long)rx);
-    }
-    const int64_t ones = rx - axis - 1;
-    if (ones == 0) {
-        return OA_OK;
-    }
-    int64_t shape[16];
-    shape[0] = 0; /* keeps C */
-    for (int64_t k = 1; k <= ones; k++) {
-        shape[k] = 1;
-    }
-    oref ks, r;
-    if ((st = oa_onnx_const_i64(c, "param_shape", shape, (size_t)(ones + 1), false, &ks.n)) != OA_OK) {
-        return st;
-    }
-    ks.i = 0;
-    oref in[2] = {*out, ks};
-    if ((st = emit_op(c, OA_OP_RESHAPE, "param", in, 2, &r)) == OA_OK) {
-        *out = r;
-    }
-    return st;
-}
-
-static oa_status to_f32(onnx_node_ctx *c, oref x, const char *role, oref *out)
-{
-    oa_status st = emit_op(c, OA_OP_CAST, role, &x, 1, out);
-    return st == OA_OK ? oa_node_set_int(out->n, "dst_type", OA_DT_FLOAT) : st;
-}
-
-/* y = (x - zero_point) * scale, in f32 */
-static oa_status op_dequantize(onnx_node_ctx *c)
-{
-    oref x, xf, sc, zp, zf, d, y;
-    oa_status st;
-    if ((st = onnx_in(c, 0, &x)) != OA_OK || (st = to_f32(c, x, "x_f32", &xf)) != OA_OK ||
-        (st = q_param(c, 1, &sc)) != OA_OK) {
-        return st;
-    }
-    d = xf;
-    if (oa_onnx_has_input(c, 2)) {
-        if ((st = q_param(c, 2, &zp)) != OA_OK || (st = to_f32(c, zp, "zp_f32", &zf)) != OA_OK) {
-            return st;
-        }
-        oref sub_in[2] = {xf, zf};
-        if ((st = emit_op(c, OA_OP_SUB, "centered", sub_in, 2, &d)) != OA_OK) {
-            return st;
-        }
-    }
-    oref mul_in[2] = {d, sc};
-    if ((st = emit_op(c, OA_OP_MUL, "dequantized", mul_in, 2, &y)) != OA_OK) {
-        return st;
-    }
-    return oa_onnx_bind_output(c, 0, y.n, y.i);
-}
-
-/* y = saturate(round_half_even(x / scale) + zero_point) in zero_point's type
- * (uint8 without one) */
-static oa_status op_quantize(onnx_node_ctx *c)
-{
-    oa_dtype qt = OA_DT_UINT8;
-    if (oa_onnx_has_input(c, 2) && !declared_dtype(c, c->np->input[2], &qt)) {
-        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "the zero point's element type must be declared");
-    }
-    if (qt != OA_DT_UINT8 && qt != OA_DT_INT8) {
-        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "quantization to %s is not supported (uint8, int8)",
-                         oa_dtype_name(qt));
-    }
-    const float lo = qt == OA_DT_UINT8 ? 0.0f : -128.0f, hi = qt == OA_DT_UINT8 ? 255.0f : 127.0f;
-    oref x, sc, q, r, zp, zf, klo, khi, cl, y;
-    oa_status st;
-    if ((st = onnx_in(c, 0, &x)) != OA_OK || (st = q_param(c, 1, &sc)) != OA_OK) {
-        return st;
-    }
-    oref div_in[2] = {x, sc};
-    if ((st = emit_op(c, OA_OP_REAL_DIV, "scaled", div_in, 2, &q)) != OA_OK ||
-        (st = emit_op(c, OA_OP_ROUND, "rounded", &q, 1, &r)) != OA_OK) {
-        return st;
-    }
-    if (oa_onnx_has_input(c, 2)) {
-        if ((st = q_param(c, 2, &zp)) != OA_OK || (st = to_f32(c, zp, "zp_f32", &zf)) != OA_OK) {
-            return st;
-        }
-        oref add_in[2] = {r, zf};
-        if ((st = emit_op(c, OA_OP_ADD, "shifted", add_in, 2, &r)) != OA_OK) {
-            return st;
-        }
-    }
-    if ((st = oa_onnx_const_f32(c, "q_min", &lo, 1, true, &klo.n)) != OA_OK ||
-        (st = oa_onnx_const_f32(c, "q_max", &hi, 1, true, &khi.n)) != OA_OK) {
-        return st;
-    }
-    klo.i = khi.i = 0;
-    oref cl_in[3] = {r, klo, khi};
-    if ((st = emit_op(c, OA_OP_CLIP_BY_VALUE, "saturated", cl_in, 3, &cl)) != OA_OK ||
-        (st = emit_op(c, OA_OP_CAST, "quantized", &cl, 1, &y)) != OA_OK ||
-        (st = oa_node_set_int(y.n, "dst_type", qt)) != OA_OK) {
-        return st;
-    }
-    return oa_onnx_bind_output(c, 0, y.n, y.i);
-}
-
-/* v [C] -> [C, 1 x ones] */
-static oa_status channel_view(onnx_node_ctx *c, oref v, int64_t ones, oref *out)
-{
-    int64_t shape[16];
-    if (ones < 0 || ones > 15) {
-        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "rank out of range");
-    }
-    shape[0] = 0; /* keeps C */
-    for (int64_t k = 1; k <= ones; k++) {
-        shape[k] = 1;
-    }
-    oref ks;
-    oa_status st = oa_onnx_const_i64(c, "channel_shape", shape, (size_t)(ones + 1), false, &ks.n);
-    if (st != OA_OK) {
-        return st;
-    }
-    ks.i = 0;
-    oref in[2] = {v, ks};
-    return emit_op(c, OA_OP_RESHAPE, "channel_view", in, 2, out);
-}
-
-/* InstanceNormalization: per (n, c) over the spatial axes,
- * y = scale * (x - mean) / sqrt(var + epsilon) + B (rank from the graph). */
-static oa_status op_instance_norm(onnx_node_ctx *c)
-{
-    float eps;
-    int64_t d0;
-    oa_status st = oa_onnx_attr_float(c, "epsilon", 1e-5f, &eps);
-    if (st != OA_OK) {
-        return st;
-    }
-    const int64_t r = declared_rank(c, c->np->input[0], &d0);
-    if (r < 3 || r > 8) {
-        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "needs the declared rank (>= 3) of its input");
-    }
-    int64_t axes[8];
-    for (int64_t k = 2; k < r; k++) {
-        axes[k - 2] = k;
-    }
-    oref x, sc, b, kax, keps, mean, cen, sq, var, ve, sd, nrm, scv, bv, y1, y;
-    if ((st = onnx_in(c, 0, &x)) != OA_OK || (st = onnx_in(c, 1, &sc)) != OA_OK || (st = onnx_in(c, 2, &b)) != OA_OK ||
-        (st = oa_onnx_const_i32(c, "axes", axes, (size_t)(r - 2), false, &kax.n)) != OA_OK ||
-        (st = oa_onnx_const_f32(c, "epsilon", &eps, 1, true, &keps.n)) != OA_OK) {
-        return st;
-    }
-    kax.i = keps.i = 0;
-    oref m_in[2] = {x, kax};
-    if ((st = emit_op(c, OA_OP_REDUCE_MEAN, "mean", m_in, 2, &mean)) != OA_OK ||
-        (st = oa_node_set_bool(mean.n, "keep_dims", true)) != OA_OK) {
-        return st;
-    }
-    oref c_in[2] = {x, mean};
-    if ((st = emit_op(c, OA_OP_SUB, "centered", c_in, 2, &cen)) != OA_OK ||
-        (st = emit_op(c, OA_OP_SQUARE, "sq", &cen, 1, &sq)) != OA_OK) {
-        return st;
-    }
-    oref v_in[2] = {sq, kax};
-    if ((st = emit_op(c, OA_OP_REDUCE_MEAN, "var", v_in, 2, &var)) != OA_OK ||
-        (st = oa_node_set_bool(var.n, "keep_dims", true)) != OA_OK) {
-        return st;
-    }
-    oref e_in[2] = {var, keps};
-    if ((st = emit_op(c, OA_OP_ADD, "var_eps", e_in, 2, &ve)) != OA_OK ||
-        (st = emit_op(c, OA_OP_SQRT, "std", &ve, 1, &sd)) != OA_OK) {
-        return st;
-    }
-    oref n_in[2] = {cen, sd};
-    if ((st = emit_op(c, OA_OP_REAL_DIV, "normalized", n_in, 2, &nrm)) != OA_OK ||
-        (st = channel_view(c, sc, r - 2, &scv)) != OA_OK || (st = channel_view(c, b, r - 2, &bv)) != OA_OK) {
-        return st;
-    }
-    oref s_in[2] = {nrm, scv};
-    if ((st = emit_op(c, OA_OP_MUL, "scaled", s_in, 2, &y1)) != OA_OK) {
-        return st;
-    }
-    oref b_in[2] = {y1, bv};
-    if ((st = emit_op(c, OA_OP_ADD, "biased", b_in, 2, &y)) != OA_OK) {
-        return st;
-    }
-    return oa_onnx_bind_output(c, 0, y.n, y.i);
-}
-
-/* Hardmax (opset 13, one axis): 1 where the first maximum along the axis is,
- * else 0: TopK(k=1) indices compared with the axis' index grid (rank and
- * element type from the graph). */
-static oa_status op_hardmax(onnx_node_ctx *c)
-{
-    int64_t axis, d0;
-    oa_dtype dt;
-    oa_status st = oa_onnx_attr_int(c, "axis", -1, &axis);
-    if (st != OA_OK) {
-        return st;
-    }
-    if (c->opset < 13) {
-        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "Hardmax below opset 13 (2-D coercion) is not supported");
-    }
-    const int64_t r = declared_rank(c, c->np->input[0], &d0);
-    if (r < 1 || r > 8 || !declared_dtype(c, c->np->input[0], &dt)) {
-        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "needs the declared rank and type of its input");
-    }
-    if (axis < 0) {
-        axis += r;
-    }
-    if (axis < 0 || axis >= r) {
-        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "axis out of range for rank %lld", (long long)r);
-    }
-    const int64_t zero = 0, one = 1;
-    oref x, k1, t, idx, sh, gi, ga, n, kz, kone, rg, grid, eq, y;
-    if ((st = onnx_in(c, 0, &x)) != OA_OK || (st = oa_onnx_const_i32(c, "k", &one, 1, true, &k1.n)) != OA_OK) {
-        return st;
-    }
-    k1.i = 0;
-    oa_node *tk;
-    if ((st = oa_onnx_emit(c, OA_OP_TOP_K, "topk", 2, 2, &tk)) != OA_OK ||
-        (st = oa_onnx_connect(tk, 0, x.n, x.i)) != OA_OK || (st = oa_onnx_connect(tk, 1, k1.n, 0)) != OA_OK ||
-        (st = oa_node_set_int(tk, "dim", axis)) != OA_OK || (st = oa_node_set_bool(tk, "largest", true)) != OA_OK ||
-        (st = oa_node_set_bool(tk, "sorted", true)) != OA_OK) {
-        return st;
-    }
-    t.n = tk;
-    t.i = 1;
-    if ((st = emit_op(c, OA_OP_CAST, "idx", &t, 1, &idx)) != OA_OK ||
-        (st = oa_node_set_int(idx.n, "dst_type", OA_DT_INT64)) != OA_OK ||
-        (st = emit_op(c, OA_OP_SHAPE, "shape", &x, 1, &sh)) != OA_OK ||
-        (st = oa_node_set_int(sh.n, "dtype", OA_DT_INT64)) != OA_OK ||
-        (st = oa_onnx_const_i64(c, "axis_index", &axis, 1, true, &gi.n)) != OA_OK ||
-        (st = oa_onnx_const_i32(c, "gather_axis", &zero, 1, true, &ga.n)) != OA_OK ||
-        (st = oa_onnx_const_i64(c, "zero", &zero, 1, true, &kz.n)) != OA_OK ||
-        (st = oa_onnx_const_i64(c, "one", &one, 1, true, &kone.n)) != OA_OK) {
-        return st;
-    }
-    gi.i = ga.i = kz.i = kone.i = 0;
-    oref g_in[3] = {sh, gi, ga};
-    if ((st = emit_op(c, OA_OP_GATHER_V2, "dim", g_in, 3, &n)) != OA_OK) {
-        return st;
-    }
-    oref r_in[3] = {kz, n, kone};
-    if ((st = emit_op(c, OA_OP_RANGE, "iota", r_in, 3, &rg)) != OA_OK ||
-        (st = channel_view(c, rg, r - 1 - axis, &grid)) != OA_OK) {
-        return st;
-    }
-    oref e_in[2] = {grid, idx};
-    if ((st = emit_op(c, OA_OP_EQUAL, "is_max", e_in, 2, &eq)) != OA_OK ||
-        (st = emit_op(c, OA_OP_CAST, "hardmax", &eq, 1, &y)) != OA_OK ||
-        (st = oa_node_set_int(y.n, "dst_type", dt)) != OA_OK) {
-        return st;
-    }
-    return oa_onnx_bind_output(c, 0, y.n, y.i);
-}
-
-/* Declared dims of a graph input / value_info / initializer (all known); false otherwise. */
-static bool declared_dims(const onnx_node_ctx *c, const char *name, int64_t *dims, size_t cap, size_t *rank)
-{
-    const Onnx__GraphProto *gp = c->sc->gp;
-    if (gp == NULL || name == NULL) {
-        return false;
-    }
-    for (size_t i = 0; i < gp->n_initializer; i++) {
-        const Onnx__TensorProto *t = gp->initializer[i];
-        if (t->name != NULL && strcmp(t->name, name) == 0 && t->n_dims <= cap) {
-            memcpy(dims, t->dims, t->n_dims * sizeof(int64_t));
-            *rank = t->n_dims;
-            return true;
-        }
-    }
-    const Onnx__ValueInfoProto *const *lists[2] = {(const Onnx__ValueInfoProto *const *)gp->input,
-                                                   (const Onnx__ValueInfoProto *const *)gp->value_info};
-    const size_t counts[2] = {gp->n_input, gp->n_value_info};
-    for (int l = 0; l < 2; l++) {
-        for (size_t i = 0; i < counts[l]; i++) {
-            const Onnx__ValueInfoProto *vi = lists[l][i];
-            if (vi->name == NULL || strcmp(vi->name, name) != 0) {
-                continue;
-            }
-            const Onnx__TypeProto *tp = vi->type;
-            if (tp == NULL || tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || tp->tensor_type == NULL ||
-                tp->tensor_type->shape == NULL || tp->tensor_type->shape->n_dim > cap) {
-                return false;
-            }
-            const Onnx__TensorShapeProto *sh = tp->tensor_type->shape;
-            for (size_t k = 0; k < sh->n_dim; k++) {
-                if (sh->dim[k]->value_case != ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE) {
-                    return false;
-                }
-                dims[k] = sh->dim[k]->dim_value;
-            }
-            *rank = sh->n_dim;
-            return true;
-        }
-    }
-    return false;
-}
-
-/* DepthToSpace (DCR / CRD) and SpaceToDepth as Reshape, Transpose, Reshape
- * (the 4-D input's dims declared by the graph). */
-static oa_status op_depth_space(onnx_node_ctx *c)
-{
-    int64_t b, d[4];
-    size_t r;
-    const char *mode = "DCR";
-    oa_status st = oa_onnx_attr_int(c, "blocksize", 0, &b);
-    const bool to_space = strcmp(c->op_type, "DepthToSpace") == 0;
-    if (st == OA_OK && to_space) {
-        st = oa_onnx_attr_str(c, "mode", "DCR", &mode);
-    }
-    if (st != OA_OK) {
-        return st;
-    }
-    if (!declared_dims(c, c->np->input[0], d, 4, &r) || r != 4) {
-        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "needs the declared 4-D shape of its input");
-    }
-    const bool crd = strcmp(mode, "CRD") == 0;
-    if (b < 1 || (to_space && d[1] % (b * b) != 0) || (!to_space && (d[2] % b != 0 || d[3] % b != 0)) ||
-        (!crd && strcmp(mode, "DCR") != 0)) {
-        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "blocksize %lld / mode %s do not fit [%lld,%lld,%lld,%lld]",
-                         (long long)b, mode, (long long)d[0], (long long)d[1], (long long)d[2], (long long)d[3]);
-    }
-    int64_t s1[6], perm[6], s2[4];
-    if (to_space) {
-        const int64_t cq = d[1] / (b * b);
-        const int64_t dcr_s[6] = {d[0], b, b, cq, d[2], d[3]}, dcr_p[6] = {0, 3, 4, 1, 5, 2};
-        const int64_t crd_s[6] = {d[0], cq, b, b, d[2], d[3]}, crd_p[6] = {0, 1, 4, 2, 5, 3};
-        memcpy(s1, crd ? crd_s : dcr_s, sizeof(s1));
-        memcpy(perm, crd ? crd_p : dcr_p, sizeof(perm));
-        const int64_t o[4] = {d[0], cq, d[2] * b, d[3] * b};
-        memcpy(s2, o, sizeof(s2));
-    } else {
-        const int64_t ss[6] = {d[0], d[1], d[2] / b, b, d[3] / b, b}, sp[6] = {0, 3, 5, 1, 2, 4};
-        memcpy(s1, ss, sizeof(s1));
-        memcpy(perm, sp, sizeof(perm));
-        const int64_t o[4] = {d[0], d[1] * b * b, d[2] / b, d[3] / b};
-        memcpy(s2, o, sizeof(s2));
-    }
-    oref x, k1, kp, k2, r1, t, y;
-    if ((st = onnx_in(c, 0, &x)) != OA_OK || (st = oa_onnx_const_i64(c, "shape6", s1, 6, false, &k1.n)) != OA_OK ||
-        (st = oa_onnx_const_i32(c, "perm", perm, 6, false, &kp.n)) != OA_OK ||
-        (st = oa_onnx_const_i64(c, "shape4", s2, 4, false, &k2.n)) != OA_OK) {
-        return st;
-    }
-    k1.i = kp.i = k2.i = 0;
-    oref a_in[2] = {x, k1};
-    if ((st = emit_op(c, OA_OP_RESHAPE, "blocks", a_in, 2, &r1)) != OA_OK) {
-        return st;
-    }
-    oref b_in[2] = {r1, kp};
-    if ((st = emit_op(c, OA_OP_TRANSPOSE, "move", b_in, 2, &t)) != OA_OK) {
-        return st;
-    }
-    oref c_in[2] = {t, k2};
-    if ((st = emit_op(c, OA_OP_RESHAPE, "merge", c_in, 2, &y)) != OA_OK) {
-        return st;
-    }
-    return oa_onnx_bind_output(c, 0, y.n, y.i);
-}
-
-static oa_status op_gather_elements(onnx_node_ctx *c)
-{
-    int64_t axis;
-    oa_node *n;
-    oa_status st = oa_onnx_attr_int(c, "axis", 0, &axis);
-    if (st == OA_OK) {
-        st = direct_then(c, &n);
-    }
-    return st == OA_OK ? oa_node_set_int(n, "dim", axis) : st;
-}
-
-static oa_status op_gather(onnx_node_ctx *c)
-{
-    int64_t axis;
-    oa_node *k, *g;
-    oa_status st = oa_onnx_attr_int(c, "axis", 0, &axis);
-    if (st == OA_OK) {
-        st = oa_onnx_const_i32(c, "axis", &axis, 1, true, &k);
-    }
-    if (st == OA_OK) {
-        st = oa_onnx_emit(c, OA_OP_GATHER_V2, "gather", 3, 1, &g);
-    }
-    if (st == OA_OK && (st = oa_onnx_connect_input(c, g, 0, 0)) == OA_OK &&
-        (st = oa_onnx_connect_input(c, g, 1, 1)) == OA_OK && (st = oa_onnx_connect(g, 2, k, 0)) == OA_OK &&
-        (st = oa_node_set_bool(g, "negative_index_support", true)) == OA_OK) {
-        st = oa_onnx_bind_output(c, 0, g, 0);
-    }
-    return st;
-}
-
-static oa_status op_pad(onnx_node_ctx *c)
-{
-    const char *mode;
-    oa_status st = oa_onnx_attr_str(c, "mode", "constant", &mode);
-    if (st != OA_OK) {
-        return st;
-    }
-    if (strcmp(mode, "constant") != 0 && strcmp(mode, "reflect") != 0 && strcmp(mode, "edge") != 0) {
-        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "mode %s is not supported", mode);
-    }
-    oa_node *n;
-    if (c->opset >= 11) {
-        if (oa_onnx_has_input(c, 3)) {
-            return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "the axes input (opset 18) is not supported");
-        }
-        if ((st = oa_onnx_emit(c, OA_OP_PAD_V3, "pad", 3, 1, &n)) != OA_OK) {
-            return st;
-        }
-        for (uint32_t i = 0; i < 3 && st == OA_OK; i++) {
-            if (oa_onnx_has_input(c, i)) {
-                st = oa_onnx_connect_input(c, n, i, i);
-            }
-        }
-        if (st == OA_OK && (st = oa_node_set_str(n, "mode", mode)) == OA_OK) {
-            st = oa_node_set_bool(n, "paddings_contiguous", false);
-        }
-        return st == OA_OK ? oa_onnx_bind_output(c, 0, n, 0) : st;
-    }
-    const int64_t *pads;
-    size_t np;
-    float value;
-    if ((st = oa_onnx_attr_ints(c, "pads", &pads, &np)) != OA_OK ||
-        (st = oa_onnx_attr_float(c, "value", 0.0f, &value)) != OA_OK) {
-        return st;
-    }
-    if (pads == NULL || np % 2 != 0 || np > 2 * OA_MAX_RANK) {
-        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "needs a pads attribute with an even number of entries");
-    }
-    int64_t pairs[2 * OA_MAX_RANK];
-    size_t r = np / 2;
-    for (size_t i = 0; i < r; i++) {
-        pairs[2 * i] = pads[i];
-        pairs[2 * i + 1] = pads[r + i];
-    }
-    oa_node *kp, *kv = NULL;
-    if ((st = oa_onnx_const_i32(c, "paddings", pairs, np, false, &kp)) != OA_OK) {
-        return st;
-    }
-    int64_t pshape[2] = {(int64_t)r, 2};
-    oa_shape ps = oa_shape_make(2, pshape);
-    oa_desc_set(oa_node_output_desc(kp, 0), OA_DT_INT32, &ps);
-    const oa_attr *va = oa_attrs_find(&kp->attrs, "value");
-    ((oa_tensor *)(uintptr_t)va->u.t)->desc.shape = ps;
-    bool reflect = strcmp(mode, "reflect") == 0;
-    if (reflect) {
-        st = oa_onnx_emit(c, OA_OP_MIRROR_PAD, "pad", 2, 1, &n);
-        if (st == OA_OK) {
-            st = oa_node_set_str(n, "mode", "REFLECT");
-        }
-    } else {
-        st = oa_onnx_const_f32(c, "value", &value, 1, true, &kv);
-        if (st == OA_OK) {
-            st = oa_onnx_emit(c, OA_OP_PAD_V3, "pad", 3, 1, &n);
-        }
-        if (st == OA_OK && (st = oa_node_set_str(n, "mode", mode)) == OA_OK) {
-            st = oa_node_set_bool(n, "paddings_contiguous", true);
-        }
-        if (st == OA_OK) {
-            st = oa_onnx_connect(n, 2, kv, 0);
-        }
-    }
-    if (st == OA_OK && (st = oa_onnx_connect_input(c, n, 0, 0)) == OA_OK) {
-        st = oa_onnx_connect(n, 1, kp, 0);
-    }
-    return st == OA_OK ? oa_onnx_bind_output(c, 0, n, 0) : st;
-}
-
-static oa_status op_clip(onnx_node_ctx *c)
-{
-    oa_status st;
-    oa_node *n;
-    if (c->opset < 11) {
-        float lo, hi;
-        oa_node *cast, *kl, *kh;
-        if ((st = oa_onnx_attr_float(c, "min", -FLT_MAX, &lo)) != OA_OK ||
-            (st = oa_onnx_attr_float(c, "max", FLT_MAX, &hi)) != OA_OK ||
-            (st = oa_onnx_emit(c, OA_OP_CAST, "cast", 1, 1, &cast)) != OA_OK ||
-            (st = oa_node_set_int(cast, "dst_type", OA_DT_FLOAT)) != OA_OK ||
-            (st = oa_onnx_connect_input(c, cast, 0, 0)) != OA_OK ||
-            (st = oa_onnx_const_f32(c, "min", &lo, 1, true, &kl)) != OA_OK ||
-            (st = oa_onnx_const_f32(c, "max", &hi, 1, true, &kh)) != OA_OK ||
-            (st = oa_onnx_emit(c, OA_OP_CLIP_BY_VALUE, "clip", 3, 1, &n)) != OA_OK) {
-            return st;
-        }
-        if ((st = oa_onnx_connect(n, 0, cast, 0)) == OA_OK && (st = oa_onnx_connect(n, 1, kl, 0)) == OA_OK &&
-            (st = oa_onnx_connect(n, 2, kh, 0)) == OA_OK) {
-            st = oa_onnx_bind_output(c, 0, n, 0);
-        }
-        return st;
-    }
-    bool has_min = oa_onnx_has_input(c, 1), has_max = oa_onnx_has_input(c, 2);
-    /* ClipByValue (f32, constant bounds) when it applies, else Maximum then
-     * Minimum (bounds computed at run time, integer and f64 inputs) */
-    oa_dtype xdt;
-    bool clip_ok = !declared_dtype(c, c->np->input[0], &xdt) || xdt == OA_DT_FLOAT;
-    for (uint32_t i = 1; i <= 2 && clip_ok; i++) {
-        const onnx_value *v = oa_onnx_input_value(c, i);
-        clip_ok = v != NULL && (v->node->type == OA_OP_CONST || v->node->type == OA_OP_CONSTANT);
-    }
-    if (has_min && has_max && !clip_ok) {
-        oa_node *lo;
-        st = oa_onnx_emit(c, OA_OP_MAXIMUM, "clip_min", 2, 1, &lo);
-        if (st == OA_OK && (st = oa_onnx_connect_input(c, lo, 0, 0)) == OA_OK &&
-            (st = oa_onnx_connect_input(c, lo, 1, 1)) == OA_OK &&
-            (st = oa_onnx_emit(c, OA_OP_MINIMUM, "clip_max", 2, 1, &n)) == OA_OK &&
-            (st = oa_onnx_connect(n, 0, lo, 0)) == OA_OK) {
-            st = oa_onnx_connect_input(c, n, 1, 2);
-        }
-    } else if (has_min && has_max) {
-        st = oa_onnx_emit(c, OA_OP_CLIP_BY_VALUE, "clip", 3, 1, &n);
-        for (uint32_t i = 0; i < 3 && st == OA_OK; i++) {
-            st = oa_onnx_connect_input(c, n, i, i);
-        }
-    } else if (has_min || has_max) {
-        st = oa_onnx_emit(c, has_max ? OA_OP_MINIMUM : OA_OP_MAXIMUM, "clip", 2, 1, &n);
-        if (st == OA_OK && (st = oa_onnx_connect_input(c, n, 0, 0)) == OA_OK) {
-            st = oa_onnx_connect_input(c, n, 1, has_max ? 2 : 1);
-        }
-    } else {
-        /* Neither bound (CANN fails): the identity. */
-        st = oa_onnx_emit(c, OA_OP_IDENTITY, "clip", 1, 1, &n);
-        if (st == OA_OK) {
-            st = oa_onnx_connect_input(c, n, 0, 0);
-        }
-    }
-    return st == OA_OK ? oa_onnx_bind_output(c, 0, n, 0) : st;
-}
-
-static oa_status op_constant_of_shape(onnx_node_ctx *c)
-{
-    const Onnx__AttributeProto *a = oa_onnx_attr(c, "value");
-    oa_tensor *t = NULL;
-    oa_status st = OA_OK;
-    oa_shape scalar = oa_shape_scalar();
-    if (a != NULL) {
-        if (a->t == NULL) {
-            return ONNX_FAIL(c, OA_E_PARSE_MODEL, "attribute value is not a tensor");
-        }
-        char what[512];
-        snprintf(what, sizeof(what), "ConstantOfShape node [%s] value", c->name);
-        oa_tensor *src;
-        if ((st = oa_onnx_tensor_from_proto(c->imp, c->sc->g, a->t, what, &src)) != OA_OK) {
-            return st;
-        }
-        int64_t n;
-        size_t esz = oa_dtype_size(src->desc.dtype);
-        if (!oa_shape_numel(&src->desc.shape, &n) || n != 1 || esz == 0) {
-            return ONNX_FAIL(c, OA_E_PARSE_MODEL, "value must hold exactly one element");
-        }
-        st = oa_graph_make_tensor(c->sc->g, src->desc.dtype, &scalar, src->data, esz, &t);
-    } else {
-        float zero = 0.0f;
-        st = oa_graph_make_tensor(c->sc->g, OA_DT_FLOAT, &scalar, &zero, sizeof(zero), &t);
-    }
-    oa_node *k, *f;
-    if (st != OA_OK || (st = oa_onnx_emit(c, OA_OP_CONST, "value", 0, 1, &k)) != OA_OK ||
-        (st = oa_node_set_tensor(k, "value", t)) != OA_OK) {
-        return st;
-    }
-    oa_desc_set(oa_node_output_desc(k, 0), t->desc.dtype, &scalar);
-    if ((st = oa_onnx_emit(c, OA_OP_FILL, "fill", 2, 1, &f)) != OA_OK) {
-        return st;
-    }
-    if ((st = oa_onnx_connect_input(c, f, 0, 0)) == OA_OK && (st = oa_onnx_connect(f, 1, k, 0)) == OA_OK) {
-        st = oa_onnx_bind_output(c, 0, f, 0);
-    }
-    return st;
-}
-
-/* The reduction of ONNX input 0 (or of `pre`'s output when given) by GE op
- * `type`; axes as the ONNX op gives them (input from opset 18, ReduceSum's
- * from 13, else the attribute). */
-static oa_status reduce_core(onnx_node_ctx *c, oa_op_type type, bool axes_input, oa_node *pre, oa_node **out)
-{
-    int64_t keep, noop = 0;
-    oa_status st = oa_onnx_attr_int(c, "keepdims", 1, &keep);
-    if (st == OA_OK && c->opset >= 13) {
-        st = oa_onnx_attr_int(c, "noop_with_empty_axes", 0, &noop);
-    }
-    if (st != OA_OK) {
-        return st;
-    }
-    oa_node *n, *k = NULL;
-    if (!(axes_input && oa_onnx_has_input(c, 1))) {
-        const int64_t *axes = NULL;
-        size_t na = 0;
-        if (!axes_input && (st = oa_onnx_attr_ints(c, "axes", &axes, &na)) != OA_OK) {
-            return st;
-        }
-        if ((st = oa_onnx_const_i32(c, "axes", axes, na, false, &k)) != OA_OK) {
-            return st;
-        }
-    }
-    if ((st = oa_onnx_emit(c, type, "reduce", 2, 1, &n)) != OA_OK) {
-        return st;
-    }
-    if ((st = pre ? oa_onnx_connect(n, 0, pre, 0) : oa_onnx_connect_input(c, n, 0, 0)) == OA_OK) {
-        st = k ? oa_onnx_connect(n, 1, k, 0) : oa_onnx_connect_input(c, n, 1, 1);
-    }
-    if (st == OA_OK && (st = oa_node_set_bool(n, "keep_dims", keep != 0)) == OA_OK) {
-        st = oa_node_set_bool(n, "noop_with_empty_axes", noop != 0);
-    }
-    *out = n;
-    return st;
-}
-
-static oa_status op_reduce(onnx_node_ctx *c)
-{
-    bool axes_input = c->opset >= 18 || (c->ge_type == OA_OP_REDUCE_SUM && c->opset >= 13);
-    oa_node *n;
-    oa_status st = reduce_core(c, (oa_op_type)c->ge_type, axes_input, NULL, &n);
-    return st == OA_OK ? oa_onnx_bind_output(c, 0, n, 0) : st;
-}
-
-/* ReduceL1, ReduceL2, ReduceSumSquare, ReduceLogSum, ReduceLogSumExp: their
- * ONNX definitions as an elementwise op, ReduceSum and an elementwise op
- * (ReduceLogSumExp = log(sum(exp(x))), the suite's reference formula). */
-static oa_status op_reduce_composite(onnx_node_ctx *c)
-{
-    const char *t = c->op_type;
-    oa_op_type pre_t = OA_OP_IDENTITY, post_t = OA_OP_IDENTITY;
-    if (strcmp(t, "ReduceL1") == 0) {
-        pre_t = OA_OP_ABS;
-    } else if (strcmp(t, "ReduceL2") == 0) {
-        pre_t = OA_OP_SQUARE;
-        post_t = OA_OP_SQRT;
-    } else if (strcmp(t, "ReduceSumSquare") == 0) {
-        pre_t = OA_OP_SQUARE;
-    } else if (strcmp(t, "ReduceLogSum") == 0) {
-        post_t = OA_OP_LOG;
-    } else if (strcmp(t, "ReduceLogSumExp") == 0) {
-        pre_t = OA_OP_EXP;
-        post_t = OA_OP_LOG;
-    }
-    oa_node *pre = NULL, *red, *post;
-    oa_status st = OA_OK;
-    if (pre_t != OA_OP_IDENTITY && (st = oa_onnx_emit(c, pre_t, "pre", 1, 1, &pre)) == OA_OK) {
-        st = oa_onnx_connect_input(c, pre, 0, 0);
-    }
-    if (st == OA_OK) {
-        st = reduce_core(c, OA_OP_REDUCE_SUM, c->opset >= 18, pre, &red);
-    }
-    if (st != OA_OK) {
-        return st;
-    }
-    if (post_t == OA_OP_IDENTITY) {
-        return oa_onnx_bind_output(c, 0, red, 0);
-    }
-    if ((st = oa_onnx_emit(c, post_t, "post", 1, 1, &post)) == OA_OK &&
-        (st = oa_onnx_connect(post, 0, red, 0)) == OA_OK) {
-        st = oa_onnx_bind_output(c, 0, post, 0);
-    }
-    return st;
-}
-
-/* ArgMax / ArgMin as TopK(k=1) along the axis (GE's ArgMaxV2 / ArgMin have no
- * CPU kernel; TopK returns the first of equal values, ONNX's default). With
- * select_last_index=1 the axis is reversed first and the index mapped back
- * (n - 1 - i, n from Shape). keepdims=0 squeezes the axis. */
-static oa_status op_arg(onnx_node_ctx *c)
-{
-    int64_t axis, keep, last;
-    oa_status st;
-    if ((st = oa_onnx_attr_int(c, "axis", 0, &axis)) != OA_OK ||
-        (st = oa_onnx_attr_int(c, "keepdims", 1, &keep)) != OA_OK ||
-        (st = oa_onnx_attr_int(c, "select_last_index", 0, &last)) != OA_OK) {
-        return st;
-    }
-    oa_node *src = NULL, *k, *t, *cast, *idx;
-    if (last != 0) {
-        const int64_t b = -1, e = INT64_MIN, stp = -1;
-        oa_node *kb, *ke, *ka, *ks;
-        if ((st = oa_onnx_const_i64(c, "rev_begin", &b, 1, false, &kb)) != OA_OK ||
-            (st = oa_onnx_const_i64(c, "rev_end", &e, 1, false, &ke)) != OA_OK ||
-            (st = oa_onnx_const_i64(c, "rev_axes", &axis, 1, false, &ka)) != OA_OK ||
-            (st = oa_onnx_const_i64(c, "rev_steps", &stp, 1, false, &ks)) != OA_OK ||
-            (st = oa_onnx_emit(c, OA_OP_STRIDED_SLICE_V2, "reverse", 5, 1, &src)) != OA_OK ||
-            (st = oa_onnx_connect_input(c, src, 0, 0)) != OA_OK || (st = oa_onnx_connect(src, 1, kb, 0)) != OA_OK ||
-            (st = oa_onnx_connect(src, 2, ke, 0)) != OA_OK || (st = oa_onnx_connect(src, 3, ka, 0)) != OA_OK ||
-            (st = oa_onnx_connect(src, 4, ks, 0)) != OA_OK) {
-            return st;
-        }
-    }
-    const int64_t one = 1;
-    if ((st = oa_onnx_const_i32(c, "k", &one, 1, true, &k)) != OA_OK ||
-        (st = oa_onnx_emit(c, OA_OP_TOP_K, "topk", 2, 2, &t)) != OA_OK ||
-        (st = src ? oa_onnx_connect(t, 0, src, 0) : oa_onnx_connect_input(c, t, 0, 0)) != OA_OK ||
-        (st = oa_onnx_connect(t, 1, k, 0)) != OA_OK || (st = oa_node_set_int(t, "dim", axis)) != OA_OK ||
-        (st = oa_node_set_bool(t, "largest", c->ge_type == OA_OP_ARG_MAX_V2)) != OA_OK ||
-        (st = oa_node_set_bool(t, "sorted", true)) != OA_OK ||
-        (st = oa_onnx_emit(c, OA_OP_CAST, "cast", 1, 1, &cast)) != OA_OK ||
-        (st = oa_onnx_connect(cast, 0, t, 1)) != OA_OK ||
-        (st = oa_node_set_int(cast, "dst_type", OA_DT_INT64)) != OA_OK) {
-        return st;
-    }
-    idx = cast;
-    if (last != 0) {
-        const int64_t zero = 0;
-        oa_node *shape, *gi, *ga, *n, *k1, *n1, *r;
-        if ((st = oa_onnx_emit(c, OA_OP_SHAPE, "shape", 1, 1, &shape)) != OA_OK ||
-            (st = oa_onnx_connect_input(c, shape, 0, 0)) != OA_OK ||
-            (st = oa_node_set_int(shape, "dtype", OA_DT_INT64)) != OA_OK ||
-            (st = oa_onnx_const_i64(c, "axis_index", &axis, 1, true, &gi)) != OA_OK ||
-            (st = oa_onnx_const_i32(c, "gather_axis", &zero, 1, true, &ga)) != OA_OK ||
-            (st = oa_onnx_emit(c, OA_OP_GATHER_V2, "dim", 3, 1, &n)) != OA_OK ||
-            (st = oa_onnx_connect(n, 0, shape, 0)) != OA_OK || (st = oa_onnx_connect(n, 1, gi, 0)) != OA_OK ||
-            (st = oa_onnx_connect(n, 2, ga, 0)) != OA_OK ||
-            (st = oa_node_set_bool(n, "negative_index_support", true)) != OA_OK ||
-            (st = oa_onnx_const_i64(c, "one", &one, 1, true, &k1)) != OA_OK ||
-            (st = oa_onnx_emit(c, OA_OP_SUB, "last", 2, 1, &n1)) != OA_OK ||
-            (st = oa_onnx_connect(n1, 0, n, 0)) != OA_OK || (st = oa_onnx_connect(n1, 1, k1, 0)) != OA_OK ||
-            (st = oa_onnx_emit(c, OA_OP_SUB, "unreverse", 2, 1, &r)) != OA_OK ||
-            (st = oa_onnx_connect(r, 0, n1, 0)) != OA_OK || (st = oa_onnx_connect(r, 1, cast, 0)) != OA_OK) {
-            return st;
-        }
-        idx = r;
-    }
-    if (keep) {
-        return oa_onnx_bind_output(c, 0, idx, 0);
-    }
-    oa_node *sq;
-    if ((st = oa_onnx_emit(c, OA_OP_SQUEEZE, "squeeze", 1, 1, &sq)) != OA_OK ||
-        (st = oa_onnx_connect(sq, 0, idx, 0)) != OA_OK ||
-        (st = oa_node_set_list_int(sq, "axis", &axis, 1)) != OA_OK) {
-        return st;
-    }
-    return oa_onnx_bind_output(c, 0, sq, 0);
-}
-
-static oa_status op_minmax(onnx_node_ctx *c)
-{
-    uint32_t n = (uint32_t)c->np->n_input;
-    oa_status st;
-    if (n == 0) {
-        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "has no inputs");
-    }
-    oa_node *acc;
-    if (n == 1) {
-        if ((st = oa_onnx_emit(c, OA_OP_IDENTITY, "identity", 1, 1, &acc)) != OA_OK ||
-            (st = oa_onnx_connect_input(c, acc, 0, 0)) != OA_OK) {
-            return st;
-        }
-        return oa_onnx_bind_output(c, 0, acc, 0);
-    }
-    if (n > ONNX_MAX_CREATED) {
-        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "has %u inputs (max %d)", n, ONNX_MAX_CREATED);
-    }
-    acc = NULL;
-    for (uint32_t i = 1; i < n; i++) {
-        oa_node *m;
-        if ((st = oa_onnx_emit(c, (oa_op_type)c->ge_type, "fold", 2, 1, &m)) != OA_OK) {
-            return st;
-        }
-        st = acc ? oa_onnx_connect(m, 0, acc, 0) : oa_onnx_connect_input(c, m, 0, 0);
-        if (st == OA_OK) {
-            st = oa_onnx_connect_input(c, m, 1, i);
-        }
-        if (st != OA_OK) {
-            return st;
-        }
-        acc = m;
-    }
-    return oa_onnx_bind_output(c, 0, acc, 0);
-}
-
-static oa_status op_minmax(onnx_node_ctx *c);
-
-/* Mean: the inputs added pairwise (as Sum), times 1/n (float types). */
-static oa_status op_mean(onnx_node_ctx *c)
-{
-    oa_status st = op_minmax(c);
-    if (st != OA_OK) {
-        return st;
-    }
-    oa_node *sum = c->num_created ? c->created[c->num_created - 1] : NULL;
-    if (sum == NULL) {
-        return ONNX_FAIL(c, OA_E_INTERNAL, "no sum node");
-    }
-    const float inv = 1.0f / (float)c->np->n_input;
-    oa_node *k, *m;
-    if ((st = oa_onnx_const_f32(c, "inv_n", &inv, 1, true, &k)) == OA_OK &&
-        (st = oa_onnx_emit(c, OA_OP_MUL, "mean", 2, 1, &m)) == OA_OK && (st = oa_onnx_connect(m, 0, sum, 0)) == OA_OK &&
-        (st = oa_onnx_connect(m, 1, k, 0)) == OA_OK) {
-        st = oa_onnx_bind_output(c, 0, m, 0);
-    }
-    return st;
-}
-
-static oa_status op_topk(onnx_node_ctx *c)
-{
-    int64_t axis, largest = 1, sorted = 1;
-    oa_status st;
-    if ((st = oa_onnx_attr_int(c, "axis", -1, &axis)) != OA_OK ||
-        (st = oa_onnx_attr_int(c, "largest", 1, &largest)) != OA_OK ||
-        (st = oa_onnx_attr_int(c, "sorted", 1, &sorted)) != OA_OK) {
-        return st;
-    }
-    oa_node *k = NULL, *t, *cast;
-    if (c->opset < 10) {
-        int64_t kv;
-        if ((st = oa_onnx_attr_required(c, "k")) != OA_OK || (st = oa_onnx_attr_int(c, "k", 0, &kv)) != OA_OK ||
-            (st = oa_onnx_const_i32(c, "k", &kv, 1, true, &k)) != OA_OK) {
-            return st;
-        }
-    }
-    if ((st = oa_onnx_emit(c, OA_OP_TOP_K, "topk", 2, 2, &t)) != OA_OK ||
-        (st = oa_onnx_connect_input(c, t, 0, 0)) != OA_OK) {
-        return st;
-    }
-    st = k ? oa_onnx_connect(t, 1, k, 0) : oa_onnx_connect_input(c, t, 1, 1);
-    if (st == OA_OK && (st = oa_node_set_int(t, "dim", axis)) == OA_OK &&
-        (st = oa_node_set_bool(t, "largest", largest != 0)) == OA_OK) {
-        st = oa_node_set_bool(t, "sorted", sorted != 0);
-    }
-    /* GE TopK returns int32 indices; ONNX promises int64 (sensible fix). */
-    if (st == OA_OK && (st = oa_onnx_emit(c, OA_OP_CAST, "cast", 1, 1, &cast)) == OA_OK &&
-        (st = oa_onnx_connect(cast, 0, t, 1)) == OA_OK) {
-        st = oa_node_set_int(cast, "dst_type", OA_DT_INT64);
-    }
-    if (st == OA_OK && (st = oa_onnx_bind_output(c, 0, t, 0)) == OA_OK) {
-        st = oa_onnx_bind_output(c, 1, cast, 0);
-    }
-    return st;
-}
-
 /* Dropout runs as inference (no element dropped, whatever training_mode
  * says): y = x, and the optional mask is all true (x == x or x != x). */
 static oa_status op_dropout(onnx_node_ctx *c)
@@ -2180,14 +1093,14 @@ static const onnx_op_entry OPS[] = {
     {"IsNaN", 9, 18, op_isnan, OA_OP_NOT_EQUAL},
     {"IsInf", 10, 18, op_isinf, OA_OP_EQUAL},
     {"Shrink", 9, 18, op_shrink, OA_OP_SELECT_V2},
-    {"Trilu", 14, 18, op_trilu, OA_OP_SELECT_V2},
+    {"Trilu", 14, 18, oa_onnx_op_trilu, OA_OP_SELECT_V2},
     {"BitShift", 11, 18, op_bitshift, OA_OP_LEFT_SHIFT},
-    {"QuantizeLinear", 10, 18, op_quantize, OA_OP_CAST},
-    {"InstanceNormalization", 1, 18, op_instance_norm, OA_OP_REDUCE_MEAN},
-    {"Hardmax", 13, 18, op_hardmax, OA_OP_TOP_K},
-    {"DepthToSpace", 1, 18, op_depth_space, OA_OP_TRANSPOSE},
-    {"SpaceToDepth", 1, 18, op_depth_space, OA_OP_TRANSPOSE},
-    {"DequantizeLinear", 10, 18, op_dequantize, OA_OP_MUL},
+    {"QuantizeLinear", 10, 18, oa_onnx_op_quantize, OA_OP_CAST},
+    {"InstanceNormalization", 1, 18, oa_onnx_op_instance_norm, OA_OP_REDUCE_MEAN},
+    {"Hardmax", 13, 18, oa_onnx_op_hardmax, OA_OP_TOP_K},
+    {"DepthToSpace", 1, 18, oa_onnx_op_depth_space, OA_OP_TRANSPOSE},
+    {"SpaceToDepth", 1, 18, oa_onnx_op_depth_space, OA_OP_TRANSPOSE},
+    {"DequantizeLinear", 10, 18, oa_onnx_op_dequantize, OA_OP_MUL},
     {"Shape", 1, 18, op_shape, OA_OP_SHAPE},
     {"Size", 1, 18, op_size, OA_OP_SIZE},
     {"Reshape", 5, 18, op_reshape, OA_OP_RESHAPE},
@@ -2198,30 +1111,30 @@ static const onnx_op_entry OPS[] = {
     {"Concat", 4, 18, op_concat, OA_OP_CONCAT_D},
     {"Split", 2, 18, op_split, OA_OP_SPLIT_V},
     {"Slice", 1, 18, op_slice, OA_OP_STRIDED_SLICE_V2},
-    {"Gather", 1, 18, op_gather, OA_OP_GATHER_V2},
-    {"GatherElements", 11, 18, op_gather_elements, OA_OP_GATHER_ELEMENTS},
-    {"NegativeLogLikelihoodLoss", 12, 18, op_nll_loss, OA_OP_GATHER_ELEMENTS},
-    {"SoftmaxCrossEntropyLoss", 12, 18, op_sce_loss, OA_OP_LOG_SOFTMAX_V2},
-    {"Pad", 2, 18, op_pad, OA_OP_PAD_V3},
-    {"Clip", 1, 18, op_clip, OA_OP_CLIP_BY_VALUE},
-    {"ConstantOfShape", 9, 18, op_constant_of_shape, OA_OP_FILL},
-    {"ReduceMean", 1, 18, op_reduce, OA_OP_REDUCE_MEAN},
-    {"ReduceSum", 1, 18, op_reduce, OA_OP_REDUCE_SUM},
-    {"ReduceMax", 1, 18, op_reduce, OA_OP_REDUCE_MAX},
-    {"ReduceMin", 1, 18, op_reduce, OA_OP_REDUCE_MIN},
-    {"ReduceProd", 1, 18, op_reduce, OA_OP_REDUCE_PROD},
-    {"ArgMax", 1, 18, op_arg, OA_OP_ARG_MAX_V2},
-    {"ArgMin", 1, 18, op_arg, OA_OP_ARG_MIN},
-    {"Max", 1, 18, op_minmax, OA_OP_MAXIMUM},
-    {"Min", 1, 18, op_minmax, OA_OP_MINIMUM},
-    {"Sum", 1, 18, op_minmax, OA_OP_ADD}, /* AccumulateNV2 has no CPU kernel: pairwise Adds */
-    {"Mean", 1, 18, op_mean, OA_OP_ADD},
-    {"ReduceL1", 1, 18, op_reduce_composite, OA_OP_REDUCE_SUM},
-    {"ReduceL2", 1, 18, op_reduce_composite, OA_OP_REDUCE_SUM},
-    {"ReduceSumSquare", 1, 18, op_reduce_composite, OA_OP_REDUCE_SUM},
-    {"ReduceLogSum", 1, 18, op_reduce_composite, OA_OP_REDUCE_SUM},
-    {"ReduceLogSumExp", 1, 18, op_reduce_composite, OA_OP_REDUCE_SUM},
-    {"TopK", 1, 18, op_topk, OA_OP_TOP_K},
+    {"Gather", 1, 18, oa_onnx_op_gather, OA_OP_GATHER_V2},
+    {"GatherElements", 11, 18, oa_onnx_op_gather_elements, OA_OP_GATHER_ELEMENTS},
+    {"NegativeLogLikelihoodLoss", 12, 18, oa_onnx_op_nll_loss, OA_OP_GATHER_ELEMENTS},
+    {"SoftmaxCrossEntropyLoss", 12, 18, oa_onnx_op_sce_loss, OA_OP_LOG_SOFTMAX_V2},
+    {"Pad", 2, 18, oa_onnx_op_pad, OA_OP_PAD_V3},
+    {"Clip", 1, 18, oa_onnx_op_clip, OA_OP_CLIP_BY_VALUE},
+    {"ConstantOfShape", 9, 18, oa_onnx_op_constant_of_shape, OA_OP_FILL},
+    {"ReduceMean", 1, 18, oa_onnx_op_reduce, OA_OP_REDUCE_MEAN},
+    {"ReduceSum", 1, 18, oa_onnx_op_reduce, OA_OP_REDUCE_SUM},
+    {"ReduceMax", 1, 18, oa_onnx_op_reduce, OA_OP_REDUCE_MAX},
+    {"ReduceMin", 1, 18, oa_onnx_op_reduce, OA_OP_REDUCE_MIN},
+    {"ReduceProd", 1, 18, oa_onnx_op_reduce, OA_OP_REDUCE_PROD},
+    {"ArgMax", 1, 18, oa_onnx_op_arg, OA_OP_ARG_MAX_V2},
+    {"ArgMin", 1, 18, oa_onnx_op_arg, OA_OP_ARG_MIN},
+    {"Max", 1, 18, oa_onnx_op_minmax, OA_OP_MAXIMUM},
+    {"Min", 1, 18, oa_onnx_op_minmax, OA_OP_MINIMUM},
+    {"Sum", 1, 18, oa_onnx_op_minmax, OA_OP_ADD}, /* AccumulateNV2 has no CPU kernel: pairwise Adds */
+    {"Mean", 1, 18, oa_onnx_op_mean, OA_OP_ADD},
+    {"ReduceL1", 1, 18, oa_onnx_op_reduce_composite, OA_OP_REDUCE_SUM},
+    {"ReduceL2", 1, 18, oa_onnx_op_reduce_composite, OA_OP_REDUCE_SUM},
+    {"ReduceSumSquare", 1, 18, oa_onnx_op_reduce_composite, OA_OP_REDUCE_SUM},
+    {"ReduceLogSum", 1, 18, oa_onnx_op_reduce_composite, OA_OP_REDUCE_SUM},
+    {"ReduceLogSumExp", 1, 18, oa_onnx_op_reduce_composite, OA_OP_REDUCE_SUM},
+    {"TopK", 1, 18, oa_onnx_op_topk, OA_OP_TOP_K},
     {"Dropout", 1, 18, op_dropout, OA_OP_IDENTITY},
     {"If", 1, 18, op_if, OA_OP_IF},
     {"Constant", 1, 18, op_constant, OA_OP_CONST},
