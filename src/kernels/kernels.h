@@ -448,7 +448,8 @@ typedef struct oa_kunary_params {
  * divisor_override != 0 replaces the divisor.
  */
 typedef enum oa_kpool_kind { OA_KPOOL_MAX, OA_KPOOL_AVG } oa_kpool_kind;
-typedef enum oa_kpad_mode { OA_KPAD_CALCULATED, OA_KPAD_SAME, OA_KPAD_VALID } oa_kpad_mode;
+/* SAME puts the odd pad cell at the end (ONNX SAME_UPPER, GE SAME), SAME_LOWER at the beginning. */
+typedef enum oa_kpad_mode { OA_KPAD_CALCULATED, OA_KPAD_SAME, OA_KPAD_VALID, OA_KPAD_SAME_LOWER } oa_kpad_mode;
 
 typedef struct oa_kpool_params {
     oa_kpool_kind kind;

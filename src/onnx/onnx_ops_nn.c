@@ -323,6 +323,7 @@ oa_status oa_onnx_op_pool(onnx_node_ctx *c)
         (st = oa_node_set_list_int(p, "strides", strides, 4)) == OA_OK &&
         (st = oa_node_set_list_int(p, "pads", pads, 4)) == OA_OK &&
         (st = oa_node_set_str(p, "padding_mode", mode)) == OA_OK &&
+        (strcmp(auto_pad, "SAME_LOWER") != 0 || (st = oa_node_set_str(p, "auto_pad", auto_pad)) == OA_OK) &&
         (st = oa_node_set_bool(p, "ceil_mode", ceil_mode != 0)) == OA_OK &&
         (st = oa_node_set_str(p, "data_format", "NCHW")) == OA_OK && !is_max) {
         st = oa_node_set_bool(p, "exclusive", count_include_pad == 0);

@@ -677,7 +677,9 @@ static oa_status bind_pool(oa_bctx *c, oa_kpool_kind kind, bool global)
         const bool tf = c->n->type == OA_OP_MAX_POOL || c->n->type == OA_OP_AVG_POOL;
         const char *pm = oa_node_attr_str(c->n, tf ? "padding" : "padding_mode", "CALCULATED");
         if (strcmp(pm, "SAME") == 0) {
-            p->padding_mode = OA_KPAD_SAME;
+            /* the ONNX importer marks auto_pad=SAME_LOWER (odd pad cell first) with an auto_pad attr */
+            const bool lower = strcmp(oa_node_attr_str(c->n, "auto_pad", "SAME_UPPER"), "SAME_LOWER") == 0;
+            p->padding_mode = lower ? OA_KPAD_SAME_LOWER : OA_KPAD_SAME;
         } else if (strcmp(pm, "VALID") == 0) {
             p->padding_mode = OA_KPAD_VALID;
         } else if (strcmp(pm, "CALCULATED") == 0) {
