@@ -479,7 +479,8 @@ typedef struct oa_kreduce_params {
 /* --- Cast: y = (dst_type) x. Any pair among f32, f16, bf16, f64, i8, u8,
  * i16, u16, i32, u32, i64, u64, bool. Float -> int truncates toward zero
  * (out-of-range values saturate); anything -> bool is x != 0; f16 uses
- * round-to-nearest-even (F16C when present). */
+ * round-to-nearest-even (F16C when present); bf16 keeps the upper 16 bits of
+ * the f32 value (truncation, as the ONNX Cast reference; NaN stays NaN). */
 typedef struct oa_kcast_params {
     oa_kdtype dst_type;
 } oa_kcast_params;
