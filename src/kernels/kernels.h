@@ -558,7 +558,8 @@ typedef struct oa_kpad_params {
  *   align_corners round(dst*(in-1)/(out-1))).
  * Nearest rounding for ONNX modes: nearest_mode (round_prefer_floor default).
  * Scales: if scale_h/scale_w > 0 they are used in the coordinate transform
- * (ONNX with a scales input), else out/in.
+ * (ONNX with a scales input; align_corners then divides by in * scale - 1,
+ * not rounded, as the ONNX reference), else out/in.
  */
 typedef enum oa_kresize_mode { OA_KRESIZE_NEAREST, OA_KRESIZE_LINEAR } oa_kresize_mode;
 typedef enum oa_kcoord_mode {

@@ -1034,11 +1034,14 @@ static oa_status bind_resize_onnx(oa_bctx *c)
     if (st != OA_OK) {
         return st;
     }
-    /* a constant scales input drives the coordinate transform (ONNX) */
-    const oa_tensor *sc = oa_op_bind_const_input(c->n, 2);
-    if (sc != NULL && sc->desc.dtype == OA_DT_FLOAT && sc->size == 4 * sizeof(float)) {
+    /* the scales input drives the coordinate transform (ONNX): a constant, or the value the executor
+     * already holds on the host (a graph input on the dynamic path) */
+    const void *sd;
+    const oa_tensor_desc *sdesc;
+    if (oa_bind_slot_data(c, 2, &sd, &sdesc) && sd != NULL && sdesc->dtype == OA_DT_FLOAT &&
+        sdesc->shape.rank == 1 && sdesc->shape.dims[0] == 4) {
         float s[4];
-        memcpy(s, sc->data, sizeof s);
+        memcpy(s, sd, sizeof s);
         p->scale_h = s[2];
         p->scale_w = s[3];
     }
