@@ -448,7 +448,8 @@ typedef struct oa_kunary_params {
  * divisor_override != 0 replaces the divisor.
  */
 typedef enum oa_kpool_kind { OA_KPOOL_MAX, OA_KPOOL_AVG } oa_kpool_kind;
-typedef enum oa_kpad_mode { OA_KPAD_CALCULATED, OA_KPAD_SAME, OA_KPAD_VALID } oa_kpad_mode;
+/* SAME puts the odd pad cell at the end (ONNX SAME_UPPER, GE SAME), SAME_LOWER at the beginning. */
+typedef enum oa_kpad_mode { OA_KPAD_CALCULATED, OA_KPAD_SAME, OA_KPAD_VALID, OA_KPAD_SAME_LOWER } oa_kpad_mode;
 
 typedef struct oa_kpool_params {
     oa_kpool_kind kind;
@@ -478,7 +479,8 @@ typedef struct oa_kreduce_params {
 /* --- Cast: y = (dst_type) x. Any pair among f32, f16, bf16, f64, i8, u8,
  * i16, u16, i32, u32, i64, u64, bool. Float -> int truncates toward zero
  * (out-of-range values saturate); anything -> bool is x != 0; f16 uses
- * round-to-nearest-even (F16C when present). */
+ * round-to-nearest-even (F16C when present); bf16 keeps the upper 16 bits of
+ * the f32 value (truncation, as the ONNX Cast reference; NaN stays NaN). */
 typedef struct oa_kcast_params {
     oa_kdtype dst_type;
 } oa_kcast_params;
@@ -556,7 +558,8 @@ typedef struct oa_kpad_params {
  *   align_corners round(dst*(in-1)/(out-1))).
  * Nearest rounding for ONNX modes: nearest_mode (round_prefer_floor default).
  * Scales: if scale_h/scale_w > 0 they are used in the coordinate transform
- * (ONNX with a scales input), else out/in.
+ * (ONNX with a scales input; align_corners then divides by in * scale - 1,
+ * not rounded, as the ONNX reference), else out/in.
  */
 typedef enum oa_kresize_mode { OA_KRESIZE_NEAREST, OA_KRESIZE_LINEAR } oa_kresize_mode;
 typedef enum oa_kcoord_mode {

@@ -19,12 +19,13 @@ typedef struct pool_geom {
 static oa_status out_dim(const oa_kpool_params *p, int64_t in, int64_t k, int64_t s, int64_t *pa, int64_t *pb,
                          int64_t *out)
 {
-    if (p->padding_mode == OA_KPAD_SAME) {
+    if (p->padding_mode == OA_KPAD_SAME || p->padding_mode == OA_KPAD_SAME_LOWER) {
         *out = (in + s - 1) / s;
         int64_t tot = (*out - 1) * s + k - in;
         tot = tot < 0 ? 0 : tot;
-        *pa = tot / 2;
-        *pb = tot - tot / 2;
+        const bool lower = p->padding_mode == OA_KPAD_SAME_LOWER; /* the odd cell goes first */
+        *pa = lower ? tot - tot / 2 : tot / 2;
+        *pb = tot - *pa;
         return OA_OK;
     }
     if (p->padding_mode == OA_KPAD_VALID) {
@@ -88,7 +89,7 @@ static oa_status pool_geometry(const oa_kpool_params *p, const oa_ktensor *x, po
     if (g->pt < 0 || g->pb < 0 || g->pl < 0 || g->pr < 0) {
         return OA_FAIL(OA_E_PARAM, "pool: negative pads");
     }
-    if ((unsigned)p->padding_mode > OA_KPAD_VALID) {
+    if ((unsigned)p->padding_mode > OA_KPAD_SAME_LOWER) {
         return OA_FAIL(OA_E_PARAM, "pool: unknown padding mode %d", (int)p->padding_mode);
     }
     oa_status st = out_dim(p, g->h, g->kh, g->sh, &g->pt, &g->pb, &g->oh);

@@ -87,7 +87,10 @@ static double src_coord(const oa_kresize_params *p, int64_t o, int64_t in, int64
     switch (p->coord) {
     case OA_KCT_HALF_PIXEL: return ((double)o + 0.5) / scale - 0.5;
     case OA_KCT_PYTORCH_HALF_PIXEL: return out > 1 ? ((double)o + 0.5) / scale - 0.5 : 0.0;
-    case OA_KCT_ALIGN_CORNERS: return out == 1 ? 0.0 : (double)o * (double)(in - 1) / (double)(out - 1);
+    case OA_KCT_ALIGN_CORNERS: { /* with given scales ONNX divides by in * scale - 1, unrounded */
+        const double len = given_scale > 0 ? (double)in * scale : (double)out;
+        return len == 1.0 || out == 1 ? 0.0 : (double)o * (double)(in - 1) / (len - 1.0);
+    }
     case OA_KCT_TF_HALF_PIXEL_FOR_NN: return ((double)o + 0.5) / scale;
     default: return (double)o / scale; /* asymmetric */
     }

@@ -323,6 +323,7 @@ oa_status oa_onnx_op_pool(onnx_node_ctx *c)
         (st = oa_node_set_list_int(p, "strides", strides, 4)) == OA_OK &&
         (st = oa_node_set_list_int(p, "pads", pads, 4)) == OA_OK &&
         (st = oa_node_set_str(p, "padding_mode", mode)) == OA_OK &&
+        (strcmp(auto_pad, "SAME_LOWER") != 0 || (st = oa_node_set_str(p, "auto_pad", auto_pad)) == OA_OK) &&
         (st = oa_node_set_bool(p, "ceil_mode", ceil_mode != 0)) == OA_OK &&
         (st = oa_node_set_str(p, "data_format", "NCHW")) == OA_OK && !is_max) {
         st = oa_node_set_bool(p, "exclusive", count_include_pad == 0);
@@ -484,9 +485,13 @@ static oa_status resize_sizes(onnx_node_ctx *c, uint32_t sizes_in, uint32_t scal
 }
 
 /* Common tail of Resize/Upsample. roi/scales are ONNX input indices or
- * UINT32_MAX; scales_node overrides the scales input (Upsample-7 attr). */
-static oa_status emit_resize(onnx_node_ctx *c, const char *mode, const char *ctm, uint32_t roi, uint32_t scales,
-                             oa_node *scales_node, uint32_t sizes)
+ * UINT32_MAX; scales_node overrides the scales input (Upsample-7 attr).
+ * nearest_mode: the rounding of a nearest resize (Upsample and Resize-10:
+ * floor). A nearest resize is CANN's ResizeNearestNeighborV2; its TF flags
+ * give asymmetric + floor only, so the node also carries the ONNX
+ * coordinate_transformation_mode and nearest_mode, which the binding applies. */
+static oa_status emit_resize(onnx_node_ctx *c, const char *mode, const char *ctm, const char *nearest_mode,
+                             uint32_t roi, uint32_t scales, oa_node *scales_node, uint32_t sizes)
 {
     oa_node *size_vec, *r;
     oa_status st = resize_sizes(c, sizes, scales, scales_node, &size_vec);
@@ -507,7 +512,9 @@ static oa_status emit_resize(onnx_node_ctx *c, const char *mode, const char *ctm
         }
         bool half = strcmp(ctm, "half_pixel") == 0 || strcmp(ctm, "pytorch_half_pixel") == 0;
         if ((st = oa_node_set_bool(r, "half_pixel_centers", half)) != OA_OK ||
-            (st = oa_node_set_bool(r, "align_corners", strcmp(ctm, "align_corners") == 0)) != OA_OK) {
+            (st = oa_node_set_bool(r, "align_corners", strcmp(ctm, "align_corners") == 0)) != OA_OK ||
+            (st = oa_node_set_str(r, "coordinate_transformation_mode", ctm)) != OA_OK ||
+            (st = oa_node_set_str(r, "nearest_mode", nearest_mode)) != OA_OK) {
             return st;
         }
         /* roi/scales only order the graph (control inputs), as in CANN. */
@@ -540,13 +547,11 @@ static oa_status emit_resize(onnx_node_ctx *c, const char *mode, const char *ctm
             return st;
         }
     }
-    const char *nearest_mode;
     float cubic_a, extrap;
     int64_t exclude;
     if ((st = oa_onnx_connect(r, 3, size_vec, 0)) != OA_OK || (st = oa_node_set_str(r, "mode", mode)) != OA_OK ||
         (st = oa_node_set_str(r, "coordinate_transformation_mode", ctm)) != OA_OK ||
         (st = oa_node_set_str(r, "resize_original_type", "onnx_resize")) != OA_OK ||
-        (st = oa_onnx_attr_str(c, "nearest_mode", "round_prefer_floor", &nearest_mode)) != OA_OK ||
         (st = oa_onnx_attr_float(c, "cubic_coeff_a", -0.75f, &cubic_a)) != OA_OK ||
         (st = oa_onnx_attr_float(c, "extrapolation_value", 0.0f, &extrap)) != OA_OK ||
         (st = oa_onnx_attr_int(c, "exclude_outside", 0, &exclude)) != OA_OK ||
@@ -561,11 +566,13 @@ static oa_status emit_resize(onnx_node_ctx *c, const char *mode, const char *ctm
 
 oa_status oa_onnx_op_resize(onnx_node_ctx *c)
 {
-    const char *mode, *ctm;
+    const char *mode, *ctm, *nearest_mode = "floor";
     oa_status st;
     if ((st = oa_onnx_attr_str(c, "mode", "nearest", &mode)) != OA_OK ||
         (st = oa_onnx_attr_str(c, "coordinate_transformation_mode", c->opset == 10 ? "asymmetric" : "half_pixel",
-                               &ctm)) != OA_OK) {
+                               &ctm)) != OA_OK ||
+        (c->opset > 10 &&
+         (st = oa_onnx_attr_str(c, "nearest_mode", "round_prefer_floor", &nearest_mode)) != OA_OK)) {
         return st;
     }
     if (strcmp(mode, "nearest") != 0 && strcmp(mode, "linear") != 0 && strcmp(mode, "cubic") != 0) {
@@ -578,13 +585,13 @@ oa_status oa_onnx_op_resize(onnx_node_ctx *c)
         if (!oa_onnx_has_input(c, 1)) {
             return ONNX_FAIL(c, OA_E_PARSE_MODEL, "needs the scales input");
         }
-        return emit_resize(c, mode, ctm, UINT32_MAX, 1, NULL, UINT32_MAX);
+        return emit_resize(c, mode, ctm, nearest_mode, UINT32_MAX, 1, NULL, UINT32_MAX);
     }
     bool has_sizes = oa_onnx_has_input(c, 3), has_scales = oa_onnx_has_input(c, 2);
     if (!has_sizes && !has_scales) {
         return ONNX_FAIL(c, OA_E_PARSE_MODEL, "needs scales or sizes");
     }
-    return emit_resize(c, mode, ctm, 1, has_scales ? 2 : UINT32_MAX, NULL, has_sizes ? 3 : UINT32_MAX);
+    return emit_resize(c, mode, ctm, nearest_mode, 1, has_scales ? 2 : UINT32_MAX, NULL, has_sizes ? 3 : UINT32_MAX);
 }
 
 oa_status oa_onnx_op_upsample(onnx_node_ctx *c)
@@ -616,7 +623,7 @@ oa_status oa_onnx_op_upsample(onnx_node_ctx *c)
     } else if (!oa_onnx_has_input(c, 1)) {
         return ONNX_FAIL(c, OA_E_PARSE_MODEL, "needs the scales input");
     }
-    return emit_resize(c, mode, "asymmetric", UINT32_MAX, ks ? UINT32_MAX : 1, ks, UINT32_MAX);
+    return emit_resize(c, mode, "asymmetric", "floor", UINT32_MAX, ks ? UINT32_MAX : 1, ks, UINT32_MAX);
 }
 
 oa_status oa_onnx_op_lstm(onnx_node_ctx *c)

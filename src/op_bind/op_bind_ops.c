@@ -677,7 +677,9 @@ static oa_status bind_pool(oa_bctx *c, oa_kpool_kind kind, bool global)
         const bool tf = c->n->type == OA_OP_MAX_POOL || c->n->type == OA_OP_AVG_POOL;
         const char *pm = oa_node_attr_str(c->n, tf ? "padding" : "padding_mode", "CALCULATED");
         if (strcmp(pm, "SAME") == 0) {
-            p->padding_mode = OA_KPAD_SAME;
+            /* the ONNX importer marks auto_pad=SAME_LOWER (odd pad cell first) with an auto_pad attr */
+            const bool lower = strcmp(oa_node_attr_str(c->n, "auto_pad", "SAME_UPPER"), "SAME_LOWER") == 0;
+            p->padding_mode = lower ? OA_KPAD_SAME_LOWER : OA_KPAD_SAME;
         } else if (strcmp(pm, "VALID") == 0) {
             p->padding_mode = OA_KPAD_VALID;
         } else if (strcmp(pm, "CALCULATED") == 0) {
@@ -943,42 +945,10 @@ static oa_status resize_size_input(oa_bctx *c)
     return oa_bind_in_synth(c, OA_KDT_I64, 1, &two, hw, sizeof(hw));
 }
 
-static oa_status bind_resize_tf(oa_bctx *c, bool linear)
+/* The ONNX coordinate_transformation_mode and nearest_mode attributes of a
+ * Resize (or of a ResizeNearestNeighborV2 the ONNX importer made). */
+static oa_status resize_onnx_modes(oa_bctx *c, oa_kresize_params *p)
 {
-    oa_op_bind *b = c->b;
-    oa_kresize_params *p = &b->params.resize;
-    b->type = OA_KOP_RESIZE;
-    b->has_params = true;
-    const bool align = attr_bool(c->n, "align_corners", false);
-    const bool half = attr_bool(c->n, "half_pixel_centers", false);
-    if (linear) {
-        p->mode = OA_KRESIZE_LINEAR;
-        p->coord = align ? OA_KCT_ALIGN_CORNERS : half ? OA_KCT_HALF_PIXEL : OA_KCT_ASYMMETRIC;
-    } else {
-        p->mode = OA_KRESIZE_NEAREST;
-        p->coord = align ? OA_KCT_TF_NN_ALIGN_CORNERS : half ? OA_KCT_TF_NN_HALF_PIXEL : OA_KCT_TF_NN;
-    }
-    oa_status st = oa_bind_in(c, 0, true, false);
-    if (st == OA_OK && (st = oa_bind_out(c, 0)) == OA_OK) {
-        st = resize_size_input(c);
-    }
-    return st;
-}
-
-static oa_status bind_resize_onnx(oa_bctx *c)
-{
-    oa_op_bind *b = c->b;
-    oa_kresize_params *p = &b->params.resize;
-    b->type = OA_KOP_RESIZE;
-    b->has_params = true;
-    const char *mode = oa_node_attr_str(c->n, "mode", "nearest");
-    if (strcmp(mode, "nearest") == 0) {
-        p->mode = OA_KRESIZE_NEAREST;
-    } else if (strcmp(mode, "linear") == 0 || strcmp(mode, "bilinear") == 0) {
-        p->mode = OA_KRESIZE_LINEAR;
-    } else {
-        return BFAIL(c, OA_E_PARAM, "resize mode %s is not supported", mode);
-    }
     static const struct {
         const char *name;
         oa_kcoord_mode m;
@@ -1012,15 +982,70 @@ static oa_status bind_resize_onnx(oa_bctx *c)
         return BFAIL(c, OA_E_PARAM, "nearest_mode %s is not supported", nm);
     }
     p->nearest = nms[k].m;
-    /* a constant scales input drives the coordinate transform (ONNX) */
-    const oa_tensor *sc = oa_op_bind_const_input(c->n, 2);
-    if (sc != NULL && sc->desc.dtype == OA_DT_FLOAT && sc->size == 4 * sizeof(float)) {
+    return OA_OK;
+}
+
+static oa_status bind_resize_tf(oa_bctx *c, bool linear)
+{
+    oa_op_bind *b = c->b;
+    oa_kresize_params *p = &b->params.resize;
+    b->type = OA_KOP_RESIZE;
+    b->has_params = true;
+    const bool align = attr_bool(c->n, "align_corners", false);
+    const bool half = attr_bool(c->n, "half_pixel_centers", false);
+    if (linear) {
+        p->mode = OA_KRESIZE_LINEAR;
+        p->coord = align ? OA_KCT_ALIGN_CORNERS : half ? OA_KCT_HALF_PIXEL : OA_KCT_ASYMMETRIC;
+    } else {
+        p->mode = OA_KRESIZE_NEAREST;
+        p->coord = align ? OA_KCT_TF_NN_ALIGN_CORNERS : half ? OA_KCT_TF_NN_HALF_PIXEL : OA_KCT_TF_NN;
+        /* from an ONNX Resize: its own modes, except asymmetric + floor, which is the TF rule itself */
+        const char *ctm = oa_node_attr_str(c->n, "coordinate_transformation_mode", NULL);
+        const char *nm = oa_node_attr_str(c->n, "nearest_mode", "round_prefer_floor");
+        if (ctm != NULL && !(strcmp(ctm, "asymmetric") == 0 && strcmp(nm, "floor") == 0)) {
+            oa_status st = resize_onnx_modes(c, p);
+            if (st != OA_OK) {
+                return st;
+            }
+        }
+    }
+    oa_status st = oa_bind_in(c, 0, true, false);
+    if (st == OA_OK && (st = oa_bind_out(c, 0)) == OA_OK) {
+        st = resize_size_input(c);
+    }
+    return st;
+}
+
+static oa_status bind_resize_onnx(oa_bctx *c)
+{
+    oa_op_bind *b = c->b;
+    oa_kresize_params *p = &b->params.resize;
+    b->type = OA_KOP_RESIZE;
+    b->has_params = true;
+    const char *mode = oa_node_attr_str(c->n, "mode", "nearest");
+    if (strcmp(mode, "nearest") == 0) {
+        p->mode = OA_KRESIZE_NEAREST;
+    } else if (strcmp(mode, "linear") == 0 || strcmp(mode, "bilinear") == 0) {
+        p->mode = OA_KRESIZE_LINEAR;
+    } else {
+        return BFAIL(c, OA_E_PARAM, "resize mode %s is not supported", mode);
+    }
+    oa_status st = resize_onnx_modes(c, p);
+    if (st != OA_OK) {
+        return st;
+    }
+    /* the scales input drives the coordinate transform (ONNX): a constant, or the value the executor
+     * already holds on the host (a graph input on the dynamic path) */
+    const void *sd;
+    const oa_tensor_desc *sdesc;
+    if (oa_bind_slot_data(c, 2, &sd, &sdesc) && sd != NULL && sdesc->dtype == OA_DT_FLOAT &&
+        sdesc->shape.rank == 1 && sdesc->shape.dims[0] == 4) {
         float s[4];
-        memcpy(s, sc->data, sizeof s);
+        memcpy(s, sd, sizeof s);
         p->scale_h = s[2];
         p->scale_w = s[3];
     }
-    oa_status st = oa_bind_in(c, 0, true, false);
+    st = oa_bind_in(c, 0, true, false);
     if (st == OA_OK && (st = oa_bind_out(c, 0)) == OA_OK) {
         st = resize_size_input(c);
     }

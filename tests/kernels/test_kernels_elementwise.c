@@ -586,6 +586,29 @@ static void test_cast_f16_rounding(void **state)
     kt_free(&h2);
 }
 
+/* f32 -> bf16 keeps the upper 16 bits (the ONNX Cast reference): the bit
+ * patterns below are chosen where truncation and rounding to nearest differ */
+static void test_cast_bf16_truncates(void **state)
+{
+    (void)state;
+    uint32_t in[] = {0x3f80c000u, 0x3f80ffffu, 0xbf80c000u, 0x3ef535b8u, 0x7f7fffffu, 0x7f800000u, 0xff800000u,
+                     0x7fc00000u, 0x7f800001u, 0x00000001u, 0x80000000u, 0x3f818000u};
+    uint16_t expect[] = {0x3f80, 0x3f80, 0xbf80, 0x3ef5, 0x7f7f, 0x7f80, 0xff80, 0x7fc0, 0x7fc0, 0x0000, 0x8000, 0x3f81};
+    int n = (int)(sizeof(in) / sizeof(in[0]));
+    kt_buf x = kt_alloc(KT_D(OA_KDT_F32, n)), y = kt_alloc(KT_D(OA_KDT_BF16, n));
+    memcpy(x.data, in, sizeof in);
+    oa_kcast_params p = {.dst_type = OA_KDT_BF16};
+    kt_buf *ins[1] = {&x}, *outs[1] = {&y};
+    assert_int_equal(kt_run(OA_KOP_CAST, &p, 1, ins, 0, 1, outs, 1), OA_OK);
+    for (int i = 0; i < n; i++) {
+        if (((uint16_t *)y.data)[i] != expect[i]) {
+            fail_msg("f32 0x%08x -> bf16 0x%04x, expected 0x%04x", in[i], ((uint16_t *)y.data)[i], expect[i]);
+        }
+    }
+    kt_free(&x);
+    kt_free(&y);
+}
+
 static void test_elementwise_bad_params(void **state)
 {
     (void)state;
@@ -642,6 +665,7 @@ int main(void)
         cmocka_unit_test(test_select),
         cmocka_unit_test(test_cast),
         cmocka_unit_test(test_cast_f16_rounding),
+        cmocka_unit_test(test_cast_bf16_truncates),
         cmocka_unit_test(test_elementwise_bad_params),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

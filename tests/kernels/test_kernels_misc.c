@@ -125,6 +125,32 @@ static void test_resize(void **state)
     }
 }
 
+/* ONNX align_corners with given scales: x = o * (in - 1) / (in * scale - 1), in * scale not rounded
+ * (the ONNX reference; its test_resize_downsample_scales_linear_align_corners) */
+static void test_resize_align_corners_scales(void **state)
+{
+    (void)state;
+    const int64_t ih = 3, iw = 7, oh = 1, ow = 4;
+    const float sh = 0.6f, sw = 0.6f; /* 7 * 0.6 = 4.2 -> 4 columns, divisor 3.2 (not 3) */
+    kt_buf x = kt_alloc(KT_D(OA_KDT_F32, 1, 1, ih, iw));
+    kt_fill(&x, 77, -3, 3);
+    double ref[4];
+    for (int64_t z = 0; z < ow; z++) {
+        double sx = (double)z * (double)(iw - 1) / ((double)iw * (double)sw - 1.0);
+        int64_t x0 = (int64_t)floor(sx), x1 = x0 + 1 < iw ? x0 + 1 : iw - 1;
+        double lx = sx - (double)x0;
+        ref[z] = (1 - lx) * kt_get(&x, x0) + lx * kt_get(&x, x1); /* row 0: the single output row */
+    }
+    oa_kresize_params p = {.mode = OA_KRESIZE_LINEAR, .coord = OA_KCT_ALIGN_CORNERS, .scale_h = sh, .scale_w = sw};
+    kt_buf y = kt_alloc(KT_D(OA_KDT_F32, 1, 1, oh, ow)), sz = kt_host_i32(2, (int64_t[]){oh, ow});
+    kt_buf *ins[2] = {&x, &sz}, *outs[1] = {&y};
+    assert_int_equal(kt_run(OA_KOP_RESIZE, &p, 2, ins, 0x2, 1, outs, 1), OA_OK);
+    kt_expect_close(&y, ref, 1e-5, 1e-5, "resize align_corners with scales");
+    kt_free(&x);
+    kt_free(&y);
+    kt_free(&sz);
+}
+
 /* ---- TopK ---- */
 
 static void test_topk(void **state)
@@ -608,7 +634,7 @@ static void test_reshape(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_resize),     cmocka_unit_test(test_topk),
+        cmocka_unit_test(test_resize), cmocka_unit_test(test_resize_align_corners_scales),     cmocka_unit_test(test_topk),
         cmocka_unit_test(test_nms),        cmocka_unit_test(test_lstm),
         cmocka_unit_test(test_threadpool), cmocka_unit_test(test_concurrent_runs),
         cmocka_unit_test(test_reshape),

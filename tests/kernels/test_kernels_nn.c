@@ -214,12 +214,13 @@ static void pool_out(const pool_case *pc, int64_t *oh, int64_t *ow, int64_t pads
     int64_t in[2] = {pc->h, pc->w}, out[2];
     for (int d = 0; d < 2; d++) {
         int64_t k = p->ksize[d], s = p->strides[d];
-        if (p->padding_mode == OA_KPAD_SAME) {
+        if (p->padding_mode == OA_KPAD_SAME || p->padding_mode == OA_KPAD_SAME_LOWER) {
             out[d] = (in[d] + s - 1) / s;
             int64_t t = (out[d] - 1) * s + k - in[d];
             t = t < 0 ? 0 : t;
-            pads[2 * d] = t / 2;
-            pads[2 * d + 1] = t - t / 2;
+            /* ONNX auto_pad: SAME_UPPER puts the odd cell at the end, SAME_LOWER at the beginning */
+            pads[2 * d] = p->padding_mode == OA_KPAD_SAME_LOWER ? t - t / 2 : t / 2;
+            pads[2 * d + 1] = t - pads[2 * d];
         } else {
             if (p->padding_mode == OA_KPAD_VALID) {
                 pads[2 * d] = pads[2 * d + 1] = 0;
@@ -312,6 +313,11 @@ static void test_pool(void **state)
         {1, 3, 11, 10, P(.kind = OA_KPOOL_MAX, .ksize = {3, 3}, .strides = {2, 2}, .padding_mode = OA_KPAD_SAME)},
         {1, 3, 11, 10, P(.kind = OA_KPOOL_AVG, .ksize = {3, 3}, .strides = {2, 2}, .padding_mode = OA_KPAD_SAME,
                         .exclusive = true)},
+        {1, 3, 11, 10, P(.kind = OA_KPOOL_MAX, .ksize = {2, 2}, .strides = {1, 1}, .padding_mode = OA_KPAD_SAME_LOWER)},
+        {1, 3, 11, 10, P(.kind = OA_KPOOL_AVG, .ksize = {3, 2}, .strides = {2, 2}, .padding_mode = OA_KPAD_SAME_LOWER,
+                        .exclusive = true)},
+        {1, 3, 8, 9, P(.kind = OA_KPOOL_AVG, .ksize = {2, 3}, .strides = {1, 2}, .padding_mode = OA_KPAD_SAME_LOWER,
+                      .exclusive = false)},
         {1, 3, 11, 10, P(.kind = OA_KPOOL_MAX, .ksize = {3, 2}, .strides = {2, 1}, .padding_mode = OA_KPAD_VALID,
                         .pads = {1, 1, 1, 1})},
         {1, 4, 6, 6, P(.kind = OA_KPOOL_AVG, .ksize = {3, 3}, .strides = {3, 3}, .divisor_override = 4)},
