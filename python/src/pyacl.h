@@ -72,7 +72,7 @@ void oa_py_h_del(const void *p);
 /* Forgets the handles p owns. */
 void oa_py_h_del_owned(const void *p);
 /* 0 when p is NULL or live of that kind; 1 (stale) otherwise. */
-static inline int oa_py_h_check(const void *p, oa_py_hkind kind)
+static inline __attribute__((unused)) int oa_py_h_check(const void *p, oa_py_hkind kind)
 {
     return p == NULL || oa_py_h_has(p, kind) ? 0 : 1;
 }
@@ -88,25 +88,25 @@ int oa_py_i64_list(PyObject *list, int64_t **out, int *n);
 
 #define OA_KIND(K, ctype, in_body, out_body)                                                                           \
     typedef ctype oa_t_##K;                                                                                            \
-    static inline int oa_in_##K(PyObject *o, oa_t_##K *v)                                                              \
+    static inline __attribute__((unused)) int oa_in_##K(PyObject *o, oa_t_##K *v)                                                              \
     {                                                                                                                  \
         in_body                                                                                                        \
     }                                                                                                                  \
-    static inline PyObject *oa_out_##K(oa_t_##K v)                                                                     \
+    static inline __attribute__((unused)) PyObject *oa_out_##K(oa_t_##K v)                                                                     \
     {                                                                                                                  \
         out_body                                                                                                       \
     }                                                                                                                  \
-    static inline void oa_post_##K(oa_t_##K v, int ok)                                                                 \
+    static inline __attribute__((unused)) void oa_post_##K(oa_t_##K v, int ok)                                                                 \
     {                                                                                                                  \
         (void)v;                                                                                                       \
         (void)ok;                                                                                                      \
     }                                                                                                                  \
-    static inline int oa_ok_##K(oa_t_##K v)                                                                            \
+    static inline __attribute__((unused)) int oa_ok_##K(oa_t_##K v)                                                                            \
     {                                                                                                                  \
         (void)v;                                                                                                       \
         return 1;                                                                                                      \
     }                                                                                                                  \
-    static inline oa_t_##K oa_fail_##K(void)                                                                           \
+    static inline __attribute__((unused)) oa_t_##K oa_fail_##K(void)                                                                           \
     {                                                                                                                  \
         oa_t_##K z;                                                                                                    \
         memset(&z, 0, sizeof z);                                                                                       \
@@ -213,15 +213,15 @@ OA_KIND(
 
 /* aclError as a return kind: the call succeeded when it is ACL_SUCCESS. */
 typedef aclError oa_t_ERR;
-static inline PyObject *oa_out_ERR(oa_t_ERR v)
+static inline __attribute__((unused)) PyObject *oa_out_ERR(oa_t_ERR v)
 {
     return PyLong_FromLong((long)v);
 }
-static inline int oa_ok_ERR(oa_t_ERR v)
+static inline __attribute__((unused)) int oa_ok_ERR(oa_t_ERR v)
 {
     return v == ACL_SUCCESS;
 }
-static inline oa_t_ERR oa_fail_ERR(void)
+static inline __attribute__((unused)) oa_t_ERR oa_fail_ERR(void)
 {
     return ACL_ERROR_INVALID_PARAM;
 }
@@ -234,7 +234,7 @@ static inline oa_t_ERR oa_fail_ERR(void)
 #define OA_HANDLE_KIND(K, ctype, hk)                                                                                   \
     typedef ctype oa_t_H_##K;                                                                                          \
     typedef ctype oa_t_D_##K;                                                                                          \
-    static inline int oa_in_H_##K(PyObject *o, oa_t_H_##K *v)                                                          \
+    static inline __attribute__((unused)) int oa_in_H_##K(PyObject *o, oa_t_H_##K *v)                                                          \
     {                                                                                                                  \
         uint64_t u;                                                                                                    \
         if (oa_py_u64_mask(o, &u) != 0) {                                                                              \
@@ -243,47 +243,47 @@ static inline oa_t_ERR oa_fail_ERR(void)
         *v = (ctype)(uintptr_t)u;                                                                                      \
         return oa_py_h_check(*v, hk);                                                                                  \
     }                                                                                                                  \
-    static inline PyObject *oa_out_H_##K(oa_t_H_##K v)                                                                 \
+    static inline __attribute__((unused)) PyObject *oa_out_H_##K(oa_t_H_##K v)                                                                 \
     {                                                                                                                  \
         if (v != NULL) {                                                                                               \
             oa_py_h_add(v, hk, NULL);                                                                                  \
         }                                                                                                              \
         return oa_py_ptr(v);                                                                                           \
     }                                                                                                                  \
-    static inline void oa_post_H_##K(oa_t_H_##K v, int ok)                                                             \
+    static inline __attribute__((unused)) void oa_post_H_##K(oa_t_H_##K v, int ok)                                                             \
     {                                                                                                                  \
         (void)v;                                                                                                       \
         (void)ok;                                                                                                      \
     }                                                                                                                  \
-    static inline int oa_ok_H_##K(oa_t_H_##K v)                                                                        \
+    static inline __attribute__((unused)) int oa_ok_H_##K(oa_t_H_##K v)                                                                        \
     {                                                                                                                  \
         return v != NULL;                                                                                              \
     }                                                                                                                  \
-    static inline oa_t_H_##K oa_fail_H_##K(void)                                                                       \
+    static inline __attribute__((unused)) oa_t_H_##K oa_fail_H_##K(void)                                                                       \
     {                                                                                                                  \
         return NULL;                                                                                                   \
     }                                                                                                                  \
-    static inline int oa_in_D_##K(PyObject *o, oa_t_D_##K *v)                                                          \
+    static inline __attribute__((unused)) int oa_in_D_##K(PyObject *o, oa_t_D_##K *v)                                                          \
     {                                                                                                                  \
         const int st = oa_in_H_##K(o, v);                                                                              \
         return st == 0 && *v != NULL && oa_py_h_borrowed(*v) ? 1 : st; /* not the caller's to destroy */               \
     }                                                                                                                  \
-    static inline PyObject *oa_out_D_##K(oa_t_D_##K v)                                                                 \
+    static inline __attribute__((unused)) PyObject *oa_out_D_##K(oa_t_D_##K v)                                                                 \
     {                                                                                                                  \
         return oa_py_ptr(v);                                                                                           \
     }                                                                                                                  \
-    static inline void oa_post_D_##K(oa_t_D_##K v, int ok)                                                             \
+    static inline __attribute__((unused)) void oa_post_D_##K(oa_t_D_##K v, int ok)                                                             \
     {                                                                                                                  \
         if (ok && v != NULL) {                                                                                         \
             oa_py_h_del(v);                                                                                            \
         }                                                                                                              \
     }                                                                                                                  \
-    static inline int oa_ok_D_##K(oa_t_D_##K v)                                                                        \
+    static inline __attribute__((unused)) int oa_ok_D_##K(oa_t_D_##K v)                                                                        \
     {                                                                                                                  \
         (void)v;                                                                                                       \
         return 1;                                                                                                      \
     }                                                                                                                  \
-    static inline oa_t_D_##K oa_fail_D_##K(void)                                                                       \
+    static inline __attribute__((unused)) oa_t_D_##K oa_fail_D_##K(void)                                                                       \
     {                                                                                                                  \
         return NULL;                                                                                                   \
     }
@@ -300,7 +300,7 @@ OA_HANDLE_KIND(XCFG, aclmdlExecConfigHandle *, OA_HK_XCFG)
 
 /* XDS: a dataset handed to an execute function: it and every buffer in it must be live. */
 typedef aclmdlDataset *oa_t_XDS;
-static inline int oa_in_XDS(PyObject *o, oa_t_XDS *v)
+static inline __attribute__((unused)) int oa_in_XDS(PyObject *o, oa_t_XDS *v)
 {
     uint64_t u;
     if (oa_py_u64_mask(o, &u) != 0) {
@@ -309,12 +309,12 @@ static inline int oa_in_XDS(PyObject *o, oa_t_XDS *v)
     *v = (aclmdlDataset *)(uintptr_t)u;
     return *v == NULL ? 0 : oa_py_ds_check_deep(*v);
 }
-static inline void oa_post_XDS(oa_t_XDS v, int ok)
+static inline __attribute__((unused)) void oa_post_XDS(oa_t_XDS v, int ok)
 {
     (void)v;
     (void)ok;
 }
-static inline oa_t_XDS oa_fail_XDS(void)
+static inline __attribute__((unused)) oa_t_XDS oa_fail_XDS(void)
 {
     return NULL;
 }

@@ -738,7 +738,7 @@ static oa_status op_pow(onnx_node_ctx *c)
     const bool base_float = tb == OA_DT_FLOAT || tb == OA_DT_FLOAT16 || tb == OA_DT_DOUBLE || tb == OA_DT_BF16;
     const bool exp_float = te == OA_DT_FLOAT || te == OA_DT_FLOAT16 || te == OA_DT_DOUBLE || te == OA_DT_BF16;
     const oa_dtype work = base_float || !exp_float ? tb : te;
-    oa_node *b = NULL, *e = NULL, *p, *y;
+    oa_node *b = NULL, *e = NULL, *p = NULL, *y = NULL;
     oa_status st = OA_OK;
     if (work != tb && (st = oa_onnx_emit(c, OA_OP_CAST, "base_cast", 1, 1, &b)) == OA_OK &&
         (st = oa_onnx_connect_input(c, b, 0, 0)) == OA_OK) {

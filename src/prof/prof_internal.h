@@ -108,6 +108,6 @@ static inline void oa_prof_span_close(oa_prof_span *s)
     }
 }
 #define OA_PROF_API_SPAN()                                                                                          \
-    oa_prof_span oa_prof_span_ __attribute__((cleanup(oa_prof_span_close))) = {oa_prof_api_begin(), __func__}
+    oa_prof_span oa_prof_span_ __attribute__((cleanup(oa_prof_span_close), unused)) = {oa_prof_api_begin(), __func__}
 
 #endif /* OA_PROF_PROF_INTERNAL_H */

@@ -28,13 +28,18 @@ add_executable(fuzz_json fuzz_json.c ${ascendcl_bin}/api_stubs.c ${ascendcl_src}
 add_dependencies(fuzz_json ascendcl)
 target_compile_definitions(fuzz_json PRIVATE FUNC_VISIBILITY _GNU_SOURCE)
 target_include_directories(fuzz_json PRIVATE ${OA_PUBLIC_INCLUDE} ${OA_SRC_DIR} ${ascendcl_src})
-target_link_libraries(fuzz_json PRIVATE "$<LINK_LIBRARY:WHOLE_ARCHIVE,${parts}>" oa_file_constant PkgConfig::CJSON)
-set_property(TARGET fuzz_json PROPERTY LINK_LIBRARY_OVERRIDE_oa_base DEFAULT)
+# every object of every part (as libascendcl takes them), then the parts as plain archives for their DEPS
+foreach(p IN LISTS parts)
+  if(NOT p STREQUAL "oa_base")
+    target_sources(fuzz_json PRIVATE $<TARGET_OBJECTS:${p}>)
+  endif()
+endforeach()
+target_link_libraries(fuzz_json PRIVATE ${parts} oa_file_constant PkgConfig::CJSON)
 
 add_executable(fuzz_onnx_om fuzz_onnx_om.c ${PROJECT_SOURCE_DIR}/tools/atc/atc_om.c)
 target_compile_definitions(fuzz_onnx_om PRIVATE _GNU_SOURCE)
 target_include_directories(fuzz_onnx_om PRIVATE ${OA_SRC_DIR} ${PROJECT_SOURCE_DIR}/tools/atc)
-target_link_libraries(fuzz_onnx_om PRIVATE oa_compiler oa_onnx oa_om oa_file_constant oa_base)
+target_link_libraries(fuzz_onnx_om PRIVATE oa_compiler oa_onnx oa_om_ir oa_om oa_file_constant oa_base)
 
 foreach(t fuzz_mdl_exec fuzz_json fuzz_onnx_om)
   oa_target_warnings(${t})

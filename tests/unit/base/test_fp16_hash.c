@@ -14,7 +14,7 @@
 #include "base/fp16.h"
 #include "base/hash.h"
 
-static uint32_t f32_bits(float f)
+static __attribute__((unused)) uint32_t f32_bits(float f)
 {
     uint32_t u;
     memcpy(&u, &f, sizeof u);

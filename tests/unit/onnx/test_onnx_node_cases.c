@@ -66,6 +66,7 @@ static const char *const *g_cases = CASES;
 static size_t g_ncases = sizeof(CASES) / sizeof(CASES[0]);
 
 /* snprintf into a path buffer; a path that does not fit fails the test. */
+static void pathf(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void pathf(char *buf, size_t cap, const char *fmt, ...)
 {
     va_list ap;
