@@ -104,6 +104,7 @@ oa_status oa_onnx_connect(oa_node *node, uint32_t slot, oa_node *src, uint32_t i
 /* Binds ONNX output j to node:idx (no-op for an omitted output). */
 oa_status oa_onnx_bind_output(onnx_node_ctx *c, uint32_t j, oa_node *node, uint32_t idx);
 /* Producer of ONNX input i, or NULL when absent. */
+const char *oa_onnx_input_name(const onnx_node_ctx *c, uint32_t i);
 const onnx_value *oa_onnx_input_value(const onnx_node_ctx *c, uint32_t i);
 /* Const nodes (0-D when scalar, else 1-D of n elements). */
 oa_status oa_onnx_const_i64(onnx_node_ctx *c, const char *role, const int64_t *v, size_t n, bool scalar,

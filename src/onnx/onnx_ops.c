@@ -27,6 +27,12 @@ bool oa_onnx_has_output(const onnx_node_ctx *c, uint32_t j)
     return j < c->np->n_output && c->np->output[j][0] != '\0';
 }
 
+/* Input i's name, NULL when the node has no such input (a model may omit any). */
+const char *oa_onnx_input_name(const onnx_node_ctx *c, uint32_t i)
+{
+    return i < c->np->n_input ? c->np->input[i] : NULL;
+}
+
 const onnx_value *oa_onnx_input_value(const onnx_node_ctx *c, uint32_t i)
 {
     return oa_onnx_has_input(c, i) ? oa_strmap_get(&c->sc->values, c->np->input[i]) : NULL;
@@ -419,8 +425,8 @@ static oa_status legacy_trailing_ones(onnx_node_ctx *c, int64_t *ones)
     }
     int64_t d0a, d0b;
     if (c->ge_type == OA_OP_PRELU) {
-        int64_t rx = oa_onnx_declared_rank(c, c->np->input[0], &d0a);
-        int64_t rs = oa_onnx_declared_rank(c, c->np->input[1], &d0b);
+        int64_t rx = oa_onnx_declared_rank(c, oa_onnx_input_name(c, 0), &d0a);
+        int64_t rs = oa_onnx_declared_rank(c, oa_onnx_input_name(c, 1), &d0b);
         if (rs == 1 && d0b != 1 && rx > 2) {
             *ones = rx - 2; /* slope [C] -> [C,1,...] against [N,C,...] */
         } else if (rs == 1 && d0b != 1 && rx < 0) {
@@ -438,8 +444,8 @@ static oa_status legacy_trailing_ones(onnx_node_ctx *c, int64_t *ones)
     if ((st = oa_onnx_attr_int(c, "axis", 0, &axis)) != OA_OK) {
         return st;
     }
-    int64_t ra = oa_onnx_declared_rank(c, c->np->input[0], &d0a);
-    int64_t rb = oa_onnx_declared_rank(c, c->np->input[1], &d0b);
+    int64_t ra = oa_onnx_declared_rank(c, oa_onnx_input_name(c, 0), &d0a);
+    int64_t rb = oa_onnx_declared_rank(c, oa_onnx_input_name(c, 1), &d0b);
     if (ra < 0 || rb < 0) {
         return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED,
                          "opset %lld broadcast with axis=%lld needs the declared ranks of both inputs",
@@ -467,7 +473,7 @@ static oa_status op_legacy_bcast(onnx_node_ctx *c)
         return st == OA_OK ? op_direct(c) : st;
     }
     int64_t d0;
-    int64_t rb = oa_onnx_declared_rank(c, c->np->input[1], &d0);
+    int64_t rb = oa_onnx_declared_rank(c, oa_onnx_input_name(c, 1), &d0);
     int64_t shape[16];
     if (rb < 0 || rb + ones > (int64_t)OA_ARRAY_SIZE(shape)) {
         return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "legacy broadcast of rank %lld is not supported",
@@ -711,7 +717,7 @@ static oa_status op_bitshift(onnx_node_ctx *c)
 static oa_status op_cast_like(onnx_node_ctx *c)
 {
     oa_dtype dt;
-    if (c->np->n_input < 2 || !oa_onnx_declared_dtype(c, c->np->input[1], &dt) || dt == OA_DT_STRING) {
+    if (c->np->n_input < 2 || !oa_onnx_declared_dtype(c, oa_onnx_input_name(c, 1), &dt) || dt == OA_DT_STRING) {
         return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED,
                          "the element type of target_type must be declared (graph input, initializer, value_info)");
     }
@@ -731,8 +737,8 @@ static oa_status op_cast_like(onnx_node_ctx *c)
 static oa_status op_pow(onnx_node_ctx *c)
 {
     oa_dtype tb, te;
-    if (c->np->n_input != 2 || !oa_onnx_declared_dtype(c, c->np->input[0], &tb) ||
-        !oa_onnx_declared_dtype(c, c->np->input[1], &te) || tb == te) {
+    if (c->np->n_input != 2 || !oa_onnx_declared_dtype(c, oa_onnx_input_name(c, 0), &tb) ||
+        !oa_onnx_declared_dtype(c, oa_onnx_input_name(c, 1), &te) || tb == te) {
         return op_legacy_bcast(c);
     }
     const bool base_float = tb == OA_DT_FLOAT || tb == OA_DT_FLOAT16 || tb == OA_DT_DOUBLE || tb == OA_DT_BF16;
@@ -888,7 +894,7 @@ static oa_status op_transpose(onnx_node_ctx *c)
     if (st == OA_OK && perm == NULL) {
         /* the default reverses the dims: the rank the graph declares (CANN needs perm) */
         int64_t d0;
-        const int64_t r = oa_onnx_declared_rank(c, c->np->input[0], &d0);
+        const int64_t r = oa_onnx_declared_rank(c, oa_onnx_input_name(c, 0), &d0);
         if (r < 0 || r > OA_MAX_RANK) {
             return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "needs the perm attribute or the declared rank of its "
                                                           "input (the default reverses the dims)");

@@ -268,11 +268,11 @@ static oa_status q_param(onnx_node_ctx *c, uint32_t i, oref *out)
         return st;
     }
     int64_t d0, axis;
-    const int64_t rp = oa_onnx_declared_rank(c, c->np->input[i], &d0);
+    const int64_t rp = oa_onnx_declared_rank(c, oa_onnx_input_name(c, i), &d0);
     if (rp != 1 || (st = oa_onnx_attr_int(c, "axis", 1, &axis)) != OA_OK) {
         return st; /* a scalar broadcasts as it is */
     }
-    const int64_t rx = oa_onnx_declared_rank(c, c->np->input[0], &d0);
+    const int64_t rx = oa_onnx_declared_rank(c, oa_onnx_input_name(c, 0), &d0);
     if (rx < 0) {
         return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "per-axis parameters need the declared rank of x");
     }
@@ -341,7 +341,7 @@ oa_status oa_onnx_op_dequantize(onnx_node_ctx *c)
 oa_status oa_onnx_op_quantize(onnx_node_ctx *c)
 {
     oa_dtype qt = OA_DT_UINT8;
-    if (oa_onnx_has_input(c, 2) && !oa_onnx_declared_dtype(c, c->np->input[2], &qt)) {
+    if (oa_onnx_has_input(c, 2) && !oa_onnx_declared_dtype(c, oa_onnx_input_name(c, 2), &qt)) {
         return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "the zero point's element type must be declared");
     }
     if (qt != OA_DT_UINT8 && qt != OA_DT_INT8) {
@@ -413,7 +413,7 @@ oa_status oa_onnx_op_instance_norm(onnx_node_ctx *c)
     if (st != OA_OK) {
         return st;
     }
-    const int64_t r = oa_onnx_declared_rank(c, c->np->input[0], &d0);
+    const int64_t r = oa_onnx_declared_rank(c, oa_onnx_input_name(c, 0), &d0);
     if (r < 3 || r > 8) {
         return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "needs the declared rank (>= 3) of its input");
     }
@@ -478,8 +478,8 @@ oa_status oa_onnx_op_hardmax(onnx_node_ctx *c)
     if (c->opset < 13) {
         return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "Hardmax below opset 13 (2-D coercion) is not supported");
     }
-    const int64_t r = oa_onnx_declared_rank(c, c->np->input[0], &d0);
-    if (r < 1 || r > 8 || !oa_onnx_declared_dtype(c, c->np->input[0], &dt)) {
+    const int64_t r = oa_onnx_declared_rank(c, oa_onnx_input_name(c, 0), &d0);
+    if (r < 1 || r > 8 || !oa_onnx_declared_dtype(c, oa_onnx_input_name(c, 0), &dt)) {
         return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "needs the declared rank and type of its input");
     }
     if (axis < 0) {
@@ -590,7 +590,7 @@ oa_status oa_onnx_op_depth_space(onnx_node_ctx *c)
     if (st != OA_OK) {
         return st;
     }
-    if (!declared_dims(c, c->np->input[0], d, 4, &r) || r != 4) {
+    if (!declared_dims(c, oa_onnx_input_name(c, 0), d, 4, &r) || r != 4) {
         return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "needs the declared 4-D shape of its input");
     }
     const bool crd = strcmp(mode, "CRD") == 0;

@@ -145,7 +145,7 @@ oa_status oa_onnx_op_clip(onnx_node_ctx *c)
     /* ClipByValue (f32, constant bounds) when it applies, else Maximum then
      * Minimum (bounds computed at run time, integer and f64 inputs) */
     oa_dtype xdt;
-    bool clip_ok = !oa_onnx_declared_dtype(c, c->np->input[0], &xdt) || xdt == OA_DT_FLOAT;
+    bool clip_ok = !oa_onnx_declared_dtype(c, oa_onnx_input_name(c, 0), &xdt) || xdt == OA_DT_FLOAT;
     for (uint32_t i = 1; i <= 2 && clip_ok; i++) {
         const onnx_value *v = oa_onnx_input_value(c, i);
         clip_ok = v != NULL && (v->node->type == OA_OP_CONST || v->node->type == OA_OP_CONSTANT);

@@ -77,7 +77,7 @@ set_tests_properties(fuzz_mdl_exec fuzz_json fuzz_onnx_om PROPERTIES TIMEOUT ${f
   ENVIRONMENT "${fenv}")
 
 # Reproducers of past findings (tests/fuzz/regressions/<target>/), each replayed once by its target.
-foreach(t mdl_exec json)
+foreach(t mdl_exec json onnx_om)
   file(GLOB repro ${CMAKE_CURRENT_SOURCE_DIR}/regressions/${t}/*)
   if(repro)
     add_test(NAME fuzz_${t}_regressions COMMAND fuzz_${t} -rss_limit_mb=2048 -malloc_limit_mb=1024 ${repro}
