@@ -366,7 +366,7 @@ static bool arch_limits_padded_width(int32_t arch)
     return arch == 1001 || arch == 2002 || arch == 2201 || arch == 3510;
 }
 
-oa_status oa_aipp_output_hw(const aclmdlAIPP *aipp, size_t batch_index, int32_t npu_arch, int32_t *w, int32_t *h)
+oa_status oa_mdl_aipp_output_hw(const aclmdlAIPP *aipp, size_t batch_index, int32_t npu_arch, int32_t *w, int32_t *h)
 {
     if (aipp->batch_size == 0) {
         return OA_FAIL(OA_E_PARAM, "the AIPP parameter set has no image");
@@ -422,7 +422,7 @@ static oa_status crop_check(const aclmdlAIPP *aipp, size_t i)
     return OA_OK;
 }
 
-oa_status oa_aipp_params_check(const aclmdlAIPP *aipp, int32_t npu_arch)
+oa_status oa_mdl_aipp_params_check(const aclmdlAIPP *aipp, int32_t npu_arch)
 {
     const uint8_t fmt = aipp->params.input_format;
     if (fmt < OA_CCE_YUV420SP_U8) {
@@ -454,7 +454,7 @@ oa_status oa_aipp_params_check(const aclmdlAIPP *aipp, int32_t npu_arch)
     }
     int32_t first_w = 0;
     int32_t first_h = 0;
-    oa_status st = oa_aipp_output_hw(aipp, 0, npu_arch, &first_w, &first_h);
+    oa_status st = oa_mdl_aipp_output_hw(aipp, 0, npu_arch, &first_w, &first_h);
     if (st != OA_OK) {
         return st;
     }
@@ -471,7 +471,7 @@ oa_status oa_aipp_params_check(const aclmdlAIPP *aipp, int32_t npu_arch)
         }
         int32_t bw = 0;
         int32_t bh = 0;
-        st = oa_aipp_output_hw(aipp, (size_t)i, npu_arch, &bw, &bh);
+        st = oa_mdl_aipp_output_hw(aipp, (size_t)i, npu_arch, &bw, &bh);
         if (st != OA_OK) {
             return st;
         }
@@ -484,7 +484,7 @@ oa_status oa_aipp_params_check(const aclmdlAIPP *aipp, int32_t npu_arch)
     return OA_OK;
 }
 
-uint64_t oa_aipp_src_image_size(const aclmdlAIPP *aipp)
+uint64_t oa_mdl_aipp_src_image_size(const aclmdlAIPP *aipp)
 {
     const size_t w = (size_t)aipp->params.src_image_size_w;
     const size_t h = (size_t)aipp->params.src_image_size_h;
@@ -524,7 +524,7 @@ uint64_t oa_aipp_src_image_size(const aclmdlAIPP *aipp)
     return total;
 }
 
-void oa_aipp_pack(const aclmdlAIPP *aipp, uint8_t *out, size_t *len)
+void oa_mdl_aipp_pack(const aclmdlAIPP *aipp, uint8_t *out, size_t *len)
 {
     memcpy(out, &aipp->params, OA_AIPP_HEAD_SIZE);
     memcpy(out + OA_AIPP_HEAD_SIZE, aipp->batch, (size_t)aipp->batch_size * OA_AIPP_BATCH_SIZE);
@@ -644,7 +644,7 @@ static oa_status check_aipp_against_model(const oa_model *m, size_t idx, const a
 {
     const oa_model_aipp *a = m->info->inputs[idx].aipp;
     if (a != NULL && a->has_config) {
-        const uint64_t size = oa_aipp_src_image_size(aipp);
+        const uint64_t size = oa_mdl_aipp_src_image_size(aipp);
         if (size > a->config.max_src_image_size) {
             return OA_FAIL(OA_E_PARAM, "the dynamic aipp size[%llu] is bigger than max_src_image_size[%u]",
                            (unsigned long long)size, a->config.max_src_image_size);
@@ -657,7 +657,7 @@ static oa_status check_aipp_against_model(const oa_model *m, size_t idx, const a
         if (m->info->inputs[rank].n_ranges == 0) { /* static-shape input: the AIPP output must be its shape */
             int32_t out_w = 0;
             int32_t out_h = 0;
-            oa_status st = oa_aipp_output_hw(aipp, 0, arch, &out_w, &out_h);
+            oa_status st = oa_mdl_aipp_output_hw(aipp, 0, arch, &out_w, &out_h);
             if (st != OA_OK) {
                 return st;
             }
@@ -678,7 +678,7 @@ static oa_status check_aipp_against_model(const oa_model *m, size_t idx, const a
             }
         }
     }
-    return oa_aipp_params_check(aipp, arch);
+    return oa_mdl_aipp_params_check(aipp, arch);
 }
 
 static oa_status set_input_aipp(uint32_t model_id, aclmdlDataset *ds, size_t index, const aclmdlAIPP *aipp)
@@ -713,7 +713,7 @@ static oa_status set_input_aipp(uint32_t model_id, aclmdlDataset *ds, size_t ind
         return OA_FAIL(OA_E_NOMEM, "cannot pack %zu bytes of AIPP parameters", need);
     }
     size_t len = 0;
-    oa_aipp_pack(aipp, block, &len);
+    oa_mdl_aipp_pack(aipp, block, &len);
     const aclError ret = aclrtMemcpy(buf->data, (size_t)buf->length, block, len, ACL_MEMCPY_HOST_TO_DEVICE);
     free(block);
     if (ret != ACL_SUCCESS) {

@@ -177,16 +177,16 @@ enum {
  * (AippParamsCheck): input format, csc, source size, per-image crop and
  * output sizes. OA_E_PARAM with a message on the first failure.
  */
-oa_status oa_aipp_params_check(const aclmdlAIPP *aipp, int32_t npu_arch) OA_MUST_CHECK;
+oa_status oa_mdl_aipp_params_check(const aclmdlAIPP *aipp, int32_t npu_arch) OA_MUST_CHECK;
 
 /* GE's GetAippOutputHW for image batch_index (padding adds, arch limits W to 1080 on some NPUs). */
-oa_status oa_aipp_output_hw(const aclmdlAIPP *aipp, size_t batch_index, int32_t npu_arch, int32_t *w,
+oa_status oa_mdl_aipp_output_hw(const aclmdlAIPP *aipp, size_t batch_index, int32_t npu_arch, int32_t *w,
                             int32_t *h) OA_MUST_CHECK;
 
 /* GE's GetSrcImageSize: bytes of the source images the parameters describe (0 on overflow). */
-uint64_t oa_aipp_src_image_size(const aclmdlAIPP *aipp);
+uint64_t oa_mdl_aipp_src_image_size(const aclmdlAIPP *aipp);
 
 /* Writes head + batch entries into out[*len] (head + batch_size * 96 bytes). */
-void oa_aipp_pack(const aclmdlAIPP *aipp, uint8_t *out, size_t *len);
+void oa_mdl_aipp_pack(const aclmdlAIPP *aipp, uint8_t *out, size_t *len);
 
 #endif /* OA_ACL_MDL_MDL_OBJECTS_H */

@@ -227,6 +227,9 @@ oa_status oa_om_model_info(const oa_om_model *m, oa_model_info **out)
         if (st == OA_OK && m->num_models > 0) {
             st = add_op_attrs(info, m->models[0].def);
         }
+        if (st == OA_OK && m->num_models > 0) {
+            st = oa_om_model_aipp(info, m->models[0].def);
+        }
         if (st != OA_OK) {
             oa_model_info_release(info);
             return st;
@@ -259,6 +262,9 @@ oa_status oa_om_model_info(const oa_om_model *m, oa_model_info **out)
     }
     if (st == OA_OK && m->num_models > 0) {
         st = add_op_attrs(info, m->models[0].def);
+    }
+    if (st == OA_OK && m->num_models > 0) {
+        st = oa_om_model_aipp(info, m->models[0].def);
     }
     if (st != OA_OK) {
         oa_model_info_release(info);

@@ -31,4 +31,12 @@ extern const oa_model_reader oa_om_reader;
 /* The model description of an opened .om (new info, refcount 1). */
 oa_status oa_om_model_info(const oa_om_model *m, oa_model_info **out) OA_MUST_CHECK;
 
+/*
+ * The AIPP facts of the model inputs from the root graph's Data / AippData
+ * ops (om_aipp.c, docs/aipp.md "How the runtime runs it"). Errors:
+ * OA_E_GE_INTERNAL (half an AIPP description), OA_E_GE_AIPP_MODE (bad
+ * `_aipp_inputs` records), OA_E_NOMEM.
+ */
+oa_status oa_om_model_aipp(oa_model_info *info, const Ge__Proto__ModelDef *def) OA_MUST_CHECK;
+
 #endif

@@ -7,6 +7,7 @@
 #define OA_COMPILER_AIPP_CONFIG_H
 
 #include "base/status.h"
+#include "graph/graph.h"
 #include "kernels/aipp.h"
 
 #define OA_AIPP_MAX_OPS 16
@@ -39,5 +40,27 @@ oa_status oa_aipp_config_load(const char *path, oa_aipp_config *out) OA_MUST_CHE
  */
 oa_status oa_aipp_model_input(const oa_aipp_params *p, const char *input, const int64_t model_dims[4], bool nchw,
                               int64_t raw_dims[4], size_t *bytes) OA_MUST_CHECK;
+
+/*
+ * Model-input dims a static AIPP input reports ([N, H, W, C] of the raw
+ * image, N -1 under batch gears); the graph desc of a YUV420SP input holds
+ * 1.5·H rows instead so that its byte size is exact (docs/aipp.md "What the
+ * .om holds"). Dynamic AIPP inputs report GE's `_dynamic_aipp_input_dims`.
+ */
+#define OA_AIPP_INPUT_DIMS_ATTR "_oa_aipp_input_dims"
+
+/*
+ * Inserts one Aipp node per block of cfg (docs/aipp.md "What the .om
+ * holds"): the Data input becomes the raw u8 image, dynamic blocks add
+ * their AippData input. `gears`: the model has --dynamic_batch_size gears
+ * (a -1 batch is allowed). Errors name the block's line: E10052 (no such
+ * input, two blocks on one input), E10001 (input shape or dtype), E10034,
+ * E10055 (combinations not supported).
+ */
+oa_status oa_pass_insert_aipp(oa_graph *g, const oa_aipp_config *cfg, bool gears) OA_MUST_CHECK;
+
+/* After batch gears are assembled: GE's `_aipp_inputs` / `_aipp_outputs` of
+ * the root's AIPP inputs, one entry per gear (batch batches[i]). */
+oa_status oa_aipp_record_gears(oa_graph *root, const int64_t *batches, size_t n) OA_MUST_CHECK;
 
 #endif /* OA_COMPILER_AIPP_CONFIG_H */

@@ -9,6 +9,7 @@
 
 #include "base/error.h"
 #include "base/util.h"
+#include "compiler/aipp_config.h"
 #include "compiler/compiler_internal.h"
 #include "compiler/pass_util.h"
 #include "compiler/passes.h"
@@ -320,6 +321,19 @@ static oa_status take_output_names(oa_compiled_model *cm, oa_graph *from, oa_gra
     return OA_OK;
 }
 
+/* --insert_op_conf (docs/aipp.md "What the .om holds"): batch gears only; an AIPP input has no range. */
+static oa_status insert_aipp(oa_graph *g, const oa_compile_options *opt)
+{
+    if (opt->gear_kind == OA_GEAR_IMAGE || opt->gear_kind == OA_GEAR_DIMS) {
+        return OA_FAIL(OA_E_FEATURE_UNSUPPORTED,
+                       "E10055: The operation is not supported. Reason: --insert_op_conf together with --%s is not "
+                       "supported yet (only --dynamic_batch_size).",
+                       opt->gear_kind == OA_GEAR_IMAGE ? "dynamic_image_size" : "dynamic_dims");
+    }
+    progress(opt, "insert aipp");
+    return oa_pass_insert_aipp(g, opt->aipp, opt->gear_kind == OA_GEAR_BATCH);
+}
+
 static oa_status compile_impl(oa_graph *g, const oa_compile_options *opt, bool shapes_applied,
                               oa_compiled_model **out)
 {
@@ -346,6 +360,9 @@ static oa_status compile_impl(oa_graph *g, const oa_compile_options *opt, bool s
     if (st == OA_OK && opt->output_type && opt->output_type[0]) {
         st = oa_io_set_output_types(g, opt->output_type);
     }
+    if (st == OA_OK && opt->aipp != NULL) {
+        st = insert_aipp(g, opt);
+    }
     if (st == OA_OK) {
         st = oa_graph_infer(g);
     }
@@ -357,6 +374,9 @@ static oa_status compile_impl(oa_graph *g, const oa_compile_options *opt, bool s
         st = compile_gears(cm, g, opt);
         if (st == OA_OK) {
             st = take_output_names(cm, g, cm->graph);
+        }
+        if (st == OA_OK && opt->aipp != NULL && cm->gear_kind == OA_GEAR_BATCH) {
+            st = oa_aipp_record_gears(cm->graph, cm->gears, cm->gear_count);
         }
         oa_graph_destroy(g);
         g = NULL;

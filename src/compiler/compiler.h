@@ -54,6 +54,8 @@ enum {
     OA_NO_CLEANUP = 1u << 3, /* identity removal and dead code */
 };
 
+struct oa_aipp_config; /* aipp_config.h */
+
 /* Progress reports (atc prints a line for conversions longer than a second). */
 typedef void (*oa_compile_progress_fn)(void *ctx, const char *phase);
 
@@ -66,6 +68,7 @@ typedef struct oa_compile_options {
     const char *input_fp16_nodes;  /* "data1;data2" */
     const char *output_type;       /* "FP32" (all outputs) or "node:idx:FP16;node2:0:FP32" */
     const char *out_nodes;         /* "node:0;node:1;node2:0" */
+    const struct oa_aipp_config *aipp; /* --insert_op_conf, parsed (aipp_config.h); NULL: none */
     bool layout_nchwc;             /* mark conv chains NC1HWC0 (atc: on unless OPENACL_ATC_NCHWC=0) */
     bool disable_reuse;            /* --disable_reuse_memory=1: no tensor shares memory */
     unsigned disable;              /* OA_NO_* bits */

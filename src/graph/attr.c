@@ -14,7 +14,7 @@
 
 static const char *const ATTR_TYPE_NAMES[OA_ATTR_TYPE_COUNT] = {
     "int", "float", "bool", "string", "bytes", "dtype", "list_int", "list_float", "list_bool", "list_string",
-    "list_dtype", "list_list_int", "list_list_float", "tensor", "tensor_desc", "graph",
+    "list_dtype", "list_list_int", "list_list_float", "tensor", "tensor_desc", "graph", "named_attrs",
 };
 
 const char *oa_attr_type_name(oa_attr_type t)
@@ -317,6 +317,47 @@ oa_status oa_attrs_set_graph(oa_graph *g, oa_attrs *a, const char *name, const c
     return OA_OK;
 }
 
+oa_status oa_attrs_set_named(oa_graph *g, oa_attrs *a, const char *name, const char *na_name, const oa_attrs *v)
+{
+    if (v == NULL || v == a) {
+        return OA_FAIL(OA_E_PARAM, "named attrs [%s] need a separate attr list", name ? name : "(null)");
+    }
+    if (g == NULL) {
+        return OA_FAIL(OA_E_PARAM, "attr set needs a graph");
+    }
+    oa_attrs *copy = oa_arena_alloc(g->arena, sizeof(*copy), 0);
+    const char *nm = oa_arena_strdup(g->arena, na_name != NULL ? na_name : "");
+    if (copy == NULL || nm == NULL) {
+        return OA_E_NOMEM;
+    }
+    memset(copy, 0, sizeof(*copy));
+    for (const oa_attr *x = v->head; x != NULL; x = x->next) {
+        oa_status st = oa_attrs_set_copy(g, copy, x);
+        if (st != OA_OK) {
+            return st;
+        }
+    }
+    oa_status st;
+    oa_attr *x = slot(g, a, name, &st);
+    if (x == NULL) {
+        return st;
+    }
+    x->type = OA_ATTR_NAMED;
+    x->u.na.name = nm;
+    x->u.na.attrs = copy;
+    return OA_OK;
+}
+
+bool oa_attrs_get_named(const oa_attrs *a, const char *name, const oa_attrs **out)
+{
+    const oa_attr *x = oa_attrs_find(a, name);
+    if (x == NULL || x->type != OA_ATTR_NAMED) {
+        return false;
+    }
+    *out = x->u.na.attrs;
+    return true;
+}
+
 /* Deep copy of a tensor into g (data copied when owned, blob shared). */
 static oa_status copy_tensor(oa_graph *g, const oa_tensor *src, const oa_tensor **out)
 {
@@ -375,6 +416,7 @@ oa_status oa_attrs_set_copy(oa_graph *g, oa_attrs *a, const oa_attr *src)
     }
     case OA_ATTR_TENSOR_DESC: return oa_attrs_set_tensor_desc(g, a, nm, src->u.td);
     case OA_ATTR_GRAPH: return oa_attrs_set_graph(g, a, nm, src->u.graph);
+    case OA_ATTR_NAMED: return oa_attrs_set_named(g, a, nm, src->u.na.name, src->u.na.attrs);
     default: return OA_FAIL(OA_E_PARAM, "attr [%s] has invalid kind %d", nm, (int)src->type);
     }
 }

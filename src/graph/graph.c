@@ -270,7 +270,10 @@ static oa_status alloc_node(oa_graph *g, oa_op_type type, const char *type_name,
     n->graph = g;
     n->type = type;
     n->name = oa_arena_strdup(g->arena, name);
-    n->type_name = (type < OA_OP_COUNT) ? oa_op_type_name(type) : oa_arena_strdup(g->arena, type_name);
+    /* a listed type under another GE name (AippData, a Data op: graph/op.h) keeps that name */
+    n->type_name = (type < OA_OP_COUNT && strcmp(type_name, oa_op_type_name(type)) == 0)
+                       ? oa_op_type_name(type)
+                       : oa_arena_strdup(g->arena, type_name);
     if (n->name == NULL || n->type_name == NULL) {
         return OA_E_NOMEM;
     }

@@ -107,6 +107,7 @@ typedef enum oa_attr_type {
     OA_ATTR_TENSOR,          /* AttrDef.t (Const value) */
     OA_ATTR_TENSOR_DESC,     /* AttrDef.td */
     OA_ATTR_GRAPH,           /* name of a subgraph of the same root (AttrDef.g by reference) */
+    OA_ATTR_NAMED,           /* AttrDef.func: GE NamedAttrs, a name and a nested attr list (AIPP's `aipp`) */
     OA_ATTR_TYPE_COUNT
 } oa_attr_type;
 
@@ -134,6 +135,7 @@ struct oa_attr {
         const oa_tensor *t;
         const oa_tensor_desc *td;
         const char *graph;
+        struct { const char *name; const oa_attrs *attrs; } na; /* NAMED: name may be "" */
     } u;
 };
 
@@ -163,6 +165,9 @@ OA_MUST_CHECK oa_status oa_attrs_set_list_list_float(oa_graph *g, oa_attrs *a, c
 OA_MUST_CHECK oa_status oa_attrs_set_tensor(oa_graph *g, oa_attrs *a, const char *name, const oa_tensor *t);
 OA_MUST_CHECK oa_status oa_attrs_set_tensor_desc(oa_graph *g, oa_attrs *a, const char *name, const oa_tensor_desc *d);
 OA_MUST_CHECK oa_status oa_attrs_set_graph(oa_graph *g, oa_attrs *a, const char *name, const char *subgraph_name);
+/* NamedAttrs: `na_name` (NULL = "") and a deep copy of the list `v` (which must not contain `a`). */
+OA_MUST_CHECK oa_status oa_attrs_set_named(oa_graph *g, oa_attrs *a, const char *name, const char *na_name,
+                                           const oa_attrs *v);
 /* Copies attr `src` (from any graph) under its own name; deep copy. */
 OA_MUST_CHECK oa_status oa_attrs_set_copy(oa_graph *g, oa_attrs *a, const oa_attr *src);
 
@@ -186,6 +191,8 @@ bool oa_attrs_get_list_int(const oa_attrs *a, const char *name, const int64_t **
 bool oa_attrs_get_list_float(const oa_attrs *a, const char *name, const float **v, size_t *n);
 bool oa_attrs_get_list_str(const oa_attrs *a, const char *name, const char *const **v, size_t *n);
 bool oa_attrs_get_tensor(const oa_attrs *a, const char *name, const oa_tensor **out);
+/* The nested list of a NamedAttrs attr. */
+bool oa_attrs_get_named(const oa_attrs *a, const char *name, const oa_attrs **out);
 
 /* ======================================================================
  * Nodes

@@ -36,9 +36,7 @@ static oa_status clone_node(const oa_node *s, oa_graph *dst, const copy_opts *o)
     if (name == NULL) {
         return OA_E_NOMEM;
     }
-    oa_status st = (s->type < OA_OP_COUNT)
-                       ? oa_graph_add_node(dst, s->type, name, s->num_inputs, s->num_outputs, &n)
-                       : oa_graph_add_node_typed(dst, s->type_name, name, s->num_inputs, s->num_outputs, &n);
+    oa_status st = oa_graph_add_node_typed(dst, s->type_name, name, s->num_inputs, s->num_outputs, &n);
     if (st != OA_OK) {
         return st;
     }

@@ -116,6 +116,14 @@ static void put_attr(FILE *f, const oa_attr *a)
         break;
     }
     case OA_ATTR_GRAPH: fprintf(f, "graph(%s)", a->u.graph); break;
+    case OA_ATTR_NAMED:
+        fprintf(f, "named(%s){", a->u.na.name);
+        for (const oa_attr *x = a->u.na.attrs->head; x != NULL; x = x->next) {
+            put_attr(f, x);
+            fputs(x->next ? ", " : "", f);
+        }
+        fputc('}', f);
+        break;
     default: fputs("?", f); break;
     }
 }

@@ -711,3 +711,33 @@ oa_status oa_infer_batch_matmul(oa_infer_ctx *ctx)
     oa_infer_set_out(ctx, 0, dt, &o);
     return OA_OK;
 }
+
+/*
+ * Aipp (docs/aipp.md "What the .om holds"): the output is the model input
+ * as it was before AIPP, attr `input_dims` (-1 at a dynamic batch), its
+ * dtype and format kept from the output desc; a 4-D image input gives the
+ * batch (static AIPP under batch gears).
+ */
+oa_status oa_infer_aipp(oa_infer_ctx *ctx)
+{
+    const oa_tensor_desc *x = oa_infer_in(ctx, 0);
+    const int64_t *dims = NULL;
+    size_t n = 0;
+    if (x == NULL || ctx->num_out < 1) {
+        return IFAIL(ctx, OA_E_GE_PARAM, "Aipp needs its images input and one output");
+    }
+    if (!oa_attrs_get_list_int(&ctx->node->attrs, "input_dims", &dims, &n) || n != 4) {
+        return IFAIL(ctx, OA_E_GE_PARAM, "Aipp needs a 4-D attr input_dims");
+    }
+    if (x->dtype != OA_DT_UINT8) {
+        return IFAIL(ctx, OA_E_GE_DATATYPE, "images must be DT_UINT8, got %s", oa_dtype_name(x->dtype));
+    }
+    oa_tensor_desc *o = ctx->out[0];
+    o->shape = oa_shape_make(4, dims);
+    if (x->shape.rank == 4) {
+        o->shape.dims[0] = x->shape.dims[0];
+    }
+    o->has_range = false;
+    o->value = NULL;
+    return OA_OK;
+}

@@ -74,6 +74,9 @@ oa_op_type oa_op_type_from_name(const char *name)
     if (name == NULL) {
         return OA_OP_UNKNOWN;
     }
+    if (strcmp(name, OA_OP_AIPP_DATA_TYPE) == 0) {
+        return OA_OP_DATA; /* the dynamic-AIPP parameter input is a model input like Data (op.h) */
+    }
     pthread_once(&g_sorted_once, build_sorted);
     size_t lo = 0, hi = OA_OP_COUNT;
     while (lo < hi) {

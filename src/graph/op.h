@@ -44,8 +44,15 @@ unsigned oa_op_flags(oa_op_type t);
 /* GE type string ("Conv2D"); "Unknown" for OA_OP_UNKNOWN / out of range. */
 const char *oa_op_type_name(oa_op_type t);
 
-/* Enum for a GE type string; OA_OP_UNKNOWN when not listed (or NULL).
- * Case-sensitive, as GE is. Thread-safe. */
+/*
+ * GE's dynamic-AIPP parameter input (docs/aipp.md "What the .om holds"): a
+ * model input like Data, so it loads as OA_OP_DATA; the node keeps the type
+ * string "AippData" (oa_node.type_name), which the .om writer stores.
+ */
+#define OA_OP_AIPP_DATA_TYPE "AippData"
+
+/* Enum for a GE type string; OA_OP_UNKNOWN when not listed (or NULL);
+ * "AippData" gives OA_OP_DATA. Case-sensitive, as GE is. Thread-safe. */
 oa_op_type oa_op_type_from_name(const char *name);
 
 /* One IR input or output as declared in op_defs.inc. */

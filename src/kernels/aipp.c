@@ -6,10 +6,12 @@
 #include "kernels/aipp.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/error.h"
 #include "base/fp16.h"
+#include "kernels/kernel_internal.h"
 
 
 #define AIPP_MAX_W 4096
@@ -538,3 +540,89 @@ oa_status oa_aipp_run_dynamic(const uint8_t *blk, size_t len, int64_t batch, con
     }
     return OA_OK;
 }
+
+/* ---- the kernel family (kernels.h "Aipp") ---- */
+
+static oa_status aipp_infer(const void *params, int n_in, const oa_ktensor *in, int n_out, oa_ktensor *out)
+{
+    const oa_kaipp_params *kp = params;
+    if (n_in < 1 || n_out != 1 || in[0].dtype != OA_KDT_U8 || kp->out_c < 1 || kp->out_c > 4 || kp->out_h <= 0 ||
+        kp->out_w <= 0) {
+        return OA_FAIL(OA_E_PARAM, "aipp: needs u8 images, one output and an output of 1-4 channels");
+    }
+    const bool dynamic = kp->aipp == NULL;
+    if (dynamic && (n_in < 2 || in[1].dtype != OA_KDT_U8 || kp->n <= 0)) {
+        return OA_FAIL(OA_E_PARAM, "aipp: dynamic AIPP needs the u8 parameter block input and a batch");
+    }
+    if (!dynamic && in[0].rank != 4) {
+        return OA_FAIL(OA_E_PARAM, "aipp: static AIPP needs 4-D images, got rank %d", in[0].rank);
+    }
+    const int64_t n = dynamic ? kp->n : in[0].dims[0];
+    const int64_t d[4] = {n, kp->nhwc ? kp->out_h : kp->out_c, kp->nhwc ? kp->out_w : kp->out_h,
+                          kp->nhwc ? kp->out_c : kp->out_w};
+    oa_ktensor_set(&out[0], OA_KDT_F32, 4, d);
+    return OA_OK;
+}
+
+static oa_status aipp_setup(oa_kop *op)
+{
+    const oa_kaipp_params *kp = &op->params.aipp;
+    if (kp->aipp == NULL) {
+        return OA_OK;
+    }
+    oa_aipp_params *p = malloc(sizeof(*p));
+    if (p == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "aipp parameters");
+    }
+    *p = *kp->aipp;
+    oa_status st = oa_aipp_check(p, p->src_image_size_w, p->src_image_size_h);
+    const size_t img = oa_aipp_image_bytes(p->input_format, p->src_image_size_w, p->src_image_size_h);
+    int32_t h = 0, w = 0;
+    oa_aipp_output_hw(p, p->src_image_size_w, p->src_image_size_h, &h, &w);
+    const int64_t n = op->in[0].dims[0];
+    if (st == OA_OK && (n <= 0 || img == 0 || (size_t)oa_ktensor_numel(&op->in[0]) / (size_t)n < img)) {
+        st = OA_FAIL(OA_E_PARAM, "aipp: images %lld x %lld bytes do not hold %dx%d %s images", (long long)n,
+                     (long long)(n > 0 ? oa_ktensor_numel(&op->in[0]) / n : 0), (int)p->src_image_size_w,
+                     (int)p->src_image_size_h, oa_aipp_format_name(p->input_format));
+    }
+    if (st == OA_OK && (h != kp->out_h || w != kp->out_w)) {
+        st = OA_FAIL(OA_E_PARAM, "aipp: the parameters give %dx%d (HxW), the output is %dx%d", (int)h, (int)w,
+                     (int)kp->out_h, (int)kp->out_w);
+    }
+    if (st != OA_OK) {
+        free(p);
+        return st;
+    }
+    op->state = p;
+    op->params.aipp.aipp = p; /* the caller's copy need not outlive create */
+    op->impl = "ref";
+    return OA_OK;
+}
+
+static oa_status aipp_exec(const oa_kop *op, const void *const *in, void *const *out, void *ws, oa_threadpool *pool)
+{
+    (void)ws;
+    const oa_kaipp_params *kp = &op->params.aipp;
+    if (kp->aipp != NULL) {
+        const oa_aipp_params *p = op->state;
+        return oa_aipp_run(p, p->src_image_size_w, p->src_image_size_h, op->in[0].dims[0], in[0], kp->out_c,
+                           kp->nhwc, out[0], pool);
+    }
+    return oa_aipp_run_dynamic(in[1], (size_t)oa_ktensor_numel(&op->in[1]), kp->n, in[0],
+                               (size_t)oa_ktensor_numel(&op->in[0]), kp->out_c, kp->out_h, kp->out_w, kp->nhwc,
+                               out[0], pool);
+}
+
+static void aipp_release(oa_kop *op)
+{
+    free(op->state);
+    op->state = NULL;
+}
+
+const oa_kfamily oa_kfam_aipp = {
+    .params_size = sizeof(oa_kaipp_params),
+    .infer = aipp_infer,
+    .setup = aipp_setup,
+    .run = aipp_exec,
+    .release = aipp_release,
+};

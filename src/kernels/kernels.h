@@ -237,6 +237,7 @@ typedef enum oa_kop_type {
     OA_KOP_COPY,             /* Reshape/Squeeze/Unsqueeze/Identity/Flatten */
     OA_KOP_REORDER,          /* NCHW <-> NCHWc                             */
     OA_KOP_CONV_REF,         /* direct 1-3-D conv, run-time filter (Conv3D) */
+    OA_KOP_AIPP,             /* Aipp (kernels/aipp.h)                      */
     OA_KOP_COUNT
 } oa_kop_type;
 
@@ -609,6 +610,21 @@ typedef struct oa_klstm_params {
     bool input_forget;
 } oa_klstm_params;
 
+/* --- Aipp: input 0 images (u8, any dims: the raw bytes of N images),
+ * input 1 params (u8, the dynamic parameter block; dynamic AIPP only).
+ * Output f32 [N, out_c, out_h, out_w] (NHWC when nhwc). Static: `aipp` (with
+ * explicit source and crop sizes) is copied at create, N = images dim 0;
+ * dynamic (aipp NULL): N = n, every image's parameters come from the block
+ * at run (docs/aipp.md "Dynamic parameter block"). */
+struct oa_aipp_params;
+typedef struct oa_kaipp_params {
+    const struct oa_aipp_params *aipp;
+    int64_t n;
+    int out_c;
+    int32_t out_h, out_w;
+    bool nhwc;
+} oa_kaipp_params;
+
 /* Every family's parameters (the member of the op's family is the one in use). */
 typedef union oa_kparams {
     oa_kconv_params conv;
@@ -632,6 +648,7 @@ typedef union oa_kparams {
     oa_knms_params nms;
     oa_klstm_params lstm;
     oa_kconvref_params convref;
+    oa_kaipp_params aipp;
 } oa_kparams;
 
 /* --- Copy (Reshape, Squeeze, Unsqueeze, Identity, Flatten, ExpandDims):

@@ -323,9 +323,25 @@ static oa_status attr_from_pb(rctx *c, oa_attrs *dst, const char *name, const Ge
         }
         skip = "an inline graph";
         break;
-    case GE__PROTO__ATTR_DEF__VALUE_FUNC:
-        skip = "named attributes";
-        break;
+    case GE__PROTO__ATTR_DEF__VALUE_FUNC: { /* GE NamedAttrs (AIPP's `aipp`), one level of nesting */
+        if (v->func == NULL) {
+            return OA_OK;
+        }
+        oa_attrs na = {0};
+        for (size_t i = 0; i < v->func->n_attr; ++i) {
+            const Ge__Proto__AttrMapEntry *e = v->func->attr[i];
+            if (e == NULL || e->value == NULL || e->value->value_case == GE__PROTO__ATTR_DEF__VALUE_FUNC) {
+                continue;
+            }
+            char *key = bin_dup(g, &e->key);
+            oa_status st = key != NULL ? attr_from_pb(c, &na, key, e->value, false, where)
+                                       : OA_FAIL(OA_E_NOMEM, "[Load][Graph] named attr %s", name);
+            if (st != OA_OK) {
+                return st;
+            }
+        }
+        return oa_attrs_set_named(g, dst, name, nz(v->func->name), &na);
+    }
     default:
         skip = "a kind the IR has no form for";
         break;

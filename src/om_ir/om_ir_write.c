@@ -156,6 +156,8 @@ static Ge__Proto__TensorDef *tensor_to_pb(wctx *c, const oa_tensor *t, bool with
     return td;
 }
 
+static void attrs_to_pb(wctx *c, const oa_attrs *attrs, parr *out, bool op_level);
+
 /* IR attr -> AttrDef. `bare` lists carry no val_type (the serializer's own). */
 static Ge__Proto__AttrDef *attr_to_pb(wctx *c, const oa_attr *x, bool bare)
 {
@@ -284,6 +286,21 @@ static Ge__Proto__AttrDef *attr_to_pb(wctx *c, const oa_attr *x, bool bare)
         g->name = s_(x->u.graph);
         v->value_case = GE__PROTO__ATTR_DEF__VALUE_G;
         v->g = g;
+        break;
+    }
+    case OA_ATTR_NAMED: { /* GE NamedAttrs (AIPP's `aipp`) */
+        Ge__Proto__NamedAttrs *na = alloc(c, sizeof(*na));
+        parr pa = {0};
+        if (na == NULL) {
+            return NULL;
+        }
+        ge__proto__named_attrs__init(na);
+        na->name = s_(x->u.na.name);
+        attrs_to_pb(c, x->u.na.attrs, &pa, false);
+        na->attr = (Ge__Proto__AttrMapEntry **)pa.v;
+        na->n_attr = pa.n;
+        v->value_case = GE__PROTO__ATTR_DEF__VALUE_FUNC;
+        v->func = na;
         break;
     }
     default:
@@ -1269,7 +1286,10 @@ static oa_status build_inout(wctx *c, const Ge__Proto__ModelDef *def, uint8_t **
          * the largest gear's shape, which gives the size). */
         const int64_t *od = NULL;
         size_t nod = 0;
-        if (oa_attrs_get_list_int(&n->attrs, "_mbatch_origin_input_dims", &od, &nod)) {
+        /* AIPP inputs report the raw image dims (docs/aipp.md "What the .om holds") */
+        if (oa_attrs_get_list_int(&n->attrs, "_dynamic_aipp_input_dims", &od, &nod) ||
+            oa_attrs_get_list_int(&n->attrs, "_oa_aipp_input_dims", &od, &nod) ||
+            oa_attrs_get_list_int(&n->attrs, "_mbatch_origin_input_dims", &od, &nod)) {
             t->dims = od;
             t->n_dims = nod;
         }

@@ -1238,6 +1238,7 @@ oa_status oa_bind_decode(oa_bctx *c)
     case OA_OP_COMMON_LSTM: return bind_lstm(c);
     case OA_OP_SELECT_V2: return bind_select(c);
     case OA_OP_TRANS_DATA: return bind_transdata(c);
+    case OA_OP_AIPP: return oa_bind_aipp(c);
     default:
         break;
     }

@@ -234,7 +234,7 @@ static void conflicts(void **state)
                g_conv);
 }
 
-/* --insert_op_conf: config errors name field and line; nothing is written (insertion itself is E10055). */
+/* --insert_op_conf: config errors name field and line and nothing is written; a valid config gives the model. */
 static void aipp_config(void **state)
 {
     (void)state;
@@ -254,9 +254,23 @@ static void aipp_config(void **state)
     static const char good[] = "aipp_op {\n  aipp_mode: static\n  input_format: RGB888_U8\n  src_image_size_w: 4\n"
                                "  src_image_size_h: 4\n}\n";
     write_file(cfg, good, strlen(good));
-    EXPECT_RUN(255, "inserting AIPP into the model is not supported yet",
+    EXPECT_RUN(0, "ATC run success",
                "--model=%s --framework=5 --output=%s --soc_version=Ascend310 --insert_op_conf=%s", g_conv, out, cfg);
+    assert_int_equal(access(om, F_OK), 0); /* the model carries the Aipp node (compat_tests/models/mdl_aipp.c) */
+    (void)unlink(om);
+    EXPECT_RUN(255, "E10055: The operation is not supported. Reason: --insert_op_conf together with "
+                    "--dynamic_image_size is not supported yet",
+               "--model=%s --framework=5 --output=%s --soc_version=Ascend310 --insert_op_conf=%s "
+               "--input_shape=x:1,2,-1,-1 --dynamic_image_size=\"4,4;8,8\"",
+               g_conv, out, cfg);
+    static const char dyn[] = "aipp_op {\n  aipp_mode: dynamic\n  max_src_image_size: 100\n}\n";
+    write_file(cfg, dyn, strlen(dyn));
+    EXPECT_RUN(255, "dynamic AIPP on input x together with --dynamic_batch_size is not supported yet (aipp_op at line 1)",
+               "--model=%s --framework=5 --output=%s --soc_version=Ascend310 --insert_op_conf=%s "
+               "--input_shape=x:-1,2,4,4 --dynamic_batch_size=1,2",
+               g_conv, out, cfg);
     assert_int_not_equal(access(om, F_OK), 0);
+    write_file(cfg, good, strlen(good));
     static const char rank[] = "aipp_op {\n  aipp_mode: static\n  related_input_rank: 3\n  input_format: RGB888_U8\n}\n";
     write_file(cfg, rank, strlen(rank));
     EXPECT_RUN(255, "E10052: Cannot find the data node by aipp parameter related_input_rank 3 (aipp_op at line 1)",

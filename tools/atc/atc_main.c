@@ -299,56 +299,6 @@ static oa_status load_aipp_config(oa_aipp_config **out)
     return OA_OK;
 }
 
-/*
- * Each block against the compiled model: its input exists (by
- * related_input_name or related_input_rank) and the raw-image input it makes
- * fits (docs/aipp.md "Model input"). Inserting the Aipp op is not
- * implemented yet, so a config that passes still ends in E10055 and nothing
- * is written.
- */
-static oa_status check_aipp_against_model(const oa_aipp_config *cfg, const oa_graph *g)
-{
-    for (int i = 0; i < cfg->n_ops; i++) {
-        const oa_aipp_params *p = &cfg->ops[i];
-        const oa_node *d = NULL;
-        if (p->related_input_name[0] != '\0') {
-            d = oa_graph_find_node(g, p->related_input_name);
-            if (d == NULL || d->type != OA_OP_DATA) {
-                return OA_FAIL(OA_E_PARAM,
-                               "E10052: Cannot find the data node by aipp parameter related_input_name %s (aipp_op at "
-                               "line %d).",
-                               p->related_input_name, cfg->op_line[i]);
-            }
-        } else {
-            d = oa_graph_input(g, p->related_input_rank);
-            if (d == NULL) {
-                return OA_FAIL(OA_E_PARAM,
-                               "E10052: Cannot find the data node by aipp parameter related_input_rank %u (aipp_op at "
-                               "line %d).",
-                               p->related_input_rank, cfg->op_line[i]);
-            }
-        }
-        const oa_tensor_desc *desc = &d->outputs[0].desc;
-        if (desc->shape.rank != 4) {
-            return OA_FAIL(OA_E_PARAM,
-                           "E10001: Value %s for parameter aipp_op.related_input_rank is invalid. Reason: AIPP needs "
-                           "a 4-D input (aipp_op at line %d).",
-                           d->name, cfg->op_line[i]);
-        }
-        const bool nhwc = desc->format == OA_FORMAT_NHWC;
-        int64_t raw[4];
-        size_t bytes;
-        oa_status st = oa_aipp_model_input(p, d->name, desc->shape.dims, !nhwc, raw, &bytes);
-        if (st != OA_OK) {
-            return st;
-        }
-    }
-    return OA_FAIL(OA_E_FEATURE_UNSUPPORTED,
-                   "E10055: The operation is not supported. Reason: --insert_op_conf=%s is valid for this model (%d "
-                   "aipp_op block(s)), but inserting AIPP into the model is not supported yet.",
-                   atc_str("insert_op_conf"), cfg->n_ops);
-}
-
 static oa_status gen_om(int argc, char **argv)
 {
     oa_status st = OA_OK;
@@ -404,6 +354,7 @@ static oa_status gen_om(int argc, char **argv)
     opt.input_fp16_nodes = atc_str("input_fp16_nodes");
     opt.output_type = atc_str("output_type");
     opt.out_nodes = atc_str("out_nodes");
+    opt.aipp = aipp;
     opt.disable_reuse = atc_int("disable_reuse_memory") == 1;
     if (atc_str("dynamic_batch_size")[0]) {
         opt.gear_kind = OA_GEAR_BATCH;
@@ -435,9 +386,6 @@ static oa_status gen_om(int argc, char **argv)
 
     oa_compiled_model *cm = NULL;
     st = oa_compile_onnx(atc_str("model"), &opt, &cm);
-    if (st == OA_OK && aipp != NULL) {
-        st = check_aipp_against_model(aipp, cm->graph);
-    }
     free(aipp);
     char *cmdline = join_argv(argc, argv);
     if (st == OA_OK && cmdline == NULL) {

@@ -121,6 +121,11 @@ static int attr_eq(cmp *c, const oa_attr *x, const oa_attr *y, const char *where
     case OA_ATTR_GRAPH:
         eq = str_eq(x->u.graph, y->u.graph);
         break;
+    case OA_ATTR_NAMED:
+        if (!str_eq(x->u.na.name, y->u.na.name)) {
+            return differ(c, "%s: named attrs %s have other names", where, x->name);
+        }
+        return attrs_eq(c, x->u.na.attrs, y->u.na.attrs, where);
     default:
         break;
     }
