@@ -147,3 +147,13 @@ endif()
 
 # DVPP: the call sequences of the Ascend samples' data-processing programs (C++).
 oa_compat_program(dvpp_samples_flow SOURCES dvpp/dvpp_samples_flow.cpp LIBS ascendcl pthread LABELS dvpp)
+
+# AIPP (atc --insert_op_conf): raw NV12/BGR images into models with static AIPP, static AIPP with batch gears,
+# dynamic AIPP with per-image parameters, two AIPP inputs, static AIPP in a dynamic-shape model (the dynamic
+# executor); against ONNX Runtime on the numpy-reference
+# pre-processed tensors (tests/models/CMakeLists.txt, make_aipp.py).
+oa_compat_program(mdl_aipp SOURCES models/mdl_aipp.c LIBS ascendcl m NO_TEST)
+foreach(c static batch dynamic two v2)
+  oa_compat_test(mdl_aipp_${c} PROGRAM mdl_aipp ARGS ${c} ${_md}/aipp/${c}.om ${_md}/aipp ${_md}/aipp/ref/${c}
+                 FIXTURES "aipp_data;model_om_aipp_${c};model_ref_aipp_${c}" LABELS "models;aipp")
+endforeach()

@@ -4,8 +4,9 @@
 # command line), then build the sample applications against the prefix as a
 # user would and run them: the OCR pipeline (det -> cls -> rec) on a page
 # rendered here (in C, then in Python through `import acl`), the installed oa_run
-# runner, the runtime sample and the DVPP sample (JPEG -> DVPP decode/resize ->
-# the PP-OCR direction classifier).
+# runner, the runtime sample, the DVPP sample (JPEG -> DVPP decode/resize ->
+# the PP-OCR direction classifier) and the AIPP sample (NV12 frame -> the
+# classifier converted with --insert_op_conf).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install_deps.sh
@@ -25,15 +26,19 @@ mkdir -p "$OM"
 
 # Convert the PP-OCR models (ONNX, --framework=5). det and rec take pages and
 # lines of any size (shape range / -1 dims); cls any batch of 48x192 crops.
-convert() { # <output> <onnx> <shape flag>
+convert() { # <output> <onnx> <shape flag> [more atc flags]
     if [[ ! -f "$OM/$1.om" || "$MODELS/$2" -nt "$OM/$1.om" || "$PREFIX/bin/atc" -nt "$OM/$1.om" ]]; then
         echo "atc: $2 -> $OM/$1.om"
-        atc --framework=5 --soc_version=Ascend310P3 --model="$MODELS/$2" --output="$OM/$1" "$3"
+        atc --framework=5 --soc_version=Ascend310P3 --model="$MODELS/$2" --output="$OM/$1" "${@:3}"
     fi
 }
 convert det ch_PP-OCRv4_det_infer.onnx "--input_shape_range=x:[1,3,32~1536,32~1536]"
 convert cls ch_ppocr_mobile_v2.0_cls_infer.onnx "--input_shape=x:-1,3,48,192"
 convert rec ch_PP-OCRv4_rec_infer.onnx "--input_shape=x:-1,3,48,-1"
+# cls with AIPP (NV12 frame in: samples/aipp_classify/aipp_cls.cfg), and the same network without it.
+convert cls_aipp ch_ppocr_mobile_v2.0_cls_infer.onnx "--input_shape=x:1,3,48,192" \
+    --insert_op_conf=samples/aipp_classify/aipp_cls.cfg
+convert cls_1 ch_ppocr_mobile_v2.0_cls_infer.onnx "--input_shape=x:1,3,48,192"
 # A static rec (one line of 48x320) for the runner, and CANN's JSON dump of it.
 convert rec_320 ch_PP-OCRv4_rec_infer.onnx "--input_shape=x:1,3,48,320"
 atc --mode=1 --om="$OM/rec_320.om" --json="$OM/rec_320.json" >/dev/null
@@ -70,4 +75,12 @@ build/samples/runtime_pipeline
 for f in line_0 line_180; do
     echo "== samples/dvpp_classify on $OM/dvpp/$f.jpg"
     build/samples/dvpp_classify "$OM/cls.om" "$OM/dvpp/$f.jpg"
+done
+
+# AIPP: a rendered text line as a raw NV12 camera frame, upright and upside down -> the cls model's
+# AIPP (crop, YUV -> BGR, normalisation) -> top class, next to the host pre-processing path.
+/usr/bin/python3 samples/aipp_classify/make_frames.py "$OM/aipp" "openacl reads NV12"
+for f in line_0 line_180; do
+    echo "== samples/aipp_classify on $OM/aipp/$f.nv12"
+    build/samples/aipp_classify "$OM/cls_aipp.om" "$OM/aipp/$f.nv12" "$OM/cls_1.om"
 done

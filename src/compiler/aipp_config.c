@@ -422,9 +422,11 @@ static oa_status validate_block(const lexer *lx, const block_state *bs, oa_aipp_
         return field_error(lx, p->src_image_size_w % 2 ? "src_image_size_w" : "src_image_size_h", v,
                            bs->line[p->src_image_size_w % 2 ? fw : fh], "must be even for YUV420SP_U8");
     }
-    if (p->resize) {
-        return field_error(lx, "resize", "true", bs->line[field_index("resize")],
-                           "resize is reserved by CANN and not supported");
+    if (p->resize) { /* docs/aipp.md "Resize" */
+        return OA_FAIL(OA_E_FEATURE_UNSUPPORTED,
+                       "E10055: The operation is not supported. Reason: aipp_op.resize true (line %d of %s): CANN "
+                       "reserves resize in this version and does not document its interpolation.",
+                       bs->line[field_index("resize")], lx->file);
     }
     if (p->csc_switch && p->input_format == OA_AIPP_FMT_YUV400_U8) {
         return field_error(lx, "csc_switch", "true", bs->line[field_index("csc_switch")],

@@ -174,7 +174,13 @@ static oa_status bind_inputs(v2_exec *x, const aclmdlDataset *in)
         const aclTensorDesc *ud = oa_mdl_dataset_desc(in, i);
         const int64_t *dims = mt->dims;
         size_t n = mt->n_dims;
-        if (ud != NULL && !(ud->dim_count == 1 && ud->dims[0] == OA_UNKNOWN_RANK)) {
+        const oa_shape *gs = &td->node->outputs[0].desc.shape;
+        if (mt->aipp != NULL && oa_shape_is_static(gs)) {
+            /* an AIPP input is static: its reported dims are the image's, its bytes the graph desc's
+             * (docs/aipp.md "What the .om holds") */
+            dims = gs->dims;
+            n = (size_t)gs->rank;
+        } else if (ud != NULL && !(ud->dim_count == 1 && ud->dims[0] == OA_UNKNOWN_RANK)) {
             dims = ud->dims;
             n = ud->dim_count;
         }

@@ -173,8 +173,8 @@ static void test_bad_configs(void **state)
     expect_fail("aipp_op {\n aipp_mode: static\n input_format: YUV420SP_U8\n crop: true\n load_start_pos_h: 3\n"
                 " crop_size_w: 8\n crop_size_h: 8\n}\n",
                 OA_E_PARAM, "load_start_pos_h", "even", NULL);
-    expect_fail("aipp_op {\n aipp_mode: static\n input_format: RGB888_U8\n resize: true\n}\n", OA_E_PARAM,
-                "resize", "not supported", NULL);
+    expect_fail("aipp_op {\n aipp_mode: static\n input_format: RGB888_U8\n resize: true\n}\n",
+                OA_E_FEATURE_UNSUPPORTED, "E10055", "aipp_op.resize", "line 4", "interpolation", NULL);
     expect_fail("aipp_op {\n aipp_mode: static\n input_format: YUV400_U8\n csc_switch: true\n}\n", OA_E_PARAM,
                 "csc_switch", NULL);
     expect_fail("aipp_op {\n aipp_mode: static\n input_format: RGB888_U8\n matrix_r1c1: 40000\n}\n", OA_E_PARAM,

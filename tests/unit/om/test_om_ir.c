@@ -120,6 +120,11 @@ static oa_graph *build_graph(void)
     OK(oa_attrs_set_list_dtype(g, &add->attrs, "types", (const oa_dtype[]){OA_DT_FLOAT16, OA_DT_INT8}, 2));
     OK(oa_attrs_set_list_list_int(g, &add->attrs, "pairs", (const int64_t *const[]){(const int64_t[]){1, 2}},
                                   (const size_t[]){2}, 1));
+    oa_attrs na = {0}; /* NamedAttrs (AttrDef.func), as AIPP's `aipp` */
+    OK(oa_attrs_set_int(g, &na, "aipp_mode", 1));
+    OK(oa_attrs_set_bool(g, &na, "crop", true));
+    OK(oa_attrs_set_float(g, &na, "var_reci_chn_0", 0.5f));
+    OK(oa_attrs_set_named(g, &add->attrs, "aipp", "", &na));
     OK(oa_attrs_set_str(g, oa_graph_attrs(g), "graph_note", "hello"));
     OK(oa_graph_infer(g));
     /* a known shape range and origin shape on a descriptor */
