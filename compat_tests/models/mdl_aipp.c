@@ -8,6 +8,7 @@
  *   mdl_aipp static  MODEL.om DATA_DIR REF_DIR   static AIPP, batch 1
  *   mdl_aipp batch   MODEL.om DATA_DIR REF_DIR   static AIPP, --dynamic_batch_size=1,2 (REF_DIR/b1, b2)
  *   mdl_aipp dynamic MODEL.om DATA_DIR REF_DIR   dynamic AIPP, 2 images with their own parameters
+ *   mdl_aipp dynbatch MODEL.om DATA_DIR REF_DIR  dynamic AIPP with --dynamic_batch_size=1,2 (REF_DIR/b1, b2)
  *   mdl_aipp two     MODEL.om DATA_DIR REF_DIR   two AIPP inputs (NV12 and BGR)
  *   mdl_aipp v2      MODEL.om DATA_DIR REF_DIR   static AIPP on x1 of a dynamic-shape model (x2 [1,3,-1,-1]):
  *                                                the dynamic executor
@@ -318,6 +319,59 @@ static int mode_dynamic(uint32_t id, aclmdlDesc *desc, const char *data, const c
     return bad;
 }
 
+/* Dynamic AIPP with --dynamic_batch_size=1,2: one parameter set for the largest gear, each gear runs its images. */
+static int mode_dynbatch(uint32_t id, aclmdlDesc *desc, const char *data, const char *ref)
+{
+    size_t pidx = 0, gidx = 0;
+    CHECK(aclmdlGetInputIndexByName(desc, ACL_DYNAMIC_AIPP_NAME, &pidx));
+    CHECK(aclmdlGetInputIndexByName(desc, ACL_DYNAMIC_TENSOR_NAME, &gidx));
+    REQUIRE(aclmdlGetNumInputs(desc) == 3 && pidx == 1 && gidx == 2, "image, AIPP parameters, then the gear input");
+    const int64_t raw[4] = {-1, -1, -1, -1}, pre[4] = {-1, 3, 16, 16};
+    if (expect_dims(desc, 0, false, raw, 4) || expect_dims(desc, 0, true, pre, 4)) {
+        return 1;
+    }
+    size_t psize = 0;
+    CHECK(aclmdlGetAippDataSize(2, &psize));
+    REQUIRE(psize == aclmdlGetInputSizeByIndex(desc, pidx), "the parameter input holds the largest gear");
+    REQUIRE(aclmdlGetInputSizeByIndex(desc, 0) == 1080, "max_src_image_size bytes");
+    aclAippInfo info;
+    CHECK(aclmdlGetFirstAippInfo(id, 0, &info));
+    REQUIRE(info.shapeCount == 2 && info.outDims[1].srcDims.dims[0] == 2, "one AIPP shape per gear");
+    void *img = NULL, *par = NULL, *gear = NULL;
+    if (load_input(data, "nv12_b2.bin", 1080, &img)) {
+        return 1;
+    }
+    const size_t gsize = aclmdlGetInputSizeByIndex(desc, gidx);
+    CHECK(aclrtMalloc(&par, psize, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK(aclrtMalloc(&gear, gsize, ACL_MEM_MALLOC_HUGE_FIRST));
+    aclmdlDataset *in = aclmdlCreateDataset();
+    aclDataBuffer *b[3] = {aclCreateDataBuffer(img, 1080), aclCreateDataBuffer(par, psize),
+                           aclCreateDataBuffer(gear, gsize)};
+    for (int k = 0; k < 3; k++) {
+        CHECK(aclmdlAddDatasetBuffer(in, b[k]));
+    }
+    aclmdlAIPP *aipp = params_from_file(data, 2);
+    REQUIRE(aipp != NULL, "the parameters of dyn_params.txt");
+    CHECK(aclmdlSetAIPPByInputIndex(id, in, 0, aipp));
+    int bad = 0;
+    for (uint64_t n = 2; n >= 1; n--) {
+        CHECK(aclmdlSetDynamicBatchSize(id, in, gidx, n));
+        char dir[1100], what[48];
+        snprintf(dir, sizeof dir, "%s/b%llu", ref, (unsigned long long)n);
+        snprintf(what, sizeof what, "dynamic AIPP, batch %llu", (unsigned long long)n);
+        bad |= run_compare(id, desc, in, n * 4 * 8 * 8, dir, what);
+    }
+    CHECK(aclmdlDestroyAIPP(aipp));
+    for (int k = 0; k < 3; k++) {
+        CHECK(aclDestroyDataBuffer(b[k]));
+    }
+    CHECK(aclmdlDestroyDataset(in));
+    CHECK(aclrtFree(img));
+    CHECK(aclrtFree(par));
+    CHECK(aclrtFree(gear));
+    return bad;
+}
+
 static int mode_two(uint32_t id, aclmdlDesc *desc, const char *data, const char *ref)
 {
     REQUIRE(aclmdlGetNumInputs(desc) == 2, "two inputs");
@@ -381,7 +435,7 @@ static int mode_v2(uint32_t id, aclmdlDesc *desc, const char *data, const char *
 int main(int argc, char **argv)
 {
     if (argc != 5) {
-        printf("usage: mdl_aipp static|batch|dynamic|two|v2 MODEL.om DATA_DIR REF_DIR\n");
+        printf("usage: mdl_aipp static|batch|dynamic|dynbatch|two|v2 MODEL.om DATA_DIR REF_DIR\n");
         return 2;
     }
     CHECK(aclInit(NULL));
@@ -399,6 +453,8 @@ int main(int argc, char **argv)
         bad = mode_dynamic(id, desc, argv[3], argv[4]);
     } else if (strcmp(argv[1], "two") == 0) {
         bad = mode_two(id, desc, argv[3], argv[4]);
+    } else if (strcmp(argv[1], "dynbatch") == 0) {
+        bad = mode_dynbatch(id, desc, argv[3], argv[4]);
     } else if (strcmp(argv[1], "v2") == 0) {
         bad = mode_v2(id, desc, argv[3], argv[4]);
     }

@@ -52,12 +52,14 @@ oa_status oa_aipp_model_input(const oa_aipp_params *p, const char *input, const 
 /*
  * Inserts one Aipp node per block of cfg (docs/aipp.md "What the .om
  * holds"): the Data input becomes the raw u8 image, dynamic blocks add
- * their AippData input. `gears`: the model has --dynamic_batch_size gears
- * (a -1 batch is allowed). Errors name the block's line: E10052 (no such
+ * their AippData input. `gear_max`: the largest --dynamic_batch_size gear
+ * (0: no gears; a -1 batch needs gears; a dynamic block then takes
+ * [-1, max_src_image_size / gear_max] bytes and an AippData block sized for
+ * the largest gear). Errors name the block's line: E10052 (no such
  * input, two blocks on one input), E10001 (input shape or dtype), E10034,
  * E10055 (combinations not supported).
  */
-oa_status oa_pass_insert_aipp(oa_graph *g, const oa_aipp_config *cfg, bool gears) OA_MUST_CHECK;
+oa_status oa_pass_insert_aipp(oa_graph *g, const oa_aipp_config *cfg, int64_t gear_max) OA_MUST_CHECK;
 
 /* After batch gears are assembled: GE's `_aipp_inputs` / `_aipp_outputs` of
  * the root's AIPP inputs, one entry per gear (batch batches[i]). */

@@ -330,8 +330,19 @@ static oa_status insert_aipp(oa_graph *g, const oa_compile_options *opt)
                        "supported yet (only --dynamic_batch_size).",
                        opt->gear_kind == OA_GEAR_IMAGE ? "dynamic_image_size" : "dynamic_dims");
     }
+    int64_t gear_max = 0; /* the largest batch gear ("1,2,4"; check_options made sure it is given) */
+    for (const char *s = opt->gear_kind == OA_GEAR_BATCH ? opt->gears : ""; *s != '\0';) {
+        char *end;
+        const long long v = strtoll(s, &end, 10);
+        if (end == s) {
+            s++; /* a separator (the gear parser reports malformed lists) */
+            continue;
+        }
+        gear_max = v > gear_max ? v : gear_max;
+        s = end;
+    }
     progress(opt, "insert aipp");
-    return oa_pass_insert_aipp(g, opt->aipp, opt->gear_kind == OA_GEAR_BATCH);
+    return oa_pass_insert_aipp(g, opt->aipp, gear_max);
 }
 
 static oa_status compile_impl(oa_graph *g, const oa_compile_options *opt, bool shapes_applied,

@@ -44,7 +44,7 @@ static oa_status find_data(oa_graph *g, const oa_aipp_config *cfg, int i, oa_nod
 }
 
 /* The checks of the model input an aipp_op block applies to; fills the raw-image dims and byte size per image. */
-static oa_status check_input(const oa_aipp_config *cfg, int i, const oa_node *d, bool gears, int64_t raw[4],
+static oa_status check_input(const oa_aipp_config *cfg, int i, const oa_node *d, int64_t gear_max, int64_t raw[4],
                              size_t *bytes)
 {
     const oa_aipp_params *p = &cfg->ops[i];
@@ -72,7 +72,7 @@ static oa_status check_input(const oa_aipp_config *cfg, int i, const oa_node *d,
     int64_t dims[4];
     memcpy(dims, x->shape.dims, sizeof(dims));
     const bool dyn_batch = dims[0] < 0;
-    if (dyn_batch && !gears) {
+    if (dyn_batch && gear_max <= 0) {
         return OA_FAIL(OA_E_PARAM,
                        "E10001: Value %s for parameter aipp_op.related_input_rank is invalid. Reason: AIPP needs "
                        "a static input or --dynamic_batch_size (aipp_op at line %d).",
@@ -84,12 +84,6 @@ static oa_status check_input(const oa_aipp_config *cfg, int i, const oa_node *d,
     oa_status st = oa_aipp_model_input(p, d->name, dims, !nhwc, raw, bytes);
     if (st != OA_OK) {
         return st;
-    }
-    if (p->aipp_mode == OA_AIPP_MODE_DYNAMIC && dyn_batch) {
-        return OA_FAIL(OA_E_FEATURE_UNSUPPORTED,
-                       "E10055: The operation is not supported. Reason: dynamic AIPP on input %s together with "
-                       "--dynamic_batch_size is not supported yet (aipp_op at line %d).",
-                       d->name, line);
     }
     if (dyn_batch) {
         raw[0] = -1; /* *bytes stays the size of one image */
@@ -191,7 +185,7 @@ oa_status oa_aipp_record_gears(oa_graph *root, const int64_t *batches, size_t n)
     return OA_OK;
 }
 
-static oa_status insert_one(oa_graph *g, const oa_aipp_config *cfg, int i, bool gears, bool *first_dynamic)
+static oa_status insert_one(oa_graph *g, const oa_aipp_config *cfg, int i, int64_t gear_max, bool *first_dynamic)
 {
     const oa_aipp_params *p = &cfg->ops[i];
     oa_node *d = NULL;
@@ -199,7 +193,7 @@ static oa_status insert_one(oa_graph *g, const oa_aipp_config *cfg, int i, bool 
     size_t bytes = 0;
     oa_status st = find_data(g, cfg, i, &d);
     if (st == OA_OK) {
-        st = check_input(cfg, i, d, gears, raw, &bytes);
+        st = check_input(cfg, i, d, gear_max, raw, &bytes);
     }
     if (st != OA_OK) {
         return st;
@@ -231,7 +225,12 @@ static oa_status insert_one(oa_graph *g, const oa_aipp_config *cfg, int i, bool 
     }
     /* the model input becomes the raw image (docs/aipp.md "What the .om holds") */
     oa_shape rs;
-    if (dynamic) {
+    const int64_t batch = raw[0] < 0 ? gear_max : raw[0]; /* the largest gear's under batch gears */
+    if (dynamic && raw[0] < 0) {
+        /* batch gears: [-1, bytes per image] so that every gear takes its images' bytes */
+        const int64_t per[2] = {-1, ((int64_t)p->max_src_image_size + gear_max - 1) / gear_max};
+        rs = oa_shape_make(2, per);
+    } else if (dynamic) {
         const int64_t max = (int64_t)p->max_src_image_size;
         rs = oa_shape_make(1, &max);
     } else {
@@ -277,17 +276,17 @@ static oa_status insert_one(oa_graph *g, const oa_aipp_config *cfg, int i, bool 
                        &orig.shape.dims[0], 1);
     }
     if (st == OA_OK && dynamic) {
-        st = add_aipp_data(g, d, a, p, raw[0], *first_dynamic);
+        st = add_aipp_data(g, d, a, p, batch, *first_dynamic);
         *first_dynamic = false;
     }
     return st;
 }
 
-oa_status oa_pass_insert_aipp(oa_graph *g, const oa_aipp_config *cfg, bool gears)
+oa_status oa_pass_insert_aipp(oa_graph *g, const oa_aipp_config *cfg, int64_t gear_max)
 {
     bool first_dynamic = true;
     for (int i = 0; cfg != NULL && i < cfg->n_ops; i++) {
-        oa_status st = insert_one(g, cfg, i, gears, &first_dynamic);
+        oa_status st = insert_one(g, cfg, i, gear_max, &first_dynamic);
         if (st != OA_OK) {
             return st;
         }

@@ -715,8 +715,8 @@ oa_status oa_infer_batch_matmul(oa_infer_ctx *ctx)
 /*
  * Aipp (docs/aipp.md "What the .om holds"): the output is the model input
  * as it was before AIPP, attr `input_dims` (-1 at a dynamic batch), its
- * dtype and format kept from the output desc; a 4-D image input gives the
- * batch (static AIPP under batch gears).
+ * dtype and format kept from the output desc; a 4-D image input (or a 2-D
+ * one of dynamic AIPP) gives the batch (batch gears).
  */
 oa_status oa_infer_aipp(oa_infer_ctx *ctx)
 {
@@ -734,7 +734,7 @@ oa_status oa_infer_aipp(oa_infer_ctx *ctx)
     }
     oa_tensor_desc *o = ctx->out[0];
     o->shape = oa_shape_make(4, dims);
-    if (x->shape.rank == 4) {
+    if (x->shape.rank == 4 || x->shape.rank == 2) { /* [N,H,W,C] or dynamic AIPP under gears [N, bytes] */
         o->shape.dims[0] = x->shape.dims[0];
     }
     o->has_range = false;

@@ -187,7 +187,9 @@ def main():
                  pad_value=0.0)
         cfgs.append(c)
         lines.append(' '.join(str(v) for v in crop + pads + mean) + ' ' + ' '.join(repr(v) for v in mn + var))
-    pre(YUV420SP, imgs[1:3], SRC_W, SRC_H, cfgs).tofile(os.path.join(out, 'pre_dyn.bin'))
+    pre_dyn = pre(YUV420SP, imgs[1:3], SRC_W, SRC_H, cfgs)
+    pre_dyn.tofile(os.path.join(out, 'pre_dyn.bin'))
+    pre_dyn[:1].tofile(os.path.join(out, 'pre_dyn_b1.bin'))  # batch gear 1: the first image, its parameters
     with open(os.path.join(out, 'dyn_params.txt'), 'w') as f:
         f.write('\n'.join(lines) + '\n')
     # two inputs: x1 NV12 as the static case, x2 BGR bytes (rbuv_swap) 16x16
