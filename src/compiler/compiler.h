@@ -7,7 +7,7 @@
  *     1. import (onnx/), apply --input_shape / --input_shape_range
  *     2. I/O adjustments: --out_nodes, output names "<node>:<idx>:<name>",
  *        --input_fp16_nodes (FLOAT16 Data + Cast), --output_type (Cast before
- *        NetOutput)
+ *        NetOutput), --insert_op_conf (Aipp nodes, aipp_config.h)
  *     3. shape-independent passes once: identity/dropout removal, dead code,
  *        BatchNorm folding, affine (Mul/Add/Sub/RealDiv by constants) folding
  *     4. per gear (one pass for a non-gear model): static shapes, constant
