@@ -257,6 +257,20 @@ static void aipp_config(void **state)
     EXPECT_RUN(0, "ATC run success",
                "--model=%s --framework=5 --output=%s --soc_version=Ascend310 --insert_op_conf=%s", g_conv, out, cfg);
     assert_int_equal(access(om, F_OK), 0); /* the model carries the Aipp node (compat_tests/models/mdl_aipp.c) */
+    /* --mode=1 shows it: GE type Aipp, its NamedAttrs `aipp`, the raw u8 input */
+    char json[640];
+    snprintf(json, sizeof json, "%s/aipp_out.json", g_dir);
+    EXPECT_RUN(0, "ATC run success", "--mode=1 --om=%s --json=%s", om, json);
+    FILE *jf = fopen(json, "r");
+    assert_non_null(jf);
+    static char jtext[1 << 17];
+    memset(jtext, 0, sizeof jtext);
+    assert_true(fread(jtext, 1, sizeof(jtext) - 1, jf) > 100);
+    fclose(jf);
+    assert_non_null(strstr(jtext, "\"type\": \"Aipp\""));
+    assert_non_null(strstr(jtext, "\"func\""));
+    assert_non_null(strstr(jtext, "\"_data_related_aipp_mode\""));
+    assert_non_null(strstr(jtext, "\"static_aipp\""));
     (void)unlink(om);
     EXPECT_RUN(255, "E10055: The operation is not supported. Reason: --insert_op_conf together with "
                     "--dynamic_image_size is not supported yet",
