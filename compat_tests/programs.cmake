@@ -153,7 +153,7 @@ oa_compat_program(dvpp_samples_flow SOURCES dvpp/dvpp_samples_flow.cpp LIBS asce
 # executor); against ONNX Runtime on the numpy-reference
 # pre-processed tensors (tests/models/CMakeLists.txt, make_aipp.py).
 oa_compat_program(mdl_aipp SOURCES models/mdl_aipp.c LIBS ascendcl m NO_TEST)
-foreach(c static batch dynamic dynbatch two v2)
+foreach(c static batch hw dynamic dynbatch two v2)
   oa_compat_test(mdl_aipp_${c} PROGRAM mdl_aipp ARGS ${c} ${_md}/aipp/${c}.om ${_md}/aipp ${_md}/aipp/ref/${c}
                  FIXTURES "aipp_data;model_om_aipp_${c};model_ref_aipp_${c}" LABELS "models;aipp")
 endforeach()

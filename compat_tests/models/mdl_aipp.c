@@ -7,6 +7,7 @@
  *
  *   mdl_aipp static  MODEL.om DATA_DIR REF_DIR   static AIPP, batch 1
  *   mdl_aipp batch   MODEL.om DATA_DIR REF_DIR   static AIPP, --dynamic_batch_size=1,2 (REF_DIR/b1, b2)
+ *   mdl_aipp hw      MODEL.om DATA_DIR REF_DIR   static AIPP, --dynamic_image_size="16,16;8,12" (REF_DIR/<h>x<w>)
  *   mdl_aipp dynamic MODEL.om DATA_DIR REF_DIR   dynamic AIPP, 2 images with their own parameters
  *   mdl_aipp dynbatch MODEL.om DATA_DIR REF_DIR  dynamic AIPP with --dynamic_batch_size=1,2 (REF_DIR/b1, b2)
  *   mdl_aipp two     MODEL.om DATA_DIR REF_DIR   two AIPP inputs (NV12 and BGR)
@@ -319,6 +320,54 @@ static int mode_dynamic(uint32_t id, aclmdlDesc *desc, const char *data, const c
     return bad;
 }
 
+/* Static AIPP with --dynamic_image_size="16,16;8,12": each gear takes a whole NV12 image of its size. */
+static int mode_hw(uint32_t id, aclmdlDesc *desc, const char *data, const char *ref)
+{
+    size_t gidx = 0;
+    CHECK(aclmdlGetInputIndexByName(desc, ACL_DYNAMIC_TENSOR_NAME, &gidx));
+    const int64_t raw[4] = {1, -1, -1, 1}, pre[4] = {1, 3, -1, -1};
+    if (expect_dims(desc, 0, false, raw, 4) || expect_dims(desc, 0, true, pre, 4)) {
+        return 1;
+    }
+    aclmdlHW hw;
+    CHECK(aclmdlGetDynamicHW(desc, 0, &hw));
+    REQUIRE(hw.hwCount == 2 && hw.hw[0][0] == 16 && hw.hw[0][1] == 16 && hw.hw[1][0] == 8 && hw.hw[1][1] == 12,
+            "gears 16x16 and 8x12");
+    REQUIRE(aclmdlGetInputSizeByIndex(desc, 0) == 16 * 16 * 3 / 2, "the largest gear's NV12 image");
+    aclAippInfo info;
+    CHECK(aclmdlGetFirstAippInfo(id, 0, &info));
+    REQUIRE(info.inputFormat == ACL_YUV420SP_U8 && info.srcImageSizeW == 0 && info.cropSwitch == 0 &&
+                info.shapeCount == 2 && info.outDims[1].srcDims.dims[2] == 8 && info.outDims[1].srcDims.dims[3] == 12,
+            "source size 0 (the gear's), one AIPP shape per gear");
+    const size_t gsize = aclmdlGetInputSizeByIndex(desc, gidx);
+    void *gear = NULL;
+    CHECK(aclrtMalloc(&gear, gsize, ACL_MEM_MALLOC_HUGE_FIRST));
+    int bad = 0;
+    for (size_t g = 0; g < hw.hwCount; g++) {
+        const uint64_t h = hw.hw[g][0], w = hw.hw[g][1];
+        char file[64], dir[1100], what[64];
+        snprintf(file, sizeof file, "nv12_%llux%llu.bin", (unsigned long long)h, (unsigned long long)w);
+        void *img = NULL;
+        if (load_input(data, file, w * h * 3 / 2, &img)) {
+            return 1;
+        }
+        aclmdlDataset *in = aclmdlCreateDataset();
+        aclDataBuffer *b0 = aclCreateDataBuffer(img, w * h * 3 / 2), *b1 = aclCreateDataBuffer(gear, gsize);
+        CHECK(aclmdlAddDatasetBuffer(in, b0));
+        CHECK(aclmdlAddDatasetBuffer(in, b1));
+        CHECK(aclmdlSetDynamicHWSize(id, in, gidx, h, w));
+        snprintf(dir, sizeof dir, "%s/%llux%llu", ref, (unsigned long long)h, (unsigned long long)w);
+        snprintf(what, sizeof what, "static AIPP, image gear %llux%llu", (unsigned long long)h, (unsigned long long)w);
+        bad |= run_compare(id, desc, in, 4 * ((h + 1) / 2) * ((w + 1) / 2), dir, what);
+        CHECK(aclDestroyDataBuffer(b0));
+        CHECK(aclDestroyDataBuffer(b1));
+        CHECK(aclmdlDestroyDataset(in));
+        CHECK(aclrtFree(img));
+    }
+    CHECK(aclrtFree(gear));
+    return bad;
+}
+
 /* Dynamic AIPP with --dynamic_batch_size=1,2: one parameter set for the largest gear, each gear runs its images. */
 static int mode_dynbatch(uint32_t id, aclmdlDesc *desc, const char *data, const char *ref)
 {
@@ -435,7 +484,7 @@ static int mode_v2(uint32_t id, aclmdlDesc *desc, const char *data, const char *
 int main(int argc, char **argv)
 {
     if (argc != 5) {
-        printf("usage: mdl_aipp static|batch|dynamic|dynbatch|two|v2 MODEL.om DATA_DIR REF_DIR\n");
+        printf("usage: mdl_aipp static|batch|hw|dynamic|dynbatch|two|v2 MODEL.om DATA_DIR REF_DIR\n");
         return 2;
     }
     CHECK(aclInit(NULL));
@@ -453,6 +502,8 @@ int main(int argc, char **argv)
         bad = mode_dynamic(id, desc, argv[3], argv[4]);
     } else if (strcmp(argv[1], "two") == 0) {
         bad = mode_two(id, desc, argv[3], argv[4]);
+    } else if (strcmp(argv[1], "hw") == 0) {
+        bad = mode_hw(id, desc, argv[3], argv[4]);
     } else if (strcmp(argv[1], "dynbatch") == 0) {
         bad = mode_dynbatch(id, desc, argv[3], argv[4]);
     } else if (strcmp(argv[1], "v2") == 0) {

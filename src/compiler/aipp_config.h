@@ -55,14 +55,17 @@ oa_status oa_aipp_model_input(const oa_aipp_params *p, const char *input, const 
  * their AippData input. `gear_max`: the largest --dynamic_batch_size gear
  * (0: no gears; a -1 batch needs gears; a dynamic block then takes
  * [-1, max_src_image_size / gear_max] bytes and an AippData block sized for
- * the largest gear). Errors name the block's line: E10052 (no such
+ * the largest gear). `hw_gears`: --dynamic_image_size (-1 height and width
+ * allowed for static blocks with a source size of 0 and neither crop nor
+ * padding, as GE requires). Errors name the block's line: E10052 (no such
  * input, two blocks on one input), E10001 (input shape or dtype), E10034,
  * E10055 (combinations not supported).
  */
-oa_status oa_pass_insert_aipp(oa_graph *g, const oa_aipp_config *cfg, int64_t gear_max) OA_MUST_CHECK;
+oa_status oa_pass_insert_aipp(oa_graph *g, const oa_aipp_config *cfg, int64_t gear_max, bool hw_gears) OA_MUST_CHECK;
 
-/* After batch gears are assembled: GE's `_aipp_inputs` / `_aipp_outputs` of
- * the root's AIPP inputs, one entry per gear (batch batches[i]). */
-oa_status oa_aipp_record_gears(oa_graph *root, const int64_t *batches, size_t n) OA_MUST_CHECK;
+/* After gears are assembled: GE's `_aipp_inputs` / `_aipp_outputs` of the
+ * root's AIPP inputs, one entry per gear: batch rows[i], or (image) height
+ * rows[2i] and width rows[2i+1]. */
+oa_status oa_aipp_record_gears(oa_graph *root, bool image, const int64_t *rows, size_t n) OA_MUST_CHECK;
 
 #endif /* OA_COMPILER_AIPP_CONFIG_H */

@@ -321,14 +321,13 @@ static oa_status take_output_names(oa_compiled_model *cm, oa_graph *from, oa_gra
     return OA_OK;
 }
 
-/* --insert_op_conf (docs/aipp.md "What the .om holds"): batch gears only; an AIPP input has no range. */
+/* --insert_op_conf (docs/aipp.md "What the .om holds"): batch and image gears; an AIPP input has no range. */
 static oa_status insert_aipp(oa_graph *g, const oa_compile_options *opt)
 {
-    if (opt->gear_kind == OA_GEAR_IMAGE || opt->gear_kind == OA_GEAR_DIMS) {
+    if (opt->gear_kind == OA_GEAR_DIMS) {
         return OA_FAIL(OA_E_FEATURE_UNSUPPORTED,
-                       "E10055: The operation is not supported. Reason: --insert_op_conf together with --%s is not "
-                       "supported yet (only --dynamic_batch_size).",
-                       opt->gear_kind == OA_GEAR_IMAGE ? "dynamic_image_size" : "dynamic_dims");
+                       "E10055: The operation is not supported. Reason: --insert_op_conf together with "
+                       "--dynamic_dims is not supported yet.");
     }
     int64_t gear_max = 0; /* the largest batch gear ("1,2,4"; check_options made sure it is given) */
     for (const char *s = opt->gear_kind == OA_GEAR_BATCH ? opt->gears : ""; *s != '\0';) {
@@ -342,7 +341,7 @@ static oa_status insert_aipp(oa_graph *g, const oa_compile_options *opt)
         s = end;
     }
     progress(opt, "insert aipp");
-    return oa_pass_insert_aipp(g, opt->aipp, gear_max);
+    return oa_pass_insert_aipp(g, opt->aipp, gear_max, opt->gear_kind == OA_GEAR_IMAGE);
 }
 
 static oa_status compile_impl(oa_graph *g, const oa_compile_options *opt, bool shapes_applied,
@@ -386,8 +385,8 @@ static oa_status compile_impl(oa_graph *g, const oa_compile_options *opt, bool s
         if (st == OA_OK) {
             st = take_output_names(cm, g, cm->graph);
         }
-        if (st == OA_OK && opt->aipp != NULL && cm->gear_kind == OA_GEAR_BATCH) {
-            st = oa_aipp_record_gears(cm->graph, cm->gears, cm->gear_count);
+        if (st == OA_OK && opt->aipp != NULL && (cm->gear_kind == OA_GEAR_BATCH || cm->gear_kind == OA_GEAR_IMAGE)) {
+            st = oa_aipp_record_gears(cm->graph, cm->gear_kind == OA_GEAR_IMAGE, cm->gears, cm->gear_count);
         }
         oa_graph_destroy(g);
         g = NULL;

@@ -105,6 +105,25 @@ static void hw_axes(const char *fmt, int *h, int *w)
     *w = nhwc ? 2 : 3;
 }
 
+/*
+ * H and W axes of Data d for image gears. An AIPP input is the raw NHWC image
+ * (docs/aipp.md "What the .om holds"); its NV12 desc holds 1.5 rows per image
+ * row (*rows3 true: a gear's H gives H * 3 / 2 rows).
+ */
+static void data_hw_axes(const oa_node *d, const char *fmt, int *h, int *w, bool *rows3)
+{
+    const oa_attrs *na = NULL;
+    int64_t f = 0;
+    *rows3 = false;
+    if (oa_attrs_find(&d->attrs, "_data_related_aipp_mode") == NULL) {
+        hw_axes(fmt, h, w);
+        return;
+    }
+    *h = 1;
+    *w = 2;
+    *rows3 = oa_attrs_get_named(&d->attrs, "aipp", &na) && oa_attrs_get_int(na, "input_format", &f) && f == 1;
+}
+
 static oa_status parse_rows(oa_gear_kind kind, const char *spec, size_t want_dims, oa_gear_table *t)
 {
     const char *opt = option_name(kind);
@@ -315,7 +334,8 @@ static oa_status parse_checked(const oa_graph *g, oa_gear_kind kind, const char 
             }
         } else if (kind == OA_GEAR_IMAGE) {
             int h, w;
-            hw_axes(input_format, &h, &w);
+            bool rows3;
+            data_hw_axes(datas[i], input_format, &h, &w, &rows3);
             if (s->rank != 4 || u != 2 || s->dims[h] >= 0 || s->dims[w] >= 0) {
                 return OA_FAIL(OA_E_PARAM,
                                "E10019: When --dynamic_image_size is included, only the height and width axes can be "
@@ -353,10 +373,11 @@ oa_status oa_gears_shape(const oa_graph *g, const oa_gear_table *t, const char *
     }
     if (t->kind == OA_GEAR_BATCH || t->kind == OA_GEAR_IMAGE) {
         int h, w;
-        hw_axes(input_format, &h, &w);
+        bool rows3;
+        data_hw_axes(data, input_format, &h, &w, &rows3);
         for (int32_t k = 0; k < out->rank; k++) {
             if (out->dims[k] < 0) {
-                out->dims[k] = t->kind == OA_GEAR_BATCH ? row[0] : (k == h ? row[0] : row[1]);
+                out->dims[k] = t->kind == OA_GEAR_BATCH ? row[0] : (k == h ? (rows3 ? row[0] * 3 / 2 : row[0]) : row[1]);
             }
         }
         return OA_OK;

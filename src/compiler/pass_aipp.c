@@ -7,6 +7,7 @@
  */
 #define OA_LOG_MODULE "GE"
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/error.h"
@@ -44,8 +45,8 @@ static oa_status find_data(oa_graph *g, const oa_aipp_config *cfg, int i, oa_nod
 }
 
 /* The checks of the model input an aipp_op block applies to; fills the raw-image dims and byte size per image. */
-static oa_status check_input(const oa_aipp_config *cfg, int i, const oa_node *d, int64_t gear_max, int64_t raw[4],
-                             size_t *bytes)
+static oa_status check_input(const oa_aipp_config *cfg, int i, const oa_node *d, int64_t gear_max, bool hw_gears,
+                             int64_t raw[4], size_t *bytes)
 {
     const oa_aipp_params *p = &cfg->ops[i];
     const oa_tensor_desc *x = &d->outputs[0].desc;
@@ -81,12 +82,38 @@ static oa_status check_input(const oa_aipp_config *cfg, int i, const oa_node *d,
     if (dyn_batch) {
         dims[0] = 1;
     }
+    const int ha = nhwc ? 1 : 2, wa = nhwc ? 2 : 3;
+    const bool dyn_hw = dims[ha] < 0 || dims[wa] < 0;
+    if (dyn_hw && hw_gears) {
+        /* --dynamic_image_size: the image is the gear's H x W (GE's CheckAndCopyAippOpParams) */
+        if (p->aipp_mode == OA_AIPP_MODE_DYNAMIC) {
+            return OA_FAIL(OA_E_FEATURE_UNSUPPORTED,
+                           "E10055: The operation is not supported. Reason: dynamic AIPP on input %s together with "
+                           "--dynamic_image_size is not supported yet (aipp_op at line %d).",
+                           d->name, line);
+        }
+        if (p->crop || p->padding || p->src_image_size_w != 0 || p->src_image_size_h != 0) {
+            return OA_FAIL(OA_E_PARAM,
+                           "E10052: With --dynamic_image_size, aipp_op at line %d must leave crop and padding false "
+                           "and src_image_size_w/h 0 (input %s).",
+                           line, d->name);
+        }
+        dims[ha] = dims[wa] = 2; /* any even size: the checks above fixed the rest */
+    } else if (dyn_hw) {
+        return OA_FAIL(OA_E_PARAM,
+                       "E10001: Value %s for parameter aipp_op.related_input_rank is invalid. Reason: AIPP needs "
+                       "a static height and width or --dynamic_image_size (aipp_op at line %d).",
+                       d->name, line);
+    }
     oa_status st = oa_aipp_model_input(p, d->name, dims, !nhwc, raw, bytes);
     if (st != OA_OK) {
         return st;
     }
     if (dyn_batch) {
         raw[0] = -1; /* *bytes stays the size of one image */
+    }
+    if (dyn_hw) {
+        raw[1] = raw[2] = -1;
     }
     return OA_OK;
 }
@@ -129,12 +156,13 @@ static oa_status add_aipp_data(oa_graph *g, oa_node *d, oa_node *aipp, const oa_
 
 /*
  * GE's `_aipp_inputs` / `_aipp_outputs` of Data d: one
- * "<format>:<dtype>:<name>:<bytes>:<rank>:<dims>" string per gear (batch
- * `batches[i]`, -1 kept), the model input before AIPP (name = the input's)
- * and the Aipp output (name `features`); both are the same tensor here.
+ * "<format>:<dtype>:<name>:<bytes>:<rank>:<dims>" string per gear (dims of
+ * gear i: gdims[i], -1 kept), the model input before AIPP (name = the
+ * input's) and the Aipp output (name `features`); both are the same tensor
+ * here.
  */
-static oa_status record_io(oa_graph *g, oa_node *d, const char *fmt, const char *dt, const int64_t dims[4],
-                           const int64_t *batches, size_t n)
+static oa_status record_io(oa_graph *g, oa_node *d, const char *fmt, const char *dt, const int64_t (*gdims)[4],
+                           size_t n)
 {
     const char **in = oa_arena_array(oa_graph_arena(g), n, sizeof(char *));
     const char **out = oa_arena_array(oa_graph_arena(g), n, sizeof(char *));
@@ -142,15 +170,15 @@ static oa_status record_io(oa_graph *g, oa_node *d, const char *fmt, const char 
         return OA_E_NOMEM;
     }
     for (size_t i = 0; i < n; i++) {
-        const int64_t b = batches[i];
+        const int64_t *v = gdims[i];
         int64_t bytes = 4;
         for (int k = 0; k < 4; k++) {
-            bytes *= (k == 0 ? b : dims[k]) > 0 ? (k == 0 ? b : dims[k]) : 0;
+            bytes *= v[k] > 0 ? v[k] : 0;
         }
         for (int side = 0; side < 2; side++) {
             const char *s = oa_arena_printf(oa_graph_arena(g), "%s:%s:%s:%lld:4:%lld,%lld,%lld,%lld", fmt, dt,
-                                            side == 0 ? d->name : "features", (long long)bytes, (long long)b,
-                                            (long long)dims[1], (long long)dims[2], (long long)dims[3]);
+                                            side == 0 ? d->name : "features", (long long)bytes, (long long)v[0],
+                                            (long long)v[1], (long long)v[2], (long long)v[3]);
             if (s == NULL) {
                 return OA_E_NOMEM;
             }
@@ -161,9 +189,14 @@ static oa_status record_io(oa_graph *g, oa_node *d, const char *fmt, const char 
     return st == OA_OK ? oa_node_set_list_str(d, "_aipp_outputs", out, n) : st;
 }
 
-oa_status oa_aipp_record_gears(oa_graph *root, const int64_t *batches, size_t n)
+oa_status oa_aipp_record_gears(oa_graph *root, bool image, const int64_t *rows, size_t n)
 {
-    for (size_t i = 0; i < oa_graph_num_inputs(root); i++) {
+    int64_t(*gdims)[4] = calloc(n ? n : 1, sizeof(*gdims));
+    if (gdims == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "out of memory");
+    }
+    oa_status st = OA_OK;
+    for (size_t i = 0; i < oa_graph_num_inputs(root) && st == OA_OK; i++) {
         oa_node *d = oa_graph_input(root, (int64_t)i);
         const char *const *v = NULL;
         size_t nv = 0;
@@ -175,17 +208,27 @@ oa_status oa_aipp_record_gears(oa_graph *root, const int64_t *batches, size_t n)
         }
         char fmt[32] = "", dt[32] = "";
         if (sscanf(v[0], "%31[^:]:%31[^:]:", fmt, dt) != 2) {
-            return OA_FAIL(OA_E_INTERNAL, "input %s: bad _aipp_inputs entry %s", d->name, v[0]);
+            st = OA_FAIL(OA_E_INTERNAL, "input %s: bad _aipp_inputs entry %s", d->name, v[0]);
+            break;
         }
-        oa_status st = record_io(root, d, fmt, dt, dims, batches, n);
-        if (st != OA_OK) {
-            return st;
+        const bool nhwc = strcmp(fmt, "NHWC") == 0;
+        for (size_t k = 0; k < n; k++) {
+            memcpy(gdims[k], dims, sizeof(gdims[k]));
+            if (image) {
+                gdims[k][nhwc ? 1 : 2] = rows[2 * k];
+                gdims[k][nhwc ? 2 : 3] = rows[2 * k + 1];
+            } else {
+                gdims[k][0] = rows[k];
+            }
         }
+        st = record_io(root, d, fmt, dt, (const int64_t(*)[4])gdims, n);
     }
-    return OA_OK;
+    free(gdims);
+    return st;
 }
 
-static oa_status insert_one(oa_graph *g, const oa_aipp_config *cfg, int i, int64_t gear_max, bool *first_dynamic)
+static oa_status insert_one(oa_graph *g, const oa_aipp_config *cfg, int i, int64_t gear_max, bool hw_gears,
+                            bool *first_dynamic)
 {
     const oa_aipp_params *p = &cfg->ops[i];
     oa_node *d = NULL;
@@ -193,7 +236,7 @@ static oa_status insert_one(oa_graph *g, const oa_aipp_config *cfg, int i, int64
     size_t bytes = 0;
     oa_status st = find_data(g, cfg, i, &d);
     if (st == OA_OK) {
-        st = check_input(cfg, i, d, gear_max, raw, &bytes);
+        st = check_input(cfg, i, d, gear_max, hw_gears, raw, &bytes);
     }
     if (st != OA_OK) {
         return st;
@@ -235,7 +278,7 @@ static oa_status insert_one(oa_graph *g, const oa_aipp_config *cfg, int i, int64
         rs = oa_shape_make(1, &max);
     } else {
         int64_t desc_dims[4] = {raw[0], raw[1], raw[2], raw[3]};
-        if (p->input_format == OA_AIPP_FMT_YUV420SP_U8) {
+        if (p->input_format == OA_AIPP_FMT_YUV420SP_U8 && raw[1] > 0) {
             desc_dims[1] = raw[1] * 3 / 2; /* NV12: 1.5 rows of W bytes per image row */
         }
         rs = oa_shape_make(4, desc_dims);
@@ -272,8 +315,9 @@ static oa_status insert_one(oa_graph *g, const oa_aipp_config *cfg, int i, int64
                                   dynamic ? dyn : raw, 4);
     }
     if (st == OA_OK) {
-        st = record_io(g, d, oa_format_name(orig.format), oa_dtype_name(orig.dtype), orig.shape.dims,
-                       &orig.shape.dims[0], 1);
+        int64_t od[1][4];
+        memcpy(od[0], orig.shape.dims, sizeof(od[0]));
+        st = record_io(g, d, oa_format_name(orig.format), oa_dtype_name(orig.dtype), (const int64_t(*)[4])od, 1);
     }
     if (st == OA_OK && dynamic) {
         st = add_aipp_data(g, d, a, p, batch, *first_dynamic);
@@ -282,11 +326,11 @@ static oa_status insert_one(oa_graph *g, const oa_aipp_config *cfg, int i, int64
     return st;
 }
 
-oa_status oa_pass_insert_aipp(oa_graph *g, const oa_aipp_config *cfg, int64_t gear_max)
+oa_status oa_pass_insert_aipp(oa_graph *g, const oa_aipp_config *cfg, int64_t gear_max, bool hw_gears)
 {
     bool first_dynamic = true;
     for (int i = 0; cfg != NULL && i < cfg->n_ops; i++) {
-        oa_status st = insert_one(g, cfg, i, gear_max, &first_dynamic);
+        oa_status st = insert_one(g, cfg, i, gear_max, hw_gears, &first_dynamic);
         if (st != OA_OK) {
             return st;
         }

@@ -716,7 +716,8 @@ oa_status oa_infer_batch_matmul(oa_infer_ctx *ctx)
  * Aipp (docs/aipp.md "What the .om holds"): the output is the model input
  * as it was before AIPP, attr `input_dims` (-1 at a dynamic batch), its
  * dtype and format kept from the output desc; a 4-D image input (or a 2-D
- * one of dynamic AIPP) gives the batch (batch gears).
+ * one of dynamic AIPP) gives the batch (batch gears), and under image gears
+ * (-1 height and width in input_dims) the height and width.
  */
 oa_status oa_infer_aipp(oa_infer_ctx *ctx)
 {
@@ -736,6 +737,18 @@ oa_status oa_infer_aipp(oa_infer_ctx *ctx)
     o->shape = oa_shape_make(4, dims);
     if (x->shape.rank == 4 || x->shape.rank == 2) { /* [N,H,W,C] or dynamic AIPP under gears [N, bytes] */
         o->shape.dims[0] = x->shape.dims[0];
+    }
+    const bool nhwc = o->format == OA_FORMAT_NHWC;
+    if (x->shape.rank == 4 && (dims[nhwc ? 1 : 2] < 0 || dims[nhwc ? 2 : 3] < 0)) {
+        /* image gears: the whole image, no crop or padding, so the output H x W is the image's
+         * (an NV12 desc holds 1.5 rows per image row) */
+        const oa_attrs *na = NULL;
+        int64_t fmt = 0;
+        const bool nv12 = oa_attrs_get_named(&ctx->node->attrs, "aipp", &na) &&
+                          oa_attrs_get_int(na, "input_format", &fmt) && fmt == 1;
+        const int64_t rows = x->shape.dims[1];
+        o->shape.dims[nhwc ? 1 : 2] = rows < 0 ? -1 : (nv12 ? rows * 2 / 3 : rows);
+        o->shape.dims[nhwc ? 2 : 3] = x->shape.dims[2];
     }
     o->has_range = false;
     o->value = NULL;

@@ -272,10 +272,15 @@ static void aipp_config(void **state)
     assert_non_null(strstr(jtext, "\"_data_related_aipp_mode\""));
     assert_non_null(strstr(jtext, "\"static_aipp\""));
     (void)unlink(om);
-    EXPECT_RUN(255, "E10055: The operation is not supported. Reason: --insert_op_conf together with "
-                    "--dynamic_image_size is not supported yet",
+    EXPECT_RUN(255, "E10052: With --dynamic_image_size, aipp_op at line 1 must leave crop and padding false and "
+                    "src_image_size_w/h 0 (input x)",
                "--model=%s --framework=5 --output=%s --soc_version=Ascend310 --insert_op_conf=%s "
                "--input_shape=x:1,2,-1,-1 --dynamic_image_size=\"4,4;8,8\"",
+               g_conv, out, cfg);
+    EXPECT_RUN(255, "E10055: The operation is not supported. Reason: --insert_op_conf together with "
+                    "--dynamic_dims is not supported yet",
+               "--model=%s --framework=5 --output=%s --soc_version=Ascend310 --insert_op_conf=%s "
+               "--input_shape=x:1,2,-1,4 --dynamic_dims=\"4;8\"",
                g_conv, out, cfg);
     static const char dyn[] = "aipp_op {\n  aipp_mode: dynamic\n  max_src_image_size: 100\n}\n";
     write_file(cfg, dyn, strlen(dyn));

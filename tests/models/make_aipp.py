@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Writes the AIPP end-to-end data (compat_tests/models/mdl_aipp.c), fixed seeds:
 
-  small ONNX models (aipp_net: Conv-Relu-Conv on x [N,3,16,16]; aipp_two: two
+  small ONNX models (aipp_net: Conv-Relu-Conv on x [N,3,H,W]; aipp_two: two
   inputs x1, x2 [1,3,16,16], a Conv each, Add), the atc --insert_op_conf files,
   raw images (NV12 20x18, RGB888 16x16), and the same images pre-processed by
   the numpy reference of docs/aipp.md (tests/kernels/gen_aipp_refs.py, written
@@ -84,6 +84,32 @@ DYNAMIC_CFG = """aipp_op {
 }
 """ % (2 * SRC_W * SRC_H * 3 // 2)
 
+HW_CFG = """# --dynamic_image_size: the whole NV12 image of the gear's size, YUV->RGB, mean/var
+aipp_op {
+  aipp_mode: static
+  input_format: YUV420SP_U8
+  csc_switch: true
+  matrix_r0c0: 298
+  matrix_r0c1: 0
+  matrix_r0c2: 409
+  matrix_r1c0: 298
+  matrix_r1c1: -100
+  matrix_r1c2: -208
+  matrix_r2c0: 298
+  matrix_r2c1: 516
+  matrix_r2c2: 0
+  input_bias_0: 16
+  input_bias_1: 128
+  input_bias_2: 128
+  mean_chn_0: 104
+  mean_chn_1: 117
+  mean_chn_2: 123
+  var_reci_chn_0: 0.0171
+  var_reci_chn_1: 0.0175
+  var_reci_chn_2: 0.0174
+}
+"""
+
 BAD_CFG = """aipp_op {
   aipp_mode: static
   input_format: YUV420SP_U8
@@ -122,8 +148,8 @@ def make_models(out):
         [helper.make_node('Conv', ['x', 'w1', 'b1'], ['h'], pads=[1, 1, 1, 1]),
          helper.make_node('Relu', ['h'], ['r']),
          helper.make_node('Conv', ['r', 'w2', 'b2'], ['y'], pads=[1, 1, 1, 1], strides=[2, 2])],
-        'aipp_net', [helper.make_tensor_value_info('x', TensorProto.FLOAT, ['N', 3, 16, 16])],
-        [helper.make_tensor_value_info('y', TensorProto.FLOAT, ['N', 4, 8, 8])],
+        'aipp_net', [helper.make_tensor_value_info('x', TensorProto.FLOAT, ['N', 3, 'H', 'W'])],
+        [helper.make_tensor_value_info('y', TensorProto.FLOAT, ['N', 4, 'OH', 'OW'])],
         [numpy_helper.from_array(a, n) for a, n in ((w1, 'w1'), (b1, 'b1'), (w2, 'w2'), (b2, 'b2'))])
     save(helper.make_model(g, opset_imports=[helper.make_opsetid('', 13)]), os.path.join(out, 'aipp_net.onnx'))
     wa, ba = conv_w(rng, 4, 3)
@@ -166,6 +192,7 @@ def main():
     os.makedirs(out, exist_ok=True)
     make_models(out)
     for name, text in (('static.cfg', STATIC_CFG % 0), ('dynamic.cfg', DYNAMIC_CFG), ('bad_crop.cfg', BAD_CFG),
+                       ('hw.cfg', HW_CFG),
                        ('two.cfg', STATIC_CFG % 0 + RGB_CFG)):
         with open(os.path.join(out, name), 'w') as f:
             f.write(text)
@@ -192,6 +219,12 @@ def main():
     pre_dyn[:1].tofile(os.path.join(out, 'pre_dyn_b1.bin'))  # batch gear 1: the first image, its parameters
     with open(os.path.join(out, 'dyn_params.txt'), 'w') as f:
         f.write('\n'.join(lines) + '\n')
+    # image gears 16x16 and 8x12 (HxW): whole NV12 images of those sizes
+    for h, w in ((16, 16), (8, 12)):
+        raw = rng.integers(16, 236, w * h * 3 // 2, dtype=np.uint8)
+        raw.tofile(os.path.join(out, 'nv12_%dx%d.bin' % (h, w)))
+        c = dict(static_cfg(), crop=False)
+        pre(YUV420SP, [raw], w, h, [c]).tofile(os.path.join(out, 'pre_%dx%d.bin' % (h, w)))
     # two inputs: x1 NV12 as the static case, x2 BGR bytes (rbuv_swap) 16x16
     bgr = rng.integers(0, 256, 16 * 16 * 3, dtype=np.uint8)
     bgr.tofile(os.path.join(out, 'bgr16.bin'))

@@ -42,7 +42,7 @@ static oa_status insert(oa_graph *g, const char *cfg_text)
     static oa_aipp_config cfg;
     (void)oa_error_take_messages();
     oa_status st = oa_aipp_config_parse(cfg_text, strlen(cfg_text), "aipp.cfg", &cfg);
-    return st == OA_OK ? oa_pass_insert_aipp(g, &cfg, 0) : st;
+    return st == OA_OK ? oa_pass_insert_aipp(g, &cfg, 0, false) : st;
 }
 
 static void expect_dims(const oa_shape *s, int rank, const int64_t *d)
