@@ -425,7 +425,8 @@ static int mode_two(uint32_t id, aclmdlDesc *desc, const char *data, const char 
 {
     REQUIRE(aclmdlGetNumInputs(desc) == 2, "two inputs");
     const int64_t raw0[4] = {1, 18, 20, 1}, raw1[4] = {1, 16, 16, 3};
-    if (expect_dims(desc, 0, false, raw0, 4) || expect_dims(desc, 1, false, raw1, 4) || check_static_info(id, 0, 1, 1)) {
+    if (expect_dims(desc, 0, false, raw0, 4) || expect_dims(desc, 1, false, raw1, 4) ||
+        check_static_info(id, 0, 1, 1)) {
         return 1;
     }
     aclAippInfo info;

@@ -103,7 +103,8 @@ static void describe_aipp(const char *om, size_t frame_bytes, int *w, int *h, ac
     aclmdlIODims raw, model;
     CHECK(aclmdlGetInputDims(desc, 0, &raw));
     CHECK(aclmdlGetInputDimsV2(desc, 0, &model));
-    printf("AIPP input: %dx%d %s frame (dims [%lld,%lld,%lld,%lld], %zu bytes); the network sees [%lld,%lld,%lld,%lld]\n",
+    printf("AIPP input: %dx%d %s frame (dims [%lld,%lld,%lld,%lld], %zu bytes); "
+           "the network sees [%lld,%lld,%lld,%lld]\n",
            info->srcImageSizeW, info->srcImageSizeH, info->inputFormat == ACL_YUV420SP_U8 ? "NV12" : "raw",
            (long long)raw.dims[0], (long long)raw.dims[1], (long long)raw.dims[2], (long long)raw.dims[3],
            aclmdlGetInputSizeByIndex(desc, 0), (long long)model.dims[0], (long long)model.dims[1],

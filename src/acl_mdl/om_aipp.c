@@ -45,7 +45,10 @@ static int64_t na_int(const Ge__Proto__NamedAttrs *na, const char *key)
     if (a == NULL) {
         return 0;
     }
-    return a->value_case == GE__PROTO__ATTR_DEF__VALUE_I ? a->i : (a->value_case == GE__PROTO__ATTR_DEF__VALUE_B ? a->b : 0);
+    if (a->value_case == GE__PROTO__ATTR_DEF__VALUE_I) {
+        return a->i;
+    }
+    return a->value_case == GE__PROTO__ATTR_DEF__VALUE_B ? a->b : 0;
 }
 
 static float na_float(const Ge__Proto__NamedAttrs *na, const char *key, float dflt)

@@ -377,7 +377,8 @@ oa_status oa_gears_shape(const oa_graph *g, const oa_gear_table *t, const char *
         data_hw_axes(data, input_format, &h, &w, &rows3);
         for (int32_t k = 0; k < out->rank; k++) {
             if (out->dims[k] < 0) {
-                out->dims[k] = t->kind == OA_GEAR_BATCH ? row[0] : (k == h ? (rows3 ? row[0] * 3 / 2 : row[0]) : row[1]);
+                const int64_t hv = rows3 ? row[0] * 3 / 2 : row[0];
+                out->dims[k] = t->kind == OA_GEAR_BATCH ? row[0] : (k == h ? hv : row[1]);
             }
         }
         return OA_OK;
