@@ -580,6 +580,11 @@ oa_status oa_infer_nms(oa_infer_ctx *ctx)
         o.d[0].lo = 0;
         o.d[0].hi = OA_MIN(bound.hi, oa_iv_mul(oa_iv_mul(ss.d[0], ss.d[1]), boxes).hi);
         o.ranged = true;
+    } else if (ss.rank == 3 && oa_ishape_is_static(&ss)) {
+        /* max_output_size known only at run time: at most every box of every (batch, class) */
+        o.d[0].lo = 0;
+        o.d[0].hi = oa_iv_mul(oa_iv_mul(ss.d[0], ss.d[1]), ss.d[2]).hi;
+        o.ranged = true;
     }
     oa_infer_set_out(ctx, 0, OA_DT_INT32, &o);
     return OA_OK;
