@@ -627,7 +627,12 @@ static oa_status idx_setup(oa_kop *op)
     }
     if (p->op == OA_KIDX_UNIQUE || p->op == OA_KIDX_TFIDF) {
         /* Unique: order + first occurrence + group per slice; TfIdf: counts per ngram index */
-        const int64_t n = p->op == OA_KIDX_UNIQUE ? oa_ktensor_numel(&op->in[0]) : 0;
+        int64_t n = p->op == OA_KIDX_UNIQUE ? oa_ktensor_numel(&op->in[0]) : 0;
+        int ax = 0;
+        if (p->op == OA_KIDX_UNIQUE && p->has_axis && oa_kaxis_norm(p->axis, op->in[0].rank, &ax) &&
+            op->in[0].dims[ax] > n) {
+            n = op->in[0].dims[ax]; /* slices of no element: [3, 0] along axis 0 */
+        }
         op->ws_size = (size_t)(n + 1) * 3 * sizeof(int64_t);
     }
     return OA_OK;
