@@ -129,6 +129,25 @@ static void test_scatter_nd_f16_add(void **state)
     kt_free(&y);
 }
 
+static void test_cumsum_bf16_rounds_each_step(void **state)
+{
+    (void)state;
+    /* bf16 has 8 significant bits: 256 + 1 rounds back to 256 (ties to even) at every step, while a
+     * sum kept in f32 would reach 259 and round to 260 */
+    const uint16_t x[4] = {0x4380 /* 256 */, 0x3f80 /* 1 */, 0x3f80, 0x3f80};
+    const int64_t axis = 0;
+    oa_ktensor in[2] = {KT_D(OA_KDT_BF16, 4), KT_D(OA_KDT_I64, 1)};
+    in[1].data = &axis;
+    oa_ktensor out = KT_D(OA_KDT_BF16, 4);
+    kt_buf y = kt_alloc(out);
+    oa_kindex_params p = {.op = OA_KIDX_CUMSUM};
+    assert_int_equal(run(&p, 2, in, (const void *[]){x, NULL}, 1, &out, &y.data), OA_OK);
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(((uint16_t *)y.data)[i], 0x4380);
+    }
+    kt_free(&y);
+}
+
 /* A bad index: OA_E_PARAM, the output untouched (canary), guards intact. */
 static void expect_bad_index(const oa_kindex_params *p, int n_in, const oa_ktensor *in, const void *const *d,
                              const oa_ktensor *out)
@@ -300,6 +319,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cumsum_i32_wraps),       cmocka_unit_test(test_cumsum_u64_exclusive_reverse_runtime_axis),
         cmocka_unit_test(test_scatter_nd_reductions),  cmocka_unit_test(test_scatter_nd_f16_add),
+        cmocka_unit_test(test_cumsum_bf16_rounds_each_step),
         cmocka_unit_test(test_bad_indices),            cmocka_unit_test(test_one_hot_u8),
         cmocka_unit_test(test_non_zero_count),         cmocka_unit_test(test_unique_i8_counts),
     };

@@ -111,6 +111,43 @@ def cases(rng):
     return out
 
 
+def oa_run_check(a, env, rng):
+    """oa_run on a data-dependent output (NonZero): the size the model reports (range bound) and an
+    explicit --outputSize both give the real result; a size too small is refused."""
+    work = os.path.join(a.work, "oa_run_nonzero")
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    x = rand(rng, np.int32, (3, 5))
+    x[0, :] = 0
+    want = np.array(np.nonzero(x), np.int64).tobytes()
+    g = helper.make_graph([helper.make_node("NonZero", ["x"], ["y"])], "nz",
+                          [helper.make_tensor_value_info("x", TensorProto.INT32, [3, 5])],
+                          [helper.make_tensor_value_info("y", TensorProto.INT64, None)])
+    save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), os.path.join(work, "m.onnx"))
+    x.tofile(os.path.join(work, "x.bin"))
+    subprocess.run([os.path.join(a.prefix, "bin", "atc"), "--model=" + os.path.join(work, "m.onnx"),
+                    "--framework=5", "--soc_version=Ascend310", "--output=" + os.path.join(work, "m")],
+                   env=env, capture_output=True, check=True)
+    bad = 0
+    for k, extra in enumerate([[], ["--outputSize", str(len(want))], ["--outputSize", str(len(want) - 8)]]):
+        out = os.path.join(work, "out%d" % k)
+        r = subprocess.run([os.path.join(a.prefix, "bin", "oa_run"), "--model", os.path.join(work, "m.om"),
+                            "--input", os.path.join(work, "x.bin"), "--output", out, "--outfmt", "BIN"] + extra,
+                           env=env, capture_output=True, text=True)
+        files = [os.path.join(d, f) for d, _, fs in os.walk(out) for f in fs if f.endswith("_output_0.bin")]
+        if k < 2:
+            got = open(files[0], "rb").read() if r.returncode == 0 and len(files) == 1 else None
+            if got != want:
+                print("FAIL oa_run nonzero %s: rc %d, %s" % (extra, r.returncode, (r.stdout + r.stderr)[-300:]))
+                bad += 1
+        elif r.returncode == 0 or "the result needs %d" % len(want) not in r.stdout + r.stderr:
+            print("FAIL oa_run nonzero with a short buffer: rc %d, %s" % (r.returncode, (r.stdout + r.stderr)[-300:]))
+            bad += 1
+    if not bad:
+        shutil.rmtree(work, ignore_errors=True)
+    return bad
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--prefix", required=True)
@@ -158,6 +195,7 @@ def main():
                 break
         else:
             shutil.rmtree(work, ignore_errors=True)
+    failures += oa_run_check(a, env, rng)
     print("index_dtypes: %d cases, %d failed" % (len(all_cases), failures))
     return 1 if failures else 0
 
