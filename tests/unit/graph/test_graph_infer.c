@@ -503,6 +503,23 @@ static void index_ops(void **state)
     assert_int_equal(d->shape.dims[0], 4);
     oa_graph_destroy(g);
 
+    /* NonMaxSuppressionV6: rows in [0, B*C*min(max, N)]; max from data at run time: [0, B*C*N]; no max: 0 rows */
+    g = new_graph();
+    oa_node *nb[3] = {tu_data(g, "boxes", OA_DT_FLOAT, "2,5,4"), tu_data(g, "scores", OA_DT_FLOAT, "2,3,5"),
+                      tu_data(g, "max", OA_DT_INT64, "1")};
+    oa_node *nms_rt = tu_op(g, OA_OP_NON_MAX_SUPPRESSION_V6, "nms_rt", 3, 1, nb);
+    oa_node *nms_none = tu_op(g, OA_OP_NON_MAX_SUPPRESSION_V6, "nms_none", 2, 1, nb);
+    const int64_t two = 2;
+    oa_node *nk[3] = {nb[0], nb[1], tu_i64(g, "max2", "1", &two)};
+    oa_node *nms_k = tu_op(g, OA_OP_NON_MAX_SUPPRESSION_V6, "nms_k", 3, 1, nk);
+    EXPECT_OK(oa_graph_infer(g));
+    d = oa_node_output_desc(nms_rt, 0);
+    assert_true(d->shape.dims[0] == -1 && d->has_range && d->range_max[0] == 30);
+    d = oa_node_output_desc(nms_k, 0);
+    assert_true(d->shape.dims[0] == -1 && d->has_range && d->range_max[0] == 12);
+    EXPECT_DESC(nms_none, 0, "i32[0,3]");
+    oa_graph_destroy(g);
+
     g = new_graph();
     x = tu_data(g, "x", OA_DT_FLOAT, "3,4");
     oa_node *bad[3] = {x, tu_data(g, "i", OA_DT_FLOAT, "2,1"), tu_data(g, "u", OA_DT_FLOAT, "2,4")};
