@@ -573,12 +573,19 @@ oa_status oa_infer_nms(oa_infer_ctx *ctx)
     o.d[1] = oa_iv_fixed(3);
     int64_t maxo[1];
     size_t n;
-    if (ss.rank == 3 && oa_ishape_is_static(&ss) && oa_infer_in_ints(ctx, 2, maxo, 1, &n) && n == 1 &&
-        maxo[0] >= 0) {
+    const bool max_known = oa_infer_in_ints(ctx, 2, maxo, 1, &n) && n == 1;
+    if (oa_infer_in(ctx, 2) == NULL || (max_known && maxo[0] <= 0)) {
+        o.d[0] = oa_iv_fixed(0); /* no max_output_size, or <= 0: nothing is selected (the kernel's rule) */
+    } else if (ss.rank == 3 && oa_ishape_is_static(&ss) && max_known) {
         oa_iv bound = oa_iv_mul(oa_iv_mul(ss.d[0], ss.d[1]), oa_iv_fixed(maxo[0]));
         oa_iv boxes = ss.d[2];
         o.d[0].lo = 0;
         o.d[0].hi = OA_MIN(bound.hi, oa_iv_mul(oa_iv_mul(ss.d[0], ss.d[1]), boxes).hi);
+        o.ranged = true;
+    } else if (ss.rank == 3 && oa_ishape_is_static(&ss)) {
+        /* max_output_size known only at run time: at most every box of every (batch, class) */
+        o.d[0].lo = 0;
+        o.d[0].hi = oa_iv_mul(oa_iv_mul(ss.d[0], ss.d[1]), ss.d[2]).hi;
         o.ranged = true;
     }
     oa_infer_set_out(ctx, 0, OA_DT_INT32, &o);

@@ -27,6 +27,7 @@ typedef struct op_info {
 #define F_FOLD OA_OPF_FOLD
 #define F_POST OA_OPF_POST
 #define F_VIEW OA_OPF_VIEW
+#define F_DDS OA_OPF_DDS
 
 static const op_info OPS[OA_OP_COUNT] = {
 #define OA_OP(id, name, ins, outs, infer, kernel, sub, flags) [OA_OP_##id] = {name, ins, outs, flags},
@@ -42,6 +43,7 @@ static const op_info OPS[OA_OP_COUNT] = {
 #undef F_FOLD
 #undef F_POST
 #undef F_VIEW
+#undef F_DDS
 
 unsigned oa_op_flags(oa_op_type t)
 {

@@ -36,6 +36,9 @@ enum {
     OA_OPF_FOLD = 1u << 5,       /* F_FOLD: constant inputs fold through the kernel */
     OA_OPF_POST = 1u << 6,       /* F_POST: fusible into a Conv2D/MatMul as a post-op */
     OA_OPF_VIEW = 1u << 7,       /* F_VIEW: y is input 0's bytes under another shape */
+    OA_OPF_DDS = 1u << 8,        /* F_DDS: output dims follow from the input data (NonZero, Unique, NMS):
+                                  * inference gives -1 with an upper bound, the kernel reports the real
+                                  * extent (src/model_v2/README.md "Data-dependent output shapes") */
 };
 
 /* The OA_OPF_* bits of t; 0 for OA_OP_UNKNOWN / out of range. */

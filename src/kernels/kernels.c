@@ -329,12 +329,14 @@ static const oa_kfamily *const k_families[OA_KOP_COUNT] = {
     [OA_KOP_REORDER] = &oa_kfam_reorder,
     [OA_KOP_CONV_REF] = &oa_kfam_conv_ref,
     [OA_KOP_AIPP] = &oa_kfam_aipp,
+    [OA_KOP_INDEX] = &oa_kfam_index,
 };
 
 static const char *const k_names[OA_KOP_COUNT] = {
     "conv2d", "conv2d_transpose", "matmul", "batchnorm", "layernorm", "softmax", "binary", "unary",
     "select", "pool", "reduce", "cast", "transpose", "concat", "split", "slice", "gather", "pad", "tile",
     "expand", "fill", "range", "resize", "topk", "nms", "lstm", "copy", "reorder", "conv_ref", "aipp",
+    "index",
 };
 _Static_assert(sizeof(k_names) / sizeof(k_names[0]) == OA_KOP_COUNT, "op name table");
 

@@ -238,6 +238,7 @@ typedef enum oa_kop_type {
     OA_KOP_REORDER,          /* NCHW <-> NCHWc                             */
     OA_KOP_CONV_REF,         /* direct 1-3-D conv, run-time filter (Conv3D) */
     OA_KOP_AIPP,             /* Aipp (kernels/aipp.h)                      */
+    OA_KOP_INDEX,            /* GatherNd, scatters, OneHot, Cumsum, NonZero, Unique, ... (index.c) */
     OA_KOP_COUNT
 } oa_kop_type;
 
@@ -624,6 +625,52 @@ typedef struct oa_kaipp_params {
     int32_t out_h, out_w;
     bool nhwc;
 } oa_kaipp_params;
+/* --- Indexing (index.c), one sub-op each; every dtype unless noted, indices
+ * i32/i64, negative indices wrap once, an index still out of range fails the
+ * run with OA_E_PARAM before anything is written out of bounds.
+ *   GATHER_ND: x, indices [..., q] (batch_dims b): y = indices.shape[:-1] +
+ *     x.shape[b+q:].
+ *   SCATTER_ND: x, indices [..., q], updates; y = x with the slices updated
+ *     (reduction none/add/mul/max/min, computed in x's dtype; f16/bf16 through
+ *     f32 per element).
+ *   SCATTER_ELEMENTS: x, indices, updates (indices' shape); axis, reduction.
+ *   ONE_HOT: indices (any real dtype, truncated), depth (host scalar),
+ *     on_value, off_value (scalars of y's dtype, read at run); axis; indices
+ *     outside [-depth, depth) give a row of off_value.
+ *   EYE_LIKE: x (2-D, only its shape is read); y of the output desc's dtype,
+ *     ones on diagonal k (axis).
+ *   CUMSUM: x, axis (host scalar); exclusive, reverse; numeric dtypes.
+ *   REVERSE_SEQUENCE: x, sequence_lens (i32/i64, read at run); time_axis
+ *     (axis) and batch_axis (batch_dims), 0 and 1 in some order.
+ *   NON_ZERO: x (any dtype); y i64 [rank, n].
+ *   UNIQUE: x; axis (has_axis, else flattened), sorted; outputs y, indices,
+ *     inverse_indices, counts (i64; any may be UNDEFINED).
+ *   TFIDF: x (i32/i64, [C] or [N, C]), pool (i64), ngram_counts (i64),
+ *     ngram_indexes (i64), weights (f32, optional): host inputs; y f32.
+ * Data-dependent outputs (NON_ZERO's n, UNIQUE's unique count): the outputs
+ * are described at their upper bound (n = numel along the dim) and an extra
+ * trailing i64 scalar output receives the real count; the outputs are then
+ * written packed for that count. Without that output the described dims
+ * must equal the real ones, else run fails with OA_E_PARAM. */
+typedef enum oa_kindex_op {
+    OA_KIDX_GATHER_ND, OA_KIDX_SCATTER_ND, OA_KIDX_SCATTER_ELEMENTS, OA_KIDX_ONE_HOT, OA_KIDX_EYE_LIKE,
+    OA_KIDX_CUMSUM, OA_KIDX_REVERSE_SEQUENCE, OA_KIDX_NON_ZERO, OA_KIDX_UNIQUE, OA_KIDX_TFIDF,
+    OA_KIDX_COUNT
+} oa_kindex_op;
+typedef enum oa_kscatter_red {
+    OA_KSCAT_NONE, OA_KSCAT_ADD, OA_KSCAT_MUL, OA_KSCAT_MAX, OA_KSCAT_MIN
+} oa_kscatter_red;
+typedef enum oa_ktfidf_mode { OA_KTFIDF_TF, OA_KTFIDF_IDF, OA_KTFIDF_TFIDF } oa_ktfidf_mode;
+typedef struct oa_kindex_params {
+    oa_kindex_op op;
+    int64_t axis;       /* ScatterElements, OneHot, Cumsum, Unique; EyeLike k; ReverseSequence time axis */
+    int64_t batch_dims; /* GatherND; ReverseSequence batch axis */
+    oa_kscatter_red reduction;
+    bool exclusive, reverse; /* Cumsum */
+    bool has_axis, sorted;   /* Unique */
+    oa_ktfidf_mode mode;     /* TfIdf */
+    int64_t min_gram, max_gram, max_skip;
+} oa_kindex_params;
 
 /* Every family's parameters (the member of the op's family is the one in use). */
 typedef union oa_kparams {
@@ -649,6 +696,7 @@ typedef union oa_kparams {
     oa_klstm_params lstm;
     oa_kconvref_params convref;
     oa_kaipp_params aipp;
+    oa_kindex_params index;
 } oa_kparams;
 
 /* --- Copy (Reshape, Squeeze, Unsqueeze, Identity, Flatten, ExpandDims):

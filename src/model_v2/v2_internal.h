@@ -64,6 +64,7 @@ typedef struct v2_kop_entry {
     v2_ksrc *src;        /* n_in */
     uint32_t *out_index; /* n_out: IR output of kernel output k */
     bool inplace_ok;
+    bool dds;            /* the last kernel output is the count of a data-dependent dim (OA_BIND_OUT_COUNT) */
     bool has_params;
     oa_kparams params; /* what the operator was created with (reshape only keeps equal params) */
     void *synth;         /* owned copies of synthesized constants */
@@ -235,6 +236,7 @@ typedef struct v2_tensor {
     oa_tensor_desc desc;
     void *data;
     oa_v2_block *block; /* owned reference, or NULL (constant, user buffer, parent's) */
+    uint8_t dds_mask;   /* dims allocated at their upper bound until the kernel reports the real extent */
 } v2_tensor;
 
 typedef enum v2_state { V2_STATE_INIT = 0, V2_STATE_LOADED = 1 } v2_state;

@@ -20,6 +20,7 @@
 #include "file_constant/file_constant.h"
 #include "graph/infer.h"
 #include "model_v2/v2_internal.h"
+#include "op_bind/op_bind.h"
 
 static uint8_t g_empty[64] __attribute__((aligned(64)));
 
@@ -111,12 +112,35 @@ oa_status oa_v2_ensure_ws(v2_exec *x, size_t bytes)
 
 /* ---- InferShape ---- */
 
-/* The value of a small integer tensor read from its data (data-dependent shapes). */
+/* The value of a small float tensor (f32/f64) read from its data: Range with run-time float bounds. */
+static const oa_value *float_value_from_data(oa_arena *a, const v2_tensor *t, int64_t n)
+{
+    if (n > OA_VALUE_MAX_FLOAT_ELEMS || (t->desc.dtype != OA_DT_FLOAT && t->desc.dtype != OA_DT_DOUBLE)) {
+        return NULL;
+    }
+    oa_value *v = oa_arena_alloc(a, sizeof(*v), 0);
+    double *fv = oa_arena_array(a, n ? (size_t)n : 1, sizeof(double));
+    if (v == NULL || fv == NULL) {
+        return NULL;
+    }
+    for (int64_t k = 0; k < n; ++k) {
+        fv[k] = t->desc.dtype == OA_DT_FLOAT ? (double)((const float *)t->data)[k] : ((const double *)t->data)[k];
+    }
+    v->dtype = t->desc.dtype;
+    v->count = n;
+    v->f = fv;
+    return v;
+}
+
+/* The value of a small integer (or tiny float) tensor read from its data (data-dependent shapes). */
 static const oa_value *value_from_data(oa_arena *a, const v2_tensor *t)
 {
     int64_t n = 0;
     if (t->data == NULL || !oa_shape_numel(&t->desc.shape, &n) || n > OA_VALUE_MAX_INT_ELEMS) {
         return NULL;
+    }
+    if (oa_dtype_is_float(t->desc.dtype)) {
+        return float_value_from_data(a, t, n);
     }
     oa_value *v = oa_arena_alloc(a, sizeof(*v), 0);
     int64_t *iv = oa_arena_array(a, n ? (size_t)n : 1, sizeof(int64_t));
@@ -155,6 +179,39 @@ static bool outputs_static(v2_exec *x, const v2_cnode *cn)
 }
 
 #define STACK_IO 16
+
+/*
+ * Data-dependent output shapes (F_DDS rows: NonZero, Unique, Compress, NMS):
+ * every unknown dim takes the upper bound inference attached (its range
+ * maximum), so the outputs are allocated at their largest; the kernel writes
+ * them packed and reports the real extent through its count output, and
+ * k_launch narrows the marked dims to it. Such runs are not planned.
+ */
+static oa_status dds_bound(v2_exec *x, const v2_cnode *cn)
+{
+    for (uint32_t k = 0; k < cn->n_out; ++k) {
+        v2_tensor *t = &x->tensors[cn->out_t[k]];
+        oa_shape *s = &t->desc.shape;
+        if (s->rank == OA_RANK_UNKNOWN) {
+            return OA_FAIL(OA_E_GE_SHAPE, "node %s (%s): output %u has no known rank", cn->node->name,
+                           cn->node->type_name, k);
+        }
+        for (int32_t d = 0; d < s->rank; ++d) {
+            if (s->dims[d] >= 0) {
+                continue;
+            }
+            if (!t->desc.has_range || t->desc.range_max[d] < 0) {
+                return OA_FAIL(OA_E_GE_SHAPE, "node %s (%s): output %u dim %d has no upper bound at run time",
+                               cn->node->name, cn->node->type_name, k, d);
+            }
+            s->dims[d] = t->desc.range_max[d];
+            t->dds_mask |= (uint8_t)(1u << d);
+        }
+        t->desc.has_range = false;
+    }
+    x->data_dependent = true;
+    return OA_OK;
+}
 
 oa_status oa_v2_infer(v2_exec *x, const v2_cnode *cn)
 {
@@ -196,6 +253,7 @@ oa_status oa_v2_infer(v2_exec *x, const v2_cnode *cn)
             oa_tensor_desc *d = &x->tensors[cn->out_t[k]].desc;
             *d = n->outputs[k].desc;
             d->value = NULL;
+            x->tensors[cn->out_t[k]].dds_mask = 0;
             out[k] = d;
         }
         st = oa_infer_run(n, in, ni, out, no, x->arena);
@@ -224,6 +282,9 @@ oa_status oa_v2_infer(v2_exec *x, const v2_cnode *cn)
         if (!changed) {
             break;
         }
+    }
+    if (st == OA_OK && !outputs_static(x, cn) && (oa_op_flags(n->type) & OA_OPF_DDS) != 0) {
+        st = dds_bound(x, cn);
     }
     if (st == OA_OK && !outputs_static(x, cn)) {
         char buf[96];
@@ -287,6 +348,27 @@ static uint32_t k_free(oa_v2_ctx *c)
 
 /* ---- launches ---- */
 
+/* The real extent the kernel reported replaces the upper bound of the marked dims (dds_bound). */
+static oa_status dds_narrow(v2_exec *x, const v2_cnode *cn, int64_t count)
+{
+    for (uint32_t k = 0; k < cn->n_out; ++k) {
+        v2_tensor *t = &x->tensors[cn->out_t[k]];
+        for (int32_t d = 0; d < t->desc.shape.rank && t->dds_mask != 0; ++d) {
+            if ((t->dds_mask & (1u << d)) == 0) {
+                continue;
+            }
+            if (count < 0 || count > t->desc.shape.dims[d]) {
+                return OA_FAIL(OA_E_INTERNAL, "node %s (%s): the kernel reported %lld rows for output %u, bound %lld",
+                               cn->node->name, cn->node->type_name, (long long)count, k,
+                               (long long)t->desc.shape.dims[d]);
+            }
+            t->desc.shape.dims[d] = count;
+        }
+        t->dds_mask = 0;
+    }
+    return OA_OK;
+}
+
 static uint32_t k_launch(oa_v2_ctx *c)
 {
     v2_exec *x = c->kernel_extend_info;
@@ -316,12 +398,16 @@ static uint32_t k_launch(oa_v2_ctx *c)
         default: ins[k] = NULL; break;
         }
     }
+    int64_t count = -1;
     for (int k = 0; k < e->n_out; ++k) {
-        outs[k] = x->tensors[cn->out_t[e->out_index[k]]].data;
+        outs[k] = e->out_index[k] == OA_BIND_OUT_COUNT ? (void *)&count : x->tensors[cn->out_t[e->out_index[k]]].data;
     }
     st = oa_v2_ensure_ws(x, e->ws);
     if (st == OA_OK) {
         st = oa_kop_run(e->op, ins, outs, x->ws, x->pool);
+    }
+    if (st == OA_OK && e->dds) {
+        st = dds_narrow(x, cn, count);
     }
     if (ins != ins_stack) {
         free(ins);

@@ -111,8 +111,9 @@ static bool host_candidate(const oa_node *n, uint32_t slot, const v2_tensor *t)
         t->data == NULL) {
         return false;
     }
-    if (!oa_dtype_is_int(t->desc.dtype)) {
-        return false;
+    const bool range_bound = n->type == OA_OP_RANGE && (t->desc.dtype == OA_DT_FLOAT || t->desc.dtype == OA_DT_DOUBLE);
+    if (!oa_dtype_is_int(t->desc.dtype) && !range_bound) {
+        return false; /* integers, and the float bounds Range captures */
     }
     int64_t numel = 0;
     return oa_shape_numel(&t->desc.shape, &numel) && numel <= HOST_VALUE_MAX;
@@ -252,7 +253,7 @@ static oa_status shadow_bind(v2_exec *x, const v2_cnode *cn, oa_graph **out_g, o
     oa_blob_release(blob);
     if (st == OA_OK) {
         shadow s = {x, cn, stubs};
-        oa_op_bind_opts opts = {.host_data = host_data, .ctx = &s};
+        oa_op_bind_opts opts = {.host_data = host_data, .ctx = &s, .dds_count = true};
         st = oa_op_bind_node(sn, &opts, out_b);
     }
     /* constants the binding points at, by the stub that produced them */
@@ -328,6 +329,7 @@ static oa_status fill_entry(v2_kop_entry *e, const oa_op_bind *b, const void **c
     e->n_in = b->n_in;
     e->n_out = b->n_out;
     e->inplace_ok = b->inplace_ok;
+    e->dds = b->n_out > 0 && b->out_index[b->n_out - 1] == OA_BIND_OUT_COUNT;
     e->has_params = b->has_params;
     e->params = b->params;
     return OA_OK;

@@ -170,6 +170,16 @@ oa_status oa_onnx_op_depth_space(onnx_node_ctx *c);
 
 /* Handlers in onnx_ops_reduce.c. */
 oa_status oa_onnx_op_gather_elements(onnx_node_ctx *c);
+/* onnx_ops_index.c */
+oa_status oa_onnx_op_gather_nd(onnx_node_ctx *c);
+oa_status oa_onnx_op_scatter(onnx_node_ctx *c);
+oa_status oa_onnx_op_one_hot(onnx_node_ctx *c);
+oa_status oa_onnx_op_eye_like(onnx_node_ctx *c);
+oa_status oa_onnx_op_cumsum(onnx_node_ctx *c);
+oa_status oa_onnx_op_reverse_sequence(onnx_node_ctx *c);
+oa_status oa_onnx_op_unique(onnx_node_ctx *c);
+oa_status oa_onnx_op_compress(onnx_node_ctx *c);
+oa_status oa_onnx_op_tfidf(onnx_node_ctx *c);
 oa_status oa_onnx_op_gather(onnx_node_ctx *c);
 oa_status oa_onnx_op_pad(onnx_node_ctx *c);
 oa_status oa_onnx_op_clip(onnx_node_ctx *c);

@@ -1156,6 +1156,19 @@ static const onnx_op_entry OPS[] = {
     {"NonMaxSuppression", 10, 18, oa_onnx_op_nms, OA_OP_NON_MAX_SUPPRESSION_V6},
     {"Gemm", 1, 18, oa_onnx_op_gemm, OA_OP_MAT_MUL_V2},
     {"MatMul", 1, 18, oa_onnx_op_matmul, OA_OP_BATCH_MAT_MUL_V2},
+    /* indexing, scatter, data-dependent shapes (onnx_ops_index.c) */
+    {"GatherND", 11, 18, oa_onnx_op_gather_nd, OA_OP_GATHER_ND},
+    {"ScatterND", 11, 18, oa_onnx_op_scatter, OA_OP_TENSOR_SCATTER_UPDATE},
+    {"ScatterElements", 11, 18, oa_onnx_op_scatter, OA_OP_SCATTER_ELEMENTS},
+    {"Scatter", 9, 10, oa_onnx_op_scatter, OA_OP_SCATTER_ELEMENTS},
+    {"OneHot", 9, 18, oa_onnx_op_one_hot, OA_OP_ONE_HOT},
+    {"EyeLike", 9, 18, oa_onnx_op_eye_like, OA_OP_EYE_LIKE},
+    {"CumSum", 11, 18, oa_onnx_op_cumsum, OA_OP_CUMSUM},
+    {"ReverseSequence", 10, 18, oa_onnx_op_reverse_sequence, OA_OP_REVERSE_SEQUENCE},
+    {"NonZero", 9, 18, op_direct, OA_OP_NON_ZERO},
+    {"Unique", 11, 18, oa_onnx_op_unique, OA_OP_UNIQUE_V3},
+    {"Compress", 9, 18, oa_onnx_op_compress, OA_OP_NON_ZERO},
+    {"TfIdfVectorizer", 9, 18, oa_onnx_op_tfidf, OA_OP_TFIDF_VECTORIZER},
 };
 
 #undef D

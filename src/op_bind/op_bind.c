@@ -412,6 +412,27 @@ void oa_op_bind_destroy(oa_op_bind *b)
     free(b);
 }
 
+/* The trailing count output of a data-dependent op (an i64 scalar, OA_BIND_OUT_COUNT). */
+static oa_status bind_count_out(oa_bctx *c)
+{
+    oa_op_bind *b = c->b;
+    oa_ktensor *o = realloc(b->out, ((size_t)b->n_out + 1) * sizeof(*o));
+    if (o == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "binding outputs");
+    }
+    b->out = o;
+    uint32_t *oi = realloc(b->out_index, ((size_t)b->n_out + 1) * sizeof(*oi));
+    if (oi == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "binding outputs");
+    }
+    b->out_index = oi;
+    c->cap_out = b->n_out + 1;
+    oa_ktensor_set(&b->out[b->n_out], OA_KDT_I64, 0, NULL);
+    b->out_index[b->n_out] = OA_BIND_OUT_COUNT;
+    b->n_out++;
+    return OA_OK;
+}
+
 oa_status oa_op_bind_node(const oa_node *n, const oa_op_bind_opts *opts, oa_op_bind **out)
 {
     if (out == NULL) {
@@ -432,7 +453,10 @@ oa_status oa_op_bind_node(const oa_node *n, const oa_op_bind_opts *opts, oa_op_b
         return OA_FAIL(OA_E_NOMEM, "binding of node %s", n->name);
     }
     oa_bctx c = {.n = n, .opts = opts, .b = b, .synth_cap = SYNTH_CAP};
-    const oa_status st = oa_bind_decode(&c);
+    oa_status st = oa_bind_decode(&c);
+    if (st == OA_OK && opts != NULL && opts->dds_count && (oa_op_flags(n->type) & OA_OPF_DDS) != 0) {
+        st = bind_count_out(&c);
+    }
     if (st != OA_OK) {
         oa_op_bind_destroy(b);
         return st;

@@ -77,7 +77,7 @@ typedef struct oa_op_bind {
     oa_ktensor *in;      /* n_in kernel input descs (.data: constants, see above) */
     oa_bind_src *src;    /* n_in sources */
     oa_ktensor *out;     /* n_out kernel output descs */
-    uint32_t *out_index; /* IR output index of kernel output k */
+    uint32_t *out_index; /* IR output index of kernel output k (OA_BIND_OUT_COUNT: see opts.dds_count) */
     bool inplace_ok;     /* the family allows outputs[0] == inputs[0] (kernels.h "In-place: yes") */
     bool is_copy;        /* a pure byte copy (Reshape & co): the executor may alias instead */
     void *synth;         /* storage of synthesized constants (freed with the binding) */
@@ -92,7 +92,19 @@ typedef struct oa_op_bind_opts {
      */
     const void *(*host_data)(void *ctx, const oa_node *src, uint32_t src_index);
     void *ctx;
+    /*
+     * Data-dependent output shapes (F_DDS rows, graph/op.h): the node's
+     * output descs hold the upper bound of their data-dependent dim; the
+     * binding gets one more kernel output, an i64 scalar whose out_index is
+     * OA_BIND_OUT_COUNT, where the kernel writes the real extent of that dim
+     * (the outputs are written packed for it). Without it the kernels of
+     * NonZero/Unique/Compress need outputs of the exact size.
+     */
+    bool dds_count;
 } oa_op_bind_opts;
+
+/* out_index of the count output of a data-dependent op (opts.dds_count). */
+#define OA_BIND_OUT_COUNT UINT32_MAX
 
 /*
  * True for node types an executor handles itself (no kernel): Data, Const,

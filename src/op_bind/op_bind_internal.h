@@ -36,6 +36,9 @@ bool oa_bind_slot_data(const oa_bctx *c, uint32_t slot, const void **data, const
 /* Integer values of a constant (or host) IR input; false when not known. */
 bool oa_bind_slot_ints(const oa_bctx *c, uint32_t slot, int64_t *vals, int cap, int *n);
 
+/* The INDEX family (op_bind_index.c): sub is the row's oa_kindex_op. */
+oa_status oa_bind_index(oa_bctx *c, int sub);
+
 /* The IR input slot is connected. */
 bool oa_bind_has(const oa_node *n, uint32_t slot);
 

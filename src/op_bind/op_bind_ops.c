@@ -1256,6 +1256,7 @@ oa_status oa_bind_decode(oa_bctx *c)
     case OA_KOP_UNARY: return bind_unary(c, (oa_kunary_op)sub);
     case OA_KOP_REDUCE: return bind_reduce(c, (oa_kreduce_op)sub, false);
     case OA_KOP_COPY: return bind_copy(c); /* the F_VIEW rows */
+    case OA_KOP_INDEX: return oa_bind_index(c, sub);
     default:
         return BFAIL(c, OA_E_OP_NOT_FOUND, "no binding for kernel family %s", oa_kop_type_name(type));
     }

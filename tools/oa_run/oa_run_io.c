@@ -380,7 +380,10 @@ static int output_dims(const opts *o, const runner *r, size_t j, int64_t *dims, 
 {
     const aclDataType dt = aclmdlGetOutputDataType(r->desc, j);
     *n_dims = 0;
-    if (o->dym == DYM_SHAPE) {
+    aclmdlIODims io;
+    /* a dynamic-shape model (data-dependent output shapes too) has no current gear dims: its
+     * real output shapes are in the dataset's tensor descs */
+    if (o->dym == DYM_SHAPE || aclmdlGetCurOutputDims(r->desc, j, &io) != ACL_SUCCESS) {
         const aclTensorDesc *td = aclmdlGetDatasetTensorDesc(r->out, j);
         if (td == NULL) {
             ERROR_LOG("output %zu has no tensor description after execution", j);
@@ -395,10 +398,6 @@ static int output_dims(const opts *o, const runner *r, size_t j, int64_t *dims, 
         *n_dims = nd < ACL_MAX_DIM_CNT ? nd : ACL_MAX_DIM_CNT;
         *bytes = aclGetTensorDescSize(td);
         return 0;
-    }
-    aclmdlIODims io;
-    if (aclmdlGetCurOutputDims(r->desc, j, &io) != ACL_SUCCESS) {
-        return -1;
     }
     size_t n = aclDataTypeSize(dt);
     for (size_t k = 0; k < io.dimCount; ++k) {

@@ -470,6 +470,64 @@ static void gather_elements(void **state)
     oa_graph_destroy(g);
 }
 
+/* The INDEX rows (infer_index.c): shapes, and the [0, bound] ranges of data-dependent dims. */
+static void index_ops(void **state)
+{
+    (void)state;
+    oa_graph *g = new_graph();
+    oa_node *x = tu_data(g, "x", OA_DT_INT8, "2,3,4");
+    oa_node *gn[2] = {x, tu_data(g, "i", OA_DT_INT32, "5,2")};
+    oa_node *gnd = tu_op(g, OA_OP_GATHER_ND, "gnd", 2, 1, gn);
+    oa_node *nz = tu_op(g, OA_OP_NON_ZERO, "nz", 1, 1, &x);
+    oa_node *un = tu_op(g, OA_OP_UNIQUE_V3, "un", 1, 4, &x);
+    EXPECT_OK(oa_node_set_int(un, "axis", -1));
+    const int64_t depth = 7;
+    oa_node *oh[4] = {tu_data(g, "ix", OA_DT_FLOAT, "3"), tu_i64(g, "depth", "", &depth),
+                      tu_data(g, "on", OA_DT_UINT16, ""), tu_data(g, "off", OA_DT_UINT16, "")};
+    oa_node *ohn = tu_op(g, OA_OP_ONE_HOT, "oh", 4, 1, oh);
+    EXPECT_OK(oa_node_set_int(ohn, "axis", 0));
+    EXPECT_OK(oa_graph_infer(g));
+    EXPECT_DESC(gnd, 0, "i8[5,4]");
+    EXPECT_DESC(ohn, 0, "u16[7,3]");
+    const oa_tensor_desc *d = oa_node_output_desc(nz, 0);
+    assert_int_equal(d->dtype, OA_DT_INT64);
+    assert_int_equal(d->shape.rank, 2);
+    assert_int_equal(d->shape.dims[0], 3);
+    assert_int_equal(d->shape.dims[1], -1);
+    assert_true(d->has_range && d->range_min[1] == 0 && d->range_max[1] == 24);
+    d = oa_node_output_desc(un, 0);
+    assert_int_equal(d->shape.dims[2], -1);
+    assert_true(d->has_range && d->range_max[2] == 4);
+    d = oa_node_output_desc(un, 2); /* inverse indices: one per slice */
+    assert_int_equal(d->shape.rank, 1);
+    assert_int_equal(d->shape.dims[0], 4);
+    oa_graph_destroy(g);
+
+    /* NonMaxSuppressionV6: rows in [0, B*C*min(max, N)]; max from data at run time: [0, B*C*N]; no max: 0 rows */
+    g = new_graph();
+    oa_node *nb[3] = {tu_data(g, "boxes", OA_DT_FLOAT, "2,5,4"), tu_data(g, "scores", OA_DT_FLOAT, "2,3,5"),
+                      tu_data(g, "max", OA_DT_INT64, "1")};
+    oa_node *nms_rt = tu_op(g, OA_OP_NON_MAX_SUPPRESSION_V6, "nms_rt", 3, 1, nb);
+    oa_node *nms_none = tu_op(g, OA_OP_NON_MAX_SUPPRESSION_V6, "nms_none", 2, 1, nb);
+    const int64_t two = 2;
+    oa_node *nk[3] = {nb[0], nb[1], tu_i64(g, "max2", "1", &two)};
+    oa_node *nms_k = tu_op(g, OA_OP_NON_MAX_SUPPRESSION_V6, "nms_k", 3, 1, nk);
+    EXPECT_OK(oa_graph_infer(g));
+    d = oa_node_output_desc(nms_rt, 0);
+    assert_true(d->shape.dims[0] == -1 && d->has_range && d->range_max[0] == 30);
+    d = oa_node_output_desc(nms_k, 0);
+    assert_true(d->shape.dims[0] == -1 && d->has_range && d->range_max[0] == 12);
+    EXPECT_DESC(nms_none, 0, "i32[0,3]");
+    oa_graph_destroy(g);
+
+    g = new_graph();
+    x = tu_data(g, "x", OA_DT_FLOAT, "3,4");
+    oa_node *bad[3] = {x, tu_data(g, "i", OA_DT_FLOAT, "2,1"), tu_data(g, "u", OA_DT_FLOAT, "2,4")};
+    (void)tu_op(g, OA_OP_TENSOR_SCATTER_UPDATE, "sc", 3, 1, bad);
+    EXPECT_FAIL(oa_graph_infer(g), OA_E_GE_DATATYPE, "indices must be int32/int64");
+    oa_graph_destroy(g);
+}
+
 static void concat_split_values_and_shapes(void **state)
 {
     (void)state;
@@ -851,6 +909,7 @@ int main(void)
         cmocka_unit_test(ranges_propagate),
         cmocka_unit_test(value_chain_makes_shapes_static),
         cmocka_unit_test(gather_elements),
+        cmocka_unit_test(index_ops),
         cmocka_unit_test(flatten_negative_axis),
         cmocka_unit_test(resize_chain_through_floats),
         cmocka_unit_test(conv_and_pool),

@@ -8,6 +8,7 @@
  *   case_model idx i32 [], x f32 [-1] -> Case(Neg | Relu | Mul(x, 2)) -> y
  *   while_model i i32 [], acc f32 [-1] -> While(i < 5: i + 1, acc * 2) -> (i, acc)
  *   reshape_model x f32 [-1], shape i64 [2] -> Reshape (data-dependent) -> y
+ *   nonzero_model x i32 [2,3] -> NonZero (output dim known after the kernel) -> y
  *
  * Covered: results and output descriptions per shape, the plan cache
  * (second run of a shape: no inference, no allocation), kernel operators
@@ -98,11 +99,18 @@ static oa_status reader_open(const oa_model_source *src, oa_model_image *img)
         const oa_tensor_desc *y = &no->inputs[k].desc;
         char name[32];
         snprintf(name, sizeof name, "out%u", k);
+        oa_model_range r[8]; /* the ranges the .om records (data-dependent dims: [0, bound]) */
+        for (int32_t j = 0; y->has_range && j < y->shape.rank; ++j) {
+            r[j].min = y->range_min[j];
+            r[j].max = y->range_max[j];
+        }
         oa_model_tensor_spec s = {.name = name,
                                   .dtype = (aclDataType)y->dtype,
                                   .format = ACL_FORMAT_ND,
                                   .n_dims = y->shape.rank > 0 ? (size_t)y->shape.rank : 0,
-                                  .dims = y->shape.dims};
+                                  .dims = y->shape.dims,
+                                  .n_ranges = y->has_range && y->shape.rank > 0 ? (size_t)y->shape.rank : 0,
+                                  .ranges = r};
         st = oa_model_info_add_output(info, &s, NULL);
     }
     oa_graph_destroy(g);
@@ -718,6 +726,65 @@ static void data_dependent_shapes_stay_dynamic(void **state)
     assert_int_equal(aclmdlUnload(id), ACL_SUCCESS);
 }
 
+/* NonZero: an output dim known only after the kernel ran (README "Data-dependent output shapes"):
+ * allocated at its bound, narrowed to the count; a buffer too small for the real size is refused with
+ * nothing written past it; the reported output size is the range bound. */
+static void data_dependent_output_dims(void **state)
+{
+    (void)state;
+    oa_graph *g = NULL;
+    assert_int_equal(oa_graph_create("nonzero_model", &g), OA_OK);
+    oa_node *x = data(g, "x", 0, OA_DT_INT32, 2, (const int64_t[]){2, 3});
+    oa_node *nz = node1(g, OA_OP_NON_ZERO, "nonzero", x, NULL);
+    outputs(g, &nz, NULL, 1);
+    const uint32_t id = load(g, NULL);
+    aclmdlDesc *desc = aclmdlCreateDesc();
+    assert_int_equal(aclmdlGetDesc(desc, id), ACL_SUCCESS);
+    assert_int_equal(aclmdlGetOutputSizeByIndex(desc, 0), 2 * 6 * 8); /* [2, 0~6] int64 */
+    assert_int_equal(aclmdlDestroyDesc(desc), ACL_SUCCESS);
+    const int32_t xs[3][6] = {{0, 1, 0, 2, 0, 3}, {0, 0, 0, 0, 0, 0}, {5, 0, 0, 0, 0, 7}};
+    for (int k = 0; k < 3; ++k) {
+        int64_t n = 0;
+        for (int i = 0; i < 6; ++i) {
+            n += xs[k][i] != 0;
+        }
+        const void *h[1] = {xs[k]};
+        io in = make_io(1, h, (const size_t[]){24}, NULL, NULL, NULL);
+        io out = make_io(1, NULL, (const size_t[]){96}, NULL, NULL, NULL);
+        assert_int_equal(aclmdlExecute(id, in.ds, out.ds), ACL_SUCCESS);
+        expect_dims(out.ds, 0, (const int64_t[]){2, n}, 2);
+        const int64_t *y = out.mem[0];
+        for (int i = 0, c = 0; i < 6; ++i) {
+            if (xs[k][i] != 0) {
+                assert_int_equal(y[c], i / 3);
+                assert_int_equal(y[n + c], i % 3);
+                c++;
+            }
+        }
+        free_io(&out);
+        if (n > 0) {
+            /* one element short of the real size: refused, the bytes after the buffer untouched */
+            uint8_t *guard = NULL;
+            const size_t need = (size_t)(2 * n * 8);
+            assert_int_equal(aclrtMalloc((void **)&guard, 128, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+            memset(guard, 0xAB, 128);
+            aclmdlDataset *small = aclmdlCreateDataset();
+            assert_int_equal(aclmdlAddDatasetBuffer(small, aclCreateDataBuffer(guard, need - 8)), ACL_SUCCESS);
+            assert_int_equal(aclmdlExecute(id, in.ds, small), ACL_ERROR_INVALID_PARAM);
+            for (size_t i = need - 8; i < 128; ++i) {
+                assert_int_equal(guard[i], 0xAB);
+            }
+            aclDestroyDataBuffer(aclmdlGetDatasetBuffer(small, 0));
+            aclmdlDestroyDataset(small);
+            assert_int_equal(aclrtFree(guard), ACL_SUCCESS);
+        }
+        free_io(&in);
+    }
+    const oa_v2_stats st = stats(id);
+    assert_int_equal(st.plans_recorded, 0); /* the shape comes from the data: never planned */
+    assert_int_equal(aclmdlUnload(id), ACL_SUCCESS);
+}
+
 /* ---- streams and threads ---- */
 
 typedef struct worker {
@@ -1104,6 +1171,7 @@ int main(void)
         cmocka_unit_test(case_selects_its_branch),
         cmocka_unit_test(while_loops),
         cmocka_unit_test(data_dependent_shapes_stay_dynamic),
+        cmocka_unit_test(data_dependent_output_dims),
         cmocka_unit_test(threads_on_streams),
         cmocka_unit_test(async_uses_the_streams_external_allocator),
         cmocka_unit_test(one_executor_per_stream),
