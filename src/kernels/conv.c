@@ -75,6 +75,9 @@ typedef struct conv_state {
      * into [N, oc*kh*kw, H, W] in the workspace, then a depth-to-space scatter */
     oa_kop *s2d;
     size_t s2d_ws; /* the inner op's workspace, 64-byte rounded; the product follows */
+    /* 2x2 / stride-2 transposed conv of the same kind run directly (dc_setup) */
+    oa_kdeconv2x2_fn dc;
+    float *dcw; /* taps [oc][ic][4] */
     /* Winograd F(wm x wm, 3x3) (wm = 0: not used), see wino_setup */
     int wm;
     float *wu;      /* transformed filters [T][OC16][ICpad][16] */
@@ -624,6 +627,58 @@ static oa_status s2d_run(const conv_state *s, const void *const *in, void *const
     return OA_OK;
 }
 
+/*
+ * The 2x2 / stride-2 case of the above (PP-OCR det's upsamplers) without the
+ * intermediate product: an ISA kernel (simd/deconv_impl.inc) writes each
+ * input row's two output rows, interleaving the taps in registers, and the
+ * activations run on those rows while they are in cache.
+ * OPENACL_DECONV_DIRECT=0 keeps the 1x1 convolution + scatter.
+ */
+static oa_status dc_setup(oa_kop *op, conv_state *s, const float *wf)
+{
+    const geom *g = &s->g;
+    s->dcw = aligned_alloc(64, (sizeof(float) * (size_t)(g->oc * g->ic * 4) + 63) / 64 * 64);
+    if (s->dcw == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "2x2 deconv taps");
+    }
+    for (int64_t ci = 0; ci < g->ic; ci++) { /* wf: [ic][oc][2][2] */
+        for (int64_t co = 0; co < g->oc; co++) {
+            memcpy(s->dcw + (co * g->ic + ci) * 4, wf + (ci * g->oc + co) * 4, sizeof(float) * 4);
+        }
+    }
+    op->ws_size = 0;
+    op->impl = oa_kisa_level() >= 2 ? "deconv2x2-avx512" : "deconv2x2-avx2";
+    s->post_from = 0;
+    return OA_OK;
+}
+
+typedef struct dc_ctx {
+    const conv_state *s;
+    const float *x;
+    float *y;
+} dc_ctx;
+
+/* one (image, input row) per index */
+static void dc_task(void *ctx, size_t tid, size_t begin, size_t end)
+{
+    (void)tid;
+    const dc_ctx *c = ctx;
+    const conv_state *s = c->s;
+    const geom *g = &s->g;
+    const int64_t ihw = g->ih * g->iw, ohw = g->oh * g->ow;
+    for (size_t r = begin; r < end; r++) {
+        const int64_t n = (int64_t)r / g->ih, i = (int64_t)r % g->ih;
+        float *y = c->y + n * g->oc * ohw + 2 * i * g->ow;
+        s->dc(c->x + n * g->ic * ihw + i * g->iw, g->ic, ihw, g->iw, s->dcw, 0, g->oc, s->bias, y, ohw, g->ow);
+        for (int k = 0; k < s->post.n; k++) {
+            const oa_kpost *p = &s->post.ops[k];
+            for (int64_t co = 0; co < g->oc; co++) {
+                oa_kact_apply(p->act, p->alpha, p->beta, y + co * ohw, (size_t)(2 * g->ow));
+            }
+        }
+    }
+}
+
 typedef struct blk_ctx {
     const float *x;
     float *xb;
@@ -941,6 +996,7 @@ static void conv_release(oa_kop *op)
 {
     conv_state *s = op->state;
     oa_kop_destroy(s->s2d);
+    free(s->dcw);
     release_slices(s);
     free(s->wu);
     free(s->wbias);
@@ -980,6 +1036,12 @@ static oa_status conv_setup(oa_kop *op)
         return st;
     }
     s->use_dnnl = false;
+    if (s2d_eligible(op, &s->g) && s->g.kh == 2 && s->g.kw == 2 && oa_env_long("OPENACL_DECONV_DIRECT", 1) != 0 &&
+        (s->dc = oa_kdeconv2x2_for(oa_kisa_tier_used())) != NULL) {
+        st = dc_setup(op, s, wf);
+        free(wf);
+        return st;
+    }
     int wm = wino_tile(&s->g);
     if (wm != 0) {
         st = wino_setup(op, s, wf, wm);
@@ -1229,6 +1291,12 @@ static oa_status conv_run(const oa_kop *op, const void *const *in, void *const *
     }
     const geom *g = &s->g;
     if (oa_ktensor_numel(&op->out[0]) == 0) {
+        return OA_OK;
+    }
+    if (s->dc != NULL) {
+        dc_ctx c = {s, in[0], out[0]};
+        size_t grain = (size_t)(OA_KGRAIN_ELEMS / (g->oc * 2 * g->ow + 1) + 1);
+        oa_threadpool_parallel_for(pool, (size_t)(g->n * g->ih), grain, dc_task, &c);
         return OA_OK;
     }
     if (s->s2d != NULL) {
