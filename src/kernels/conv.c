@@ -875,6 +875,9 @@ static void wino_worker(void *vctx, size_t tid, size_t b, size_t e)
     const int64_t C = s->wchunk, icp = oa_kc_padded(g->ic), ocp = oa_kc_padded(g->oc);
     /* icb/ocb count 8-channel groups; a group cb is lanes (cb * 8) % blk of block (cb * 8) / blk */
     const int64_t blk = oa_kernels_block(), icb = icp / 8, ocb = ocp / 8, oc16 = (ocp + 15) / 16;
+    /* 8-channel groups holding real output channels: with 16-channel blocks a 24-channel conv
+     * (det's neck) pads to 32, and the padding half needs no GEMM, only zeros in y */
+    const int64_t ocr = (g->oc + 7) / 8;
     const int64_t ihw = g->ih * g->iw, ohw = g->oh * g->ow;
     float *V = (float *)(void *)(c->ws + tid * s->wslot); /* [T][C][icp] */
     float *M = V + T * C * icp;                           /* [T][ocb][C][8] */
@@ -908,7 +911,7 @@ static void wino_worker(void *vctx, size_t tid, size_t b, size_t e)
             for (int64_t j = j0; j < j1; j++) {
                 const float *u = s->wu + ((int64_t)t * oc16 + j) * icp * 16;
                 float *m0 = M + ((t * ocb + 2 * j) * C) * 8;
-                float *m1 = 2 * j + 1 < ocb ? m0 + C * 8 : NULL;
+                float *m1 = 2 * j + 1 < ocr ? m0 + C * 8 : NULL;
                 for (int64_t i0 = 0; i0 < nt; i0 += 6) {
                     oa_kwino_gemm_avx2(u, V + (t * C + i0) * icp, icp, icp, (int)(nt - i0 < 6 ? nt - i0 : 6),
                                        m0 + i0 * 8, m1 ? m1 + i0 * 8 : NULL);
@@ -927,6 +930,14 @@ static void wino_worker(void *vctx, size_t tid, size_t b, size_t e)
                     res[r] = res_base[r] + off;
                 }
                 float *y = c->y + off;
+                if (cb >= ocr) { /* a whole padding group */
+                    for (int r = 0; r < nr; r++) {
+                        for (int q = 0; q < nc; q++) {
+                            memset(y + (r * g->ow + q) * blk, 0, sizeof(float) * 8);
+                        }
+                    }
+                    continue;
+                }
                 if (s->winline) {
                     oa_kwino_out_avx2(m, M + (cb * C + i) * 8, ocb * C * 8, s->wbias + cb * 8, y, g->ow, blk, nr,
                                       nc, &s->wpost, res);
