@@ -86,6 +86,7 @@ typedef struct conv_state {
     int64_t wsplit; /* tasks per chunk: output-channel parts (few chunks, several threads) */
     size_t wslot;   /* workspace bytes per thread */
     bool winline;   /* post-ops all done by the output transform */
+    bool win16;     /* input transform on whole 16-channel blocks (AVX-512, block 16) */
     oa_kwino_post wpost;
 } conv_state;
 
@@ -845,6 +846,7 @@ static oa_status wino_setup(oa_kop *op, conv_state *s, const float *wf, int m)
         s->wpost.n = 0;
     }
     s->wm = m;
+    s->win16 = oa_kisa_level() >= 2 && oa_kernels_block() == 16 && oa_env_long("OPENACL_WINO_IN16", 1) != 0;
     s->post_from = 0;
     op->impl = m == 4 ? "winograd-f4x4" : "winograd-f2x2";
     if (getenv("OA_KERNELS_VERBOSE") != NULL) {
@@ -878,6 +880,8 @@ static void wino_worker(void *vctx, size_t tid, size_t b, size_t e)
     /* 8-channel groups holding real output channels: with 16-channel blocks a 24-channel conv
      * (det's neck) pads to 32, and the padding half needs no GEMM, only zeros in y */
     const int64_t ocr = (g->oc + 7) / 8;
+    /* AVX-512 tiers transform the input 16 channels per register (OPENACL_WINO_IN16=0: two 8-channel halves) */
+    const bool in16 = s->win16;
     const int64_t ihw = g->ih * g->iw, ohw = g->oh * g->ow;
     float *V = (float *)(void *)(c->ws + tid * s->wslot); /* [T][C][icp] */
     float *M = V + T * C * icp;                           /* [T][ocb][C][8] */
@@ -901,6 +905,13 @@ static void wino_worker(void *vctx, size_t tid, size_t b, size_t e)
         for (int64_t i = 0; i < nt; i++) {
             int64_t tile = t0 + i;
             int64_t n = tile / (c->th * c->tw), ty = tile / c->tw % c->th, tx = tile % c->tw;
+            if (in16) { /* whole 16-channel blocks */
+                for (int64_t cb = 0; cb < icp / 16; cb++) {
+                    oa_kwino_in_avx512(m, x + (n * (icp / 16) + cb) * ihw * 16, g->ih, g->iw, ty * m - g->pt,
+                                       tx * m - g->pl, V + i * icp + cb * 16, C * icp);
+                }
+                continue;
+            }
             for (int64_t cb = 0; cb < icb; cb++) {
                 const float *xb = x + (n * (icp / blk) + cb * 8 / blk) * ihw * blk + cb * 8 % blk;
                 oa_kwino_in_avx2(m, xb, g->ih, g->iw, blk, ty * m - g->pt, tx * m - g->pl, V + i * icp + cb * 8,
@@ -912,6 +923,13 @@ static void wino_worker(void *vctx, size_t tid, size_t b, size_t e)
                 const float *u = s->wu + ((int64_t)t * oc16 + j) * icp * 16;
                 float *m0 = M + ((t * ocb + 2 * j) * C) * 8;
                 float *m1 = 2 * j + 1 < ocr ? m0 + C * 8 : NULL;
+                if (in16 && m1 != NULL) { /* 16 channels per 512-bit register */
+                    for (int64_t i0 = 0; i0 < nt; i0 += 12) {
+                        oa_kwino_gemm_avx512(u, V + (t * C + i0) * icp, icp, icp, (int)(nt - i0 < 12 ? nt - i0 : 12),
+                                             m0 + i0 * 8, m1 + i0 * 8);
+                    }
+                    continue;
+                }
                 for (int64_t i0 = 0; i0 < nt; i0 += 6) {
                     oa_kwino_gemm_avx2(u, V + (t * C + i0) * icp, icp, icp, (int)(nt - i0 < 6 ? nt - i0 : 6),
                                        m0 + i0 * 8, m1 ? m1 + i0 * 8 : NULL);

@@ -424,6 +424,12 @@ static void test_conv_deconv2x2_direct(void **state)
 static void test_conv_winograd(void **state)
 {
     (void)state;
+    if (oa_kisa_level() >= 2 && oa_kernels_block() == 16) {
+        print_message("Winograd: AVX-512 path (16-channel input transform, 512-bit GEMM)\n");
+    } else {
+        print_message("Winograd: AVX-512 path skipped (tier %s, block %d): 8-channel AVX2 pieces only\n",
+                      oa_kernels_isa(), oa_kernels_block());
+    }
     static const conv_case shapes[] = {
         {1, 16, 13, 11, 24, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0},
         {2, 13, 9, 7, 21, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, false, false, 0, 0},
