@@ -747,13 +747,9 @@ static int wino_tile(const geom *g)
         return 0;
     }
     if (oa_kernels_block() == 16) {
-        /* AVX-512 CPUs (512-bit GEMM, bench/KERNELS.md "AVX-512 machine"): F(4x4) from 16x16
-         * outputs; F(2x2) on smaller planes with at least 36 of its tiles (ResNet's 14x14, rec's
-         * 6x40); oneDNN's direct kernel on ResNet's 7x7 (16 tiles) */
-        if (g->oh >= 16 && g->ow >= 16) {
-            return 4;
-        }
-        return g->oh >= 4 && g->ow >= 4 && ((g->oh + 1) / 2) * ((g->ow + 1) / 2) >= 36 ? 2 : 0;
+        /* AVX-512 CPUs: oneDNN's 512-bit direct kernels win on the small planes
+         * (ResNet's 14x14 and 7x7); F(4x4) from 16x16 outputs (bench/KERNELS.md) */
+        return g->oh >= 16 && g->ow >= 16 ? 4 : 0;
     }
     /* F(4x4) from 8x8 outputs; ResNet's 7x7 x 512: F(4x4) pads to 8x8 and
      * gives too few tiles, F(2x2) still wins at 1 thread and ties at 2 */
