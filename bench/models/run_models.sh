@@ -21,6 +21,16 @@ mkdir -p "$OUT"
 export ASCEND_GLOBAL_LOG_LEVEL=${ASCEND_GLOBAL_LOG_LEVEL:-3}
 LOG=$OUT/results.txt
 : > "$LOG"
+# The CPU and the ISA tier the kernels use (docs/isa.md; OPENACL_ISA caps it), for every row.
+CPU="$(grep -m1 '^model name' /proc/cpuinfo | sed 's/.*: //') (family $(grep -m1 '^cpu family' /proc/cpuinfo |
+  sed 's/.*: //'), model $(grep -m1 '^model[[:space:]]*:' /proc/cpuinfo | sed 's/.*: //'))"
+"$B/tools/atc/atc" --framework=5 --soc_version=Ascend310P3 \
+  --model="$OCR/ch_ppocr_mobile_v2.0_cls_infer.onnx" --output="$OUT/isa_probe" \
+  "--input_shape=x:1,3,48,192" > "$OUT/isa_probe.atc.log"
+ISA=$(ASCEND_GLOBAL_LOG_LEVEL=1 ASCEND_SLOG_PRINT_TO_STDOUT=1 "$B/bench/models/bench_models" --threads 1 \
+  --passes 1 --runs 1 "$OUT/isa_probe.om" "$OCR/ch_ppocr_mobile_v2.0_cls_infer.onnx" \
+  "x=$IN/cls_x.bin:float32:1,3,48,192" 2>&1 | sed -n 's/.*ISA: detected [a-z0-9_]*, using \([a-z0-9_]*\),.*/\1/p' | head -n 1)
+echo "CPU: $CPU; ISA tier used: $ISA"
 ONLY=${OA_BENCH_ONLY:-} # e.g. "det rec": just those models
 run() { # name onnx input_shape inputs...
   name=$1; onnx=$2; shape=$3; shift 3
@@ -29,7 +39,7 @@ run() { # name onnx input_shape inputs...
     "--input_shape=$shape" > "$OUT/$name.atc.log"
   for t in 1 2; do
     "$B/bench/models/bench_models" --threads $t --passes "$P" --runs "$R" "$OUT/$name.om" "$onnx" "$@" |
-      grep RESULT | tee -a "$LOG"
+      grep RESULT | sed "s/\$/, isa $ISA/" | tee -a "$LOG"
   done
 }
 run det "$OCR/ch_PP-OCRv4_det_infer.onnx" "x:1,3,640,640" "x=$IN/det_x.bin:float32:1,3,640,640"
@@ -44,7 +54,7 @@ run yolo "$GEN/yolo.onnx" "images:1,3,640,640" "images=$IN/yolo_x.bin:float32:1,
 # RESULT <name>.om threads T: openacl A ms, ONNX Runtime B ms (spin 1), ratio openacl/ORT C, load D ms,
 #   peak RSS E MiB, model RSS F MiB, weights G MiB, work H MiB, model RSS/(weights+work) I
 echo
-echo "| model | threads | openacl ms | ORT ms | openacl/ORT | load ms | peak RSS MiB | model RSS MiB | weights + work MiB | model RSS / (weights + work) |"
-echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
-tr -d ',' < "$LOG" | awk '{ sub(/\.om$/, "", $2); sub(/:$/, "", $4);
-  printf "| %s | %s | %s | %s | %s | %s | %s | %s | %.1f | %s |\n", $2, $4, $6, $10, $16, $18, $22, $26, $29 + $32, $36 }'
+echo "| model | threads | CPU | ISA | openacl ms | ORT ms | openacl/ORT | load ms | peak RSS MiB | model RSS MiB | weights + work MiB | model RSS / (weights + work) |"
+echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+tr -d ',' < "$LOG" | awk -v cpu="$CPU" '{ sub(/\.om$/, "", $2); sub(/:$/, "", $4);
+  printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.1f | %s |\n", $2, $4, cpu, $38, $6, $10, $16, $18, $22, $26, $29 + $32, $36 }'

@@ -75,6 +75,9 @@ typedef struct conv_state {
      * into [N, oc*kh*kw, H, W] in the workspace, then a depth-to-space scatter */
     oa_kop *s2d;
     size_t s2d_ws; /* the inner op's workspace, 64-byte rounded; the product follows */
+    /* 2x2 / stride-2 transposed conv of the same kind run directly (dc_setup) */
+    oa_kdeconv2x2_fn dc;
+    float *dcw; /* taps [oc][ic][4] */
     /* Winograd F(wm x wm, 3x3) (wm = 0: not used), see wino_setup */
     int wm;
     float *wu;      /* transformed filters [T][OC16][ICpad][16] */
@@ -83,6 +86,7 @@ typedef struct conv_state {
     int64_t wsplit; /* tasks per chunk: output-channel parts (few chunks, several threads) */
     size_t wslot;   /* workspace bytes per thread */
     bool winline;   /* post-ops all done by the output transform */
+    bool win16;     /* input transform on whole 16-channel blocks (AVX-512, block 16) */
     oa_kwino_post wpost;
 } conv_state;
 
@@ -624,6 +628,58 @@ static oa_status s2d_run(const conv_state *s, const void *const *in, void *const
     return OA_OK;
 }
 
+/*
+ * The 2x2 / stride-2 case of the above (PP-OCR det's upsamplers) without the
+ * intermediate product: an ISA kernel (simd/deconv_impl.inc) writes each
+ * input row's two output rows, interleaving the taps in registers, and the
+ * activations run on those rows while they are in cache.
+ * OPENACL_DECONV_DIRECT=0 keeps the 1x1 convolution + scatter.
+ */
+static oa_status dc_setup(oa_kop *op, conv_state *s, const float *wf)
+{
+    const geom *g = &s->g;
+    s->dcw = aligned_alloc(64, (sizeof(float) * (size_t)(g->oc * g->ic * 4) + 63) / 64 * 64);
+    if (s->dcw == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "2x2 deconv taps");
+    }
+    for (int64_t ci = 0; ci < g->ic; ci++) { /* wf: [ic][oc][2][2] */
+        for (int64_t co = 0; co < g->oc; co++) {
+            memcpy(s->dcw + (co * g->ic + ci) * 4, wf + (ci * g->oc + co) * 4, sizeof(float) * 4);
+        }
+    }
+    op->ws_size = 0;
+    op->impl = oa_kisa_level() >= 2 ? "deconv2x2-avx512" : "deconv2x2-avx2";
+    s->post_from = 0;
+    return OA_OK;
+}
+
+typedef struct dc_ctx {
+    const conv_state *s;
+    const float *x;
+    float *y;
+} dc_ctx;
+
+/* one (image, input row) per index */
+static void dc_task(void *ctx, size_t tid, size_t begin, size_t end)
+{
+    (void)tid;
+    const dc_ctx *c = ctx;
+    const conv_state *s = c->s;
+    const geom *g = &s->g;
+    const int64_t ihw = g->ih * g->iw, ohw = g->oh * g->ow;
+    for (size_t r = begin; r < end; r++) {
+        const int64_t n = (int64_t)r / g->ih, i = (int64_t)r % g->ih;
+        float *y = c->y + n * g->oc * ohw + 2 * i * g->ow;
+        s->dc(c->x + n * g->ic * ihw + i * g->iw, g->ic, ihw, g->iw, s->dcw, 0, g->oc, s->bias, y, ohw, g->ow);
+        for (int k = 0; k < s->post.n; k++) {
+            const oa_kpost *p = &s->post.ops[k];
+            for (int64_t co = 0; co < g->oc; co++) {
+                oa_kact_apply(p->act, p->alpha, p->beta, y + co * ohw, (size_t)(2 * g->ow));
+            }
+        }
+    }
+}
+
 typedef struct blk_ctx {
     const float *x;
     float *xb;
@@ -790,6 +846,7 @@ static oa_status wino_setup(oa_kop *op, conv_state *s, const float *wf, int m)
         s->wpost.n = 0;
     }
     s->wm = m;
+    s->win16 = oa_kisa_level() >= 2 && oa_kernels_block() == 16 && oa_env_long("OPENACL_WINO_IN16", 1) != 0;
     s->post_from = 0;
     op->impl = m == 4 ? "winograd-f4x4" : "winograd-f2x2";
     if (getenv("OA_KERNELS_VERBOSE") != NULL) {
@@ -820,6 +877,11 @@ static void wino_worker(void *vctx, size_t tid, size_t b, size_t e)
     const int64_t C = s->wchunk, icp = oa_kc_padded(g->ic), ocp = oa_kc_padded(g->oc);
     /* icb/ocb count 8-channel groups; a group cb is lanes (cb * 8) % blk of block (cb * 8) / blk */
     const int64_t blk = oa_kernels_block(), icb = icp / 8, ocb = ocp / 8, oc16 = (ocp + 15) / 16;
+    /* 8-channel groups holding real output channels: with 16-channel blocks a 24-channel conv
+     * (det's neck) pads to 32, and the padding half needs no GEMM, only zeros in y */
+    const int64_t ocr = (g->oc + 7) / 8;
+    /* AVX-512 tiers transform the input 16 channels per register (OPENACL_WINO_IN16=0: two 8-channel halves) */
+    const bool in16 = s->win16;
     const int64_t ihw = g->ih * g->iw, ohw = g->oh * g->ow;
     float *V = (float *)(void *)(c->ws + tid * s->wslot); /* [T][C][icp] */
     float *M = V + T * C * icp;                           /* [T][ocb][C][8] */
@@ -843,6 +905,13 @@ static void wino_worker(void *vctx, size_t tid, size_t b, size_t e)
         for (int64_t i = 0; i < nt; i++) {
             int64_t tile = t0 + i;
             int64_t n = tile / (c->th * c->tw), ty = tile / c->tw % c->th, tx = tile % c->tw;
+            if (in16) { /* whole 16-channel blocks */
+                for (int64_t cb = 0; cb < icp / 16; cb++) {
+                    oa_kwino_in_avx512(m, x + (n * (icp / 16) + cb) * ihw * 16, g->ih, g->iw, ty * m - g->pt,
+                                       tx * m - g->pl, V + i * icp + cb * 16, C * icp);
+                }
+                continue;
+            }
             for (int64_t cb = 0; cb < icb; cb++) {
                 const float *xb = x + (n * (icp / blk) + cb * 8 / blk) * ihw * blk + cb * 8 % blk;
                 oa_kwino_in_avx2(m, xb, g->ih, g->iw, blk, ty * m - g->pt, tx * m - g->pl, V + i * icp + cb * 8,
@@ -853,7 +922,14 @@ static void wino_worker(void *vctx, size_t tid, size_t b, size_t e)
             for (int64_t j = j0; j < j1; j++) {
                 const float *u = s->wu + ((int64_t)t * oc16 + j) * icp * 16;
                 float *m0 = M + ((t * ocb + 2 * j) * C) * 8;
-                float *m1 = 2 * j + 1 < ocb ? m0 + C * 8 : NULL;
+                float *m1 = 2 * j + 1 < ocr ? m0 + C * 8 : NULL;
+                if (in16 && m1 != NULL) { /* 16 channels per 512-bit register */
+                    for (int64_t i0 = 0; i0 < nt; i0 += 12) {
+                        oa_kwino_gemm_avx512(u, V + (t * C + i0) * icp, icp, icp, (int)(nt - i0 < 12 ? nt - i0 : 12),
+                                             m0 + i0 * 8, m1 + i0 * 8);
+                    }
+                    continue;
+                }
                 for (int64_t i0 = 0; i0 < nt; i0 += 6) {
                     oa_kwino_gemm_avx2(u, V + (t * C + i0) * icp, icp, icp, (int)(nt - i0 < 6 ? nt - i0 : 6),
                                        m0 + i0 * 8, m1 ? m1 + i0 * 8 : NULL);
@@ -872,6 +948,14 @@ static void wino_worker(void *vctx, size_t tid, size_t b, size_t e)
                     res[r] = res_base[r] + off;
                 }
                 float *y = c->y + off;
+                if (cb >= ocr) { /* a whole padding group */
+                    for (int r = 0; r < nr; r++) {
+                        for (int q = 0; q < nc; q++) {
+                            memset(y + (r * g->ow + q) * blk, 0, sizeof(float) * 8);
+                        }
+                    }
+                    continue;
+                }
                 if (s->winline) {
                     oa_kwino_out_avx2(m, M + (cb * C + i) * 8, ocb * C * 8, s->wbias + cb * 8, y, g->ow, blk, nr,
                                       nc, &s->wpost, res);
@@ -941,6 +1025,7 @@ static void conv_release(oa_kop *op)
 {
     conv_state *s = op->state;
     oa_kop_destroy(s->s2d);
+    free(s->dcw);
     release_slices(s);
     free(s->wu);
     free(s->wbias);
@@ -980,6 +1065,12 @@ static oa_status conv_setup(oa_kop *op)
         return st;
     }
     s->use_dnnl = false;
+    if (s2d_eligible(op, &s->g) && s->g.kh == 2 && s->g.kw == 2 && oa_env_long("OPENACL_DECONV_DIRECT", 1) != 0 &&
+        (s->dc = oa_kdeconv2x2_for(oa_kisa_tier_used())) != NULL) {
+        st = dc_setup(op, s, wf);
+        free(wf);
+        return st;
+    }
     int wm = wino_tile(&s->g);
     if (wm != 0) {
         st = wino_setup(op, s, wf, wm);
@@ -1229,6 +1320,12 @@ static oa_status conv_run(const oa_kop *op, const void *const *in, void *const *
     }
     const geom *g = &s->g;
     if (oa_ktensor_numel(&op->out[0]) == 0) {
+        return OA_OK;
+    }
+    if (s->dc != NULL) {
+        dc_ctx c = {s, in[0], out[0]};
+        size_t grain = (size_t)(OA_KGRAIN_ELEMS / (g->oc * 2 * g->ow + 1) + 1);
+        oa_threadpool_parallel_for(pool, (size_t)(g->n * g->ih), grain, dc_task, &c);
         return OA_OK;
     }
     if (s->s2d != NULL) {

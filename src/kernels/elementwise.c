@@ -419,6 +419,7 @@ typedef struct bin_run_ctx {
     size_t esz_in, esz_out;
     int64_t hw, cblk, c; /* NCHWc */
     int64_t a_nch, b_nch; /* NCHWc per-channel vectors: elements per image (padded C) */
+    int64_t pchunk, nsplit; /* NCHWc: pixels per task, tasks per (n, cblock) plane */
 } bin_run_ctx;
 
 static void bin_pow_unary_task(void *vctx, size_t tid, size_t b, size_t e)
@@ -466,7 +467,8 @@ static void bin_rows_task(void *vctx, size_t tid, size_t begin, size_t end)
     }
 }
 
-/* NCHWc: one task index = one (n, cblock) plane of hw*c floats. */
+/* NCHWc: one task index = pixels [p0, p1) of one (n, cblock) plane of hw*c floats (planes are
+ * cut in pixel ranges so that a tensor of one or three channel blocks still gives every thread work). */
 static void bin_blk_task(void *vctx, size_t tid, size_t begin, size_t end)
 {
     (void)tid;
@@ -475,24 +477,27 @@ static void bin_blk_task(void *vctx, size_t tid, size_t begin, size_t end)
     const oa_kew_table *ew = oa_kew();
     const int64_t cc = c->c, plane = c->hw * cc;
     float rep[64 * 16];
-    for (size_t idx = begin; idx < end; idx++) {
-        int64_t cb = (int64_t)idx % c->cblk, n = (int64_t)idx / c->cblk;
-        float *y = (float *)c->y + (int64_t)idx * plane;
+    for (size_t task = begin; task < end; task++) {
+        const int64_t idx = (int64_t)task / c->nsplit, part = (int64_t)task % c->nsplit;
+        const int64_t p0 = part * c->pchunk, p1 = p0 + c->pchunk < c->hw ? p0 + c->pchunk : c->hw;
+        const int64_t np_all = p1 - p0;
+        int64_t cb = idx % c->cblk, n = idx / c->cblk;
+        float *y = (float *)c->y + idx * plane + p0 * cc;
         const float *ops[2];
         for (int k = 0; k < 2; k++) {
             const float *base = (const float *)(k == 0 ? c->a : c->b);
             switch (s->bb[k]) {
-            case BB_FULL: ops[k] = base + (int64_t)idx * plane; break;
+            case BB_FULL: ops[k] = base + idx * plane + p0 * cc; break;
             case BB_SCALAR: ops[k] = base; break;
             default: ops[k] = base + cb * cc; break; /* per-channel plain vector, logical C */
             }
         }
         if (s->bb[0] == BB_FULL && s->bb[1] == BB_FULL) {
-            ew->binary[s->op][0](ops[0], ops[1], y, (size_t)plane);
+            ew->binary[s->op][0](ops[0], ops[1], y, (size_t)(np_all * cc));
         } else if (s->bb[1] == BB_SCALAR && s->bb[0] == BB_FULL) {
-            ew->binary[s->op][1](ops[0], ops[1], y, (size_t)plane);
+            ew->binary[s->op][1](ops[0], ops[1], y, (size_t)(np_all * cc));
         } else if (s->bb[0] == BB_SCALAR && s->bb[1] == BB_FULL) {
-            ew->binary[s->op][2](ops[0], ops[1], y, (size_t)plane);
+            ew->binary[s->op][2](ops[0], ops[1], y, (size_t)(np_all * cc));
         } else {
             /* one operand is a per-channel vector (or both are broadcast):
              * materialise 64 pixels of it and run the vv loop */
@@ -512,9 +517,9 @@ static void bin_blk_task(void *vctx, size_t tid, size_t begin, size_t end)
             }
             const float *full = ops[1 - vk];
             bool full_is_vec = s->bb[1 - vk] != BB_FULL;
-            for (int64_t p0 = 0; p0 < c->hw; p0 += 64) {
-                int64_t np = c->hw - p0 < 64 ? c->hw - p0 : 64;
-                const float *fp = full_is_vec ? full : full + p0 * cc;
+            for (int64_t q0 = 0; q0 < np_all; q0 += 64) {
+                int64_t np = np_all - q0 < 64 ? np_all - q0 : 64;
+                const float *fp = full_is_vec ? full : full + q0 * cc;
                 float rep2[64 * 16];
                 if (full_is_vec) { /* both broadcast: materialise the other too */
                     for (int64_t i = 0; i < np; i++) {
@@ -525,14 +530,14 @@ static void bin_blk_task(void *vctx, size_t tid, size_t begin, size_t end)
                     fp = rep2;
                 }
                 const float *a = vk == 0 ? rep : fp, *b = vk == 0 ? fp : rep;
-                ew->binary[s->op][0](a, b, y + p0 * cc, (size_t)(np * cc));
+                ew->binary[s->op][0](a, b, y + q0 * cc, (size_t)(np * cc));
             }
         }
         for (int k = 0; k < s->post.n; k++) {
-            ew->act[s->post.ops[k].act](y, (size_t)plane, s->post.ops[k].alpha, s->post.ops[k].beta);
+            ew->act[s->post.ops[k].act](y, (size_t)(np_all * cc), s->post.ops[k].alpha, s->post.ops[k].beta);
         }
         if (cb == c->cblk - 1 && c->a_nch % cc != 0) {
-            for (int64_t i = 0; i < c->hw; i++) {
+            for (int64_t i = 0; i < np_all; i++) {
                 for (int64_t j = c->a_nch % cc; j < cc; j++) {
                     y[i * cc + j] = 0.0f;
                 }
@@ -564,8 +569,14 @@ static oa_status binary_run(const oa_kop *op, const void *const *in, void *const
         c.cblk = (y->dims[1] + c.c - 1) / c.c;
         c.hw = y->dims[2] * y->dims[3];
         c.a_nch = y->dims[1];
-        size_t grain = (size_t)(OA_KGRAIN_ELEMS / (c.hw * c.c) + 1);
-        oa_threadpool_parallel_for(pool, (size_t)(y->dims[0] * c.cblk), grain, bin_blk_task, &c);
+        /* tasks of ~OA_KGRAIN_ELEMS floats (multiples of 64 pixels); small planes stay whole and
+         * are grouped by the grain as before */
+        c.pchunk = ((OA_KGRAIN_ELEMS / c.c) + 63) / 64 * 64;
+        c.pchunk = c.pchunk < c.hw ? c.pchunk : (c.hw > 0 ? c.hw : 1);
+        c.nsplit = (c.hw + c.pchunk - 1) / c.pchunk;
+        c.nsplit = c.nsplit > 0 ? c.nsplit : 1;
+        size_t grain = (size_t)(OA_KGRAIN_ELEMS / (c.pchunk * c.c) + 1);
+        oa_threadpool_parallel_for(pool, (size_t)(y->dims[0] * c.cblk * c.nsplit), grain, bin_blk_task, &c);
         return OA_OK;
     }
     if (s->pow_unary >= 0) {

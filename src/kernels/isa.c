@@ -240,3 +240,11 @@ const oa_kew_table *oa_kew(void)
     }
     return t;
 }
+
+oa_kdeconv2x2_fn oa_kdeconv2x2_for(oa_kisa_tier t)
+{
+    if (t >= OA_KISA_AVX512) {
+        return oa_kdeconv2x2_avx512;
+    }
+    return t == OA_KISA_AVX2 ? oa_kdeconv2x2_avx2 : NULL;
+}

@@ -144,6 +144,17 @@ typedef void (*oa_kgemv_fn)(const float *A, int64_t rows, int64_t k, const float
 /* The GEMV of a tier; NULL for the baseline (callers run their scalar loop). */
 oa_kgemv_fn oa_kgemv_for(oa_kisa_tier t);
 
+/* Transposed 2x2 / stride-2 convolution of one input row, written directly
+ * (simd/deconv_impl.inc has the contract); NULL for the baseline (conv.c then
+ * runs it as a 1x1 convolution and a scatter). */
+typedef void (*oa_kdeconv2x2_fn)(const float *x, int64_t ic, int64_t ihw, int64_t iw, const float *wq, int64_t co0,
+                                 int64_t co1, const float *bias, float *y, int64_t ohw, int64_t ow);
+void oa_kdeconv2x2_avx2(const float *x, int64_t ic, int64_t ihw, int64_t iw, const float *wq, int64_t co0,
+                        int64_t co1, const float *bias, float *y, int64_t ohw, int64_t ow);
+void oa_kdeconv2x2_avx512(const float *x, int64_t ic, int64_t ihw, int64_t iw, const float *wq, int64_t co0,
+                          int64_t co1, const float *bias, float *y, int64_t ohw, int64_t ow);
+oa_kdeconv2x2_fn oa_kdeconv2x2_for(oa_kisa_tier t);
+
 /* Vector class of the tier in use: 0 ref, 1 avx2, 2 avx512 and above (isa.c). */
 int oa_kisa_level(void);
 

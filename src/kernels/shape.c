@@ -1285,7 +1285,7 @@ static oa_status reorder_infer(const void *params, int n_in, const oa_ktensor *i
 
 static oa_status reorder_setup(oa_kop *op)
 {
-    (void)op;
+    op->impl = oa_kernels_isa(); /* the block moves of the tier in use (oa_kblk_pack/unpack) */
     return OA_OK;
 }
 

@@ -23,6 +23,10 @@ typedef struct oa_kwino_post {
  * [H][W][ps] plane (8 channels read at each pixel); out-of-image pixels read as 0. */
 void oa_kwino_in_avx2(int m, const float *x, int64_t H, int64_t W, int64_t ps, int64_t iy0, int64_t ix0, float *v,
                       int64_t tstride);
+/* The same for a whole 16-channel block (AVX-512 CPUs, simd/wino_avx512.c): pixels 16 floats
+ * apart, 16 channels written per transformed point. */
+void oa_kwino_in_avx512(int m, const float *x, int64_t H, int64_t W, int64_t iy0, int64_t ix0, float *v,
+                        int64_t tstride);
 /* Output tile: nr x nc pixels (clipped) written at y (row stride ow pixels of
  * ps floats, 8 written per pixel), plus bias[8] and the post-ops; res[i]
  * points at the same pixel as y, same layout. */
@@ -31,5 +35,7 @@ void oa_kwino_out_avx2(int m, const float *mt, int64_t tstride, const float *bia
 /* nt <= 6 tiles x 16 output channels: m0/m1 [nt][8] = v[nt rows of stride vs][k] * u[k][16]
  * (m1 NULL: only 8 channels are stored). */
 void oa_kwino_gemm_avx2(const float *u, const float *v, int64_t k, int64_t vs, int nt, float *m0, float *m1);
+/* nt <= 12 tiles x 16 output channels in 512-bit registers (simd/wino_avx512.c), both halves stored. */
+void oa_kwino_gemm_avx512(const float *u, const float *v, int64_t k, int64_t vs, int nt, float *m0, float *m1);
 
 #endif /* OA_KERNELS_WINO_H */

@@ -374,6 +374,47 @@ static void test_conv_wide_plain_entry(void **state)
 }
 
 /*
+ * 2x2 / stride-2 transposed convs (PP-OCR det's upsamplers) through the direct
+ * ISA kernel (simd/deconv_impl.inc) where the tier has one, and through the
+ * 1x1 conv + scatter with OPENACL_DECONV_DIRECT=0: row tails of both vector
+ * widths, output-channel tails of the register blocks, batches, no bias,
+ * folded BN and the activations applied on the written rows.
+ */
+static void test_conv_deconv2x2_direct(void **state)
+{
+    (void)state;
+    static const conv_case shapes[] = {
+        {2, 24, 5, 37, 6, 2, 2, 2, 2, 0, 0, 0, 0, 1, 1, 1, true, true, 0, 0},
+        {1, 7, 3, 16, 5, 2, 2, 2, 2, 0, 0, 0, 0, 1, 1, 1, false, true, 0, 0},
+        {1, 24, 4, 3, 1, 2, 2, 2, 2, 0, 0, 0, 0, 1, 1, 1, true, true, 0, 0},
+        {1, 3, 9, 40, 8, 2, 2, 2, 2, 0, 0, 0, 0, 1, 1, 1, true, true, 0, 0},
+    };
+    post_case pcs[3];
+    pcs[0] = post_none();
+    pcs[1] = post_act(OA_KACT_RELU, 0, 0);
+    pcs[1].fold_bn = true;
+    pcs[2] = post_act(OA_KACT_SIGMOID, 0, 0);
+    const bool direct = oa_kdeconv2x2_for(oa_kisa_tier_used()) != NULL;
+    if (!direct) {
+        print_message("tier %s has no direct 2x2 deconv kernel: the scatter path only\n", oa_kernels_isa());
+    }
+    for (int off = 0; off < 2; off++) {
+        if (off) {
+            setenv("OPENACL_DECONV_DIRECT", "0", 1);
+        }
+        for (size_t sh = 0; sh < sizeof(shapes) / sizeof(shapes[0]); sh++) {
+            for (int i = 0; i < 3; i++) {
+                run_case(&shapes[sh], &pcs[i], 0, 1 + (int)(sh + (size_t)i) % 2, 700 + sh * 3 + (uint64_t)i);
+                if (direct && !off) {
+                    assert_true(strncmp(kt_last_impl, "deconv2x2-", 10) == 0);
+                }
+            }
+        }
+    }
+    unsetenv("OPENACL_DECONV_DIRECT");
+}
+
+/*
  * Winograd F(2x2) and F(4x4) (3x3, stride 1, NCHWc y from NCHWc or NCHW x): forced on with
  * OPENACL_WINOGRAD against the double reference, over odd sizes, partial
  * tiles, asymmetric padding, channel counts off the block, batches, chunks
@@ -383,6 +424,12 @@ static void test_conv_wide_plain_entry(void **state)
 static void test_conv_winograd(void **state)
 {
     (void)state;
+    if (oa_kisa_level() >= 2 && oa_kernels_block() == 16) {
+        print_message("Winograd: AVX-512 path (16-channel input transform, 512-bit GEMM)\n");
+    } else {
+        print_message("Winograd: AVX-512 path skipped (tier %s, block %d): 8-channel AVX2 pieces only\n",
+                      oa_kernels_isa(), oa_kernels_block());
+    }
     static const conv_case shapes[] = {
         {1, 16, 13, 11, 24, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0},
         {2, 13, 9, 7, 21, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, false, false, 0, 0},
@@ -509,6 +556,7 @@ int main(void)
         cmocka_unit_test(test_conv_epilogues),
         cmocka_unit_test(test_conv_wide_plain_entry),
         cmocka_unit_test(test_conv_winograd),
+        cmocka_unit_test(test_conv_deconv2x2_direct),
         cmocka_unit_test(test_conv_residual_inplace),
         cmocka_unit_test(test_conv_bad_params),
     };

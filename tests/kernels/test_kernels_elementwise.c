@@ -243,11 +243,13 @@ static void test_binary_blocked(void **state)
     (void)state;
     int64_t cs[] = {3, 8, 13, 16, 24};
     oa_kbinary_op ops[] = {OA_KBIN_ADD, OA_KBIN_MUL, OA_KBIN_SUB, OA_KBIN_DIV, OA_KBIN_MAX};
-    for (size_t ci = 0; ci < 5; ci++) {
-        int64_t C = cs[ci];
+    /* 5x7: whole planes per task; 50x45: planes cut in pixel ranges (several per plane at both blocks) */
+    static const int64_t hws[2][2] = {{5, 7}, {50, 45}};
+    for (size_t ci = 0; ci < 10; ci++) {
+        int64_t C = cs[ci % 5], H = hws[ci / 5][0], W = hws[ci / 5][1];
         for (size_t oi = 0; oi < 5; oi++) {
             for (int kind = 0; kind < 4; kind++) { /* 0 same, 1 per-channel x2, 2 scalar x2, 3 per-channel x1 */
-                oa_ktensor full = KT_D(OA_KDT_F32, 2, C, 5, 7);
+                oa_ktensor full = KT_D(OA_KDT_F32, 2, C, H, W);
                 oa_ktensor other = kind == 0 ? full : (kind == 2 ? KT_D(OA_KDT_F32, 1) : KT_D(OA_KDT_F32, 1, C, 1, 1));
                 kt_buf f = kt_alloc(full), o = kt_alloc(other);
                 kt_fill(&f, 5 + ci, -2, 2);
