@@ -171,6 +171,23 @@ static void sb_add(sbuf *b, const char *fmt, ...)
     b->len += (size_t)n;
 }
 
+/* The table row converting np: the default domain (main table, then the
+ * extension table) at the model's opset, other domains at their own version. */
+const onnx_op_entry *oa_onnx_node_op(const onnx_importer *imp, const Onnx__NodeProto *np)
+{
+    if (is_default_domain(np->domain)) {
+        if (imp->opset <= 0) {
+            return NULL;
+        }
+        const onnx_op_entry *e = oa_onnx_find_op(np->op_type, imp->opset);
+        return e != NULL ? e : oa_onnx_find_ext_op("", np->op_type, imp->opset);
+    }
+    if (strcmp(np->domain, OA_ONNX_TRAINING_DOMAIN) == 0 && imp->train_opset >= 0) {
+        return oa_onnx_find_ext_op(np->domain, np->op_type, imp->train_opset);
+    }
+    return NULL;
+}
+
 /* ------------------------------------------------ model-wide pre-pass */
 
 typedef struct unsupported {
@@ -222,7 +239,7 @@ static oa_status prepass(onnx_importer *imp, const Onnx__GraphProto *root, oa_ar
                 imp->names[imp->num_names].name = nm;
                 imp->num_names++;
             }
-            bool ok = is_default_domain(np->domain) && oa_onnx_find_op(np->op_type, imp->opset) != NULL;
+            bool ok = oa_onnx_node_op(imp, np) != NULL;
             if (!ok) {
                 const char *key = is_default_domain(np->domain)
                                       ? np->op_type
@@ -291,9 +308,11 @@ static oa_status prepass(onnx_importer *imp, const Onnx__GraphProto *root, oa_ar
         }
         /* CANN reports an op type no parser registered as E16002 (docs/onnx_ops.md) */
         st = OA_FAIL(OA_E_FEATURE_UNSUPPORTED,
-                     "E16002: the model uses %zu unsupported ONNX op type%s at opset %lld: %s. The supported op "
+                     "E16002: the model uses %zu unsupported ONNX op type%s at opset %lld%s: %s. The supported op "
                      "types and opsets are listed in docs/onnx_ops.md",
-                     nun, nun == 1 ? "" : "s", (long long)imp->opset, msg.s ? msg.s : "(out of memory)");
+                     nun, nun == 1 ? "" : "s", (long long)imp->opset,
+                     imp->opset == 0 ? " (the model imports only " OA_ONNX_TRAINING_DOMAIN ")" : "",
+                     msg.s ? msg.s : "(out of memory)");
         free(msg.s);
     }
     for (size_t k = 0; k < nun; k++) {
@@ -751,7 +770,7 @@ static oa_status finish_names(onnx_node_ctx *c)
 
 static oa_status convert_node(onnx_importer *imp, onnx_scope *sc, const Onnx__NodeProto *np)
 {
-    const onnx_op_entry *op = oa_onnx_find_op(np->op_type, imp->opset);
+    const onnx_op_entry *op = oa_onnx_node_op(imp, np);
     if (op == NULL) {
         return OA_FAIL(OA_E_INTERNAL, "op %s vanished from the table", np->op_type);
     }
@@ -912,6 +931,7 @@ oa_status oa_onnx_convert_if(onnx_node_ctx *c)
         child.prefix = oa_arena_printf(oa_graph_arena(sg), "%s/", sgname);
         st = child.prefix ? import_graph(c->imp, &child, br[b], fv, nfv, false) : OA_E_NOMEM;
         oa_strmap_deinit(&child.values);
+        oa_strmap_deinit(&child.seqs);
     }
     for (size_t j = 0; j < c->np->n_output && st == OA_OK; j++) {
         st = oa_onnx_bind_output(c, (uint32_t)j, n, (uint32_t)j);
@@ -1076,10 +1096,19 @@ static oa_status import_model(onnx_importer *imp, const Onnx__ModelProto *m, oa_
             opset = o->version;
         }
     }
-    if (opset < 0) {
+    imp->train_opset = -1;
+    for (size_t i = 0; i < m->n_opset_import; i++) {
+        const Onnx__OperatorSetIdProto *o = m->opset_import[i];
+        if (o->domain != NULL && strcmp(o->domain, OA_ONNX_TRAINING_DOMAIN) == 0 && o->has_version) {
+            imp->train_opset = o->version;
+        }
+    }
+    if (opset < 0 && imp->train_opset >= 0) {
+        opset = 0; /* only the training domain: no default-domain op is available */
+    } else if (opset < 0) {
         return OA_FAIL(OA_E_PARSE_MODEL, "the ONNX model does not import the default operator set (opset_import)");
     }
-    if (opset < OA_ONNX_MIN_OPSET || opset > OA_ONNX_MAX_OPSET) {
+    if (opset != 0 && (opset < OA_ONNX_MIN_OPSET || opset > OA_ONNX_MAX_OPSET)) {
         return OA_FAIL(OA_E_FEATURE_UNSUPPORTED, "the ONNX model uses opset %lld; opsets %d to %d are supported",
                        (long long)opset, OA_ONNX_MIN_OPSET, OA_ONNX_MAX_OPSET);
     }
@@ -1099,6 +1128,7 @@ static oa_status import_model(onnx_importer *imp, const Onnx__ModelProto *m, oa_
         oa_strmap_init(&sc.values);
         st = import_graph(imp, &sc, m->graph, NULL, 0, true);
         oa_strmap_deinit(&sc.values);
+        oa_strmap_deinit(&sc.seqs);
     }
     if (st == OA_OK) {
         st = oa_attrs_set_str(g, oa_graph_attrs(g), "framework_type", "Onnx");

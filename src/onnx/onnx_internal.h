@@ -26,6 +26,7 @@ typedef struct onnx_scope {
     oa_strmap values;     /* ONNX tensor name -> onnx_value* (arena) */
     const char *prefix;   /* "" for the root, "<subgraph name>/" inside subgraphs */
     const Onnx__GraphProto *gp; /* the ONNX graph (declared ranks for the opset 1-6 broadcasts) */
+    oa_strmap seqs;       /* ONNX sequence name -> onnx_seq* (arena; onnx_ops_seq.c) */
 } onnx_scope;
 
 /* Node proto -> assigned name (for unnamed nodes), sorted by pointer. */
@@ -44,6 +45,7 @@ typedef struct onnx_importer {
     onnx_name_entry *names;         /* names of unnamed nodes (malloc'd) */
     size_t num_names;
     oa_strmap ext_files;            /* resolved external path -> oa_blob* (mapped) */
+    int64_t train_opset;            /* ai.onnx.preview.training version, -1 when not imported */
 } onnx_importer;
 
 /* Per-ONNX-node conversion context. */
@@ -180,5 +182,27 @@ oa_status oa_onnx_op_arg(onnx_node_ctx *c);
 oa_status oa_onnx_op_minmax(onnx_node_ctx *c);
 oa_status oa_onnx_op_mean(onnx_node_ctx *c);
 oa_status oa_onnx_op_topk(onnx_node_ctx *c);
+
+/* ---- the extension table (onnx_ops_ext.c): sequences, integer/quantized, signal, random, training ---- */
+
+#define OA_ONNX_TRAINING_DOMAIN "ai.onnx.preview.training"
+
+/* The row converting node np (onnx_import.c), NULL when unsupported. */
+const onnx_op_entry *oa_onnx_node_op(const onnx_importer *imp, const Onnx__NodeProto *np);
+
+/* Row for (domain, op_type) at opset (the default-domain opset, or the
+ * domain's own version); NULL when unsupported. "" and "ai.onnx" are the default domain. */
+const onnx_op_entry *oa_onnx_find_ext_op(const char *domain, const char *op_type, int64_t opset);
+size_t oa_onnx_ext_ops(const char **names, size_t cap);
+
+/* Handlers in onnx_ops_seq.c. */
+oa_status oa_onnx_seq_empty(onnx_node_ctx *c);
+oa_status oa_onnx_seq_construct(onnx_node_ctx *c);
+oa_status oa_onnx_seq_insert(onnx_node_ctx *c);
+oa_status oa_onnx_seq_erase(onnx_node_ctx *c);
+oa_status oa_onnx_seq_at(onnx_node_ctx *c);
+oa_status oa_onnx_seq_length(onnx_node_ctx *c);
+oa_status oa_onnx_split_to_seq(onnx_node_ctx *c);
+oa_status oa_onnx_concat_from_seq(onnx_node_ctx *c);
 
 #endif /* OA_ONNX_ONNX_INTERNAL_H */
