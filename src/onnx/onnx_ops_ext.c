@@ -9,6 +9,107 @@
 #include "base/util.h"
 #include "onnx/onnx_internal.h"
 
+/* ---- the builder (onnx_internal.h) ---- */
+
+static const onnx_tv NO_TV = {NULL, 0};
+
+onnx_tv oa_xb_in(onnx_xb *b, uint32_t i)
+{
+    if (b->st != OA_OK) {
+        return NO_TV;
+    }
+    const onnx_value *v = oa_onnx_input_value(b->c, i);
+    if (v == NULL) {
+        b->st = ONNX_FAIL(b->c, OA_E_PARSE_MODEL, "input %u is missing", i);
+        return NO_TV;
+    }
+    onnx_tv r = {v->node, v->index};
+    return r;
+}
+
+onnx_tv oa_xb_op(onnx_xb *b, oa_op_type t, const char *role, const onnx_tv *ins, uint32_t nin)
+{
+    oa_node *n = NULL;
+    if (b->st != OA_OK || (b->st = oa_onnx_emit(b->c, t, role, nin, 1, &n)) != OA_OK) {
+        return NO_TV;
+    }
+    for (uint32_t k = 0; k < nin; k++) {
+        if (ins[k].n == NULL) {
+            continue; /* an optional input left out */
+        }
+        if ((b->st = oa_onnx_connect(n, k, ins[k].n, ins[k].i)) != OA_OK) {
+            return NO_TV;
+        }
+    }
+    onnx_tv r = {n, 0};
+    return r;
+}
+
+onnx_tv oa_xb_un(onnx_xb *b, oa_op_type t, const char *role, onnx_tv x)
+{
+    return oa_xb_op(b, t, role, &x, 1);
+}
+
+onnx_tv oa_xb_bin(onnx_xb *b, oa_op_type t, const char *role, onnx_tv x, onnx_tv y)
+{
+    const onnx_tv ins[2] = {x, y};
+    return oa_xb_op(b, t, role, ins, 2);
+}
+
+onnx_tv oa_xb_f32(onnx_xb *b, const char *role, float v)
+{
+    oa_node *k = NULL;
+    if (b->st != OA_OK || (b->st = oa_onnx_const_f32(b->c, role, &v, 1, true, &k)) != OA_OK) {
+        return NO_TV;
+    }
+    onnx_tv r = {k, 0};
+    return r;
+}
+
+onnx_tv oa_xb_const(onnx_xb *b, const char *role, oa_dtype dt, const oa_shape *shape, const void *data, size_t size)
+{
+    oa_tensor *t;
+    oa_node *k;
+    if (b->st != OA_OK || (b->st = oa_graph_make_tensor(b->c->sc->g, dt, shape, data, size, &t)) != OA_OK ||
+        (b->st = oa_onnx_emit(b->c, OA_OP_CONST, role, 0, 1, &k)) != OA_OK ||
+        (b->st = oa_node_set_tensor(k, "value", t)) != OA_OK) {
+        return NO_TV;
+    }
+    oa_desc_set(oa_node_output_desc(k, 0), dt, shape);
+    onnx_tv r = {k, 0};
+    return r;
+}
+
+onnx_tv oa_xb_cast(onnx_xb *b, const char *role, onnx_tv x, oa_dtype to)
+{
+    onnx_tv r = oa_xb_un(b, OA_OP_CAST, role, x);
+    oa_xb_int(b, r, "dst_type", to);
+    return r;
+}
+
+void oa_xb_int(onnx_xb *b, onnx_tv v, const char *name, int64_t x)
+{
+    if (b->st == OA_OK) {
+        b->st = oa_node_set_int(v.n, name, x);
+    }
+}
+
+void oa_xb_ints(onnx_xb *b, onnx_tv v, const char *name, const int64_t *x, size_t n)
+{
+    if (b->st == OA_OK) {
+        b->st = oa_node_set_list_int(v.n, name, x, n);
+    }
+}
+
+void oa_xb_out(onnx_xb *b, uint32_t j, onnx_tv v)
+{
+    if (b->st == OA_OK) {
+        b->st = oa_onnx_bind_output(b->c, j, v.n, v.i);
+    }
+}
+
+/* ---- the table ---- */
+
 typedef struct ext_entry {
     const char *domain;
     onnx_op_entry e;
@@ -23,6 +124,14 @@ static const ext_entry EXT_OPS[] = {
     {"", {"SequenceLength", 11, 18, oa_onnx_seq_length, OA_OP_CONST}},
     {"", {"SplitToSequence", 11, 18, oa_onnx_split_to_seq, OA_OP_SPLIT_V}},
     {"", {"ConcatFromSequence", 11, 18, oa_onnx_concat_from_seq, OA_OP_CONCAT_D}},
+    {"", {"MatMulInteger", 10, 18, oa_onnx_op_matmul_integer, OA_OP_BATCH_MAT_MUL_V2}},
+    {"", {"ConvInteger", 10, 18, oa_onnx_op_conv_integer, OA_OP_CONV2D}},
+    {"", {"QLinearMatMul", 10, 18, oa_onnx_op_qlinear_matmul, OA_OP_BATCH_MAT_MUL_V2}},
+    {"", {"QLinearConv", 10, 18, oa_onnx_op_qlinear_conv, OA_OP_CONV2D}},
+    {"", {"DynamicQuantizeLinear", 11, 18, oa_onnx_op_dynamic_quantize, OA_OP_ROUND}},
+    {OA_ONNX_TRAINING_DOMAIN, {"Adagrad", 1, 1, oa_onnx_op_adagrad, OA_OP_SQRT}},
+    {OA_ONNX_TRAINING_DOMAIN, {"Momentum", 1, 1, oa_onnx_op_momentum, OA_OP_MUL}},
+    {OA_ONNX_TRAINING_DOMAIN, {"Adam", 1, 1, oa_onnx_op_adam, OA_OP_SQRT}},
 };
 
 const onnx_op_entry *oa_onnx_find_ext_op(const char *domain, const char *op_type, int64_t opset)

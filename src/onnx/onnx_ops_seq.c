@@ -257,7 +257,7 @@ oa_status oa_onnx_seq_length(onnx_node_ctx *c)
 }
 
 /* Declared dims of ONNX value `name` (graph inputs, value_info, outputs, initializers); -1 rank when unknown. */
-static int64_t declared_dims(const onnx_node_ctx *c, const char *name, int64_t dims[OA_MAX_RANK])
+int64_t oa_onnx_declared_dims(const onnx_node_ctx *c, const char *name, int64_t dims[OA_MAX_RANK])
 {
     const Onnx__GraphProto *gp = c->sc->gp;
     if (gp == NULL || name == NULL) {
@@ -339,7 +339,7 @@ oa_status oa_onnx_split_to_seq(onnx_node_ctx *c)
         return st;
     }
     int64_t dims[OA_MAX_RANK];
-    const int64_t rank = declared_dims(c, oa_onnx_input_name(c, 0), dims);
+    const int64_t rank = oa_onnx_declared_dims(c, oa_onnx_input_name(c, 0), dims);
     const int64_t ax = axis < 0 && rank >= 0 ? axis + rank : axis;
     const int64_t len = rank >= 0 && ax >= 0 && ax < rank ? dims[ax] : -1;
     if (rank >= 0 && (ax < 0 || ax >= rank)) {
@@ -355,7 +355,7 @@ oa_status oa_onnx_split_to_seq(onnx_node_ctx *c)
     if (sized && !const_ints(c, 1, sizes, SEQ_MAX_SPLIT, &ns, &scalar)) {
         /* run-time split sizes: the length is the declared length of the 1-D split input */
         int64_t sd[OA_MAX_RANK];
-        int64_t sr = declared_dims(c, oa_onnx_input_name(c, 1), sd);
+        int64_t sr = oa_onnx_declared_dims(c, oa_onnx_input_name(c, 1), sd);
         if (sr != 1 || sd[0] < 0) {
             return SEQ_FAIL(c, "the split input is not a constant and its length is not declared");
         }
