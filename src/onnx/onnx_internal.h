@@ -229,6 +229,14 @@ oa_status oa_onnx_op_qlinear_matmul(onnx_node_ctx *c);
 oa_status oa_onnx_op_qlinear_conv(onnx_node_ctx *c);
 oa_status oa_onnx_op_dynamic_quantize(onnx_node_ctx *c);
 
+/* Handlers in onnx_ops_signal.c. */
+oa_status oa_onnx_op_hann_window(onnx_node_ctx *c);
+oa_status oa_onnx_op_hamming_window(onnx_node_ctx *c);
+oa_status oa_onnx_op_blackman_window(onnx_node_ctx *c);
+oa_status oa_onnx_op_dft(onnx_node_ctx *c);
+oa_status oa_onnx_op_stft(onnx_node_ctx *c);
+oa_status oa_onnx_op_mel_weight_matrix(onnx_node_ctx *c);
+
 /* Handlers in onnx_ops_train.c (ai.onnx.preview.training). */
 oa_status oa_onnx_op_adagrad(onnx_node_ctx *c);
 oa_status oa_onnx_op_momentum(onnx_node_ctx *c);

@@ -8,6 +8,9 @@ numpy references computed here (exact int64 arithmetic for the integer ops):
   ext_convinteger_bigk          uint8, C*kh*kw = 5400, padding (pads take the zero point)
   ext_adam_bias_correction      Adam with T > 0 (the bias-corrected rate)
   ext_dynamicquantizelinear_neg all-negative input (zero point 255)
+  ext_dft_onesided_padded       real input, onesided, constant dft_length longer than the signal
+  ext_dft_complex_inverse_trunc complex input, inverse, dft_length shorter than the signal, axis 2
+  ext_hannwindow_double         symmetric window with output_datatype double
 
   gen_ext_cases.py OUT_DIR      (cases go to OUT_DIR/node/<name>)
 """
@@ -117,6 +120,32 @@ def main():
     outs = [yq, np.array(scale, dtype=np.float32), np.array(zp, dtype=np.uint8)]
     g = helper.make_graph([node], "dql", [vi("x", x)], [vi(n, a) for n, a in zip(["y", "y_scale", "y_zp"], outs)])
     write_case(root, "ext_dynamicquantizelinear_neg", g, [x], outs, [("", 13)])
+
+    # DFT: onesided real input zero-padded to 8 points
+    x = rng.standard_normal((2, 6, 1)).astype(np.float32)
+    y = np.fft.rfft(x[..., 0].astype(np.float64), n=8, axis=1)
+    y = np.stack((y.real, y.imag), axis=-1).astype(np.float32)
+    n8 = np.array(8, dtype=np.int64)
+    node = helper.make_node("DFT", ["x", "len"], ["y"], axis=1, onesided=1)
+    g = helper.make_graph([node], "dft1", [vi("x", x)], [vi("y", y)], initializer=[numpy_helper.from_array(n8, "len")])
+    write_case(root, "ext_dft_onesided_padded", g, [x], [y], [("", 17)])
+
+    # DFT: complex input [1, 3, 10, 2] along axis 2, inverse, truncated to 6 points
+    x = rng.standard_normal((1, 3, 10, 2)).astype(np.float32)
+    xc = x[..., 0].astype(np.float64) + 1j * x[..., 1].astype(np.float64)
+    y = np.fft.ifft(xc, n=6, axis=2)
+    y = np.stack((y.real, y.imag), axis=-1).astype(np.float32)
+    n6 = np.array(6, dtype=np.int64)
+    node = helper.make_node("DFT", ["x", "len"], ["y"], axis=2, inverse=1)
+    g = helper.make_graph([node], "dft2", [vi("x", x)], [vi("y", y)], initializer=[numpy_helper.from_array(n6, "len")])
+    write_case(root, "ext_dft_complex_inverse_trunc", g, [x], [y], [("", 17)])
+
+    # HannWindow, symmetric, double output
+    size = np.array(7, dtype=np.int64)
+    y = 0.5 - 0.5 * np.cos(2 * np.pi * np.arange(7) / 6)
+    node = helper.make_node("HannWindow", ["size"], ["y"], periodic=0, output_datatype=11)
+    g = helper.make_graph([node], "hann", [vi("size", size)], [helper.make_tensor_value_info("y", 11, None)])
+    write_case(root, "ext_hannwindow_double", g, [size], [y.astype(np.float64)], [("", 17)])
 
 
 if __name__ == "__main__":
