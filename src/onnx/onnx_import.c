@@ -610,6 +610,36 @@ static oa_status add_inputs(onnx_scope *sc, const Onnx__GraphProto *gp, bool is_
     return st;
 }
 
+/* A training-domain Gradient node depends on the producer of its `y`
+ * attribute: *names gets that one name (one malloc'd block), else nothing. */
+static oa_status gradient_target(const Onnx__NodeProto *np, const char ***names, size_t *count)
+{
+    *names = NULL;
+    *count = 0;
+    if (strcmp(np->op_type, "Gradient") != 0 || np->domain == NULL ||
+        strcmp(np->domain, OA_ONNX_TRAINING_DOMAIN) != 0) {
+        return OA_OK;
+    }
+    for (size_t a = 0; a < np->n_attribute; a++) {
+        const Onnx__AttributeProto *at = np->attribute[a];
+        if (at->name == NULL || strcmp(at->name, "y") != 0 || at->s.data == NULL || at->s.len == 0) {
+            continue;
+        }
+        char *blk = malloc(sizeof(char *) + at->s.len + 1);
+        if (blk == NULL) {
+            return OA_FAIL(OA_E_NOMEM, "cannot order nodes");
+        }
+        char *str = blk + sizeof(char *);
+        memcpy(str, at->s.data, at->s.len);
+        str[at->s.len] = '\0';
+        memcpy(blk, &str, sizeof(char *));
+        *names = (const char **)(void *)blk;
+        *count = 1;
+        break;
+    }
+    return OA_OK;
+}
+
 /* Orders nodes so every producer (including the producers of tensors the
  * node's subgraphs read) comes first; reports dangling names, duplicate
  * producers and cycles. *order is malloc'd. */
@@ -663,6 +693,9 @@ static oa_status order_nodes(onnx_scope *sc, const Onnx__GraphProto *gp, size_t 
         if (is_if && (st = if_free_vars(np, &fv, &nfv)) != OA_OK) {
             break;
         }
+        if (!is_if && (st = gradient_target(np, &fv, &nfv)) != OA_OK) {
+            break;
+        }
         size_t total = np->n_input + nfv;
         deps[i] = malloc((total ? total : 1) * sizeof(size_t));
         if (deps[i] == NULL) {
@@ -681,6 +714,10 @@ static oa_status order_nodes(onnx_scope *sc, const Onnx__GraphProto *gp, size_t 
                     st = OA_FAIL(OA_E_PARSE_MODEL, "node [%s] (%s) input %zu reads tensor [%s], which no node, input "
                                                    "or initializer of graph %s provides", str_or(np->name, "unnamed"),
                                  np->op_type, j, in, str_or(gp->name, "?"));
+                } else if (!is_if) {
+                    st = OA_FAIL(OA_E_PARSE_MODEL, "Gradient node [%s] differentiates tensor [%s], which no node of "
+                                                   "graph %s computes", str_or(np->name, "unnamed"), in,
+                                 str_or(gp->name, "?"));
                 } else {
                     st = OA_FAIL(OA_E_PARSE_MODEL, "a branch of If node [%s] reads tensor [%s], which is not "
                                                    "visible in graph %s", str_or(np->name, "unnamed"), in,

@@ -241,6 +241,8 @@ oa_status oa_onnx_op_mel_weight_matrix(onnx_node_ctx *c);
 oa_status oa_onnx_op_adagrad(onnx_node_ctx *c);
 oa_status oa_onnx_op_momentum(onnx_node_ctx *c);
 oa_status oa_onnx_op_adam(onnx_node_ctx *c);
+/* onnx_ops_grad.c */
+oa_status oa_onnx_op_gradient(onnx_node_ctx *c);
 
 /* Declared dims of ONNX value `name` of the node's graph (initializers,
  * inputs, value_info, outputs; -1 for a dim that is not a number); returns

@@ -138,6 +138,7 @@ static const ext_entry EXT_OPS[] = {
     {OA_ONNX_TRAINING_DOMAIN, {"Adagrad", 1, 1, oa_onnx_op_adagrad, OA_OP_SQRT}},
     {OA_ONNX_TRAINING_DOMAIN, {"Momentum", 1, 1, oa_onnx_op_momentum, OA_OP_MUL}},
     {OA_ONNX_TRAINING_DOMAIN, {"Adam", 1, 1, oa_onnx_op_adam, OA_OP_SQRT}},
+    {OA_ONNX_TRAINING_DOMAIN, {"Gradient", 1, 1, oa_onnx_op_gradient, OA_OP_MUL}},
 };
 
 const onnx_op_entry *oa_onnx_find_ext_op(const char *domain, const char *op_type, int64_t opset)

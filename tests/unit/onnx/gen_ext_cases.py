@@ -11,6 +11,7 @@ numpy references computed here (exact int64 arithmetic for the integer ops):
   ext_dft_onesided_padded       real input, onesided, constant dft_length longer than the signal
   ext_dft_complex_inverse_trunc complex input, inverse, dft_length shorter than the signal, axis 2
   ext_hannwindow_double         symmetric window with output_datatype double
+  ext_gradient_chain            Gradient of exp(tanh(a*b) / sigmoid(a)) - b, listed before the forward nodes
 
   gen_ext_cases.py OUT_DIR      (cases go to OUT_DIR/node/<name>)
 """
@@ -146,6 +147,30 @@ def main():
     node = helper.make_node("HannWindow", ["size"], ["y"], periodic=0, output_datatype=11)
     g = helper.make_graph([node], "hann", [vi("size", size)], [helper.make_tensor_value_info("y", 11, None)])
     write_case(root, "ext_hannwindow_double", g, [size], [y.astype(np.float64)], [("", 17)])
+
+    # Gradient through Mul, Tanh, Sigmoid, Div, Exp, Sub (node listed first: ordering by its y)
+    a = rng.uniform(-1, 1, size=(2, 3)).astype(np.float32)
+    bb = rng.uniform(-1, 1, size=(2, 3)).astype(np.float32)
+    a64, b64 = a.astype(np.float64), bb.astype(np.float64)
+    t = np.tanh(a64 * b64)
+    s_ = 1 / (1 + np.exp(-a64))
+    q = t / s_
+    e = np.exp(q)
+    out = e - b64
+    dq = e                                   # d out / d q
+    dt = dq / s_
+    ds = -dq * q / s_
+    dab = dt * (1 - t * t)
+    da = dab * b64 + ds * s_ * (1 - s_)
+    db = dab * a64 - 1
+    nodes = [helper.make_node("Gradient", ["a", "b"], ["da", "db"], domain=TRAIN, xs=["a", "b"], y="out"),
+             helper.make_node("Mul", ["a", "b"], ["ab"]), helper.make_node("Tanh", ["ab"], ["t"]),
+             helper.make_node("Sigmoid", ["a"], ["s"]), helper.make_node("Div", ["t", "s"], ["q"]),
+             helper.make_node("Exp", ["q"], ["e"]), helper.make_node("Sub", ["e", "b"], ["out"])]
+    outs = [out.astype(np.float32), da.astype(np.float32), db.astype(np.float32)]
+    g = helper.make_graph(nodes, "grad", [vi("a", a), vi("b", bb)],
+                          [vi(n, v) for n, v in zip(["out", "da", "db"], outs)])
+    write_case(root, "ext_gradient_chain", g, [a, bb], outs, [("", 13), (TRAIN, 1)])
 
 
 if __name__ == "__main__":

@@ -135,12 +135,81 @@ static void split_chunks_and_stack(void **state)
     tb_free(m);
 }
 
+/* xs = ["a", "b"] on a Gradient node (the builder has no STRINGS helper) */
+static ProtobufCBinaryData XS[2] = {{1, (uint8_t *)"a"}, {1, (uint8_t *)"b"}};
+static void attr_xs(tb_model *m, Onnx__NodeProto *n)
+{
+    tb_attr_str(m, n, "xs", "a");
+    Onnx__AttributeProto *a = n->attribute[n->n_attribute - 1];
+    a->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRINGS;
+    a->has_s = 0;
+    a->n_strings = 2;
+    a->strings = XS;
+}
+
+static void gradient_refusals(void **state)
+{
+    (void)state;
+    /* MatMul on the path: not differentiable here */
+    tb_model *m = tb_new(13);
+    tb_graph *g0 = tb_root(m);
+    const int64_t d[2] = {2, 2};
+    tb_input(g0, "a", F, 2, d);
+    tb_input(g0, "b", F, 2, d);
+    tb_node(g0, "MatMul", "mm", "a,b", "y");
+    Onnx__NodeProto *gr = tb_node(g0, "Gradient", "grad", "a,b", "da,db");
+    gr->domain = "ai.onnx.preview.training";
+    tb_attr_str(m, gr, "y", "y");
+    attr_xs(m, gr);
+    tb_output(g0, "da");
+    oa_graph *g = NULL;
+    /* the model does not import the training domain: the op is unknown */
+    EXPECT_FAIL(import_m(m, &g), OA_E_FEATURE_UNSUPPORTED, "ai.onnx.preview.training::Gradient (1 node: grad)");
+    /* with the domain: MatMul is refused, naming the node */
+    Onnx__ModelProto *mp = tb_proto(m);
+    Onnx__OperatorSetIdProto train = ONNX__OPERATOR_SET_ID_PROTO__INIT;
+    train.domain = "ai.onnx.preview.training";
+    train.has_version = 1;
+    train.version = 1;
+    Onnx__OperatorSetIdProto *both[2] = {mp->opset_import[0], &train};
+    Onnx__OperatorSetIdProto **saved = mp->opset_import;
+    mp->opset_import = both;
+    mp->n_opset_import = 2;
+    EXPECT_FAIL(import_m(m, &g), OA_E_FEATURE_UNSUPPORTED, "E16002: ONNX node grad (Gradient): differentiating MatMul");
+    mp->opset_import = saved;
+    mp->n_opset_import = 1;
+    tb_free(m);
+
+    /* broadcasting on the path */
+    m = tb_new(13);
+    mp = tb_proto(m);
+    g0 = tb_root(m);
+    const int64_t d1[1] = {2};
+    tb_input(g0, "a", F, 2, d);
+    tb_input(g0, "b", F, 1, d1);
+    tb_node(g0, "Add", "add", "a,b", "y");
+    gr = tb_node(g0, "Gradient", "grad", "a,b", "da,db");
+    gr->domain = "ai.onnx.preview.training";
+    tb_attr_str(m, gr, "y", "y");
+    attr_xs(m, gr);
+    tb_output(g0, "da");
+    both[0] = mp->opset_import[0];
+    saved = mp->opset_import;
+    mp->opset_import = both;
+    mp->n_opset_import = 2;
+    EXPECT_FAIL(import_m(m, &g), OA_E_FEATURE_UNSUPPORTED, "gradients through broadcasting are not supported");
+    mp->opset_import = saved;
+    mp->n_opset_import = 1;
+    tb_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(seq_construct_erase_at),
         cmocka_unit_test(seq_position_not_constant),
         cmocka_unit_test(split_chunks_and_stack),
+        cmocka_unit_test(gradient_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
