@@ -893,6 +893,61 @@ static oa_status import_graph(onnx_importer *imp, onnx_scope *sc, const Onnx__Gr
     return st;
 }
 
+/* ------------------------------------------------------ inlined bodies */
+
+oa_status oa_onnx_inline_body(onnx_node_ctx *c, const Onnx__GraphProto *gp, const onnx_value *in, size_t n_in,
+                              onnx_value *out, const char *tag)
+{
+    if (gp->n_input != n_in) {
+        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "body %s declares %zu inputs, %zu are given", str_or(gp->name, "?"),
+                         gp->n_input, n_in);
+    }
+    onnx_scope child;
+    memset(&child, 0, sizeof(child));
+    child.g = c->sc->g;
+    oa_strmap_init(&child.values);
+    child.prefix = oa_arena_printf(oa_graph_arena(c->sc->g), "%s%s/", c->sc->prefix, tag);
+    child.gp = gp;
+    oa_status st = child.prefix ? OA_OK : OA_E_NOMEM;
+    /* the enclosing scope's tensors stay visible */
+    const oa_strmap *pv = &c->sc->values;
+    for (size_t i = 0; i < pv->cap && st == OA_OK; i++) {
+        if (pv->keys[i] != NULL && pv->keys[i][0] != '\0') {
+            st = oa_strmap_put(&child.values, pv->keys[i], pv->vals[i]);
+        }
+    }
+    if (st == OA_OK) {
+        st = add_initializers(c->imp, &child, gp);
+    }
+    for (size_t i = 0; i < n_in && st == OA_OK; i++) {
+        if (gp->input[i]->name == NULL || gp->input[i]->name[0] == '\0') {
+            st = ONNX_FAIL(c, OA_E_PARSE_MODEL, "body input %zu has no name", i);
+            break;
+        }
+        oa_strmap_remove(&child.values, gp->input[i]->name);
+        st = scope_put(&child, gp->input[i]->name, in[i].node, in[i].index);
+    }
+    size_t *order = NULL;
+    if (st == OA_OK) {
+        st = order_nodes(&child, gp, &order);
+    }
+    for (size_t i = 0; i < gp->n_node && st == OA_OK; i++) {
+        st = convert_node(c->imp, &child, gp->node[order[i]]);
+    }
+    free(order);
+    for (size_t j = 0; j < gp->n_output && st == OA_OK; j++) {
+        const onnx_value *v = gp->output[j]->name ? oa_strmap_get(&child.values, gp->output[j]->name) : NULL;
+        if (v == NULL) {
+            st = ONNX_FAIL(c, OA_E_PARSE_MODEL, "body output %zu is not computed", j);
+            break;
+        }
+        out[j] = *v;
+    }
+    oa_strmap_deinit(&child.values);
+    oa_strmap_deinit(&child.seqs);
+    return st;
+}
+
 /* ------------------------------------------------------ If and Constant */
 
 static const Onnx__GraphProto *graph_attr(const onnx_node_ctx *c, const char *name)

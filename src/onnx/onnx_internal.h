@@ -237,6 +237,21 @@ oa_status oa_onnx_op_dft(onnx_node_ctx *c);
 oa_status oa_onnx_op_stft(onnx_node_ctx *c);
 oa_status oa_onnx_op_mel_weight_matrix(onnx_node_ctx *c);
 
+/* Handlers in onnx_ops_random.c. */
+oa_status oa_onnx_op_random_uniform(onnx_node_ctx *c);
+oa_status oa_onnx_op_random_uniform_like(onnx_node_ctx *c);
+oa_status oa_onnx_op_random_normal(onnx_node_ctx *c);
+oa_status oa_onnx_op_random_normal_like(onnx_node_ctx *c);
+oa_status oa_onnx_op_bernoulli(onnx_node_ctx *c);
+
+/* Converts the nodes of graph `gp` (a Scan / Loop body) into c's graph,
+ * its inputs bound to in[0..n_in) and the enclosing scope's tensors visible;
+ * out receives its gp->n_output outputs. Node names get "<tag>/" (onnx_import.c). */
+oa_status oa_onnx_inline_body(onnx_node_ctx *c, const Onnx__GraphProto *gp, const onnx_value *in, size_t n_in,
+                              onnx_value *out, const char *tag);
+/* onnx_ops_scan.c */
+oa_status oa_onnx_op_scan(onnx_node_ctx *c);
+
 /* Handlers in onnx_ops_train.c (ai.onnx.preview.training). */
 oa_status oa_onnx_op_adagrad(onnx_node_ctx *c);
 oa_status oa_onnx_op_momentum(onnx_node_ctx *c);

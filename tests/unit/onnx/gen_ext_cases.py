@@ -11,6 +11,7 @@ numpy references computed here (exact int64 arithmetic for the integer ops):
   ext_dft_onesided_padded       real input, onesided, constant dft_length longer than the signal
   ext_dft_complex_inverse_trunc complex input, inverse, dft_length shorter than the signal, axis 2
   ext_hannwindow_double         symmetric window with output_datatype double
+  ext_scan_reverse_axis1        Scan (opset 11) over axis 1 in reverse, scan output on axis 1, an outer tensor
   ext_gradient_chain            Gradient of exp(tanh(a*b) / sigmoid(a)) - b, listed before the forward nodes
 
   gen_ext_cases.py OUT_DIR      (cases go to OUT_DIR/node/<name>)
@@ -171,6 +172,28 @@ def main():
     g = helper.make_graph(nodes, "grad", [vi("a", a), vi("b", bb)],
                           [vi(n, v) for n, v in zip(["out", "da", "db"], outs)])
     write_case(root, "ext_gradient_chain", g, [a, bb], outs, [("", 13), (TRAIN, 1)])
+
+    # Scan: reverse over axis 1, scan output stacked on axis 1, the body reads an outer tensor (w)
+    x = rng.standard_normal((2, 4)).astype(np.float32)
+    s0 = rng.standard_normal(2).astype(np.float32)
+    w = rng.standard_normal(2).astype(np.float32)
+    st, cols = s0.astype(np.float64), [None] * 4
+    for t in range(4):
+        idx = 3 - t
+        st = st * 0.5 + x[:, idx].astype(np.float64) * w
+        cols[t] = st * 2
+    ys = np.stack(cols, axis=1).astype(np.float32)
+    body = helper.make_graph(
+        [helper.make_node("Mul", ["s_in", "half"], ["sh"]), helper.make_node("Mul", ["xi", "w"], ["xw"]),
+         helper.make_node("Add", ["sh", "xw"], ["s_out"]), helper.make_node("Add", ["s_out", "s_out"], ["y_out"])],
+        "body", [helper.make_tensor_value_info("s_in", 1, [2]), helper.make_tensor_value_info("xi", 1, [2])],
+        [helper.make_tensor_value_info("s_out", 1, [2]), helper.make_tensor_value_info("y_out", 1, [2])],
+        initializer=[numpy_helper.from_array(np.array(0.5, dtype=np.float32), "half")])
+    node = helper.make_node("Scan", ["s0", "x"], ["s_final", "ys"], body=body, num_scan_inputs=1,
+                            scan_input_axes=[1], scan_input_directions=[1], scan_output_axes=[1])
+    g = helper.make_graph([node], "scan", [vi("s0", s0), vi("x", x), vi("w", w)],
+                          [vi("s_final", st.astype(np.float32)), vi("ys", ys)])
+    write_case(root, "ext_scan_reverse_axis1", g, [s0, x, w], [st.astype(np.float32), ys], [("", 11)])
 
 
 if __name__ == "__main__":
