@@ -388,6 +388,13 @@ static int cmp_str(const void *a, const void *b)
 
 /* Sorted free-variable list of an If (union of both branches). *names is
  * malloc'd. */
+static oa_status if_free_vars(const Onnx__NodeProto *np, const char ***names, size_t *count);
+
+oa_status oa_onnx_free_vars(const Onnx__NodeProto *np, const char ***names, size_t *count)
+{
+    return if_free_vars(np, names, count);
+}
+
 static oa_status if_free_vars(const Onnx__NodeProto *np, const char ***names, size_t *count)
 {
     oa_strmap set;
@@ -395,7 +402,8 @@ static oa_status if_free_vars(const Onnx__NodeProto *np, const char ***names, si
     oa_status st = OA_OK;
     for (size_t a = 0; a < np->n_attribute && st == OA_OK; a++) {
         const Onnx__AttributeProto *at = np->attribute[a];
-        if (at->g && at->name && (strcmp(at->name, "then_branch") == 0 || strcmp(at->name, "else_branch") == 0)) {
+        if (at->g && at->name && (strcmp(at->name, "then_branch") == 0 || strcmp(at->name, "else_branch") == 0 ||
+                                  strcmp(at->name, "body") == 0)) {
             st = collect_free(at->g, &set);
         }
     }
@@ -689,7 +697,9 @@ static oa_status order_nodes(onnx_scope *sc, const Onnx__GraphProto *gp, size_t 
         const Onnx__NodeProto *np = gp->node[i];
         const char **fv = NULL;
         size_t nfv = 0;
-        bool is_if = strcmp(np->op_type, "If") == 0;
+        /* If branches, Scan and Loop bodies: the outer tensors they read are dependencies too */
+        bool is_if = strcmp(np->op_type, "If") == 0 || strcmp(np->op_type, "Scan") == 0 ||
+                     strcmp(np->op_type, "Loop") == 0;
         if (is_if && (st = if_free_vars(np, &fv, &nfv)) != OA_OK) {
             break;
         }

@@ -249,7 +249,10 @@ oa_status oa_onnx_op_bernoulli(onnx_node_ctx *c);
  * out receives its gp->n_output outputs. Node names get "<tag>/" (onnx_import.c). */
 oa_status oa_onnx_inline_body(onnx_node_ctx *c, const Onnx__GraphProto *gp, const onnx_value *in, size_t n_in,
                               onnx_value *out, const char *tag);
+/* Outer tensors the node's then/else branches or body read (sorted, malloc'd array; onnx_import.c). */
+oa_status oa_onnx_free_vars(const Onnx__NodeProto *np, const char ***names, size_t *count);
 /* onnx_ops_scan.c */
+oa_status oa_onnx_op_loop(onnx_node_ctx *c);
 oa_status oa_onnx_op_scan(onnx_node_ctx *c);
 
 /* Handlers in onnx_ops_train.c (ai.onnx.preview.training). */

@@ -141,6 +141,7 @@ static const ext_entry EXT_OPS[] = {
     {"", {"RandomNormalLike", 1, 18, oa_onnx_op_random_normal_like, OA_OP_RANGE}},
     {"", {"Bernoulli", 15, 18, oa_onnx_op_bernoulli, OA_OP_LESS}},
     {"", {"Scan", 8, 18, oa_onnx_op_scan, OA_OP_CONCAT_D}},
+    {"", {"Loop", 1, 18, oa_onnx_op_loop, OA_OP_WHILE}},
     {OA_ONNX_TRAINING_DOMAIN, {"Adagrad", 1, 1, oa_onnx_op_adagrad, OA_OP_SQRT}},
     {OA_ONNX_TRAINING_DOMAIN, {"Momentum", 1, 1, oa_onnx_op_momentum, OA_OP_MUL}},
     {OA_ONNX_TRAINING_DOMAIN, {"Adam", 1, 1, oa_onnx_op_adam, OA_OP_SQRT}},

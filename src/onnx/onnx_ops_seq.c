@@ -164,7 +164,7 @@ oa_status oa_onnx_seq_construct(onnx_node_ctx *c)
 
 oa_status oa_onnx_seq_insert(onnx_node_ctx *c)
 {
-    const onnx_seq *in;
+    const onnx_seq *in = NULL;
     oa_status st = seq_input(c, 0, &in);
     const onnx_value *t = oa_onnx_input_value(c, 1);
     if (st == OA_OK && t == NULL) {
@@ -194,7 +194,7 @@ oa_status oa_onnx_seq_insert(onnx_node_ctx *c)
 
 oa_status oa_onnx_seq_erase(onnx_node_ctx *c)
 {
-    const onnx_seq *in;
+    const onnx_seq *in = NULL;
     oa_status st = seq_input(c, 0, &in);
     int64_t p = 0;
     onnx_seq *s = NULL;
@@ -220,7 +220,7 @@ oa_status oa_onnx_seq_erase(onnx_node_ctx *c)
 
 oa_status oa_onnx_seq_at(onnx_node_ctx *c)
 {
-    const onnx_seq *in;
+    const onnx_seq *in = NULL;
     oa_status st = seq_input(c, 0, &in);
     int64_t p = 0;
     if (st == OA_OK && in->n == 0) {
@@ -246,7 +246,7 @@ oa_status oa_onnx_seq_at(onnx_node_ctx *c)
 
 oa_status oa_onnx_seq_length(onnx_node_ctx *c)
 {
-    const onnx_seq *in;
+    const onnx_seq *in = NULL;
     oa_status st = seq_input(c, 0, &in);
     oa_node *k;
     int64_t n = in ? (int64_t)in->n : 0;
@@ -425,7 +425,7 @@ oa_status oa_onnx_split_to_seq(onnx_node_ctx *c)
 
 oa_status oa_onnx_concat_from_seq(onnx_node_ctx *c)
 {
-    const onnx_seq *in;
+    const onnx_seq *in = NULL;
     int64_t axis, new_axis;
     oa_status st = seq_input(c, 0, &in);
     if (st == OA_OK && (st = oa_onnx_attr_required(c, "axis")) == OA_OK &&

@@ -12,6 +12,7 @@ numpy references computed here (exact int64 arithmetic for the integer ops):
   ext_dft_complex_inverse_trunc complex input, inverse, dft_length shorter than the signal, axis 2
   ext_hannwindow_double         symmetric window with output_datatype double
   ext_scan_reverse_axis1        Scan (opset 11) over axis 1 in reverse, scan output on axis 1, an outer tensor
+  ext_loop_cond_only            Loop without a trip count, stopped by its condition, a scan output, an outer tensor
   ext_gradient_chain            Gradient of exp(tanh(a*b) / sigmoid(a)) - b, listed before the forward nodes
 
   gen_ext_cases.py OUT_DIR      (cases go to OUT_DIR/node/<name>)
@@ -194,6 +195,29 @@ def main():
     g = helper.make_graph([node], "scan", [vi("s0", s0), vi("x", x), vi("w", w)],
                           [vi("s_final", st.astype(np.float32)), vi("ys", ys)])
     write_case(root, "ext_scan_reverse_axis1", g, [s0, x, w], [st.astype(np.float32), ys], [("", 11)])
+
+    # Loop: no trip count, the body's condition stops it after 3 iterations; v doubles, scan = v * k + 1
+    x = rng.standard_normal(2).astype(np.float32)
+    k = np.array([1.5, -0.5], dtype=np.float32)
+    v, scans = x.astype(np.float64), []
+    for it in range(3):
+        scans.append(v * k + 1)
+        v = v * 2
+    body = helper.make_graph(
+        [helper.make_node("Less", ["i", "two"], ["c_out"]), helper.make_node("Add", ["v_in", "v_in"], ["v_out"]),
+         helper.make_node("Mul", ["v_in", "k"], ["vk"]), helper.make_node("Add", ["vk", "one"], ["s_out"])],
+        "body", [helper.make_tensor_value_info("i", 7, []), helper.make_tensor_value_info("c_in", 9, []),
+                 helper.make_tensor_value_info("v_in", 1, [2])],
+        [helper.make_tensor_value_info("c_out", 9, []), helper.make_tensor_value_info("v_out", 1, [2]),
+         helper.make_tensor_value_info("s_out", 1, [2])],
+        initializer=[numpy_helper.from_array(np.array(2, dtype=np.int64), "two"),
+                     numpy_helper.from_array(np.array(1.0, dtype=np.float32), "one")])
+    node = helper.make_node("Loop", ["", "cond", "x"], ["v_final", "scans"], body=body)
+    cond = np.array(True)
+    outs = [v.astype(np.float32), np.stack(scans).astype(np.float32)]
+    g = helper.make_graph([node], "loop", [vi("cond", cond), vi("x", x), vi("k", k)],
+                          [vi("v_final", outs[0]), vi("scans", outs[1])])
+    write_case(root, "ext_loop_cond_only", g, [cond, x, k], outs, [("", 13)])
 
 
 if __name__ == "__main__":
