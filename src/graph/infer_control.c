@@ -393,6 +393,15 @@ oa_status oa_infer_while(oa_infer_ctx *ctx)
             memcpy(vars[k].range_max, ctx->out[k]->range_max, sizeof(vars[k].range_max));
         }
         if (stable) {
+            /* a dim the body changes has no bound: the loop may run any number of times */
+            for (uint32_t k = 0; k < ctx->num_out; k++) {
+                oa_tensor_desc *o = ctx->out[k];
+                for (int32_t d = 0; o->has_range && d < o->shape.rank; d++) {
+                    if (o->shape.dims[d] < 0) {
+                        o->range_max[d] = -1;
+                    }
+                }
+            }
             return oa_infer_subgraph_bind(&loop, cond, 0);
         }
     }

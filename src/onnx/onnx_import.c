@@ -171,6 +171,23 @@ static void sb_add(sbuf *b, const char *fmt, ...)
     b->len += (size_t)n;
 }
 
+/* The table row converting np: the default domain (main table, then the
+ * extension table) at the model's opset, other domains at their own version. */
+const onnx_op_entry *oa_onnx_node_op(const onnx_importer *imp, const Onnx__NodeProto *np)
+{
+    if (is_default_domain(np->domain)) {
+        if (imp->opset <= 0) {
+            return NULL;
+        }
+        const onnx_op_entry *e = oa_onnx_find_op(np->op_type, imp->opset);
+        return e != NULL ? e : oa_onnx_find_ext_op("", np->op_type, imp->opset);
+    }
+    if (strcmp(np->domain, OA_ONNX_TRAINING_DOMAIN) == 0 && imp->train_opset >= 0) {
+        return oa_onnx_find_ext_op(np->domain, np->op_type, imp->train_opset);
+    }
+    return NULL;
+}
+
 /* ------------------------------------------------ model-wide pre-pass */
 
 typedef struct unsupported {
@@ -222,7 +239,7 @@ static oa_status prepass(onnx_importer *imp, const Onnx__GraphProto *root, oa_ar
                 imp->names[imp->num_names].name = nm;
                 imp->num_names++;
             }
-            bool ok = is_default_domain(np->domain) && oa_onnx_find_op(np->op_type, imp->opset) != NULL;
+            bool ok = oa_onnx_node_op(imp, np) != NULL;
             if (!ok) {
                 const char *key = is_default_domain(np->domain)
                                       ? np->op_type
@@ -291,9 +308,11 @@ static oa_status prepass(onnx_importer *imp, const Onnx__GraphProto *root, oa_ar
         }
         /* CANN reports an op type no parser registered as E16002 (docs/onnx_ops.md) */
         st = OA_FAIL(OA_E_FEATURE_UNSUPPORTED,
-                     "E16002: the model uses %zu unsupported ONNX op type%s at opset %lld: %s. The supported op "
+                     "E16002: the model uses %zu unsupported ONNX op type%s at opset %lld%s: %s. The supported op "
                      "types and opsets are listed in docs/onnx_ops.md",
-                     nun, nun == 1 ? "" : "s", (long long)imp->opset, msg.s ? msg.s : "(out of memory)");
+                     nun, nun == 1 ? "" : "s", (long long)imp->opset,
+                     imp->opset == 0 ? " (the model imports only " OA_ONNX_TRAINING_DOMAIN ")" : "",
+                     msg.s ? msg.s : "(out of memory)");
         free(msg.s);
     }
     for (size_t k = 0; k < nun; k++) {
@@ -369,6 +388,13 @@ static int cmp_str(const void *a, const void *b)
 
 /* Sorted free-variable list of an If (union of both branches). *names is
  * malloc'd. */
+static oa_status if_free_vars(const Onnx__NodeProto *np, const char ***names, size_t *count);
+
+oa_status oa_onnx_free_vars(const Onnx__NodeProto *np, const char ***names, size_t *count)
+{
+    return if_free_vars(np, names, count);
+}
+
 static oa_status if_free_vars(const Onnx__NodeProto *np, const char ***names, size_t *count)
 {
     oa_strmap set;
@@ -376,7 +402,8 @@ static oa_status if_free_vars(const Onnx__NodeProto *np, const char ***names, si
     oa_status st = OA_OK;
     for (size_t a = 0; a < np->n_attribute && st == OA_OK; a++) {
         const Onnx__AttributeProto *at = np->attribute[a];
-        if (at->g && at->name && (strcmp(at->name, "then_branch") == 0 || strcmp(at->name, "else_branch") == 0)) {
+        if (at->g && at->name && (strcmp(at->name, "then_branch") == 0 || strcmp(at->name, "else_branch") == 0 ||
+                                  strcmp(at->name, "body") == 0)) {
             st = collect_free(at->g, &set);
         }
     }
@@ -591,6 +618,36 @@ static oa_status add_inputs(onnx_scope *sc, const Onnx__GraphProto *gp, bool is_
     return st;
 }
 
+/* A training-domain Gradient node depends on the producer of its `y`
+ * attribute: *names gets that one name (one malloc'd block), else nothing. */
+static oa_status gradient_target(const Onnx__NodeProto *np, const char ***names, size_t *count)
+{
+    *names = NULL;
+    *count = 0;
+    if (strcmp(np->op_type, "Gradient") != 0 || np->domain == NULL ||
+        strcmp(np->domain, OA_ONNX_TRAINING_DOMAIN) != 0) {
+        return OA_OK;
+    }
+    for (size_t a = 0; a < np->n_attribute; a++) {
+        const Onnx__AttributeProto *at = np->attribute[a];
+        if (at->name == NULL || strcmp(at->name, "y") != 0 || at->s.data == NULL || at->s.len == 0) {
+            continue;
+        }
+        char *blk = malloc(sizeof(char *) + at->s.len + 1);
+        if (blk == NULL) {
+            return OA_FAIL(OA_E_NOMEM, "cannot order nodes");
+        }
+        char *str = blk + sizeof(char *);
+        memcpy(str, at->s.data, at->s.len);
+        str[at->s.len] = '\0';
+        memcpy(blk, &str, sizeof(char *));
+        *names = (const char **)(void *)blk;
+        *count = 1;
+        break;
+    }
+    return OA_OK;
+}
+
 /* Orders nodes so every producer (including the producers of tensors the
  * node's subgraphs read) comes first; reports dangling names, duplicate
  * producers and cycles. *order is malloc'd. */
@@ -640,8 +697,13 @@ static oa_status order_nodes(onnx_scope *sc, const Onnx__GraphProto *gp, size_t 
         const Onnx__NodeProto *np = gp->node[i];
         const char **fv = NULL;
         size_t nfv = 0;
-        bool is_if = strcmp(np->op_type, "If") == 0;
+        /* If branches, Scan and Loop bodies: the outer tensors they read are dependencies too */
+        bool is_if = strcmp(np->op_type, "If") == 0 || strcmp(np->op_type, "Scan") == 0 ||
+                     strcmp(np->op_type, "Loop") == 0;
         if (is_if && (st = if_free_vars(np, &fv, &nfv)) != OA_OK) {
+            break;
+        }
+        if (!is_if && (st = gradient_target(np, &fv, &nfv)) != OA_OK) {
             break;
         }
         size_t total = np->n_input + nfv;
@@ -662,6 +724,10 @@ static oa_status order_nodes(onnx_scope *sc, const Onnx__GraphProto *gp, size_t 
                     st = OA_FAIL(OA_E_PARSE_MODEL, "node [%s] (%s) input %zu reads tensor [%s], which no node, input "
                                                    "or initializer of graph %s provides", str_or(np->name, "unnamed"),
                                  np->op_type, j, in, str_or(gp->name, "?"));
+                } else if (!is_if) {
+                    st = OA_FAIL(OA_E_PARSE_MODEL, "Gradient node [%s] differentiates tensor [%s], which no node of "
+                                                   "graph %s computes", str_or(np->name, "unnamed"), in,
+                                 str_or(gp->name, "?"));
                 } else {
                     st = OA_FAIL(OA_E_PARSE_MODEL, "a branch of If node [%s] reads tensor [%s], which is not "
                                                    "visible in graph %s", str_or(np->name, "unnamed"), in,
@@ -751,7 +817,7 @@ static oa_status finish_names(onnx_node_ctx *c)
 
 static oa_status convert_node(onnx_importer *imp, onnx_scope *sc, const Onnx__NodeProto *np)
 {
-    const onnx_op_entry *op = oa_onnx_find_op(np->op_type, imp->opset);
+    const onnx_op_entry *op = oa_onnx_node_op(imp, np);
     if (op == NULL) {
         return OA_FAIL(OA_E_INTERNAL, "op %s vanished from the table", np->op_type);
     }
@@ -837,6 +903,61 @@ static oa_status import_graph(onnx_importer *imp, onnx_scope *sc, const Onnx__Gr
     return st;
 }
 
+/* ------------------------------------------------------ inlined bodies */
+
+oa_status oa_onnx_inline_body(onnx_node_ctx *c, const Onnx__GraphProto *gp, const onnx_value *in, size_t n_in,
+                              onnx_value *out, const char *tag)
+{
+    if (gp->n_input != n_in) {
+        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "body %s declares %zu inputs, %zu are given", str_or(gp->name, "?"),
+                         gp->n_input, n_in);
+    }
+    onnx_scope child;
+    memset(&child, 0, sizeof(child));
+    child.g = c->sc->g;
+    oa_strmap_init(&child.values);
+    child.prefix = oa_arena_printf(oa_graph_arena(c->sc->g), "%s%s/", c->sc->prefix, tag);
+    child.gp = gp;
+    oa_status st = child.prefix ? OA_OK : OA_E_NOMEM;
+    /* the enclosing scope's tensors stay visible */
+    const oa_strmap *pv = &c->sc->values;
+    for (size_t i = 0; i < pv->cap && st == OA_OK; i++) {
+        if (pv->keys[i] != NULL && pv->keys[i][0] != '\0') {
+            st = oa_strmap_put(&child.values, pv->keys[i], pv->vals[i]);
+        }
+    }
+    if (st == OA_OK) {
+        st = add_initializers(c->imp, &child, gp);
+    }
+    for (size_t i = 0; i < n_in && st == OA_OK; i++) {
+        if (gp->input[i]->name == NULL || gp->input[i]->name[0] == '\0') {
+            st = ONNX_FAIL(c, OA_E_PARSE_MODEL, "body input %zu has no name", i);
+            break;
+        }
+        oa_strmap_remove(&child.values, gp->input[i]->name);
+        st = scope_put(&child, gp->input[i]->name, in[i].node, in[i].index);
+    }
+    size_t *order = NULL;
+    if (st == OA_OK) {
+        st = order_nodes(&child, gp, &order);
+    }
+    for (size_t i = 0; i < gp->n_node && st == OA_OK; i++) {
+        st = convert_node(c->imp, &child, gp->node[order[i]]);
+    }
+    free(order);
+    for (size_t j = 0; j < gp->n_output && st == OA_OK; j++) {
+        const onnx_value *v = gp->output[j]->name ? oa_strmap_get(&child.values, gp->output[j]->name) : NULL;
+        if (v == NULL) {
+            st = ONNX_FAIL(c, OA_E_PARSE_MODEL, "body output %zu is not computed", j);
+            break;
+        }
+        out[j] = *v;
+    }
+    oa_strmap_deinit(&child.values);
+    oa_strmap_deinit(&child.seqs);
+    return st;
+}
+
 /* ------------------------------------------------------ If and Constant */
 
 static const Onnx__GraphProto *graph_attr(const onnx_node_ctx *c, const char *name)
@@ -912,6 +1033,7 @@ oa_status oa_onnx_convert_if(onnx_node_ctx *c)
         child.prefix = oa_arena_printf(oa_graph_arena(sg), "%s/", sgname);
         st = child.prefix ? import_graph(c->imp, &child, br[b], fv, nfv, false) : OA_E_NOMEM;
         oa_strmap_deinit(&child.values);
+        oa_strmap_deinit(&child.seqs);
     }
     for (size_t j = 0; j < c->np->n_output && st == OA_OK; j++) {
         st = oa_onnx_bind_output(c, (uint32_t)j, n, (uint32_t)j);
@@ -1076,10 +1198,19 @@ static oa_status import_model(onnx_importer *imp, const Onnx__ModelProto *m, oa_
             opset = o->version;
         }
     }
-    if (opset < 0) {
+    imp->train_opset = -1;
+    for (size_t i = 0; i < m->n_opset_import; i++) {
+        const Onnx__OperatorSetIdProto *o = m->opset_import[i];
+        if (o->domain != NULL && strcmp(o->domain, OA_ONNX_TRAINING_DOMAIN) == 0 && o->has_version) {
+            imp->train_opset = o->version;
+        }
+    }
+    if (opset < 0 && imp->train_opset >= 0) {
+        opset = 0; /* only the training domain: no default-domain op is available */
+    } else if (opset < 0) {
         return OA_FAIL(OA_E_PARSE_MODEL, "the ONNX model does not import the default operator set (opset_import)");
     }
-    if (opset < OA_ONNX_MIN_OPSET || opset > OA_ONNX_MAX_OPSET) {
+    if (opset != 0 && (opset < OA_ONNX_MIN_OPSET || opset > OA_ONNX_MAX_OPSET)) {
         return OA_FAIL(OA_E_FEATURE_UNSUPPORTED, "the ONNX model uses opset %lld; opsets %d to %d are supported",
                        (long long)opset, OA_ONNX_MIN_OPSET, OA_ONNX_MAX_OPSET);
     }
@@ -1099,6 +1230,7 @@ static oa_status import_model(onnx_importer *imp, const Onnx__ModelProto *m, oa_
         oa_strmap_init(&sc.values);
         st = import_graph(imp, &sc, m->graph, NULL, 0, true);
         oa_strmap_deinit(&sc.values);
+        oa_strmap_deinit(&sc.seqs);
     }
     if (st == OA_OK) {
         st = oa_attrs_set_str(g, oa_graph_attrs(g), "framework_type", "Onnx");

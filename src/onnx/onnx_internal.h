@@ -26,6 +26,7 @@ typedef struct onnx_scope {
     oa_strmap values;     /* ONNX tensor name -> onnx_value* (arena) */
     const char *prefix;   /* "" for the root, "<subgraph name>/" inside subgraphs */
     const Onnx__GraphProto *gp; /* the ONNX graph (declared ranks for the opset 1-6 broadcasts) */
+    oa_strmap seqs;       /* ONNX sequence name -> onnx_seq* (arena; onnx_ops_seq.c) */
 } onnx_scope;
 
 /* Node proto -> assigned name (for unnamed nodes), sorted by pointer. */
@@ -44,10 +45,11 @@ typedef struct onnx_importer {
     onnx_name_entry *names;         /* names of unnamed nodes (malloc'd) */
     size_t num_names;
     oa_strmap ext_files;            /* resolved external path -> oa_blob* (mapped) */
+    int64_t train_opset;            /* ai.onnx.preview.training version, -1 when not imported */
 } onnx_importer;
 
 /* Per-ONNX-node conversion context. */
-#define ONNX_MAX_CREATED 32
+#define ONNX_MAX_CREATED 256
 typedef struct onnx_node_ctx {
     onnx_importer *imp;
     onnx_scope *sc;
@@ -190,5 +192,99 @@ oa_status oa_onnx_op_arg(onnx_node_ctx *c);
 oa_status oa_onnx_op_minmax(onnx_node_ctx *c);
 oa_status oa_onnx_op_mean(onnx_node_ctx *c);
 oa_status oa_onnx_op_topk(onnx_node_ctx *c);
+
+/* ---- the extension table (onnx_ops_ext.c): sequences, integer/quantized, signal, random, training ---- */
+
+#define OA_ONNX_TRAINING_DOMAIN "ai.onnx.preview.training"
+
+/* The row converting node np (onnx_import.c), NULL when unsupported. */
+const onnx_op_entry *oa_onnx_node_op(const onnx_importer *imp, const Onnx__NodeProto *np);
+
+/* Row for (domain, op_type) at opset (the default-domain opset, or the
+ * domain's own version); NULL when unsupported. "" and "ai.onnx" are the default domain. */
+const onnx_op_entry *oa_onnx_find_ext_op(const char *domain, const char *op_type, int64_t opset);
+size_t oa_onnx_ext_ops(const char **names, size_t cap);
+
+/* A compact builder for the composed mappings of the extension files: a
+ * sticky status (every call after a failure does nothing and returns a null
+ * value), values as (node, output). */
+typedef struct onnx_tv {
+    oa_node *n;
+    uint32_t i;
+} onnx_tv;
+typedef struct onnx_xb {
+    onnx_node_ctx *c;
+    oa_status st;
+} onnx_xb;
+/* ONNX input i (must be present). */
+onnx_tv oa_xb_in(onnx_xb *b, uint32_t i);
+/* A node of type t with nin inputs (ins) and one output. */
+onnx_tv oa_xb_op(onnx_xb *b, oa_op_type t, const char *role, const onnx_tv *ins, uint32_t nin);
+onnx_tv oa_xb_un(onnx_xb *b, oa_op_type t, const char *role, onnx_tv x);
+onnx_tv oa_xb_bin(onnx_xb *b, oa_op_type t, const char *role, onnx_tv x, onnx_tv y);
+onnx_tv oa_xb_f32(onnx_xb *b, const char *role, float v);
+/* A Const node of dtype dt and shape holding size bytes of data. */
+onnx_tv oa_xb_const(onnx_xb *b, const char *role, oa_dtype dt, const oa_shape *shape, const void *data, size_t size);
+onnx_tv oa_xb_cast(onnx_xb *b, const char *role, onnx_tv x, oa_dtype to);
+/* Sets an int / int-list attribute on v's node. */
+void oa_xb_int(onnx_xb *b, onnx_tv v, const char *name, int64_t x);
+void oa_xb_ints(onnx_xb *b, onnx_tv v, const char *name, const int64_t *x, size_t n);
+/* Binds ONNX output j to v. */
+void oa_xb_out(onnx_xb *b, uint32_t j, onnx_tv v);
+
+/* Handlers in onnx_ops_quant.c. */
+oa_status oa_onnx_op_matmul_integer(onnx_node_ctx *c);
+oa_status oa_onnx_op_conv_integer(onnx_node_ctx *c);
+oa_status oa_onnx_op_qlinear_matmul(onnx_node_ctx *c);
+oa_status oa_onnx_op_qlinear_conv(onnx_node_ctx *c);
+oa_status oa_onnx_op_dynamic_quantize(onnx_node_ctx *c);
+
+/* Handlers in onnx_ops_signal.c. */
+oa_status oa_onnx_op_hann_window(onnx_node_ctx *c);
+oa_status oa_onnx_op_hamming_window(onnx_node_ctx *c);
+oa_status oa_onnx_op_blackman_window(onnx_node_ctx *c);
+oa_status oa_onnx_op_dft(onnx_node_ctx *c);
+oa_status oa_onnx_op_stft(onnx_node_ctx *c);
+oa_status oa_onnx_op_mel_weight_matrix(onnx_node_ctx *c);
+
+/* Handlers in onnx_ops_random.c. */
+oa_status oa_onnx_op_random_uniform(onnx_node_ctx *c);
+oa_status oa_onnx_op_random_uniform_like(onnx_node_ctx *c);
+oa_status oa_onnx_op_random_normal(onnx_node_ctx *c);
+oa_status oa_onnx_op_random_normal_like(onnx_node_ctx *c);
+oa_status oa_onnx_op_bernoulli(onnx_node_ctx *c);
+
+/* Converts the nodes of graph `gp` (a Scan / Loop body) into c's graph,
+ * its inputs bound to in[0..n_in) and the enclosing scope's tensors visible;
+ * out receives its gp->n_output outputs. Node names get "<tag>/" (onnx_import.c). */
+oa_status oa_onnx_inline_body(onnx_node_ctx *c, const Onnx__GraphProto *gp, const onnx_value *in, size_t n_in,
+                              onnx_value *out, const char *tag);
+/* Outer tensors the node's then/else branches or body read (sorted, malloc'd array; onnx_import.c). */
+oa_status oa_onnx_free_vars(const Onnx__NodeProto *np, const char ***names, size_t *count);
+/* onnx_ops_scan.c */
+oa_status oa_onnx_op_loop(onnx_node_ctx *c);
+oa_status oa_onnx_op_scan(onnx_node_ctx *c);
+
+/* Handlers in onnx_ops_train.c (ai.onnx.preview.training). */
+oa_status oa_onnx_op_adagrad(onnx_node_ctx *c);
+oa_status oa_onnx_op_momentum(onnx_node_ctx *c);
+oa_status oa_onnx_op_adam(onnx_node_ctx *c);
+/* onnx_ops_grad.c */
+oa_status oa_onnx_op_gradient(onnx_node_ctx *c);
+
+/* Declared dims of ONNX value `name` of the node's graph (initializers,
+ * inputs, value_info, outputs; -1 for a dim that is not a number); returns
+ * the rank, -1 when unknown (onnx_ops_seq.c). */
+int64_t oa_onnx_declared_dims(const onnx_node_ctx *c, const char *name, int64_t dims[OA_MAX_RANK]);
+
+/* Handlers in onnx_ops_seq.c. */
+oa_status oa_onnx_seq_empty(onnx_node_ctx *c);
+oa_status oa_onnx_seq_construct(onnx_node_ctx *c);
+oa_status oa_onnx_seq_insert(onnx_node_ctx *c);
+oa_status oa_onnx_seq_erase(onnx_node_ctx *c);
+oa_status oa_onnx_seq_at(onnx_node_ctx *c);
+oa_status oa_onnx_seq_length(onnx_node_ctx *c);
+oa_status oa_onnx_split_to_seq(onnx_node_ctx *c);
+oa_status oa_onnx_concat_from_seq(onnx_node_ctx *c);
 
 #endif /* OA_ONNX_ONNX_INTERNAL_H */
