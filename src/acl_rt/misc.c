@@ -10,6 +10,7 @@
 #include "acl_rt/rt_internal.h"
 #include "base/acl_check.h"
 #include "base/error.h"
+#include "base/util.h"
 #include "mem/mem_table.h"
 
 static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -120,6 +121,30 @@ void oa_rt_overflow_note(const oa_stream *s)
     int32_t dev = oa_stream_device_id(s);
     if (dev >= 0 && dev < OA_RT_MAX_DEVICES) {
         __atomic_store_n(&g_overflow[dev], 1u, __ATOMIC_RELEASE);
+    }
+}
+
+void oa_rt_inline_run_begin(oa_rt_inline_run *r, int32_t timeout_ms)
+{
+    bool saturate = false;
+    r->device_id = -1;
+    oa_context *ctx = oa_ctx_current_quiet(true);
+    if (ctx != NULL) {
+        r->device_id = ctx->dev->id;
+        oa_ctx_release(ctx);
+        /* GE's internal model stream is made for the run: it has the mode set now */
+        aclrtFloatOverflowMode mode = ACL_RT_OVERFLOW_MODE_INFNAN;
+        (void)aclrtGetDeviceSatMode(&mode);
+        saturate = mode == ACL_RT_OVERFLOW_MODE_SATURATION;
+    }
+    const uint64_t deadline = timeout_ms > 0 ? oa_now_ns() + (uint64_t)timeout_ms * 1000000u : 0;
+    oa_run_scope_begin(&r->saved, saturate, oa_rt_op_execute_timeout_us(), deadline);
+}
+
+void oa_rt_inline_run_end(oa_rt_inline_run *r)
+{
+    if (oa_run_scope_end(&r->saved) && r->device_id >= 0 && r->device_id < OA_RT_MAX_DEVICES) {
+        __atomic_store_n(&g_overflow[r->device_id], 1u, __ATOMIC_RELEASE);
     }
 }
 
