@@ -238,6 +238,7 @@ typedef struct mdl {
     uint32_t id;
     aclmdlDataset *in, *out;
     void *x, *y1, *y2;
+    aclTensorDesc *td; /* the input's shape (dynamic model), owned here */
 } mdl;
 
 static void mdl_load(mdl *m, const char *om, bool dynamic)
@@ -255,8 +256,8 @@ static void mdl_load(mdl *m, const char *om, bool dynamic)
     assert_int_equal(aclmdlAddDatasetBuffer(m->out, aclCreateDataBuffer(m->y2, N * 2)), ACL_SUCCESS);
     if (dynamic) {
         const int64_t dims[1] = {N};
-        aclTensorDesc *td = aclCreateTensorDesc(ACL_FLOAT, 1, dims, ACL_FORMAT_ND);
-        assert_int_equal(aclmdlSetDatasetTensorDesc(m->in, td, 0), ACL_SUCCESS);
+        m->td = aclCreateTensorDesc(ACL_FLOAT, 1, dims, ACL_FORMAT_ND);
+        assert_int_equal(aclmdlSetDatasetTensorDesc(m->in, m->td, 0), ACL_SUCCESS);
     }
 }
 
@@ -271,6 +272,7 @@ static void mdl_unload(mdl *m)
             break;
         }
     }
+    aclDestroyTensorDesc(m->td); /* the dataset does not own it */
     (void)aclrtFree(m->x);
     (void)aclrtFree(m->y1);
     (void)aclrtFree(m->y2);
@@ -295,6 +297,8 @@ static void model_case(const char *om, bool dynamic)
     load_ref("x.bin", x, sizeof(x));
     load_ref("ok.bin", ok, sizeof(ok));
     mdl m, ma;
+    memset(&m, 0, sizeof(m));
+    memset(&ma, 0, sizeof(ma));
     mdl_load(&m, om, dynamic);
     mdl_load(&ma, om, dynamic);
     for (int mode = 0; mode < 2; ++mode) {
