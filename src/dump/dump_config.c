@@ -458,7 +458,10 @@ static oa_status check_constraints(const cJSON *dump)
         if (is_on(dump, "dump_op_switch")) {
             return BAD("dump_op_switch cannot be \"on\" when dump_debug is \"on\"");
         }
-        return OA_OK;
+        /* the overflow dump writes the operators that overflowed; openacl records overflow (aclrtGetOverflowStatus)
+         * but writes no overflow dump, so the setting is refused rather than accepted without effect */
+        return OA_FAIL(OA_E_FEATURE_UNSUPPORTED, "dump_debug [on] (overflow dump) is not supported: query overflow "
+                       "with aclrtGetOverflowStatus; use dump_list / dump_op_switch to dump operators");
     }
     st = check_dump_step(dump);
     if (st == OA_OK) {
