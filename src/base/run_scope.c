@@ -14,7 +14,7 @@ void oa_run_scope_begin(oa_run_scope *saved, bool saturate, uint64_t op_limit_us
         s.run_deadline = saved->run_deadline; /* a nested scope never outlives the enclosing one */
     }
     oa_g_run_scope = s;
-    feclearexcept(OA_FP_EXCEPTS);
+    oa_fp_clear();
 }
 
 bool oa_run_scope_end(const oa_run_scope *saved)

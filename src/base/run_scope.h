@@ -19,6 +19,50 @@
 /* The IEEE exception flags that mean "an infinity or a NaN was produced from finite operands". */
 #define OA_FP_EXCEPTS (FE_OVERFLOW | FE_DIVBYZERO | FE_INVALID)
 
+/*
+ * Reading and clearing the flags on the hot path (once per operator run). The kernels compute with SSE/AVX, whose
+ * flags live in MXCSR (bits 0, 2, 3 are FE_INVALID, FE_DIVBYZERO, FE_OVERFLOW on x86-64); glibc's fetestexcept /
+ * feclearexcept also save and restore the x87 environment, which costs far more than the check itself.
+ */
+#if defined(__x86_64__)
+static inline int oa_fp_excepts(void)
+{
+    unsigned int m;
+    __asm__ volatile("stmxcsr %0" : "=m"(m));
+    return (int)(m & (unsigned int)OA_FP_EXCEPTS);
+}
+static inline void oa_fp_clear(void)
+{
+    unsigned int m;
+    __asm__ volatile("stmxcsr %0" : "=m"(m));
+    if ((m & (unsigned int)OA_FP_EXCEPTS) != 0) { /* write MXCSR only when one of ours is set */
+        m &= ~(unsigned int)OA_FP_EXCEPTS;
+        __asm__ volatile("ldmxcsr %0" : : "m"(m));
+    }
+}
+/* Sets flags (masked: nothing traps) where oa_fp_excepts sees them; glibc's feraiseexcept may set x87 flags. */
+static inline void oa_fp_raise(int excepts)
+{
+    unsigned int m;
+    __asm__ volatile("stmxcsr %0" : "=m"(m));
+    m |= (unsigned int)excepts & (unsigned int)OA_FP_EXCEPTS;
+    __asm__ volatile("ldmxcsr %0" : : "m"(m));
+}
+#else
+static inline void oa_fp_raise(int excepts)
+{
+    feraiseexcept(excepts);
+}
+static inline int oa_fp_excepts(void)
+{
+    return fetestexcept(OA_FP_EXCEPTS);
+}
+static inline void oa_fp_clear(void)
+{
+    feclearexcept(OA_FP_EXCEPTS);
+}
+#endif
+
 typedef struct oa_run_scope {
     bool active;
     bool saturate;          /* ACL_RT_OVERFLOW_MODE_SATURATION: Inf results become the largest finite value, NaN 0 */

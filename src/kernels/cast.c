@@ -7,6 +7,7 @@
 #include "base/fp16.h"
 
 #include <fenv.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -205,11 +206,11 @@ static void cast_flag_chunk(const cast_ctx *c, size_t b, size_t e)
         if (to_int) {
             const double t = trunc(v);
             if (v != v || t < lo || t > hi) {
-                feraiseexcept(FE_INVALID);
+                oa_fp_raise(FE_INVALID);
                 return;
             }
         } else if (isfinite(v) && !isfinite(load_f(c->y, c->dst, i))) {
-            feraiseexcept(FE_OVERFLOW);
+            oa_fp_raise(FE_OVERFLOW);
             return;
         }
     }
@@ -220,9 +221,23 @@ static void cast_task(void *vctx, size_t tid, size_t b, size_t e)
     (void)tid;
     const cast_ctx *c = vctx;
     if (c->src == OA_KDT_F32 && c->dst == OA_KDT_F16) {
-        for (size_t i = b; i < e; i++) {
-            ((uint16_t *)c->y)[i] = oa_f32_to_f16(((const float *)c->x)[i]);
+        const float *x = c->x;
+        uint16_t *y = c->y;
+        if (!c->check) {
+            for (size_t i = b; i < e; i++) {
+                y[i] = oa_f32_to_f16(x[i]);
+            }
+            return;
         }
+        unsigned overflowed = 0; /* a finite float32 that became a float16 infinity (fpcheck.c) */
+        for (size_t i = b; i < e; i++) {
+            y[i] = oa_f32_to_f16(x[i]);
+            overflowed |= ((y[i] & 0x7c00u) == 0x7c00u) & (fabsf(x[i]) <= FLT_MAX);
+        }
+        if (overflowed) {
+            oa_fp_raise(FE_OVERFLOW);
+        }
+        return;
     } else if (c->src == OA_KDT_F16 && c->dst == OA_KDT_F32) {
         for (size_t i = b; i < e; i++) {
             ((float *)c->y)[i] = oa_f16_to_f32(((const uint16_t *)c->x)[i]);

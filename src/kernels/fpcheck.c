@@ -121,11 +121,12 @@ oa_status oa_kop_run_scoped(const oa_kop *op, const void *const *in, void *const
     if (oa_run_expired(sc->run_deadline)) {
         return OA_FAIL(OA_E_RT_STREAM_SYNC_TIMEOUT, "%s not started: the run's timeout has passed", name);
     }
-    feclearexcept(OA_FP_EXCEPTS);
+    /* the flags are clear here: the scope began clear and every check below clears what it found (reading MXCSR
+     * waits for the pending vector instructions, so it is read once per operator, after it) */
     oa_status st = op->fam->run(op, in, out, ws, pool);
-    const int raised = fetestexcept(OA_FP_EXCEPTS);
+    const int raised = oa_fp_excepts();
     if (raised != 0) {
-        feclearexcept(OA_FP_EXCEPTS);
+        oa_fp_clear();
         if (st == OA_OK && check_run(op, in, out, raised, sc->saturate)) {
             sc->overflow = true;
         }

@@ -100,10 +100,10 @@ static void do_chunks(oa_threadpool *p, size_t tid)
             p->fn(p->ctx, tid, b, e);
         }
         if (tid != 0) { /* a worker: its overflow flags belong to the caller's operator */
-            const int f = fetestexcept(OA_FP_EXCEPTS);
+            const int f = oa_fp_excepts();
             if (f != 0) {
                 atomic_fetch_or(&p->fp_excepts, f);
-                feclearexcept(f);
+                oa_fp_clear();
             }
         }
         uint32_t n = p->nchunks;
@@ -269,7 +269,7 @@ static void dispatch(oa_threadpool *p, size_t n_use, oa_parallel_fn fn, void *ct
     }
     const int f = atomic_exchange(&p->fp_excepts, 0);
     if (f != 0) {
-        feraiseexcept(f); /* masked exceptions: only sets the caller's flags */
+        oa_fp_raise(f); /* masked exceptions: only sets the caller's flags */
     }
     pthread_mutex_unlock(&p->call_lock);
 }
