@@ -549,10 +549,43 @@ static bool random_out_bytes(const aclrtRandomNumTaskInfo *ti, uint64_t n, size_
     return n <= SIZE_MAX && oa_mul_size((size_t)n, random_elem_size(ti->dataType), bytes);
 }
 
+/*
+ * The function's parameters (min/max, mean/stddev, or the dropout ratio), the two 8-byte slots of CANN's
+ * parameter block: the value bytes (or the address) of each, zero-padded. NULL second for the dropout bitmask.
+ */
+static void random_params(aclrtRandomNumFuncParaInfo *f, aclrtRandomParaInfo **first, aclrtRandomParaInfo **second)
+{
+    switch (f->funcType) {
+    case ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK:
+        *first = &f->paramInfo.dropoutBitmaskInfo.dropoutRation;
+        *second = NULL;
+        break;
+    case ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS:
+        *first = &f->paramInfo.uniformDisInfo.min;
+        *second = &f->paramInfo.uniformDisInfo.max;
+        break;
+    default:
+        *first = &f->paramInfo.normalDisInfo.mean;
+        *second = &f->paramInfo.normalDisInfo.stddev;
+        break;
+    }
+}
+
+#define OA_RANDOM_PARA_BYTES 16u
+
 static oa_status random_run(void *args, const oa_task_exec *exec)
 {
     (void)exec;
-    const aclrtRandomNumTaskInfo *ti = &((const random_args *)args)->info;
+    aclrtRandomNumTaskInfo *ti = &((random_args *)args)->info;
+    if (ti->randomParaAddr != NULL) {
+        /* CANN's generator reads its parameters from the parameter block when it runs (docs/runtime.md) */
+        aclrtRandomParaInfo *first = NULL, *second = NULL;
+        random_params(&ti->randomNumFuncParaInfo, &first, &second);
+        memcpy(first->valueOrAddr, ti->randomParaAddr, 8);
+        if (second != NULL) {
+            memcpy(second->valueOrAddr, (const uint8_t *)ti->randomParaAddr + 8, 8);
+        }
+    }
     uint64_t seed = 0, n = 0;
     oa_status st = para_u64(&ti->randomSeed, "randomSeed", &seed);
     if (st == OA_OK) {
@@ -631,6 +664,21 @@ ACL_FUNC_VISIBILITY aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo *t
     }
     random_args a;
     memcpy(&a.info, taskInfo, sizeof(a.info));
+    if (taskInfo->randomParaAddr != NULL) {
+        /* as CANN: the parameters are written into the caller's parameter block now, read from it at run time */
+        st = check_device_range(taskInfo->randomParaAddr, OA_RANDOM_PARA_BYTES, "randomParaAddr");
+        if (st != OA_OK) {
+            ACL_RETURN_STATUS(st);
+        }
+        aclrtRandomParaInfo *first = NULL, *second = NULL;
+        random_params(&a.info.randomNumFuncParaInfo, &first, &second);
+        uint8_t block[OA_RANDOM_PARA_BYTES] = {0};
+        memcpy(block, first->valueOrAddr, first->size < 8 ? first->size : 8);
+        if (second != NULL) {
+            memcpy(block + 8, second->valueOrAddr, second->size < 8 ? second->size : 8);
+        }
+        memcpy(taskInfo->randomParaAddr, block, sizeof(block));
+    }
     oa_task_desc d = {.kind = OA_TASK_KIND_GENERIC, .run = random_run, .args = &a, .args_size = sizeof(a)};
     ACL_RETURN_STATUS(submit_on(stream, &d));
 }

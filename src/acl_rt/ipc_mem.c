@@ -365,3 +365,35 @@ void oa_rt_ipc_mem_reset(void)
         r = next;
     }
 }
+
+/*
+ * Links between the dies of a chip (aclrtIpcMemSetAttr) and process allow-lists of other servers of a super pod
+ * (aclrtIpcMemImportPidInterServer) exist only on CANN's super-pod products (Atlas A3); CANN's runtime answers
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT on every other device, and the CPU device is neither multi-die nor part of a super
+ * pod. The arguments are checked as CANN does, then the calls answer 207000 (docs/runtime.md, "IPC memory").
+ */
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetAttr(const char *key, aclrtIpcMemAttrType type, uint64_t attr)
+{
+    ACL_REQUIRE(key != NULL, OA_E_RT_PARAM, "key must not be NULL");
+    ACL_REQUIRE(type == ACL_RT_IPC_MEM_ATTR_ACCESS_LINK, OA_E_RT_PARAM,
+                "type [%d] must be ACL_RT_IPC_MEM_ATTR_ACCESS_LINK", (int)type);
+    ACL_REQUIRE(attr <= ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_MULTI_PORT_PATH, OA_E_RT_PARAM,
+                "attr [%llu] must be one of the ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_* values [0, 3]",
+                (unsigned long long)attr);
+    ACL_RETURN_STATUS(OA_FAIL(OA_E_RT_FEATURE_NOT_SUPPORT,
+                              "aclrtIpcMemSetAttr: the access link between dies is a feature of multi-die super-pod "
+                              "devices (Atlas A3); the CPU device has one memory path"));
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemImportPidInterServer(const char *key, aclrtServerPid *serverPids, size_t num)
+{
+    ACL_REQUIRE(key != NULL, OA_E_RT_PARAM, "key must not be NULL");
+    ACL_REQUIRE(serverPids != NULL, OA_E_RT_PARAM, "serverPids must not be NULL");
+    ACL_REQUIRE(num != 0, OA_E_RT_PARAM, "num must not be 0");
+    for (size_t i = 0; i < num; ++i) {
+        ACL_REQUIRE(serverPids[i].pid != NULL, OA_E_RT_PARAM, "serverPids[%zu].pid must not be NULL", i);
+    }
+    ACL_RETURN_STATUS(OA_FAIL(OA_E_RT_FEATURE_NOT_SUPPORT,
+                              "aclrtIpcMemImportPidInterServer: allow-lists of other servers exist only in a super pod "
+                              "(Atlas A3); the CPU device is not part of one (use aclrtIpcMemSetImportPid)"));
+}

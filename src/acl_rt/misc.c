@@ -10,6 +10,7 @@
 #include "acl_rt/rt_internal.h"
 #include "base/acl_check.h"
 #include "base/error.h"
+#include "base/util.h"
 #include "mem/mem_table.h"
 
 static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -21,7 +22,7 @@ void oa_rt_misc_reset(void)
 {
     pthread_mutex_lock(&g_mu);
     g_op_wait_timeout_s = 0;
-    g_op_execute_timeout_us = 0;
+    __atomic_store_n(&g_op_execute_timeout_us, 0, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&g_mu);
     for (size_t i = 0; i < OA_RT_MAX_DEVICES; ++i) {
         __atomic_store_n(&g_overflow[i], 0u, __ATOMIC_RELAXED);
@@ -30,10 +31,7 @@ void oa_rt_misc_reset(void)
 
 uint64_t oa_rt_op_execute_timeout_us(void)
 {
-    pthread_mutex_lock(&g_mu);
-    uint64_t v = g_op_execute_timeout_us;
-    pthread_mutex_unlock(&g_mu);
-    return v;
+    return __atomic_load_n(&g_op_execute_timeout_us, __ATOMIC_RELAXED); /* read for every task: no lock */
 }
 
 uint32_t oa_rt_op_wait_timeout_s(void)
@@ -46,9 +44,7 @@ uint32_t oa_rt_op_wait_timeout_s(void)
 
 static void set_execute_timeout_us(uint64_t us)
 {
-    pthread_mutex_lock(&g_mu);
-    g_op_execute_timeout_us = us;
-    pthread_mutex_unlock(&g_mu);
+    __atomic_store_n(&g_op_execute_timeout_us, us, __ATOMIC_RELAXED);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtSetOpWaitTimeout(uint32_t timeout)
@@ -120,6 +116,32 @@ void oa_rt_overflow_note(const oa_stream *s)
     int32_t dev = oa_stream_device_id(s);
     if (dev >= 0 && dev < OA_RT_MAX_DEVICES) {
         __atomic_store_n(&g_overflow[dev], 1u, __ATOMIC_RELEASE);
+    }
+}
+
+void oa_rt_inline_run_begin(oa_rt_inline_run *r, int32_t timeout_ms)
+{
+    /* GE's internal model stream is made for the run: it has the device's mode of now (an atomic load) */
+    aclrtFloatOverflowMode mode = ACL_RT_OVERFLOW_MODE_INFNAN;
+    (void)aclrtGetDeviceSatMode(&mode);
+    const uint64_t deadline = timeout_ms > 0 ? oa_now_ns() + (uint64_t)timeout_ms * 1000000u : 0;
+    r->device_id = -1;
+    oa_run_scope_begin(&r->saved, mode == ACL_RT_OVERFLOW_MODE_SATURATION, oa_rt_op_execute_timeout_us(), deadline);
+}
+
+void oa_rt_inline_run_end(oa_rt_inline_run *r)
+{
+    if (!oa_run_scope_end(&r->saved)) {
+        return;
+    }
+    /* an overflow (rare): the device of the calling thread's context records it */
+    oa_context *ctx = oa_ctx_current_quiet(true);
+    if (ctx != NULL) {
+        r->device_id = ctx->dev->id;
+        oa_ctx_release(ctx);
+    }
+    if (r->device_id >= 0 && r->device_id < OA_RT_MAX_DEVICES) {
+        __atomic_store_n(&g_overflow[r->device_id], 1u, __ATOMIC_RELEASE);
     }
 }
 

@@ -212,6 +212,7 @@ struct oa_stream {
 
     uint64_t failure_mode;    /* ACL_CONTINUE_ON_FAILURE / ACL_STOP_ON_FAILURE */
     uint32_t overflow_switch;
+    bool overflow_quiet; /* the switch was turned off explicitly: the stream's tasks record no overflow */
     uint32_t user_tag;
     uint32_t cache_op_info;
     oa_stream_intercept_fn icpt;

@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "acl/acl_base.h"
+#include "base/run_scope.h"
 #include "base/status.h"
 
 typedef struct oa_stream oa_stream;
@@ -165,5 +166,18 @@ typedef struct oa_rt_allocator {
  * when the stream has no registered allocator.
  */
 bool oa_rt_allocator_get(aclrtStream handle, oa_rt_allocator *out);
+
+/*
+ * Device work run on the calling thread instead of a stream worker (aclmdlExecute runs the model inline): opens the
+ * run scope a stream task gets (base/run_scope.h) for the current context's device: its saturation mode, the
+ * operator execute timeout and, when timeout_ms > 0, a deadline for the whole run (operators still running then
+ * are stopped, OA_E_RT_STREAM_SYNC_TIMEOUT). oa_rt_inline_run_end closes it and records an overflow on the device.
+ */
+typedef struct oa_rt_inline_run {
+    oa_run_scope saved;
+    int32_t device_id; /* -1: no current context */
+} oa_rt_inline_run;
+void oa_rt_inline_run_begin(oa_rt_inline_run *r, int32_t timeout_ms);
+void oa_rt_inline_run_end(oa_rt_inline_run *r);
 
 #endif /* OA_ACL_RT_RT_STREAM_H */

@@ -23,6 +23,7 @@
 #include "acl_rt/rt_internal.h"
 #include "base/acl_check.h"
 #include "base/error.h"
+#include "base/run_scope.h"
 #include "base/util.h"
 #include "prof/prof_internal.h"
 
@@ -209,7 +210,14 @@ static void *worker_main(void *arg)
             /* aclrtSetOpExecuteTimeOut*: an operator that runs longer fails with CANN's AI Core timeout code. */
             const uint64_t limit_us = t->kind == OA_TASK_KIND_KERNEL ? oa_rt_op_execute_timeout_us() : 0;
             const uint64_t t0 = limit_us != 0 ? oa_now_ns() : 0;
+            /* the kernels of the task: the stream's saturation mode, overflow record, per-operator timeout */
+            oa_run_scope outer;
+            oa_run_scope_begin(&outer, s->sat_mode == ACL_RT_OVERFLOW_MODE_SATURATION, oa_rt_op_execute_timeout_us(),
+                               0);
             st = t->run(t->args, &exec);
+            if (oa_run_scope_end(&outer) && !__atomic_load_n(&s->overflow_quiet, __ATOMIC_RELAXED)) {
+                oa_rt_overflow_note(s);
+            }
             if (limit_us != 0 && st == OA_OK) {
                 const uint64_t spent_us = (oa_now_ns() - t0) / 1000u;
                 if (spent_us > limit_us) {
@@ -917,6 +925,7 @@ ACL_FUNC_VISIBILITY aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, ui
     }
     pthread_mutex_lock(&s->mu);
     s->overflow_switch = flag;
+    __atomic_store_n(&s->overflow_quiet, flag == 0u, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&s->mu);
     oa_stream_release(s);
     return ACL_SUCCESS;
@@ -957,6 +966,7 @@ ACL_FUNC_VISIBILITY aclError aclrtSetStreamAttribute(aclrtStream stream, aclrtSt
         }
         pthread_mutex_lock(&s->mu);
         s->overflow_switch = value->overflowSwitch;
+        __atomic_store_n(&s->overflow_quiet, value->overflowSwitch == 0u, __ATOMIC_RELAXED);
         pthread_mutex_unlock(&s->mu);
         break;
     case ACL_STREAM_ATTR_USER_CUSTOM_TAG:

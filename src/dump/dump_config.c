@@ -294,7 +294,9 @@ static oa_status check_dump_path(const cJSON *dump)
         if (!valid_dir_chars(after)) {
             return BAD("dump_path [%s] contains invalid characters", after);
         }
-        return OA_OK;
+        /* CANN sends such dumps to a dump server on that host; there is none here (docs/dump.md) */
+        return OA_FAIL(OA_E_FEATURE_UNSUPPORTED, "dump_path [%s] names a remote host: dumping to another host is "
+                       "not supported, give a local directory", path);
     }
     char real[PATH_MAX];
     struct stat sb;
@@ -456,11 +458,19 @@ static oa_status check_constraints(const cJSON *dump)
         if (is_on(dump, "dump_op_switch")) {
             return BAD("dump_op_switch cannot be \"on\" when dump_debug is \"on\"");
         }
-        return OA_OK;
+        /* the overflow dump writes the operators that overflowed; openacl records overflow (aclrtGetOverflowStatus)
+         * but writes no overflow dump, so the setting is refused rather than accepted without effect */
+        return OA_FAIL(OA_E_FEATURE_UNSUPPORTED, "dump_debug [on] (overflow dump) is not supported: query overflow "
+                       "with aclrtGetOverflowStatus; use dump_list / dump_op_switch to dump operators");
     }
     st = check_dump_step(dump);
     if (st == OA_OK) {
         st = check_dump_list(dump, str_or(dump, "dump_level", "all"));
+    }
+    if (st == OA_OK && strcmp(str_or(dump, "dump_level", "all"), "kernel") == 0) {
+        /* kernel level selects the kernels launched directly (aclnn), which openacl does not have (docs/dump.md) */
+        return OA_FAIL(OA_E_FEATURE_UNSUPPORTED, "dump_level [kernel] is not supported: it dumps aclnn kernels, which "
+                       "openacl does not have; use \"op\" or \"all\"");
     }
     if (st == OA_OK && member(dump, "dump_stats") != NULL) {
         if (array_size(member(dump, "dump_stats")) == 0) {

@@ -97,18 +97,6 @@ static bool begin_common(oa_dump_run *r, bool single_op)
         r->cfg = NULL;
         return false;
     }
-    if (r->cfg->dump_path[0] != '/' && strchr(r->cfg->dump_path, ':') != NULL) {
-        OA_LOGW("dump_path [%s] names a remote host; openacl writes local files only: nothing is dumped",
-                r->cfg->dump_path);
-        oa_dump_config_destroy(r->cfg);
-        r->cfg = NULL;
-        return false;
-    }
-    if (r->cfg->level == OA_DUMP_LEVEL_KERNEL) { /* aclnn kernels only: no GE op is dumped */
-        oa_dump_config_destroy(r->cfg);
-        r->cfg = NULL;
-        return false;
-    }
     r->inputs = r->cfg->mode != OA_DUMP_MODE_OUTPUT;
     r->outputs = r->cfg->mode != OA_DUMP_MODE_INPUT;
     return true;

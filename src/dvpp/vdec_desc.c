@@ -62,6 +62,21 @@ static oa_status set_bit_depth(aclvdecChannelDesc *d, uint32_t v)
     return OA_OK;
 }
 
+/*
+ * refFrameNum sizes a hardware decoder's reference buffers; libavcodec allocates the references each stream
+ * declares, so a number cannot take effect: 0 (the default, "as the stream needs") is accepted, others are refused
+ * as CANN refuses the setting on the SoCs without it (docs/dvpp.md, VDEC).
+ */
+static oa_status set_ref_frame_num(aclvdecChannelDesc *d, uint32_t v)
+{
+    if (v != 0) {
+        return OA_FAIL(OA_E_FEATURE_UNSUPPORTED, "VDEC refFrameNum [%u] is not supported: the software decoder keeps "
+                       "the reference frames the stream declares (0 keeps that default)", v);
+    }
+    d->ref_frame_num = 0;
+    return OA_OK;
+}
+
 #define VDEC_SETTER(fn, type, body)                                         \
     ACL_FUNC_VISIBILITY aclError fn(aclvdecChannelDesc *channelDesc, type v) \
     {                                                                       \
@@ -75,7 +90,7 @@ VDEC_SETTER(aclvdecSetChannelDescThreadId, uint64_t, channelDesc->thread_id = v)
 VDEC_SETTER(aclvdecSetChannelDescCallback, aclvdecCallback, channelDesc->callback = v)
 VDEC_SETTER(aclvdecSetChannelDescOutPicWidth, uint32_t, channelDesc->out_width = v)
 VDEC_SETTER(aclvdecSetChannelDescOutPicHeight, uint32_t, channelDesc->out_height = v)
-VDEC_SETTER(aclvdecSetChannelDescRefFrameNum, uint32_t, channelDesc->ref_frame_num = v)
+VDEC_SETTER(aclvdecSetChannelDescRefFrameNum, uint32_t, ACL_RETURN_STATUS(set_ref_frame_num(channelDesc, v)))
 VDEC_SETTER(aclvdecSetChannelDescOutMode, uint32_t, ACL_REQUIRE(v <= 1, OA_E_PARAM, "VDEC outMode [%u] must be 0 or 1", v);
             channelDesc->out_mode = v)
 VDEC_SETTER(aclvdecSetChannelDescEnType, acldvppStreamFormat, ACL_RETURN_STATUS(set_en_type(channelDesc, (uint32_t)v)))
@@ -166,8 +181,7 @@ ACL_FUNC_VISIBILITY aclError aclvdecSetChannelDescParam(aclvdecChannelDesc *chan
         d->out_height = v;
         return ACL_SUCCESS;
     case ACL_VDEC_REF_FRAME_NUM_UINT32:
-        d->ref_frame_num = v;
-        return ACL_SUCCESS;
+        ACL_RETURN_STATUS(set_ref_frame_num(d, v));
     default: /* ACL_VDEC_BIT_DEPTH_UINT32 */
         ACL_RETURN_STATUS(set_bit_depth(d, v));
     }

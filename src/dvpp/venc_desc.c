@@ -50,6 +50,13 @@ static oa_status check_u32(aclvencChannelDescParamType t, uint32_t v)
             return OA_FAIL(OA_E_PARAM, "VENC enType [%u] must be in [0, %u]", v, (uint32_t)H264_HIGH_LEVEL);
         }
         return OA_OK;
+    case ACL_VENC_MAX_IP_PROP_UINT32:
+        /* a cap on the I-frame / P-frame size ratio: libx264 / libx265 have none (docs/dvpp.md, VENC) */
+        if (v != 0) {
+            return OA_FAIL(OA_E_FEATURE_UNSUPPORTED, "VENC maxIpProp [%u] is not supported: the software encoders "
+                           "have no bound on the I-frame / P-frame size ratio (0 keeps the encoder's rate control)", v);
+        }
+        return OA_OK;
     case ACL_VENC_RC_MODE_UINT32:
         if (v > VENC_RC_CBR) {
             return OA_FAIL(OA_E_PARAM, "VENC rcMode [%u] must be 0 (default, VBR), 1 (VBR) or 2 (CBR)", v);

@@ -6,6 +6,8 @@
 
 #include "base/fp16.h"
 
+#include <fenv.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -117,7 +119,7 @@ static int64_t sat_i64(double v, double lo, double hi)
         return (int64_t)lo;
     }
     if (v >= hi) {
-        return v >= 9.2233720368547758e18 ? INT64_MAX : (int64_t)hi;
+        return hi >= 9.2233720368547758e18 ? INT64_MAX : (int64_t)hi; /* the type's bound, not int64's */
     }
     return (int64_t)v;
 }
@@ -168,16 +170,74 @@ typedef struct cast_ctx {
     oa_kdtype src, dst;
     const void *x;
     void *y;
+    bool check; /* inside a run scope: report the conversions that overflowed (fpcheck.c) */
 } cast_ctx;
+
+/* The range of an integer type as doubles; false for non-integer types. */
+static bool int_range(oa_kdtype t, double *lo, double *hi)
+{
+    switch (t) {
+    case OA_KDT_I8: *lo = INT8_MIN; *hi = INT8_MAX; return true;
+    case OA_KDT_U8: *lo = 0; *hi = UINT8_MAX; return true;
+    case OA_KDT_I16: *lo = INT16_MIN; *hi = INT16_MAX; return true;
+    case OA_KDT_U16: *lo = 0; *hi = UINT16_MAX; return true;
+    case OA_KDT_I32: *lo = INT32_MIN; *hi = INT32_MAX; return true;
+    case OA_KDT_U32: *lo = 0; *hi = UINT32_MAX; return true;
+    case OA_KDT_I64: *lo = -9.2233720368547758e18; *hi = 9.2233720368547758e18; return true;
+    case OA_KDT_U64: *lo = 0; *hi = 1.8446744073709552e19; return true;
+    default: return false;
+    }
+}
+
+/*
+ * After a chunk of a float-source conversion, inside a run scope: raises the IEEE flag of what the software
+ * conversion saturated silently (a finite value that became Inf in a narrower float type: FE_OVERFLOW; NaN or a
+ * value out of an integer type's range: FE_INVALID), so the run's check sees it (fpcheck.c).
+ */
+static void cast_flag_chunk(const cast_ctx *c, size_t b, size_t e)
+{
+    double lo = 0, hi = 0;
+    const bool to_int = int_range(c->dst, &lo, &hi);
+    if (!to_int && c->dst != OA_KDT_F16 && c->dst != OA_KDT_BF16 && !(c->dst == OA_KDT_F32 && c->src == OA_KDT_F64)) {
+        return; /* widening or bool: nothing can overflow */
+    }
+    for (size_t i = b; i < e; i++) {
+        const double v = load_f(c->x, c->src, i);
+        if (to_int) {
+            const double t = trunc(v);
+            if (v != v || t < lo || t > hi) {
+                oa_fp_raise(FE_INVALID);
+                return;
+            }
+        } else if (isfinite(v) && !isfinite(load_f(c->y, c->dst, i))) {
+            oa_fp_raise(FE_OVERFLOW);
+            return;
+        }
+    }
+}
 
 static void cast_task(void *vctx, size_t tid, size_t b, size_t e)
 {
     (void)tid;
     const cast_ctx *c = vctx;
     if (c->src == OA_KDT_F32 && c->dst == OA_KDT_F16) {
-        for (size_t i = b; i < e; i++) {
-            ((uint16_t *)c->y)[i] = oa_f32_to_f16(((const float *)c->x)[i]);
+        const float *x = c->x;
+        uint16_t *y = c->y;
+        if (!c->check) {
+            for (size_t i = b; i < e; i++) {
+                y[i] = oa_f32_to_f16(x[i]);
+            }
+            return;
         }
+        unsigned overflowed = 0; /* a finite float32 that became a float16 infinity (fpcheck.c) */
+        for (size_t i = b; i < e; i++) {
+            y[i] = oa_f32_to_f16(x[i]);
+            overflowed |= ((y[i] & 0x7c00u) == 0x7c00u) & (fabsf(x[i]) <= FLT_MAX);
+        }
+        if (overflowed) {
+            oa_fp_raise(FE_OVERFLOW);
+        }
+        return;
     } else if (c->src == OA_KDT_F16 && c->dst == OA_KDT_F32) {
         for (size_t i = b; i < e; i++) {
             ((float *)c->y)[i] = oa_f16_to_f32(((const uint16_t *)c->x)[i]);
@@ -192,6 +252,9 @@ static void cast_task(void *vctx, size_t tid, size_t b, size_t e)
             int64_t v = load_i(c->x, c->src, i, &u);
             store_i(c->y, c->dst, i, v, u, c->src == OA_KDT_U64);
         }
+    }
+    if (c->check && is_float(c->src)) {
+        cast_flag_chunk(c, b, e);
     }
 }
 
@@ -210,7 +273,7 @@ static oa_status cast_run(const oa_kop *op, const void *const *in, void *const *
         }
         return OA_OK;
     }
-    cast_ctx c = {src, dst, in[0], out[0]};
+    cast_ctx c = {src, dst, in[0], out[0], oa_run_scope_current() != NULL};
     oa_threadpool_parallel_for(pool, n, OA_KGRAIN_ELEMS, cast_task, &c);
     return OA_OK;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "base/run_scope.h"
 #include "base/util.h"
 #include "kernels/kernels.h"
 
@@ -47,6 +48,13 @@ extern const oa_kfamily oa_kfam_conv2d, oa_kfam_conv2d_transpose, oa_kfam_matmul
     oa_kfam_gather, oa_kfam_pad, oa_kfam_tile, oa_kfam_expand, oa_kfam_fill, oa_kfam_range, oa_kfam_resize,
     oa_kfam_topk, oa_kfam_nms, oa_kfam_lstm, oa_kfam_copy, oa_kfam_reorder,
     oa_kfam_conv_ref, oa_kfam_aipp, oa_kfam_index;
+
+/*
+ * oa_kop_run inside a run scope (run_scope.h, fpcheck.c): the operator's deadline, the check of the IEEE
+ * exception flags after the run (overflow record, saturation of the results) and the timeout report.
+ */
+oa_status oa_kop_run_scoped(const oa_kop *op, const void *const *in, void *const *out, void *ws, oa_threadpool *pool,
+                            oa_run_scope *sc, const char *name);
 
 /* ---- helpers (kernels.c) ---- */
 

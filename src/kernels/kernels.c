@@ -545,7 +545,11 @@ oa_status oa_kop_run(const oa_kop *op, const void *const *inputs, void *const *o
     if (op->ws_size > 0 && workspace == NULL) {
         return OA_FAIL(OA_E_PARAM, "%s: workspace of %zu bytes required", k_names[op->type], op->ws_size);
     }
-    return op->fam->run(op, inputs, outputs, workspace, pool);
+    oa_run_scope *sc = oa_run_scope_current();
+    if (sc == NULL) {
+        return op->fam->run(op, inputs, outputs, workspace, pool);
+    }
+    return oa_kop_run_scoped(op, inputs, outputs, workspace, pool, sc, k_names[op->type]);
 }
 
 oa_kop_type oa_kop_get_type(const oa_kop *op)

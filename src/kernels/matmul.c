@@ -456,6 +456,7 @@ typedef struct mm_ctx {
     _Atomic size_t next;
     size_t ntasks;
     _Atomic int err;
+    uint64_t deadline; /* the run scope's deadline (run_scope.h): slices after it are not started */
 } mm_ctx;
 
 static void mm_dnnl_worker(void *vctx, size_t tid, size_t b, size_t e)
@@ -467,7 +468,7 @@ static void mm_dnnl_worker(void *vctx, size_t tid, size_t b, size_t e)
     int saved = oa_dnnl_enter();
     for (;;) {
         size_t t = atomic_fetch_add(&c->next, 1);
-        if (t >= c->ntasks) {
+        if (t >= c->ntasks || oa_run_expired(c->deadline)) {
             break;
         }
         int64_t bi = (int64_t)t / s->nslices;
@@ -514,6 +515,7 @@ typedef struct mm_ref_ctx {
     const mm_state *s;
     const void *const *in;
     float *c;
+    uint64_t deadline; /* the run scope's deadline: rows after it are not computed */
 } mm_ref_ctx;
 
 static void mm_ref_task(void *vctx, size_t tid, size_t b, size_t e)
@@ -523,6 +525,9 @@ static void mm_ref_task(void *vctx, size_t tid, size_t b, size_t e)
     const mm_state *s = c->s;
     const mm_geom *g = &s->g;
     for (size_t t = b; t < e; t++) { /* t = batch * M + m */
+        if (c->deadline != 0 && oa_run_expired(c->deadline)) {
+            return; /* stopped: the caller reports the timeout */
+        }
         int64_t bi = (int64_t)t / g->M, m = (int64_t)t % g->M;
         int64_t oa, ob;
         batch_offsets(g, bi, &oa, &ob);
@@ -568,7 +573,8 @@ static oa_status mm_run(const oa_kop *op, const void *const *in, void *const *ou
         return OA_OK;
     }
     if (s->use_dnnl) {
-        mm_ctx c = {.s = s, .in = in, .c = out[0], .ws = ws, .slot = (s->scratch_max + 63) / 64 * 64};
+        mm_ctx c = {.s = s, .in = in, .c = out[0], .ws = ws, .slot = (s->scratch_max + 63) / 64 * 64,
+                    .deadline = oa_run_deadline()};
         atomic_init(&c.next, 0);
         atomic_init(&c.err, 0);
         c.ntasks = (size_t)(g->nbatch * s->nslices);
@@ -577,7 +583,7 @@ static oa_status mm_run(const oa_kop *op, const void *const *in, void *const *ou
         oa_threadpool_run_n(pool, nthr < c.ntasks ? nthr : c.ntasks, mm_dnnl_worker, &c);
         return atomic_load(&c.err) ? OA_FAIL(OA_E_INTERNAL, "MatMul: oneDNN execution failed") : OA_OK;
     }
-    mm_ref_ctx c = {s, in, out[0]};
+    mm_ref_ctx c = {s, in, out[0], oa_run_deadline()};
     oa_threadpool_parallel_for(pool, (size_t)(g->nbatch * g->M), 1, mm_ref_task, &c);
     return OA_OK;
 }

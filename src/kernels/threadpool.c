@@ -15,6 +15,7 @@
 #include "kernels/threadpool.h"
 
 #include <errno.h>
+#include <fenv.h>
 #include <linux/futex.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -25,6 +26,7 @@
 #include <unistd.h>
 
 #include "base/error.h"
+#include "base/run_scope.h"
 #include "base/util.h"
 
 #define MAX_THREADS 64
@@ -49,6 +51,8 @@ struct oa_threadpool {
     size_t range, chunk;
     bool per_thread; /* run_n mode: chunk i is the call fn(ctx, i, i, i + 1) */
     uint32_t nchunks;
+    uint64_t deadline; /* the caller's run deadline (run_scope.h): later chunks are skipped once it passed */
+    _Atomic int fp_excepts; /* IEEE exception flags the workers raised, handed to the caller */
     _Alignas(64) _Atomic uint64_t work;    /* next chunk << 32 | chunk count */
     _Alignas(64) _Atomic uint32_t done;    /* completed chunks */
     _Atomic uint32_t caller_sleeping;
@@ -86,12 +90,21 @@ static void do_chunks(oa_threadpool *p, size_t tid)
             continue;
         }
         /* claimed chunk `next` of the current task: its fields are stable until it completes */
-        if (p->per_thread) {
+        if (p->deadline != 0 && oa_run_expired(p->deadline)) {
+            /* cancelled: the operator's deadline passed; its caller reports the timeout */
+        } else if (p->per_thread) {
             p->fn(p->ctx, next, next, next + 1);
         } else {
             size_t b = (size_t)next * p->chunk;
             size_t e = b + p->chunk < p->range ? b + p->chunk : p->range;
             p->fn(p->ctx, tid, b, e);
+        }
+        if (tid != 0) { /* a worker: its overflow flags belong to the caller's operator */
+            const int f = oa_fp_excepts();
+            if (f != 0) {
+                atomic_fetch_or(&p->fp_excepts, f);
+                oa_fp_clear();
+            }
         }
         uint32_t n = p->nchunks;
         if (atomic_fetch_add(&p->done, 1) + 1 == n && atomic_load(&p->caller_sleeping)) {
@@ -227,6 +240,7 @@ static void dispatch(oa_threadpool *p, size_t n_use, oa_parallel_fn fn, void *ct
     p->range = range;
     p->chunk = chunk;
     p->per_thread = per_thread;
+    p->deadline = oa_run_deadline();
     uint32_t n = (uint32_t)(per_thread ? range : (range + chunk - 1) / chunk);
     p->nchunks = n;
     atomic_store(&p->done, 0);
@@ -252,6 +266,10 @@ static void dispatch(oa_threadpool *p, size_t n_use, oa_parallel_fn fn, void *ct
             }
             atomic_store(&p->caller_sleeping, 0);
         }
+    }
+    const int f = atomic_exchange(&p->fp_excepts, 0);
+    if (f != 0) {
+        oa_fp_raise(f); /* masked exceptions: only sets the caller's flags */
     }
     pthread_mutex_unlock(&p->call_lock);
 }

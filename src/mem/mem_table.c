@@ -120,7 +120,12 @@ static void account(const entry *e, bool add)
     }
 }
 
-static void *raw_alloc(size_t size, size_t *raw_size, bool *mmapped, void **raw)
+/*
+ * Blocks of 1 MiB and more are their own mmap. Smaller device blocks come from the heap but start on a page and
+ * own whole pages, so that any device block can be re-mapped onto shared memory at its address (IPC export,
+ * oa_mem_share) without taking other data along; smaller host blocks are only MEM_ALIGN-aligned.
+ */
+static void *raw_alloc(size_t size, bool whole_pages, size_t *raw_size, bool *mmapped, void **raw)
 {
     if (size >= MEM_MMAP_THRESHOLD) {
         size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -138,10 +143,15 @@ static void *raw_alloc(size_t size, size_t *raw_size, bool *mmapped, void **raw)
         return p;
     }
     void *p = NULL;
-    if (posix_memalign(&p, MEM_ALIGN, size) != 0) {
+    size_t len = size;
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    if (whole_pages && !oa_align_up(size, page, &len)) {
         return NULL;
     }
-    *raw_size = size;
+    if (posix_memalign(&p, whole_pages ? page : MEM_ALIGN, len) != 0) {
+        return NULL;
+    }
+    *raw_size = len;
     *mmapped = false;
     *raw = p;
     return p;
@@ -155,6 +165,10 @@ static void raw_free(const entry *e)
     if (e->mmapped) {
         munmap(e->raw, e->raw_size);
     } else {
+        if ((e->flags & OA_MEM_F_SHARED) != 0) {
+            /* heap pages mapped onto shared memory (oa_mem_share): give the heap private pages back first */
+            (void)mmap(e->raw, e->raw_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+        }
         free(e->raw);
     }
 }
@@ -202,7 +216,7 @@ oa_status oa_mem_alloc(oa_mem_kind kind, int32_t device_id, size_t requested, si
     entry e;
     memset(&e, 0, sizeof(e));
     bool mmapped = false;
-    void *p = raw_alloc(size, &e.raw_size, &mmapped, &e.raw);
+    void *p = raw_alloc(size, kind == OA_MEM_KIND_DEVICE, &e.raw_size, &mmapped, &e.raw);
     if (p == NULL) {
         return OA_FAIL(OA_E_RT_MEMORY_ALLOCATION, "cannot allocate %zu bytes of %s memory on device %d", size,
                        kind == OA_MEM_KIND_DEVICE ? "device" : "host", device_id);
@@ -420,11 +434,13 @@ oa_status oa_mem_share(void *base, int fd, size_t offset, size_t *len)
         return OA_FAIL(OA_E_RT_PARAM, "pointer [%p] is not the start of a device memory block", base);
     }
     entry *e = &g_entries[idx];
-    if (!e->mmapped || (e->flags & (OA_MEM_F_SHARED | OA_MEM_F_IMPORTED)) != 0) {
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    if ((e->flags & (OA_MEM_F_SHARED | OA_MEM_F_IMPORTED)) != 0 || (uintptr_t)e->raw % page != 0 ||
+        e->raw_size % page != 0) {
         pthread_rwlock_unlock(&g_lock);
         return OA_FAIL(OA_E_RT_FEATURE_NOT_SUPPORT,
-                       "device block %p (%zu bytes) cannot be shared: only blocks of at least %u bytes that are not "
-                       "already shared or imported can be exported", base, e->size, MEM_MMAP_THRESHOLD);
+                       "device block %p (%zu bytes) cannot be shared: it is already shared or imported", base,
+                       e->size);
     }
     /* copy the current contents into the file, then map the file over the block at the same address */
     size_t done = 0;

@@ -116,11 +116,12 @@ size_t oa_mem_device_capacity(void);
 
 /*
  * IPC memory (docs/runtime.md, "IPC memory").
- * oa_mem_share: the device block starting at base, which must come from mmap (blocks of 1 MiB and more), is copied
- * into the shared-memory file fd at offset and the file is mapped over the block at the same address, so the
+ * oa_mem_share: the device block starting at base (every device block starts on a page and owns whole pages) is
+ * copied into the shared-memory file fd at offset and the file is mapped over the block at the same address, so the
  * application's pointer stays valid and other processes can map the same pages. [out] *len: the mapped length
  * (the block rounded up to pages). Fails with OA_E_RT_PARAM (not the start of a device block),
- * OA_E_RT_FEATURE_NOT_SUPPORT (a heap block) or OA_E_RT_MEMORY_ALLOCATION (the kernel refused the mapping).
+ * OA_E_RT_FEATURE_NOT_SUPPORT (already shared, or imported) or OA_E_RT_MEMORY_ALLOCATION (the kernel refused the
+ * mapping). aclrtFree of a shared heap block gives the heap private pages back before releasing it.
  */
 oa_status oa_mem_share(void *base, int fd, size_t offset, size_t *len) OA_MUST_CHECK;
 /* Records a mapping of another process's memory as device memory of device_id (flag OA_MEM_F_IMPORTED). */

@@ -428,8 +428,11 @@ static oa_status v1_execute(oa_model *m, const oa_model_run *run)
         return st;
     }
     if (run->stream == NULL) {
-        /* aclmdlExecute: GE's internal model stream; the calling thread runs it */
+        /* aclmdlExecute: GE's internal model stream; the calling thread runs it (in the device's run scope) */
+        oa_rt_inline_run ir;
+        oa_rt_inline_run_begin(&ir, run->stream_sync_timeout);
         st = run_sub(&s);
+        oa_rt_inline_run_end(&ir);
         free(s.heap);
         return st;
     }

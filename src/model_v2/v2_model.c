@@ -1008,7 +1008,11 @@ static oa_status v2_execute(oa_model *m, const oa_model_run *run)
     if (st != OA_OK) {
         return st;
     }
+    /* aclmdlExecute: the calling thread runs the model, in the device's run scope (saturation, timeouts) */
+    oa_rt_inline_run ir;
+    oa_rt_inline_run_begin(&ir, run->stream_sync_timeout);
     st = oa_v2_run_exec(x, run, false, NULL);
+    oa_rt_inline_run_end(&ir);
     sync_exec_give(vm, x);
     return st;
 }

@@ -496,6 +496,50 @@ static void random_is_reproducible_from_seed_and_counter(void **state)
     }
 }
 
+/* randomParaAddr: the parameters are written into the block at the call and read from it when the task runs */
+static void random_parameter_block(void **state)
+{
+    (void)state;
+    const uint64_t n = 4096;
+    float *out = dev_alloc(n * sizeof(float));
+    void *counter = dev_alloc(16);
+    uint8_t *block = dev_alloc(16);
+    assert_int_equal(aclrtMemset(counter, 16, 0, 16), ACL_SUCCESS);
+    aclrtStream s = NULL;
+    assert_int_equal(aclrtCreateStream(&s), ACL_SUCCESS);
+    test_gate g;
+    test_gate_init(&g);
+    assert_int_equal(aclrtLaunchHostFunc(s, test_gate_fn, &g), ACL_SUCCESS); /* the task waits behind this */
+    aclrtRandomNumTaskInfo ti = float_task(ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS, 0.0f, 1.0f, 7, n, out, counter);
+    ti.randomParaAddr = block;
+    assert_int_equal(aclrtRandomNumAsync(&ti, s, NULL), ACL_SUCCESS);
+    /* the block holds min and max now, each in an 8-byte slot */
+    float lo = -1, hi = -1;
+    uint8_t pad[4] = {1, 1, 1, 1}, zero[4] = {0};
+    memcpy(&lo, block, 4);
+    memcpy(pad, block + 4, 4);
+    memcpy(&hi, block + 8, 4);
+    assert_true(lo == 0.0f && hi == 1.0f);
+    assert_memory_equal(pad, zero, 4);
+    /* new values written into the block before the task runs are the ones it uses */
+    const float lo2 = 10.0f, hi2 = 11.0f;
+    memcpy(block, &lo2, 4);
+    memcpy(block + 8, &hi2, 4);
+    test_gate_open(&g);
+    assert_int_equal(aclrtSynchronizeStream(s), ACL_SUCCESS);
+    for (uint64_t i = 0; i < n; ++i) {
+        assert_true(out[i] >= 10.0f && out[i] <= 11.0f);
+    }
+    /* a block that is not device memory is refused at the call */
+    float host[4];
+    ti.randomParaAddr = host;
+    assert_int_equal(aclrtRandomNumAsync(&ti, s, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    assert_int_equal(aclrtDestroyStream(s), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(out), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(counter), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(block), ACL_SUCCESS);
+}
+
 static void random_bad_inputs(void **state)
 {
     (void)state;
@@ -597,6 +641,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(random_half_and_integer_types, test_device0_setup, teardown),
         cmocka_unit_test_setup_teardown(random_is_reproducible_from_seed_and_counter, test_device0_setup, teardown),
         cmocka_unit_test_setup_teardown(random_bad_inputs, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(random_parameter_block, test_device0_setup, teardown),
         cmocka_unit_test_setup_teardown(op_wait_timeout_is_reported_at_synchronisation, test_device0_setup, teardown),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -144,6 +144,25 @@ static int child_mem(const char *keys, int rfd, int wfd)
     return 0;
 }
 
+/* a block smaller than a page: the child sees the exporter's bytes and its writes reach the exporter */
+static int child_small(const char *key, int rfd, int wfd)
+{
+    (void)rfd;
+    CHILD_CHECK(aclInit(NULL) == ACL_SUCCESS && aclrtSetDevice(0) == ACL_SUCCESS, 40);
+    void *p = NULL;
+    CHILD_CHECK(aclrtIpcMemImportByKey(&p, key, 0) == ACL_SUCCESS, 41);
+    unsigned char buf[1000];
+    CHILD_CHECK(aclrtMemcpy(buf, sizeof(buf), p, sizeof(buf), ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS, 42);
+    for (size_t i = 0; i < sizeof(buf); ++i) {
+        CHILD_CHECK(buf[i] == (unsigned char)(i * 7u), 43);
+    }
+    CHILD_CHECK(aclrtMemset(p, 1000, 0x3C, 1000) == ACL_SUCCESS, 44);
+    CHILD_CHECK(aclrtIpcMemClose(key) == ACL_SUCCESS, 45);
+    CHILD_CHECK(write(wfd, "d", 1) == 1, 46);
+    CHILD_CHECK(aclrtResetDevice(0) == ACL_SUCCESS && aclFinalize() == ACL_SUCCESS, 47);
+    return 0;
+}
+
 /* ---- parent side ---- */
 
 static void ipc_event_between_processes(void **state)
@@ -291,6 +310,77 @@ static void ipc_memory_between_processes(void **state)
     assert_int_equal(aclrtFree(b2), ACL_SUCCESS);
 }
 
+static void ipc_memory_small_blocks(void **state)
+{
+    (void)state;
+    void *before = NULL, *small = NULL, *after = NULL;
+    assert_int_equal(aclrtMalloc(&before, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc(&small, 1000, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+    assert_int_equal(aclrtMalloc(&after, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    assert_int_equal(aclrtMemset(before, 64, 0x11, 64), ACL_SUCCESS);
+    assert_int_equal(aclrtMemset(after, 64, 0x22, 64), ACL_SUCCESS);
+    unsigned char pattern[1000];
+    for (size_t i = 0; i < sizeof(pattern); ++i) {
+        pattern[i] = (unsigned char)(i * 7u);
+    }
+    assert_int_equal(aclrtMemcpy(small, 1000, pattern, 1000, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    char key[65];
+    assert_int_equal(aclrtIpcMemGetExportKey(small, 1000, key, sizeof(key),
+                                             ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION), ACL_SUCCESS);
+    /* the exporter's pointer and contents survive the export */
+    assert_memory_equal(small, pattern, sizeof(pattern));
+    int fds[2];
+    pid_t pid = spawn_child("child-small", key, fds);
+    assert_int_equal(read_byte(fds[0]), 'd');
+    assert_int_equal(child_exit_code(pid), 0);
+    close(fds[0]);
+    close(fds[1]);
+    /* the child's writes are in our block; the neighbouring blocks are untouched */
+    for (size_t i = 0; i < 1000; ++i) {
+        assert_int_equal(((unsigned char *)small)[i], 0x3C);
+    }
+    for (size_t i = 0; i < 64; ++i) {
+        assert_int_equal(((unsigned char *)before)[i], 0x11);
+        assert_int_equal(((unsigned char *)after)[i], 0x22);
+    }
+    assert_int_equal(aclrtIpcMemClose(key), ACL_SUCCESS);
+    assert_false(shm_exists(key));
+    assert_int_equal(aclrtFree(small), ACL_SUCCESS);
+    /* the heap got its pages back: new blocks there work */
+    void *again[4];
+    for (int i = 0; i < 4; ++i) {
+        assert_int_equal(aclrtMalloc(&again[i], 1000, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+        assert_int_equal(aclrtMemset(again[i], 1000, 0x44 + i, 1000), ACL_SUCCESS);
+    }
+    for (int i = 0; i < 4; ++i) {
+        assert_int_equal(((unsigned char *)again[i])[999], 0x44 + i);
+        assert_int_equal(aclrtFree(again[i]), ACL_SUCCESS);
+    }
+    assert_int_equal(aclrtFree(before), ACL_SUCCESS);
+    assert_int_equal(aclrtFree(after), ACL_SUCCESS);
+}
+
+/* super-pod features: CANN answers "not supported" outside Atlas A3 super pods (after its argument checks) */
+static void ipc_memory_super_pod_calls(void **state)
+{
+    (void)state;
+    assert_int_equal(aclrtIpcMemSetAttr("k", ACL_RT_IPC_MEM_ATTR_ACCESS_LINK, ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_HCCS),
+                     ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    test_expect_msg("Atlas A3");
+    assert_int_equal(aclrtIpcMemSetAttr(NULL, ACL_RT_IPC_MEM_ATTR_ACCESS_LINK, 0), ACL_ERROR_RT_PARAM_INVALID);
+    assert_int_equal(aclrtIpcMemSetAttr("k", (aclrtIpcMemAttrType)1, 0), ACL_ERROR_RT_PARAM_INVALID);
+    assert_int_equal(aclrtIpcMemSetAttr("k", ACL_RT_IPC_MEM_ATTR_ACCESS_LINK, 4), ACL_ERROR_RT_PARAM_INVALID);
+    int32_t pids[2] = {1234, 5678};
+    aclrtServerPid sp = {.sdid = 0, .pid = pids, .num = 2};
+    assert_int_equal(aclrtIpcMemImportPidInterServer("k", &sp, 1), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    test_expect_msg("super pod");
+    assert_int_equal(aclrtIpcMemImportPidInterServer(NULL, &sp, 1), ACL_ERROR_RT_PARAM_INVALID);
+    assert_int_equal(aclrtIpcMemImportPidInterServer("k", NULL, 1), ACL_ERROR_RT_PARAM_INVALID);
+    assert_int_equal(aclrtIpcMemImportPidInterServer("k", &sp, 0), ACL_ERROR_RT_PARAM_INVALID);
+    sp.pid = NULL;
+    assert_int_equal(aclrtIpcMemImportPidInterServer("k", &sp, 1), ACL_ERROR_RT_PARAM_INVALID);
+}
+
 static void ipc_memory_bad_inputs(void **state)
 {
     (void)state;
@@ -300,8 +390,9 @@ static void ipc_memory_bad_inputs(void **state)
     assert_int_equal(aclrtMalloc(&big, MIB, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     int host = 0;
     assert_int_equal(aclrtIpcMemGetExportKey(&host, 4, key, sizeof(key), 0), ACL_ERROR_RT_PARAM_INVALID);
-    assert_int_equal(aclrtIpcMemGetExportKey(small, 4096, key, sizeof(key), 0), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-    test_expect_msg("cannot be shared");
+    /* a block smaller than 1 MiB exports too (every device block owns whole pages) */
+    assert_int_equal(aclrtIpcMemGetExportKey(small, 4096, key, sizeof(key), 0), ACL_SUCCESS);
+    assert_int_equal(aclrtIpcMemClose(key), ACL_SUCCESS);
     assert_int_equal(aclrtIpcMemGetExportKey((char *)big + 64, 64, key, sizeof(key), 0), ACL_ERROR_RT_PARAM_INVALID);
     assert_int_equal(aclrtIpcMemGetExportKey(big, 2 * MIB, key, sizeof(key), 0), ACL_ERROR_RT_PARAM_INVALID);
     assert_int_equal(aclrtIpcMemGetExportKey(big, MIB, key, sizeof(key), 4), ACL_ERROR_INVALID_PARAM);
@@ -343,6 +434,9 @@ int main(int argc, char **argv)
     if (argc == 5 && strcmp(argv[1], "child-mem") == 0) {
         return child_mem(argv[2], atoi(argv[3]), atoi(argv[4]));
     }
+    if (argc == 5 && strcmp(argv[1], "child-small") == 0) {
+        return child_small(argv[2], atoi(argv[3]), atoi(argv[4]));
+    }
     if (aclInit(NULL) != ACL_SUCCESS) {
         return 1;
     }
@@ -351,6 +445,8 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(ipc_event_bad_inputs, test_device0_setup, teardown),
         cmocka_unit_test_setup_teardown(ipc_memory_between_processes, test_device0_setup, teardown),
         cmocka_unit_test_setup_teardown(ipc_memory_bad_inputs, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(ipc_memory_small_blocks, test_device0_setup, teardown),
+        cmocka_unit_test_setup_teardown(ipc_memory_super_pod_calls, test_device0_setup, teardown),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     (void)aclFinalize();

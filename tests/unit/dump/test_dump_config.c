@@ -112,8 +112,21 @@ static void full_config_is_stored(void **state)
     assert_non_null(cfg);
     assert_string_equal(cfg->scene, "lite_exception");
     oa_dump_config_destroy(cfg);
-    oa_dump_config_destroy(expect_ok("\"dump_path\": \"$D\", \"dump_debug\": \"on\""));
-    oa_dump_config_destroy(expect_ok("\"dump_path\": \"10.0.0.1:/remote/dump\", \"dump_op_switch\": \"on\""));
+    oa_dump_config *dbg = (oa_dump_config *)0x1;
+    assert_int_equal(parse_body("\"dump_path\": \"$D\", \"dump_debug\": \"on\"", &dbg), OA_E_FEATURE_UNSUPPORTED);
+    assert_null(dbg);
+    assert_non_null(strstr(oa_error_take_messages(), "overflow dump"));
+    /* a remote dump server and the aclnn kernel level do not exist here: not supported (200006), not ignored */
+    oa_dump_config *none = (oa_dump_config *)0x1;
+    assert_int_equal(parse_body("\"dump_path\": \"10.0.0.1:/remote/dump\", \"dump_op_switch\": \"on\"", &none),
+                     OA_E_FEATURE_UNSUPPORTED);
+    assert_null(none);
+    assert_non_null(strstr(oa_error_take_messages(), "remote host"));
+    none = (oa_dump_config *)0x1;
+    assert_int_equal(parse_body("\"dump_path\": \"$D\", \"dump_level\": \"kernel\"", &none), OA_E_FEATURE_UNSUPPORTED);
+    assert_null(none);
+    assert_non_null(strstr(oa_error_take_messages(), "dump_level [kernel]"));
+    oa_dump_config_destroy(expect_ok("\"dump_path\": \"$D\", \"dump_level\": \"op\""));
     oa_dump_config_destroy(expect_ok("\"dump_path\": \"$D\", \"dump_kernel_data\": \"printf,assert\","
                                      " \"dump_op_switch\": \"on\""));
     oa_dump_config_destroy(

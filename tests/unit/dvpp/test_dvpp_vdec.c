@@ -232,13 +232,14 @@ static void decode_clip(const char *encoder, enum AVCodecID id, acldvppStreamFor
 
     for (int i = 0; i < g_clip.n; ++i) {
         send_packet(ch, g_clip.pkt[i], g_clip.size[i], i);
-    }
-    if (fast) {
-        /* outMode 1: every frame is output without waiting for later packets or the end of stream */
-        for (int t = 0; t < 500 && atomic_load(&g_done) < g_clip.n; ++t) {
-            nanosleep(&(struct timespec){.tv_nsec = 10000000}, NULL);
+        if (fast) {
+            /* outMode 1: the frame of each packet is output before the next packet is sent (a decoder holding
+             * frames back for reordering fails this wait: see fast_wait_detects_held_frames) */
+            for (int t = 0; t < 500 && atomic_load(&g_done) < i + 1; ++t) {
+                nanosleep(&(struct timespec){.tv_nsec = 10000000}, NULL);
+            }
+            assert_int_equal(atomic_load(&g_done), i + 1);
         }
-        assert_int_equal(atomic_load(&g_done), g_clip.n);
     }
     const uint8_t junk[300] = {0, 0, 0, 1, 0x65, 0x11, 0x22};
     send_packet(ch, junk, sizeof(junk), -1);
@@ -306,6 +307,51 @@ static void decode_h264_fast(void **state)
     decode_clip("libx264", AV_CODEC_ID_H264, H264_HIGH_LEVEL, false, true);
 }
 
+/*
+ * The control of decode_h264_fast's check: in a stream with B-frames the decoder holds frames back for reordering,
+ * so after the first packets no frame has come out, and a decoder that held frames back would fail that check.
+ */
+static void fast_wait_detects_held_frames(void **state)
+{
+    (void)state;
+    g_bgr = false;
+    g_no_b = false;
+    memset(&g_clip, 0, sizeof(g_clip));
+    atomic_store(&g_done, 0);
+    atomic_store(&g_bad, 0);
+    if (encode_clip(&g_clip, "libx264") != 0) {
+        skip();
+    }
+    reference_decode(&g_clip, AV_CODEC_ID_H264);
+    assert_int_equal(aclrtSetDevice(0), ACL_SUCCESS);
+    pthread_t th;
+    atomic_store(&g_stop, 0);
+    assert_int_equal(pthread_create(&th, NULL, report_thread, NULL), 0);
+    aclvdecChannelDesc *ch = aclvdecCreateChannelDesc();
+    assert_int_equal(aclvdecSetChannelDescThreadId(ch, (uint64_t)th), ACL_SUCCESS);
+    assert_int_equal(aclvdecSetChannelDescCallback(ch, on_frame), ACL_SUCCESS);
+    assert_int_equal(aclvdecSetChannelDescEnType(ch, H264_HIGH_LEVEL), ACL_SUCCESS);
+    assert_int_equal(aclvdecCreateChannel(ch), ACL_SUCCESS);
+    send_packet(ch, g_clip.pkt[0], g_clip.size[0], 0);
+    send_packet(ch, g_clip.pkt[1], g_clip.size[1], 1);
+    nanosleep(&(struct timespec){.tv_nsec = 300000000}, NULL);
+    assert_true(atomic_load(&g_done) < 2); /* held back: the fast check would have failed */
+    acldvppStreamDesc *eos = acldvppCreateStreamDesc();
+    assert_int_equal(acldvppSetStreamDescEos(eos, 1), ACL_SUCCESS);
+    assert_int_equal(aclvdecSendFrame(ch, eos, NULL, NULL, NULL), ACL_SUCCESS);
+    assert_int_equal(atomic_load(&g_done), 2);
+    assert_int_equal(acldvppDestroyStreamDesc(eos), ACL_SUCCESS);
+    assert_int_equal(aclvdecDestroyChannel(ch), ACL_SUCCESS);
+    assert_int_equal(aclvdecDestroyChannelDesc(ch), ACL_SUCCESS);
+    atomic_store(&g_stop, 1);
+    pthread_join(th, NULL);
+    for (int i = 0; i < g_clip.n; ++i) {
+        free(g_clip.pkt[i]);
+        free(g_clip.ref[i]);
+    }
+    assert_int_equal(aclrtResetDevice(0), ACL_SUCCESS);
+}
+
 static void channel_desc(void **state)
 {
     (void)state;
@@ -314,12 +360,19 @@ static void channel_desc(void **state)
     assert_int_equal(aclvdecGetChannelDescOutPicFormat(d), PIXEL_FORMAT_YUV_SEMIPLANAR_420);
     assert_int_equal(aclvdecSetChannelDescOutPicWidth(d, 640), ACL_SUCCESS);
     assert_int_equal(aclvdecSetChannelDescOutPicHeight(d, 480), ACL_SUCCESS);
-    assert_int_equal(aclvdecSetChannelDescRefFrameNum(d, 4), ACL_SUCCESS);
+    /* refFrameNum cannot size a software decoder's references: refused (0, the default, is accepted) */
+    assert_int_equal(aclvdecSetChannelDescRefFrameNum(d, 4), ACL_ERROR_FEATURE_UNSUPPORTED);
+    expect_msg("refFrameNum");
+    uint32_t four = 4;
+    assert_int_equal(aclvdecSetChannelDescParam(d, ACL_VDEC_REF_FRAME_NUM_UINT32, sizeof(four), &four),
+                     ACL_ERROR_FEATURE_UNSUPPORTED);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(aclvdecSetChannelDescRefFrameNum(d, 0), ACL_SUCCESS);
     assert_int_equal(aclvdecSetChannelDescOutMode(d, 1), ACL_SUCCESS);
     assert_int_equal(aclvdecSetChannelDescBitDepth(d, 10), ACL_SUCCESS);
     assert_int_equal(aclvdecGetChannelDescOutPicWidth(d), 640);
     assert_int_equal(aclvdecGetChannelDescOutPicHeight(d), 480);
-    assert_int_equal(aclvdecGetChannelDescRefFrameNum(d), 4);
+    assert_int_equal(aclvdecGetChannelDescRefFrameNum(d), 0);
     assert_int_equal(aclvdecGetChannelDescOutMode(d), 1);
     assert_int_equal(aclvdecGetChannelDescBitDepth(d), 10);
     assert_int_equal(aclvdecSetChannelDescEnType(d, (acldvppStreamFormat)4), ACL_ERROR_INVALID_PARAM);
@@ -359,6 +412,7 @@ int main(void)
         cmocka_unit_test(decode_h265),
         cmocka_unit_test(decode_h264_bgr),
         cmocka_unit_test(decode_h264_fast),
+        cmocka_unit_test(fast_wait_detects_held_frames),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -271,6 +271,13 @@ static void channel_desc(void **state)
     expect_msg("RGB888");
     assert_int_equal(aclvencSetChannelDescParam(d, ACL_VENC_PIC_WIDTH_UINT32, 2, &v), ACL_ERROR_INVALID_PARAM);
     expect_msg("length");
+    /* maxIpProp has no counterpart in the software encoders: refused (0, the default, is accepted) */
+    v = 5;
+    assert_int_equal(aclvencSetChannelDescParam(d, ACL_VENC_MAX_IP_PROP_UINT32, sizeof(v), &v),
+                     ACL_ERROR_FEATURE_UNSUPPORTED);
+    expect_msg("maxIpProp");
+    v = 0;
+    assert_int_equal(aclvencSetChannelDescParam(d, ACL_VENC_MAX_IP_PROP_UINT32, sizeof(v), &v), ACL_SUCCESS);
     /* no callback / a size out of range */
     assert_int_equal(aclvencCreateChannel(d), ACL_ERROR_INVALID_PARAM);
     expect_msg("callback");
