@@ -711,3 +711,50 @@ oa_status oa_infer_batch_matmul(oa_infer_ctx *ctx)
     oa_infer_set_out(ctx, 0, dt, &o);
     return OA_OK;
 }
+
+/*
+ * MaxPool3D / AvgPool3D (x [N,C,D,H,W], ksize/strides/dilation 5 entries in
+ * NCDHW order, pads [d0,d1,h0,h1,w0,w1]) and MaxPoolWithArgmaxV2 (x 4-D,
+ * 4-entry lists, pads [t,b,l,r]; y and argmax (i64) of the same shape).
+ * padding_mode CALCULATED / SAME / VALID, ceil_mode as the 2-D pools.
+ */
+oa_status oa_infer_pool_nd(oa_infer_ctx *ctx)
+{
+    oa_status st = oa_infer_need_inputs(ctx, 1);
+    if (st != OA_OK) {
+        return st;
+    }
+    const oa_tensor_desc *x = ctx->in[0];
+    const bool argmax = ctx->node->type == OA_OP_MAX_POOL_WITH_ARGMAX_V2;
+    const int32_t rank = argmax ? 4 : 5;
+    oa_ishape sx = oa_ishape_of(x);
+    if (sx.rank >= 0 && sx.rank != rank) {
+        return IFAIL(ctx, OA_E_GE_SHAPE, "x must have rank %d, has %d", rank, sx.rank);
+    }
+    int64_t ksize[5], strides[5], dil[5], pads[6];
+    const size_t nsp = (size_t)rank - 2;
+    if ((st = list_attr(ctx, "ksize", (size_t)rank, 1, true, ksize)) != OA_OK ||
+        (st = list_attr(ctx, "strides", (size_t)rank, 1, false, strides)) != OA_OK ||
+        (st = list_attr(ctx, "dilation", (size_t)rank, 1, false, dil)) != OA_OK ||
+        (st = list_attr(ctx, "pads", 2 * nsp, 0, false, pads)) != OA_OK) {
+        return st;
+    }
+    pad_mode pm = pad_mode_of(ctx->node, "padding_mode");
+    bool ceil_mode = oa_node_attr_bool(ctx->node, "ceil_mode", false);
+    oa_ishape so = sx;
+    if (sx.rank == rank) {
+        for (size_t i = 0; i < nsp; i++) {
+            size_t a = 2 + i;
+            so.d[a] = window_out(ctx, sx.d[a], ksize[a], strides[a], dil[a], pads[2 * i], pads[2 * i + 1], pm,
+                                 ceil_mode, &st);
+            if (st != OA_OK) {
+                return st;
+            }
+        }
+    }
+    oa_infer_set_out(ctx, 0, x->dtype, &so);
+    if (argmax) {
+        oa_infer_set_out(ctx, 1, OA_DT_INT64, &so);
+    }
+    return OA_OK;
+}

@@ -457,6 +457,17 @@ typedef struct oa_kpool_params {
     oa_kpad_mode padding_mode;
     bool global, ceil_mode, exclusive;
     int64_t divisor_override;
+    /* The general path (plain layout only; taken for a 5-D x, dilations, the
+     * argmax output or a dtype other than f32): x [N, C, H, W] or
+     * [N, C, D, H, W] in f32, f16, f64 (max and avg), i8, u8 (max). The depth
+     * window of a 5-D x: */
+    int64_t ksize_d, stride_d, pads_d[2]; /* 0 ksize/stride: 1 */
+    int64_t dilations[3];                 /* d, h, w; 0: 1 */
+    /* A second output (max only): i64 argmax, the flat index of the maximum
+     * in x (the first one in window order on ties), the spatial dims counted
+     * row-major, or column-major with argmax_col_major (ONNX MaxPool
+     * Indices, storage_order=1). */
+    bool argmax_col_major;
 } oa_kpool_params;
 
 /* --- Reductions -----------------------------------------------------------

@@ -181,4 +181,7 @@ oa_status oa_onnx_op_minmax(onnx_node_ctx *c);
 oa_status oa_onnx_op_mean(onnx_node_ctx *c);
 oa_status oa_onnx_op_topk(onnx_node_ctx *c);
 
+/* Handlers in onnx_ops_nn_extra.c. */
+oa_status oa_onnx_op_lrn(onnx_node_ctx *c);
+
 #endif /* OA_ONNX_ONNX_INTERNAL_H */

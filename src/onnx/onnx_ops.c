@@ -1156,6 +1156,7 @@ static const onnx_op_entry OPS[] = {
     {"NonMaxSuppression", 10, 18, oa_onnx_op_nms, OA_OP_NON_MAX_SUPPRESSION_V6},
     {"Gemm", 1, 18, oa_onnx_op_gemm, OA_OP_MAT_MUL_V2},
     {"MatMul", 1, 18, oa_onnx_op_matmul, OA_OP_BATCH_MAT_MUL_V2},
+    {"LRN", 1, 18, oa_onnx_op_lrn, OA_OP_AVG_POOL_3D},
 };
 
 #undef D

@@ -257,6 +257,108 @@ oa_status oa_onnx_op_conv_transpose(onnx_node_ctx *c)
     return one_d ? squeeze_out(c, ct, 2) : oa_onnx_bind_output(c, 0, ct, 0);
 }
 
+/* Unsqueeze(axes) of ONNX input 0. */
+static oa_status unsqueeze_axes(onnx_node_ctx *c, const int64_t *axes, size_t n, oa_node **out)
+{
+    oa_status st = oa_onnx_emit(c, OA_OP_UNSQUEEZE, "x", 1, 1, out);
+    if (st == OA_OK) {
+        st = oa_onnx_connect_input(c, *out, 0, 0);
+    }
+    return st == OA_OK ? oa_node_set_list_int(*out, "axes", axes, n) : st;
+}
+
+/* ONNX output j = Squeeze(axes) of src output idx. */
+static oa_status squeeze_bind(onnx_node_ctx *c, uint32_t j, oa_node *src, uint32_t idx, const int64_t *axes, size_t n)
+{
+    oa_node *sq;
+    oa_status st = oa_onnx_emit(c, OA_OP_SQUEEZE, j ? "squeeze_indices" : "squeeze", 1, 1, &sq);
+    if (st == OA_OK && (st = oa_onnx_connect(sq, 0, src, idx)) == OA_OK &&
+        (st = oa_node_set_list_int(sq, "axis", axes, n)) == OA_OK) {
+        st = oa_onnx_bind_output(c, j, sq, 0);
+    }
+    return st;
+}
+
+/*
+ * The pools the 2-D kernels do not take: 3-D windows and dilations
+ * (MaxPool3D / AvgPool3D on x lifted to 5-D), the Indices output
+ * (MaxPoolWithArgmaxV2 on x lifted to 4-D; 1-D or 2-D windows).
+ * docs/ge_ir.md "3-D, dilated and argmax pooling".
+ */
+static oa_status pool_general(onnx_node_ctx *c, bool is_max, size_t k, const int64_t *ks, const int64_t *op,
+                              size_t nop, const int64_t *dl, const char *mode, const char *auto_pad, int64_t ceil_mode,
+                              int64_t count_include_pad, int64_t storage_order)
+{
+    const bool argmax = is_max && oa_onnx_has_output(c, 1);
+    if (argmax && k > 2) {
+        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "the Indices output of a 3-D MaxPool is not supported");
+    }
+    const size_t r = argmax ? 4 : 5, lift = r - 2 - k; /* leading spatial dims of size 1 added */
+    int64_t ksize[5], strides[5], dil[5], pads[6], gp[6], st3[3];
+    oa_status st;
+    if ((st = spatial_list(c, "strides", k, strides)) != OA_OK || (st = ge_pads(c, op, nop, k, gp)) != OA_OK) {
+        return st;
+    }
+    memcpy(st3, strides + 2, k * sizeof(int64_t));
+    for (size_t i = 0; i < r; i++) {
+        ksize[i] = strides[i] = dil[i] = 1;
+    }
+    for (size_t i = 0; i < 2 * (r - 2); i++) {
+        pads[i] = 0;
+    }
+    for (size_t i = 0; i < k; i++) {
+        if (ks[i] <= 0 || (dl && dl[i] <= 0)) {
+            return ONNX_FAIL(c, OA_E_PARSE_MODEL, "kernel_shape/dilations entry %zu is not positive", i);
+        }
+        const size_t a = 2 + lift + i;
+        ksize[a] = ks[i];
+        strides[a] = st3[i];
+        dil[a] = dl ? dl[i] : 1;
+        pads[2 * (lift + i)] = gp[2 * i];
+        pads[2 * (lift + i) + 1] = gp[2 * i + 1];
+    }
+    const int64_t axes[2] = {2, 3};
+    oa_node *x = NULL, *p;
+    if (lift > 0 && (st = unsqueeze_axes(c, axes, lift, &x)) != OA_OK) {
+        return st;
+    }
+    oa_op_type t = argmax ? OA_OP_MAX_POOL_WITH_ARGMAX_V2 : is_max ? OA_OP_MAX_POOL_3D : OA_OP_AVG_POOL_3D;
+    if ((st = oa_onnx_emit(c, t, "pool", 1, argmax ? 2 : 1, &p)) != OA_OK) {
+        return st;
+    }
+    st = x ? oa_onnx_connect(p, 0, x, 0) : oa_onnx_connect_input(c, p, 0, 0);
+    if (st == OA_OK && (st = oa_node_set_list_int(p, "ksize", ksize, r)) == OA_OK &&
+        (st = oa_node_set_list_int(p, "strides", strides, r)) == OA_OK &&
+        (st = oa_node_set_list_int(p, "dilation", dil, r)) == OA_OK &&
+        (st = oa_node_set_list_int(p, "pads", pads, 2 * (r - 2))) == OA_OK &&
+        (st = oa_node_set_str(p, "padding_mode", mode)) == OA_OK &&
+        (strcmp(auto_pad, "SAME_LOWER") != 0 || (st = oa_node_set_str(p, "auto_pad", auto_pad)) == OA_OK) &&
+        (st = oa_node_set_bool(p, "ceil_mode", ceil_mode != 0)) == OA_OK &&
+        (st = oa_node_set_str(p, "data_format", argmax ? "NCHW" : "NCDHW")) == OA_OK) {
+        if (argmax) {
+            if ((st = oa_node_set_int(p, "storage_order", storage_order)) == OA_OK) {
+                st = oa_node_set_int(p, "dtype", OA_DT_INT64);
+            }
+        } else if (!is_max) {
+            st = oa_node_set_bool(p, "count_include_pad", count_include_pad != 0);
+        }
+    }
+    if (st != OA_OK) {
+        return st;
+    }
+    oa_format f = argmax ? OA_FORMAT_NCHW : OA_FORMAT_NCDHW;
+    oa_node_input_desc(p, 0)->format = oa_node_input_desc(p, 0)->origin_format = f;
+    for (uint32_t j = 0; j < (argmax ? 2u : 1u); j++) {
+        oa_node_output_desc(p, j)->format = oa_node_output_desc(p, j)->origin_format = f;
+    }
+    if (lift == 0) {
+        st = oa_onnx_bind_output(c, 0, p, 0);
+        return st == OA_OK && argmax ? oa_onnx_bind_output(c, 1, p, 1) : st;
+    }
+    st = squeeze_bind(c, 0, p, 0, axes, lift);
+    return st == OA_OK && argmax ? squeeze_bind(c, 1, p, 1, axes, lift) : st;
+}
+
 oa_status oa_onnx_op_pool(onnx_node_ctx *c)
 {
     bool is_max = c->ge_type == OA_OP_MAX_POOL_V3;
@@ -277,18 +379,17 @@ oa_status oa_onnx_op_pool(onnx_node_ctx *c)
     if (ks == NULL) {
         return ONNX_FAIL(c, OA_E_PARSE_MODEL, "misses required attribute kernel_shape");
     }
-    if (k != 1 && k != 2) {
-        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "%zu-D pooling is not supported (1-D or 2-D)", k);
+    if (k < 1 || k > 3) {
+        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "%zu-D pooling is not supported (1-D, 2-D or 3-D)", k);
     }
-    if (is_max && (oa_onnx_has_output(c, 1) || storage_order != 0)) {
-        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "the Indices output and storage_order=1 are not supported");
+    if (dl && ndl != k) {
+        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "dilations has %zu entries, expected %zu", ndl, k);
     }
+    bool general = k == 3 || (is_max && oa_onnx_has_output(c, 1));
     for (size_t i = 0; dl && i < ndl; i++) {
-        if (dl[i] != 1) {
-            return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "dilated pooling is not supported");
-        }
+        general = general || dl[i] != 1;
     }
-    int64_t ksize[4] = {1, 1, 1, 1}, strides[4], pads[4];
+    int64_t ksize[5] = {1, 1, 1, 1, 1}, strides[5], pads[6];
     if ((st = spatial_list(c, "strides", k, strides)) != OA_OK || (st = ge_pads(c, op, nop, k, pads)) != OA_OK) {
         return st;
     }
@@ -310,6 +411,10 @@ oa_status oa_onnx_op_pool(onnx_node_ctx *c)
         mode = "VALID";
     } else if (strcmp(auto_pad, "NOTSET") != 0) {
         return ONNX_FAIL(c, OA_E_PARSE_MODEL, "auto_pad %s is not valid", auto_pad);
+    }
+    if (general) {
+        return pool_general(c, is_max, k, ks, op, nop, dl, mode, auto_pad, ceil_mode, count_include_pad,
+                            storage_order);
     }
     oa_node *x = NULL, *p;
     if (one_d && (st = unsqueeze(c, "x", 0, NULL, 3, &x)) != OA_OK) {

@@ -699,6 +699,88 @@ static oa_status bind_pool(oa_bctx *c, oa_kpool_kind kind, bool global)
     return st == OA_OK ? oa_bind_out(c, 0) : st;
 }
 
+/* A list attr of exactly n entries (absent: dflt everywhere). */
+static oa_status list_n(oa_bctx *c, const char *name, size_t n, int64_t dflt, bool required, int64_t *out)
+{
+    const int64_t *v;
+    size_t cnt;
+    if (!oa_attrs_get_list_int(&c->n->attrs, name, &v, &cnt)) {
+        if (required) {
+            return BFAIL(c, OA_E_PARAM, "misses attr %s", name);
+        }
+        for (size_t i = 0; i < n; i++) {
+            out[i] = dflt;
+        }
+        return OA_OK;
+    }
+    if (cnt != n) {
+        return BFAIL(c, OA_E_PARAM, "attr %s has %zu entries, expected %zu", name, cnt, n);
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (v[i] < 0) {
+            return BFAIL(c, OA_E_PARAM, "attr %s has a negative entry", name);
+        }
+        out[i] = v[i];
+    }
+    return OA_OK;
+}
+
+/* MaxPool3D / AvgPool3D (NCDHW, 5-entry lists, 6 pads), MaxPoolWithArgmaxV2 (NCHW, y and i64 argmax). */
+static oa_status bind_pool_nd(oa_bctx *c, oa_kpool_kind kind)
+{
+    oa_op_bind *b = c->b;
+    oa_kpool_params *p = &b->params.pool;
+    b->type = OA_KOP_POOL;
+    b->has_params = true;
+    p->kind = kind;
+    const bool argmax = c->n->type == OA_OP_MAX_POOL_WITH_ARGMAX_V2;
+    const size_t r = argmax ? 4 : 5, o = r - 2; /* first spatial entry: h (4-D) or d (5-D) */
+    int64_t ks[5], st_[5], dl[5], pads[6];
+    oa_status st;
+    if ((st = list_n(c, "ksize", r, 1, true, ks)) != OA_OK || (st = list_n(c, "strides", r, 1, false, st_)) != OA_OK ||
+        (st = list_n(c, "dilation", r, 1, false, dl)) != OA_OK ||
+        (st = list_n(c, "pads", 2 * (r - 2), 0, false, pads)) != OA_OK) {
+        return st;
+    }
+    if (!argmax) {
+        p->ksize_d = ks[2];
+        p->stride_d = st_[2];
+        p->pads_d[0] = pads[0];
+        p->pads_d[1] = pads[1];
+        p->dilations[0] = dl[2];
+    }
+    p->ksize[0] = ks[r - 2];
+    p->ksize[1] = ks[r - 1];
+    p->strides[0] = st_[r - 2];
+    p->strides[1] = st_[r - 1];
+    p->dilations[1] = dl[r - 2];
+    p->dilations[2] = dl[r - 1];
+    memcpy(p->pads, pads + 2 * (o - 2), 4 * sizeof(int64_t));
+    const char *pm = oa_node_attr_str(c->n, "padding_mode", "CALCULATED");
+    if (strcmp(pm, "SAME") == 0) {
+        const bool lower = strcmp(oa_node_attr_str(c->n, "auto_pad", "SAME_UPPER"), "SAME_LOWER") == 0;
+        p->padding_mode = lower ? OA_KPAD_SAME_LOWER : OA_KPAD_SAME;
+    } else if (strcmp(pm, "VALID") == 0) {
+        p->padding_mode = OA_KPAD_VALID;
+    } else if (strcmp(pm, "CALCULATED") == 0) {
+        p->padding_mode = OA_KPAD_CALCULATED;
+    } else {
+        return BFAIL(c, OA_E_PARAM, "padding_mode %s is not supported", pm);
+    }
+    p->ceil_mode = attr_bool(c->n, "ceil_mode", false);
+    p->exclusive = !attr_bool(c->n, "count_include_pad", false);
+    p->divisor_override = oa_node_attr_int(c->n, "divisor_override", 0);
+    p->argmax_col_major = oa_node_attr_int(c->n, "storage_order", 0) == 1;
+    const char *df = oa_node_attr_str(c->n, "data_format", argmax ? "NCHW" : "NCDHW");
+    if (strcmp(df, argmax ? "NCHW" : "NCDHW") != 0) {
+        return BFAIL(c, OA_E_PARAM, "data_format %s is not supported (%s only)", df, argmax ? "NCHW" : "NCDHW");
+    }
+    if ((st = oa_bind_in(c, 0, true, false)) != OA_OK || (st = oa_bind_out(c, 0)) != OA_OK) {
+        return st;
+    }
+    return argmax ? oa_bind_out(c, 1) : OA_OK;
+}
+
 static oa_status bind_reduce(oa_bctx *c, oa_kreduce_op op, bool attr_axes)
 {
     oa_op_bind *b = c->b;
@@ -1177,6 +1259,9 @@ oa_status oa_bind_decode(oa_bctx *c)
     case OA_OP_AVG_POOL_V2: return bind_pool(c, OA_KPOOL_AVG, false);
     case OA_OP_MAX_POOL:
     case OA_OP_MAX_POOL_V3: return bind_pool(c, OA_KPOOL_MAX, false);
+    case OA_OP_MAX_POOL_3D:
+    case OA_OP_MAX_POOL_WITH_ARGMAX_V2: return bind_pool_nd(c, OA_KPOOL_MAX);
+    case OA_OP_AVG_POOL_3D: return bind_pool_nd(c, OA_KPOOL_AVG);
     case OA_OP_REDUCE_SUM_D: return bind_reduce(c, OA_KRED_SUM, true);
     case OA_OP_REDUCE_MEAN_D: return bind_reduce(c, OA_KRED_MEAN, true);
     case OA_OP_REDUCE_MAX_D: return bind_reduce(c, OA_KRED_MAX, true);
