@@ -372,9 +372,10 @@ typedef struct oa_ksoftmax_params {
 /* --- Elementwise binary ---------------------------------------------------
  * Inputs x1, x2 broadcast (numpy); output y. dtypes: x1 and x2 of the same
  * dtype in {f32, f64, i8, u8, i16, u16, i32, u32, i64, u64} (arith, compare;
- * each computed in its own type: integers wrap, x / 0 = 0), bool (logic,
+ * each computed in its own type: integers wrap, x / 0 = 0), f16 (arith,
+ * compare: operands widened to f32, each result rounded once), bool (logic,
  * compare); y is bool for compare/logic ops, else the input dtype. PRelu:
- * x2 = slope (f32, f64, i32, i64). The binary_defs.inc rows take f32 only.
+ * x2 = slope (f32, f64, f16, i32, i64). The binary_defs.inc rows take f32 only.
  * In-place: y may alias an input of y's shape and dtype.
  * NCHWc: x1, x2 each either NCHWc of y's shape, or plain per-channel
  * ([C,1,1] / [1,C,1,1]), or a plain scalar (one element).
@@ -409,7 +410,9 @@ typedef struct oa_kbinary_params {
 
 /* --- Elementwise unary ----------------------------------------------------
  * Input x, output y of x's shape. f32 for all (the plain math ops after
- * OA_KUN_LAST_SPECIAL are rows of kernels/unary_defs.inc); also i32/i64 for ABS, NEG,
+ * OA_KUN_LAST_SPECIAL are rows of kernels/unary_defs.inc), f64 (the same
+ * formulas in double) and f16 (through the f32 loops, rounded once; plain
+ * layout); also i32/i64 for ABS, NEG,
  * RELU, SQUARE, SIGN, IDENTITY; bool for LOGICAL_NOT. ClipByValue: CLIP with
  * alpha = min, beta = max; if the op is given 3 inputs (x, min, max as
  * scalar host inputs) those override alpha/beta.
@@ -473,7 +476,8 @@ typedef struct oa_kpool_params {
 /* --- Reductions -----------------------------------------------------------
  * Input x; axes from params (or host input 1 if given: i32/i64 1-D).
  * Empty axes: noop_with_empty_axes ? identity : reduce all.
- * keep_dims keeps reduced dims as 1. dtypes f32 (all), i32/i64 (SUM, MAX, MIN, PROD).
+ * keep_dims keeps reduced dims as 1. dtypes f32, f64, f16 (all; f64 and f16
+ * accumulate in double, f16 rounded once), i32/i64 (SUM, MAX, MIN, PROD).
  */
 typedef enum oa_kreduce_op {
     OA_KRED_SUM, OA_KRED_MEAN, OA_KRED_MAX, OA_KRED_MIN, OA_KRED_PROD, OA_KRED_L2, OA_KRED_SUMSQ,
@@ -572,11 +576,19 @@ typedef struct oa_kpad_params {
  * (ONNX with a scales input; align_corners then divides by in * scale - 1,
  * not rounded, as the ONNX reference), else out/in.
  */
-typedef enum oa_kresize_mode { OA_KRESIZE_NEAREST, OA_KRESIZE_LINEAR } oa_kresize_mode;
+/* Cubic (ONNX mode cubic, f32, plain layout): 4 taps floor(x)-1 .. floor(x)+2
+ * with the Keys coefficients of cubic_a, indices clamped to the edge; with
+ * exclude_outside the taps outside the input get weight 0 and the others are
+ * renormalised. tf_crop_and_resize (f32, plain layout, any mode): the source
+ * coordinate is roi_start*(in-1) + o*(roi_end-roi_start)*(in-1)/(out-1)
+ * (out = 1: the middle of the roi); outside [0, in-1] the output is
+ * extrapolation. roi holds h start, w start, h end, w end. */
+typedef enum oa_kresize_mode { OA_KRESIZE_NEAREST, OA_KRESIZE_LINEAR, OA_KRESIZE_CUBIC } oa_kresize_mode;
 typedef enum oa_kcoord_mode {
     OA_KCT_HALF_PIXEL, OA_KCT_PYTORCH_HALF_PIXEL, OA_KCT_ALIGN_CORNERS, OA_KCT_ASYMMETRIC,
     OA_KCT_TF_HALF_PIXEL_FOR_NN,
-    OA_KCT_TF_NN, OA_KCT_TF_NN_HALF_PIXEL, OA_KCT_TF_NN_ALIGN_CORNERS
+    OA_KCT_TF_NN, OA_KCT_TF_NN_HALF_PIXEL, OA_KCT_TF_NN_ALIGN_CORNERS,
+    OA_KCT_TF_CROP_AND_RESIZE
 } oa_kcoord_mode;
 typedef enum oa_knearest_mode {
     OA_KNEAREST_ROUND_PREFER_FLOOR, OA_KNEAREST_ROUND_PREFER_CEIL, OA_KNEAREST_FLOOR, OA_KNEAREST_CEIL
@@ -586,6 +598,10 @@ typedef struct oa_kresize_params {
     oa_kcoord_mode coord;
     oa_knearest_mode nearest;
     float scale_h, scale_w;
+    float cubic_a;         /* ONNX cubic_coeff_a (-0.75 by default) */
+    bool exclude_outside;
+    float extrapolation;   /* tf_crop_and_resize */
+    float roi[4];          /* tf_crop_and_resize: h start, w start, h end, w end */
 } oa_kresize_params;
 
 /* --- TopK: inputs x (f32/i32/i64), k (host scalar or [1], i32/i64).

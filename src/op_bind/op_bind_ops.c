@@ -1038,7 +1038,8 @@ static oa_status resize_onnx_modes(oa_bctx *c, oa_kresize_params *p)
                 {"pytorch_half_pixel", OA_KCT_PYTORCH_HALF_PIXEL},
                 {"align_corners", OA_KCT_ALIGN_CORNERS},
                 {"asymmetric", OA_KCT_ASYMMETRIC},
-                {"tf_half_pixel_for_nn", OA_KCT_TF_HALF_PIXEL_FOR_NN}};
+                {"tf_half_pixel_for_nn", OA_KCT_TF_HALF_PIXEL_FOR_NN},
+                {"tf_crop_and_resize", OA_KCT_TF_CROP_AND_RESIZE}};
     const char *ctm = oa_node_attr_str(c->n, "coordinate_transformation_mode", "half_pixel");
     size_t k = 0;
     while (k < OA_ARRAY_SIZE(ctms) && strcmp(ctms[k].name, ctm) != 0) {
@@ -1089,6 +1090,9 @@ static oa_status bind_resize_tf(oa_bctx *c, bool linear)
             if (st != OA_OK) {
                 return st;
             }
+            if (p->coord == OA_KCT_TF_CROP_AND_RESIZE) {
+                return BFAIL(c, OA_E_PARAM, "tf_crop_and_resize needs the roi input of a Resize node");
+            }
         }
     }
     oa_status st = oa_bind_in(c, 0, true, false);
@@ -1109,12 +1113,33 @@ static oa_status bind_resize_onnx(oa_bctx *c)
         p->mode = OA_KRESIZE_NEAREST;
     } else if (strcmp(mode, "linear") == 0 || strcmp(mode, "bilinear") == 0) {
         p->mode = OA_KRESIZE_LINEAR;
+    } else if (strcmp(mode, "cubic") == 0) {
+        p->mode = OA_KRESIZE_CUBIC;
     } else {
         return BFAIL(c, OA_E_PARAM, "resize mode %s is not supported", mode);
     }
     oa_status st = resize_onnx_modes(c, p);
     if (st != OA_OK) {
         return st;
+    }
+    p->cubic_a = -0.75f;
+    (void)oa_attrs_get_float(&c->n->attrs, "cubic_coeff_a", &p->cubic_a);
+    p->exclude_outside = oa_node_attr_int(c->n, "exclude_outside", 0) != 0;
+    p->extrapolation = 0.0f;
+    (void)oa_attrs_get_float(&c->n->attrs, "extrapolation_value", &p->extrapolation);
+    if (p->coord == OA_KCT_TF_CROP_AND_RESIZE) { /* roi [starts..., ends...] of the 4 dims: a constant */
+        const void *rd;
+        const oa_tensor_desc *rdesc;
+        if (!oa_bind_slot_data(c, 1, &rd, &rdesc) || rd == NULL || rdesc->dtype != OA_DT_FLOAT ||
+            rdesc->shape.rank != 1 || rdesc->shape.dims[0] != 8) {
+            return BFAIL(c, OA_E_PARAM, "tf_crop_and_resize needs a constant f32 roi of 8 values (4-D x)");
+        }
+        float r[8];
+        memcpy(r, rd, sizeof r);
+        p->roi[0] = r[2];
+        p->roi[1] = r[3];
+        p->roi[2] = r[6];
+        p->roi[3] = r[7];
     }
     /* the scales input drives the coordinate transform (ONNX): a constant, or the value the executor
      * already holds on the host (a graph input on the dynamic path) */
