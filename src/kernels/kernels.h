@@ -629,11 +629,29 @@ typedef struct oa_knms_params {
  * Gates i,o,f,c; activations sigmoid/tanh/tanh; clip if > 0. f32.
  * All inputs are read at run (none is captured at create). */
 typedef enum oa_klstm_dir { OA_KLSTM_FORWARD, OA_KLSTM_REVERSE, OA_KLSTM_BIDIRECTIONAL } oa_klstm_dir;
+/* The same family runs CommonGRU and CommonRNN (ONNX GRU / RNN, layout 0):
+ * inputs X, W [D,NG*H,I], R [D,NG*H,H], B? [D,2*NG*H], sequence_lens?,
+ * initial_h? (NG = 3 gates z,r,h for GRU, 1 for RNN); outputs Y, Y_h. GRU:
+ * z, r = f(.), h~ = g(X·Wh + (r ⊙ H)·Rh + Rbh + Wbh), or with
+ * linear_before_reset g(X·Wh + r ⊙ (H·Rh + Rbh) + Wbh); H' = (1-z) ⊙ h~ + z ⊙ H.
+ * RNN: H' = f(X·W + H·R + Wb + Rb). f, g per direction from `act` (n_act 0:
+ * GRU Sigmoid, Tanh; RNN Tanh), with ONNX's activation_alpha / _beta. */
+typedef enum oa_krnn_cell { OA_KRNN_LSTM, OA_KRNN_GRU, OA_KRNN_RNN } oa_krnn_cell;
+typedef enum oa_krnn_act {
+    OA_KRNN_ACT_SIGMOID, OA_KRNN_ACT_TANH, OA_KRNN_ACT_RELU, OA_KRNN_ACT_AFFINE, OA_KRNN_ACT_LEAKY_RELU,
+    OA_KRNN_ACT_THRESHOLDED_RELU, OA_KRNN_ACT_SCALED_TANH, OA_KRNN_ACT_HARD_SIGMOID, OA_KRNN_ACT_ELU,
+    OA_KRNN_ACT_SOFTSIGN, OA_KRNN_ACT_SOFTPLUS, OA_KRNN_ACT_COUNT
+} oa_krnn_act;
 typedef struct oa_klstm_params {
     oa_klstm_dir direction;
     int64_t hidden_size; /* 0: from R */
     float clip;          /* <= 0: none */
     bool input_forget;
+    oa_krnn_cell cell;   /* 0: LSTM */
+    bool linear_before_reset;
+    int n_act;           /* GRU / RNN: entries of act (gates per direction times directions), 0: defaults */
+    oa_krnn_act act[4];
+    float act_alpha[4], act_beta[4];
 } oa_klstm_params;
 
 /* Every family's parameters (the member of the op's family is the one in use). */

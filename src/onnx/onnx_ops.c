@@ -1157,6 +1157,8 @@ static const onnx_op_entry OPS[] = {
     {"Gemm", 1, 18, oa_onnx_op_gemm, OA_OP_MAT_MUL_V2},
     {"MatMul", 1, 18, oa_onnx_op_matmul, OA_OP_BATCH_MAT_MUL_V2},
     {"LRN", 1, 18, oa_onnx_op_lrn, OA_OP_AVG_POOL_3D},
+    {"GRU", 7, 18, oa_onnx_op_lstm, OA_OP_COMMON_GRU},
+    {"RNN", 7, 18, oa_onnx_op_lstm, OA_OP_COMMON_RNN},
 };
 
 #undef D

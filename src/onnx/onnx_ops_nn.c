@@ -731,39 +731,70 @@ oa_status oa_onnx_op_upsample(onnx_node_ctx *c)
     return emit_resize(c, mode, "asymmetric", "floor", UINT32_MAX, ks ? UINT32_MAX : 1, ks, UINT32_MAX);
 }
 
+/* Transpose(perm) of src:idx (src NULL: ONNX input idx). */
+static oa_status transpose_of(onnx_node_ctx *c, const char *role, oa_node *src, uint32_t idx, const int64_t *perm,
+                              size_t n, oa_node **out)
+{
+    oa_node *k;
+    oa_status st = oa_onnx_const_i32(c, role, perm, n, false, &k);
+    if (st == OA_OK && (st = oa_onnx_emit(c, OA_OP_TRANSPOSE, role, 2, 1, out)) == OA_OK) {
+        st = src ? oa_onnx_connect(*out, 0, src, idx) : oa_onnx_connect_input(c, *out, 0, idx);
+    }
+    return st == OA_OK ? oa_onnx_connect(*out, 1, k, 0) : st;
+}
+
+/*
+ * LSTM, GRU, RNN -> CommonLSTM / CommonGRU / CommonRNN (ONNX inputs and
+ * outputs positional). layout=1 (batch first) is layout 0 between
+ * Transposes: X [B,T,I] and the initial states [B,D,H] in, Y [T,D,B,H] ->
+ * [B,T,D,H] and the final states out.
+ */
 oa_status oa_onnx_op_lstm(onnx_node_ctx *c)
 {
+    const bool lstm = c->ge_type == OA_OP_COMMON_LSTM, gru = c->ge_type == OA_OP_COMMON_GRU;
+    const uint32_t nin = lstm ? 8 : 6, nout = lstm ? 3 : 2;
     const char *direction;
-    int64_t hidden, layout, input_forget;
+    int64_t hidden, layout, input_forget = 0, lbr = 0;
     oa_status st;
     if ((st = oa_onnx_attr_str(c, "direction", "forward", &direction)) != OA_OK ||
         (st = oa_onnx_attr_int(c, "hidden_size", 0, &hidden)) != OA_OK ||
         (st = oa_onnx_attr_int(c, "layout", 0, &layout)) != OA_OK ||
-        (st = oa_onnx_attr_int(c, "input_forget", 0, &input_forget)) != OA_OK) {
+        (lstm && (st = oa_onnx_attr_int(c, "input_forget", 0, &input_forget)) != OA_OK) ||
+        (gru && (st = oa_onnx_attr_int(c, "linear_before_reset", 0, &lbr)) != OA_OK)) {
         return st;
     }
-    if (layout != 0) {
-        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "layout=%lld (batch first) is not supported", (long long)layout);
+    if (layout != 0 && layout != 1) {
+        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "layout=%lld is not valid", (long long)layout);
     }
     if (strcmp(direction, "forward") != 0 && strcmp(direction, "reverse") != 0 &&
         strcmp(direction, "bidirectional") != 0) {
         return ONNX_FAIL(c, OA_E_PARSE_MODEL, "direction %s is not valid", direction);
     }
-    if (c->np->n_input < 3 || c->np->n_input > 8) {
-        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "has %zu inputs (3 to 8 expected)", c->np->n_input);
+    if (c->np->n_input < 3 || c->np->n_input > nin) {
+        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "has %zu inputs (3 to %u expected)", c->np->n_input, nin);
     }
     oa_node *n;
-    if ((st = oa_onnx_emit(c, OA_OP_COMMON_LSTM, "lstm", 8, 3, &n)) != OA_OK) {
+    if ((st = oa_onnx_emit(c, (oa_op_type)c->ge_type, lstm ? "lstm" : gru ? "gru" : "rnn", nin, nout, &n)) != OA_OK) {
         return st;
     }
-    for (uint32_t i = 0; i < 8 && st == OA_OK; i++) {
-        if (oa_onnx_has_input(c, i)) {
+    static const int64_t p3[3] = {1, 0, 2}, p4[4] = {2, 0, 1, 3};
+    for (uint32_t i = 0; i < nin && st == OA_OK; i++) {
+        if (!oa_onnx_has_input(c, i)) {
+            continue;
+        }
+        oa_node *t;
+        if (layout == 1 && (i == 0 || i == 5 || i == 6)) { /* X, initial_h, initial_c: batch first -> second */
+            if ((st = transpose_of(c, i == 0 ? "x_tm" : i == 5 ? "h0_tm" : "c0_tm", NULL, i, p3, 3, &t)) == OA_OK) {
+                st = oa_onnx_connect(n, i, t, 0);
+            }
+        } else {
             st = oa_onnx_connect_input(c, n, i, i);
         }
     }
     if (st == OA_OK && (st = oa_node_set_str(n, "direction", direction)) == OA_OK &&
         (st = oa_node_set_int(n, "hidden_size", hidden)) == OA_OK) {
-        st = oa_node_set_int(n, "input_forget", input_forget);
+        st = lstm ? oa_node_set_int(n, "input_forget", input_forget)
+                  : gru ? oa_node_set_int(n, "linear_before_reset", lbr) : OA_OK;
     }
     const Onnx__AttributeProto *clip = oa_onnx_attr(c, "clip");
     if (st == OA_OK && clip) {
@@ -795,8 +826,16 @@ oa_status oa_onnx_op_lstm(onnx_node_ctx *c)
     if (st == OA_OK && (st = oa_onnx_attr_floats(c, "activation_beta", &fa, &nfa)) == OA_OK && fa) {
         st = oa_node_set_list_float(n, "activation_beta", fa, nfa);
     }
-    for (uint32_t j = 0; j < 3 && st == OA_OK; j++) {
-        st = oa_onnx_bind_output(c, j, n, j);
+    for (uint32_t j = 0; j < nout && st == OA_OK; j++) {
+        if (layout == 1 && oa_onnx_has_output(c, j)) {
+            oa_node *t;
+            if ((st = transpose_of(c, j == 0 ? "y_bm" : j == 1 ? "yh_bm" : "yc_bm", n, j, j == 0 ? p4 : p3,
+                                   j == 0 ? 4 : 3, &t)) == OA_OK) {
+                st = oa_onnx_bind_output(c, j, t, 0);
+            }
+        } else {
+            st = oa_onnx_bind_output(c, j, n, j);
+        }
     }
     return st;
 }

@@ -1193,6 +1193,58 @@ static oa_status bind_nms(oa_bctx *c)
     return st == OA_OK ? oa_bind_out(c, 0) : st;
 }
 
+/* CommonGRU / CommonRNN: the LSTM family with its cell, linear_before_reset and activations. */
+static oa_status bind_gru_rnn(oa_bctx *c, oa_klstm_params *p)
+{
+    static const char *const names[OA_KRNN_ACT_COUNT] = {
+        "Sigmoid", "Tanh", "Relu", "Affine", "LeakyRelu", "ThresholdedRelu", "ScaledTanh", "HardSigmoid", "Elu",
+        "Softsign", "Softplus"};
+    /* ONNX defaults of activation_alpha / _beta per activation (LeakyRelu 0.01, ThresholdedRelu 1, HardSigmoid
+     * 0.2 / 0.5, Elu 1; Affine and ScaledTanh need them given) */
+    static const float dalpha[OA_KRNN_ACT_COUNT] = {0, 0, 0, 1.0f, 0.01f, 1.0f, 1.0f, 0.2f, 1.0f, 0, 0};
+    static const float dbeta[OA_KRNN_ACT_COUNT] = {0, 0, 0, 0, 0, 0, 1.0f, 0.5f, 0, 0, 0};
+    p->cell = c->n->type == OA_OP_COMMON_GRU ? OA_KRNN_GRU : OA_KRNN_RNN;
+    p->linear_before_reset = oa_node_attr_int(c->n, "linear_before_reset", 0) != 0;
+    if (p->input_forget) {
+        return BFAIL(c, OA_E_PARAM, "input_forget is an LSTM attribute");
+    }
+    const char *const *acts;
+    size_t na = 0;
+    if (oa_attrs_get_list_str(&c->n->attrs, "activations", &acts, &na) && na > 0) {
+        if (na > 4) {
+            return BFAIL(c, OA_E_PARAM, "%zu activations", na);
+        }
+        const float *al = NULL, *be = NULL;
+        size_t nal = 0, nbe = 0;
+        (void)oa_attrs_get_list_float(&c->n->attrs, "activation_alpha", &al, &nal);
+        (void)oa_attrs_get_list_float(&c->n->attrs, "activation_beta", &be, &nbe);
+        size_t ia = 0, ib = 0;
+        for (size_t i = 0; i < na; i++) {
+            int k = 0;
+            while (k < OA_KRNN_ACT_COUNT && strcmp(acts[i], names[k]) != 0) {
+                k++;
+            }
+            if (k == OA_KRNN_ACT_COUNT) {
+                return BFAIL(c, OA_E_PARAM, "activation %s is not supported", acts[i]);
+            }
+            p->act[i] = (oa_krnn_act)k;
+            /* the alpha / beta lists hold values only for the activations that take them, in order */
+            const bool takes_a = dalpha[k] != 0.0f, takes_b = dbeta[k] != 0.0f || k == OA_KRNN_ACT_AFFINE;
+            p->act_alpha[i] = takes_a && ia < nal ? al[ia++] : dalpha[k];
+            p->act_beta[i] = takes_b && ib < nbe ? be[ib++] : dbeta[k];
+        }
+        p->n_act = (int)na;
+    }
+    oa_status st = OA_OK;
+    for (uint32_t i = 0; i < 6 && st == OA_OK; i++) {
+        st = oa_bind_in(c, i, i < 3, false);
+    }
+    for (uint32_t k = 0; k < c->n->num_outputs && k < 2 && st == OA_OK; k++) {
+        st = oa_bind_out(c, k);
+    }
+    return st;
+}
+
 static oa_status bind_lstm(oa_bctx *c)
 {
     oa_op_bind *b = c->b;
@@ -1214,6 +1266,9 @@ static oa_status bind_lstm(oa_bctx *c)
     p->input_forget = oa_node_attr_int(c->n, "input_forget", 0) != 0;
     const char *const *acts;
     size_t na = 0;
+    if (c->n->type == OA_OP_COMMON_GRU || c->n->type == OA_OP_COMMON_RNN) {
+        return bind_gru_rnn(c, p);
+    }
     if (oa_attrs_get_list_str(&c->n->attrs, "activations", &acts, &na)) {
         static const char *const dflt[3] = {"Sigmoid", "Tanh", "Tanh"};
         for (size_t i = 0; i < na; i++) {
@@ -1345,7 +1400,9 @@ oa_status oa_bind_decode(oa_bctx *c)
     case OA_OP_TOP_K:
     case OA_OP_TOP_K_V2: return bind_topk(c);
     case OA_OP_NON_MAX_SUPPRESSION_V6: return bind_nms(c);
-    case OA_OP_COMMON_LSTM: return bind_lstm(c);
+    case OA_OP_COMMON_LSTM:
+    case OA_OP_COMMON_GRU:
+    case OA_OP_COMMON_RNN: return bind_lstm(c);
     case OA_OP_SELECT_V2: return bind_select(c);
     case OA_OP_TRANS_DATA: return bind_transdata(c);
     default:
