@@ -224,53 +224,56 @@ oa_status oa_infer_conv_transpose(oa_infer_ctx *ctx)
         return st;
     }
     const oa_tensor_desc *x = ctx->in[1], *w = ctx->in[2];
-    oa_format fmt = format_of(ctx, x, OA_FORMAT_NCHW);
-    layout l = layout_of(fmt, 4);
+    const bool is3d = ctx->node->type == OA_OP_CONV3D_TRANSPOSE; /* Conv3DTranspose: NCDHW, 5-entry lists */
+    const int32_t rank = is3d ? 5 : 4, nsp = rank - 2;
+    oa_format fmt = format_of(ctx, x, is3d ? OA_FORMAT_NCDHW : OA_FORMAT_NCHW);
+    layout l = layout_of(fmt, rank);
     oa_ishape sx = oa_ishape_of(x), sw = oa_ishape_of(w);
-    if ((sx.rank >= 0 && sx.rank != 4) || (sw.rank >= 0 && sw.rank != 4)) {
-        return IFAIL(ctx, OA_E_GE_SHAPE, "x and filter must have rank 4 (have %d and %d)", sx.rank, sw.rank);
+    if ((sx.rank >= 0 && sx.rank != rank) || (sw.rank >= 0 && sw.rank != rank)) {
+        return IFAIL(ctx, OA_E_GE_SHAPE, "x and filter must have rank %d (have %d and %d)", rank, sx.rank, sw.rank);
     }
-    int64_t strides[4], dil[4], pads[4], outpad[4];
-    if ((st = list_attr(ctx, "strides", 4, 1, true, strides)) != OA_OK ||
-        (st = list_attr(ctx, "dilations", 4, 1, false, dil)) != OA_OK ||
-        (st = list_attr(ctx, "pads", 4, 0, true, pads)) != OA_OK ||
-        (st = list_attr(ctx, "output_padding", 4, 0, false, outpad)) != OA_OK) {
+    int64_t strides[5], dil[5], pads[6], outpad[5];
+    if ((st = list_attr(ctx, "strides", (size_t)rank, 1, true, strides)) != OA_OK ||
+        (st = list_attr(ctx, "dilations", (size_t)rank, 1, false, dil)) != OA_OK ||
+        (st = list_attr(ctx, "pads", (size_t)(2 * nsp), 0, true, pads)) != OA_OK ||
+        (st = list_attr(ctx, "output_padding", (size_t)rank, 0, false, outpad)) != OA_OK) {
         return st;
     }
     int64_t groups = oa_node_attr_int(ctx->node, "groups", 1);
     if (groups <= 0) {
         return IFAIL(ctx, OA_E_GE_PARAM, "groups must be positive, got %lld", (long long)groups);
     }
-    oa_ishape so = oa_ishape_any(4);
+    oa_ishape so = oa_ishape_any(rank);
     so.ranged = sx.ranged;
     /* A non-zero input_size value is the whole output shape. */
     int64_t isz[8];
     size_t n;
-    if (oa_infer_in_ints(ctx, 0, isz, 8, &n) && n == 4 && (isz[0] | isz[1] | isz[2] | isz[3]) != 0) {
-        for (int i = 0; i < 4; i++) {
+    if (oa_infer_in_ints(ctx, 0, isz, 8, &n) && n == (size_t)rank &&
+        (isz[0] | isz[1] | isz[2] | isz[3] | (is3d ? isz[4] : 0)) != 0) {
+        for (int i = 0; i < rank; i++) {
             so.d[i] = oa_iv_fixed(isz[i]);
         }
         oa_infer_set_out(ctx, 0, x->dtype, &so);
         return OA_OK;
     }
-    if (sx.rank == 4) {
+    if (sx.rank == rank) {
         so.d[0] = sx.d[0];
     }
-    if (sw.rank == 4) {
+    if (sw.rank == rank) {
         so.d[l.c] = oa_iv_mul(sw.d[1], oa_iv_fixed(groups)); /* filter [C_in, C_out/groups, kh, kw] */
     }
     const int64_t *oshape;
     size_t on;
-    bool have_oshape = oa_attrs_get_list_int(&ctx->node->attrs, "output_shape", &oshape, &on) && on >= 2 &&
-                       (oshape[on - 1] != 0 || oshape[on - 2] != 0);
+    bool have_oshape = oa_attrs_get_list_int(&ctx->node->attrs, "output_shape", &oshape, &on) &&
+                       on >= (size_t)nsp && (oshape[on - 1] != 0 || oshape[on - 2] != 0);
     pad_mode pm = pad_mode_of(ctx->node, "auto_pad");
-    for (int32_t i = 0; i < 2; i++) {
+    for (int32_t i = 0; i < nsp; i++) {
         int32_t a = l.sp[i];
         if (have_oshape) {
-            so.d[a] = oa_iv_fixed(oshape[on - 2 + (size_t)i]);
+            so.d[a] = oa_iv_fixed(oshape[on - (size_t)nsp + (size_t)i]);
             continue;
         }
-        if (sx.rank != 4 || sw.rank != 4 || !oa_iv_is_fixed(sw.d[2 + i])) {
+        if (sx.rank != rank || sw.rank != rank || !oa_iv_is_fixed(sw.d[2 + i])) {
             continue;
         }
         int64_t kk = sw.d[2 + i].lo, s = strides[a], d = dil[a];

@@ -1159,6 +1159,7 @@ static const onnx_op_entry OPS[] = {
     {"LRN", 1, 18, oa_onnx_op_lrn, OA_OP_AVG_POOL_3D},
     {"GRU", 7, 18, oa_onnx_op_lstm, OA_OP_COMMON_GRU},
     {"RNN", 7, 18, oa_onnx_op_lstm, OA_OP_COMMON_RNN},
+    {"MeanVarianceNormalization", 9, 18, oa_onnx_op_mvn, OA_OP_REDUCE_MEAN},
 };
 
 #undef D

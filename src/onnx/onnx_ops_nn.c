@@ -179,11 +179,65 @@ oa_status oa_onnx_op_conv(onnx_node_ctx *c)
     return one_d ? squeeze_out(c, conv, 2) : oa_onnx_bind_output(c, 0, conv, 0);
 }
 
+/* 3-D ConvTranspose -> Conv3DTranspose (NCDHW; 5-entry strides / dilations / output_padding, 6 pads). */
+static oa_status conv_transpose_3d(onnx_node_ctx *c)
+{
+    int64_t strides[5], dil[5], pads[6], outpad[5] = {0, 0, 0, 0, 0}, group, oshape[3] = {0, 0, 0};
+    const int64_t *op, *opad, *osh;
+    size_t nop, nopad, nosh;
+    const char *auto_pad;
+    oa_status st;
+    if ((st = spatial_list(c, "strides", 3, strides)) != OA_OK ||
+        (st = spatial_list(c, "dilations", 3, dil)) != OA_OK ||
+        (st = oa_onnx_attr_ints(c, "pads", &op, &nop)) != OA_OK || (st = ge_pads(c, op, nop, 3, pads)) != OA_OK ||
+        (st = oa_onnx_attr_ints(c, "output_padding", &opad, &nopad)) != OA_OK ||
+        (st = oa_onnx_attr_ints(c, "output_shape", &osh, &nosh)) != OA_OK ||
+        (st = oa_onnx_attr_int(c, "group", 1, &group)) != OA_OK ||
+        (st = oa_onnx_attr_str(c, "auto_pad", osh ? "SAME_LOWER" : "NOTSET", &auto_pad)) != OA_OK) {
+        return st;
+    }
+    if ((opad && nopad != 3) || (osh && nosh != 3)) {
+        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "output_padding/output_shape must have 3 entries");
+    }
+    for (size_t i = 0; i < 3; i++) {
+        outpad[2 + i] = opad ? opad[i] : 0;
+        oshape[i] = osh ? osh[i] : 0;
+    }
+    const int64_t zeros[5] = {0, 0, 0, 0, 0};
+    oa_node *isz, *ct;
+    if ((st = oa_onnx_const_i64(c, "input_size", zeros, 5, false, &isz)) != OA_OK ||
+        (st = oa_onnx_emit(c, OA_OP_CONV3D_TRANSPOSE, "deconv", 5, 1, &ct)) != OA_OK ||
+        (st = oa_onnx_connect(ct, 0, isz, 0)) != OA_OK || (st = oa_onnx_connect_input(c, ct, 1, 0)) != OA_OK ||
+        (st = oa_onnx_connect_input(c, ct, 2, 1)) != OA_OK ||
+        (oa_onnx_has_input(c, 2) && (st = oa_onnx_connect_input(c, ct, 3, 2)) != OA_OK)) {
+        return st;
+    }
+    if ((st = oa_node_set_list_int(ct, "strides", strides, 5)) != OA_OK ||
+        (st = oa_node_set_list_int(ct, "pads", pads, 6)) != OA_OK ||
+        (st = oa_node_set_list_int(ct, "dilations", dil, 5)) != OA_OK ||
+        (st = oa_node_set_list_int(ct, "output_padding", outpad, 5)) != OA_OK ||
+        (st = oa_node_set_int(ct, "groups", group)) != OA_OK ||
+        (st = oa_node_set_str(ct, "data_format", "NCDHW")) != OA_OK ||
+        (st = oa_node_set_str(ct, "auto_pad", auto_pad)) != OA_OK ||
+        (st = oa_node_set_list_int(ct, "output_shape", oshape, 3)) != OA_OK) {
+        return st;
+    }
+    for (uint32_t i = 1; i < 3; i++) {
+        oa_tensor_desc *d = oa_node_input_desc(ct, i);
+        d->format = d->origin_format = OA_FORMAT_NCDHW;
+    }
+    oa_node_output_desc(ct, 0)->format = oa_node_output_desc(ct, 0)->origin_format = OA_FORMAT_NCDHW;
+    return oa_onnx_bind_output(c, 0, ct, 0);
+}
+
 oa_status oa_onnx_op_conv_transpose(onnx_node_ctx *c)
 {
     size_t k = spatial_rank(c, 1);
+    if (k == 3) {
+        return conv_transpose_3d(c);
+    }
     if (k < 1 || k > 2) {
-        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "spatial rank %zu is not supported (1-D or 2-D)", k);
+        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "spatial rank %zu is not supported (1-D, 2-D or 3-D)", k);
     }
     bool one_d = k == 1;
     int64_t strides[4], dil[4], pads[4], outpad[4] = {0, 0, 0, 0}, group, oshape[2] = {0, 0};
@@ -448,8 +502,13 @@ oa_status oa_onnx_op_batch_norm(onnx_node_ctx *c)
     oa_node *bn;
     oa_status st;
     if ((st = oa_onnx_attr_float(c, "epsilon", 1e-5f, &eps)) != OA_OK ||
-        (st = oa_onnx_attr_int(c, "training_mode", 0, &training)) != OA_OK ||
-        (st = oa_onnx_emit(c, OA_OP_BATCH_NORM, "bn", 5, 6, &bn)) != OA_OK) {
+        (st = oa_onnx_attr_int(c, "training_mode", 0, &training)) != OA_OK) {
+        return st;
+    }
+    if (training == 1) {
+        return oa_onnx_op_batch_norm_training(c);
+    }
+    if ((st = oa_onnx_emit(c, OA_OP_BATCH_NORM, "bn", 5, 6, &bn)) != OA_OK) {
         return st;
     }
     for (uint32_t i = 0; i < 5 && st == OA_OK; i++) {

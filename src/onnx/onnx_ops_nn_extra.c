@@ -107,3 +107,168 @@ oa_status oa_onnx_op_lrn(onnx_node_ctx *c)
     }
     return oa_onnx_bind_output(c, 0, y.n, y.i);
 }
+
+/* ReduceMean(x, axes, keep_dims) */
+static oa_status reduce_mean(onnx_node_ctx *c, const char *role, xref x, xref axes, xref *out)
+{
+    xref in[2] = {x, axes};
+    oa_status st = emit1(c, OA_OP_REDUCE_MEAN, role, in, 2, out);
+    return st == OA_OK ? oa_node_set_bool(out->n, "keep_dims", true) : st;
+}
+
+/* mean and centered x over `axes`, var = mean of the squares of centered x */
+static oa_status moments(onnx_node_ctx *c, xref x, xref kax, xref *mean, xref *cen, xref *var)
+{
+    xref sq;
+    oa_status st = reduce_mean(c, "mean", x, kax, mean);
+    xref s_in[2] = {x, *mean};
+    if (st == OA_OK && (st = emit1(c, OA_OP_SUB, "centered", s_in, 2, cen)) == OA_OK &&
+        (st = emit1(c, OA_OP_SQUARE, "sq", cen, 1, &sq)) == OA_OK) {
+        st = reduce_mean(c, "var", sq, kax, var);
+    }
+    return st;
+}
+
+/*
+ * MeanVarianceNormalization (its ONNX definition): over `axes` (default
+ * [0, 2, 3]), y = (x - mean) / (sqrt(var) + 1e-9), var the mean of the
+ * squared deviations (equal to E[x^2] - E[x]^2).
+ */
+oa_status oa_onnx_op_mvn(onnx_node_ctx *c)
+{
+    const int64_t *ax;
+    size_t na;
+    oa_status st = oa_onnx_attr_ints(c, "axes", &ax, &na);
+    if (st != OA_OK) {
+        return st;
+    }
+    static const int64_t dflt[3] = {0, 2, 3};
+    if (ax == NULL) {
+        ax = dflt;
+        na = 3;
+    }
+    if (na == 0 || na > 8) {
+        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "axes has %zu entries", na);
+    }
+    xref x, kax, mean, cen, var, sd, sde, y;
+    if ((st = input_ref(c, 0, &x)) != OA_OK || (st = oa_onnx_const_i32(c, "axes", ax, na, false, &kax.n)) != OA_OK) {
+        return st;
+    }
+    kax.i = 0;
+    if ((st = moments(c, x, kax, &mean, &cen, &var)) != OA_OK ||
+        (st = emit1(c, OA_OP_SQRT, "std", &var, 1, &sd)) != OA_OK ||
+        (st = emit1(c, OA_OP_ADDS, "std_eps", &sd, 1, &sde)) != OA_OK ||
+        (st = oa_node_set_float(sde.n, "value", 1e-9f)) != OA_OK) {
+        return st;
+    }
+    xref d_in[2] = {cen, sde};
+    if ((st = emit1(c, OA_OP_REAL_DIV, "normalized", d_in, 2, &y)) != OA_OK) {
+        return st;
+    }
+    return oa_onnx_bind_output(c, 0, y.n, y.i);
+}
+
+/* v [C] seen as [C, 1, ...] (ones trailing 1s) */
+static oa_status channel_col(onnx_node_ctx *c, const char *role, xref v, int64_t ones, xref *out)
+{
+    int64_t shape[9] = {0, 1, 1, 1, 1, 1, 1, 1, 1};
+    xref ks;
+    oa_status st = oa_onnx_const_i64(c, role, shape, (size_t)(ones + 1), false, &ks.n);
+    if (st != OA_OK) {
+        return st;
+    }
+    ks.i = 0;
+    xref in[2] = {v, ks};
+    return emit1(c, OA_OP_RESHAPE, role, in, 2, out);
+}
+
+/* running = input * momentum + current * (1 - momentum), current [1, C, 1...] flattened to [C] */
+static oa_status running_stat(onnx_node_ctx *c, const char *role, uint32_t input, xref cur, float momentum,
+                              xref *out)
+{
+    const int64_t flat = -1;
+    xref in, kf, cf, a, b;
+    oa_status st;
+    if ((st = input_ref(c, input, &in)) != OA_OK || (st = oa_onnx_const_i64(c, "flat", &flat, 1, false, &kf.n)) != OA_OK) {
+        return st;
+    }
+    kf.i = 0;
+    xref r_in[2] = {cur, kf};
+    if ((st = emit1(c, OA_OP_RESHAPE, role, r_in, 2, &cf)) != OA_OK ||
+        (st = emit1(c, OA_OP_MULS, role, &in, 1, &a)) != OA_OK ||
+        (st = oa_node_set_float(a.n, "value", momentum)) != OA_OK ||
+        (st = emit1(c, OA_OP_MULS, role, &cf, 1, &b)) != OA_OK ||
+        (st = oa_node_set_float(b.n, "value", 1.0f - momentum)) != OA_OK) {
+        return st;
+    }
+    xref s_in[2] = {a, b};
+    return emit1(c, OA_OP_ADD, role, s_in, 2, out);
+}
+
+/*
+ * BatchNormalization with training_mode=1 (opset 14+; its ONNX definition):
+ * the batch statistics over every axis but 1 normalise x; outputs 1 and 2
+ * are input_mean / input_var * momentum + the batch mean / (population)
+ * variance * (1 - momentum).
+ */
+oa_status oa_onnx_op_batch_norm_training(onnx_node_ctx *c)
+{
+    float eps, momentum;
+    oa_status st;
+    if ((st = oa_onnx_attr_float(c, "epsilon", 1e-5f, &eps)) != OA_OK ||
+        (st = oa_onnx_attr_float(c, "momentum", 0.9f, &momentum)) != OA_OK) {
+        return st;
+    }
+    int64_t d0;
+    const char *xn = oa_onnx_input_name(c, 0);
+    const int64_t r = xn ? oa_onnx_declared_rank(c, xn, &d0) : -1;
+    if (r < 2 || r > 8) {
+        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "training mode needs the declared rank (2 to 8) of x");
+    }
+    int64_t axes[8];
+    size_t na = 0;
+    for (int64_t k = 0; k < r; k++) {
+        if (k != 1) {
+            axes[na++] = k;
+        }
+    }
+    xref x, sc, b, kax, mean, cen, var, ve, sd, nrm, scv, bv, y1, y, rm, rv;
+    if ((st = input_ref(c, 0, &x)) != OA_OK || (st = input_ref(c, 1, &sc)) != OA_OK ||
+        (st = input_ref(c, 2, &b)) != OA_OK || (st = oa_onnx_const_i32(c, "axes", axes, na, false, &kax.n)) != OA_OK) {
+        return st;
+    }
+    kax.i = 0;
+    if ((st = moments(c, x, kax, &mean, &cen, &var)) != OA_OK ||
+        (st = emit1(c, OA_OP_ADDS, "var_eps", &var, 1, &ve)) != OA_OK ||
+        (st = oa_node_set_float(ve.n, "value", eps)) != OA_OK || (st = emit1(c, OA_OP_SQRT, "std", &ve, 1, &sd)) != OA_OK) {
+        return st;
+    }
+    xref n_in[2] = {cen, sd};
+    if ((st = emit1(c, OA_OP_REAL_DIV, "normalized", n_in, 2, &nrm)) != OA_OK ||
+        (st = channel_col(c, "scale_c", sc, r - 2, &scv)) != OA_OK ||
+        (st = channel_col(c, "bias_c", b, r - 2, &bv)) != OA_OK) {
+        return st;
+    }
+    xref m_in[2] = {nrm, scv};
+    if ((st = emit1(c, OA_OP_MUL, "scaled", m_in, 2, &y1)) != OA_OK) {
+        return st;
+    }
+    xref a_in[2] = {y1, bv};
+    if ((st = emit1(c, OA_OP_ADD, "biased", a_in, 2, &y)) != OA_OK ||
+        (st = oa_onnx_bind_output(c, 0, y.n, y.i)) != OA_OK) {
+        return st;
+    }
+    if (oa_onnx_has_output(c, 1)) {
+        if ((st = running_stat(c, "running_mean", 3, mean, momentum, &rm)) != OA_OK ||
+            (st = oa_onnx_bind_output(c, 1, rm.n, rm.i)) != OA_OK) {
+            return st;
+        }
+    }
+    if (oa_onnx_has_output(c, 2)) {
+        if ((st = running_stat(c, "running_var", 4, var, momentum, &rv)) != OA_OK ||
+            (st = oa_onnx_bind_output(c, 2, rv.n, rv.i)) != OA_OK) {
+            return st;
+        }
+    }
+    return OA_OK;
+}

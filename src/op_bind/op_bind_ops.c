@@ -1309,6 +1309,7 @@ oa_status oa_bind_decode(oa_bctx *c)
     case OA_OP_CONV2D: return bind_conv(c, false);
     case OA_OP_CONV3D: return bind_conv(c, false);
     case OA_OP_CONV2D_TRANSPOSE: return bind_conv(c, true);
+    case OA_OP_CONV3D_TRANSPOSE: return bind_conv_ref(c, true);
     case OA_OP_MAT_MUL:
     case OA_OP_MAT_MUL_V2: return bind_matmul(c, false);
     case OA_OP_BATCH_MAT_MUL:
