@@ -761,3 +761,31 @@ oa_status oa_infer_pool_nd(oa_infer_ctx *ctx)
     }
     return OA_OK;
 }
+
+/* GridSampler2D: x [N,C,H,W], grid [N,Ho,Wo,2] -> y [N,C,Ho,Wo] of x's dtype. */
+oa_status oa_infer_grid_sample(oa_infer_ctx *ctx)
+{
+    oa_status st = oa_infer_need_inputs(ctx, 2);
+    if (st != OA_OK) {
+        return st;
+    }
+    oa_ishape sx = oa_ishape_of(ctx->in[0]), sg = oa_ishape_of(ctx->in[1]);
+    if ((sx.rank >= 0 && sx.rank != 4) || (sg.rank >= 0 && sg.rank != 4)) {
+        return IFAIL(ctx, OA_E_GE_SHAPE, "x and grid must have rank 4 (have %d and %d)", sx.rank, sg.rank);
+    }
+    if (sg.rank == 4 && oa_iv_is_fixed(sg.d[3]) && sg.d[3].lo != 2) {
+        return IFAIL(ctx, OA_E_GE_SHAPE, "grid's last dim must be 2, is %lld", (long long)sg.d[3].lo);
+    }
+    oa_ishape so = oa_ishape_any(4);
+    so.ranged = sx.ranged || sg.ranged;
+    if (sx.rank == 4) {
+        so.d[0] = sx.d[0];
+        so.d[1] = sx.d[1];
+    }
+    if (sg.rank == 4) {
+        so.d[2] = sg.d[1];
+        so.d[3] = sg.d[2];
+    }
+    oa_infer_set_out(ctx, 0, ctx->in[0]->dtype, &so);
+    return OA_OK;
+}

@@ -237,6 +237,7 @@ typedef enum oa_kop_type {
     OA_KOP_COPY,             /* Reshape/Squeeze/Unsqueeze/Identity/Flatten */
     OA_KOP_REORDER,          /* NCHW <-> NCHWc                             */
     OA_KOP_CONV_REF,         /* direct 1-3-D conv, run-time filter (Conv3D) */
+    OA_KOP_GRID_SAMPLE,      /* GridSampler2D (ONNX GridSample)            */
     OA_KOP_COUNT
 } oa_kop_type;
 
@@ -654,6 +655,15 @@ typedef struct oa_klstm_params {
     float act_alpha[4], act_beta[4];
 } oa_klstm_params;
 
+/* --- GridSampler2D (sample.c): x [N,C,H,W], grid [N,Ho,Wo,2] -> y [N,C,Ho,Wo], f32. */
+typedef enum oa_kgs_mode { OA_KGS_BILINEAR, OA_KGS_NEAREST, OA_KGS_BICUBIC } oa_kgs_mode;
+typedef enum oa_kgs_padding { OA_KGS_PAD_ZEROS, OA_KGS_PAD_BORDER, OA_KGS_PAD_REFLECTION } oa_kgs_padding;
+typedef struct oa_kgrid_sample_params {
+    oa_kgs_mode mode;
+    oa_kgs_padding padding;
+    bool align_corners;
+} oa_kgrid_sample_params;
+
 /* Every family's parameters (the member of the op's family is the one in use). */
 typedef union oa_kparams {
     oa_kconv_params conv;
@@ -677,6 +687,7 @@ typedef union oa_kparams {
     oa_knms_params nms;
     oa_klstm_params lstm;
     oa_kconvref_params convref;
+    oa_kgrid_sample_params grid_sample;
 } oa_kparams;
 
 /* --- Copy (Reshape, Squeeze, Unsqueeze, Identity, Flatten, ExpandDims):

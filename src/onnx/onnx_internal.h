@@ -185,5 +185,6 @@ oa_status oa_onnx_op_topk(onnx_node_ctx *c);
 oa_status oa_onnx_op_lrn(onnx_node_ctx *c);
 oa_status oa_onnx_op_mvn(onnx_node_ctx *c);
 oa_status oa_onnx_op_batch_norm_training(onnx_node_ctx *c);
+oa_status oa_onnx_op_grid_sample(onnx_node_ctx *c);
 
 #endif /* OA_ONNX_ONNX_INTERNAL_H */

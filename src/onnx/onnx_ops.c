@@ -1160,6 +1160,7 @@ static const onnx_op_entry OPS[] = {
     {"GRU", 7, 18, oa_onnx_op_lstm, OA_OP_COMMON_GRU},
     {"RNN", 7, 18, oa_onnx_op_lstm, OA_OP_COMMON_RNN},
     {"MeanVarianceNormalization", 9, 18, oa_onnx_op_mvn, OA_OP_REDUCE_MEAN},
+    {"GridSample", 16, 18, oa_onnx_op_grid_sample, OA_OP_GRID_SAMPLER_2D},
 };
 
 #undef D

@@ -272,3 +272,31 @@ oa_status oa_onnx_op_batch_norm_training(onnx_node_ctx *c)
     }
     return OA_OK;
 }
+
+/* GridSample (opset 16, 4-D) -> GridSampler2D: mode -> interpolation_mode, padding_mode, align_corners. */
+oa_status oa_onnx_op_grid_sample(onnx_node_ctx *c)
+{
+    const char *mode, *pad;
+    int64_t align;
+    oa_status st;
+    if ((st = oa_onnx_attr_str(c, "mode", "bilinear", &mode)) != OA_OK ||
+        (st = oa_onnx_attr_str(c, "padding_mode", "zeros", &pad)) != OA_OK ||
+        (st = oa_onnx_attr_int(c, "align_corners", 0, &align)) != OA_OK) {
+        return st;
+    }
+    if (strcmp(mode, "bilinear") != 0 && strcmp(mode, "nearest") != 0 && strcmp(mode, "bicubic") != 0) {
+        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "mode %s is not supported", mode);
+    }
+    if (strcmp(pad, "zeros") != 0 && strcmp(pad, "border") != 0 && strcmp(pad, "reflection") != 0) {
+        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "padding_mode %s is not valid", pad);
+    }
+    oa_node *n;
+    if ((st = oa_onnx_emit(c, OA_OP_GRID_SAMPLER_2D, "grid_sample", 2, 1, &n)) != OA_OK ||
+        (st = oa_onnx_connect_input(c, n, 0, 0)) != OA_OK || (st = oa_onnx_connect_input(c, n, 1, 1)) != OA_OK ||
+        (st = oa_node_set_str(n, "interpolation_mode", mode)) != OA_OK ||
+        (st = oa_node_set_str(n, "padding_mode", pad)) != OA_OK ||
+        (st = oa_node_set_bool(n, "align_corners", align != 0)) != OA_OK) {
+        return st;
+    }
+    return oa_onnx_bind_output(c, 0, n, 0);
+}

@@ -1159,6 +1159,37 @@ static oa_status bind_resize_onnx(oa_bctx *c)
     return st;
 }
 
+/* GridSampler2D: interpolation_mode, padding_mode, align_corners. */
+static oa_status bind_grid_sample(oa_bctx *c)
+{
+    oa_op_bind *b = c->b;
+    oa_kgrid_sample_params *p = &b->params.grid_sample;
+    b->type = OA_KOP_GRID_SAMPLE;
+    b->has_params = true;
+    static const char *const modes[3] = {"bilinear", "nearest", "bicubic"};
+    static const char *const pads[3] = {"zeros", "border", "reflection"};
+    const char *m = oa_node_attr_str(c->n, "interpolation_mode", "bilinear");
+    const char *pm = oa_node_attr_str(c->n, "padding_mode", "zeros");
+    int k = 0, q = 0;
+    while (k < 3 && strcmp(m, modes[k]) != 0) {
+        k++;
+    }
+    while (q < 3 && strcmp(pm, pads[q]) != 0) {
+        q++;
+    }
+    if (k == 3 || q == 3) {
+        return BFAIL(c, OA_E_PARAM, "interpolation_mode %s / padding_mode %s is not supported", m, pm);
+    }
+    p->mode = (oa_kgs_mode)k;
+    p->padding = (oa_kgs_padding)q;
+    p->align_corners = attr_bool(c->n, "align_corners", false);
+    oa_status st;
+    if ((st = oa_bind_in(c, 0, true, false)) != OA_OK || (st = oa_bind_in(c, 1, true, false)) != OA_OK) {
+        return st;
+    }
+    return oa_bind_out(c, 0);
+}
+
 /* ---- the rest ---- */
 
 static oa_status bind_topk(oa_bctx *c)
@@ -1310,6 +1341,7 @@ oa_status oa_bind_decode(oa_bctx *c)
     case OA_OP_CONV3D: return bind_conv(c, false);
     case OA_OP_CONV2D_TRANSPOSE: return bind_conv(c, true);
     case OA_OP_CONV3D_TRANSPOSE: return bind_conv_ref(c, true);
+    case OA_OP_GRID_SAMPLER_2D: return bind_grid_sample(c);
     case OA_OP_MAT_MUL:
     case OA_OP_MAT_MUL_V2: return bind_matmul(c, false);
     case OA_OP_BATCH_MAT_MUL:

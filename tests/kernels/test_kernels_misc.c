@@ -551,6 +551,32 @@ static void test_gru_rnn(void **state)
     }
 }
 
+/* ---- GridSampler2D: refusals (the values are covered by the ONNX suite's GridSample cases) ---- */
+
+static void test_grid_sample_refusals(void **state)
+{
+    (void)state;
+    oa_kgrid_sample_params p = {.mode = OA_KGS_BICUBIC, .padding = OA_KGS_PAD_REFLECTION};
+    oa_ktensor in[2] = {KT_D(OA_KDT_F32, 1, 1, 3, 2), KT_D(OA_KDT_F32, 1, 2, 4, 3)}, out;
+    kt_expect_fail(oa_kernel_infer(OA_KOP_GRID_SAMPLE, &p, 2, in, 1, &out), OA_E_PARAM, "grid last dim 3");
+    in[1] = KT_D(OA_KDT_F16, 1, 2, 4, 2);
+    kt_expect_fail(oa_kernel_infer(OA_KOP_GRID_SAMPLE, &p, 2, in, 1, &out), OA_E_UNSUPPORTED_DATA_TYPE, "f16 grid");
+    p.mode = (oa_kgs_mode)7;
+    in[1] = KT_D(OA_KDT_F32, 1, 2, 4, 2);
+    kt_expect_fail(oa_kernel_infer(OA_KOP_GRID_SAMPLE, &p, 2, in, 1, &out), OA_E_PARAM, "unknown mode");
+    /* a NaN grid value is refused at run time, nothing converted to an index */
+    p.mode = OA_KGS_NEAREST;
+    kt_buf x = kt_alloc(in[0]), g = kt_alloc(in[1]), y = kt_alloc(KT_D(OA_KDT_F32, 1, 1, 2, 4));
+    kt_fill(&x, 3, -1, 1);
+    kt_fill(&g, 4, -1, 1);
+    kt_set(&g, 5, NAN);
+    kt_buf *ins[2] = {&x, &g}, *outs[1] = {&y};
+    kt_expect_fail(kt_run(OA_KOP_GRID_SAMPLE, &p, 2, ins, 0, 1, outs, 1), OA_E_PARAM, "NaN grid");
+    kt_free(&x);
+    kt_free(&g);
+    kt_free(&y);
+}
+
 /* ---- thread pool ---- */
 
 typedef struct tp_ctx {
@@ -752,7 +778,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_resize), cmocka_unit_test(test_resize_align_corners_scales),     cmocka_unit_test(test_topk),
-        cmocka_unit_test(test_nms),        cmocka_unit_test(test_lstm), cmocka_unit_test(test_gru_rnn),
+        cmocka_unit_test(test_nms),        cmocka_unit_test(test_lstm), cmocka_unit_test(test_gru_rnn), cmocka_unit_test(test_grid_sample_refusals),
         cmocka_unit_test(test_threadpool), cmocka_unit_test(test_concurrent_runs),
         cmocka_unit_test(test_reshape),
         cmocka_unit_test(test_pool_sizes),
