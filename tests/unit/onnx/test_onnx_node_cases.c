@@ -57,6 +57,14 @@ static const char *const CASES[] = {
     "test_mod_mixed_sign_int32", "test_mod_mixed_sign_float64", "test_mod_uint8", "test_mod_broadcast",
     "test_nllloss_NCd1d2d3_none_no_weight_negative_ii", "test_nllloss_NCd1d2_with_weight_reduction_mean",
     "test_sce_mean_weight_ii_3d_log_prob", "test_sce_sum",
+    /* pooling beyond 2-D f32, LRN, f16 math, GRU / RNN, batch-first
+     * recurrences, 3-D ConvTranspose, training BatchNorm, MVN, GridSample */
+    "test_maxpool_3d_default", "test_maxpool_2d_dilations", "test_maxpool_2d_uint8",
+    "test_maxpool_with_argmax_2d_precomputed_strides", "test_averagepool_3d_default", "test_lrn",
+    "test_max_float16", "test_mod_mixed_sign_float16",
+    "test_gru_with_initial_bias", "test_gru_batchwise", "test_simple_rnn_batchwise", "test_lstm_batchwise",
+    "test_convtranspose_3d", "test_batchnorm_example_training_mode", "test_mvn", "test_gridsample_bicubic",
+    "test_gridsample_reflection_padding",
 };
 
 #define PATH_CAP 4096
