@@ -789,3 +789,27 @@ oa_status oa_infer_grid_sample(oa_infer_ctx *ctx)
     oa_infer_set_out(ctx, 0, ctx->in[0]->dtype, &so);
     return OA_OK;
 }
+
+/* MatrixDeterminant: x [..., M, M] -> y [...]. */
+oa_status oa_infer_det(oa_infer_ctx *ctx)
+{
+    oa_status st = oa_infer_need_inputs(ctx, 1);
+    if (st != OA_OK) {
+        return st;
+    }
+    oa_ishape sx = oa_ishape_of(ctx->in[0]);
+    if (sx.rank >= 0 && sx.rank < 2) {
+        return IFAIL(ctx, OA_E_GE_SHAPE, "x must have rank >= 2, has %d", sx.rank);
+    }
+    if (sx.rank >= 2 && oa_iv_is_fixed(sx.d[sx.rank - 1]) && oa_iv_is_fixed(sx.d[sx.rank - 2]) &&
+        sx.d[sx.rank - 1].lo != sx.d[sx.rank - 2].lo) {
+        return IFAIL(ctx, OA_E_GE_SHAPE, "x's last two dims must be equal (%lld, %lld)",
+                     (long long)sx.d[sx.rank - 2].lo, (long long)sx.d[sx.rank - 1].lo);
+    }
+    oa_ishape so = sx;
+    if (sx.rank >= 2) {
+        so.rank = sx.rank - 2;
+    }
+    oa_infer_set_out(ctx, 0, ctx->in[0]->dtype, &so);
+    return OA_OK;
+}

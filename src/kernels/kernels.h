@@ -238,6 +238,7 @@ typedef enum oa_kop_type {
     OA_KOP_REORDER,          /* NCHW <-> NCHWc                             */
     OA_KOP_CONV_REF,         /* direct 1-3-D conv, run-time filter (Conv3D) */
     OA_KOP_GRID_SAMPLE,      /* GridSampler2D (ONNX GridSample)            */
+    OA_KOP_DET,              /* MatrixDeterminant (ONNX Det)               */
     OA_KOP_COUNT
 } oa_kop_type;
 
@@ -663,6 +664,9 @@ typedef struct oa_kgrid_sample_params {
     oa_kgs_padding padding;
     bool align_corners;
 } oa_kgrid_sample_params;
+
+/* --- MatrixDeterminant (sample.c): x [..., M, M] -> y [...], f32 or f64,
+ * by LU decomposition with partial pivoting in double. No params. */
 
 /* Every family's parameters (the member of the op's family is the one in use). */
 typedef union oa_kparams {

@@ -174,3 +174,89 @@ const oa_kfamily oa_kfam_grid_sample = {
     .run = gs_run,
     .release = gs_release,
 };
+
+/* ---- MatrixDeterminant ---- */
+
+static oa_status det_infer(const void *params, int n_in, const oa_ktensor *in, int n_out, oa_ktensor *out)
+{
+    (void)params;
+    if (n_in != 1 || n_out != 1) {
+        return OA_FAIL(OA_E_PARAM, "MatrixDeterminant: 1 input and 1 output (got %d, %d)", n_in, n_out);
+    }
+    const oa_ktensor *x = &in[0];
+    if ((x->dtype != OA_KDT_F32 && x->dtype != OA_KDT_F64) || x->layout != OA_KLAYOUT_PLAIN) {
+        return OA_FAIL(OA_E_UNSUPPORTED_DATA_TYPE, "MatrixDeterminant: x must be plain f32 or f64");
+    }
+    if (x->rank < 2 || x->dims[x->rank - 1] != x->dims[x->rank - 2] || x->dims[x->rank - 1] > 4096) {
+        return OA_FAIL(OA_E_PARAM, "MatrixDeterminant: x must be [..., M, M] with M <= 4096");
+    }
+    oa_ktensor_set(&out[0], x->dtype, x->rank - 2, x->dims);
+    return OA_OK;
+}
+
+static oa_status det_setup(oa_kop *op)
+{
+    const int64_t m = op->in[0].dims[op->in[0].rank - 1];
+    op->ws_size = sizeof(double) * (size_t)(m * m > 0 ? m * m : 1);
+    op->impl = "ref";
+    return OA_OK;
+}
+
+static oa_status det_run(const oa_kop *op, const void *const *in, void *const *out, void *ws, oa_threadpool *pool)
+{
+    (void)pool;
+    if (in[0] == NULL || out[0] == NULL || ws == NULL) {
+        return OA_FAIL(OA_E_PARAM, "MatrixDeterminant: NULL data pointer");
+    }
+    const oa_ktensor *x = &op->in[0];
+    const int64_t m = x->dims[x->rank - 1], nb = oa_ktensor_numel(&op->out[0]);
+    const bool f64 = x->dtype == OA_KDT_F64;
+    double *a = ws;
+    for (int64_t b = 0; b < nb; b++) {
+        for (int64_t i = 0; i < m * m; i++) {
+            a[i] = f64 ? ((const double *)in[0])[b * m * m + i] : ((const float *)in[0])[b * m * m + i];
+        }
+        double det = 1.0;
+        for (int64_t k = 0; k < m && det != 0.0; k++) {
+            int64_t piv = k;
+            for (int64_t r = k + 1; r < m; r++) {
+                if (fabs(a[r * m + k]) > fabs(a[piv * m + k])) {
+                    piv = r;
+                }
+            }
+            if (a[piv * m + k] == 0.0) {
+                det = 0.0;
+                break;
+            }
+            if (piv != k) {
+                for (int64_t j = 0; j < m; j++) {
+                    const double t = a[k * m + j];
+                    a[k * m + j] = a[piv * m + j];
+                    a[piv * m + j] = t;
+                }
+                det = -det;
+            }
+            det *= a[k * m + k];
+            for (int64_t r = k + 1; r < m; r++) {
+                const double f = a[r * m + k] / a[k * m + k];
+                for (int64_t j = k; j < m; j++) {
+                    a[r * m + j] -= f * a[k * m + j];
+                }
+            }
+        }
+        if (f64) {
+            ((double *)out[0])[b] = det;
+        } else {
+            ((float *)out[0])[b] = (float)det;
+        }
+    }
+    return OA_OK;
+}
+
+const oa_kfamily oa_kfam_det = {
+    .params_size = 0,
+    .infer = det_infer,
+    .setup = det_setup,
+    .run = det_run,
+    .release = gs_release,
+};

@@ -1161,6 +1161,7 @@ static const onnx_op_entry OPS[] = {
     {"RNN", 7, 18, oa_onnx_op_lstm, OA_OP_COMMON_RNN},
     {"MeanVarianceNormalization", 9, 18, oa_onnx_op_mvn, OA_OP_REDUCE_MEAN},
     {"GridSample", 16, 18, oa_onnx_op_grid_sample, OA_OP_GRID_SAMPLER_2D},
+    {"Det", 11, 18, op_direct, OA_OP_MATRIX_DETERMINANT},
 };
 
 #undef D

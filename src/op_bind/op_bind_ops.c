@@ -1342,6 +1342,11 @@ oa_status oa_bind_decode(oa_bctx *c)
     case OA_OP_CONV2D_TRANSPOSE: return bind_conv(c, true);
     case OA_OP_CONV3D_TRANSPOSE: return bind_conv_ref(c, true);
     case OA_OP_GRID_SAMPLER_2D: return bind_grid_sample(c);
+    case OA_OP_MATRIX_DETERMINANT: {
+        c->b->type = OA_KOP_DET;
+        oa_status st = oa_bind_in(c, 0, true, false);
+        return st == OA_OK ? oa_bind_out(c, 0) : st;
+    }
     case OA_OP_MAT_MUL:
     case OA_OP_MAT_MUL_V2: return bind_matmul(c, false);
     case OA_OP_BATCH_MAT_MUL:

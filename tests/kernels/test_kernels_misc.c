@@ -577,6 +577,43 @@ static void test_grid_sample_refusals(void **state)
     kt_free(&y);
 }
 
+/* ---- MatrixDeterminant: hand-computed determinants (a row swap, a singular matrix, f64) and refusals ---- */
+
+static void test_det(void **state)
+{
+    (void)state;
+    /* [[0,2],[3,4]] = -6 (needs the pivot swap); [[1,2],[2,4]] = 0; [[2,0,0],[0,3,0],[1,1,4]] = 24 */
+    static const double A[8] = {0, 2, 3, 4, 1, 2, 2, 4};
+    static const double C[9] = {2, 0, 0, 0, 3, 0, 1, 1, 4};
+    for (int f64 = 0; f64 < 2; f64++) {
+        const oa_kdtype dt = f64 ? OA_KDT_F64 : OA_KDT_F32;
+        kt_buf x = kt_alloc(KT_D(dt, 2, 2, 2)), y = kt_alloc(KT_D(dt, 2));
+        for (int i = 0; i < 8; i++) {
+            kt_set(&x, i, A[i]);
+        }
+        const double want[2] = {-6, 0};
+        kt_buf *ins[1] = {&x}, *outs[1] = {&y};
+        assert_int_equal(kt_run(OA_KOP_DET, NULL, 1, ins, 0, 1, outs, 1), OA_OK);
+        kt_expect_close(&y, want, 1e-9, 1e-6, "det 2x2");
+        kt_free(&x);
+        kt_free(&y);
+    }
+    kt_buf x3 = kt_alloc(KT_D(OA_KDT_F32, 3, 3)), y3 = kt_alloc(kt_desc(OA_KDT_F32, 0, NULL));
+    for (int i = 0; i < 9; i++) {
+        kt_set(&x3, i, C[i]);
+    }
+    const double w3 = 24;
+    kt_buf *ins3[1] = {&x3}, *outs3[1] = {&y3};
+    assert_int_equal(kt_run(OA_KOP_DET, NULL, 1, ins3, 0, 1, outs3, 1), OA_OK);
+    kt_expect_close(&y3, &w3, 1e-9, 1e-6, "det 3x3");
+    kt_free(&x3);
+    kt_free(&y3);
+    oa_ktensor bad[1] = {KT_D(OA_KDT_F32, 2, 3)}, out;
+    kt_expect_fail(oa_kernel_infer(OA_KOP_DET, NULL, 1, bad, 1, &out), OA_E_PARAM, "non-square");
+    bad[0] = KT_D(OA_KDT_I32, 2, 2);
+    kt_expect_fail(oa_kernel_infer(OA_KOP_DET, NULL, 1, bad, 1, &out), OA_E_UNSUPPORTED_DATA_TYPE, "i32");
+}
+
 /* ---- thread pool ---- */
 
 typedef struct tp_ctx {
@@ -778,7 +815,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_resize), cmocka_unit_test(test_resize_align_corners_scales),     cmocka_unit_test(test_topk),
-        cmocka_unit_test(test_nms),        cmocka_unit_test(test_lstm), cmocka_unit_test(test_gru_rnn), cmocka_unit_test(test_grid_sample_refusals),
+        cmocka_unit_test(test_nms),        cmocka_unit_test(test_lstm), cmocka_unit_test(test_gru_rnn), cmocka_unit_test(test_grid_sample_refusals), cmocka_unit_test(test_det),
         cmocka_unit_test(test_threadpool), cmocka_unit_test(test_concurrent_runs),
         cmocka_unit_test(test_reshape),
         cmocka_unit_test(test_pool_sizes),

@@ -64,7 +64,7 @@ static const char *const CASES[] = {
     "test_max_float16", "test_mod_mixed_sign_float16",
     "test_gru_with_initial_bias", "test_gru_batchwise", "test_simple_rnn_batchwise", "test_lstm_batchwise",
     "test_convtranspose_3d", "test_batchnorm_example_training_mode", "test_mvn", "test_gridsample_bicubic",
-    "test_gridsample_reflection_padding",
+    "test_gridsample_reflection_padding", "test_det_nd",
 };
 
 #define PATH_CAP 4096
