@@ -224,53 +224,56 @@ oa_status oa_infer_conv_transpose(oa_infer_ctx *ctx)
         return st;
     }
     const oa_tensor_desc *x = ctx->in[1], *w = ctx->in[2];
-    oa_format fmt = format_of(ctx, x, OA_FORMAT_NCHW);
-    layout l = layout_of(fmt, 4);
+    const bool is3d = ctx->node->type == OA_OP_CONV3D_TRANSPOSE; /* Conv3DTranspose: NCDHW, 5-entry lists */
+    const int32_t rank = is3d ? 5 : 4, nsp = rank - 2;
+    oa_format fmt = format_of(ctx, x, is3d ? OA_FORMAT_NCDHW : OA_FORMAT_NCHW);
+    layout l = layout_of(fmt, rank);
     oa_ishape sx = oa_ishape_of(x), sw = oa_ishape_of(w);
-    if ((sx.rank >= 0 && sx.rank != 4) || (sw.rank >= 0 && sw.rank != 4)) {
-        return IFAIL(ctx, OA_E_GE_SHAPE, "x and filter must have rank 4 (have %d and %d)", sx.rank, sw.rank);
+    if ((sx.rank >= 0 && sx.rank != rank) || (sw.rank >= 0 && sw.rank != rank)) {
+        return IFAIL(ctx, OA_E_GE_SHAPE, "x and filter must have rank %d (have %d and %d)", rank, sx.rank, sw.rank);
     }
-    int64_t strides[4], dil[4], pads[4], outpad[4];
-    if ((st = list_attr(ctx, "strides", 4, 1, true, strides)) != OA_OK ||
-        (st = list_attr(ctx, "dilations", 4, 1, false, dil)) != OA_OK ||
-        (st = list_attr(ctx, "pads", 4, 0, true, pads)) != OA_OK ||
-        (st = list_attr(ctx, "output_padding", 4, 0, false, outpad)) != OA_OK) {
+    int64_t strides[5], dil[5], pads[6], outpad[5];
+    if ((st = list_attr(ctx, "strides", (size_t)rank, 1, true, strides)) != OA_OK ||
+        (st = list_attr(ctx, "dilations", (size_t)rank, 1, false, dil)) != OA_OK ||
+        (st = list_attr(ctx, "pads", (size_t)(2 * nsp), 0, true, pads)) != OA_OK ||
+        (st = list_attr(ctx, "output_padding", (size_t)rank, 0, false, outpad)) != OA_OK) {
         return st;
     }
     int64_t groups = oa_node_attr_int(ctx->node, "groups", 1);
     if (groups <= 0) {
         return IFAIL(ctx, OA_E_GE_PARAM, "groups must be positive, got %lld", (long long)groups);
     }
-    oa_ishape so = oa_ishape_any(4);
+    oa_ishape so = oa_ishape_any(rank);
     so.ranged = sx.ranged;
     /* A non-zero input_size value is the whole output shape. */
     int64_t isz[8];
     size_t n;
-    if (oa_infer_in_ints(ctx, 0, isz, 8, &n) && n == 4 && (isz[0] | isz[1] | isz[2] | isz[3]) != 0) {
-        for (int i = 0; i < 4; i++) {
+    if (oa_infer_in_ints(ctx, 0, isz, 8, &n) && n == (size_t)rank &&
+        (isz[0] | isz[1] | isz[2] | isz[3] | (is3d ? isz[4] : 0)) != 0) {
+        for (int i = 0; i < rank; i++) {
             so.d[i] = oa_iv_fixed(isz[i]);
         }
         oa_infer_set_out(ctx, 0, x->dtype, &so);
         return OA_OK;
     }
-    if (sx.rank == 4) {
+    if (sx.rank == rank) {
         so.d[0] = sx.d[0];
     }
-    if (sw.rank == 4) {
+    if (sw.rank == rank) {
         so.d[l.c] = oa_iv_mul(sw.d[1], oa_iv_fixed(groups)); /* filter [C_in, C_out/groups, kh, kw] */
     }
     const int64_t *oshape;
     size_t on;
-    bool have_oshape = oa_attrs_get_list_int(&ctx->node->attrs, "output_shape", &oshape, &on) && on >= 2 &&
-                       (oshape[on - 1] != 0 || oshape[on - 2] != 0);
+    bool have_oshape = oa_attrs_get_list_int(&ctx->node->attrs, "output_shape", &oshape, &on) &&
+                       on >= (size_t)nsp && (oshape[on - 1] != 0 || oshape[on - 2] != 0);
     pad_mode pm = pad_mode_of(ctx->node, "auto_pad");
-    for (int32_t i = 0; i < 2; i++) {
+    for (int32_t i = 0; i < nsp; i++) {
         int32_t a = l.sp[i];
         if (have_oshape) {
-            so.d[a] = oa_iv_fixed(oshape[on - 2 + (size_t)i]);
+            so.d[a] = oa_iv_fixed(oshape[on - (size_t)nsp + (size_t)i]);
             continue;
         }
-        if (sx.rank != 4 || sw.rank != 4 || !oa_iv_is_fixed(sw.d[2 + i])) {
+        if (sx.rank != rank || sw.rank != rank || !oa_iv_is_fixed(sw.d[2 + i])) {
             continue;
         }
         int64_t kk = sw.d[2 + i].lo, s = strides[a], d = dil[a];
@@ -759,5 +762,100 @@ oa_status oa_infer_aipp(oa_infer_ctx *ctx)
     }
     o->has_range = false;
     o->value = NULL;
+ * MaxPool3D / AvgPool3D (x [N,C,D,H,W], ksize/strides/dilation 5 entries in
+ * NCDHW order, pads [d0,d1,h0,h1,w0,w1]) and MaxPoolWithArgmaxV2 (x 4-D,
+ * 4-entry lists, pads [t,b,l,r]; y and argmax (i64) of the same shape).
+ * padding_mode CALCULATED / SAME / VALID, ceil_mode as the 2-D pools.
+ */
+oa_status oa_infer_pool_nd(oa_infer_ctx *ctx)
+{
+    oa_status st = oa_infer_need_inputs(ctx, 1);
+    if (st != OA_OK) {
+        return st;
+    }
+    const oa_tensor_desc *x = ctx->in[0];
+    const bool argmax = ctx->node->type == OA_OP_MAX_POOL_WITH_ARGMAX_V2;
+    const int32_t rank = argmax ? 4 : 5;
+    oa_ishape sx = oa_ishape_of(x);
+    if (sx.rank >= 0 && sx.rank != rank) {
+        return IFAIL(ctx, OA_E_GE_SHAPE, "x must have rank %d, has %d", rank, sx.rank);
+    }
+    int64_t ksize[5], strides[5], dil[5], pads[6];
+    const size_t nsp = (size_t)rank - 2;
+    if ((st = list_attr(ctx, "ksize", (size_t)rank, 1, true, ksize)) != OA_OK ||
+        (st = list_attr(ctx, "strides", (size_t)rank, 1, false, strides)) != OA_OK ||
+        (st = list_attr(ctx, "dilation", (size_t)rank, 1, false, dil)) != OA_OK ||
+        (st = list_attr(ctx, "pads", 2 * nsp, 0, false, pads)) != OA_OK) {
+        return st;
+    }
+    pad_mode pm = pad_mode_of(ctx->node, "padding_mode");
+    bool ceil_mode = oa_node_attr_bool(ctx->node, "ceil_mode", false);
+    oa_ishape so = sx;
+    if (sx.rank == rank) {
+        for (size_t i = 0; i < nsp; i++) {
+            size_t a = 2 + i;
+            so.d[a] = window_out(ctx, sx.d[a], ksize[a], strides[a], dil[a], pads[2 * i], pads[2 * i + 1], pm,
+                                 ceil_mode, &st);
+            if (st != OA_OK) {
+                return st;
+            }
+        }
+    }
+    oa_infer_set_out(ctx, 0, x->dtype, &so);
+    if (argmax) {
+        oa_infer_set_out(ctx, 1, OA_DT_INT64, &so);
+    }
+    return OA_OK;
+}
+
+/* GridSampler2D: x [N,C,H,W], grid [N,Ho,Wo,2] -> y [N,C,Ho,Wo] of x's dtype. */
+oa_status oa_infer_grid_sample(oa_infer_ctx *ctx)
+{
+    oa_status st = oa_infer_need_inputs(ctx, 2);
+    if (st != OA_OK) {
+        return st;
+    }
+    oa_ishape sx = oa_ishape_of(ctx->in[0]), sg = oa_ishape_of(ctx->in[1]);
+    if ((sx.rank >= 0 && sx.rank != 4) || (sg.rank >= 0 && sg.rank != 4)) {
+        return IFAIL(ctx, OA_E_GE_SHAPE, "x and grid must have rank 4 (have %d and %d)", sx.rank, sg.rank);
+    }
+    if (sg.rank == 4 && oa_iv_is_fixed(sg.d[3]) && sg.d[3].lo != 2) {
+        return IFAIL(ctx, OA_E_GE_SHAPE, "grid's last dim must be 2, is %lld", (long long)sg.d[3].lo);
+    }
+    oa_ishape so = oa_ishape_any(4);
+    so.ranged = sx.ranged || sg.ranged;
+    if (sx.rank == 4) {
+        so.d[0] = sx.d[0];
+        so.d[1] = sx.d[1];
+    }
+    if (sg.rank == 4) {
+        so.d[2] = sg.d[1];
+        so.d[3] = sg.d[2];
+    }
+    oa_infer_set_out(ctx, 0, ctx->in[0]->dtype, &so);
+    return OA_OK;
+}
+
+/* MatrixDeterminant: x [..., M, M] -> y [...]. */
+oa_status oa_infer_det(oa_infer_ctx *ctx)
+{
+    oa_status st = oa_infer_need_inputs(ctx, 1);
+    if (st != OA_OK) {
+        return st;
+    }
+    oa_ishape sx = oa_ishape_of(ctx->in[0]);
+    if (sx.rank >= 0 && sx.rank < 2) {
+        return IFAIL(ctx, OA_E_GE_SHAPE, "x must have rank >= 2, has %d", sx.rank);
+    }
+    if (sx.rank >= 2 && oa_iv_is_fixed(sx.d[sx.rank - 1]) && oa_iv_is_fixed(sx.d[sx.rank - 2]) &&
+        sx.d[sx.rank - 1].lo != sx.d[sx.rank - 2].lo) {
+        return IFAIL(ctx, OA_E_GE_SHAPE, "x's last two dims must be equal (%lld, %lld)",
+                     (long long)sx.d[sx.rank - 2].lo, (long long)sx.d[sx.rank - 1].lo);
+    }
+    oa_ishape so = sx;
+    if (sx.rank >= 2) {
+        so.rank = sx.rank - 2;
+    }
+    oa_infer_set_out(ctx, 0, ctx->in[0]->dtype, &so);
     return OA_OK;
 }

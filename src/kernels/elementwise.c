@@ -13,6 +13,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "base/fp16.h"
+
 #define MAXOPS 3
 
 /* Canonical broadcast nest for up to 3 inputs + 1 output (operand 0 = output). */
@@ -196,13 +198,13 @@ static oa_status binary_infer(const void *params, int n_in, const oa_ktensor *in
     oa_kdtype dt = in[0].dtype;
     bin_class c = bin_classify(p->op);
     /* every integer type and f64 run in their own type (bin_inner_generic) */
-    const bool gen = dt == OA_KDT_F32 || dt == OA_KDT_F64 || dt == OA_KDT_I8 || dt == OA_KDT_U8 || dt == OA_KDT_I16 ||
+    const bool gen = dt == OA_KDT_F32 || dt == OA_KDT_F64 || dt == OA_KDT_F16 || dt == OA_KDT_I8 || dt == OA_KDT_U8 || dt == OA_KDT_I16 ||
                      dt == OA_KDT_U16 || dt == OA_KDT_I32 || dt == OA_KDT_U32 || dt == OA_KDT_I64 || dt == OA_KDT_U64;
     bool ok = (c == BC_LOGIC) ? dt == OA_KDT_BOOL
               : (c == BC_CMP) ? (gen || dt == OA_KDT_BOOL)
               : bin_plain(p->op) ? dt == OA_KDT_F32
                               : (gen && (p->op != OA_KBIN_PRELU || dt == OA_KDT_F32 || dt == OA_KDT_I32 ||
-                                         dt == OA_KDT_I64 || dt == OA_KDT_F64));
+                                         dt == OA_KDT_I64 || dt == OA_KDT_F64 || dt == OA_KDT_F16));
     if (ok && (p->op == OA_KBIN_LSHIFT || p->op == OA_KBIN_RSHIFT) &&
         !(dt == OA_KDT_U8 || dt == OA_KDT_U16 || dt == OA_KDT_U32 || dt == OA_KDT_U64)) {
         ok = false; /* ONNX BitShift: unsigned types */
@@ -364,9 +366,52 @@ static oa_status binary_setup(oa_kop *op)
     default: break;                                               \
     }
 
+/* f16: each operand widened to f32, the result rounded once to f16 (comparisons give bool) */
+#define F16_LOOP(TY, EXPR)                                                            \
+    do {                                                                              \
+        const uint16_t *A = a;                                                        \
+        const uint16_t *B = b;                                                        \
+        TY *Y = y;                                                                    \
+        for (int64_t i = 0; i < n; i++) {                                             \
+            const float u = oa_f16_to_f32(A[i * sa]), v = oa_f16_to_f32(B[i * sb]);   \
+            Y[i] = F16_STORE_##TY(EXPR);                                              \
+        }                                                                             \
+    } while (0)
+#define F16_STORE_uint16_t(x) oa_f32_to_f16((float)(x))
+#define F16_STORE_uint8_t(x) (uint8_t)(x)
+
+static void bin_inner_f16(oa_kbinary_op op, const void *a, const void *b, void *y, int64_t n, int64_t sa, int64_t sb)
+{
+    switch (op) {
+    case OA_KBIN_ADD: F16_LOOP(uint16_t, u + v); break;
+    case OA_KBIN_SUB: F16_LOOP(uint16_t, u - v); break;
+    case OA_KBIN_MUL: F16_LOOP(uint16_t, u * v); break;
+    case OA_KBIN_DIV: F16_LOOP(uint16_t, u / v); break;
+    case OA_KBIN_POW: F16_LOOP(uint16_t, powf(u, v)); break;
+    case OA_KBIN_MAX: F16_LOOP(uint16_t, (u > v || isnan(u)) ? u : v); break;
+    case OA_KBIN_MIN: F16_LOOP(uint16_t, (u < v || isnan(u)) ? u : v); break;
+    case OA_KBIN_PRELU: F16_LOOP(uint16_t, u > 0 ? u : u * v); break;
+    case OA_KBIN_MOD: F16_LOOP(uint16_t, fmodf(u, v)); break;
+    case OA_KBIN_FLOOR_MOD:
+        F16_LOOP(uint16_t, (fmodf(u, v) != 0 && ((fmodf(u, v) < 0) != (v < 0))) ? fmodf(u, v) + v : fmodf(u, v));
+        break;
+    case OA_KBIN_EQUAL: F16_LOOP(uint8_t, u == v); break;
+    case OA_KBIN_NOT_EQUAL: F16_LOOP(uint8_t, u != v); break;
+    case OA_KBIN_LESS: F16_LOOP(uint8_t, u < v); break;
+    case OA_KBIN_LESS_EQUAL: F16_LOOP(uint8_t, u <= v); break;
+    case OA_KBIN_GREATER: F16_LOOP(uint8_t, u > v); break;
+    case OA_KBIN_GREATER_EQUAL: F16_LOOP(uint8_t, u >= v); break;
+    default: break;
+    }
+}
+
 static void bin_inner_generic(oa_kbinary_op op, oa_kdtype dt, const void *a, const void *b, void *y, int64_t n,
                               int64_t sa, int64_t sb)
 {
+    if (dt == OA_KDT_F16) {
+        bin_inner_f16(op, a, b, y, n, sa, sb);
+        return;
+    }
     bin_class c = bin_classify(op);
     if (c == BC_LOGIC) {
         switch (op) {
@@ -635,8 +680,10 @@ static oa_status unary_infer(const void *params, int n_in, const oa_ktensor *in,
                        (int)p->op, n_in, n_out);
     }
     oa_kdtype dt = in[0].dtype;
+    /* f16 runs through the f32 loops chunk by chunk (each result rounded once); f64 in double (un_f64) */
+    const bool fl = dt == OA_KDT_F32 || dt == OA_KDT_F16 || dt == OA_KDT_F64;
     bool ok = p->op == OA_KUN_LOGICAL_NOT ? dt == OA_KDT_BOOL
-                                          : (dt == OA_KDT_F32 || ((dt == OA_KDT_I32 || dt == OA_KDT_I64) && un_int_ok(p->op)));
+                                          : (fl || ((dt == OA_KDT_I32 || dt == OA_KDT_I64) && un_int_ok(p->op)));
     if (!ok) {
         return OA_FAIL(OA_E_UNSUPPORTED_DATA_TYPE, "unary op %d: dtype %s not supported", (int)p->op,
                        oa_kdtype_name(dt));
@@ -710,6 +757,99 @@ typedef struct un_ctx {
         }                                                             \
     } while (0)
 
+static double un_sigmoid_f64(double v)
+{
+    return v >= 0.0 ? 1.0 / (1.0 + exp(-v)) : exp(v) / (1.0 + exp(v));
+}
+
+static double un_hsig_f64(double v, double a, double b)
+{
+    double t = a * v + b;
+    return t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
+}
+
+/* One element in double precision (the f32 loops' formulas, in double). */
+static double un_f64(const un_state *s, double v)
+{
+    const float alpha = s->p[0], beta = s->p[1];
+    switch (s->op) {
+    case OA_KUN_RELU: return v > 0.0 ? v : 0.0;
+    case OA_KUN_LEAKY_RELU: return v > 0.0 ? v : alpha * v;
+    case OA_KUN_SIGMOID: return un_sigmoid_f64(v);
+    case OA_KUN_HARDSIGMOID: return un_hsig_f64(v, alpha, beta);
+    case OA_KUN_HARDSWISH: return v * un_hsig_f64(v, 1.0 / 6.0, 0.5);
+    case OA_KUN_MUL_HARDSIGMOID: return v * un_hsig_f64(v, alpha, beta);
+    case OA_KUN_TANH: return tanh(v);
+    case OA_KUN_EXP: return exp((double)s->p[2] * ((double)s->p[3] * v + (double)s->p[4]));
+    case OA_KUN_LOG: return log((double)s->p[3] * v + (double)s->p[4]) * (double)s->p[2];
+    case OA_KUN_SQRT: return sqrt(v);
+    case OA_KUN_RSQRT: return 1.0 / sqrt(v);
+    case OA_KUN_ERF: return erf(v);
+    case OA_KUN_SOFTPLUS: return (v > 0.0 ? v : 0.0) + log1p(exp(-fabs(v)));
+    case OA_KUN_ABS: return fabs(v);
+    case OA_KUN_NEG: return -v;
+    case OA_KUN_RECIPROCAL: return 1.0 / v;
+    case OA_KUN_FLOOR: return floor(v);
+    case OA_KUN_CEIL: return ceil(v);
+    case OA_KUN_ROUND: return nearbyint(v);
+    case OA_KUN_CLIP: return v < alpha ? alpha : (v > beta ? beta : v);
+    case OA_KUN_GELU: return 0.5 * v * (1.0 + erf(v * 0.70710678118654752));
+    case OA_KUN_GELU_TANH: return 0.5 * v * (1.0 + tanh(0.7978845608028654 * (v + 0.044715 * v * v * v)));
+    case OA_KUN_SQUARE: return v * v;
+    case OA_KUN_SIGN: return v > 0.0 ? 1.0 : (v < 0.0 ? -1.0 : v);
+    case OA_KUN_SIN: return sin(v);
+    case OA_KUN_COS: return cos(v);
+    case OA_KUN_SOFTSIGN: return v / (1.0 + fabs(v));
+    case OA_KUN_IDENTITY: return v;
+    default: break;
+    }
+    /* the unary_defs.inc rows, their float libm calls read as the double ones */
+#define tanf tan
+#define sinhf sinh
+#define coshf cosh
+#define asinf asin
+#define acosf acos
+#define atanf atan
+#define asinhf asinh
+#define acoshf acosh
+#define atanhf atanh
+#define expf exp
+    switch (s->op) {
+#define OA_KUNARY(id, expr) case OA_KUN_##id: return (expr);
+#include "kernels/unary_defs.inc"
+#undef OA_KUNARY
+    default: return v;
+    }
+#undef tanf
+#undef sinhf
+#undef coshf
+#undef asinf
+#undef acosf
+#undef atanf
+#undef asinhf
+#undef acoshf
+#undef atanhf
+#undef expf
+}
+
+/* f16: widen a chunk to f32, run the f32 loop, narrow (round to nearest even). */
+static void un_half(const un_state *s, const void *x, void *y, size_t b, size_t e)
+{
+    float buf[1024];
+    const uint16_t *X = x;
+    uint16_t *Y = y;
+    for (size_t i0 = b; i0 < e; i0 += 1024) {
+        const size_t n = e - i0 < 1024 ? e - i0 : 1024;
+        for (size_t i = 0; i < n; i++) {
+            buf[i] = oa_f16_to_f32(X[i0 + i]);
+        }
+        oa_kew()->unary[s->op](buf, buf, n, s->p);
+        for (size_t i = 0; i < n; i++) {
+            Y[i0 + i] = oa_f32_to_f16(buf[i]);
+        }
+    }
+}
+
 static void un_task(void *vctx, size_t tid, size_t b, size_t e)
 {
     (void)tid;
@@ -718,6 +858,12 @@ static void un_task(void *vctx, size_t tid, size_t b, size_t e)
     switch (s->dt) {
     case OA_KDT_F32:
         oa_kew()->unary[s->op]((const float *)c->x + b, (float *)c->y + b, e - b, s->p);
+        break;
+    case OA_KDT_F16: un_half(s, c->x, c->y, b, e); break;
+    case OA_KDT_F64:
+        for (size_t i = b; i < e; i++) {
+            ((double *)c->y)[i] = un_f64(s, ((const double *)c->x)[i]);
+        }
         break;
     case OA_KDT_BOOL:
         for (size_t i = b; i < e; i++) {

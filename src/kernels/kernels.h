@@ -239,6 +239,8 @@ typedef enum oa_kop_type {
     OA_KOP_CONV_REF,         /* direct 1-3-D conv, run-time filter (Conv3D) */
     OA_KOP_AIPP,             /* Aipp (kernels/aipp.h)                      */
     OA_KOP_INDEX,            /* GatherNd, scatters, OneHot, Cumsum, NonZero, Unique, ... (index.c) */
+    OA_KOP_GRID_SAMPLE,      /* GridSampler2D (ONNX GridSample)            */
+    OA_KOP_DET,              /* MatrixDeterminant (ONNX Det)               */
     OA_KOP_COUNT
 } oa_kop_type;
 
@@ -374,9 +376,10 @@ typedef struct oa_ksoftmax_params {
 /* --- Elementwise binary ---------------------------------------------------
  * Inputs x1, x2 broadcast (numpy); output y. dtypes: x1 and x2 of the same
  * dtype in {f32, f64, i8, u8, i16, u16, i32, u32, i64, u64} (arith, compare;
- * each computed in its own type: integers wrap, x / 0 = 0), bool (logic,
+ * each computed in its own type: integers wrap, x / 0 = 0), f16 (arith,
+ * compare: operands widened to f32, each result rounded once), bool (logic,
  * compare); y is bool for compare/logic ops, else the input dtype. PRelu:
- * x2 = slope (f32, f64, i32, i64). The binary_defs.inc rows take f32 only.
+ * x2 = slope (f32, f64, f16, i32, i64). The binary_defs.inc rows take f32 only.
  * In-place: y may alias an input of y's shape and dtype.
  * NCHWc: x1, x2 each either NCHWc of y's shape, or plain per-channel
  * ([C,1,1] / [1,C,1,1]), or a plain scalar (one element).
@@ -411,7 +414,9 @@ typedef struct oa_kbinary_params {
 
 /* --- Elementwise unary ----------------------------------------------------
  * Input x, output y of x's shape. f32 for all (the plain math ops after
- * OA_KUN_LAST_SPECIAL are rows of kernels/unary_defs.inc); also i32/i64 for ABS, NEG,
+ * OA_KUN_LAST_SPECIAL are rows of kernels/unary_defs.inc), f64 (the same
+ * formulas in double) and f16 (through the f32 loops, rounded once; plain
+ * layout); also i32/i64 for ABS, NEG,
  * RELU, SQUARE, SIGN, IDENTITY; bool for LOGICAL_NOT. ClipByValue: CLIP with
  * alpha = min, beta = max; if the op is given 3 inputs (x, min, max as
  * scalar host inputs) those override alpha/beta.
@@ -459,12 +464,24 @@ typedef struct oa_kpool_params {
     oa_kpad_mode padding_mode;
     bool global, ceil_mode, exclusive;
     int64_t divisor_override;
+    /* The general path (plain layout only; taken for a 5-D x, dilations, the
+     * argmax output or a dtype other than f32): x [N, C, H, W] or
+     * [N, C, D, H, W] in f32, f16, f64 (max and avg), i8, u8 (max). The depth
+     * window of a 5-D x: */
+    int64_t ksize_d, stride_d, pads_d[2]; /* 0 ksize/stride: 1 */
+    int64_t dilations[3];                 /* d, h, w; 0: 1 */
+    /* A second output (max only): i64 argmax, the flat index of the maximum
+     * in x (the first one in window order on ties), the spatial dims counted
+     * row-major, or column-major with argmax_col_major (ONNX MaxPool
+     * Indices, storage_order=1). */
+    bool argmax_col_major;
 } oa_kpool_params;
 
 /* --- Reductions -----------------------------------------------------------
  * Input x; axes from params (or host input 1 if given: i32/i64 1-D).
  * Empty axes: noop_with_empty_axes ? identity : reduce all.
- * keep_dims keeps reduced dims as 1. dtypes f32 (all), i32/i64 (SUM, MAX, MIN, PROD).
+ * keep_dims keeps reduced dims as 1. dtypes f32, f64, f16 (all; f64 and f16
+ * accumulate in double, f16 rounded once), i32/i64 (SUM, MAX, MIN, PROD).
  */
 typedef enum oa_kreduce_op {
     OA_KRED_SUM, OA_KRED_MEAN, OA_KRED_MAX, OA_KRED_MIN, OA_KRED_PROD, OA_KRED_L2, OA_KRED_SUMSQ,
@@ -563,11 +580,19 @@ typedef struct oa_kpad_params {
  * (ONNX with a scales input; align_corners then divides by in * scale - 1,
  * not rounded, as the ONNX reference), else out/in.
  */
-typedef enum oa_kresize_mode { OA_KRESIZE_NEAREST, OA_KRESIZE_LINEAR } oa_kresize_mode;
+/* Cubic (ONNX mode cubic, f32, plain layout): 4 taps floor(x)-1 .. floor(x)+2
+ * with the Keys coefficients of cubic_a, indices clamped to the edge; with
+ * exclude_outside the taps outside the input get weight 0 and the others are
+ * renormalised. tf_crop_and_resize (f32, plain layout, any mode): the source
+ * coordinate is roi_start*(in-1) + o*(roi_end-roi_start)*(in-1)/(out-1)
+ * (out = 1: the middle of the roi); outside [0, in-1] the output is
+ * extrapolation. roi holds h start, w start, h end, w end. */
+typedef enum oa_kresize_mode { OA_KRESIZE_NEAREST, OA_KRESIZE_LINEAR, OA_KRESIZE_CUBIC } oa_kresize_mode;
 typedef enum oa_kcoord_mode {
     OA_KCT_HALF_PIXEL, OA_KCT_PYTORCH_HALF_PIXEL, OA_KCT_ALIGN_CORNERS, OA_KCT_ASYMMETRIC,
     OA_KCT_TF_HALF_PIXEL_FOR_NN,
-    OA_KCT_TF_NN, OA_KCT_TF_NN_HALF_PIXEL, OA_KCT_TF_NN_ALIGN_CORNERS
+    OA_KCT_TF_NN, OA_KCT_TF_NN_HALF_PIXEL, OA_KCT_TF_NN_ALIGN_CORNERS,
+    OA_KCT_TF_CROP_AND_RESIZE
 } oa_kcoord_mode;
 typedef enum oa_knearest_mode {
     OA_KNEAREST_ROUND_PREFER_FLOOR, OA_KNEAREST_ROUND_PREFER_CEIL, OA_KNEAREST_FLOOR, OA_KNEAREST_CEIL
@@ -577,6 +602,10 @@ typedef struct oa_kresize_params {
     oa_kcoord_mode coord;
     oa_knearest_mode nearest;
     float scale_h, scale_w;
+    float cubic_a;         /* ONNX cubic_coeff_a (-0.75 by default) */
+    bool exclude_outside;
+    float extrapolation;   /* tf_crop_and_resize */
+    float roi[4];          /* tf_crop_and_resize: h start, w start, h end, w end */
 } oa_kresize_params;
 
 /* --- TopK: inputs x (f32/i32/i64), k (host scalar or [1], i32/i64).
@@ -604,11 +633,29 @@ typedef struct oa_knms_params {
  * Gates i,o,f,c; activations sigmoid/tanh/tanh; clip if > 0. f32.
  * All inputs are read at run (none is captured at create). */
 typedef enum oa_klstm_dir { OA_KLSTM_FORWARD, OA_KLSTM_REVERSE, OA_KLSTM_BIDIRECTIONAL } oa_klstm_dir;
+/* The same family runs CommonGRU and CommonRNN (ONNX GRU / RNN, layout 0):
+ * inputs X, W [D,NG*H,I], R [D,NG*H,H], B? [D,2*NG*H], sequence_lens?,
+ * initial_h? (NG = 3 gates z,r,h for GRU, 1 for RNN); outputs Y, Y_h. GRU:
+ * z, r = f(.), h~ = g(X·Wh + (r ⊙ H)·Rh + Rbh + Wbh), or with
+ * linear_before_reset g(X·Wh + r ⊙ (H·Rh + Rbh) + Wbh); H' = (1-z) ⊙ h~ + z ⊙ H.
+ * RNN: H' = f(X·W + H·R + Wb + Rb). f, g per direction from `act` (n_act 0:
+ * GRU Sigmoid, Tanh; RNN Tanh), with ONNX's activation_alpha / _beta. */
+typedef enum oa_krnn_cell { OA_KRNN_LSTM, OA_KRNN_GRU, OA_KRNN_RNN } oa_krnn_cell;
+typedef enum oa_krnn_act {
+    OA_KRNN_ACT_SIGMOID, OA_KRNN_ACT_TANH, OA_KRNN_ACT_RELU, OA_KRNN_ACT_AFFINE, OA_KRNN_ACT_LEAKY_RELU,
+    OA_KRNN_ACT_THRESHOLDED_RELU, OA_KRNN_ACT_SCALED_TANH, OA_KRNN_ACT_HARD_SIGMOID, OA_KRNN_ACT_ELU,
+    OA_KRNN_ACT_SOFTSIGN, OA_KRNN_ACT_SOFTPLUS, OA_KRNN_ACT_COUNT
+} oa_krnn_act;
 typedef struct oa_klstm_params {
     oa_klstm_dir direction;
     int64_t hidden_size; /* 0: from R */
     float clip;          /* <= 0: none */
     bool input_forget;
+    oa_krnn_cell cell;   /* 0: LSTM */
+    bool linear_before_reset;
+    int n_act;           /* GRU / RNN: entries of act (gates per direction times directions), 0: defaults */
+    oa_krnn_act act[4];
+    float act_alpha[4], act_beta[4];
 } oa_klstm_params;
 
 /* --- Aipp: input 0 images (u8, any dims: the raw bytes of N images),
@@ -671,6 +718,17 @@ typedef struct oa_kindex_params {
     oa_ktfidf_mode mode;     /* TfIdf */
     int64_t min_gram, max_gram, max_skip;
 } oa_kindex_params;
+/* --- GridSampler2D (sample.c): x [N,C,H,W], grid [N,Ho,Wo,2] -> y [N,C,Ho,Wo], f32. */
+typedef enum oa_kgs_mode { OA_KGS_BILINEAR, OA_KGS_NEAREST, OA_KGS_BICUBIC } oa_kgs_mode;
+typedef enum oa_kgs_padding { OA_KGS_PAD_ZEROS, OA_KGS_PAD_BORDER, OA_KGS_PAD_REFLECTION } oa_kgs_padding;
+typedef struct oa_kgrid_sample_params {
+    oa_kgs_mode mode;
+    oa_kgs_padding padding;
+    bool align_corners;
+} oa_kgrid_sample_params;
+
+/* --- MatrixDeterminant (sample.c): x [..., M, M] -> y [...], f32 or f64,
+ * by LU decomposition with partial pivoting in double. No params. */
 
 /* Every family's parameters (the member of the op's family is the one in use). */
 typedef union oa_kparams {
@@ -697,6 +755,7 @@ typedef union oa_kparams {
     oa_kconvref_params convref;
     oa_kaipp_params aipp;
     oa_kindex_params index;
+    oa_kgrid_sample_params grid_sample;
 } oa_kparams;
 
 /* --- Copy (Reshape, Squeeze, Unsqueeze, Identity, Flatten, ExpandDims):

@@ -14,6 +14,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "base/fp16.h"
+
 typedef struct red_state {
     oa_kreduce_op op;
     oa_kdtype dt;
@@ -77,7 +79,8 @@ static oa_status red_infer(const void *params, int n_in, const oa_ktensor *in, i
     oa_kdtype dt = in[0].dtype;
     bool int_ok = p->op == OA_KRED_SUM || p->op == OA_KRED_MEAN || p->op == OA_KRED_MAX || p->op == OA_KRED_MIN ||
                   p->op == OA_KRED_PROD;
-    if (!(dt == OA_KDT_F32 || ((dt == OA_KDT_I32 || dt == OA_KDT_I64) && int_ok))) {
+    /* f64 accumulates in double, f16 too (rounded once at the end) */
+    if (!(dt == OA_KDT_F32 || dt == OA_KDT_F64 || dt == OA_KDT_F16 || ((dt == OA_KDT_I32 || dt == OA_KDT_I64) && int_ok))) {
         return OA_FAIL(OA_E_UNSUPPORTED_DATA_TYPE, "Reduce op %d: dtype %s not supported", (int)p->op,
                        oa_kdtype_name(dt));
     }
@@ -216,14 +219,16 @@ static void red_task(void *vctx, size_t tid, size_t b, size_t e)
             }
             continue;
         }
-        const float *x = (const float *)c->x + base;
-        float res;
-        if (s->inner_contig && (s->op == OA_KRED_SUM || s->op == OA_KRED_MEAN)) {
-            res = ew->sum(x, (size_t)s->nred);
+        const bool f32 = s->dt == OA_KDT_F32;
+        const float *x = f32 ? (const float *)c->x + base : NULL;
+        double res;
+        if (f32 && s->inner_contig && (s->op == OA_KRED_SUM || s->op == OA_KRED_MEAN)) {
+            float r = ew->sum(x, (size_t)s->nred);
             if (s->op == OA_KRED_MEAN) {
-                res /= (float)s->nred;
+                r /= (float)s->nred;
             }
-        } else if (s->inner_contig && s->op == OA_KRED_MAX && s->nred > 0) {
+            res = r;
+        } else if (f32 && s->inner_contig && s->op == OA_KRED_MAX && s->nred > 0) {
             res = ew->max(x, (size_t)s->nred);
         } else {
             double acc = s->op == OA_KRED_PROD ? 1.0 : (s->op == OA_KRED_MAX ? -INFINITY : (s->op == OA_KRED_MIN ? INFINITY : 0.0));
@@ -233,7 +238,9 @@ static void red_task(void *vctx, size_t tid, size_t b, size_t e)
                     off += (rr % s->rdims[i]) * s->rstr[i];
                     rr /= s->rdims[i];
                 }
-                double v = x[off];
+                double v = f32 ? x[off]
+                           : s->dt == OA_KDT_F64 ? ((const double *)c->x)[base + off]
+                                                 : oa_f16_to_f32(((const uint16_t *)c->x)[base + off]);
                 switch (s->op) {
                 case OA_KRED_MAX: acc = (v > acc || v != v) ? v : acc; break;
                 case OA_KRED_MIN: acc = (v < acc || v != v) ? v : acc; break;
@@ -248,9 +255,15 @@ static void red_task(void *vctx, size_t tid, size_t b, size_t e)
             } else if (s->op == OA_KRED_L2) {
                 acc = sqrt(acc);
             }
-            res = (float)acc;
+            res = acc;
         }
-        ((float *)c->y)[o] = res;
+        if (f32) {
+            ((float *)c->y)[o] = (float)res;
+        } else if (s->dt == OA_KDT_F64) {
+            ((double *)c->y)[o] = res;
+        } else {
+            ((uint16_t *)c->y)[o] = oa_f32_to_f16((float)res);
+        }
     }
 }
 

@@ -4,6 +4,9 @@
  * Source coordinates are tabulated once at setup; run copies or blends
  * per (n, channel) plane (NCHW) or per (n, channel block) plane (NCHWc).
  * Nearest works on any dtype (plain layout); linear needs f32.
+ * Cubic and tf_crop_and_resize (f32, plain) take the tap path (rs_taps: per
+ * output row / column up to 4 source indices and weights, and whether the
+ * source coordinate lies inside the input), beside the unchanged fast paths.
  */
 #include "kernels/kernel_internal.h"
 #include "base/util.h"
@@ -18,6 +21,13 @@ typedef struct rs_state {
     bool empty;                     /* no output element: nothing to set up or run */
     int64_t *i0h, *i1h, *i0w, *i1w; /* source indices */
     float *lh, *lw;                 /* linear weights of the second index */
+    /* the tap path */
+    bool taps;
+    int nt;                         /* taps per output coordinate: 1, 2 or 4 */
+    int64_t *th, *tw;               /* [out][nt] source indices */
+    float *wh, *ww;                 /* [out][nt] weights */
+    uint8_t *vh, *vw;               /* [out] inside the input (else extrapolation) */
+    float extrap;
 } rs_state;
 
 static oa_status rs_infer(const void *params, int n_in, const oa_ktensor *in, int n_out, oa_ktensor *out)
@@ -29,8 +39,16 @@ static oa_status rs_infer(const void *params, int n_in, const oa_ktensor *in, in
     if (in[0].rank != 4) {
         return OA_FAIL(OA_E_PARAM, "Resize: x must be 4-D, got rank %d", in[0].rank);
     }
-    if (p->mode == OA_KRESIZE_LINEAR && in[0].dtype != OA_KDT_F32) {
-        return OA_FAIL(OA_E_UNSUPPORTED_DATA_TYPE, "Resize: linear mode needs f32, got %s", oa_kdtype_name(in[0].dtype));
+    if (p->mode != OA_KRESIZE_NEAREST && in[0].dtype != OA_KDT_F32) {
+        return OA_FAIL(OA_E_UNSUPPORTED_DATA_TYPE, "Resize: %s mode needs f32, got %s",
+                       p->mode == OA_KRESIZE_CUBIC ? "cubic" : "linear", oa_kdtype_name(in[0].dtype));
+    }
+    if ((unsigned)p->mode > OA_KRESIZE_CUBIC || (unsigned)p->coord > OA_KCT_TF_CROP_AND_RESIZE) {
+        return OA_FAIL(OA_E_PARAM, "Resize: unknown mode %d or coordinate mode %d", (int)p->mode, (int)p->coord);
+    }
+    if ((p->mode == OA_KRESIZE_CUBIC || p->coord == OA_KCT_TF_CROP_AND_RESIZE) &&
+        (in[0].dtype != OA_KDT_F32 || in[0].layout != OA_KLAYOUT_PLAIN)) {
+        return OA_FAIL(OA_E_UNSUPPORTED_DATA_TYPE, "Resize: cubic and tf_crop_and_resize need f32 in a plain layout");
     }
     if (in[0].layout == OA_KLAYOUT_NCHWC && in[0].dtype != OA_KDT_F32) {
         return OA_FAIL(OA_E_PARAM, "Resize: NCHWc needs f32");
@@ -103,7 +121,7 @@ static int64_t clampi(int64_t v, int64_t lo, int64_t hi)
 
 static int64_t nearest_index(const oa_kresize_params *p, int64_t o, int64_t in, int64_t out, float given_scale)
 {
-    if (p->coord >= OA_KCT_TF_NN) {
+    if (p->coord == OA_KCT_TF_NN || p->coord == OA_KCT_TF_NN_HALF_PIXEL || p->coord == OA_KCT_TF_NN_ALIGN_CORNERS) {
         double sc;
         if (p->coord == OA_KCT_TF_NN_ALIGN_CORNERS) {
             sc = out > 1 ? (double)(in - 1) / (double)(out - 1) : 0.0;
@@ -124,6 +142,120 @@ static int64_t nearest_index(const oa_kresize_params *p, int64_t o, int64_t in, 
     return clampi((int64_t)r, 0, in - 1);
 }
 
+/* Keys cubic convolution weights of the taps floor(x)-1 .. floor(x)+2 for t = x - floor(x). */
+static void cubic_weights(double t, double a, double w[4])
+{
+    const double t1 = t + 1.0, u = 1.0 - t, u1 = u + 1.0;
+    w[0] = ((a * t1 - 5.0 * a) * t1 + 8.0 * a) * t1 - 4.0 * a;
+    w[1] = ((a + 2.0) * t - (a + 3.0)) * t * t + 1.0;
+    w[2] = ((a + 2.0) * u - (a + 3.0)) * u * u + 1.0;
+    w[3] = ((a * u1 - 5.0 * a) * u1 + 8.0 * a) * u1 - 4.0 * a;
+}
+
+/* The taps of output coordinate o along one dim (roi_s/roi_e: tf_crop_and_resize). */
+static void rs_taps(const oa_kresize_params *p, int nt, int64_t o, int64_t in, int64_t out, float sc, float roi_s,
+                    float roi_e, int64_t *idx, float *w, uint8_t *valid)
+{
+    double x;
+    *valid = 1;
+    if (p->coord == OA_KCT_TF_CROP_AND_RESIZE) {
+        const double ow = sc > 0 ? (double)in * (double)sc : (double)out, span = (double)roi_e - (double)roi_s;
+        x = ow == 1.0 ? span * (double)(in - 1) / 2.0 : (double)o * span * (double)(in - 1) / (ow - 1.0);
+        x += (double)roi_s * (double)(in - 1);
+        if (!(x >= 0.0 && x <= (double)(in - 1))) {
+            *valid = 0;
+            for (int k = 0; k < nt; k++) {
+                idx[k] = 0;
+                w[k] = 0.0f;
+            }
+            return;
+        }
+    } else {
+        x = src_coord(p, o, in, out, sc);
+    }
+    const double f = floor(x), t = x - f;
+    double wt[4] = {1.0, 0.0, 0.0, 0.0};
+    int64_t first = (int64_t)f;
+    if (nt == 1) { /* nearest */
+        double r;
+        switch (p->nearest) {
+        case OA_KNEAREST_FLOOR: r = f; break;
+        case OA_KNEAREST_CEIL: r = ceil(x); break;
+        case OA_KNEAREST_ROUND_PREFER_CEIL: r = t == 0.5 ? f + 1 : floor(x + 0.5); break;
+        default: r = t == 0.5 ? f : floor(x + 0.5); break;
+        }
+        first = (int64_t)r;
+    } else if (nt == 2) {
+        wt[0] = 1.0 - t;
+        wt[1] = t;
+    } else {
+        cubic_weights(t, p->cubic_a, wt);
+        first -= 1;
+    }
+    double sum = 0.0;
+    for (int k = 0; k < nt; k++) {
+        const int64_t i = first + k;
+        if (p->exclude_outside && (i < 0 || i >= in)) {
+            wt[k] = 0.0;
+        }
+        sum += wt[k];
+        idx[k] = clampi(i, 0, in - 1);
+    }
+    for (int k = 0; k < nt; k++) {
+        w[k] = (float)(p->exclude_outside && sum != 0.0 ? wt[k] / sum : wt[k]);
+    }
+}
+
+static oa_status rs_setup_taps(rs_state *s, const oa_kresize_params *p)
+{
+    s->taps = true;
+    s->nt = p->mode == OA_KRESIZE_CUBIC ? 4 : p->mode == OA_KRESIZE_LINEAR ? 2 : 1;
+    s->extrap = p->extrapolation;
+    size_t nh = (size_t)s->oh, nw = (size_t)s->ow, nt = (size_t)s->nt;
+    s->th = malloc(nh * nt * sizeof(int64_t));
+    s->tw = malloc(nw * nt * sizeof(int64_t));
+    s->wh = malloc(nh * nt * sizeof(float));
+    s->ww = malloc(nw * nt * sizeof(float));
+    s->vh = malloc(nh);
+    s->vw = malloc(nw);
+    if (!s->th || !s->tw || !s->wh || !s->ww || !s->vh || !s->vw) {
+        return OA_FAIL(OA_E_NOMEM, "resize tables");
+    }
+    for (int64_t o = 0; o < s->oh; o++) {
+        rs_taps(p, s->nt, o, s->ih, s->oh, p->scale_h, p->roi[0], p->roi[2], s->th + o * s->nt, s->wh + o * s->nt,
+                s->vh + o);
+    }
+    for (int64_t o = 0; o < s->ow; o++) {
+        rs_taps(p, s->nt, o, s->iw, s->ow, p->scale_w, p->roi[1], p->roi[3], s->tw + o * s->nt, s->ww + o * s->nt,
+                s->vw + o);
+    }
+    return OA_OK;
+}
+
+static void rs_plane_taps(const rs_state *s, const float *x, float *y)
+{
+    const int nt = s->nt;
+    for (int64_t oh = 0; oh < s->oh; oh++) {
+        float *yr = y + oh * s->ow;
+        for (int64_t ow = 0; ow < s->ow; ow++) {
+            if (!s->vh[oh] || !s->vw[ow]) {
+                yr[ow] = s->extrap;
+                continue;
+            }
+            float acc = 0.0f;
+            for (int a = 0; a < nt; a++) {
+                const float *xr = x + s->th[oh * nt + a] * s->iw;
+                float row = 0.0f;
+                for (int b = 0; b < nt; b++) {
+                    row += s->ww[ow * nt + b] * xr[s->tw[ow * nt + b]];
+                }
+                acc += s->wh[oh * nt + a] * row;
+            }
+            yr[ow] = acc;
+        }
+    }
+}
+
 static void rs_release(oa_kop *op)
 {
     rs_state *s = op->state;
@@ -133,6 +265,12 @@ static void rs_release(oa_kop *op)
     free(s->i1w);
     free(s->lh);
     free(s->lw);
+    free(s->th);
+    free(s->tw);
+    free(s->wh);
+    free(s->ww);
+    free(s->vh);
+    free(s->vw);
     free(s);
     op->state = NULL;
 }
@@ -163,6 +301,10 @@ static oa_status rs_setup(oa_kop *op)
     }
     if (s->ih == 0 || s->iw == 0) {
         return OA_FAIL(OA_E_PARAM, "Resize: empty input plane");
+    }
+    if (p->mode == OA_KRESIZE_CUBIC || p->coord == OA_KCT_TF_CROP_AND_RESIZE) {
+        op->impl = "ref";
+        return rs_setup_taps(s, p);
     }
     size_t nh = (size_t)(s->oh > 0 ? s->oh : 1), nw = (size_t)(s->ow > 0 ? s->ow : 1);
     s->i0h = malloc(nh * sizeof(int64_t));
@@ -218,6 +360,10 @@ static void rs_task(void *vctx, size_t tid, size_t b, size_t e)
     for (size_t idx = b; idx < e; idx++) {
         const char *x = c->x + idx * (size_t)(s->ih * s->iw) * px;
         char *y = c->y + idx * (size_t)(s->oh * s->ow) * px;
+        if (s->taps) {
+            rs_plane_taps(s, (const float *)(const void *)x, (float *)(void *)y);
+            continue;
+        }
         for (int64_t oh = 0; oh < s->oh; oh++) {
             if (!s->linear) {
                 const char *xr = x + (size_t)(s->i0h[oh] * s->iw) * px;

@@ -286,5 +286,10 @@ oa_status oa_onnx_seq_at(onnx_node_ctx *c);
 oa_status oa_onnx_seq_length(onnx_node_ctx *c);
 oa_status oa_onnx_split_to_seq(onnx_node_ctx *c);
 oa_status oa_onnx_concat_from_seq(onnx_node_ctx *c);
+/* Handlers in onnx_ops_nn_extra.c. */
+oa_status oa_onnx_op_lrn(onnx_node_ctx *c);
+oa_status oa_onnx_op_mvn(onnx_node_ctx *c);
+oa_status oa_onnx_op_batch_norm_training(onnx_node_ctx *c);
+oa_status oa_onnx_op_grid_sample(onnx_node_ctx *c);
 
 #endif /* OA_ONNX_ONNX_INTERNAL_H */

@@ -1169,6 +1169,12 @@ static const onnx_op_entry OPS[] = {
     {"Unique", 11, 18, oa_onnx_op_unique, OA_OP_UNIQUE_V3},
     {"Compress", 9, 18, oa_onnx_op_compress, OA_OP_NON_ZERO},
     {"TfIdfVectorizer", 9, 18, oa_onnx_op_tfidf, OA_OP_TFIDF_VECTORIZER},
+    {"LRN", 1, 18, oa_onnx_op_lrn, OA_OP_AVG_POOL_3D},
+    {"GRU", 7, 18, oa_onnx_op_lstm, OA_OP_COMMON_GRU},
+    {"RNN", 7, 18, oa_onnx_op_lstm, OA_OP_COMMON_RNN},
+    {"MeanVarianceNormalization", 9, 18, oa_onnx_op_mvn, OA_OP_REDUCE_MEAN},
+    {"GridSample", 16, 18, oa_onnx_op_grid_sample, OA_OP_GRID_SAMPLER_2D},
+    {"Det", 11, 18, op_direct, OA_OP_MATRIX_DETERMINANT},
 };
 
 #undef D

@@ -179,11 +179,65 @@ oa_status oa_onnx_op_conv(onnx_node_ctx *c)
     return one_d ? squeeze_out(c, conv, 2) : oa_onnx_bind_output(c, 0, conv, 0);
 }
 
+/* 3-D ConvTranspose -> Conv3DTranspose (NCDHW; 5-entry strides / dilations / output_padding, 6 pads). */
+static oa_status conv_transpose_3d(onnx_node_ctx *c)
+{
+    int64_t strides[5], dil[5], pads[6], outpad[5] = {0, 0, 0, 0, 0}, group, oshape[3] = {0, 0, 0};
+    const int64_t *op, *opad, *osh;
+    size_t nop, nopad, nosh;
+    const char *auto_pad;
+    oa_status st;
+    if ((st = spatial_list(c, "strides", 3, strides)) != OA_OK ||
+        (st = spatial_list(c, "dilations", 3, dil)) != OA_OK ||
+        (st = oa_onnx_attr_ints(c, "pads", &op, &nop)) != OA_OK || (st = ge_pads(c, op, nop, 3, pads)) != OA_OK ||
+        (st = oa_onnx_attr_ints(c, "output_padding", &opad, &nopad)) != OA_OK ||
+        (st = oa_onnx_attr_ints(c, "output_shape", &osh, &nosh)) != OA_OK ||
+        (st = oa_onnx_attr_int(c, "group", 1, &group)) != OA_OK ||
+        (st = oa_onnx_attr_str(c, "auto_pad", osh ? "SAME_LOWER" : "NOTSET", &auto_pad)) != OA_OK) {
+        return st;
+    }
+    if ((opad && nopad != 3) || (osh && nosh != 3)) {
+        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "output_padding/output_shape must have 3 entries");
+    }
+    for (size_t i = 0; i < 3; i++) {
+        outpad[2 + i] = opad ? opad[i] : 0;
+        oshape[i] = osh ? osh[i] : 0;
+    }
+    const int64_t zeros[5] = {0, 0, 0, 0, 0};
+    oa_node *isz, *ct;
+    if ((st = oa_onnx_const_i64(c, "input_size", zeros, 5, false, &isz)) != OA_OK ||
+        (st = oa_onnx_emit(c, OA_OP_CONV3D_TRANSPOSE, "deconv", 5, 1, &ct)) != OA_OK ||
+        (st = oa_onnx_connect(ct, 0, isz, 0)) != OA_OK || (st = oa_onnx_connect_input(c, ct, 1, 0)) != OA_OK ||
+        (st = oa_onnx_connect_input(c, ct, 2, 1)) != OA_OK ||
+        (oa_onnx_has_input(c, 2) && (st = oa_onnx_connect_input(c, ct, 3, 2)) != OA_OK)) {
+        return st;
+    }
+    if ((st = oa_node_set_list_int(ct, "strides", strides, 5)) != OA_OK ||
+        (st = oa_node_set_list_int(ct, "pads", pads, 6)) != OA_OK ||
+        (st = oa_node_set_list_int(ct, "dilations", dil, 5)) != OA_OK ||
+        (st = oa_node_set_list_int(ct, "output_padding", outpad, 5)) != OA_OK ||
+        (st = oa_node_set_int(ct, "groups", group)) != OA_OK ||
+        (st = oa_node_set_str(ct, "data_format", "NCDHW")) != OA_OK ||
+        (st = oa_node_set_str(ct, "auto_pad", auto_pad)) != OA_OK ||
+        (st = oa_node_set_list_int(ct, "output_shape", oshape, 3)) != OA_OK) {
+        return st;
+    }
+    for (uint32_t i = 1; i < 3; i++) {
+        oa_tensor_desc *d = oa_node_input_desc(ct, i);
+        d->format = d->origin_format = OA_FORMAT_NCDHW;
+    }
+    oa_node_output_desc(ct, 0)->format = oa_node_output_desc(ct, 0)->origin_format = OA_FORMAT_NCDHW;
+    return oa_onnx_bind_output(c, 0, ct, 0);
+}
+
 oa_status oa_onnx_op_conv_transpose(onnx_node_ctx *c)
 {
     size_t k = spatial_rank(c, 1);
+    if (k == 3) {
+        return conv_transpose_3d(c);
+    }
     if (k < 1 || k > 2) {
-        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "spatial rank %zu is not supported (1-D or 2-D)", k);
+        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "spatial rank %zu is not supported (1-D, 2-D or 3-D)", k);
     }
     bool one_d = k == 1;
     int64_t strides[4], dil[4], pads[4], outpad[4] = {0, 0, 0, 0}, group, oshape[2] = {0, 0};
@@ -257,6 +311,108 @@ oa_status oa_onnx_op_conv_transpose(onnx_node_ctx *c)
     return one_d ? squeeze_out(c, ct, 2) : oa_onnx_bind_output(c, 0, ct, 0);
 }
 
+/* Unsqueeze(axes) of ONNX input 0. */
+static oa_status unsqueeze_axes(onnx_node_ctx *c, const int64_t *axes, size_t n, oa_node **out)
+{
+    oa_status st = oa_onnx_emit(c, OA_OP_UNSQUEEZE, "x", 1, 1, out);
+    if (st == OA_OK) {
+        st = oa_onnx_connect_input(c, *out, 0, 0);
+    }
+    return st == OA_OK ? oa_node_set_list_int(*out, "axes", axes, n) : st;
+}
+
+/* ONNX output j = Squeeze(axes) of src output idx. */
+static oa_status squeeze_bind(onnx_node_ctx *c, uint32_t j, oa_node *src, uint32_t idx, const int64_t *axes, size_t n)
+{
+    oa_node *sq;
+    oa_status st = oa_onnx_emit(c, OA_OP_SQUEEZE, j ? "squeeze_indices" : "squeeze", 1, 1, &sq);
+    if (st == OA_OK && (st = oa_onnx_connect(sq, 0, src, idx)) == OA_OK &&
+        (st = oa_node_set_list_int(sq, "axis", axes, n)) == OA_OK) {
+        st = oa_onnx_bind_output(c, j, sq, 0);
+    }
+    return st;
+}
+
+/*
+ * The pools the 2-D kernels do not take: 3-D windows and dilations
+ * (MaxPool3D / AvgPool3D on x lifted to 5-D), the Indices output
+ * (MaxPoolWithArgmaxV2 on x lifted to 4-D; 1-D or 2-D windows).
+ * docs/ge_ir.md "3-D, dilated and argmax pooling".
+ */
+static oa_status pool_general(onnx_node_ctx *c, bool is_max, size_t k, const int64_t *ks, const int64_t *op,
+                              size_t nop, const int64_t *dl, const char *mode, const char *auto_pad, int64_t ceil_mode,
+                              int64_t count_include_pad, int64_t storage_order)
+{
+    const bool argmax = is_max && oa_onnx_has_output(c, 1);
+    if (argmax && k > 2) {
+        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "the Indices output of a 3-D MaxPool is not supported");
+    }
+    const size_t r = argmax ? 4 : 5, lift = r - 2 - k; /* leading spatial dims of size 1 added */
+    int64_t ksize[5], strides[5], dil[5], pads[6], gp[6], st3[3];
+    oa_status st;
+    if ((st = spatial_list(c, "strides", k, strides)) != OA_OK || (st = ge_pads(c, op, nop, k, gp)) != OA_OK) {
+        return st;
+    }
+    memcpy(st3, strides + 2, k * sizeof(int64_t));
+    for (size_t i = 0; i < r; i++) {
+        ksize[i] = strides[i] = dil[i] = 1;
+    }
+    for (size_t i = 0; i < 2 * (r - 2); i++) {
+        pads[i] = 0;
+    }
+    for (size_t i = 0; i < k; i++) {
+        if (ks[i] <= 0 || (dl && dl[i] <= 0)) {
+            return ONNX_FAIL(c, OA_E_PARSE_MODEL, "kernel_shape/dilations entry %zu is not positive", i);
+        }
+        const size_t a = 2 + lift + i;
+        ksize[a] = ks[i];
+        strides[a] = st3[i];
+        dil[a] = dl ? dl[i] : 1;
+        pads[2 * (lift + i)] = gp[2 * i];
+        pads[2 * (lift + i) + 1] = gp[2 * i + 1];
+    }
+    const int64_t axes[2] = {2, 3};
+    oa_node *x = NULL, *p;
+    if (lift > 0 && (st = unsqueeze_axes(c, axes, lift, &x)) != OA_OK) {
+        return st;
+    }
+    oa_op_type t = argmax ? OA_OP_MAX_POOL_WITH_ARGMAX_V2 : is_max ? OA_OP_MAX_POOL_3D : OA_OP_AVG_POOL_3D;
+    if ((st = oa_onnx_emit(c, t, "pool", 1, argmax ? 2 : 1, &p)) != OA_OK) {
+        return st;
+    }
+    st = x ? oa_onnx_connect(p, 0, x, 0) : oa_onnx_connect_input(c, p, 0, 0);
+    if (st == OA_OK && (st = oa_node_set_list_int(p, "ksize", ksize, r)) == OA_OK &&
+        (st = oa_node_set_list_int(p, "strides", strides, r)) == OA_OK &&
+        (st = oa_node_set_list_int(p, "dilation", dil, r)) == OA_OK &&
+        (st = oa_node_set_list_int(p, "pads", pads, 2 * (r - 2))) == OA_OK &&
+        (st = oa_node_set_str(p, "padding_mode", mode)) == OA_OK &&
+        (strcmp(auto_pad, "SAME_LOWER") != 0 || (st = oa_node_set_str(p, "auto_pad", auto_pad)) == OA_OK) &&
+        (st = oa_node_set_bool(p, "ceil_mode", ceil_mode != 0)) == OA_OK &&
+        (st = oa_node_set_str(p, "data_format", argmax ? "NCHW" : "NCDHW")) == OA_OK) {
+        if (argmax) {
+            if ((st = oa_node_set_int(p, "storage_order", storage_order)) == OA_OK) {
+                st = oa_node_set_int(p, "dtype", OA_DT_INT64);
+            }
+        } else if (!is_max) {
+            st = oa_node_set_bool(p, "count_include_pad", count_include_pad != 0);
+        }
+    }
+    if (st != OA_OK) {
+        return st;
+    }
+    oa_format f = argmax ? OA_FORMAT_NCHW : OA_FORMAT_NCDHW;
+    oa_node_input_desc(p, 0)->format = oa_node_input_desc(p, 0)->origin_format = f;
+    for (uint32_t j = 0; j < (argmax ? 2u : 1u); j++) {
+        oa_node_output_desc(p, j)->format = oa_node_output_desc(p, j)->origin_format = f;
+    }
+    if (lift == 0) {
+        st = oa_onnx_bind_output(c, 0, p, 0);
+        return st == OA_OK && argmax ? oa_onnx_bind_output(c, 1, p, 1) : st;
+    }
+    st = squeeze_bind(c, 0, p, 0, axes, lift);
+    return st == OA_OK && argmax ? squeeze_bind(c, 1, p, 1, axes, lift) : st;
+}
+
 oa_status oa_onnx_op_pool(onnx_node_ctx *c)
 {
     bool is_max = c->ge_type == OA_OP_MAX_POOL_V3;
@@ -277,18 +433,17 @@ oa_status oa_onnx_op_pool(onnx_node_ctx *c)
     if (ks == NULL) {
         return ONNX_FAIL(c, OA_E_PARSE_MODEL, "misses required attribute kernel_shape");
     }
-    if (k != 1 && k != 2) {
-        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "%zu-D pooling is not supported (1-D or 2-D)", k);
+    if (k < 1 || k > 3) {
+        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "%zu-D pooling is not supported (1-D, 2-D or 3-D)", k);
     }
-    if (is_max && (oa_onnx_has_output(c, 1) || storage_order != 0)) {
-        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "the Indices output and storage_order=1 are not supported");
+    if (dl && ndl != k) {
+        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "dilations has %zu entries, expected %zu", ndl, k);
     }
+    bool general = k == 3 || (is_max && oa_onnx_has_output(c, 1));
     for (size_t i = 0; dl && i < ndl; i++) {
-        if (dl[i] != 1) {
-            return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "dilated pooling is not supported");
-        }
+        general = general || dl[i] != 1;
     }
-    int64_t ksize[4] = {1, 1, 1, 1}, strides[4], pads[4];
+    int64_t ksize[5] = {1, 1, 1, 1, 1}, strides[5], pads[6];
     if ((st = spatial_list(c, "strides", k, strides)) != OA_OK || (st = ge_pads(c, op, nop, k, pads)) != OA_OK) {
         return st;
     }
@@ -310,6 +465,10 @@ oa_status oa_onnx_op_pool(onnx_node_ctx *c)
         mode = "VALID";
     } else if (strcmp(auto_pad, "NOTSET") != 0) {
         return ONNX_FAIL(c, OA_E_PARSE_MODEL, "auto_pad %s is not valid", auto_pad);
+    }
+    if (general) {
+        return pool_general(c, is_max, k, ks, op, nop, dl, mode, auto_pad, ceil_mode, count_include_pad,
+                            storage_order);
     }
     oa_node *x = NULL, *p;
     if (one_d && (st = unsqueeze(c, "x", 0, NULL, 3, &x)) != OA_OK) {
@@ -343,8 +502,13 @@ oa_status oa_onnx_op_batch_norm(onnx_node_ctx *c)
     oa_node *bn;
     oa_status st;
     if ((st = oa_onnx_attr_float(c, "epsilon", 1e-5f, &eps)) != OA_OK ||
-        (st = oa_onnx_attr_int(c, "training_mode", 0, &training)) != OA_OK ||
-        (st = oa_onnx_emit(c, OA_OP_BATCH_NORM, "bn", 5, 6, &bn)) != OA_OK) {
+        (st = oa_onnx_attr_int(c, "training_mode", 0, &training)) != OA_OK) {
+        return st;
+    }
+    if (training == 1) {
+        return oa_onnx_op_batch_norm_training(c);
+    }
+    if ((st = oa_onnx_emit(c, OA_OP_BATCH_NORM, "bn", 5, 6, &bn)) != OA_OK) {
         return st;
     }
     for (uint32_t i = 0; i < 5 && st == OA_OK; i++) {
@@ -626,39 +790,70 @@ oa_status oa_onnx_op_upsample(onnx_node_ctx *c)
     return emit_resize(c, mode, "asymmetric", "floor", UINT32_MAX, ks ? UINT32_MAX : 1, ks, UINT32_MAX);
 }
 
+/* Transpose(perm) of src:idx (src NULL: ONNX input idx). */
+static oa_status transpose_of(onnx_node_ctx *c, const char *role, oa_node *src, uint32_t idx, const int64_t *perm,
+                              size_t n, oa_node **out)
+{
+    oa_node *k;
+    oa_status st = oa_onnx_const_i32(c, role, perm, n, false, &k);
+    if (st == OA_OK && (st = oa_onnx_emit(c, OA_OP_TRANSPOSE, role, 2, 1, out)) == OA_OK) {
+        st = src ? oa_onnx_connect(*out, 0, src, idx) : oa_onnx_connect_input(c, *out, 0, idx);
+    }
+    return st == OA_OK ? oa_onnx_connect(*out, 1, k, 0) : st;
+}
+
+/*
+ * LSTM, GRU, RNN -> CommonLSTM / CommonGRU / CommonRNN (ONNX inputs and
+ * outputs positional). layout=1 (batch first) is layout 0 between
+ * Transposes: X [B,T,I] and the initial states [B,D,H] in, Y [T,D,B,H] ->
+ * [B,T,D,H] and the final states out.
+ */
 oa_status oa_onnx_op_lstm(onnx_node_ctx *c)
 {
+    const bool lstm = c->ge_type == OA_OP_COMMON_LSTM, gru = c->ge_type == OA_OP_COMMON_GRU;
+    const uint32_t nin = lstm ? 8 : 6, nout = lstm ? 3 : 2;
     const char *direction;
-    int64_t hidden, layout, input_forget;
+    int64_t hidden, layout, input_forget = 0, lbr = 0;
     oa_status st;
     if ((st = oa_onnx_attr_str(c, "direction", "forward", &direction)) != OA_OK ||
         (st = oa_onnx_attr_int(c, "hidden_size", 0, &hidden)) != OA_OK ||
         (st = oa_onnx_attr_int(c, "layout", 0, &layout)) != OA_OK ||
-        (st = oa_onnx_attr_int(c, "input_forget", 0, &input_forget)) != OA_OK) {
+        (lstm && (st = oa_onnx_attr_int(c, "input_forget", 0, &input_forget)) != OA_OK) ||
+        (gru && (st = oa_onnx_attr_int(c, "linear_before_reset", 0, &lbr)) != OA_OK)) {
         return st;
     }
-    if (layout != 0) {
-        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "layout=%lld (batch first) is not supported", (long long)layout);
+    if (layout != 0 && layout != 1) {
+        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "layout=%lld is not valid", (long long)layout);
     }
     if (strcmp(direction, "forward") != 0 && strcmp(direction, "reverse") != 0 &&
         strcmp(direction, "bidirectional") != 0) {
         return ONNX_FAIL(c, OA_E_PARSE_MODEL, "direction %s is not valid", direction);
     }
-    if (c->np->n_input < 3 || c->np->n_input > 8) {
-        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "has %zu inputs (3 to 8 expected)", c->np->n_input);
+    if (c->np->n_input < 3 || c->np->n_input > nin) {
+        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "has %zu inputs (3 to %u expected)", c->np->n_input, nin);
     }
     oa_node *n;
-    if ((st = oa_onnx_emit(c, OA_OP_COMMON_LSTM, "lstm", 8, 3, &n)) != OA_OK) {
+    if ((st = oa_onnx_emit(c, (oa_op_type)c->ge_type, lstm ? "lstm" : gru ? "gru" : "rnn", nin, nout, &n)) != OA_OK) {
         return st;
     }
-    for (uint32_t i = 0; i < 8 && st == OA_OK; i++) {
-        if (oa_onnx_has_input(c, i)) {
+    static const int64_t p3[3] = {1, 0, 2}, p4[4] = {2, 0, 1, 3};
+    for (uint32_t i = 0; i < nin && st == OA_OK; i++) {
+        if (!oa_onnx_has_input(c, i)) {
+            continue;
+        }
+        oa_node *t;
+        if (layout == 1 && (i == 0 || i == 5 || i == 6)) { /* X, initial_h, initial_c: batch first -> second */
+            if ((st = transpose_of(c, i == 0 ? "x_tm" : i == 5 ? "h0_tm" : "c0_tm", NULL, i, p3, 3, &t)) == OA_OK) {
+                st = oa_onnx_connect(n, i, t, 0);
+            }
+        } else {
             st = oa_onnx_connect_input(c, n, i, i);
         }
     }
     if (st == OA_OK && (st = oa_node_set_str(n, "direction", direction)) == OA_OK &&
         (st = oa_node_set_int(n, "hidden_size", hidden)) == OA_OK) {
-        st = oa_node_set_int(n, "input_forget", input_forget);
+        st = lstm ? oa_node_set_int(n, "input_forget", input_forget)
+                  : gru ? oa_node_set_int(n, "linear_before_reset", lbr) : OA_OK;
     }
     const Onnx__AttributeProto *clip = oa_onnx_attr(c, "clip");
     if (st == OA_OK && clip) {
@@ -690,8 +885,16 @@ oa_status oa_onnx_op_lstm(onnx_node_ctx *c)
     if (st == OA_OK && (st = oa_onnx_attr_floats(c, "activation_beta", &fa, &nfa)) == OA_OK && fa) {
         st = oa_node_set_list_float(n, "activation_beta", fa, nfa);
     }
-    for (uint32_t j = 0; j < 3 && st == OA_OK; j++) {
-        st = oa_onnx_bind_output(c, j, n, j);
+    for (uint32_t j = 0; j < nout && st == OA_OK; j++) {
+        if (layout == 1 && oa_onnx_has_output(c, j)) {
+            oa_node *t;
+            if ((st = transpose_of(c, j == 0 ? "y_bm" : j == 1 ? "yh_bm" : "yc_bm", n, j, j == 0 ? p4 : p3,
+                                   j == 0 ? 4 : 3, &t)) == OA_OK) {
+                st = oa_onnx_bind_output(c, j, t, 0);
+            }
+        } else {
+            st = oa_onnx_bind_output(c, j, n, j);
+        }
     }
     return st;
 }

@@ -699,6 +699,88 @@ static oa_status bind_pool(oa_bctx *c, oa_kpool_kind kind, bool global)
     return st == OA_OK ? oa_bind_out(c, 0) : st;
 }
 
+/* A list attr of exactly n entries (absent: dflt everywhere). */
+static oa_status list_n(oa_bctx *c, const char *name, size_t n, int64_t dflt, bool required, int64_t *out)
+{
+    const int64_t *v;
+    size_t cnt;
+    if (!oa_attrs_get_list_int(&c->n->attrs, name, &v, &cnt)) {
+        if (required) {
+            return BFAIL(c, OA_E_PARAM, "misses attr %s", name);
+        }
+        for (size_t i = 0; i < n; i++) {
+            out[i] = dflt;
+        }
+        return OA_OK;
+    }
+    if (cnt != n) {
+        return BFAIL(c, OA_E_PARAM, "attr %s has %zu entries, expected %zu", name, cnt, n);
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (v[i] < 0) {
+            return BFAIL(c, OA_E_PARAM, "attr %s has a negative entry", name);
+        }
+        out[i] = v[i];
+    }
+    return OA_OK;
+}
+
+/* MaxPool3D / AvgPool3D (NCDHW, 5-entry lists, 6 pads), MaxPoolWithArgmaxV2 (NCHW, y and i64 argmax). */
+static oa_status bind_pool_nd(oa_bctx *c, oa_kpool_kind kind)
+{
+    oa_op_bind *b = c->b;
+    oa_kpool_params *p = &b->params.pool;
+    b->type = OA_KOP_POOL;
+    b->has_params = true;
+    p->kind = kind;
+    const bool argmax = c->n->type == OA_OP_MAX_POOL_WITH_ARGMAX_V2;
+    const size_t r = argmax ? 4 : 5, o = r - 2; /* first spatial entry: h (4-D) or d (5-D) */
+    int64_t ks[5], st_[5], dl[5], pads[6];
+    oa_status st;
+    if ((st = list_n(c, "ksize", r, 1, true, ks)) != OA_OK || (st = list_n(c, "strides", r, 1, false, st_)) != OA_OK ||
+        (st = list_n(c, "dilation", r, 1, false, dl)) != OA_OK ||
+        (st = list_n(c, "pads", 2 * (r - 2), 0, false, pads)) != OA_OK) {
+        return st;
+    }
+    if (!argmax) {
+        p->ksize_d = ks[2];
+        p->stride_d = st_[2];
+        p->pads_d[0] = pads[0];
+        p->pads_d[1] = pads[1];
+        p->dilations[0] = dl[2];
+    }
+    p->ksize[0] = ks[r - 2];
+    p->ksize[1] = ks[r - 1];
+    p->strides[0] = st_[r - 2];
+    p->strides[1] = st_[r - 1];
+    p->dilations[1] = dl[r - 2];
+    p->dilations[2] = dl[r - 1];
+    memcpy(p->pads, pads + 2 * (o - 2), 4 * sizeof(int64_t));
+    const char *pm = oa_node_attr_str(c->n, "padding_mode", "CALCULATED");
+    if (strcmp(pm, "SAME") == 0) {
+        const bool lower = strcmp(oa_node_attr_str(c->n, "auto_pad", "SAME_UPPER"), "SAME_LOWER") == 0;
+        p->padding_mode = lower ? OA_KPAD_SAME_LOWER : OA_KPAD_SAME;
+    } else if (strcmp(pm, "VALID") == 0) {
+        p->padding_mode = OA_KPAD_VALID;
+    } else if (strcmp(pm, "CALCULATED") == 0) {
+        p->padding_mode = OA_KPAD_CALCULATED;
+    } else {
+        return BFAIL(c, OA_E_PARAM, "padding_mode %s is not supported", pm);
+    }
+    p->ceil_mode = attr_bool(c->n, "ceil_mode", false);
+    p->exclusive = !attr_bool(c->n, "count_include_pad", false);
+    p->divisor_override = oa_node_attr_int(c->n, "divisor_override", 0);
+    p->argmax_col_major = oa_node_attr_int(c->n, "storage_order", 0) == 1;
+    const char *df = oa_node_attr_str(c->n, "data_format", argmax ? "NCHW" : "NCDHW");
+    if (strcmp(df, argmax ? "NCHW" : "NCDHW") != 0) {
+        return BFAIL(c, OA_E_PARAM, "data_format %s is not supported (%s only)", df, argmax ? "NCHW" : "NCDHW");
+    }
+    if ((st = oa_bind_in(c, 0, true, false)) != OA_OK || (st = oa_bind_out(c, 0)) != OA_OK) {
+        return st;
+    }
+    return argmax ? oa_bind_out(c, 1) : OA_OK;
+}
+
 static oa_status bind_reduce(oa_bctx *c, oa_kreduce_op op, bool attr_axes)
 {
     oa_op_bind *b = c->b;
@@ -956,7 +1038,8 @@ static oa_status resize_onnx_modes(oa_bctx *c, oa_kresize_params *p)
                 {"pytorch_half_pixel", OA_KCT_PYTORCH_HALF_PIXEL},
                 {"align_corners", OA_KCT_ALIGN_CORNERS},
                 {"asymmetric", OA_KCT_ASYMMETRIC},
-                {"tf_half_pixel_for_nn", OA_KCT_TF_HALF_PIXEL_FOR_NN}};
+                {"tf_half_pixel_for_nn", OA_KCT_TF_HALF_PIXEL_FOR_NN},
+                {"tf_crop_and_resize", OA_KCT_TF_CROP_AND_RESIZE}};
     const char *ctm = oa_node_attr_str(c->n, "coordinate_transformation_mode", "half_pixel");
     size_t k = 0;
     while (k < OA_ARRAY_SIZE(ctms) && strcmp(ctms[k].name, ctm) != 0) {
@@ -1007,6 +1090,9 @@ static oa_status bind_resize_tf(oa_bctx *c, bool linear)
             if (st != OA_OK) {
                 return st;
             }
+            if (p->coord == OA_KCT_TF_CROP_AND_RESIZE) {
+                return BFAIL(c, OA_E_PARAM, "tf_crop_and_resize needs the roi input of a Resize node");
+            }
         }
     }
     oa_status st = oa_bind_in(c, 0, true, false);
@@ -1027,12 +1113,33 @@ static oa_status bind_resize_onnx(oa_bctx *c)
         p->mode = OA_KRESIZE_NEAREST;
     } else if (strcmp(mode, "linear") == 0 || strcmp(mode, "bilinear") == 0) {
         p->mode = OA_KRESIZE_LINEAR;
+    } else if (strcmp(mode, "cubic") == 0) {
+        p->mode = OA_KRESIZE_CUBIC;
     } else {
         return BFAIL(c, OA_E_PARAM, "resize mode %s is not supported", mode);
     }
     oa_status st = resize_onnx_modes(c, p);
     if (st != OA_OK) {
         return st;
+    }
+    p->cubic_a = -0.75f;
+    (void)oa_attrs_get_float(&c->n->attrs, "cubic_coeff_a", &p->cubic_a);
+    p->exclude_outside = oa_node_attr_int(c->n, "exclude_outside", 0) != 0;
+    p->extrapolation = 0.0f;
+    (void)oa_attrs_get_float(&c->n->attrs, "extrapolation_value", &p->extrapolation);
+    if (p->coord == OA_KCT_TF_CROP_AND_RESIZE) { /* roi [starts..., ends...] of the 4 dims: a constant */
+        const void *rd;
+        const oa_tensor_desc *rdesc;
+        if (!oa_bind_slot_data(c, 1, &rd, &rdesc) || rd == NULL || rdesc->dtype != OA_DT_FLOAT ||
+            rdesc->shape.rank != 1 || rdesc->shape.dims[0] != 8) {
+            return BFAIL(c, OA_E_PARAM, "tf_crop_and_resize needs a constant f32 roi of 8 values (4-D x)");
+        }
+        float r[8];
+        memcpy(r, rd, sizeof r);
+        p->roi[0] = r[2];
+        p->roi[1] = r[3];
+        p->roi[2] = r[6];
+        p->roi[3] = r[7];
     }
     /* the scales input drives the coordinate transform (ONNX): a constant, or the value the executor
      * already holds on the host (a graph input on the dynamic path) */
@@ -1050,6 +1157,37 @@ static oa_status bind_resize_onnx(oa_bctx *c)
         st = resize_size_input(c);
     }
     return st;
+}
+
+/* GridSampler2D: interpolation_mode, padding_mode, align_corners. */
+static oa_status bind_grid_sample(oa_bctx *c)
+{
+    oa_op_bind *b = c->b;
+    oa_kgrid_sample_params *p = &b->params.grid_sample;
+    b->type = OA_KOP_GRID_SAMPLE;
+    b->has_params = true;
+    static const char *const modes[3] = {"bilinear", "nearest", "bicubic"};
+    static const char *const pads[3] = {"zeros", "border", "reflection"};
+    const char *m = oa_node_attr_str(c->n, "interpolation_mode", "bilinear");
+    const char *pm = oa_node_attr_str(c->n, "padding_mode", "zeros");
+    int k = 0, q = 0;
+    while (k < 3 && strcmp(m, modes[k]) != 0) {
+        k++;
+    }
+    while (q < 3 && strcmp(pm, pads[q]) != 0) {
+        q++;
+    }
+    if (k == 3 || q == 3) {
+        return BFAIL(c, OA_E_PARAM, "interpolation_mode %s / padding_mode %s is not supported", m, pm);
+    }
+    p->mode = (oa_kgs_mode)k;
+    p->padding = (oa_kgs_padding)q;
+    p->align_corners = attr_bool(c->n, "align_corners", false);
+    oa_status st;
+    if ((st = oa_bind_in(c, 0, true, false)) != OA_OK || (st = oa_bind_in(c, 1, true, false)) != OA_OK) {
+        return st;
+    }
+    return oa_bind_out(c, 0);
 }
 
 /* ---- the rest ---- */
@@ -1086,6 +1224,58 @@ static oa_status bind_nms(oa_bctx *c)
     return st == OA_OK ? oa_bind_out(c, 0) : st;
 }
 
+/* CommonGRU / CommonRNN: the LSTM family with its cell, linear_before_reset and activations. */
+static oa_status bind_gru_rnn(oa_bctx *c, oa_klstm_params *p)
+{
+    static const char *const names[OA_KRNN_ACT_COUNT] = {
+        "Sigmoid", "Tanh", "Relu", "Affine", "LeakyRelu", "ThresholdedRelu", "ScaledTanh", "HardSigmoid", "Elu",
+        "Softsign", "Softplus"};
+    /* ONNX defaults of activation_alpha / _beta per activation (LeakyRelu 0.01, ThresholdedRelu 1, HardSigmoid
+     * 0.2 / 0.5, Elu 1; Affine and ScaledTanh need them given) */
+    static const float dalpha[OA_KRNN_ACT_COUNT] = {0, 0, 0, 1.0f, 0.01f, 1.0f, 1.0f, 0.2f, 1.0f, 0, 0};
+    static const float dbeta[OA_KRNN_ACT_COUNT] = {0, 0, 0, 0, 0, 0, 1.0f, 0.5f, 0, 0, 0};
+    p->cell = c->n->type == OA_OP_COMMON_GRU ? OA_KRNN_GRU : OA_KRNN_RNN;
+    p->linear_before_reset = oa_node_attr_int(c->n, "linear_before_reset", 0) != 0;
+    if (p->input_forget) {
+        return BFAIL(c, OA_E_PARAM, "input_forget is an LSTM attribute");
+    }
+    const char *const *acts;
+    size_t na = 0;
+    if (oa_attrs_get_list_str(&c->n->attrs, "activations", &acts, &na) && na > 0) {
+        if (na > 4) {
+            return BFAIL(c, OA_E_PARAM, "%zu activations", na);
+        }
+        const float *al = NULL, *be = NULL;
+        size_t nal = 0, nbe = 0;
+        (void)oa_attrs_get_list_float(&c->n->attrs, "activation_alpha", &al, &nal);
+        (void)oa_attrs_get_list_float(&c->n->attrs, "activation_beta", &be, &nbe);
+        size_t ia = 0, ib = 0;
+        for (size_t i = 0; i < na; i++) {
+            int k = 0;
+            while (k < OA_KRNN_ACT_COUNT && strcmp(acts[i], names[k]) != 0) {
+                k++;
+            }
+            if (k == OA_KRNN_ACT_COUNT) {
+                return BFAIL(c, OA_E_PARAM, "activation %s is not supported", acts[i]);
+            }
+            p->act[i] = (oa_krnn_act)k;
+            /* the alpha / beta lists hold values only for the activations that take them, in order */
+            const bool takes_a = dalpha[k] != 0.0f, takes_b = dbeta[k] != 0.0f || k == OA_KRNN_ACT_AFFINE;
+            p->act_alpha[i] = takes_a && ia < nal ? al[ia++] : dalpha[k];
+            p->act_beta[i] = takes_b && ib < nbe ? be[ib++] : dbeta[k];
+        }
+        p->n_act = (int)na;
+    }
+    oa_status st = OA_OK;
+    for (uint32_t i = 0; i < 6 && st == OA_OK; i++) {
+        st = oa_bind_in(c, i, i < 3, false);
+    }
+    for (uint32_t k = 0; k < c->n->num_outputs && k < 2 && st == OA_OK; k++) {
+        st = oa_bind_out(c, k);
+    }
+    return st;
+}
+
 static oa_status bind_lstm(oa_bctx *c)
 {
     oa_op_bind *b = c->b;
@@ -1107,6 +1297,9 @@ static oa_status bind_lstm(oa_bctx *c)
     p->input_forget = oa_node_attr_int(c->n, "input_forget", 0) != 0;
     const char *const *acts;
     size_t na = 0;
+    if (c->n->type == OA_OP_COMMON_GRU || c->n->type == OA_OP_COMMON_RNN) {
+        return bind_gru_rnn(c, p);
+    }
     if (oa_attrs_get_list_str(&c->n->attrs, "activations", &acts, &na)) {
         static const char *const dflt[3] = {"Sigmoid", "Tanh", "Tanh"};
         for (size_t i = 0; i < na; i++) {
@@ -1147,6 +1340,13 @@ oa_status oa_bind_decode(oa_bctx *c)
     case OA_OP_CONV2D: return bind_conv(c, false);
     case OA_OP_CONV3D: return bind_conv(c, false);
     case OA_OP_CONV2D_TRANSPOSE: return bind_conv(c, true);
+    case OA_OP_CONV3D_TRANSPOSE: return bind_conv_ref(c, true);
+    case OA_OP_GRID_SAMPLER_2D: return bind_grid_sample(c);
+    case OA_OP_MATRIX_DETERMINANT: {
+        c->b->type = OA_KOP_DET;
+        oa_status st = oa_bind_in(c, 0, true, false);
+        return st == OA_OK ? oa_bind_out(c, 0) : st;
+    }
     case OA_OP_MAT_MUL:
     case OA_OP_MAT_MUL_V2: return bind_matmul(c, false);
     case OA_OP_BATCH_MAT_MUL:
@@ -1177,6 +1377,9 @@ oa_status oa_bind_decode(oa_bctx *c)
     case OA_OP_AVG_POOL_V2: return bind_pool(c, OA_KPOOL_AVG, false);
     case OA_OP_MAX_POOL:
     case OA_OP_MAX_POOL_V3: return bind_pool(c, OA_KPOOL_MAX, false);
+    case OA_OP_MAX_POOL_3D:
+    case OA_OP_MAX_POOL_WITH_ARGMAX_V2: return bind_pool_nd(c, OA_KPOOL_MAX);
+    case OA_OP_AVG_POOL_3D: return bind_pool_nd(c, OA_KPOOL_AVG);
     case OA_OP_REDUCE_SUM_D: return bind_reduce(c, OA_KRED_SUM, true);
     case OA_OP_REDUCE_MEAN_D: return bind_reduce(c, OA_KRED_MEAN, true);
     case OA_OP_REDUCE_MAX_D: return bind_reduce(c, OA_KRED_MAX, true);
@@ -1235,7 +1438,9 @@ oa_status oa_bind_decode(oa_bctx *c)
     case OA_OP_TOP_K:
     case OA_OP_TOP_K_V2: return bind_topk(c);
     case OA_OP_NON_MAX_SUPPRESSION_V6: return bind_nms(c);
-    case OA_OP_COMMON_LSTM: return bind_lstm(c);
+    case OA_OP_COMMON_LSTM:
+    case OA_OP_COMMON_GRU:
+    case OA_OP_COMMON_RNN: return bind_lstm(c);
     case OA_OP_SELECT_V2: return bind_select(c);
     case OA_OP_TRANS_DATA: return bind_transdata(c);
     case OA_OP_AIPP: return oa_bind_aipp(c);

@@ -611,6 +611,66 @@ static void test_cast_bf16_truncates(void **state)
     kt_free(&y);
 }
 
+/* f64 unary ops computed in double (a float evaluation misses the 1e-12 bound), f16 through f32
+ * (within f16's rounding); f16 binary arithmetic and comparisons against double references. */
+static void test_unary_binary_f64_f16(void **state)
+{
+    (void)state;
+    static const struct {
+        oa_kunary_op op;
+        double (*ref)(double);
+    } U[] = {{OA_KUN_EXP, exp}, {OA_KUN_LOG, log}, {OA_KUN_TANH, tanh}, {OA_KUN_SQRT, sqrt},
+             {OA_KUN_SINH, sinh}, {OA_KUN_ATAN, atan}, {OA_KUN_ERF, erf}};
+    for (size_t k = 0; k < sizeof U / sizeof U[0]; k++) {
+        for (int half = 0; half < 2; half++) {
+            oa_kdtype dt = half ? OA_KDT_F16 : OA_KDT_F64;
+            kt_buf x = kt_alloc(KT_D(dt, 37)), y = kt_alloc(KT_D(dt, 37));
+            kt_fill(&x, 70 + k, 0.1, 3.0);
+            double ref[37];
+            for (int i = 0; i < 37; i++) {
+                ref[i] = U[k].ref(kt_get(&x, i));
+            }
+            oa_kunary_params p = {.op = U[k].op};
+            kt_buf *ins[1] = {&x}, *outs[1] = {&y};
+            assert_int_equal(kt_run(OA_KOP_UNARY, &p, 1, ins, 0, 1, outs, 2), OA_OK);
+            kt_expect_close(&y, ref, half ? 1e-3 : 1e-12, half ? 1e-3 : 1e-12,
+                            kt_fmt("unary %d %s", (int)U[k].op, half ? "f16" : "f64"));
+            kt_free(&x);
+            kt_free(&y);
+        }
+    }
+    static const oa_kbinary_op B[] = {OA_KBIN_ADD, OA_KBIN_MUL, OA_KBIN_MAX, OA_KBIN_MIN, OA_KBIN_MOD,
+                                      OA_KBIN_FLOOR_MOD, OA_KBIN_LESS};
+    for (size_t k = 0; k < sizeof B / sizeof B[0]; k++) {
+        kt_buf a = kt_alloc(KT_D(OA_KDT_F16, 4, 9)), b = kt_alloc(KT_D(OA_KDT_F16, 1, 9));
+        kt_fill(&a, 80 + k, -6.0, 6.0);
+        kt_fill(&b, 90 + k, 0.5, 3.0);
+        kt_set(&b, 3, -2.5);
+        const bool cmp = B[k] == OA_KBIN_LESS;
+        kt_buf y = kt_alloc(KT_D(cmp ? OA_KDT_BOOL : OA_KDT_F16, 4, 9));
+        double ref[36];
+        for (int i = 0; i < 36; i++) {
+            double u = kt_get(&a, i), v = kt_get(&b, i % 9), m = fmod(u, v);
+            switch (B[k]) {
+            case OA_KBIN_ADD: ref[i] = u + v; break;
+            case OA_KBIN_MUL: ref[i] = u * v; break;
+            case OA_KBIN_MAX: ref[i] = fmax(u, v); break;
+            case OA_KBIN_MIN: ref[i] = fmin(u, v); break;
+            case OA_KBIN_MOD: ref[i] = m; break;
+            case OA_KBIN_FLOOR_MOD: ref[i] = (m != 0 && ((m < 0) != (v < 0))) ? m + v : m; break;
+            default: ref[i] = u < v; break;
+            }
+        }
+        oa_kbinary_params p = {.op = B[k]};
+        kt_buf *ins[2] = {&a, &b}, *outs[1] = {&y};
+        assert_int_equal(kt_run(OA_KOP_BINARY, &p, 2, ins, 0, 1, outs, 2), OA_OK);
+        kt_expect_close(&y, ref, 2e-3, 1e-3, kt_fmt("binary %d f16", (int)B[k]));
+        kt_free(&a);
+        kt_free(&b);
+        kt_free(&y);
+    }
+}
+
 static void test_elementwise_bad_params(void **state)
 {
     (void)state;
@@ -621,9 +681,9 @@ static void test_elementwise_bad_params(void **state)
     kt_expect_fail(oa_kernel_infer(OA_KOP_BINARY, &p, 2, in, 1, &out), OA_E_PARAM, "non-broadcastable");
     in[1] = KT_D(OA_KDT_I32, 3);
     kt_expect_fail(oa_kernel_infer(OA_KOP_BINARY, &p, 2, in, 1, &out), OA_E_PARAM, "mixed dtypes");
-    in[0] = KT_D(OA_KDT_F16, 3);
-    in[1] = KT_D(OA_KDT_F16, 3);
-    kt_expect_fail(oa_kernel_infer(OA_KOP_BINARY, &p, 2, in, 1, &out), OA_E_UNSUPPORTED_DATA_TYPE, "f16 add");
+    in[0] = KT_D(OA_KDT_BF16, 3);
+    in[1] = KT_D(OA_KDT_BF16, 3);
+    kt_expect_fail(oa_kernel_infer(OA_KOP_BINARY, &p, 2, in, 1, &out), OA_E_UNSUPPORTED_DATA_TYPE, "bf16 add");
     p.op = OA_KBIN_AND;
     in[0] = in[1] = KT_D(OA_KDT_F32, 3);
     kt_expect_fail(oa_kernel_infer(OA_KOP_BINARY, &p, 2, in, 1, &out), OA_E_UNSUPPORTED_DATA_TYPE, "f32 and");
@@ -669,6 +729,7 @@ int main(void)
         cmocka_unit_test(test_cast_f16_rounding),
         cmocka_unit_test(test_cast_bf16_truncates),
         cmocka_unit_test(test_elementwise_bad_params),
+        cmocka_unit_test(test_unary_binary_f64_f16),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -434,6 +434,186 @@ static void test_lstm(void **state)
     run_lstm_sz(4, 3, 19, 13, OA_KLSTM_REVERSE, true, true, true, true, 0);
 }
 
+/* ---- GRU / RNN (the LSTM family's other cells), against the ONNX formulas in double ---- */
+
+static double rnn_act_ref(int a, double v)
+{
+    return a == 0 ? sg(v) : a == 1 ? tanh(v) : a == 2 ? (v > 0 ? v : 0) : v / (1 + fabs(v)); /* softsign */
+}
+
+static void run_gru_rnn(bool gru, oa_klstm_dir dir, bool lbr, bool acts)
+{
+    const int64_t T = 4, B = 3, I = 5, H = 6, NG = gru ? 3 : 1, G = NG * H;
+    const int64_t D = dir == OA_KLSTM_BIDIRECTIONAL ? 2 : 1;
+    kt_buf X = kt_alloc(KT_D(OA_KDT_F32, T, B, I)), W = kt_alloc(KT_D(OA_KDT_F32, D, G, I)),
+           R = kt_alloc(KT_D(OA_KDT_F32, D, G, H)), Bb = kt_alloc(KT_D(OA_KDT_F32, D, 2 * G)),
+           S = kt_alloc(KT_D(OA_KDT_I64, B)), H0 = kt_alloc(KT_D(OA_KDT_F32, D, B, H));
+    kt_fill(&X, 11, -1, 1);
+    kt_fill(&W, 12, -0.6, 0.6);
+    kt_fill(&R, 13, -0.6, 0.6);
+    kt_fill(&Bb, 14, -0.5, 0.5);
+    kt_fill(&H0, 15, -1, 1);
+    const int64_t lens[3] = {T, 2, 0};
+    memcpy(S.data, lens, sizeof lens);
+    /* activations: f (and g) per direction; acts: GRU Softsign/Relu, RNN Relu/Softsign */
+    int fa[2] = {gru ? 0 : 1, gru ? 0 : 1}, ga[2] = {1, 1};
+    oa_klstm_params p = {.direction = dir, .cell = gru ? OA_KRNN_GRU : OA_KRNN_RNN, .linear_before_reset = lbr};
+    if (acts) {
+        for (int64_t d = 0; d < D; d++) {
+            fa[d] = gru ? 3 : (d == 0 ? 2 : 3);
+            ga[d] = 2;
+            p.act[p.n_act++] = gru ? OA_KRNN_ACT_SOFTSIGN : (d == 0 ? OA_KRNN_ACT_RELU : OA_KRNN_ACT_SOFTSIGN);
+            if (gru) {
+                p.act[p.n_act++] = OA_KRNN_ACT_RELU;
+            }
+        }
+    }
+    double *Y = calloc((size_t)(T * D * B * H), sizeof(double)), *Yh = calloc((size_t)(D * B * H), sizeof(double));
+    for (int64_t d = 0; d < D; d++) {
+        const bool rev = dir == OA_KLSTM_REVERSE || d == 1;
+        for (int64_t b = 0; b < B; b++) {
+            double h[6], xg[18], hg[18], rh[6];
+            for (int64_t j = 0; j < H; j++) {
+                h[j] = kt_get(&H0, (d * B + b) * H + j);
+            }
+            for (int64_t st = 0; st < lens[b]; st++) {
+                const int64_t t = rev ? lens[b] - 1 - st : st;
+                for (int64_t q = 0; q < G; q++) { /* X·W + Wb and H·R + Rb */
+                    xg[q] = kt_get(&Bb, d * 2 * G + q);
+                    hg[q] = kt_get(&Bb, d * 2 * G + G + q);
+                    for (int64_t k = 0; k < I; k++) {
+                        xg[q] += kt_get(&X, (t * B + b) * I + k) * kt_get(&W, (d * G + q) * I + k);
+                    }
+                    for (int64_t k = 0; k < H; k++) {
+                        hg[q] += h[k] * kt_get(&R, (d * G + q) * H + k);
+                    }
+                }
+                if (!gru) {
+                    for (int64_t j = 0; j < H; j++) {
+                        h[j] = rnn_act_ref(fa[d], xg[j] + hg[j]);
+                    }
+                } else {
+                    double z[6], r[6];
+                    for (int64_t j = 0; j < H; j++) {
+                        z[j] = rnn_act_ref(fa[d], xg[j] + hg[j]);
+                        r[j] = rnn_act_ref(fa[d], xg[H + j] + hg[H + j]);
+                        rh[j] = r[j] * h[j];
+                    }
+                    for (int64_t j = 0; j < H; j++) {
+                        double hr;
+                        if (lbr) {
+                            hr = r[j] * hg[2 * H + j];
+                        } else { /* (r ⊙ H)·Rh + Rbh */
+                            hr = kt_get(&Bb, d * 2 * G + G + 2 * H + j);
+                            for (int64_t k = 0; k < H; k++) {
+                                hr += rh[k] * kt_get(&R, (d * G + 2 * H + j) * H + k);
+                            }
+                        }
+                        const double hh = rnn_act_ref(ga[d], xg[2 * H + j] + hr);
+                        h[j] = (1 - z[j]) * hh + z[j] * h[j];
+                    }
+                }
+                for (int64_t j = 0; j < H; j++) {
+                    Y[((t * D + d) * B + b) * H + j] = h[j];
+                }
+            }
+            for (int64_t j = 0; j < H; j++) {
+                Yh[(d * B + b) * H + j] = h[j];
+            }
+        }
+    }
+    kt_buf y = kt_alloc(KT_D(OA_KDT_F32, T, D, B, H)), yh = kt_alloc(KT_D(OA_KDT_F32, D, B, H));
+    kt_buf *ins[6] = {&X, &W, &R, &Bb, &S, &H0}, *outs[2] = {&y, &yh};
+    const char *label = kt_fmt("%s dir %d lbr %d acts %d", gru ? "gru" : "rnn", (int)dir, lbr, acts);
+    assert_int_equal(kt_run(OA_KOP_LSTM, &p, 6, ins, 0, 2, outs, 1), OA_OK);
+    kt_expect_close(&y, Y, 1e-5, 1e-5, label);
+    kt_expect_close(&yh, Yh, 1e-5, 1e-5, label);
+    oa_ktensor od[3];
+    kt_expect_fail(oa_kernel_infer(OA_KOP_LSTM, &p, 6, (oa_ktensor[]){X.d, W.d, R.d, Bb.d, S.d, H0.d}, 3, od),
+                   OA_E_PARAM, "GRU/RNN have no Y_c");
+    free(Y);
+    free(Yh);
+    kt_buf *all[] = {&X, &W, &R, &Bb, &S, &H0, &y, &yh};
+    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+        kt_free(all[i]);
+    }
+}
+
+static void test_gru_rnn(void **state)
+{
+    (void)state;
+    for (int dir = 0; dir < 3; dir++) {
+        run_gru_rnn(true, (oa_klstm_dir)dir, false, false);
+        run_gru_rnn(true, (oa_klstm_dir)dir, true, false);
+        run_gru_rnn(true, (oa_klstm_dir)dir, dir == 2, true);
+        run_gru_rnn(false, (oa_klstm_dir)dir, false, false);
+        run_gru_rnn(false, (oa_klstm_dir)dir, false, true);
+    }
+}
+
+/* ---- GridSampler2D: refusals (the values are covered by the ONNX suite's GridSample cases) ---- */
+
+static void test_grid_sample_refusals(void **state)
+{
+    (void)state;
+    oa_kgrid_sample_params p = {.mode = OA_KGS_BICUBIC, .padding = OA_KGS_PAD_REFLECTION};
+    oa_ktensor in[2] = {KT_D(OA_KDT_F32, 1, 1, 3, 2), KT_D(OA_KDT_F32, 1, 2, 4, 3)}, out;
+    kt_expect_fail(oa_kernel_infer(OA_KOP_GRID_SAMPLE, &p, 2, in, 1, &out), OA_E_PARAM, "grid last dim 3");
+    in[1] = KT_D(OA_KDT_F16, 1, 2, 4, 2);
+    kt_expect_fail(oa_kernel_infer(OA_KOP_GRID_SAMPLE, &p, 2, in, 1, &out), OA_E_UNSUPPORTED_DATA_TYPE, "f16 grid");
+    p.mode = (oa_kgs_mode)7;
+    in[1] = KT_D(OA_KDT_F32, 1, 2, 4, 2);
+    kt_expect_fail(oa_kernel_infer(OA_KOP_GRID_SAMPLE, &p, 2, in, 1, &out), OA_E_PARAM, "unknown mode");
+    /* a NaN grid value is refused at run time, nothing converted to an index */
+    p.mode = OA_KGS_NEAREST;
+    kt_buf x = kt_alloc(in[0]), g = kt_alloc(in[1]), y = kt_alloc(KT_D(OA_KDT_F32, 1, 1, 2, 4));
+    kt_fill(&x, 3, -1, 1);
+    kt_fill(&g, 4, -1, 1);
+    kt_set(&g, 5, NAN);
+    kt_buf *ins[2] = {&x, &g}, *outs[1] = {&y};
+    kt_expect_fail(kt_run(OA_KOP_GRID_SAMPLE, &p, 2, ins, 0, 1, outs, 1), OA_E_PARAM, "NaN grid");
+    kt_free(&x);
+    kt_free(&g);
+    kt_free(&y);
+}
+
+/* ---- MatrixDeterminant: hand-computed determinants (a row swap, a singular matrix, f64) and refusals ---- */
+
+static void test_det(void **state)
+{
+    (void)state;
+    /* [[0,2],[3,4]] = -6 (needs the pivot swap); [[1,2],[2,4]] = 0; [[2,0,0],[0,3,0],[1,1,4]] = 24 */
+    static const double A[8] = {0, 2, 3, 4, 1, 2, 2, 4};
+    static const double C[9] = {2, 0, 0, 0, 3, 0, 1, 1, 4};
+    for (int f64 = 0; f64 < 2; f64++) {
+        const oa_kdtype dt = f64 ? OA_KDT_F64 : OA_KDT_F32;
+        kt_buf x = kt_alloc(KT_D(dt, 2, 2, 2)), y = kt_alloc(KT_D(dt, 2));
+        for (int i = 0; i < 8; i++) {
+            kt_set(&x, i, A[i]);
+        }
+        const double want[2] = {-6, 0};
+        kt_buf *ins[1] = {&x}, *outs[1] = {&y};
+        assert_int_equal(kt_run(OA_KOP_DET, NULL, 1, ins, 0, 1, outs, 1), OA_OK);
+        kt_expect_close(&y, want, 1e-9, 1e-6, "det 2x2");
+        kt_free(&x);
+        kt_free(&y);
+    }
+    kt_buf x3 = kt_alloc(KT_D(OA_KDT_F32, 3, 3)), y3 = kt_alloc(kt_desc(OA_KDT_F32, 0, NULL));
+    for (int i = 0; i < 9; i++) {
+        kt_set(&x3, i, C[i]);
+    }
+    const double w3 = 24;
+    kt_buf *ins3[1] = {&x3}, *outs3[1] = {&y3};
+    assert_int_equal(kt_run(OA_KOP_DET, NULL, 1, ins3, 0, 1, outs3, 1), OA_OK);
+    kt_expect_close(&y3, &w3, 1e-9, 1e-6, "det 3x3");
+    kt_free(&x3);
+    kt_free(&y3);
+    oa_ktensor bad[1] = {KT_D(OA_KDT_F32, 2, 3)}, out;
+    kt_expect_fail(oa_kernel_infer(OA_KOP_DET, NULL, 1, bad, 1, &out), OA_E_PARAM, "non-square");
+    bad[0] = KT_D(OA_KDT_I32, 2, 2);
+    kt_expect_fail(oa_kernel_infer(OA_KOP_DET, NULL, 1, bad, 1, &out), OA_E_UNSUPPORTED_DATA_TYPE, "i32");
+}
+
 /* ---- thread pool ---- */
 
 typedef struct tp_ctx {
@@ -635,7 +815,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_resize), cmocka_unit_test(test_resize_align_corners_scales),     cmocka_unit_test(test_topk),
-        cmocka_unit_test(test_nms),        cmocka_unit_test(test_lstm),
+        cmocka_unit_test(test_nms),        cmocka_unit_test(test_lstm), cmocka_unit_test(test_gru_rnn), cmocka_unit_test(test_grid_sample_refusals), cmocka_unit_test(test_det),
         cmocka_unit_test(test_threadpool), cmocka_unit_test(test_concurrent_runs),
         cmocka_unit_test(test_reshape),
         cmocka_unit_test(test_pool_sizes),

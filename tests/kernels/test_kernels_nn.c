@@ -284,6 +284,26 @@ static void run_pool(const pool_case *pc, oa_klayout layout, int thr, int id)
     }
     kt_buf yp = blk ? kt_plain_from_blocked(&y) : y;
     kt_expect_close(&yp, ref, 1e-5, 1e-5, label);
+    if (!blk && !p->global) {
+        /* the general path (taken for f64, and for a 5-D x with D = 1) against the same reference */
+        for (int v = 0; v < 2; v++) {
+            oa_ktensor gd = v == 0 ? KT_D(OA_KDT_F64, pc->n, pc->c, pc->h, pc->w)
+                                   : KT_D(OA_KDT_F32, pc->n, pc->c, 1, pc->h, pc->w);
+            oa_ktensor god = v == 0 ? KT_D(OA_KDT_F64, pc->n, pc->c, oh, ow) : KT_D(OA_KDT_F32, pc->n, pc->c, 1, oh, ow);
+            kt_buf gx = kt_alloc(gd), gy = kt_alloc(god);
+            for (int64_t i = 0; i < pc->n * pc->c * pc->h * pc->w; i++) {
+                kt_set(&gx, i, kt_get(&x, i));
+            }
+            kt_buf *gins[1] = {&gx}, *gouts[1] = {&gy};
+            const char *glabel = kt_fmt("pool case %d general %s", id, v == 0 ? "f64" : "5-D");
+            if ((st = kt_run(OA_KOP_POOL, p, 1, gins, 0, 1, gouts, thr)) != OA_OK) {
+                fail_msg("%s: status %d", glabel, (int)st);
+            }
+            kt_expect_close(&gy, ref, 1e-5, 1e-5, glabel);
+            kt_free(&gx);
+            kt_free(&gy);
+        }
+    }
     if (blk) {
         kt_free(&xi);
         kt_free(&yp);
@@ -335,6 +355,58 @@ static void test_pool(void **state)
     kt_expect_fail(oa_kernel_infer(OA_KOP_POOL, &bad, 1, &x, 1, &y), OA_E_PARAM, "window larger than input");
     bad.strides[0] = 0;
     kt_expect_fail(oa_kernel_infer(OA_KOP_POOL, &bad, 1, &x, 1, &y), OA_E_PARAM, "zero stride");
+}
+
+/*
+ * The general path's own features on a 4x4 plane x[i] = a permutation of
+ * 0..15 (u8): a dilated 2x2 max (taps 2 apart) with argmax row-major and
+ * column-major (ONNX storage_order), worked out by hand; refusals.
+ */
+static void test_pool_general(void **state)
+{
+    (void)state;
+    static const uint8_t X[16] = {3, 14, 1, 9, 12, 0, 15, 6, 7, 10, 2, 13, 4, 11, 8, 5};
+    kt_buf x = kt_alloc(KT_D(OA_KDT_U8, 1, 1, 4, 4));
+    for (int i = 0; i < 16; i++) {
+        kt_set(&x, i, X[i]);
+    }
+    /* dilation 2, kernel 2, stride 1, no pads: out 2x2; window (r, c) reads rows r, r+2 and cols c, c+2 */
+    double want[4], want_idx[4], want_col[4];
+    for (int r = 0; r < 2; r++) {
+        for (int c = 0; c < 2; c++) {
+            int best = -1;
+            for (int dr = 0; dr < 4; dr += 2) {
+                for (int dc = 0; dc < 4; dc += 2) {
+                    int i = (r + dr) * 4 + c + dc;
+                    if (best < 0 || X[i] > X[best]) {
+                        best = i;
+                    }
+                }
+            }
+            want[r * 2 + c] = X[best];
+            want_idx[r * 2 + c] = best;
+            want_col[r * 2 + c] = (best / 4) + (best % 4) * 4;
+        }
+    }
+    oa_kpool_params p = P(.kind = OA_KPOOL_MAX, .ksize = {2, 2}, .strides = {1, 1}, .dilations = {1, 2, 2});
+    for (int col = 0; col < 2; col++) {
+        p.argmax_col_major = col == 1;
+        kt_buf y = kt_alloc(KT_D(OA_KDT_U8, 1, 1, 2, 2)), idx = kt_alloc(KT_D(OA_KDT_I64, 1, 1, 2, 2));
+        kt_buf *ins[1] = {&x}, *outs[2] = {&y, &idx};
+        assert_int_equal(kt_run(OA_KOP_POOL, &p, 1, ins, 0, 2, outs, 1), OA_OK);
+        kt_expect_equal(&y, want, "dilated u8 max");
+        kt_expect_equal(&idx, col ? want_col : want_idx, col ? "argmax column-major" : "argmax row-major");
+        kt_free(&y);
+        kt_free(&idx);
+    }
+    oa_ktensor yd[2];
+    oa_kpool_params avg = P(.kind = OA_KPOOL_AVG, .ksize = {2, 2}, .strides = {1, 1});
+    kt_expect_fail(oa_kernel_infer(OA_KOP_POOL, &avg, 1, &x.d, 1, yd), OA_E_UNSUPPORTED_DATA_TYPE, "u8 average");
+    oa_ktensor xf = KT_D(OA_KDT_F32, 1, 1, 4, 4);
+    kt_expect_fail(oa_kernel_infer(OA_KOP_POOL, &avg, 1, &xf, 2, yd), OA_E_PARAM, "argmax of an average");
+    oa_ktensor x6 = KT_D(OA_KDT_F32, 1, 1, 1, 1, 4, 4);
+    kt_expect_fail(oa_kernel_infer(OA_KOP_POOL, &p, 1, &x6, 1, yd), OA_E_PARAM, "rank 6");
+    kt_free(&x);
 }
 
 /* ---- Reductions ---- */
@@ -464,7 +536,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_batchnorm), cmocka_unit_test(test_layernorm), cmocka_unit_test(test_softmax),
-        cmocka_unit_test(test_pool),      cmocka_unit_test(test_reduce),
+        cmocka_unit_test(test_pool),      cmocka_unit_test(test_reduce), cmocka_unit_test(test_pool_general),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -62,6 +62,14 @@ static const char *const CASES[] = {
     "test_scatter_elements_with_duplicate_indices", "test_scatter_with_axis", "test_eyelike_with_dtype",
     "test_reversesequence_batch", "test_cumsum_2d_negative_axis", "test_cumsum_1d_reverse_exclusive",
     "test_tfidfvectorizer_tf_batch_uniandbigrams_skip5",
+    /* pooling beyond 2-D f32, LRN, f16 math, GRU / RNN, batch-first
+     * recurrences, 3-D ConvTranspose, training BatchNorm, MVN, GridSample */
+    "test_maxpool_3d_default", "test_maxpool_2d_dilations", "test_maxpool_2d_uint8",
+    "test_maxpool_with_argmax_2d_precomputed_strides", "test_averagepool_3d_default", "test_lrn",
+    "test_max_float16", "test_mod_mixed_sign_float16",
+    "test_gru_with_initial_bias", "test_gru_batchwise", "test_simple_rnn_batchwise", "test_lstm_batchwise",
+    "test_convtranspose_3d", "test_batchnorm_example_training_mode", "test_mvn", "test_gridsample_bicubic",
+    "test_gridsample_reflection_padding", "test_det_nd",
 };
 
 #define PATH_CAP 4096
