@@ -762,6 +762,10 @@ oa_status oa_infer_aipp(oa_infer_ctx *ctx)
     }
     o->has_range = false;
     o->value = NULL;
+    return OA_OK;
+}
+
+/*
  * MaxPool3D / AvgPool3D (x [N,C,D,H,W], ksize/strides/dilation 5 entries in
  * NCDHW order, pads [d0,d1,h0,h1,w0,w1]) and MaxPoolWithArgmaxV2 (x 4-D,
  * 4-entry lists, pads [t,b,l,r]; y and argmax (i64) of the same shape).
