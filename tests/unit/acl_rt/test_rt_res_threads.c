@@ -1,6 +1,6 @@
 /*
  * Compute-resource limits applied to the kernels (docs/runtime.md, "Compute-resource limits"): a MatMul model
- * (gen_res_model.py, converted by atc) run on a stream uses at most as many threads as the stream's limit (else the
+ * (gen_res_model.py, converted by atc; static shapes for model_v1, dynamic rows for model_v2) run on a stream uses at most as many threads as the stream's limit (else the
  * device's), and run on the calling thread those of aclrtUseStreamResInCurrentThread's stream (else the device's),
  * observed through the thread pool's per-call participant count; its result does not depend on the limit. Links
  * the static parts for oa_threadpool_peak_participants; runs with OPENACL_NUM_THREADS=2 (a pool of two).
@@ -25,7 +25,17 @@ enum { M = 192, K = 96, N = 160 };
 
 static float g_a[M * K], g_b[K * N], g_ref[M * N];
 static void *g_dev[3];
-static uint32_t g_model, g_model_sync; /* a model runs either asynchronously or synchronously (GE): two loads */
+/*
+ * The model under test: [0] static shapes (model_v1), [1] x of dynamic rows (model_v2). A model runs either
+ * asynchronously or synchronously (GE): two loads of each.
+ */
+typedef struct mm_model {
+    uint32_t id, id_sync;
+    aclmdlDataset *in, *out;
+    aclTensorDesc *td; /* x's shape for the dynamic model */
+} mm_model;
+static mm_model g_models[2];
+static uint32_t g_model, g_model_sync;
 static aclmdlDataset *g_in, *g_out;
 
 /*
@@ -53,7 +63,11 @@ static size_t run_matmul(aclrtStream s, float *out)
 
 static void limits_cap_threads(void **state)
 {
-    (void)state;
+    const mm_model *mm = *state;
+    g_model = mm->id;
+    g_model_sync = mm->id_sync;
+    g_in = mm->in;
+    g_out = mm->out;
     static float free_run[M * N], limited[M * N];
     aclrtStream s = NULL, other = NULL;
     assert_int_equal(aclrtCreateStream(&s), ACL_SUCCESS);
@@ -133,15 +147,18 @@ int main(void)
     oa_model_reader_register(&oa_om_reader);
     oa_model_v1_register();
     oa_model_v2_register();
-    const char *path = getenv("OA_RES_MODEL");
-    if (path == NULL || aclmdlLoadFromFile(path, &g_model) != ACL_SUCCESS ||
-        aclmdlLoadFromFile(path, &g_model_sync) != ACL_SUCCESS) {
-        return 1;
+    for (int v = 0; v < 2; ++v) {
+        mm_model *mm = &g_models[v];
+        const char *path = getenv(v == 0 ? "OA_RES_MODEL" : "OA_RES_MODEL_DYN");
+        if (path == NULL || aclmdlLoadFromFile(path, &mm->id) != ACL_SUCCESS ||
+            aclmdlLoadFromFile(path, &mm->id_sync) != ACL_SUCCESS) {
+            return 1;
+        }
+        mm->in = aclmdlCreateDataset();
+        mm->out = aclmdlCreateDataset();
     }
     const size_t sizes[3] = {sizeof(g_a), sizeof(g_b), sizeof(g_ref)};
     const float *host[3] = {g_a, g_b, NULL};
-    g_in = aclmdlCreateDataset();
-    g_out = aclmdlCreateDataset();
     for (int t = 0; t < 3; ++t) {
         if (aclrtMalloc(&g_dev[t], sizes[t], ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
             return 1;
@@ -150,22 +167,37 @@ int main(void)
             aclrtMemcpy(g_dev[t], sizes[t], host[t], sizes[t], ACL_MEMCPY_HOST_TO_DEVICE) != ACL_SUCCESS) {
             return 1;
         }
-        if (aclmdlAddDatasetBuffer(t < 2 ? g_in : g_out, aclCreateDataBuffer(g_dev[t], sizes[t])) != ACL_SUCCESS) {
-            return 1;
+        for (int v = 0; v < 2; ++v) {
+            aclmdlDataset *d = t < 2 ? g_models[v].in : g_models[v].out;
+            if (aclmdlAddDatasetBuffer(d, aclCreateDataBuffer(g_dev[t], sizes[t])) != ACL_SUCCESS) {
+                return 1;
+            }
         }
     }
+    const int64_t xdims[2] = {M, K};
+    g_models[1].td = aclCreateTensorDesc(ACL_FLOAT, 2, xdims, ACL_FORMAT_ND);
+    if (aclmdlSetDatasetTensorDesc(g_models[1].in, g_models[1].td, 0) != ACL_SUCCESS) {
+        return 1;
+    }
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(limits_cap_threads),
+        {"limits_cap_threads_model_v1", limits_cap_threads, NULL, NULL, &g_models[0]},
+        {"limits_cap_threads_model_v2", limits_cap_threads, NULL, NULL, &g_models[1]},
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
-    (void)aclmdlUnload(g_model);
-    (void)aclmdlUnload(g_model_sync);
-    for (int i = 0; i < 2; ++i) {
-        aclmdlDataset *d = i == 0 ? g_in : g_out;
-        for (size_t k = 0; k < aclmdlGetDatasetNumBuffers(d); ++k) {
-            (void)aclDestroyDataBuffer(aclmdlGetDatasetBuffer(d, k));
+    for (int v = 0; v < 2; ++v) {
+        mm_model *mm = &g_models[v];
+        (void)aclmdlUnload(mm->id);
+        (void)aclmdlUnload(mm->id_sync);
+        for (int i = 0; i < 2; ++i) {
+            aclmdlDataset *d = i == 0 ? mm->in : mm->out;
+            for (size_t k = 0; k < aclmdlGetDatasetNumBuffers(d); ++k) {
+                (void)aclDestroyDataBuffer(aclmdlGetDatasetBuffer(d, k));
+            }
+            (void)aclmdlDestroyDataset(d);
         }
-        (void)aclmdlDestroyDataset(d);
+        if (mm->td != NULL) {
+            aclDestroyTensorDesc(mm->td);
+        }
     }
     for (int t = 0; t < 3; ++t) {
         (void)aclrtFree(g_dev[t]);
