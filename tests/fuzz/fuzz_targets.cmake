@@ -115,6 +115,7 @@ set_property(TEST fuzz_dvpp_api APPEND PROPERTY ENVIRONMENT
 # Reproducers of past findings (tests/fuzz/regressions/<target>/), each replayed once by its target.
 foreach(t mdl_exec json onnx_om aipp_config aipp_block dvpp_api)
   file(GLOB repro ${CMAKE_CURRENT_SOURCE_DIR}/regressions/${t}/*)
+  list(FILTER repro EXCLUDE REGEX "/README\\.md$")
   if(repro)
     add_test(NAME fuzz_${t}_regressions COMMAND fuzz_${t} -rss_limit_mb=2048 -malloc_limit_mb=1024 ${repro}
              WORKING_DIRECTORY ${fz})
