@@ -82,8 +82,6 @@ struct v2_plan {
     atomic_bool unplannable;
     const v2_gprog *g;
     oa_prog prog;       /* the records, one reference per record pointer (cells copied) */
-    uint32_t n_cells;
-    cell_init *cells;
     size_t block_size;
     size_t ws;
     v2_kop_entry **entries;
@@ -94,8 +92,8 @@ struct v2_plan {
     pl_cf *cfs;
     size_t n_cfs;
     uint32_t n_in, n_out;
-    uint32_t *in_cell;  /* per input slot: its cell (V2_NONE: unused) */
-    uint32_t *out_cell; /* per output: its cell */
+    uint32_t *in_cell;  /* building: per input slot its cell */
+    uint32_t *out_cell; /* building: per output its cell */
     oa_tensor_desc *out_desc;
     size_t *out_bytes;
 };
@@ -128,7 +126,6 @@ static void plan_destroy(v2_plan *p)
     free(p->folded);
     oa_prog_free(&p->prog);
     free(p->key);
-    free(p->cells);
     free(p->entries);
     free(p->consts);
     free(p->cfs);
@@ -997,8 +994,7 @@ static oa_status plan_build(v2_exec *x, const v2_gprog *g, const sig *s, uint64_
     if (st == OA_OK) {
         st = emit_program(&b);
     }
-    p->cells = b.cells;
-    p->n_cells = b.n_cells;
+    free(b.cells); /* the program's references hold what the cells said */
     free(b.cell_of);
     free(b.pv);
     free(b.pv_cell);
