@@ -17,6 +17,7 @@ CC=clang CXX=clang++ cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Debug -DOA_SANITIZE
   -DCMAKE_INSTALL_PREFIX="$PWD/$dir/prefix" >/dev/null || exit 1
 cmake --build "$dir" -j"$JOBS" || exit 1
 log=$dir/fuzz_campaign.log
+export OA_FUZZ_SEED=${OA_FUZZ_SEED:-0} # a random libFuzzer seed per run (CI runs use 1)
 ctest --test-dir "$dir" -L fuzz --output-on-failure 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 echo "=== executions per target (stat::number_of_executed_units), findings in run_*-artifacts"

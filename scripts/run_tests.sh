@@ -29,16 +29,19 @@ if [[ "${OA_SKIP_SANITIZERS:-0}" != 1 ]]; then
 fi
 # clang: the tree with ASan + UBSan and libFuzzer coverage (OA_FUZZ), for
 # what only clang's sanitizers see (e.g. arithmetic on a null pointer): the
-# hostile-input regression tests and a bounded run of every fuzz target
-# (docs/fuzzing.md). Skipped with OA_SKIP_CLANG=1.
+# hostile-input regression tests, a bounded run of every fuzz target
+# (docs/fuzzing.md) and the ONNX suites judged against
+# tests/onnx_suite/expected.tsv as in the release build. Skipped with
+# OA_SKIP_CLANG=1.
 if [[ "${OA_SKIP_SANITIZERS:-0}" != 1 && "${OA_SKIP_CLANG:-0}" != 1 ]] && command -v clang >/dev/null; then
   echo "=== clang-fuzz: configure and build"
   if CC=clang CXX=clang++ cmake -S . -B build/clang-fuzz -DCMAKE_INSTALL_PREFIX="$PWD/build/clang-fuzz/prefix" \
        -DCMAKE_BUILD_TYPE=Debug -DOA_SANITIZE=ON -DOA_FUZZ=ON -DOA_FUZZ_SECONDS=15 -DOA_FUZZ_RUN_SECONDS=15 \
        >/dev/null && cmake --build build/clang-fuzz -j"$JOBS"; then
-    echo "=== clang-fuzz: ctest -L 'hostile|fuzz'"
+    echo "=== clang-fuzz: ctest -L 'hostile|fuzz|onnx_suite'"
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-      ctest --test-dir build/clang-fuzz -L 'hostile|fuzz' -j"$JOBS" --output-on-failure --timeout 900 || status=1
+      ctest --test-dir build/clang-fuzz -L 'hostile|fuzz|onnx_suite' -j"$JOBS" --output-on-failure --timeout 900 \
+      || status=1
   else
     status=1
   fi

@@ -1,10 +1,13 @@
 /*
  * Device identity and limits: UUID, PCI bus id, topology between devices,
- * device limits (stack and printf buffer sizes), and compute-resource limits
- * per device, per stream and for the calling thread. On the CPU these are
- * bookkeeping: the values are kept and reported back, nothing is enforced.
+ * device limits (stack and printf buffer sizes: reported, not settable), and compute-resource limits
+ * per device, per stream and for the calling thread. A compute-resource limit
+ * caps the threads each operator uses (docs/runtime.md, "Compute-resource
+ * limits"): the stream worker and the inline model runs put it in their run
+ * scope, and the kernels' thread pool reads it there.
  */
 #define OA_LOG_MODULE "RUNTIME"
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -17,12 +20,10 @@
 #define DEVICE_LIMIT_COUNT 5
 #define RES_TYPE_COUNT 2
 
-/* Defaults reported before aclrtDeviceSetLimit (ours: CANN's depend on the SoC). */
+/* The values aclrtDeviceGetLimit reports (ours: CANN's depend on the SoC); aclrtDeviceSetLimit cannot change them. */
 static const size_t kLimitDefaults[DEVICE_LIMIT_COUNT] = {1024, 1024, 32768, 1048576, 1048576};
 
 static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
-static size_t g_limits[DEVICE_LIMIT_COUNT];
-static uint32_t g_limit_set;
 static uint32_t g_dev_res[OA_RT_MAX_DEVICES][RES_TYPE_COUNT]; /* 0: not limited */
 
 /* Compute-resource limits of streams, keyed by handle (few streams are ever limited). */
@@ -33,6 +34,8 @@ typedef struct stream_res {
 #define MAX_LIMITED_STREAMS 256
 static stream_res g_stream_res[MAX_LIMITED_STREAMS];
 static _Thread_local aclrtStream t_res_stream;
+/* Set once any compute-resource limit was set (until aclFinalize): tasks look the limits up only then. */
+static _Atomic bool g_res_used;
 
 static uint32_t core_count(void)
 {
@@ -105,24 +108,26 @@ ACL_FUNC_VISIBILITY aclError aclrtDeviceL2CacheFlush(void *rsv)
     return ACL_SUCCESS;
 }
 
+/*
+ * The device limits are sizes for kernels written for the NPU's cores (SIMT / SIMD stacks, device printf FIFOs).
+ * The CPU device runs no such kernels, only its own C kernels on ordinary threads, so no limit has a CPU meaning:
+ * after CANN's argument checks every limit answers 207000 (docs/runtime.md, "Device limits").
+ */
 ACL_FUNC_VISIBILITY aclError aclrtDeviceSetLimit(aclrtDeviceLimit limit, size_t value)
 {
     ACL_REQUIRE((unsigned)limit < DEVICE_LIMIT_COUNT, OA_E_PARAM, "limit [%d] must be in [0, 4]", (int)limit);
     ACL_REQUIRE(value <= UINT32_MAX, OA_E_PARAM, "value [%zu] must be in [0, UINT32_MAX]", value);
-    pthread_mutex_lock(&g_mu);
-    g_limits[limit] = value;
-    g_limit_set |= 1u << limit;
-    pthread_mutex_unlock(&g_mu);
-    return ACL_SUCCESS;
+    return oa_status_to_acl(OA_FAIL(OA_E_RT_FEATURE_NOT_SUPPORT,
+                                    "device limit [%d] is not supported: the CPU device runs no NPU kernels whose "
+                                    "stack or printf FIFO it would size",
+                                    (int)limit));
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtDeviceGetLimit(aclrtDeviceLimit limit, size_t *value)
 {
     ACL_REQUIRE_NOT_NULL(value);
     ACL_REQUIRE((unsigned)limit < DEVICE_LIMIT_COUNT, OA_E_PARAM, "limit [%d] must be in [0, 4]", (int)limit);
-    pthread_mutex_lock(&g_mu);
-    *value = (g_limit_set & (1u << limit)) != 0 ? g_limits[limit] : kLimitDefaults[limit];
-    pthread_mutex_unlock(&g_mu);
+    *value = kLimitDefaults[limit];
     return ACL_SUCCESS;
 }
 
@@ -173,6 +178,7 @@ ACL_FUNC_VISIBILITY aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevRe
     pthread_mutex_lock(&g_mu);
     g_dev_res[deviceId][type] = value;
     pthread_mutex_unlock(&g_mu);
+    atomic_store(&g_res_used, true);
     return ACL_SUCCESS;
 }
 
@@ -267,6 +273,7 @@ ACL_FUNC_VISIBILITY aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDev
         r->value[type] = value;
     }
     pthread_mutex_unlock(&g_mu);
+    atomic_store(&g_res_used, true);
     oa_stream_release(s);
     ACL_REQUIRE(r != NULL, OA_E_RT_OVER_LIMIT, "at most %d streams can have resource limits",
                 MAX_LIMITED_STREAMS);
@@ -335,11 +342,63 @@ ACL_FUNC_VISIBILITY aclError aclrtGetResInCurrentThread(aclrtDevResLimitType typ
     return ACL_SUCCESS;
 }
 
+/*
+ * Caller holds g_mu. Per type the stream's own limit, else the device's (what aclrtGetStreamResLimit reports);
+ * then the smaller of the types that are limited, 0 when none is.
+ */
+static uint32_t thread_limit_locked(aclrtStream handle, int32_t dev)
+{
+    stream_res *r = handle != NULL ? find_stream_res(handle, false) : NULL;
+    uint32_t m = 0;
+    for (int i = 0; i < RES_TYPE_COUNT; ++i) {
+        uint32_t v = r != NULL ? r->value[i] : 0;
+        if (v == 0 && dev >= 0 && dev < OA_RT_MAX_DEVICES) {
+            v = g_dev_res[dev][i];
+        }
+        if (v != 0 && (m == 0 || v < m)) {
+            m = v;
+        }
+    }
+    return m;
+}
+
+uint32_t oa_rt_stream_thread_limit(const oa_stream *s)
+{
+    if (!atomic_load_explicit(&g_res_used, memory_order_relaxed)) {
+        return 0;
+    }
+    pthread_mutex_lock(&g_mu);
+    uint32_t v = thread_limit_locked(oa_stream_handle(s), oa_stream_device_id(s));
+    pthread_mutex_unlock(&g_mu);
+    return v;
+}
+
+uint32_t oa_rt_thread_thread_limit(void)
+{
+    if (!atomic_load_explicit(&g_res_used, memory_order_relaxed)) {
+        return 0;
+    }
+    oa_obj *o = t_res_stream != NULL ? oa_registry_get(t_res_stream, OA_OBJ_STREAM) : NULL;
+    if (o != NULL) {
+        uint32_t v = oa_rt_stream_thread_limit((oa_stream *)o);
+        oa_obj_unref(o);
+        return v;
+    }
+    oa_context *ctx = oa_ctx_current_quiet(true);
+    if (ctx == NULL) {
+        return 0;
+    }
+    pthread_mutex_lock(&g_mu);
+    uint32_t v = thread_limit_locked(NULL, ctx->dev->id);
+    pthread_mutex_unlock(&g_mu);
+    oa_ctx_release(ctx);
+    return v;
+}
+
 void oa_rt_limits_reset(void)
 {
+    atomic_store(&g_res_used, false);
     pthread_mutex_lock(&g_mu);
-    memset(g_limits, 0, sizeof(g_limits));
-    g_limit_set = 0;
     memset(g_dev_res, 0, sizeof(g_dev_res));
     memset(g_stream_res, 0, sizeof(g_stream_res));
     pthread_mutex_unlock(&g_mu);

@@ -127,6 +127,7 @@ void oa_rt_inline_run_begin(oa_rt_inline_run *r, int32_t timeout_ms)
     const uint64_t deadline = timeout_ms > 0 ? oa_now_ns() + (uint64_t)timeout_ms * 1000000u : 0;
     r->device_id = -1;
     oa_run_scope_begin(&r->saved, mode == ACL_RT_OVERFLOW_MODE_SATURATION, oa_rt_op_execute_timeout_us(), deadline);
+    oa_run_scope_set_max_threads(oa_rt_thread_thread_limit()); /* aclrtSet{Stream,Device}ResLimit */
 }
 
 void oa_rt_inline_run_end(oa_rt_inline_run *r)
@@ -212,16 +213,42 @@ ACL_FUNC_VISIBILITY aclError aclrtResetFloatOverflowStatus(aclrtStream stream)
     return aclrtResetOverflowStatus(stream);
 }
 
+/*
+ * checkMode of the aclrtNpu*FloatOverFlowStatus calls (docs/runtime.md, "Overflow status"): 0 is the status of
+ * the overflow mode in force, the device flag above; 1 is the debug-mode status, a second register set of the NPU
+ * with no CPU counterpart (207000); other values are refused.
+ */
+#define OA_OVERFLOW_CHECK_NORMAL 0u
+#define OA_OVERFLOW_CHECK_DEBUG 1u
+
+static oa_status check_overflow_mode(uint32_t checkMode)
+{
+    if (checkMode == OA_OVERFLOW_CHECK_DEBUG) {
+        return OA_FAIL(OA_E_RT_FEATURE_NOT_SUPPORT, "checkMode [1] (the debug-mode overflow status) is not supported "
+                                                    "on the CPU device; use checkMode 0");
+    }
+    if (checkMode != OA_OVERFLOW_CHECK_NORMAL) {
+        return OA_FAIL(OA_E_RT_PARAM, "checkMode [%u] must be 0 (the overflow status)", checkMode);
+    }
+    return OA_OK;
+}
+
 ACL_FUNC_VISIBILITY aclError aclrtNpuGetFloatOverFlowStatus(void *outputAddr, uint64_t outputSize, uint32_t checkMode,
                                                             aclrtStream stream)
 {
-    (void)checkMode;
+    oa_status st = check_overflow_mode(checkMode);
+    if (st != OA_OK) {
+        return oa_status_to_acl(st);
+    }
     return aclrtGetFloatOverflowStatus(outputAddr, outputSize, stream);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtNpuClearFloatOverFlowStatus(uint32_t checkMode, aclrtStream stream)
 {
-    (void)checkMode;
+    oa_status st = check_overflow_mode(checkMode);
+    if (st != OA_OK) {
+        return oa_status_to_acl(st);
+    }
     return aclrtResetOverflowStatus(stream);
 }
 

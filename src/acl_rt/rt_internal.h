@@ -313,6 +313,14 @@ void oa_rt_overflow_note(const oa_stream *s);
 
 /* Forgets the resource limits set on a stream (stream destroy). */
 void oa_rt_stream_res_forget(aclrtStream handle);
+/*
+ * The threads an operator running on stream s may use (docs/runtime.md, "Compute-resource limits"): the smaller of
+ * the stream's cube and vector core limits, else of its device's; 0 when neither is limited.
+ */
+uint32_t oa_rt_stream_thread_limit(const oa_stream *s);
+/* The same for work run on the calling thread: the stream of aclrtUseStreamResInCurrentThread, else the device
+ * of the current context; 0 when not limited. */
+uint32_t oa_rt_thread_thread_limit(void);
 
 /* Back to the initial state at aclFinalize: system parameters, timeouts, limits. */
 void oa_rt_sysopt_reset(void);

@@ -214,6 +214,7 @@ static void *worker_main(void *arg)
             oa_run_scope outer;
             oa_run_scope_begin(&outer, s->sat_mode == ACL_RT_OVERFLOW_MODE_SATURATION, oa_rt_op_execute_timeout_us(),
                                0);
+            oa_run_scope_set_max_threads(oa_rt_stream_thread_limit(s)); /* aclrtSet{Stream,Device}ResLimit */
             st = t->run(t->args, &exec);
             if (oa_run_scope_end(&outer) && !__atomic_load_n(&s->overflow_quiet, __ATOMIC_RELAXED)) {
                 oa_rt_overflow_note(s);

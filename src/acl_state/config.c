@@ -227,8 +227,13 @@ oa_status oa_acl_cfg_stack_sizes(const cJSON *root, oa_acl_stack_sizes *out)
         }
         const double d = v->valuedouble;
         out->has[i] = true;
-        /* a negative integer wraps around like an unsigned conversion */
-        out->value[i] = d < 0 ? (uint64_t)(int64_t)d : (d >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)d);
+        /* a negative integer wraps around like an unsigned conversion; beyond 64 bits the value saturates
+         * (no conversion of an out-of-range double: undefined behaviour, a fuzz_json finding) */
+        if (d < 0) {
+            out->value[i] = d > -9223372036854775808.0 ? (uint64_t)(int64_t)d : (uint64_t)INT64_MIN;
+        } else {
+            out->value[i] = d < 18446744073709551616.0 ? (uint64_t)d : UINT64_MAX;
+        }
     }
     return OA_OK;
 }

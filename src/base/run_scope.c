@@ -13,6 +13,9 @@ void oa_run_scope_begin(oa_run_scope *saved, bool saturate, uint64_t op_limit_us
     if (saved->active && saved->run_deadline != 0 && (s.run_deadline == 0 || saved->run_deadline < s.run_deadline)) {
         s.run_deadline = saved->run_deadline; /* a nested scope never outlives the enclosing one */
     }
+    if (saved->active) {
+        s.max_threads = saved->max_threads; /* nor uses more threads */
+    }
     oa_g_run_scope = s;
     oa_fp_clear();
 }

@@ -5,7 +5,9 @@
  *   - record floating-point overflow and, in saturation mode, saturate the results (docs/runtime.md,
  *     "Overflow status");
  *   - give each operator its deadline and stop it cooperatively when the deadline passes (docs/runtime.md,
- *     "Operator timeouts").
+ *     "Operator timeouts");
+ *   - limit the threads each operator uses to the stream's or device's compute-resource limit (docs/runtime.md,
+ *     "Compute-resource limits").
  * Outside any scope (kernel benchmarks, atc) the kernels run exactly as before: one thread-local load.
  */
 #ifndef OA_BASE_RUN_SCOPE_H
@@ -70,6 +72,7 @@ typedef struct oa_run_scope {
     uint64_t op_limit_ns;   /* aclrtSetOpExecuteTimeOut*: the limit of each operator, 0 none */
     uint64_t run_deadline;  /* the whole run's deadline (oa_now_ns clock), 0 none */
     uint64_t op_deadline;   /* the running operator's deadline, 0 none */
+    uint32_t max_threads;   /* aclrtSet{Stream,Device}ResLimit: threads an operator may use, 0 unlimited */
 } oa_run_scope;
 
 extern _Thread_local oa_run_scope oa_g_run_scope;
@@ -88,6 +91,24 @@ void oa_run_scope_begin(oa_run_scope *saved, bool saturate, uint64_t op_limit_us
 
 /* Closes the scope; returns true when a kernel recorded an overflow in it (also passed on to an enclosing scope). */
 bool oa_run_scope_end(const oa_run_scope *saved);
+
+/*
+ * Limits the threads each operator of this scope may use (docs/runtime.md, "Compute-resource limits"); 0 leaves
+ * it unlimited. A nested scope keeps the enclosing scope's limit when that one is smaller.
+ */
+static inline void oa_run_scope_set_max_threads(uint32_t n)
+{
+    if (oa_g_run_scope.active && n != 0 && (oa_g_run_scope.max_threads == 0 || n < oa_g_run_scope.max_threads)) {
+        oa_g_run_scope.max_threads = n;
+    }
+}
+
+/* The threads an operator may use now, 0 unlimited (the thread pool reads it for every parallel call). */
+static inline uint32_t oa_run_max_threads(void)
+{
+    const oa_run_scope *s = oa_run_scope_current();
+    return s != NULL ? s->max_threads : 0;
+}
 
 /*
  * The deadline that applies now (the earlier of the operator's and the run's), 0 none. Long loops compare it with

@@ -565,8 +565,41 @@ static oa_status post_check(oa_infer_ctx *ctx)
     return OA_OK;
 }
 
-oa_status oa_infer_run(const oa_node *n, const oa_tensor_desc *const *in, uint32_t num_in,
-                       oa_tensor_desc *const *out, uint32_t num_out, oa_arena *arena)
+/*
+ * Ops whose output size comes from the values of an input (a shape, multiples, pads, a range's bounds, sizes or
+ * scales) rather than from the input shapes: a few bytes of a model or of an input may ask for any size, so at run
+ * time such an output is bounded by the load limit before anything is allocated for it (docs/model_api.md "Bounds
+ * the loader checks"). Every op row whose inference is one of these functions is covered.
+ */
+static bool sized_by_values(oa_op_type t)
+{
+    const oa_infer_fn f = INFER[t];
+    return f == oa_infer_expand || f == oa_infer_tile || f == oa_infer_fill || f == oa_infer_range ||
+           f == oa_infer_pad || f == oa_infer_resize || f == oa_infer_resize_nn;
+}
+
+static oa_status check_load_limit(const oa_infer_ctx *ctx)
+{
+    const uint64_t limit = oa_load_limit_bytes();
+    for (uint32_t k = 0; k < ctx->num_out; k++) {
+        const oa_tensor_desc *d = ctx->out[k];
+        size_t bytes = 0;
+        if (!oa_shape_is_static(&d->shape) || oa_dtype_bits(d->dtype) == 0 ||
+            !oa_tensor_nbytes(d->dtype, &d->shape, &bytes) || (uint64_t)bytes <= limit) {
+            continue; /* post_check refuses sizes beyond size_t */
+        }
+        char sb[160];
+        return IFAIL(ctx, OA_E_GE_PARAM,
+                     "output %u %s of %s is %zu bytes, above the load limit of %llu bytes ($OPENACL_LOAD_LIMIT_MB)",
+                     k, oa_shape_str(&d->shape, sb, sizeof(sb)), oa_dtype_name(d->dtype), bytes,
+                     (unsigned long long)limit);
+    }
+    return OA_OK;
+}
+
+/* One node's inference on caller descs; at_run_time: the executor's dynamic-shape path (load limit applies). */
+static oa_status infer_run(const oa_node *n, const oa_tensor_desc *const *in, uint32_t num_in,
+                           oa_tensor_desc *const *out, uint32_t num_out, oa_arena *arena, bool at_run_time)
 {
     if (n == NULL || arena == NULL || (num_out && out == NULL) || (num_in && in == NULL)) {
         return OA_FAIL(OA_E_PARAM, "infer_run arguments must not be null");
@@ -580,10 +613,16 @@ oa_status oa_infer_run(const oa_node *n, const oa_tensor_desc *const *in, uint32
     }
     oa_infer_ctx ctx = {n, num_in, in, num_out, out, arena};
     oa_status st = INFER[n->type](&ctx);
-    if (st != OA_OK) {
+    if (st != OA_OK || (st = post_check(&ctx)) != OA_OK) {
         return st;
     }
-    return post_check(&ctx);
+    return at_run_time && sized_by_values(n->type) ? check_load_limit(&ctx) : OA_OK;
+}
+
+oa_status oa_infer_run(const oa_node *n, const oa_tensor_desc *const *in, uint32_t num_in,
+                       oa_tensor_desc *const *out, uint32_t num_out, oa_arena *arena)
+{
+    return infer_run(n, in, num_in, out, num_out, arena, true);
 }
 
 oa_status oa_infer_node(oa_node *n)
@@ -613,7 +652,7 @@ oa_status oa_infer_node(oa_node *n)
     for (uint32_t k = 0; k < n->num_outputs; k++) {
         out[k] = &n->outputs[k].desc;
     }
-    oa_status st = oa_infer_run(n, in, n->num_inputs, out, n->num_outputs, n->graph->arena);
+    oa_status st = infer_run(n, in, n->num_inputs, out, n->num_outputs, n->graph->arena, false);
     if (in != in_stack) {
         free(in);
         free(out);

@@ -61,7 +61,10 @@ OA_MUST_CHECK oa_status oa_infer_node(oa_node *n);
  *           (num_in may be smaller than n->num_inputs; missing = NULL)
  *   out[k]  output k desc to fill (num_out must equal n->num_outputs)
  *   arena   where inferred values are allocated (e.g. a per-run arena)
- * Control-flow ops still infer their subgraphs in place.
+ * Control-flow ops still infer their subgraphs in place. An output whose
+ * size comes from a value (Expand, Tile, Fill, Range, Pad, Resize rows)
+ * above the load limit ($OPENACL_LOAD_LIMIT_MB) is OA_E_GE_PARAM naming the
+ * node (oa_graph_infer and oa_infer_node, the compiler's, do not apply it).
  */
 OA_MUST_CHECK oa_status oa_infer_run(const oa_node *n, const oa_tensor_desc *const *in, uint32_t num_in,
                                      oa_tensor_desc *const *out, uint32_t num_out, oa_arena *arena);

@@ -369,6 +369,38 @@ static oa_status check_io(oa_kop_type type, int n_in, const oa_ktensor *in, int 
     return OA_OK;
 }
 
+/*
+ * Families whose output size comes from the values of an input or parameter (pads, multiples, a shape, a
+ * range's bounds, sizes or scales) rather than from the input shapes: a few bytes of a model may ask for any
+ * size, so their outputs are bounded by the load limit (docs/model_api.md "Bounds the loader checks") when the
+ * op is created, before a loader allocates them or a kernel sets up for them.
+ */
+static oa_status check_load_limit(oa_kop_type type, int n_out, const oa_ktensor *out)
+{
+    if (type != OA_KOP_PAD && type != OA_KOP_TILE && type != OA_KOP_EXPAND && type != OA_KOP_FILL &&
+        type != OA_KOP_RANGE && type != OA_KOP_RESIZE) {
+        return OA_OK;
+    }
+    const uint64_t limit = oa_load_limit_bytes();
+    for (int i = 0; i < n_out; i++) {
+        int64_t bytes = 0;
+        bool unknown = false; /* a dim not known yet: nothing to bound */
+        for (int d = 0; d < out[i].rank; d++) {
+            unknown = unknown || out[i].dims[d] < 0;
+        }
+        if (out[i].dtype == OA_KDT_UNDEFINED || unknown ||
+            (oa_mul_i64(oa_ktensor_numel(&out[i]), (int64_t)oa_kdtype_size(out[i].dtype), &bytes) &&
+             (uint64_t)bytes <= limit)) {
+            continue;
+        }
+        char s[96];
+        return OA_FAIL(OA_E_GE_PARAM, "%s output %d: %s of %s is above the load limit of %llu bytes "
+                       "($OPENACL_LOAD_LIMIT_MB)", k_names[type], i, oa_kdims_str(&out[i], s, sizeof s),
+                       oa_kdtype_name(out[i].dtype), (unsigned long long)limit);
+    }
+    return OA_OK;
+}
+
 oa_status oa_kernel_infer(oa_kop_type type, const void *params, int n_in, const oa_ktensor *in, int n_out,
                           oa_ktensor *out)
 {
@@ -384,7 +416,10 @@ oa_status oa_kernel_infer(oa_kop_type type, const void *params, int n_in, const 
         out[i].layout = OA_KLAYOUT_PLAIN;
         out[i].data = NULL;
     }
-    return f->infer(params, n_in, in, n_out, out);
+    if ((st = f->infer(params, n_in, in, n_out, out)) != OA_OK) {
+        return st;
+    }
+    return check_load_limit(type, n_out, out);
 }
 
 static oa_status check_outputs(oa_kop *op, const oa_ktensor *out)
@@ -395,7 +430,7 @@ static oa_status check_outputs(oa_kop *op, const oa_ktensor *out)
     }
     memcpy(exp, out, sizeof(oa_ktensor) * (size_t)op->n_out);
     oa_status st = op->fam->infer(op->has_params ? &op->params : NULL, op->n_in, op->in, op->n_out, exp);
-    if (st != OA_OK) {
+    if (st != OA_OK || (st = check_load_limit(op->type, op->n_out, exp)) != OA_OK) {
         return st;
     }
     for (int i = 0; i < op->n_out; i++) {

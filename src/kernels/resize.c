@@ -88,7 +88,7 @@ static oa_status rs_infer(const void *params, int n_in, const oa_ktensor *in, in
     int64_t elems = in[0].dims[0] * in[0].dims[1], bytes = 0;
     if (!oa_mul_i64(elems, oh, &elems) || !oa_mul_i64(elems, ow, &elems) ||
         !oa_mul_i64(elems, (int64_t)oa_kdtype_size(in[0].dtype), &bytes) || (uint64_t)bytes > oa_load_limit_bytes()) {
-        return OA_FAIL(OA_E_PARAM, "Resize: an output of [%lld,%lld,%lld,%lld] exceeds the load limit of %llu bytes "
+        return OA_FAIL(OA_E_GE_PARAM, "Resize: an output of [%lld,%lld,%lld,%lld] exceeds the load limit of %llu bytes "
                        "($OPENACL_LOAD_LIMIT_MB)", (long long)in[0].dims[0], (long long)in[0].dims[1], (long long)oh,
                        (long long)ow, (unsigned long long)oa_load_limit_bytes());
     }

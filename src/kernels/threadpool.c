@@ -231,9 +231,34 @@ size_t oa_threadpool_size(const oa_threadpool *pool)
     return pool == NULL ? 1 : pool->n;
 }
 
+/* The largest number of participants one call was given since the last reset (oa_threadpool_peak_participants). */
+static _Atomic size_t g_peak;
+
+static void note_participants(size_t n)
+{
+    size_t cur = atomic_load_explicit(&g_peak, memory_order_relaxed);
+    while (n > cur && !atomic_compare_exchange_weak_explicit(&g_peak, &cur, n, memory_order_relaxed,
+                                                             memory_order_relaxed)) {
+    }
+}
+
+size_t oa_threadpool_peak_participants(bool reset)
+{
+    return reset ? atomic_exchange(&g_peak, 0) : atomic_load(&g_peak);
+}
+
+/* Participants a call may use: the pool's size, at most the run scope's thread limit (run_scope.h). */
+static size_t usable(const oa_threadpool *pool)
+{
+    size_t n = oa_threadpool_size(pool);
+    const uint32_t lim = oa_run_max_threads();
+    return lim != 0 && lim < n ? (size_t)lim : n;
+}
+
 static void dispatch(oa_threadpool *p, size_t n_use, oa_parallel_fn fn, void *ctx, size_t range, size_t chunk,
                      bool per_thread)
 {
+    note_participants(n_use);
     pthread_mutex_lock(&p->call_lock);
     p->fn = fn;
     p->ctx = ctx;
@@ -282,9 +307,10 @@ void oa_threadpool_parallel_for(oa_threadpool *pool, size_t range, size_t grain,
     if (grain == 0) {
         grain = 1;
     }
-    size_t n = oa_threadpool_size(pool);
+    size_t n = usable(pool);
     size_t max_chunks = range / grain;
     if (n <= 1 || max_chunks < 2) {
+        note_participants(1);
         fn(ctx, 0, 0, range);
         return;
     }
@@ -302,9 +328,10 @@ void oa_threadpool_run_n(oa_threadpool *pool, size_t n_tasks, oa_parallel_fn fn,
     if (n_tasks == 0) {
         return;
     }
-    size_t n = oa_threadpool_size(pool);
+    size_t n = usable(pool);
     size_t n_use = n < n_tasks ? n : n_tasks;
     if (n_use <= 1) {
+        note_participants(1);
         fn(ctx, 0, 0, 1);
         return;
     }

@@ -17,10 +17,15 @@
  * scheduler time slice of waiting.
  *
  * A NULL pool is valid everywhere and means "run on the calling thread".
+ *
+ * Inside a run scope with a thread limit (base/run_scope.h, aclrtSet{Stream,Device}ResLimit), parallel_for() and
+ * run_n() use at most that many participants (the caller included); oa_threadpool_size() stays the pool's size,
+ * so workspaces sized by it remain valid.
  */
 #ifndef OA_KERNELS_THREADPOOL_H
 #define OA_KERNELS_THREADPOOL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "base/status.h"
@@ -60,7 +65,7 @@ size_t oa_threadpool_size(const oa_threadpool *pool);
 void oa_threadpool_parallel_for(oa_threadpool *pool, size_t range, size_t grain, oa_parallel_fn fn, void *ctx);
 
 /*
- * n = min(n_tasks, size) calls fn(ctx, i, i, i + 1), one for each i in
+ * n = min(n_tasks, size, the run scope's thread limit) calls fn(ctx, i, i, i + 1), one for each i in
  * [0, n). Each i is unique and < n, so it can index per-call scratch (the
  * conv/matmul kernels use it for their oneDNN scratchpads). Calls are spread
  * over the participants, but one thread may run several of them (the caller
@@ -68,5 +73,11 @@ void oa_threadpool_parallel_for(oa_threadpool *pool, size_t range, size_t grain,
  * wait for another call of the same batch.
  */
 void oa_threadpool_run_n(oa_threadpool *pool, size_t n_tasks, oa_parallel_fn fn, void *ctx);
+
+/*
+ * The largest number of participants a parallel_for() / run_n() call on any pool was given (1: ran on its caller
+ * alone) since the last reset; reset = true returns it and starts again from 0. For tests of the thread limits.
+ */
+size_t oa_threadpool_peak_participants(bool reset);
 
 #endif /* OA_KERNELS_THREADPOOL_H */

@@ -28,7 +28,7 @@ typedef struct bq_item {
 typedef struct bld {
     const oa_v1_source *s;
     oa_v1_program *p;
-    size_t cap_tasks, cap_refs, cap_patches, cap_kops, cap_blocks;
+    size_t cap_kops, cap_blocks;
     bq_item *q;
     size_t nq, capq;
     const oa_node **in_nodes; /* root Data by index */
@@ -59,30 +59,12 @@ static oa_status grow(void **arr, size_t *cap, size_t n, size_t elem)
 
 static oa_status push_ref(bld *b, const v1_ref *r)
 {
-    oa_v1_program *p = b->p;
-    oa_status st = grow((void **)&p->refs, &b->cap_refs, p->n_refs, sizeof(*p->refs));
-    if (st != OA_OK) {
-        return st;
-    }
-    if (r->kind == V1_REF_IN || r->kind == V1_REF_OUT) {
-        st = grow((void **)&p->patches, &b->cap_patches, p->n_patches, sizeof(*p->patches));
-        if (st != OA_OK) {
-            return st;
-        }
-        p->patches[p->n_patches++] = (uint32_t)p->n_refs;
-    }
-    p->refs[p->n_refs++] = *r;
-    return OA_OK;
+    return oa_prog_add_ref(&b->p->prog, r, NULL);
 }
 
 static oa_status push_task(bld *b, const v1_task *t)
 {
-    oa_v1_program *p = b->p;
-    oa_status st = grow((void **)&p->tasks, &b->cap_tasks, p->n_tasks, sizeof(*p->tasks));
-    if (st == OA_OK) {
-        p->tasks[p->n_tasks++] = *t;
-    }
-    return st;
+    return oa_prog_add_task(&b->p->prog, t);
 }
 
 /* Keeps an allocation until the program is destroyed. */
@@ -370,7 +352,7 @@ static oa_status emit_kernel(bld *b, const oa_node *n)
         return st;
     }
     oa_kop *op = NULL;
-    const uint32_t arg = (uint32_t)p->n_refs;
+    const uint32_t arg = (uint32_t)p->prog.n_refs;
     char what[160];
     snprintf(what, sizeof what, "%s (%s)", n->name, n->type_name);
     for (int i = 0; i < bd->n_in && st == OA_OK; i++) {
@@ -422,13 +404,13 @@ static oa_status emit_kernel(bld *b, const oa_node *n)
         return st;
     }
     /* a view (Reshape & co) whose input and output share their bytes: nothing to do */
-    if (bd->is_copy && p->refs[arg].kind == V1_REF_WORK && p->refs[arg + 1].kind == V1_REF_WORK &&
-        p->refs[arg].off == p->refs[arg + 1].off) {
-        p->n_refs = arg;
+    if (bd->is_copy && p->prog.refs[arg].kind == V1_REF_WORK && p->prog.refs[arg + 1].kind == V1_REF_WORK &&
+        p->prog.refs[arg].off == p->prog.refs[arg + 1].off) {
+        oa_prog_truncate_refs(&p->prog, arg);
         oa_op_bind_destroy(bd);
         return OA_OK;
     }
-    if (matmul_reads_b_at_run(b, bd, &p->refs[arg + 1])) {
+    if (matmul_reads_b_at_run(b, bd, &p->prog.refs[arg + 1])) {
         bd->in[1].data = NULL;
     }
     st = oa_op_bind_create(bd, &op);
@@ -453,7 +435,7 @@ static oa_status emit_kernel(bld *b, const oa_node *n)
     if (oa_attrs_find(&n->attrs, "_oa_post_ops") != NULL) {
         p->n_fused_tasks++;
     }
-    v1_task t = {.fn = oa_v1_task_kernel, .op = op, .arg = arg, .n_in = (uint16_t)bd->n_in, .n_out = (uint16_t)bd->n_out,
+    v1_task t = {.fn = oa_prog_task_kernel, .op = op, .arg = arg, .n_in = (uint16_t)bd->n_in, .n_out = (uint16_t)bd->n_out,
                  .name = own_str(b, n->name)};
     oa_ktensor *outs = own_block(b, (size_t)bd->n_out * sizeof(oa_ktensor));
     if (outs != NULL) {
@@ -525,11 +507,11 @@ static oa_status emit_net_output(bld *b, const oa_node *n)
         if ((st = resolve(b, dst_off, bytes, elem, n->name, &dst_ref)) != OA_OK) {
             return st;
         }
-        const uint32_t arg = (uint32_t)b->p->n_refs;
+        const uint32_t arg = (uint32_t)b->p->prog.n_refs;
         if ((st = push_ref(b, &src_ref)) != OA_OK || (st = push_ref(b, &dst_ref)) != OA_OK) {
             return st;
         }
-        v1_task t = {.fn = oa_v1_task_copy, .arg = arg, .n_in = 1, .n_out = 1, .aux = bytes, .name = own_str(b, n->name)};
+        v1_task t = {.fn = oa_prog_task_copy, .arg = arg, .n_in = 1, .n_out = 1, .aux = bytes, .name = own_str(b, n->name)};
         if (t.name == NULL) {
             return OA_E_NOMEM;
         }
@@ -555,31 +537,21 @@ static oa_status emit_case(bld *b, const oa_node *n)
     if (st != OA_OK) {
         return st;
     }
-    v1_case *cases = realloc(p->cases, (p->n_cases + 1) * sizeof(*cases));
-    if (cases == NULL) {
-        return OA_FAIL(OA_E_NOMEM, "Case %s", n->name);
-    }
-    p->cases = cases;
-    v1_case *cs = &p->cases[p->n_cases];
-    memset(cs, 0, sizeof(*cs));
-    cs->n_branches = n->num_subgraphs;
-    cs->begin = calloc(n->num_subgraphs, sizeof(uint32_t));
-    cs->end = calloc(n->num_subgraphs, sizeof(uint32_t));
-    p->n_cases++;
-    if (cs->begin == NULL || cs->end == NULL) {
-        return OA_FAIL(OA_E_NOMEM, "Case %s", n->name);
+    size_t case_idx;
+    if ((st = oa_prog_add_case(&p->prog, n->num_subgraphs, &case_idx)) != OA_OK) {
+        return st;
     }
     for (uint32_t i = 0; i < n->num_subgraphs; i++) {
         if ((st = grow((void **)&b->q, &b->capq, b->nq, sizeof(*b->q))) != OA_OK) {
             return st;
         }
-        b->q[b->nq++] = (bq_item){n->subgraphs[i].graph, (uint32_t)(p->n_cases - 1), i};
+        b->q[b->nq++] = (bq_item){n->subgraphs[i].graph, (uint32_t)case_idx, i};
     }
-    const uint32_t arg = (uint32_t)p->n_refs;
+    const uint32_t arg = (uint32_t)p->prog.n_refs;
     if ((st = push_ref(b, &r)) != OA_OK) {
         return st;
     }
-    v1_task t = {.fn = oa_v1_task_case, .arg = arg, .n_in = 1, .aux = p->n_cases - 1, .name = own_str(b, n->name)};
+    v1_task t = {.fn = oa_prog_task_case, .arg = arg, .n_in = 1, .aux = case_idx, .name = own_str(b, n->name)};
     return t.name == NULL ? OA_E_NOMEM : push_task(b, &t);
 }
 
@@ -591,14 +563,14 @@ static oa_status emit_gear_index(bld *b, const oa_node *n)
     if (st == OA_OK) {
         st = resolve(b, off, sizeof(int32_t), sizeof(int32_t), n->name, &r);
     }
-    const uint32_t arg = (uint32_t)b->p->n_refs;
+    const uint32_t arg = (uint32_t)b->p->prog.n_refs;
     if (st == OA_OK) {
         st = push_ref(b, &r);
     }
     if (st != OA_OK) {
         return st;
     }
-    v1_task t = {.fn = oa_v1_task_gear_index, .arg = arg, .n_out = 1, .name = own_str(b, n->name)};
+    v1_task t = {.fn = oa_prog_task_gear_index, .arg = arg, .n_out = 1, .name = own_str(b, n->name)};
     return t.name == NULL ? OA_E_NOMEM : push_task(b, &t);
 }
 
@@ -792,11 +764,7 @@ void oa_v1_program_destroy(oa_v1_program *p)
         free(p->blocks[i]);
     }
     free(p->blocks);
-    for (size_t i = 0; i < p->n_cases; i++) {
-        free(p->cases[i].begin);
-        free(p->cases[i].end);
-    }
-    free(p->cases);
+    oa_prog_free(&p->prog);
     for (size_t i = 0; p->variants != NULL && i < p->n_variants; i++) {
         free(p->variants[i].in_bytes);
         free(p->variants[i].out_bytes);
@@ -805,9 +773,6 @@ void oa_v1_program_destroy(oa_v1_program *p)
     }
     free(p->variants);
     free(p->gear_values);
-    free(p->tasks);
-    free(p->refs);
-    free(p->patches);
     free(p->in_slot);
     free(p->out_slot);
     free(p);
@@ -837,13 +802,13 @@ oa_status oa_v1_program_build(const oa_v1_source *src, oa_v1_program **out)
     if (st == OA_OK) {
         st = emit_graph(&b, src->root);
     }
-    p->n_main = p->n_tasks;
+    p->prog.n_main = p->prog.n_tasks;
     for (size_t qi = 0; qi < b.nq && st == OA_OK; qi++) {
         const bq_item it = b.q[qi];
-        const uint32_t begin = (uint32_t)p->n_tasks;
+        const uint32_t begin = (uint32_t)p->prog.n_tasks;
         st = emit_graph(&b, it.g);
-        p->cases[it.case_idx].begin[it.branch] = begin;
-        p->cases[it.case_idx].end[it.branch] = (uint32_t)p->n_tasks;
+        p->prog.cases[it.case_idx].begin[it.branch] = begin;
+        p->prog.cases[it.case_idx].end[it.branch] = (uint32_t)p->prog.n_tasks;
     }
     if (st == OA_OK) {
         st = build_variants(&b);
@@ -866,11 +831,11 @@ oa_status oa_v1_program_build(const oa_v1_source *src, oa_v1_program **out)
     }
     if (p->prof_runs > 0) {
         p->prof_runs = 0;
-        p->prof_ns = calloc(p->n_tasks + 1, sizeof(uint64_t));
+        p->prof_ns = calloc(p->prog.n_tasks + 1, sizeof(uint64_t));
     }
     OA_LOGI("[Load][Program] %zu tasks (%zu kernels, %zu NCHWc, %zu with fused post-ops), %zu pointers, %zu patched "
             "per run, workspace %zu bytes, %zu gear(s)",
-            p->n_tasks, p->n_kernel_tasks, p->n_nchwc_tasks, p->n_fused_tasks, p->n_refs, p->n_patches, p->ws_size,
+            p->prog.n_tasks, p->n_kernel_tasks, p->n_nchwc_tasks, p->n_fused_tasks, p->prog.n_refs, p->prog.n_patches, p->ws_size,
             p->n_variants);
     *out = p;
     return OA_OK;

@@ -33,6 +33,7 @@
 #include "base/status.h"
 #include "graph/graph.h"
 #include "kernels/kernels.h"
+#include "program/program.h"
 
 /* The plan of one node: output offsets, and offsets of its input slots that have a valid desc. */
 typedef struct oa_v1_node_mem {
@@ -75,7 +76,6 @@ typedef struct oa_v1_source {
 } oa_v1_source;
 
 typedef struct v1_exec v1_exec;
-typedef struct v1_task v1_task;
 
 /*
  * What dump and profiling report of a kernel task (docs/dump.md): the GE
@@ -99,35 +99,20 @@ typedef struct v1_observe {
     uint32_t model_id;
     uint64_t last_ns;           /* end of the previous task (profiling) */
 } v1_observe;
-typedef oa_status (*v1_task_fn)(const v1_task *t, v1_exec *x);
 
-struct v1_task {
-    v1_task_fn fn;
-    const oa_kop *op;   /* kernel tasks */
-    uint32_t arg;       /* first pointer-table entry: n_in inputs then n_out outputs */
-    uint16_t n_in;
-    uint16_t n_out;
-    uint64_t aux;       /* copy: bytes; case: index into cases */
-    const char *name;   /* node name, for error messages */
-    const oa_ktensor *outs; /* kernel tasks: the n_out output descs (the debug dump writes them) */
-    const v1_task_meta *meta; /* kernel tasks (dump, profiling), else NULL */
-};
-
-/* Where a pointer-table entry points. */
-typedef enum v1_ref_kind {
-    V1_REF_NULL = 0, /* absent optional input */
-    V1_REF_WORK,     /* feature map + off */
-    V1_REF_ABS,      /* a constant: abs */
-    V1_REF_IN,       /* model input io + off (zero-copy) */
-    V1_REF_OUT       /* model output io + off (zero-copy) */
-} v1_ref_kind;
-
-typedef struct v1_ref {
-    uint8_t kind;
-    uint32_t io;
-    uint64_t off;
-    const void *abs;
-} v1_ref;
+/*
+ * Tasks, pointer references and Case tables are the static-program
+ * engine's (src/program/program.h): a kernel task is a launch record whose
+ * meta is its v1_task_meta; copies, gear index and Case are the engine's
+ * record kinds.
+ */
+typedef oa_prog_task v1_task;
+typedef oa_prog_ref v1_ref;
+#define V1_REF_NULL OA_PREF_NULL
+#define V1_REF_WORK OA_PREF_WORK
+#define V1_REF_ABS OA_PREF_ABS
+#define V1_REF_IN OA_PREF_IN
+#define V1_REF_OUT OA_PREF_OUT
 
 /* A model input or output: its planned location. */
 typedef struct v1_io_slot {
@@ -144,22 +129,8 @@ typedef struct v1_variant {
     int64_t *out_dims;  /* n_outputs * OA_KMAX_DIMS */
 } v1_variant;
 
-typedef struct v1_case {
-    uint32_t n_branches;
-    uint32_t *begin; /* task ranges [begin[b], end[b]) */
-    uint32_t *end;
-} v1_case;
-
 typedef struct oa_v1_program {
-    size_t n_tasks;
-    v1_task *tasks;
-    size_t n_main;          /* the root graph: tasks [0, n_main) */
-    size_t n_refs;
-    v1_ref *refs;
-    size_t n_patches;
-    uint32_t *patches;      /* refs of kind IN/OUT, patched per execution */
-    size_t n_cases;
-    v1_case *cases;
+    oa_prog prog;           /* tasks (the root graph: [0, prog.n_main)), references, patches, Case tables */
     size_t n_inputs;
     size_t n_outputs;
     v1_io_slot *in_slot;
@@ -226,11 +197,11 @@ typedef struct v1_io {
     v1_observe *obs;      /* dump / profiling of this execution, NULL when off */
 } v1_io;
 
+/* The engine's exec of one run, with what the observing loop reads (oa_prog_exec.owner). */
 struct v1_exec {
+    oa_prog_exec e;
     const oa_v1_program *p;
     v1_ctx *c;
-    int32_t branch;       /* the selected gear, written by MapIndex tasks */
-    void *pool;           /* oa_threadpool * */
     v1_observe *obs;
 };
 

@@ -15,30 +15,6 @@
 #include "model_v1/v1_internal.h"
 #include "prof/prof_internal.h"
 
-/* ---- task functions ---- */
-
-oa_status oa_v1_task_kernel(const v1_task *t, v1_exec *x)
-{
-    void **ptrs = x->c->ptrs + t->arg;
-    return oa_kop_run(t->op, (const void *const *)ptrs, ptrs + t->n_in, x->c->ws, x->pool);
-}
-
-oa_status oa_v1_task_copy(const v1_task *t, v1_exec *x)
-{
-    void **ptrs = x->c->ptrs + t->arg;
-    if (ptrs[0] != ptrs[1] && t->aux > 0) {
-        memmove(ptrs[1], ptrs[0], (size_t)t->aux);
-    }
-    return OA_OK;
-}
-
-oa_status oa_v1_task_gear_index(const v1_task *t, v1_exec *x)
-{
-    int32_t *dst = x->c->ptrs[t->arg];
-    *dst = x->branch;
-    return OA_OK;
-}
-
 /* ---- dump and profiling of a kernel task (docs/dump.md, docs/profiling.md) ---- */
 
 #define OBS_MAX_TENSORS 64
@@ -71,7 +47,7 @@ static void prof_desc(const oa_ktensor *d, oa_prof_tensor *t)
 /* Runs task i with dump and/or profiling (v1_observe). */
 static oa_status run_observed(v1_exec *x, size_t i)
 {
-    const v1_task *t = &x->p->tasks[i];
+    const v1_task *t = &x->p->prog.tasks[i];
     const v1_task_meta *m = t->meta;
     v1_observe *o = x->obs;
     oa_dump_run *dr = o->dump;
@@ -84,7 +60,7 @@ static oa_status run_observed(v1_exec *x, size_t i)
     if (dump && dr->inputs) {
         /* inputs are copied before the task: its output may reuse their memory; absent optional ones are left out */
         for (size_t k = 0; k < n_in; k++) {
-            const void *src = x->c->ptrs[t->arg + k];
+            const void *src = x->e.ptrs[t->arg + k];
             if (src == NULL || m->ins[k].dtype == OA_KDT_UNDEFINED) {
                 continue;
             }
@@ -98,7 +74,7 @@ static oa_status run_observed(v1_exec *x, size_t i)
     }
     /* one clock read per task: a task starts when the previous one ended (dumping restarts the clock) */
     const uint64_t t0 = dump && dr->inputs ? oa_now_ns() : o->last_ns;
-    const oa_status st = t->fn(t, x);
+    const oa_status st = t->fn(t, &x->e);
     const uint64_t t1 = o->prof ? oa_now_ns() : 0;
     o->last_ns = t1;
     if (st == OA_OK && o->prof && m != NULL) {
@@ -118,7 +94,7 @@ static oa_status run_observed(v1_exec *x, size_t i)
     }
     if (st == OA_OK && dump) {
         for (size_t k = 0; k < n_out; k++) {
-            dump_desc(&t->outs[k], x->c->ptrs[t->arg + t->n_in + k], &dout[k]);
+            dump_desc(&t->outs[k], x->e.ptrs[t->arg + t->n_in + k], &dout[k]);
             if (k == 0 && m->orig_out != NULL) {
                 dout[k].orig_name = m->orig_out;
             }
@@ -135,49 +111,20 @@ static oa_status run_observed(v1_exec *x, size_t i)
     return st;
 }
 
-static oa_status run_range(v1_exec *x, size_t begin, size_t end)
+/*
+ * The engine's observer (oa_prog_exec.observe) for the observing loop:
+ * dump / profiling records / OPENACL_V1_PROFILE, chosen once per execution.
+ */
+static oa_status observe_task(oa_prog_exec *e, size_t i)
 {
-    const v1_task *t = x->p->tasks;
-    if (x->obs != NULL || x->p->prof_ns != NULL) {
-        /* the observing loop: dump / profiling records / OPENACL_V1_PROFILE */
-        if (x->obs != NULL && x->obs->prof) {
-            x->obs->last_ns = oa_now_ns();
-        }
-        for (size_t i = begin; i < end; i++) {
-            const uint64_t t0 = x->p->prof_ns != NULL ? oa_now_ns() : 0;
-            const oa_status st = x->obs != NULL ? run_observed(x, i) : t[i].fn(&t[i], x);
-            if (x->p->prof_ns != NULL) {
-                __atomic_fetch_add(&x->p->prof_ns[i], oa_now_ns() - t0, __ATOMIC_RELAXED);
-            }
-            if (st != OA_OK) {
-                OA_LOGE("[Run][Task] task %zu (node %s) failed", i, t[i].name);
-                return st;
-            }
-        }
-        return OA_OK;
+    v1_exec *x = e->owner;
+    const uint64_t t0 = x->p->prof_ns != NULL ? oa_now_ns() : 0;
+    const oa_status st = x->obs != NULL ? run_observed(x, i) : e->p->tasks[i].fn(&e->p->tasks[i], e);
+    if (x->p->prof_ns != NULL) {
+        __atomic_fetch_add(&x->p->prof_ns[i], oa_now_ns() - t0, __ATOMIC_RELAXED);
     }
-    for (size_t i = begin; i < end; i++) {
-        const oa_status st = t[i].fn(&t[i], x);
-        if (st != OA_OK) {
-            OA_LOGE("[Run][Task] task %zu (node %s) failed", i, t[i].name);
-            return st;
-        }
-    }
-    return OA_OK;
+    return st;
 }
-
-oa_status oa_v1_task_case(const v1_task *t, v1_exec *x)
-{
-    int32_t bi;
-    memcpy(&bi, x->c->ptrs[t->arg], sizeof bi);
-    const v1_case *cs = &x->p->cases[t->aux];
-    if (bi < 0 || (uint32_t)bi >= cs->n_branches) {
-        return OA_FAIL(OA_E_GE_PARAM, "Case %s: branch index %d out of range [0, %u)", t->name, (int)bi,
-                       cs->n_branches);
-    }
-    return run_range(x, cs->begin[bi], cs->end[bi]);
-}
-
 
 static int prof_cmp(const void *a, const void *b)
 {
@@ -188,31 +135,31 @@ static int prof_cmp(const void *a, const void *b)
 /* OPENACL_V1_PROFILE: the tasks by time, and the time per kernel family. */
 void oa_v1_prof_print(const oa_v1_program *p)
 {
-    const uint64_t runs = p->prof_ns[p->n_tasks] ? p->prof_ns[p->n_tasks] : 1;
+    const uint64_t runs = p->prof_ns[p->prog.n_tasks] ? p->prof_ns[p->prog.n_tasks] : 1;
     uint64_t total = 0;
     uint64_t fam[OA_KOP_COUNT + 1] = {0};
-    const uint64_t **order = calloc(p->n_tasks ? p->n_tasks : 1, sizeof(*order));
+    const uint64_t **order = calloc(p->prog.n_tasks ? p->prog.n_tasks : 1, sizeof(*order));
     if (order == NULL) {
         return;
     }
-    for (size_t i = 0; i < p->n_tasks; i++) {
+    for (size_t i = 0; i < p->prog.n_tasks; i++) {
         total += p->prof_ns[i];
-        const int f = p->tasks[i].op != NULL ? (int)oa_kop_get_type(p->tasks[i].op) : OA_KOP_COUNT;
+        const int f = p->prog.tasks[i].op != NULL ? (int)oa_kop_get_type(p->prog.tasks[i].op) : OA_KOP_COUNT;
         fam[f] += p->prof_ns[i];
         order[i] = &p->prof_ns[i];
     }
-    qsort(order, p->n_tasks, sizeof(*order), prof_cmp);
+    qsort(order, p->prog.n_tasks, sizeof(*order), prof_cmp);
     fprintf(stderr, "[openacl profile] %llu runs, %.3f ms per run in %zu tasks\n", (unsigned long long)runs,
-            (double)total / runs / 1e6, p->n_tasks);
+            (double)total / runs / 1e6, p->prog.n_tasks);
     for (int f = 0; f <= OA_KOP_COUNT; f++) {
         if (fam[f] > 0) {
             fprintf(stderr, "  %-16s %8.3f ms %5.1f%%\n", f < OA_KOP_COUNT ? oa_kop_type_name((oa_kop_type)f) : "(copy/case)",
                     (double)fam[f] / runs / 1e6, 100.0 * (double)fam[f] / (double)(total ? total : 1));
         }
     }
-    for (size_t k = 0; k < p->n_tasks && k < 25; k++) {
+    for (size_t k = 0; k < p->prog.n_tasks && k < 25; k++) {
         const size_t i = (size_t)(order[k] - p->prof_ns);
-        const v1_task *t = &p->tasks[i];
+        const v1_task *t = &p->prog.tasks[i];
         char dims[96] = "";
         if (t->outs != NULL && t->n_out > 0) {
             size_t n = 0;
@@ -259,7 +206,7 @@ oa_status oa_v1_ctx_create(const oa_v1_program *p, void *work, uint64_t work_cap
         return OA_FAIL(OA_E_NOMEM, "execution context");
     }
     /* refs + the IO bases (n_inputs + n_outputs) at the end */
-    c->ptrs = calloc(p->n_refs + p->n_inputs + p->n_outputs + 1, sizeof(void *));
+    c->ptrs = calloc(p->prog.n_refs + p->n_inputs + p->n_outputs + 1, sizeof(void *));
     if (c->ptrs == NULL) {
         oa_v1_ctx_destroy(c);
         return OA_FAIL(OA_E_NOMEM, "execution context");
@@ -280,14 +227,7 @@ oa_status oa_v1_ctx_create(const oa_v1_program *p, void *work, uint64_t work_cap
         oa_v1_ctx_destroy(c);
         return OA_FAIL(OA_E_GE_MEMORY_ALLOCATION, "workspace of %zu bytes", p->ws_size);
     }
-    for (size_t i = 0; i < p->n_refs; i++) {
-        const v1_ref *r = &p->refs[i];
-        switch (r->kind) {
-        case V1_REF_WORK: c->ptrs[i] = c->work + r->off; break;
-        case V1_REF_ABS: c->ptrs[i] = (void *)(uintptr_t)r->abs; break;
-        default: c->ptrs[i] = NULL; break;
-        }
-    }
+    oa_prog_bind(&p->prog, c->ptrs, c->work);
     *out = c;
     return OA_OK;
 }
@@ -310,7 +250,7 @@ static uint8_t *stage_of(const oa_v1_program *p, v1_ctx *c, const v1_io_slot *s)
 oa_status oa_v1_run(const oa_v1_program *p, v1_ctx *c, const v1_io *io, void *pool)
 {
     const v1_variant *v = &p->variants[io->variant];
-    void **in_base = c->ptrs + p->n_refs;
+    void **in_base = c->ptrs + p->prog.n_refs;
     void **out_base = in_base + p->n_inputs;
     for (size_t i = 0; i < p->n_inputs; i++) {
         const v1_io_slot *s = &p->in_slot[i];
@@ -344,16 +284,19 @@ oa_status oa_v1_run(const oa_v1_program *p, v1_ctx *c, const v1_io *io, void *po
             }
         }
     }
-    for (size_t k = 0; k < p->n_patches; k++) {
-        const uint32_t idx = p->patches[k];
-        const v1_ref *r = &p->refs[idx];
-        uint8_t *base = r->kind == V1_REF_IN ? in_base[r->io] : out_base[r->io];
-        c->ptrs[idx] = base + r->off;
+    oa_prog_patch(&p->prog, c->ptrs, in_base, out_base);
+    v1_exec x = {.e = {.p = &p->prog, .ptrs = c->ptrs, .ws = c->ws, .pool = pool, .branch = (int32_t)io->variant},
+                 .p = p, .c = c, .obs = io->obs};
+    if (io->obs != NULL || p->prof_ns != NULL) {
+        x.e.observe = observe_task;
+        x.e.owner = &x;
+        if (io->obs != NULL && io->obs->prof) {
+            io->obs->last_ns = oa_now_ns();
+        }
     }
-    v1_exec x = {.p = p, .c = c, .branch = (int32_t)io->variant, .pool = pool, .obs = io->obs};
-    oa_status st = run_range(&x, 0, p->n_main);
+    oa_status st = oa_prog_run(&x.e, 0, p->prog.n_main);
     if (p->prof_ns != NULL) {
-        __atomic_fetch_add(&p->prof_ns[p->n_tasks], 1, __ATOMIC_RELAXED); /* the run counter */
+        __atomic_fetch_add(&p->prof_ns[p->prog.n_tasks], 1, __ATOMIC_RELAXED); /* the run counter */
     }
     if (st != OA_OK) {
         return st;

@@ -229,6 +229,8 @@ typedef struct v2_prof_arg {
 } v2_prof_arg;
 
 void oa_v2_profile_cb(int graph_type, void *arg, oa_v2_event ev, const oa_v2_node *node, uint32_t status);
+/* Adds dt ns to the entry of (name, type) (strings compared by address: static or the model's). */
+void oa_v2_profile_add(v2_model *m, const char *name, const char *type, uint64_t dt);
 
 /* ---- runtime tensors and executors ---- */
 

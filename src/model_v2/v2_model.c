@@ -483,9 +483,13 @@ void oa_v2_profile_cb(int graph_type, void *arg, oa_v2_event ev, const oa_v2_nod
         }
         p = pa->model->prog.graphs[graph_type]->main;
     }
-    const char *name = oa_v2_graph_prog_node_name(p, node->node_id);
-    const char *type = oa_v2_graph_prog_node_type(p, node->node_id);
-    struct v2_profile *pr = pa->model->profile;
+    oa_v2_profile_add(pa->model, oa_v2_graph_prog_node_name(p, node->node_id),
+                      oa_v2_graph_prog_node_type(p, node->node_id), dt);
+}
+
+void oa_v2_profile_add(v2_model *m, const char *name, const char *type, uint64_t dt)
+{
+    struct v2_profile *pr = m->profile;
     pthread_mutex_lock(&pr->lock);
     if (pr->n * 2 >= pr->cap) {
         const size_t cap = pr->cap ? pr->cap * 2 : 1024;
@@ -917,6 +921,23 @@ static oa_status v2_load(oa_model *m, const oa_model_load_args *args)
         st = oa_om_graph_from_model(om, 0, &vm->root, &gi);
     } else if (args->om_path != NULL) {
         st = oa_om_read_graph(args->om_path, &vm->root, &gi);
+    } else if (args->image != NULL && args->image_size > 0 && lo != NULL && lo->model != NULL) {
+        /*
+         * The reader's opened model over the application's image, which is only borrowed for the call:
+         * the model moves onto our copy of the bytes (weights stay zero-copy in it), no second parse.
+         */
+        vm->image_copy = malloc(args->image_size);
+        if (vm->image_copy == NULL) {
+            model_destroy(vm);
+            return OA_FAIL(OA_E_GE_MEMORY_ALLOCATION, "copy of the model image (%zu bytes)", args->image_size);
+        }
+        memcpy(vm->image_copy, args->image, args->image_size);
+        st = oa_om_model_rebase(lo->model, vm->image_copy, args->image_size);
+        if (st == OA_OK) {
+            oa_om_model *om = lo->model;
+            lo->model = NULL;
+            st = oa_om_graph_from_model(om, 0, &vm->root, &gi);
+        }
     } else if (args->image != NULL && args->image_size > 0) {
         vm->image_copy = malloc(args->image_size);
         if (vm->image_copy == NULL) {

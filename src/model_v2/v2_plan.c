@@ -10,14 +10,18 @@
  *     computed once into the plan), or an offset in one block laid out by
  *     the memory planner (src/mem/planner.h) from the tensors' lifetimes
  *     in run order; views take their source's place;
- *   - the run becomes a list of records executed by the sequential
- *     executor: PlanLaunch (kernel operator + pointer cells), PlanCopy
- *     (an output that is not produced in place), PlanIf / PlanCase /
- *     PlanCall (select the branch at run time and run the branch's own
- *     plan, or its dynamic path once, which then records that plan).
+ *   - the run becomes a static program of the engine (src/program/
+ *     README.md): launch records (kernel operator + pointers), copy
+ *     records (an output that is not produced in place) and PlanControl
+ *     records (If / Case / PartitionedCall: select the branch at run time
+ *     and run the branch's own plan, or its dynamic path once, which then
+ *     records that plan); each cell becomes one reference per record
+ *     that uses it: block cells WORK (relocated onto the instance's
+ *     block), constants ABS, input / output slots IN / OUT (patched).
  * A repeated input shape then runs with no shape inference and no
- * allocation: each executor instantiates a plan once (cells relocated onto
- * its block) and afterwards only patches the input and output cells.
+ * allocation: each executor instantiates a plan once (its pointer table
+ * bound onto its block) and afterwards only patches the input and output
+ * pointers.
  *
  * Graphs holding While are not planned (loop-carried shapes may change
  * between iterations); such signatures keep a negative entry so that no
@@ -37,10 +41,11 @@
 #include "base/util.h"
 #include "mem/planner.h"
 #include "model_v2/v2_internal.h"
+#include "program/program.h"
 
 #define PLANS_PER_GRAPH 16
 #define INSTS_PER_EXEC 8
-#define REPLAN ((uint32_t)0xFFFF0001u) /* internal kernel status: rerun on the dynamic path */
+#define REPLAN ((uint32_t)OA_PROG_ABANDON) /* a record's status: rerun on the dynamic path (program.h) */
 
 static uint8_t g_zero[64] __attribute__((aligned(64)));
 
@@ -59,18 +64,7 @@ typedef struct cell_init {
     const void *abs;
 } cell_init;
 
-/* Record infos (compute_node_info). */
-typedef struct pl_launch {
-    const oa_kop *op;
-    int n_in, n_out;
-    size_t ws;
-    const char *name;
-} pl_launch;
-
-typedef struct pl_copy {
-    size_t bytes;
-} pl_copy;
-
+/* A control record's data (its meta). */
 typedef struct pl_cf {
     const v2_cnode *cn;
     uint32_t n_in, n_out;
@@ -87,9 +81,7 @@ struct v2_plan {
     uint64_t last_use;
     atomic_bool unplannable;
     const v2_gprog *g;
-    oa_v2_graph_prog *prog;
-    uint32_t n_cells;
-    cell_init *cells;
+    oa_prog prog;       /* the records, one reference per record pointer (cells copied) */
     size_t block_size;
     size_t ws;
     v2_kop_entry **entries;
@@ -97,21 +89,18 @@ struct v2_plan {
     uint8_t *consts;
     void **folded;      /* results of launches whose inputs are all constant (computed at build) */
     size_t n_folded;
-    pl_launch *launches;
-    pl_copy *copies;
     pl_cf *cfs;
-    size_t n_launches, n_copies, n_cfs;
+    size_t n_cfs;
     uint32_t n_in, n_out;
-    uint32_t *in_cell;  /* per input slot: its cell (V2_NONE: unused) */
-    uint32_t *out_cell; /* per output: its cell */
+    uint32_t *in_cell;  /* building: per input slot its cell */
+    uint32_t *out_cell; /* building: per output its cell */
     oa_tensor_desc *out_desc;
     size_t *out_bytes;
 };
 
 struct v2_plan_inst {
     v2_plan *plan;
-    oa_v2_value *cells;
-    oa_v2_graph_inst *inst;
+    void **ptrs;         /* the program's pointer table, bound onto block */
     oa_v2_block *block;  /* from the caching allocator, kept with the instance */
     uint64_t last_use;
     int in_use;          /* running (a branch plan may run inside its owner's plan) */
@@ -135,13 +124,10 @@ static void plan_destroy(v2_plan *p)
         free(p->folded[i]);
     }
     free(p->folded);
-    oa_v2_graph_prog_destroy(p->prog);
+    oa_prog_free(&p->prog);
     free(p->key);
-    free(p->cells);
     free(p->entries);
     free(p->consts);
-    free(p->launches);
-    free(p->copies);
     free(p->cfs);
     free(p->in_cell);
     free(p->out_cell);
@@ -263,75 +249,26 @@ static void cache_insert(v2_gprog *g, v2_plan *p)
     pthread_mutex_unlock(&c->lock);
 }
 
-/* ---- record kernels ---- */
+/* ---- the control record ---- */
 
-typedef struct run_ctx {
-    v2_exec *x;
-} run_ctx;
+static uint32_t run_child_planned(v2_exec *x, const pl_cf *cf, const v2_gprog *child, void *const *ins,
+                                  void *const *outs);
 
-#define STACK_PTRS 64
-
-static uint32_t k_plan_launch(oa_v2_ctx *c)
+/* PlanControl: pointers are one per IR input slot (absent slots NULL), then one per output. */
+static oa_status task_plan_cf(const oa_prog_task *t, oa_prog_exec *e)
 {
-    const pl_launch *pl = c->compute_node_info;
-    v2_exec *x = c->kernel_extend_info;
-    const void *ins_stack[STACK_PTRS];
-    void *outs_stack[STACK_PTRS];
-    const void **ins = ins_stack;
-    void **outs = outs_stack;
-    if (pl->n_in > STACK_PTRS || pl->n_out > STACK_PTRS) {
-        ins = malloc(((size_t)pl->n_in + 1) * sizeof(*ins));
-        outs = malloc(((size_t)pl->n_out + 1) * sizeof(*outs));
-        if (ins == NULL || outs == NULL) {
-            free(ins);
-            free(outs);
-            return (uint32_t)OA_FAIL(OA_E_NOMEM, "%s: pointer arrays", pl->name);
-        }
-    }
-    oa_v2_value *const *v = (oa_v2_value *const *)c->values;
-    for (int i = 0; i < pl->n_in; ++i) {
-        ins[i] = v[i]->data.ptr;
-    }
-    for (int k = 0; k < pl->n_out; ++k) {
-        outs[k] = v[pl->n_in + k]->data.ptr;
-    }
-    const oa_status st = oa_kop_run(pl->op, ins, outs, x->ws, x->pool);
-    if (ins != ins_stack) {
-        free(ins);
-        free(outs);
-    }
-    return (uint32_t)st;
-}
-
-static uint32_t k_plan_copy(oa_v2_ctx *c)
-{
-    const pl_copy *pc = c->compute_node_info;
-    const void *src = c->values[0]->data.ptr;
-    void *dst = c->values[1]->data.ptr;
-    if (src != dst && pc->bytes > 0) {
-        memmove(dst, src, pc->bytes);
-    }
-    return 0;
-}
-
-static uint32_t run_child_planned(v2_exec *x, const pl_cf *cf, const v2_gprog *child, const uint32_t *slot_map,
-                                  oa_v2_value *const *ins, oa_v2_value *const *outs);
-
-static uint32_t k_plan_cf(oa_v2_ctx *c)
-{
-    const pl_cf *cf = c->compute_node_info;
-    v2_exec *x = c->kernel_extend_info;
+    const pl_cf *cf = t->meta;
+    v2_exec *x = e->owner;
     const v2_cnode *cn = cf->cn;
-    /* inputs: one cell per IR slot (absent slots have a NULL cell) */
-    oa_v2_value *const *ins = (oa_v2_value *const *)c->values;
-    oa_v2_value *const *outs = (oa_v2_value *const *)c->values + cf->n_in;
+    void *const *ins = e->ptrs + t->arg;
+    void *const *outs = ins + cf->n_in;
     uint32_t b = 0;
     if (cn->kind == V2_C_IF || cn->kind == V2_C_CASE) {
-        v2_tensor sel = {.desc = cf->in_desc[0], .data = ins[0]->data.ptr};
+        v2_tensor sel = {.desc = cf->in_desc[0], .data = ins[0]};
         int64_t v = 0;
         oa_status st = oa_v2_read_selector(&sel, cn->node->name, cn->kind == V2_C_CASE, &v);
         if (st != OA_OK) {
-            return (uint32_t)st;
+            return st;
         }
         if (cn->kind == V2_C_IF) {
             b = v ? 0 : 1;
@@ -339,7 +276,9 @@ static uint32_t k_plan_cf(oa_v2_ctx *c)
             b = (v < 0 || v >= (int64_t)cn->n_children) ? cn->n_children - 1 : (uint32_t)v;
         }
     }
-    return run_child_planned(x, cf, cn->children[b], NULL, ins, outs);
+    const uint32_t rc = run_child_planned(x, cf, cn->children[b], ins, outs);
+    e->ws = x->ws; /* a branch on its dynamic path may have grown the workspace */
+    return (oa_status)rc;
 }
 
 /* ---- instances ---- */
@@ -349,9 +288,8 @@ static void inst_free(v2_plan_inst *pi)
     if (pi == NULL) {
         return;
     }
-    oa_v2_graph_inst_destroy(pi->inst);
     oa_v2_block_release(pi->block);
-    free(pi->cells);
+    free(pi->ptrs);
     plan_release(pi->plan);
     free(pi);
 }
@@ -367,40 +305,10 @@ void oa_v2_plan_insts_free(v2_exec *x)
     x->cap_plan_insts = 0;
 }
 
-static oa_status set_ext_plan(oa_v2_ctx *c, void *arg)
-{
-    c->kernel_extend_info = arg;
-    return OA_OK;
-}
-
-static const oa_v2_kernel_def k_plan_defs[] = {
-    {"PlanLaunch", k_plan_launch, set_ext_plan, NULL},
-    {"PlanCopy", k_plan_copy, set_ext_plan, NULL},
-    {"PlanControl", k_plan_cf, set_ext_plan, NULL},
-};
-
-static oa_v2_registry g_plan_reg;
-static pthread_once_t g_plan_reg_once = PTHREAD_ONCE_INIT;
-
-static void plan_reg_init(void)
-{
-    for (size_t i = 0; i < OA_ARRAY_SIZE(k_plan_defs); ++i) {
-        if (oa_v2_registry_register(&g_plan_reg, &k_plan_defs[i]) != OA_OK) {
-            OA_LOGE("plan kernel registry: %s not registered", k_plan_defs[i].type);
-        }
-    }
-}
-
-/* Points the block cells of pi at block (NULL: the instance's own). */
+/* Binds pi's pointer table onto block (its WORK references; constants too, IN/OUT cleared until patched). */
 static void bind_block(v2_plan_inst *pi, const oa_v2_block *block)
 {
-    const v2_plan *p = pi->plan;
-    uint8_t *base = block != NULL ? (uint8_t *)block->addr : NULL;
-    for (uint32_t i = 0; i < p->n_cells; ++i) {
-        if (p->cells[i].kind == CELL_BLOCK) {
-            pi->cells[i].data.ptr = base + p->cells[i].off;
-        }
-    }
+    oa_prog_bind(&pi->plan->prog, pi->ptrs, block != NULL ? (uint8_t *)block->addr : NULL);
 }
 
 /*
@@ -455,19 +363,13 @@ static oa_status inst_get(v2_exec *x, v2_plan *p, v2_plan_inst **out)
         }
     }
     if (st == OA_OK) {
-        pi->cells = calloc(p->n_cells + 1, sizeof(*pi->cells));
-        if (pi->cells == NULL) {
-            st = OA_FAIL(OA_E_NOMEM, "plan cells");
+        pi->ptrs = calloc(p->prog.n_refs + 1, sizeof(*pi->ptrs));
+        if (pi->ptrs == NULL) {
+            st = OA_FAIL(OA_E_NOMEM, "plan pointers");
         }
     }
     if (st == OA_OK) {
-        for (uint32_t i = 0; i < p->n_cells; ++i) {
-            if (p->cells[i].kind == CELL_ABS) {
-                pi->cells[i].data.ptr = (void *)(uintptr_t)p->cells[i].abs;
-            }
-        }
         bind_block(pi, pi->block);
-        st = oa_v2_graph_inst_create(p->prog, pi->cells, x, &pi->inst);
     }
     if (st != OA_OK) {
         inst_free(pi);
@@ -480,6 +382,17 @@ static oa_status inst_get(v2_exec *x, v2_plan *p, v2_plan_inst **out)
 }
 
 /* ---- building a plan from the executor's last dynamic run of g ---- */
+
+/* A record before the references exist: its pointers are cells rec_cells[first ..). */
+typedef struct pend_rec {
+    oa_prog_fn fn;
+    const oa_kop *op;
+    uint32_t n_in, n_out;
+    uint64_t aux;
+    const char *name;
+    const void *meta;
+    size_t first;
+} pend_rec;
 
 typedef struct builder {
     v2_exec *x;
@@ -494,7 +407,11 @@ typedef struct builder {
     uint32_t *pv_cell;
     size_t n_pv, cap_pv;
     uint32_t *pv_of_cell; /* cell -> planner value (V2_NONE) */
-    oa_v2_bgraph *bg;
+    /* records in run order, their pointers as cells (references once the block is laid out) */
+    pend_rec *recs;
+    size_t n_recs, cap_recs;
+    uint32_t *rec_cells;
+    size_t n_rec_cells, cap_rec_cells;
     int32_t step;
 } builder;
 
@@ -735,23 +652,73 @@ static oa_status place_shape_values(builder *b)
     return OA_OK;
 }
 
-static oa_status add_record(builder *b, const char *type, const char *name, const uint32_t *in, uint32_t n_in,
-                            const uint32_t *out, uint32_t n_out, const void *info)
+static oa_status add_record(builder *b, oa_prog_fn fn, const oa_kop *op, uint64_t aux, const char *name,
+                            const void *meta, const uint32_t *in, uint32_t n_in, const uint32_t *out, uint32_t n_out)
 {
-    size_t id;
-    oa_status st = oa_v2_bgraph_add_node(b->bg, type, name, OA_V2_NO_COMPUTE, in, n_in, out, n_out, info, &id);
-    if (st != OA_OK) {
-        return st;
+    if (n_in > UINT16_MAX || n_out > UINT16_MAX) {
+        return OA_FAIL(OA_E_NOT_SUPPORTED, "plan: node %s has %u inputs and %u outputs", name, n_in, n_out);
     }
-    oa_v2_bgraph_set_priority(b->bg, id, b->step);
+    if (b->n_recs == b->cap_recs) {
+        const size_t cap = b->cap_recs ? b->cap_recs * 2 : 64;
+        pend_rec *r = realloc(b->recs, cap * sizeof(*r));
+        if (r == NULL) {
+            return OA_FAIL(OA_E_NOMEM, "plan records");
+        }
+        b->recs = r;
+        b->cap_recs = cap;
+    }
+    const size_t need = b->n_rec_cells + n_in + n_out;
+    if (need > b->cap_rec_cells) {
+        const size_t cap = need * 2 + 64;
+        uint32_t *c = realloc(b->rec_cells, cap * sizeof(*c));
+        if (c == NULL) {
+            return OA_FAIL(OA_E_NOMEM, "plan records");
+        }
+        b->rec_cells = c;
+        b->cap_rec_cells = cap;
+    }
+    b->recs[b->n_recs++] = (pend_rec){.fn = fn, .op = op, .n_in = n_in, .n_out = n_out, .aux = aux, .name = name,
+                                      .meta = meta, .first = b->n_rec_cells};
     for (uint32_t i = 0; i < n_in; ++i) {
+        b->rec_cells[b->n_rec_cells++] = in[i];
         touch(b, in[i], false);
     }
     for (uint32_t k = 0; k < n_out; ++k) {
+        b->rec_cells[b->n_rec_cells++] = out[k];
         touch(b, out[k], true);
     }
     b->step++;
     return OA_OK;
+}
+
+/* The program: each record's cells become its references (the block offsets are known now). */
+static oa_status emit_program(builder *b)
+{
+    oa_prog *pg = &b->p->prog;
+    oa_status st = OA_OK;
+    for (size_t r = 0; r < b->n_recs && st == OA_OK; ++r) {
+        const pend_rec *pr = &b->recs[r];
+        const uint32_t arg = (uint32_t)pg->n_refs;
+        for (size_t k = 0; k < (size_t)pr->n_in + pr->n_out && st == OA_OK; ++k) {
+            const cell_init *c = &b->cells[b->rec_cells[pr->first + k]];
+            oa_prog_ref ref = {0};
+            switch ((cell_kind)c->kind) {
+            case CELL_BLOCK: ref.kind = OA_PREF_WORK; ref.off = c->off; break;
+            case CELL_ABS: ref.kind = OA_PREF_ABS; ref.abs = c->abs; break;
+            case CELL_IN: ref.kind = OA_PREF_IN; ref.io = c->idx; break;
+            case CELL_OUT: ref.kind = OA_PREF_OUT; ref.io = c->idx; break;
+            default: ref.kind = OA_PREF_NULL; break;
+            }
+            st = oa_prog_add_ref(pg, &ref, NULL);
+        }
+        const oa_prog_task t = {.fn = pr->fn, .op = pr->op, .arg = arg, .n_in = (uint16_t)pr->n_in,
+                                .n_out = (uint16_t)pr->n_out, .aux = pr->aux, .name = pr->name, .meta = pr->meta};
+        if (st == OA_OK) {
+            st = oa_prog_add_task(pg, &t);
+        }
+    }
+    pg->n_main = pg->n_tasks;
+    return st;
 }
 
 static bool is_const_cell(const builder *b, uint32_t c)
@@ -838,11 +805,9 @@ static oa_status build_records(builder *b)
         nl += g->cnodes[i]->kind == V2_C_LAUNCH;
         nf += g->cnodes[i]->kind >= V2_C_IF;
     }
-    p->launches = calloc(nl + 1, sizeof(*p->launches));
     p->cfs = calloc(nf + 1, sizeof(*p->cfs));
-    p->copies = calloc(g->n_out + 1, sizeof(*p->copies));
     p->entries = calloc(nl + 1, sizeof(*p->entries));
-    if (p->launches == NULL || p->cfs == NULL || p->copies == NULL || p->entries == NULL) {
+    if (p->cfs == NULL || p->entries == NULL) {
         return OA_FAIL(OA_E_NOMEM, "plan records");
     }
     uint32_t null_cell = V2_NONE;
@@ -895,19 +860,14 @@ static oa_status build_records(builder *b)
             if (try_fold(b, cn, e, vin, vout)) {
                 continue;
             }
-            pl_launch *pl = &p->launches[p->n_launches++];
-            pl->op = e->op;
-            pl->n_in = e->n_in;
-            pl->n_out = e->n_out;
-            pl->ws = e->ws;
-            pl->name = cn->node->name;
             if (e->ws > p->ws) {
                 p->ws = e->ws;
             }
             atomic_fetch_add_explicit(&e->refs, 1, memory_order_relaxed);
             p->entries[p->n_entries++] = e;
             /* the kernel's record lists inputs then outputs as separate value arrays */
-            st = add_record(b, "PlanLaunch", cn->node->name, vin, (uint32_t)e->n_in, vout, (uint32_t)e->n_out, pl);
+            st = add_record(b, oa_prog_task_kernel, e->op, 0, cn->node->name, NULL, vin, (uint32_t)e->n_in, vout,
+                            (uint32_t)e->n_out);
             continue;
         }
         /* control flow: one cell per IR input slot, then per output */
@@ -940,7 +900,7 @@ static oa_status build_records(builder *b)
             vout[k] = cell_of(b, cn->out_t[k]);
         }
         if (st == OA_OK) {
-            st = add_record(b, "PlanControl", cn->node->name, vin, cn->n_in, vout, cn->n_out, cf);
+            st = add_record(b, task_plan_cf, NULL, 0, cn->node->name, cf, vin, cn->n_in, vout, cn->n_out);
         }
     }
     /* outputs not produced in place are copied into their slot */
@@ -949,10 +909,7 @@ static oa_status build_records(builder *b)
         if (src == p->out_cell[k]) {
             continue;
         }
-        pl_copy *pc = &p->copies[p->n_copies++];
-        pc->bytes = p->out_bytes[k];
-        const uint32_t io[2] = {src, p->out_cell[k]};
-        st = add_record(b, "PlanCopy", "PlanCopy", io, 2, NULL, 0, pc);
+        st = add_record(b, oa_prog_task_copy, NULL, p->out_bytes[k], "PlanCopy", NULL, &src, 1, &p->out_cell[k], 1);
     }
     (void)pr;
     free(vin);
@@ -1000,8 +957,7 @@ static oa_status plan_build(v2_exec *x, const v2_gprog *g, const sig *s, uint64_
     b.t_base = lo;
     b.t_count = hi - lo + 1;
     b.cell_of = malloc((size_t)b.t_count * sizeof(uint32_t));
-    b.bg = oa_v2_bgraph_create(g->name);
-    if (b.cell_of == NULL || b.bg == NULL) {
+    if (b.cell_of == NULL) {
         st = OA_FAIL(OA_E_NOMEM, "plan builder");
     } else {
         for (uint32_t i = 0; i < b.t_count; ++i) {
@@ -1036,17 +992,15 @@ static oa_status plan_build(v2_exec *x, const v2_gprog *g, const sig *s, uint64_
         free(offs);
     }
     if (st == OA_OK) {
-        const oa_v2_executor_kind seq = OA_V2_EXEC_SEQUENTIAL;
-        pthread_once(&g_plan_reg_once, plan_reg_init);
-        st = oa_v2_bgraph_finish(b.bg, &g_plan_reg, &seq, &p->prog);
+        st = emit_program(&b);
     }
-    p->cells = b.cells;
-    p->n_cells = b.n_cells;
+    free(b.cells); /* the program's references hold what the cells said */
     free(b.cell_of);
     free(b.pv);
     free(b.pv_cell);
     free(b.pv_of_cell);
-    oa_v2_bgraph_destroy(b.bg);
+    free(b.recs);
+    free(b.rec_cells);
     if (st != OA_OK) {
         plan_destroy(p);
         return st;
@@ -1056,6 +1010,21 @@ static oa_status plan_build(v2_exec *x, const v2_gprog *g, const sig *s, uint64_
 }
 
 /* ---- running plans ---- */
+
+/* OPENACL_V2_PROFILE: the time of each record under its node name and record type. */
+static oa_status observe_plan(oa_prog_exec *e, size_t i)
+{
+    static const char k_launch[] = "PlanLaunch", k_copy[] = "PlanCopy", k_control[] = "PlanControl";
+    const oa_prog_task *t = &e->p->tasks[i];
+    v2_exec *x = e->owner;
+    const uint64_t t0 = oa_now_ns();
+    const oa_status st = t->fn(t, e);
+    if (st == OA_OK) {
+        const char *type = t->fn == oa_prog_task_kernel ? k_launch : t->fn == oa_prog_task_copy ? k_copy : k_control;
+        oa_v2_profile_add(x->model, t->name, type, oa_now_ns() - t0);
+    }
+    return st;
+}
 
 /*
  * Patches the input and output cells and runs. ins/outs: the pointers per
@@ -1069,12 +1038,6 @@ static uint32_t plan_run(v2_exec *x, v2_plan *p, void *const *ins, void *const *
     if (st != OA_OK) {
         return (uint32_t)st;
     }
-    for (uint32_t i = 0; i < p->n_in; ++i) {
-        pi->cells[p->in_cell[i]].data.ptr = ins[i];
-    }
-    for (uint32_t k = 0; k < p->n_out; ++k) {
-        pi->cells[p->out_cell[k]].data.ptr = outs[k];
-    }
     oa_v2_block *ext = NULL;
     if (x->alloc != oa_v2_caching_base(x->caching) && p->block_size > 0) {
         ext = x->alloc->alloc(x->alloc, p->block_size);
@@ -1083,21 +1046,19 @@ static uint32_t plan_run(v2_exec *x, v2_plan *p, void *const *ins, void *const *
         }
         bind_block(pi, ext);
     }
+    oa_prog_patch(&p->prog, pi->ptrs, ins, outs);
     pi->in_use++;
-    uint32_t rc;
-    if (x->model->profile == NULL) {
-        rc = oa_v2_graph_inst_run(pi->inst, 0, NULL);
-    } else {
-        v2_prof_arg pa = {.model = x->model, .prog = p->prog};
-        const oa_v2_subscriber prof = {oa_v2_profile_cb, &pa};
-        rc = oa_v2_graph_inst_run(pi->inst, 0, &prof);
+    oa_prog_exec e = {.p = &p->prog, .ptrs = pi->ptrs, .ws = x->ws, .pool = x->pool, .owner = x};
+    if (x->model->profile != NULL) {
+        e.observe = observe_plan;
     }
+    st = oa_prog_run(&e, 0, p->prog.n_main);
     pi->in_use--;
     if (ext != NULL) {
         bind_block(pi, pi->block);
         oa_v2_block_release(ext);
     }
-    return rc;
+    return (uint32_t)st;
 }
 
 static bool same_desc(const oa_tensor_desc *a, const oa_tensor_desc *b)
@@ -1106,10 +1067,9 @@ static bool same_desc(const oa_tensor_desc *a, const oa_tensor_desc *b)
 }
 
 /* A branch inside a plan: its own plan, or its dynamic path once (which records that plan). */
-static uint32_t run_child_planned(v2_exec *x, const pl_cf *cf, const v2_gprog *child, const uint32_t *slot_map,
-                                  oa_v2_value *const *ins, oa_v2_value *const *outs)
+static uint32_t run_child_planned(v2_exec *x, const pl_cf *cf, const v2_gprog *child, void *const *ins,
+                                  void *const *outs)
 {
-    (void)slot_map;
     const oa_tensor_desc *descs_stack[32];
     void *in_ptrs_stack[32];
     void *out_ptrs_stack[32];
@@ -1139,10 +1099,10 @@ static uint32_t run_child_planned(v2_exec *x, const pl_cf *cf, const v2_gprog *c
             break;
         }
         descs[b] = &cf->in_desc[ps];
-        in_ptrs[b] = ins[ps]->data.ptr;
+        in_ptrs[b] = ins[ps];
     }
     for (uint32_t k = 0; k < cf->n_out && rc == 0; ++k) {
-        out_ptrs[k] = outs[k]->data.ptr;
+        out_ptrs[k] = outs[k];
     }
     if (rc == 0) {
         sig s;

@@ -248,3 +248,24 @@ oa_status oa_om_model_open_memory(const void *data, size_t size, unsigned flags,
     m->image.size = size;
     return finish_open(m, flags, out);
 }
+
+oa_status oa_om_model_rebase(oa_om_model *m, const void *copy, size_t size)
+{
+    if (m == NULL || copy == NULL || m->image.map != NULL || size != m->image.size) {
+        return OA_FAIL(OA_E_GE_PARAM, "[Load][Model] cannot rebase the model image (%s)",
+                       m == NULL || copy == NULL ? "NULL argument" : m->image.map != NULL ? "mapped file" : "size");
+    }
+    const uint8_t *old = m->image.data;
+    const uint8_t *to = copy;
+    for (uint32_t t = 0; t < m->container.num_tables; t++) {
+        const oa_om_table *tb = &m->container.tables[t];
+        for (uint32_t i = 0; i < tb->num; i++) {
+            if (tb->parts[i].data != NULL) {
+                tb->parts[i].data = to + (tb->parts[i].data - old);
+            }
+        }
+    }
+    m->container.image = to;
+    m->image.data = to;
+    return OA_OK;
+}

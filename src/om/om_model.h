@@ -74,6 +74,16 @@ oa_status oa_om_model_open_file(const char *path, unsigned flags, oa_om_model **
  */
 oa_status oa_om_model_open_memory(const void *data, size_t size, unsigned flags, oa_om_model **out) OA_MUST_CHECK;
 
+/*
+ * Points a model opened from memory at copy, a byte-identical copy of its
+ * image (size bytes), so that it no longer needs the memory it was opened
+ * on: the image, the container and every partition then point into copy
+ * (decoded messages and the in/out description are the model's own
+ * already). The caller keeps copy valid until oa_om_model_destroy(). A
+ * mapped model, or a size that is not the image's: OA_E_GE_PARAM.
+ */
+oa_status oa_om_model_rebase(oa_om_model *m, const void *copy, size_t size) OA_MUST_CHECK;
+
 /* Releases the model (and the mapping); accepts NULL. */
 void oa_om_model_destroy(oa_om_model *m);
 

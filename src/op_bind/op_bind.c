@@ -473,9 +473,9 @@ oa_status oa_op_bind_create(const oa_op_bind *b, oa_kop **out)
     *out = NULL;
     oa_status st = oa_kop_create(b->type, b->has_params ? &b->params : NULL, b->n_in, b->in, b->n_out, b->out, out);
     if (st != OA_OK) {
-        /* the kernel's message says what is wrong; this line says where */
-        OA_LOGE("kernel %s for node %s (%s) could not be created", oa_kop_type_name(b->type), b->node->name,
-                b->node->type_name);
+        /* the kernel's message says what is wrong; this one (recorded too: aclGetRecentErrMsg) says where */
+        return OA_FAIL(st, "kernel %s for node %s (%s) could not be created", oa_kop_type_name(b->type),
+                       b->node->name, b->node->type_name);
     }
     return st;
 }

@@ -7,7 +7,13 @@ execute_process(COMMAND ${SEEDS} ${DIR}/corpus RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "seed generation failed (${rc})")
 endif()
-execute_process(COMMAND ${FUZZER} -max_total_time=${SECONDS} -timeout=10 -rss_limit_mb=2048
+# a fixed seed: the same mutation sequence in every CI run; scripts/fuzz_campaign.sh sets $OA_FUZZ_SEED=0
+# (libFuzzer then picks a random one)
+set(seed 1)
+if(DEFINED ENV{OA_FUZZ_SEED})
+  set(seed $ENV{OA_FUZZ_SEED})
+endif()
+execute_process(COMMAND ${FUZZER} -seed=${seed} -max_total_time=${SECONDS} -timeout=10 -rss_limit_mb=2048
                         -artifact_prefix=${DIR}-artifacts/ -print_final_stats=1 ${DIR}/corpus
                 RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)

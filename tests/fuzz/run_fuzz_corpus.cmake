@@ -40,8 +40,13 @@ set(extra)
 if(MAX_LEN)
   set(extra -max_len=${MAX_LEN})
 endif()
-# a fixed seed: the same mutation sequence in every CI run (scripts/fuzz_campaign.sh explores at random)
-execute_process(COMMAND ${FUZZER} -seed=1 -max_total_time=${SECONDS} -timeout=20 -rss_limit_mb=${RSS_MB}
+# a fixed seed: the same mutation sequence in every CI run; scripts/fuzz_campaign.sh sets $OA_FUZZ_SEED=0
+# (libFuzzer then picks a random one)
+set(seed 1)
+if(DEFINED ENV{OA_FUZZ_SEED})
+  set(seed $ENV{OA_FUZZ_SEED})
+endif()
+execute_process(COMMAND ${FUZZER} -seed=${seed} -max_total_time=${SECONDS} -timeout=20 -rss_limit_mb=${RSS_MB}
                         -artifact_prefix=${DIR}-artifacts/ -print_final_stats=1 ${extra} ${DIR}/corpus
                 WORKING_DIRECTORY ${DIR}/work
                 RESULT_VARIABLE rc)

@@ -205,6 +205,15 @@ static void stack_fifo_event_and_device(void **state)
     assert_int_equal(dev, 3);
     cJSON_Delete(r);
 
+    /* beyond 64 bits: saturated, never converted out of range (fuzz_json finding, docs/fuzzing.md) */
+    r = load_ok("{\"StackSize\": {\"aicore_stack_size\": -55505555555555555555, \"simt_stack_size\": 1e30,"
+                " \"simt_divergence_stack_size\": -1}}");
+    assert_int_equal(oa_acl_cfg_stack_sizes(r, &ss), OA_OK);
+    assert_true(ss.value[0] == (uint64_t)INT64_MIN);
+    assert_true(ss.value[1] == UINT64_MAX);
+    assert_true(ss.value[2] == UINT64_MAX); /* -1 wraps */
+    cJSON_Delete(r);
+
     /* absent or not an object: nothing configured */
     r = load_ok("{\"StackSize\": 5, \"acl_graph\": \"x\", \"defaultDevice\": []}");
     assert_int_equal(oa_acl_cfg_stack_sizes(r, &ss), OA_OK);

@@ -44,9 +44,14 @@ static void device_limits(void **state)
     size_t v = 0;
     assert_int_equal(aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, &v), ACL_SUCCESS);
     assert_true(v > 0);
-    assert_int_equal(aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, 65536), ACL_SUCCESS);
+    /* no limit has a CPU meaning: 207000 after the argument checks, and the reported value stays */
+    const size_t before = v;
+    for (int l = ACL_RT_DEV_LIMIT_SIMT_STACK_SIZE; l <= ACL_RT_DEV_LIMIT_SIMT_PRINTF_FIFO_SIZE; ++l) {
+        assert_int_equal(aclrtDeviceSetLimit((aclrtDeviceLimit)l, 65536), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+        test_expect_msg("not supported");
+    }
     assert_int_equal(aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, &v), ACL_SUCCESS);
-    assert_int_equal(v, 65536);
+    assert_int_equal(v, before);
     assert_int_equal(aclrtDeviceSetLimit((aclrtDeviceLimit)5, 1), ACL_ERROR_INVALID_PARAM);
     assert_int_equal(aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMT_STACK_SIZE, (size_t)UINT32_MAX + 1), ACL_ERROR_INVALID_PARAM);
     assert_int_equal(aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMT_STACK_SIZE, NULL), ACL_ERROR_INVALID_PARAM);
@@ -130,6 +135,13 @@ static void cache_operations_and_timeouts(void **state)
     assert_int_equal(((unsigned char *)d)[0], 0);
     assert_int_equal(aclrtResetFloatOverflowStatus(NULL), ACL_SUCCESS);
     assert_int_equal(aclrtNpuClearFloatOverFlowStatus(0, NULL), ACL_SUCCESS);
+    /* checkMode: 0 only; 1 (debug-mode status) has no CPU counterpart; others are invalid */
+    assert_int_equal(aclrtNpuGetFloatOverFlowStatus(d, 64, 1, NULL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    test_expect_msg("checkMode");
+    assert_int_equal(aclrtNpuGetFloatOverFlowStatus(d, 64, 2, NULL), ACL_ERROR_RT_PARAM_INVALID);
+    test_expect_msg("checkMode");
+    assert_int_equal(aclrtNpuClearFloatOverFlowStatus(1, NULL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    assert_int_equal(aclrtNpuClearFloatOverFlowStatus(7, NULL), ACL_ERROR_RT_PARAM_INVALID);
     assert_int_equal(aclrtFree(d), ACL_SUCCESS);
 
     uint64_t actual = 0, interval = 0;

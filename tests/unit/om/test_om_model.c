@@ -75,6 +75,55 @@ static void static_model_opens_with_everything_decoded(void **state)
     free(img);
 }
 
+/* A model opened on borrowed memory moves onto a copy: the original can go, weights read from the copy. */
+static void memory_model_rebases_onto_a_copy(void **state)
+{
+    (void)state;
+    uint8_t *img;
+    size_t len;
+    assert_int_equal(tm_build_image(TM_STATIC, &img, &len), 0);
+    oa_om_model *m;
+    assert_int_equal(oa_om_model_open_memory(img, len, 0, &m), OA_OK);
+    uint8_t *copy = malloc(len);
+    assert_non_null(copy);
+    memcpy(copy, img, len);
+    expect_fail(oa_om_model_rebase(m, copy, len - 1), OA_E_GE_PARAM, "size");
+    expect_fail(oa_om_model_rebase(m, NULL, len), OA_E_GE_PARAM, "NULL");
+    assert_int_equal(oa_om_model_rebase(m, copy, len), OA_OK);
+    memset(img, 0xA5, len); /* the borrowed image is gone */
+    free(img);
+    const oa_om_submodel *sm = &m->models[0];
+    assert_true(m->image.data == copy && m->container.image == copy);
+    for (uint32_t t = 0; t < m->container.num_tables; ++t) {
+        for (uint32_t i = 0; i < m->container.tables[t].num; ++i) {
+            const oa_om_partition *pt = &m->container.tables[t].parts[i];
+            assert_true(pt->data == NULL || (pt->data >= copy && pt->data + pt->size <= copy + len));
+        }
+    }
+    const Ge__Proto__OpDef *w = find_op(sm->def, "w");
+    const Ge__Proto__AttrDef *v = oa_om_attr_get(w->attr, w->n_attr, "value");
+    const uint8_t *p;
+    assert_int_equal(oa_om_weights_slice(sm, v->t->desc->data_offset, v->t->desc->weight_size, &p), OA_OK);
+    assert_true(p >= copy && p < copy + len);
+    float f[4];
+    memcpy(f, p, sizeof(f));
+    assert_true(f[0] == 1.0f && f[3] == 4.0f);
+    oa_om_model_destroy(m);
+    free(copy);
+    /* a mapped model is refused */
+    char path[] = "/tmp/oa_om_rebase_XXXXXX";
+    const int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(tm_build_image(TM_STATIC, &img, &len), 0);
+    assert_int_equal(write(fd, img, len), (ssize_t)len);
+    close(fd);
+    assert_int_equal(oa_om_model_open_file(path, 0, &m), OA_OK);
+    expect_fail(oa_om_model_rebase(m, img, len), OA_E_GE_PARAM, "mapped");
+    oa_om_model_destroy(m);
+    unlink(path);
+    free(img);
+}
+
 static void compressed_model_is_expanded_unless_asked_not_to(void **state)
 {
     (void)state;
@@ -390,6 +439,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(static_model_opens_with_everything_decoded),
+        cmocka_unit_test(memory_model_rebases_onto_a_copy),
         cmocka_unit_test(compressed_model_is_expanded_unless_asked_not_to),
         cmocka_unit_test(dynamic_model_has_a_submodel_per_table),
         cmocka_unit_test(submodels_decompress_with_the_roots_dictionaries),
