@@ -12,7 +12,7 @@
 #include "onnx/onnx_import.h"
 
 #define OA_ONNX_MIN_OPSET 1
-#define OA_ONNX_MAX_OPSET 18
+#define OA_ONNX_MAX_OPSET 21
 
 /* A produced value: output `index` of `node`. */
 typedef struct onnx_value {
