@@ -1,6 +1,8 @@
 /* Helpers declared in util.h. */
 #include "base/util.h"
 
+#include "base/error.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,4 +65,23 @@ char *oa_strdup(const char *s)
         memcpy(d, s, n);
     }
     return d;
+}
+
+oa_status oa_grow_array(void **arr, size_t *cap, size_t n, size_t elem, const char *what)
+{
+    if (n < *cap) {
+        return OA_OK;
+    }
+    const size_t nc = *cap ? *cap * 2 : 16;
+    size_t bytes;
+    if (!oa_mul_size(nc, elem, &bytes)) {
+        return OA_FAIL(OA_E_NOMEM, "%s overflow", what);
+    }
+    void *a = realloc(*arr, bytes);
+    if (a == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "%s (%zu entries)", what, nc);
+    }
+    *arr = a;
+    *cap = nc;
+    return OA_OK;
 }

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/status.h"
+
 #define OA_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define OA_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define OA_MAX(a, b) ((a) > (b) ? (a) : (b))
@@ -73,5 +75,12 @@ uint64_t oa_load_limit_bytes(void);
 
 /* Duplicates a string with malloc; NULL on OOM or NULL input. */
 char *oa_strdup(const char *s);
+
+/*
+ * Makes room for entry n of the growable array *arr (capacity *cap entries of
+ * elem bytes), doubling from 16 entries. OA_E_NOMEM naming `what` when the
+ * size overflows or realloc fails; *arr and *cap are unchanged then.
+ */
+oa_status oa_grow_array(void **arr, size_t *cap, size_t n, size_t elem, const char *what);
 
 #endif /* OA_BASE_UTIL_H */

@@ -36,26 +36,7 @@ typedef struct bld {
     uint64_t work_hi;          /* end of the highest tensor placed in the feature map proper */
 } bld;
 
-/* ---- growth helpers ---- */
-
-static oa_status grow(void **arr, size_t *cap, size_t n, size_t elem)
-{
-    if (n < *cap) {
-        return OA_OK;
-    }
-    size_t nc = *cap ? *cap * 2 : 16;
-    size_t bytes;
-    if (!oa_mul_size(nc, elem, &bytes)) {
-        return OA_FAIL(OA_E_NOMEM, "program arrays overflow");
-    }
-    void *a = realloc(*arr, bytes);
-    if (a == NULL) {
-        return OA_FAIL(OA_E_NOMEM, "program arrays (%zu entries)", nc);
-    }
-    *arr = a;
-    *cap = nc;
-    return OA_OK;
-}
+/* ---- growth helpers (arrays grow through oa_grow_array, base/util.h) ---- */
 
 static oa_status push_ref(bld *b, const v1_ref *r)
 {
@@ -71,7 +52,8 @@ static oa_status push_task(bld *b, const v1_task *t)
 static void *own_block(bld *b, size_t size)
 {
     oa_v1_program *p = b->p;
-    if (grow((void **)&p->blocks, &b->cap_blocks, p->n_blocks, sizeof(*p->blocks)) != OA_OK) {
+    if (oa_grow_array((void **)&p->blocks, &b->cap_blocks, p->n_blocks, sizeof(*p->blocks), "program arrays") !=
+        OA_OK) {
         return NULL;
     }
     void *m = malloc(size ? size : 1);
@@ -415,7 +397,7 @@ static oa_status emit_kernel(bld *b, const oa_node *n)
     }
     st = oa_op_bind_create(bd, &op);
     if (st == OA_OK) {
-        st = grow((void **)&p->kops, &b->cap_kops, p->n_kops, sizeof(*p->kops));
+        st = oa_grow_array((void **)&p->kops, &b->cap_kops, p->n_kops, sizeof(*p->kops), "program arrays");
     }
     if (st != OA_OK) {
         oa_kop_destroy(op);
@@ -542,7 +524,7 @@ static oa_status emit_case(bld *b, const oa_node *n)
         return st;
     }
     for (uint32_t i = 0; i < n->num_subgraphs; i++) {
-        if ((st = grow((void **)&b->q, &b->capq, b->nq, sizeof(*b->q))) != OA_OK) {
+        if ((st = oa_grow_array((void **)&b->q, &b->capq, b->nq, sizeof(*b->q), "program arrays")) != OA_OK) {
             return st;
         }
         b->q[b->nq++] = (bq_item){n->subgraphs[i].graph, (uint32_t)case_idx, i};

@@ -212,6 +212,11 @@ typedef struct onnx_tv {
     oa_node *n;
     uint32_t i;
 } onnx_tv;
+/* Plain status-returning forms, for the composed mappings (onnx_ops_composed.c):
+ * a node of type t on nin inputs with one output, and ONNX input i (must be present). */
+oa_status oa_onnx_emit_tv(onnx_node_ctx *c, oa_op_type t, const char *role, const onnx_tv *in, uint32_t nin,
+                          onnx_tv *out);
+oa_status oa_onnx_in_tv(onnx_node_ctx *c, uint32_t i, onnx_tv *out);
 typedef struct onnx_xb {
     onnx_node_ctx *c;
     oa_status st;

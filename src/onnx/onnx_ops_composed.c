@@ -15,12 +15,10 @@
 /* ---- NegativeLogLikelihoodLoss / SoftmaxCrossEntropyLoss (their ONNX
  * function definitions written with graph ops) ---- */
 
-typedef struct oref {
-    oa_node *n;
-    uint32_t i;
-} oref;
+typedef onnx_tv oref; /* a value as (node, output) */
 
-static oa_status emit_op(onnx_node_ctx *c, oa_op_type t, const char *role, const oref *in, uint32_t nin, oref *out)
+oa_status oa_onnx_emit_tv(onnx_node_ctx *c, oa_op_type t, const char *role, const onnx_tv *in, uint32_t nin,
+                          onnx_tv *out)
 {
     oa_node *n;
     oa_status st = oa_onnx_emit(c, t, role, nin, 1, &n);
@@ -32,7 +30,7 @@ static oa_status emit_op(onnx_node_ctx *c, oa_op_type t, const char *role, const
     return st;
 }
 
-static oa_status onnx_in(onnx_node_ctx *c, uint32_t i, oref *out)
+oa_status oa_onnx_in_tv(onnx_node_ctx *c, uint32_t i, onnx_tv *out)
 {
     const onnx_value *v = oa_onnx_input_value(c, i);
     if (v == NULL) {
@@ -62,7 +60,7 @@ static oa_status nll_core(onnx_node_ctx *c, oref x, oref *out)
     }
     const bool has_w = oa_onnx_has_input(c, 2);
     oref t, w = {0}, mask = {0}, r;
-    if ((st = onnx_in(c, 1, &t)) != OA_OK || (has_w && (st = onnx_in(c, 2, &w)) != OA_OK)) {
+    if ((st = oa_onnx_in_tv(c, 1, &t)) != OA_OK || (has_w && (st = oa_onnx_in_tv(c, 2, &w)) != OA_OK)) {
         return st;
     }
     if (has_ii) { /* ignored targets read class 0 (then weigh 0) */
@@ -74,27 +72,27 @@ static oa_status nll_core(onnx_node_ctx *c, oref x, oref *out)
         }
         kii.i = kz.i = 0;
         oref eq_in[2] = {t, kii};
-        if ((st = emit_op(c, OA_OP_EQUAL, "ignored", eq_in, 2, &mask)) != OA_OK) {
+        if ((st = oa_onnx_emit_tv(c, OA_OP_EQUAL, "ignored", eq_in, 2, &mask)) != OA_OK) {
             return st;
         }
         oref sel_in[3] = {mask, kz, t};
-        if ((st = emit_op(c, OA_OP_SELECT_V2, "target", sel_in, 3, &sel)) != OA_OK) {
+        if ((st = oa_onnx_emit_tv(c, OA_OP_SELECT_V2, "target", sel_in, 3, &sel)) != OA_OK) {
             return st;
         }
         t = sel;
     }
     const int64_t one_axis = 1, gzero = 0;
     oref t1, g, g2, loss;
-    if ((st = emit_op(c, OA_OP_UNSQUEEZE, "target_c", &t, 1, &t1)) != OA_OK ||
+    if ((st = oa_onnx_emit_tv(c, OA_OP_UNSQUEEZE, "target_c", &t, 1, &t1)) != OA_OK ||
         (st = oa_node_set_list_int(t1.n, "axes", &one_axis, 1)) != OA_OK) {
         return st;
     }
     oref ge_in[2] = {x, t1};
-    if ((st = emit_op(c, OA_OP_GATHER_ELEMENTS, "pick", ge_in, 2, &g)) != OA_OK ||
+    if ((st = oa_onnx_emit_tv(c, OA_OP_GATHER_ELEMENTS, "pick", ge_in, 2, &g)) != OA_OK ||
         (st = oa_node_set_int(g.n, "dim", 1)) != OA_OK ||
-        (st = emit_op(c, OA_OP_SQUEEZE, "pick_sq", &g, 1, &g2)) != OA_OK ||
+        (st = oa_onnx_emit_tv(c, OA_OP_SQUEEZE, "pick_sq", &g, 1, &g2)) != OA_OK ||
         (st = oa_node_set_list_int(g2.n, "axis", &one_axis, 1)) != OA_OK ||
-        (st = emit_op(c, OA_OP_NEG, "neg", &g2, 1, &loss)) != OA_OK) {
+        (st = oa_onnx_emit_tv(c, OA_OP_NEG, "neg", &g2, 1, &loss)) != OA_OK) {
         return st;
     }
     /* the per-element weight: w[t], 1 without weights; 0 where ignored */
@@ -106,7 +104,7 @@ static oa_status nll_core(onnx_node_ctx *c, oref x, oref *out)
         }
         ax.i = 0;
         oref gw_in[3] = {w, t, ax};
-        if ((st = emit_op(c, OA_OP_GATHER_V2, "weight", gw_in, 3, &wt)) != OA_OK) {
+        if ((st = oa_onnx_emit_tv(c, OA_OP_GATHER_V2, "weight", gw_in, 3, &wt)) != OA_OK) {
             return st;
         }
     }
@@ -114,8 +112,8 @@ static oa_status nll_core(onnx_node_ctx *c, oref x, oref *out)
         /* zeros and ones of the loss dtype, from the loss itself */
         oref zeros, ones;
         oref sub_in[2] = {loss, loss};
-        if ((st = emit_op(c, OA_OP_SUB, "zeros", sub_in, 2, &zeros)) != OA_OK ||
-            (st = emit_op(c, OA_OP_EXP, "ones", &zeros, 1, &ones)) != OA_OK) {
+        if ((st = oa_onnx_emit_tv(c, OA_OP_SUB, "zeros", sub_in, 2, &zeros)) != OA_OK ||
+            (st = oa_onnx_emit_tv(c, OA_OP_EXP, "ones", &zeros, 1, &ones)) != OA_OK) {
             return st;
         }
         if (!has_w) {
@@ -123,14 +121,14 @@ static oa_status nll_core(onnx_node_ctx *c, oref x, oref *out)
         }
         if (has_ii) {
             oref sel_in[3] = {mask, zeros, wt};
-            if ((st = emit_op(c, OA_OP_SELECT_V2, "weight_ii", sel_in, 3, &wt)) != OA_OK) {
+            if ((st = oa_onnx_emit_tv(c, OA_OP_SELECT_V2, "weight_ii", sel_in, 3, &wt)) != OA_OK) {
                 return st;
             }
         }
     }
     if (wt.n != NULL) {
         oref mul_in[2] = {loss, wt};
-        if ((st = emit_op(c, OA_OP_MUL, "weighted", mul_in, 2, &loss)) != OA_OK) {
+        if ((st = oa_onnx_emit_tv(c, OA_OP_MUL, "weighted", mul_in, 2, &loss)) != OA_OK) {
             return st;
         }
     }
@@ -144,7 +142,7 @@ static oa_status nll_core(onnx_node_ctx *c, oref x, oref *out)
     }
     kax.i = 0;
     oref rs_in[2] = {loss, kax};
-    if ((st = emit_op(c, OA_OP_REDUCE_SUM, "sum", rs_in, 2, &r)) != OA_OK ||
+    if ((st = oa_onnx_emit_tv(c, OA_OP_REDUCE_SUM, "sum", rs_in, 2, &r)) != OA_OK ||
         (st = oa_node_set_bool(r.n, "keep_dims", false)) != OA_OK ||
         (st = oa_node_set_bool(r.n, "noop_with_empty_axes", false)) != OA_OK) {
         return st;
@@ -155,13 +153,13 @@ static oa_status nll_core(onnx_node_ctx *c, oref x, oref *out)
     }
     oref ws, q;
     oref ws_in[2] = {wt, kax};
-    if ((st = emit_op(c, OA_OP_REDUCE_SUM, "weight_sum", ws_in, 2, &ws)) != OA_OK ||
+    if ((st = oa_onnx_emit_tv(c, OA_OP_REDUCE_SUM, "weight_sum", ws_in, 2, &ws)) != OA_OK ||
         (st = oa_node_set_bool(ws.n, "keep_dims", false)) != OA_OK ||
         (st = oa_node_set_bool(ws.n, "noop_with_empty_axes", false)) != OA_OK) {
         return st;
     }
     oref dv_in[2] = {r, ws};
-    if ((st = emit_op(c, OA_OP_REAL_DIV, "mean", dv_in, 2, &q)) != OA_OK) {
+    if ((st = oa_onnx_emit_tv(c, OA_OP_REAL_DIV, "mean", dv_in, 2, &q)) != OA_OK) {
         return st;
     }
     *out = q;
@@ -171,7 +169,7 @@ static oa_status nll_core(onnx_node_ctx *c, oref x, oref *out)
 oa_status oa_onnx_op_nll_loss(onnx_node_ctx *c)
 {
     oref x, out;
-    oa_status st = onnx_in(c, 0, &x);
+    oa_status st = oa_onnx_in_tv(c, 0, &x);
     if (st == OA_OK && (st = nll_core(c, x, &out)) == OA_OK) {
         st = oa_onnx_bind_output(c, 0, out.n, out.i);
     }
@@ -182,8 +180,8 @@ oa_status oa_onnx_op_sce_loss(onnx_node_ctx *c)
 {
     oref x, lp, out;
     const int64_t one_axis = 1;
-    oa_status st = onnx_in(c, 0, &x);
-    if (st == OA_OK && (st = emit_op(c, OA_OP_LOG_SOFTMAX_V2, "log_prob", &x, 1, &lp)) == OA_OK &&
+    oa_status st = oa_onnx_in_tv(c, 0, &x);
+    if (st == OA_OK && (st = oa_onnx_emit_tv(c, OA_OP_LOG_SOFTMAX_V2, "log_prob", &x, 1, &lp)) == OA_OK &&
         (st = oa_node_set_list_int(lp.n, "axes", &one_axis, 1)) == OA_OK && (st = nll_core(c, lp, &out)) == OA_OK &&
         (st = oa_onnx_bind_output(c, 0, out.n, out.i)) == OA_OK) {
         st = oa_onnx_bind_output(c, 1, lp.n, lp.i);
@@ -204,7 +202,8 @@ oa_status oa_onnx_op_trilu(onnx_node_ctx *c)
     oref x, sh, h, w, kz, k1, kax, rows, cols, rows2, kcs, d, cmp, zeros, y, kk;
     const int64_t minus2 = -2, minus1 = -1;
     oref im2, im1;
-    if ((st = onnx_in(c, 0, &x)) != OA_OK || (st = emit_op(c, OA_OP_SHAPE, "shape", &x, 1, &sh)) != OA_OK ||
+    if ((st = oa_onnx_in_tv(c, 0, &x)) != OA_OK ||
+        (st = oa_onnx_emit_tv(c, OA_OP_SHAPE, "shape", &x, 1, &sh)) != OA_OK ||
         (st = oa_node_set_int(sh.n, "dtype", OA_DT_INT64)) != OA_OK ||
         (st = oa_onnx_const_i64(c, "zero", &zero, 1, true, &kz.n)) != OA_OK ||
         (st = oa_onnx_const_i64(c, "one", &one, 1, true, &k1.n)) != OA_OK ||
@@ -216,42 +215,42 @@ oa_status oa_onnx_op_trilu(onnx_node_ctx *c)
     }
     kz.i = k1.i = kax.i = im2.i = im1.i = kcs.i = 0;
     oref gh_in[3] = {sh, im2, kax}, gw_in[3] = {sh, im1, kax};
-    if ((st = emit_op(c, OA_OP_GATHER_V2, "rows_n", gh_in, 3, &h)) != OA_OK ||
+    if ((st = oa_onnx_emit_tv(c, OA_OP_GATHER_V2, "rows_n", gh_in, 3, &h)) != OA_OK ||
         (st = oa_node_set_bool(h.n, "negative_index_support", true)) != OA_OK ||
-        (st = emit_op(c, OA_OP_GATHER_V2, "cols_n", gw_in, 3, &w)) != OA_OK ||
+        (st = oa_onnx_emit_tv(c, OA_OP_GATHER_V2, "cols_n", gw_in, 3, &w)) != OA_OK ||
         (st = oa_node_set_bool(w.n, "negative_index_support", true)) != OA_OK) {
         return st;
     }
     oref rr_in[3] = {kz, h, k1}, rc_in[3] = {kz, w, k1};
-    if ((st = emit_op(c, OA_OP_RANGE, "rows", rr_in, 3, &rows)) != OA_OK ||
-        (st = emit_op(c, OA_OP_RANGE, "cols", rc_in, 3, &cols)) != OA_OK) {
+    if ((st = oa_onnx_emit_tv(c, OA_OP_RANGE, "rows", rr_in, 3, &rows)) != OA_OK ||
+        (st = oa_onnx_emit_tv(c, OA_OP_RANGE, "cols", rc_in, 3, &cols)) != OA_OK) {
         return st;
     }
     oref rs_in[2] = {rows, kcs};
-    if ((st = emit_op(c, OA_OP_RESHAPE, "rows_col", rs_in, 2, &rows2)) != OA_OK) {
+    if ((st = oa_onnx_emit_tv(c, OA_OP_RESHAPE, "rows_col", rs_in, 2, &rows2)) != OA_OK) {
         return st;
     }
     oref d_in[2] = {cols, rows2};
-    if ((st = emit_op(c, OA_OP_SUB, "diag", d_in, 2, &d)) != OA_OK) {
+    if ((st = oa_onnx_emit_tv(c, OA_OP_SUB, "diag", d_in, 2, &d)) != OA_OK) {
         return st;
     }
     if (oa_onnx_has_input(c, 1)) {
-        if ((st = onnx_in(c, 1, &kk)) != OA_OK) {
+        if ((st = oa_onnx_in_tv(c, 1, &kk)) != OA_OK) {
             return st;
         }
     } else {
         kk = kz;
     }
     oref c_in[2] = {d, kk};
-    if ((st = emit_op(c, upper ? OA_OP_GREATER_EQUAL : OA_OP_LESS_EQUAL, "keep", c_in, 2, &cmp)) != OA_OK) {
+    if ((st = oa_onnx_emit_tv(c, upper ? OA_OP_GREATER_EQUAL : OA_OP_LESS_EQUAL, "keep", c_in, 2, &cmp)) != OA_OK) {
         return st;
     }
     oref z_in[2] = {x, x};
-    if ((st = emit_op(c, OA_OP_SUB, "zeros", z_in, 2, &zeros)) != OA_OK) {
+    if ((st = oa_onnx_emit_tv(c, OA_OP_SUB, "zeros", z_in, 2, &zeros)) != OA_OK) {
         return st;
     }
     oref s_in[3] = {cmp, x, zeros};
-    if ((st = emit_op(c, OA_OP_SELECT_V2, "trilu", s_in, 3, &y)) != OA_OK) {
+    if ((st = oa_onnx_emit_tv(c, OA_OP_SELECT_V2, "trilu", s_in, 3, &y)) != OA_OK) {
         return st;
     }
     return oa_onnx_bind_output(c, 0, y.n, y.i);
@@ -263,7 +262,7 @@ oa_status oa_onnx_op_trilu(onnx_node_ctx *c)
  * is 1-D: [C] -> [C, 1, ...] (ranks from the graph's declarations). */
 static oa_status q_param(onnx_node_ctx *c, uint32_t i, oref *out)
 {
-    oa_status st = onnx_in(c, i, out);
+    oa_status st = oa_onnx_in_tv(c, i, out);
     if (st != OA_OK) {
         return st;
     }
@@ -298,7 +297,7 @@ static oa_status q_param(onnx_node_ctx *c, uint32_t i, oref *out)
     }
     ks.i = 0;
     oref in[2] = {*out, ks};
-    if ((st = emit_op(c, OA_OP_RESHAPE, "param", in, 2, &r)) == OA_OK) {
+    if ((st = oa_onnx_emit_tv(c, OA_OP_RESHAPE, "param", in, 2, &r)) == OA_OK) {
         *out = r;
     }
     return st;
@@ -306,7 +305,7 @@ static oa_status q_param(onnx_node_ctx *c, uint32_t i, oref *out)
 
 static oa_status to_f32(onnx_node_ctx *c, oref x, const char *role, oref *out)
 {
-    oa_status st = emit_op(c, OA_OP_CAST, role, &x, 1, out);
+    oa_status st = oa_onnx_emit_tv(c, OA_OP_CAST, role, &x, 1, out);
     return st == OA_OK ? oa_node_set_int(out->n, "dst_type", OA_DT_FLOAT) : st;
 }
 
@@ -315,7 +314,7 @@ oa_status oa_onnx_op_dequantize(onnx_node_ctx *c)
 {
     oref x, xf, sc, zp, zf, d, y;
     oa_status st;
-    if ((st = onnx_in(c, 0, &x)) != OA_OK || (st = to_f32(c, x, "x_f32", &xf)) != OA_OK ||
+    if ((st = oa_onnx_in_tv(c, 0, &x)) != OA_OK || (st = to_f32(c, x, "x_f32", &xf)) != OA_OK ||
         (st = q_param(c, 1, &sc)) != OA_OK) {
         return st;
     }
@@ -325,12 +324,12 @@ oa_status oa_onnx_op_dequantize(onnx_node_ctx *c)
             return st;
         }
         oref sub_in[2] = {xf, zf};
-        if ((st = emit_op(c, OA_OP_SUB, "centered", sub_in, 2, &d)) != OA_OK) {
+        if ((st = oa_onnx_emit_tv(c, OA_OP_SUB, "centered", sub_in, 2, &d)) != OA_OK) {
             return st;
         }
     }
     oref mul_in[2] = {d, sc};
-    if ((st = emit_op(c, OA_OP_MUL, "dequantized", mul_in, 2, &y)) != OA_OK) {
+    if ((st = oa_onnx_emit_tv(c, OA_OP_MUL, "dequantized", mul_in, 2, &y)) != OA_OK) {
         return st;
     }
     return oa_onnx_bind_output(c, 0, y.n, y.i);
@@ -351,12 +350,12 @@ oa_status oa_onnx_op_quantize(onnx_node_ctx *c)
     const float lo = qt == OA_DT_UINT8 ? 0.0f : -128.0f, hi = qt == OA_DT_UINT8 ? 255.0f : 127.0f;
     oref x, sc, q, r, zp, zf, klo, khi, cl, y;
     oa_status st;
-    if ((st = onnx_in(c, 0, &x)) != OA_OK || (st = q_param(c, 1, &sc)) != OA_OK) {
+    if ((st = oa_onnx_in_tv(c, 0, &x)) != OA_OK || (st = q_param(c, 1, &sc)) != OA_OK) {
         return st;
     }
     oref div_in[2] = {x, sc};
-    if ((st = emit_op(c, OA_OP_REAL_DIV, "scaled", div_in, 2, &q)) != OA_OK ||
-        (st = emit_op(c, OA_OP_ROUND, "rounded", &q, 1, &r)) != OA_OK) {
+    if ((st = oa_onnx_emit_tv(c, OA_OP_REAL_DIV, "scaled", div_in, 2, &q)) != OA_OK ||
+        (st = oa_onnx_emit_tv(c, OA_OP_ROUND, "rounded", &q, 1, &r)) != OA_OK) {
         return st;
     }
     if (oa_onnx_has_input(c, 2)) {
@@ -364,7 +363,7 @@ oa_status oa_onnx_op_quantize(onnx_node_ctx *c)
             return st;
         }
         oref add_in[2] = {r, zf};
-        if ((st = emit_op(c, OA_OP_ADD, "shifted", add_in, 2, &r)) != OA_OK) {
+        if ((st = oa_onnx_emit_tv(c, OA_OP_ADD, "shifted", add_in, 2, &r)) != OA_OK) {
             return st;
         }
     }
@@ -374,8 +373,8 @@ oa_status oa_onnx_op_quantize(onnx_node_ctx *c)
     }
     klo.i = khi.i = 0;
     oref cl_in[3] = {r, klo, khi};
-    if ((st = emit_op(c, OA_OP_CLIP_BY_VALUE, "saturated", cl_in, 3, &cl)) != OA_OK ||
-        (st = emit_op(c, OA_OP_CAST, "quantized", &cl, 1, &y)) != OA_OK ||
+    if ((st = oa_onnx_emit_tv(c, OA_OP_CLIP_BY_VALUE, "saturated", cl_in, 3, &cl)) != OA_OK ||
+        (st = oa_onnx_emit_tv(c, OA_OP_CAST, "quantized", &cl, 1, &y)) != OA_OK ||
         (st = oa_node_set_int(y.n, "dst_type", qt)) != OA_OK) {
         return st;
     }
@@ -400,7 +399,7 @@ static oa_status channel_view(onnx_node_ctx *c, oref v, int64_t ones, oref *out)
     }
     ks.i = 0;
     oref in[2] = {v, ks};
-    return emit_op(c, OA_OP_RESHAPE, "channel_view", in, 2, out);
+    return oa_onnx_emit_tv(c, OA_OP_RESHAPE, "channel_view", in, 2, out);
 }
 
 /* InstanceNormalization: per (n, c) over the spatial axes,
@@ -422,43 +421,44 @@ oa_status oa_onnx_op_instance_norm(onnx_node_ctx *c)
         axes[k - 2] = k;
     }
     oref x, sc, b, kax, keps, mean, cen, sq, var, ve, sd, nrm, scv, bv, y1, y;
-    if ((st = onnx_in(c, 0, &x)) != OA_OK || (st = onnx_in(c, 1, &sc)) != OA_OK || (st = onnx_in(c, 2, &b)) != OA_OK ||
+    if ((st = oa_onnx_in_tv(c, 0, &x)) != OA_OK || (st = oa_onnx_in_tv(c, 1, &sc)) != OA_OK ||
+        (st = oa_onnx_in_tv(c, 2, &b)) != OA_OK ||
         (st = oa_onnx_const_i32(c, "axes", axes, (size_t)(r - 2), false, &kax.n)) != OA_OK ||
         (st = oa_onnx_const_f32(c, "epsilon", &eps, 1, true, &keps.n)) != OA_OK) {
         return st;
     }
     kax.i = keps.i = 0;
     oref m_in[2] = {x, kax};
-    if ((st = emit_op(c, OA_OP_REDUCE_MEAN, "mean", m_in, 2, &mean)) != OA_OK ||
+    if ((st = oa_onnx_emit_tv(c, OA_OP_REDUCE_MEAN, "mean", m_in, 2, &mean)) != OA_OK ||
         (st = oa_node_set_bool(mean.n, "keep_dims", true)) != OA_OK) {
         return st;
     }
     oref c_in[2] = {x, mean};
-    if ((st = emit_op(c, OA_OP_SUB, "centered", c_in, 2, &cen)) != OA_OK ||
-        (st = emit_op(c, OA_OP_SQUARE, "sq", &cen, 1, &sq)) != OA_OK) {
+    if ((st = oa_onnx_emit_tv(c, OA_OP_SUB, "centered", c_in, 2, &cen)) != OA_OK ||
+        (st = oa_onnx_emit_tv(c, OA_OP_SQUARE, "sq", &cen, 1, &sq)) != OA_OK) {
         return st;
     }
     oref v_in[2] = {sq, kax};
-    if ((st = emit_op(c, OA_OP_REDUCE_MEAN, "var", v_in, 2, &var)) != OA_OK ||
+    if ((st = oa_onnx_emit_tv(c, OA_OP_REDUCE_MEAN, "var", v_in, 2, &var)) != OA_OK ||
         (st = oa_node_set_bool(var.n, "keep_dims", true)) != OA_OK) {
         return st;
     }
     oref e_in[2] = {var, keps};
-    if ((st = emit_op(c, OA_OP_ADD, "var_eps", e_in, 2, &ve)) != OA_OK ||
-        (st = emit_op(c, OA_OP_SQRT, "std", &ve, 1, &sd)) != OA_OK) {
+    if ((st = oa_onnx_emit_tv(c, OA_OP_ADD, "var_eps", e_in, 2, &ve)) != OA_OK ||
+        (st = oa_onnx_emit_tv(c, OA_OP_SQRT, "std", &ve, 1, &sd)) != OA_OK) {
         return st;
     }
     oref n_in[2] = {cen, sd};
-    if ((st = emit_op(c, OA_OP_REAL_DIV, "normalized", n_in, 2, &nrm)) != OA_OK ||
+    if ((st = oa_onnx_emit_tv(c, OA_OP_REAL_DIV, "normalized", n_in, 2, &nrm)) != OA_OK ||
         (st = channel_view(c, sc, r - 2, &scv)) != OA_OK || (st = channel_view(c, b, r - 2, &bv)) != OA_OK) {
         return st;
     }
     oref s_in[2] = {nrm, scv};
-    if ((st = emit_op(c, OA_OP_MUL, "scaled", s_in, 2, &y1)) != OA_OK) {
+    if ((st = oa_onnx_emit_tv(c, OA_OP_MUL, "scaled", s_in, 2, &y1)) != OA_OK) {
         return st;
     }
     oref b_in[2] = {y1, bv};
-    if ((st = emit_op(c, OA_OP_ADD, "biased", b_in, 2, &y)) != OA_OK) {
+    if ((st = oa_onnx_emit_tv(c, OA_OP_ADD, "biased", b_in, 2, &y)) != OA_OK) {
         return st;
     }
     return oa_onnx_bind_output(c, 0, y.n, y.i);
@@ -490,7 +490,7 @@ oa_status oa_onnx_op_hardmax(onnx_node_ctx *c)
     }
     const int64_t zero = 0, one = 1;
     oref x, k1, t, idx, sh, gi, ga, n, kz, kone, rg, grid, eq, y;
-    if ((st = onnx_in(c, 0, &x)) != OA_OK || (st = oa_onnx_const_i32(c, "k", &one, 1, true, &k1.n)) != OA_OK) {
+    if ((st = oa_onnx_in_tv(c, 0, &x)) != OA_OK || (st = oa_onnx_const_i32(c, "k", &one, 1, true, &k1.n)) != OA_OK) {
         return st;
     }
     k1.i = 0;
@@ -503,9 +503,9 @@ oa_status oa_onnx_op_hardmax(onnx_node_ctx *c)
     }
     t.n = tk;
     t.i = 1;
-    if ((st = emit_op(c, OA_OP_CAST, "idx", &t, 1, &idx)) != OA_OK ||
+    if ((st = oa_onnx_emit_tv(c, OA_OP_CAST, "idx", &t, 1, &idx)) != OA_OK ||
         (st = oa_node_set_int(idx.n, "dst_type", OA_DT_INT64)) != OA_OK ||
-        (st = emit_op(c, OA_OP_SHAPE, "shape", &x, 1, &sh)) != OA_OK ||
+        (st = oa_onnx_emit_tv(c, OA_OP_SHAPE, "shape", &x, 1, &sh)) != OA_OK ||
         (st = oa_node_set_int(sh.n, "dtype", OA_DT_INT64)) != OA_OK ||
         (st = oa_onnx_const_i64(c, "axis_index", &axis, 1, true, &gi.n)) != OA_OK ||
         (st = oa_onnx_const_i32(c, "gather_axis", &zero, 1, true, &ga.n)) != OA_OK ||
@@ -515,17 +515,17 @@ oa_status oa_onnx_op_hardmax(onnx_node_ctx *c)
     }
     gi.i = ga.i = kz.i = kone.i = 0;
     oref g_in[3] = {sh, gi, ga};
-    if ((st = emit_op(c, OA_OP_GATHER_V2, "dim", g_in, 3, &n)) != OA_OK) {
+    if ((st = oa_onnx_emit_tv(c, OA_OP_GATHER_V2, "dim", g_in, 3, &n)) != OA_OK) {
         return st;
     }
     oref r_in[3] = {kz, n, kone};
-    if ((st = emit_op(c, OA_OP_RANGE, "iota", r_in, 3, &rg)) != OA_OK ||
+    if ((st = oa_onnx_emit_tv(c, OA_OP_RANGE, "iota", r_in, 3, &rg)) != OA_OK ||
         (st = channel_view(c, rg, r - 1 - axis, &grid)) != OA_OK) {
         return st;
     }
     oref e_in[2] = {grid, idx};
-    if ((st = emit_op(c, OA_OP_EQUAL, "is_max", e_in, 2, &eq)) != OA_OK ||
-        (st = emit_op(c, OA_OP_CAST, "hardmax", &eq, 1, &y)) != OA_OK ||
+    if ((st = oa_onnx_emit_tv(c, OA_OP_EQUAL, "is_max", e_in, 2, &eq)) != OA_OK ||
+        (st = oa_onnx_emit_tv(c, OA_OP_CAST, "hardmax", &eq, 1, &y)) != OA_OK ||
         (st = oa_node_set_int(y.n, "dst_type", dt)) != OA_OK) {
         return st;
     }
@@ -616,22 +616,23 @@ oa_status oa_onnx_op_depth_space(onnx_node_ctx *c)
         memcpy(s2, o, sizeof(s2));
     }
     oref x, k1, kp, k2, r1, t, y;
-    if ((st = onnx_in(c, 0, &x)) != OA_OK || (st = oa_onnx_const_i64(c, "shape6", s1, 6, false, &k1.n)) != OA_OK ||
+    if ((st = oa_onnx_in_tv(c, 0, &x)) != OA_OK ||
+        (st = oa_onnx_const_i64(c, "shape6", s1, 6, false, &k1.n)) != OA_OK ||
         (st = oa_onnx_const_i32(c, "perm", perm, 6, false, &kp.n)) != OA_OK ||
         (st = oa_onnx_const_i64(c, "shape4", s2, 4, false, &k2.n)) != OA_OK) {
         return st;
     }
     k1.i = kp.i = k2.i = 0;
     oref a_in[2] = {x, k1};
-    if ((st = emit_op(c, OA_OP_RESHAPE, "blocks", a_in, 2, &r1)) != OA_OK) {
+    if ((st = oa_onnx_emit_tv(c, OA_OP_RESHAPE, "blocks", a_in, 2, &r1)) != OA_OK) {
         return st;
     }
     oref b_in[2] = {r1, kp};
-    if ((st = emit_op(c, OA_OP_TRANSPOSE, "move", b_in, 2, &t)) != OA_OK) {
+    if ((st = oa_onnx_emit_tv(c, OA_OP_TRANSPOSE, "move", b_in, 2, &t)) != OA_OK) {
         return st;
     }
     oref c_in[2] = {t, k2};
-    if ((st = emit_op(c, OA_OP_RESHAPE, "merge", c_in, 2, &y)) != OA_OK) {
+    if ((st = oa_onnx_emit_tv(c, OA_OP_RESHAPE, "merge", c_in, 2, &y)) != OA_OK) {
         return st;
     }
     return oa_onnx_bind_output(c, 0, y.n, y.i);

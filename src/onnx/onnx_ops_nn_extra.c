@@ -8,33 +8,7 @@
 #include "base/util.h"
 #include "onnx/onnx_internal.h"
 
-typedef struct xref {
-    oa_node *n;
-    uint32_t i;
-} xref;
-
-static oa_status emit1(onnx_node_ctx *c, oa_op_type t, const char *role, const xref *in, uint32_t nin, xref *out)
-{
-    oa_node *n;
-    oa_status st = oa_onnx_emit(c, t, role, nin, 1, &n);
-    for (uint32_t k = 0; k < nin && st == OA_OK; k++) {
-        st = oa_onnx_connect(n, k, in[k].n, in[k].i);
-    }
-    out->n = n;
-    out->i = 0;
-    return st;
-}
-
-static oa_status input_ref(onnx_node_ctx *c, uint32_t i, xref *out)
-{
-    const onnx_value *v = oa_onnx_input_value(c, i);
-    if (v == NULL) {
-        return ONNX_FAIL(c, OA_E_PARSE_MODEL, "misses input %u", i);
-    }
-    out->n = v->node;
-    out->i = v->index;
-    return OA_OK;
-}
+typedef onnx_tv xref; /* a value as (node, output) */
 
 /*
  * LRN (its ONNX definition): the sum of x^2 over the channel window
@@ -61,18 +35,19 @@ oa_status oa_onnx_op_lrn(onnx_node_ctx *c)
     int64_t dim0;
     const int64_t rank = xn ? oa_onnx_declared_rank(c, xn, &dim0) : -1;
     if (rank != 3 && rank != 4) {
-        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "x must be declared with rank 3 or 4 (has %lld)", (long long)rank);
+        return ONNX_FAIL(c, OA_E_FEATURE_UNSUPPORTED, "x must be declared with rank 3 or 4 (has %lld)",
+                         (long long)rank);
     }
     xref x, sq, u, p, s, t1, t2, pw, y, kb;
-    if ((st = input_ref(c, 0, &x)) != OA_OK) {
+    if ((st = oa_onnx_in_tv(c, 0, &x)) != OA_OK) {
         return st;
     }
     xref xx[2] = {x, x};
     const int64_t ax4[2] = {1, 4}, ax1 = 1;
-    if ((st = emit1(c, OA_OP_MUL, "square", xx, 2, &sq)) != OA_OK ||
-        (st = emit1(c, OA_OP_UNSQUEEZE, "lift", &sq, 1, &u)) != OA_OK ||
+    if ((st = oa_onnx_emit_tv(c, OA_OP_MUL, "square", xx, 2, &sq)) != OA_OK ||
+        (st = oa_onnx_emit_tv(c, OA_OP_UNSQUEEZE, "lift", &sq, 1, &u)) != OA_OK ||
         (st = oa_node_set_list_int(u.n, "axes", ax4, rank == 3 ? 2 : 1)) != OA_OK ||
-        (st = emit1(c, OA_OP_AVG_POOL_3D, "window", &u, 1, &p)) != OA_OK) {
+        (st = oa_onnx_emit_tv(c, OA_OP_AVG_POOL_3D, "window", &u, 1, &p)) != OA_OK) {
         return st;
     }
     const int64_t ks[5] = {1, 1, size, 1, 1}, one5[5] = {1, 1, 1, 1, 1};
@@ -87,22 +62,22 @@ oa_status oa_onnx_op_lrn(onnx_node_ctx *c)
     }
     oa_node_input_desc(p.n, 0)->format = oa_node_input_desc(p.n, 0)->origin_format = OA_FORMAT_NCDHW;
     oa_node_output_desc(p.n, 0)->format = oa_node_output_desc(p.n, 0)->origin_format = OA_FORMAT_NCDHW;
-    if ((st = emit1(c, OA_OP_SQUEEZE, "unlift", &p, 1, &s)) != OA_OK ||
+    if ((st = oa_onnx_emit_tv(c, OA_OP_SQUEEZE, "unlift", &p, 1, &s)) != OA_OK ||
         (st = oa_node_set_list_int(s.n, "axis", rank == 3 ? ax4 : &ax1, rank == 3 ? 2 : 1)) != OA_OK ||
-        (st = emit1(c, OA_OP_MULS, "alpha", &s, 1, &t1)) != OA_OK ||
+        (st = oa_onnx_emit_tv(c, OA_OP_MULS, "alpha", &s, 1, &t1)) != OA_OK ||
         (st = oa_node_set_float(t1.n, "value", alpha)) != OA_OK ||
-        (st = emit1(c, OA_OP_ADDS, "bias", &t1, 1, &t2)) != OA_OK ||
+        (st = oa_onnx_emit_tv(c, OA_OP_ADDS, "bias", &t1, 1, &t2)) != OA_OK ||
         (st = oa_node_set_float(t2.n, "value", bias)) != OA_OK ||
         (st = oa_onnx_const_f32(c, "beta", &beta, 1, true, &kb.n)) != OA_OK) {
         return st;
     }
     kb.i = 0;
     xref pin[2] = {t2, kb};
-    if ((st = emit1(c, OA_OP_POW, "pow", pin, 2, &pw)) != OA_OK) {
+    if ((st = oa_onnx_emit_tv(c, OA_OP_POW, "pow", pin, 2, &pw)) != OA_OK) {
         return st;
     }
     xref din[2] = {x, pw};
-    if ((st = emit1(c, OA_OP_REAL_DIV, "div", din, 2, &y)) != OA_OK) {
+    if ((st = oa_onnx_emit_tv(c, OA_OP_REAL_DIV, "div", din, 2, &y)) != OA_OK) {
         return st;
     }
     return oa_onnx_bind_output(c, 0, y.n, y.i);
@@ -112,7 +87,7 @@ oa_status oa_onnx_op_lrn(onnx_node_ctx *c)
 static oa_status reduce_mean(onnx_node_ctx *c, const char *role, xref x, xref axes, xref *out)
 {
     xref in[2] = {x, axes};
-    oa_status st = emit1(c, OA_OP_REDUCE_MEAN, role, in, 2, out);
+    oa_status st = oa_onnx_emit_tv(c, OA_OP_REDUCE_MEAN, role, in, 2, out);
     return st == OA_OK ? oa_node_set_bool(out->n, "keep_dims", true) : st;
 }
 
@@ -122,8 +97,8 @@ static oa_status moments(onnx_node_ctx *c, xref x, xref kax, xref *mean, xref *c
     xref sq;
     oa_status st = reduce_mean(c, "mean", x, kax, mean);
     xref s_in[2] = {x, *mean};
-    if (st == OA_OK && (st = emit1(c, OA_OP_SUB, "centered", s_in, 2, cen)) == OA_OK &&
-        (st = emit1(c, OA_OP_SQUARE, "sq", cen, 1, &sq)) == OA_OK) {
+    if (st == OA_OK && (st = oa_onnx_emit_tv(c, OA_OP_SUB, "centered", s_in, 2, cen)) == OA_OK &&
+        (st = oa_onnx_emit_tv(c, OA_OP_SQUARE, "sq", cen, 1, &sq)) == OA_OK) {
         st = reduce_mean(c, "var", sq, kax, var);
     }
     return st;
@@ -151,18 +126,19 @@ oa_status oa_onnx_op_mvn(onnx_node_ctx *c)
         return ONNX_FAIL(c, OA_E_PARSE_MODEL, "axes has %zu entries", na);
     }
     xref x, kax, mean, cen, var, sd, sde, y;
-    if ((st = input_ref(c, 0, &x)) != OA_OK || (st = oa_onnx_const_i32(c, "axes", ax, na, false, &kax.n)) != OA_OK) {
+    if ((st = oa_onnx_in_tv(c, 0, &x)) != OA_OK ||
+        (st = oa_onnx_const_i32(c, "axes", ax, na, false, &kax.n)) != OA_OK) {
         return st;
     }
     kax.i = 0;
     if ((st = moments(c, x, kax, &mean, &cen, &var)) != OA_OK ||
-        (st = emit1(c, OA_OP_SQRT, "std", &var, 1, &sd)) != OA_OK ||
-        (st = emit1(c, OA_OP_ADDS, "std_eps", &sd, 1, &sde)) != OA_OK ||
+        (st = oa_onnx_emit_tv(c, OA_OP_SQRT, "std", &var, 1, &sd)) != OA_OK ||
+        (st = oa_onnx_emit_tv(c, OA_OP_ADDS, "std_eps", &sd, 1, &sde)) != OA_OK ||
         (st = oa_node_set_float(sde.n, "value", 1e-9f)) != OA_OK) {
         return st;
     }
     xref d_in[2] = {cen, sde};
-    if ((st = emit1(c, OA_OP_REAL_DIV, "normalized", d_in, 2, &y)) != OA_OK) {
+    if ((st = oa_onnx_emit_tv(c, OA_OP_REAL_DIV, "normalized", d_in, 2, &y)) != OA_OK) {
         return st;
     }
     return oa_onnx_bind_output(c, 0, y.n, y.i);
@@ -179,7 +155,7 @@ static oa_status channel_col(onnx_node_ctx *c, const char *role, xref v, int64_t
     }
     ks.i = 0;
     xref in[2] = {v, ks};
-    return emit1(c, OA_OP_RESHAPE, role, in, 2, out);
+    return oa_onnx_emit_tv(c, OA_OP_RESHAPE, role, in, 2, out);
 }
 
 /* running = input * momentum + current * (1 - momentum), current [1, C, 1...] flattened to [C] */
@@ -189,20 +165,21 @@ static oa_status running_stat(onnx_node_ctx *c, const char *role, uint32_t input
     const int64_t flat = -1;
     xref in, kf, cf, a, b;
     oa_status st;
-    if ((st = input_ref(c, input, &in)) != OA_OK || (st = oa_onnx_const_i64(c, "flat", &flat, 1, false, &kf.n)) != OA_OK) {
+    if ((st = oa_onnx_in_tv(c, input, &in)) != OA_OK ||
+        (st = oa_onnx_const_i64(c, "flat", &flat, 1, false, &kf.n)) != OA_OK) {
         return st;
     }
     kf.i = 0;
     xref r_in[2] = {cur, kf};
-    if ((st = emit1(c, OA_OP_RESHAPE, role, r_in, 2, &cf)) != OA_OK ||
-        (st = emit1(c, OA_OP_MULS, role, &in, 1, &a)) != OA_OK ||
+    if ((st = oa_onnx_emit_tv(c, OA_OP_RESHAPE, role, r_in, 2, &cf)) != OA_OK ||
+        (st = oa_onnx_emit_tv(c, OA_OP_MULS, role, &in, 1, &a)) != OA_OK ||
         (st = oa_node_set_float(a.n, "value", momentum)) != OA_OK ||
-        (st = emit1(c, OA_OP_MULS, role, &cf, 1, &b)) != OA_OK ||
+        (st = oa_onnx_emit_tv(c, OA_OP_MULS, role, &cf, 1, &b)) != OA_OK ||
         (st = oa_node_set_float(b.n, "value", 1.0f - momentum)) != OA_OK) {
         return st;
     }
     xref s_in[2] = {a, b};
-    return emit1(c, OA_OP_ADD, role, s_in, 2, out);
+    return oa_onnx_emit_tv(c, OA_OP_ADD, role, s_in, 2, out);
 }
 
 /*
@@ -233,28 +210,30 @@ oa_status oa_onnx_op_batch_norm_training(onnx_node_ctx *c)
         }
     }
     xref x, sc, b, kax, mean, cen, var, ve, sd, nrm, scv, bv, y1, y, rm, rv;
-    if ((st = input_ref(c, 0, &x)) != OA_OK || (st = input_ref(c, 1, &sc)) != OA_OK ||
-        (st = input_ref(c, 2, &b)) != OA_OK || (st = oa_onnx_const_i32(c, "axes", axes, na, false, &kax.n)) != OA_OK) {
+    if ((st = oa_onnx_in_tv(c, 0, &x)) != OA_OK || (st = oa_onnx_in_tv(c, 1, &sc)) != OA_OK ||
+        (st = oa_onnx_in_tv(c, 2, &b)) != OA_OK ||
+        (st = oa_onnx_const_i32(c, "axes", axes, na, false, &kax.n)) != OA_OK) {
         return st;
     }
     kax.i = 0;
     if ((st = moments(c, x, kax, &mean, &cen, &var)) != OA_OK ||
-        (st = emit1(c, OA_OP_ADDS, "var_eps", &var, 1, &ve)) != OA_OK ||
-        (st = oa_node_set_float(ve.n, "value", eps)) != OA_OK || (st = emit1(c, OA_OP_SQRT, "std", &ve, 1, &sd)) != OA_OK) {
+        (st = oa_onnx_emit_tv(c, OA_OP_ADDS, "var_eps", &var, 1, &ve)) != OA_OK ||
+        (st = oa_node_set_float(ve.n, "value", eps)) != OA_OK ||
+        (st = oa_onnx_emit_tv(c, OA_OP_SQRT, "std", &ve, 1, &sd)) != OA_OK) {
         return st;
     }
     xref n_in[2] = {cen, sd};
-    if ((st = emit1(c, OA_OP_REAL_DIV, "normalized", n_in, 2, &nrm)) != OA_OK ||
+    if ((st = oa_onnx_emit_tv(c, OA_OP_REAL_DIV, "normalized", n_in, 2, &nrm)) != OA_OK ||
         (st = channel_col(c, "scale_c", sc, r - 2, &scv)) != OA_OK ||
         (st = channel_col(c, "bias_c", b, r - 2, &bv)) != OA_OK) {
         return st;
     }
     xref m_in[2] = {nrm, scv};
-    if ((st = emit1(c, OA_OP_MUL, "scaled", m_in, 2, &y1)) != OA_OK) {
+    if ((st = oa_onnx_emit_tv(c, OA_OP_MUL, "scaled", m_in, 2, &y1)) != OA_OK) {
         return st;
     }
     xref a_in[2] = {y1, bv};
-    if ((st = emit1(c, OA_OP_ADD, "biased", a_in, 2, &y)) != OA_OK ||
+    if ((st = oa_onnx_emit_tv(c, OA_OP_ADD, "biased", a_in, 2, &y)) != OA_OK ||
         (st = oa_onnx_bind_output(c, 0, y.n, y.i)) != OA_OK) {
         return st;
     }

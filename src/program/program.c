@@ -14,36 +14,17 @@
 
 /* ---- building ---- */
 
-static oa_status grow(void **arr, size_t *cap, size_t n, size_t elem)
-{
-    if (n < *cap) {
-        return OA_OK;
-    }
-    const size_t nc = *cap ? *cap * 2 : 16;
-    size_t bytes;
-    if (!oa_mul_size(nc, elem, &bytes)) {
-        return OA_FAIL(OA_E_NOMEM, "program arrays overflow");
-    }
-    void *a = realloc(*arr, bytes);
-    if (a == NULL) {
-        return OA_FAIL(OA_E_NOMEM, "program arrays (%zu entries)", nc);
-    }
-    *arr = a;
-    *cap = nc;
-    return OA_OK;
-}
-
 oa_status oa_prog_add_ref(oa_prog *p, const oa_prog_ref *r, uint32_t *idx)
 {
     if (p->n_refs >= UINT32_MAX) {
         return OA_FAIL(OA_E_NOMEM, "program references (%zu)", p->n_refs);
     }
-    oa_status st = grow((void **)&p->refs, &p->cap_refs, p->n_refs, sizeof(*p->refs));
+    oa_status st = oa_grow_array((void **)&p->refs, &p->cap_refs, p->n_refs, sizeof(*p->refs), "program arrays");
     if (st != OA_OK) {
         return st;
     }
     if (r->kind == OA_PREF_IN || r->kind == OA_PREF_OUT) {
-        st = grow((void **)&p->patches, &p->cap_patches, p->n_patches, sizeof(*p->patches));
+        st = oa_grow_array((void **)&p->patches, &p->cap_patches, p->n_patches, sizeof(*p->patches), "program arrays");
         if (st != OA_OK) {
             return st;
         }
@@ -71,7 +52,8 @@ oa_status oa_prog_add_task(oa_prog *p, const oa_prog_task *t)
     if (p->n_tasks >= UINT32_MAX) {
         return OA_FAIL(OA_E_NOMEM, "program records (%zu)", p->n_tasks);
     }
-    const oa_status st = grow((void **)&p->tasks, &p->cap_tasks, p->n_tasks, sizeof(*p->tasks));
+    const oa_status st =
+        oa_grow_array((void **)&p->tasks, &p->cap_tasks, p->n_tasks, sizeof(*p->tasks), "program arrays");
     if (st == OA_OK) {
         p->tasks[p->n_tasks++] = *t;
     }
