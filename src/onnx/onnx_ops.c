@@ -327,41 +327,10 @@ static oa_status op_direct(onnx_node_ctx *c)
  * dim0 receives the first dim when known (else -1). */
 int64_t oa_onnx_declared_rank(const onnx_node_ctx *c, const char *name, int64_t *dim0)
 {
-    const Onnx__GraphProto *gp = c->sc->gp;
-    *dim0 = -1;
-    if (gp == NULL || name == NULL) {
-        return -1;
-    }
-    for (size_t i = 0; i < gp->n_initializer; i++) {
-        const Onnx__TensorProto *t = gp->initializer[i];
-        if (t->name != NULL && strcmp(t->name, name) == 0) {
-            *dim0 = t->n_dims > 0 ? t->dims[0] : -1;
-            return (int64_t)t->n_dims;
-        }
-    }
-    const Onnx__ValueInfoProto *const *lists[3] = {(const Onnx__ValueInfoProto *const *)gp->input,
-                                                   (const Onnx__ValueInfoProto *const *)gp->value_info,
-                                                   (const Onnx__ValueInfoProto *const *)gp->output};
-    const size_t counts[3] = {gp->n_input, gp->n_value_info, gp->n_output};
-    for (int l = 0; l < 3; l++) {
-        for (size_t i = 0; i < counts[l]; i++) {
-            const Onnx__ValueInfoProto *vi = lists[l][i];
-            if (vi->name == NULL || strcmp(vi->name, name) != 0) {
-                continue;
-            }
-            const Onnx__TypeProto *tp = vi->type;
-            if (tp == NULL || tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || tp->tensor_type == NULL ||
-                tp->tensor_type->shape == NULL) {
-                return -1;
-            }
-            const Onnx__TensorShapeProto *sh = tp->tensor_type->shape;
-            if (sh->n_dim > 0 && sh->dim[0]->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE) {
-                *dim0 = sh->dim[0]->dim_value;
-            }
-            return (int64_t)sh->n_dim;
-        }
-    }
-    return -1;
+    int64_t dims[OA_MAX_RANK];
+    const int64_t rank = oa_onnx_declared_dims(c, name, dims);
+    *dim0 = rank > 0 ? dims[0] : -1;
+    return rank;
 }
 
 /* Declared element type (GE dtype) of ONNX value `name` in the node's graph:
