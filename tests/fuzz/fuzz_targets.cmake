@@ -44,14 +44,13 @@ target_compile_definitions(fuzz_onnx_om PRIVATE _GNU_SOURCE)
 target_include_directories(fuzz_onnx_om PRIVATE ${OA_SRC_DIR} ${PROJECT_SOURCE_DIR}/tools/atc)
 target_link_libraries(fuzz_onnx_om PRIVATE oa_compiler oa_onnx oa_om_ir oa_om oa_file_constant oa_base)
 
-# AIPP: the config reader and the kernel with its dynamic parameter block (their sources and oa_base only)
-add_executable(fuzz_aipp_config fuzz_aipp_config.c ${OA_SRC_DIR}/compiler/aipp_config.c
-               ${OA_SRC_DIR}/kernels/aipp.c ${OA_SRC_DIR}/kernels/threadpool.c)
-add_executable(fuzz_aipp_block fuzz_aipp_block.c ${OA_SRC_DIR}/kernels/aipp.c ${OA_SRC_DIR}/kernels/threadpool.c)
+# AIPP: the config reader (its source) and the kernel library with the dynamic parameter block decoder
+add_executable(fuzz_aipp_config fuzz_aipp_config.c ${OA_SRC_DIR}/compiler/aipp_config.c)
+add_executable(fuzz_aipp_block fuzz_aipp_block.c)
 foreach(t fuzz_aipp_config fuzz_aipp_block)
   target_compile_definitions(${t} PRIVATE _GNU_SOURCE)
   target_include_directories(${t} PRIVATE ${OA_SRC_DIR})
-  target_link_libraries(${t} PRIVATE oa_base m)
+  target_link_libraries(${t} PRIVATE oa_kernels oa_base m)
 endforeach()
 
 # DVPP decoders through the public API; seeds made with libjpeg-turbo, libpng and libavcodec's encoders
