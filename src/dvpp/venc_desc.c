@@ -57,6 +57,13 @@ static oa_status check_u32(aclvencChannelDescParamType t, uint32_t v)
                            "have no bound on the I-frame / P-frame size ratio (0 keeps the encoder's rate control)", v);
         }
         return OA_OK;
+    case ACL_VENC_BUF_SIZE_UINT32:
+        /* the encoded frames go to buffers the library owns (docs/dvpp.md, VENC) */
+        if (v != 0) {
+            return OA_FAIL(OA_E_FEATURE_UNSUPPORTED, "VENC bufSize [%u] is not supported: each encoded frame goes to "
+                           "a buffer the library owns and hands to the callback (0 keeps that)", v);
+        }
+        return OA_OK;
     case ACL_VENC_RC_MODE_UINT32:
         if (v > VENC_RC_CBR) {
             return OA_FAIL(OA_E_PARAM, "VENC rcMode [%u] must be 0 (default, VBR), 1 (VBR) or 2 (CBR)", v);
@@ -152,11 +159,21 @@ ACL_FUNC_VISIBILITY aclError aclvencSetChannelDescCallback(aclvencChannelDesc *c
     return ACL_SUCCESS;
 }
 
+/* A user output buffer for the encoded stream is refused (docs/dvpp.md, VENC); NULL keeps the library's. */
+static oa_status set_buf_addr(aclvencChannelDesc *d, void *addr)
+{
+    if (addr != NULL) {
+        return OA_FAIL(OA_E_FEATURE_UNSUPPORTED, "VENC bufAddr is not supported: each encoded frame goes to a buffer "
+                       "the library owns and hands to the callback (NULL keeps that)");
+    }
+    d->buf_addr = NULL;
+    return OA_OK;
+}
+
 ACL_FUNC_VISIBILITY aclError aclvencSetChannelDescBufAddr(aclvencChannelDesc *channelDesc, void *bufAddr)
 {
     ACL_REQUIRE_NOT_NULL(channelDesc);
-    channelDesc->buf_addr = bufAddr;
-    return ACL_SUCCESS;
+    return oa_status_to_acl(set_buf_addr(channelDesc, bufAddr));
 }
 
 #define VENC_GETTER(fn, type, field, zero)                                                             \
@@ -210,9 +227,11 @@ ACL_FUNC_VISIBILITY aclError aclvencSetChannelDescParam(aclvencChannelDesc *chan
     case ACL_VENC_CALLBACK_PTR:
         memcpy(&channelDesc->callback, param, n);
         return ACL_SUCCESS;
-    case ACL_VENC_BUF_ADDR_PTR:
-        memcpy(&channelDesc->buf_addr, param, n);
-        return ACL_SUCCESS;
+    case ACL_VENC_BUF_ADDR_PTR: {
+        void *addr = NULL;
+        memcpy(&addr, param, n);
+        return oa_status_to_acl(set_buf_addr(channelDesc, addr));
+    }
     default: {
         uint32_t v = 0;
         memcpy(&v, param, sizeof(v));

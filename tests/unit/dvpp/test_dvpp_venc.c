@@ -247,17 +247,25 @@ static void channel_desc(void **state)
     assert_int_equal(aclvencSetChannelDescRcMode(d, 2), ACL_SUCCESS);
     assert_int_equal(aclvencSetChannelDescSrcRate(d, 25), ACL_SUCCESS);
     assert_int_equal(aclvencSetChannelDescMaxBitRate(d, 3000), ACL_SUCCESS);
-    assert_int_equal(aclvencSetChannelDescBufSize(d, 1 << 20), ACL_SUCCESS);
+    /* a user output buffer is refused (the library owns the encoded frames); 0 / NULL keep that */
+    assert_int_equal(aclvencSetChannelDescBufSize(d, 1 << 20), ACL_ERROR_FEATURE_UNSUPPORTED);
+    expect_msg("VENC bufSize [1048576] is not supported");
     int buf = 0;
-    assert_int_equal(aclvencSetChannelDescBufAddr(d, &buf), ACL_SUCCESS);
+    assert_int_equal(aclvencSetChannelDescBufAddr(d, &buf), ACL_ERROR_FEATURE_UNSUPPORTED);
+    expect_msg("VENC bufAddr is not supported");
+    void *bufp = &buf;
+    assert_int_equal(aclvencSetChannelDescParam(d, ACL_VENC_BUF_ADDR_PTR, sizeof(bufp), &bufp),
+                     ACL_ERROR_FEATURE_UNSUPPORTED);
+    assert_int_equal(aclvencSetChannelDescBufSize(d, 0), ACL_SUCCESS);
+    assert_int_equal(aclvencSetChannelDescBufAddr(d, NULL), ACL_SUCCESS);
     assert_int_equal(aclvencGetChannelDescRcMode(d), 2);
     assert_int_equal(aclvencSetChannelDescRcMode(d, 3), ACL_ERROR_INVALID_PARAM);
     expect_msg("rcMode [3]");
     assert_int_equal(aclvencGetChannelDescRcMode(d), 2);
     assert_int_equal(aclvencGetChannelDescSrcRate(d), 25);
     assert_int_equal(aclvencGetChannelDescMaxBitRate(d), 3000);
-    assert_int_equal(aclvencGetChannelDescBufSize(d), 1 << 20);
-    assert_ptr_equal(aclvencGetChannelDescBufAddr(d), &buf);
+    assert_int_equal(aclvencGetChannelDescBufSize(d), 0);
+    assert_null(aclvencGetChannelDescBufAddr(d));
     uint32_t v = 0;
     size_t n = 0;
     assert_int_equal(aclvencGetChannelDescParam(d, ACL_VENC_SRC_RATE_UINT32, sizeof(v), &n, &v), ACL_SUCCESS);
