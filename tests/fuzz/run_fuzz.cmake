@@ -13,8 +13,13 @@ set(seed 1)
 if(DEFINED ENV{OA_FUZZ_SEED})
   set(seed $ENV{OA_FUZZ_SEED})
 endif()
+# $OA_FUZZ_RUNS: stop after that many executions as well (the long campaign's per-target goal)
+set(runs)
+if(DEFINED ENV{OA_FUZZ_RUNS})
+  set(runs -runs=$ENV{OA_FUZZ_RUNS})
+endif()
 execute_process(COMMAND ${FUZZER} -seed=${seed} -max_total_time=${SECONDS} -timeout=10 -rss_limit_mb=2048
-                        -artifact_prefix=${DIR}-artifacts/ -print_final_stats=1 ${DIR}/corpus
+                        -artifact_prefix=${DIR}-artifacts/ -print_final_stats=1 ${runs} ${DIR}/corpus
                 RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "the fuzzer found a problem (exit ${rc}); reproducer in ${DIR}-artifacts")
