@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/kernel_internal.h"
 #include "kt_harness.h"
 
 /* ---- Resize ---- */
@@ -811,6 +812,31 @@ static void test_reshape(void **state)
     oa_kop_destroy(op);
 }
 
+/* Fuzz finding 2 (docs/fuzzing.md): a float constant read where an integer is expected (TopK's k, an axis, a
+ * shape) holding 3e29 was converted to int64_t, which is undefined. The constant reader saturates; the op's own
+ * range checks then refuse the value. */
+static void test_const_reader_saturates_floats(void **state)
+{
+    (void)state;
+    float f[] = {3e29f, -3e29f, NAN, INFINITY, -INFINITY, 42.9f, -7.5f};
+    const int64_t fwant[] = {INT64_MAX, INT64_MIN, 0, INT64_MAX, INT64_MIN, 42, -7};
+    oa_ktensor t = {0};
+    int64_t n = (int64_t)(sizeof(f) / sizeof(f[0]));
+    oa_ktensor_set(&t, OA_KDT_F32, 1, &n);
+    t.data = f;
+    for (int64_t i = 0; i < n; i++) {
+        assert_int_equal(oa_kt_get_i64(&t, i), fwant[i]);
+    }
+    double d[] = {1e300, -1e300, 9223372036854775808.0, -9223372036854775808.0, 1099511627776.0};
+    const int64_t dwant[] = {INT64_MAX, INT64_MIN, INT64_MAX, INT64_MIN, 1099511627776};
+    n = (int64_t)(sizeof(d) / sizeof(d[0]));
+    oa_ktensor_set(&t, OA_KDT_F64, 1, &n);
+    t.data = d;
+    for (int64_t i = 0; i < n; i++) {
+        assert_int_equal(oa_kt_get_i64(&t, i), dwant[i]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -819,6 +845,7 @@ int main(void)
         cmocka_unit_test(test_threadpool), cmocka_unit_test(test_concurrent_runs),
         cmocka_unit_test(test_reshape),
         cmocka_unit_test(test_pool_sizes),
+        cmocka_unit_test(test_const_reader_saturates_floats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
