@@ -575,7 +575,7 @@ static bool sized_by_values(oa_op_type t)
 {
     const oa_infer_fn f = INFER[t];
     return f == oa_infer_expand || f == oa_infer_tile || f == oa_infer_fill || f == oa_infer_range ||
-           f == oa_infer_pad || f == oa_infer_resize || f == oa_infer_resize_nn;
+           f == oa_infer_pad || f == oa_infer_resize || f == oa_infer_resize_nn || f == oa_infer_one_hot;
 }
 
 static oa_status check_load_limit(const oa_infer_ctx *ctx)

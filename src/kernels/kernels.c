@@ -375,10 +375,12 @@ static oa_status check_io(oa_kop_type type, int n_in, const oa_ktensor *in, int 
  * size, so their outputs are bounded by the load limit (docs/model_api.md "Bounds the loader checks") when the
  * op is created, before a loader allocates them or a kernel sets up for them.
  */
-static oa_status check_load_limit(oa_kop_type type, int n_out, const oa_ktensor *out)
+static oa_status check_load_limit(oa_kop_type type, const void *params, int n_out, const oa_ktensor *out)
 {
+    const bool one_hot = type == OA_KOP_INDEX && params != NULL &&
+                         ((const oa_kindex_params *)params)->op == OA_KIDX_ONE_HOT; /* depth is a value */
     if (type != OA_KOP_PAD && type != OA_KOP_TILE && type != OA_KOP_EXPAND && type != OA_KOP_FILL &&
-        type != OA_KOP_RANGE && type != OA_KOP_RESIZE) {
+        type != OA_KOP_RANGE && type != OA_KOP_RESIZE && !one_hot) {
         return OA_OK;
     }
     const uint64_t limit = oa_load_limit_bytes();
@@ -419,7 +421,7 @@ oa_status oa_kernel_infer(oa_kop_type type, const void *params, int n_in, const 
     if ((st = f->infer(params, n_in, in, n_out, out)) != OA_OK) {
         return st;
     }
-    return check_load_limit(type, n_out, out);
+    return check_load_limit(type, params, n_out, out);
 }
 
 static oa_status check_outputs(oa_kop *op, const oa_ktensor *out)
@@ -430,7 +432,7 @@ static oa_status check_outputs(oa_kop *op, const oa_ktensor *out)
     }
     memcpy(exp, out, sizeof(oa_ktensor) * (size_t)op->n_out);
     oa_status st = op->fam->infer(op->has_params ? &op->params : NULL, op->n_in, op->in, op->n_out, exp);
-    if (st != OA_OK || (st = check_load_limit(op->type, op->n_out, exp)) != OA_OK) {
+    if (st != OA_OK || (st = check_load_limit(op->type, op->has_params ? &op->params : NULL, op->n_out, exp)) != OA_OK) {
         return st;
     }
     for (int i = 0; i < op->n_out; i++) {

@@ -12,6 +12,9 @@ check that the refusal names it.
     range_dyn.onnx   start i64 scalar -> Range(start, limit = const 10^10, delta = const 1) "range_from_input"
     expand_4m.onnx   x f32[1] -> Expand(shape = const [1024, 1024]) "expand_4m"       (4 MiB: loads and runs
                      under the default limit, refused under OPENACL_LOAD_LIMIT_MB=1)
+    onehot_big.onnx  x i64[4] -> OneHot(depth = const 2^40) "big_one_hot"            (16 TiB, static)
+    onehot_dyn.onnx  x i64[n] -> OneHot(depth = const 2^20) "one_hot_from_input"      (4 MiB per index: one
+                     index fits the default limit, 300 do not)
 
     gen_limit_models.py OUT_DIR
 """
@@ -67,6 +70,13 @@ def main():
     save(out, "expand_4m", [const("shape", np.array([1024, 1024], i64)),
                             helper.make_node("Expand", ["x", "shape"], ["y"], name="expand_4m")],
          [f32("x", [1])], [f32("y", [1024, 1024])])
+    values = const("values", np.array([0, 1], np.float32))
+    save(out, "onehot_big", [const("depth", np.array(2**40, i64)), values,
+                             helper.make_node("OneHot", ["x", "depth", "values"], ["y"], name="big_one_hot")],
+         [helper.make_tensor_value_info("x", TensorProto.INT64, [4])], [f32("y", [4, 2**40])], opset=11)
+    save(out, "onehot_dyn", [const("depth", np.array(2**20, i64)), values,
+                             helper.make_node("OneHot", ["x", "depth", "values"], ["y"], name="one_hot_from_input")],
+         [helper.make_tensor_value_info("x", TensorProto.INT64, ["n"])], [f32("y", ["n", 2**20])], opset=11)
 
 
 if __name__ == "__main__":

@@ -1,8 +1,8 @@
 /*
  * Outputs whose size comes from a value (issue 18, "every allocation
  * bounded"): a few bytes of a model or of an input can ask for any size, so
- * the outputs of Expand, Tile, Pad, Upsample/Resize, ConstantOfShape (Fill)
- * and Range are bounded by the load limit ($OPENACL_LOAD_LIMIT_MB,
+ * the outputs of Expand, Tile, Pad, Upsample/Resize, ConstantOfShape (Fill),
+ * Range and OneHot are bounded by the load limit ($OPENACL_LOAD_LIMIT_MB,
  * docs/model_api.md "Bounds the loader checks") and refused with
  * ACL_ERROR_GE_PARAM_INVALID and a message naming the node, instead of being
  * allocated. Models: gen_limit_models.py, converted by atc (fixture
@@ -10,7 +10,7 @@
  *   - static models (sizes in the plan): refused by aclmdlLoadFromFile and
  *     aclmdlLoadFromMem;
  *   - sizes read from an input at run time (ConstantOfShape of an input
- *     shape, Range from an input start): the model loads, the execution
+ *     shape, Range from an input start, OneHot of an input's length): the model loads, the execution
  *     asking for too much is refused, and one within the limit runs and
  *     gives the right values;
  *   - the limit is configurable: a 4 MiB Expand loads and runs under the
@@ -87,6 +87,12 @@ static void static_pad_refused(void **state)
     expect_load_refused("pad_big", "big_pad");
 }
 
+static void static_one_hot_refused(void **state)
+{
+    (void)state;
+    expect_load_refused("onehot_big", "big_one_hot");
+}
+
 static void static_upsample_refused(void **state)
 {
     (void)state;
@@ -97,7 +103,8 @@ static void static_upsample_refused(void **state)
  * One execution with one host input of in_len bytes and one output buffer of out_cap bytes; returns the
  * execution's code and, on success, the output's element count (from its run-time tensor desc) and bytes.
  */
-static aclError run_one(uint32_t id, const void *in, size_t in_len, void *out, size_t out_cap, size_t *out_elems)
+static aclError run_shaped(uint32_t id, const void *in, size_t in_len, int64_t in_len_dim, void *out, size_t out_cap,
+                           size_t *out_elems)
 {
     aclmdlDataset *din = aclmdlCreateDataset(), *dout = aclmdlCreateDataset();
     void *di = NULL, *dx = NULL;
@@ -106,7 +113,13 @@ static aclError run_one(uint32_t id, const void *in, size_t in_len, void *out, s
     OK_ACL(aclrtMemcpy(di, in_len, in, in_len, ACL_MEMCPY_HOST_TO_DEVICE));
     OK_ACL(aclmdlAddDatasetBuffer(din, aclCreateDataBuffer(di, in_len)));
     OK_ACL(aclmdlAddDatasetBuffer(dout, aclCreateDataBuffer(dx, out_cap)));
+    aclTensorDesc *td = NULL;
+    if (in_len_dim > 0) { /* a 1-D int64 input of unknown length: its shape through the dataset */
+        td = aclCreateTensorDesc(ACL_INT64, 1, &in_len_dim, ACL_FORMAT_ND);
+        OK_ACL(aclmdlSetDatasetTensorDesc(din, td, 0));
+    }
     const aclError e = aclmdlExecute(id, din, dout);
+    aclDestroyTensorDesc(td);
     if (e == ACL_SUCCESS) {
         aclTensorDesc *d = aclmdlGetDatasetTensorDesc(dout, 0); /* set for outputs of run-time shape only */
         *out_elems = d != NULL ? aclGetTensorDescElementCount(d) : 0;
@@ -119,6 +132,11 @@ static aclError run_one(uint32_t id, const void *in, size_t in_len, void *out, s
     OK_ACL(aclrtFree(di));
     OK_ACL(aclrtFree(dx));
     return e;
+}
+
+static aclError run_one(uint32_t id, const void *in, size_t in_len, void *out, size_t out_cap, size_t *out_elems)
+{
+    return run_shaped(id, in, in_len, 0, out, out_cap, out_elems);
 }
 
 static void constant_of_shape_from_input(void **state)
@@ -155,6 +173,30 @@ static void range_from_input(void **state)
     for (size_t i = 0; i < n; i++) {
         assert_int_equal(y[i], near_end + (int64_t)i);
     }
+    OK_ACL(aclmdlUnload(id));
+}
+
+/* OneHot's depth is a value: 2^20 floats (4 MiB) per index. 300 indices are refused before anything is
+ * allocated; one runs and sets its element. */
+static void one_hot_from_input(void **state)
+{
+    (void)state;
+    uint32_t id = 0;
+    OK_ACL(aclmdlLoadFromFile(model_path("onehot_dyn"), &id));
+    const size_t depth = (size_t)1 << 20;
+    float *y = malloc(depth * sizeof(float));
+    assert_non_null(y);
+    size_t n = 0;
+    static int64_t many[300];
+    EXPECT_ACL(run_shaped(id, many, sizeof many, 300, y, depth * sizeof(float), &n), ACL_ERROR_GE_PARAM_INVALID,
+               "one_hot_from_input");
+    const int64_t one = 2;
+    OK_ACL(run_shaped(id, &one, sizeof one, 1, y, depth * sizeof(float), &n));
+    assert_int_equal(n, depth);
+    for (size_t i = 0; i < depth; i++) {
+        assert_true(y[i] == (i == 2 ? 1.0f : 0.0f));
+    }
+    free(y);
     OK_ACL(aclmdlUnload(id));
 }
 
@@ -211,6 +253,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(static_upsample_refused),
         cmocka_unit_test(constant_of_shape_from_input),
         cmocka_unit_test(range_from_input),
+        cmocka_unit_test(static_one_hot_refused),
+        cmocka_unit_test(one_hot_from_input),
         cmocka_unit_test(limit_is_configurable),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
