@@ -224,11 +224,16 @@ static oa_status relocate_graph(load_ctx *lc, oa_graph *g, const uint8_t *part, 
         }
         const uint8_t *d = t->data;
         const void *to = NULL;
+        /* a constant at an offset its element type cannot be read from (a file's offset, not ours) is copied */
+        size_t al = oa_dtype_size(t->desc.dtype);
+        al = al < 1 ? 1 : al > 16 ? 16 : al;
         if (part != NULL && d >= part && (size_t)(d - part) <= part_size && t->size <= part_size - (size_t)(d - part)) {
             to = base + (d - part);
+            d = to;
         } else if (lc->keep != NULL && ((uintptr_t)d & 63u) == 0) {
             continue; /* inline, aligned, in the kept image */
-        } else {
+        }
+        if (to == NULL || ((uintptr_t)to % al) != 0) {
             void *m = own(lc, t->size);
             if (m == NULL) {
                 return OA_FAIL(OA_E_NOMEM, "constant %s (%zu bytes)", n->name, t->size);
