@@ -269,7 +269,7 @@ static oa_status cast_run(const oa_kop *op, const void *const *in, void *const *
     if (src == dst || (oa_kdtype_size(src) == oa_kdtype_size(dst) && !is_float(src) && !is_float(dst) &&
                        src != OA_KDT_BOOL && dst != OA_KDT_BOOL)) {
         if (out[0] != in[0]) {
-            memcpy(out[0], in[0], n * oa_kdtype_size(src));
+            memmove(out[0], in[0], n * oa_kdtype_size(src));
         }
         return OA_OK;
     }

@@ -705,7 +705,7 @@ static oa_status run_scatter_nd(const oa_kop *op, const void *const *in, void *c
         }
     }
     if (out[0] != in[0]) {
-        memcpy(out[0], in[0], (size_t)oa_ktensor_numel(x) * es);
+        memmove(out[0], in[0], (size_t)oa_ktensor_numel(x) * es);
     }
     for (int64_t t = 0; t < nt; t++) {
         int64_t off = 0;
@@ -738,7 +738,7 @@ static oa_status run_scatter_elements(const oa_kop *op, const void *const *in, v
         }
     }
     if (out[0] != in[0]) {
-        memcpy(out[0], in[0], (size_t)oa_ktensor_numel(x) * es);
+        memmove(out[0], in[0], (size_t)oa_ktensor_numel(x) * es);
     }
     int64_t c[OA_KMAX_DIMS] = {0};
     for (int64_t k = 0; k < n; k++) {

@@ -276,7 +276,7 @@ static oa_status red_run(const oa_kop *op, const void *const *in, void *const *o
     }
     if (s->identity) {
         if (out[0] != in[0]) {
-            memcpy(out[0], in[0], oa_ktensor_bytes(&op->in[0]));
+            memmove(out[0], in[0], oa_ktensor_bytes(&op->in[0]));
         }
         return OA_OK;
     }

@@ -760,7 +760,7 @@ static oa_status tile_run(const oa_kop *op, const void *const *in, void *const *
         return OA_FAIL(OA_E_PARAM, "Tile: NULL data pointer");
     }
     if (s->rank == 0) {
-        memcpy(out[0], in[0], s->esz);
+        memmove(out[0], in[0], s->esz);
         return OA_OK;
     }
     int64_t xin = s->xd[s->rank - 1], yin = s->yd[s->rank - 1];
@@ -934,7 +934,7 @@ static oa_status pad_run(const oa_kop *op, const void *const *in, void *const *o
     }
     int r = s->rank;
     if (r == 0) {
-        memcpy(out[0], in[0], s->esz);
+        memmove(out[0], in[0], s->esz);
         return OA_OK;
     }
     int64_t inner = s->yd[r - 1], rows = total / inner;
@@ -1256,8 +1256,8 @@ static oa_status copy_run(const oa_kop *op, const void *const *in, void *const *
     if (in[0] == NULL || out[0] == NULL) {
         return OA_FAIL(OA_E_PARAM, "Copy: NULL data pointer");
     }
-    if (in[0] != out[0]) {
-        memcpy(out[0], in[0], oa_ktensor_bytes(&op->in[0]));
+    if (in[0] != out[0]) { /* memmove: a plan read from a file may put the output over part of the input */
+        memmove(out[0], in[0], oa_ktensor_bytes(&op->in[0]));
     }
     return OA_OK;
 }
@@ -1321,7 +1321,7 @@ static oa_status reorder_run(const oa_kop *op, const void *const *in, void *cons
     const oa_ktensor *x = &op->in[0], *y = &op->out[0];
     if (x->layout == y->layout) {
         if (in[0] != out[0]) {
-            memcpy(out[0], in[0], oa_ktensor_bytes(x));
+            memmove(out[0], in[0], oa_ktensor_bytes(x));
         }
         return OA_OK;
     }
