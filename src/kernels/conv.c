@@ -1095,7 +1095,7 @@ static oa_status conv_setup(oa_kop *op)
     }
     s->use_dnnl = false;
     s->bf16 = oa_klowp_compute(op->params.conv.lowp) == OA_KLOWP_BF16 && oa_dnnl_enabled();
-    if (!s->bf16 && s2d_eligible(op, &s->g) && s->g.kh == 2 && s->g.kw == 2 && oa_env_long("OPENACL_DECONV_DIRECT", 1) != 0 &&
+    if (s2d_eligible(op, &s->g) && s->g.kh == 2 && s->g.kw == 2 && oa_env_long("OPENACL_DECONV_DIRECT", 1) != 0 &&
         (s->dc = oa_kdeconv2x2_for(oa_kisa_tier_used())) != NULL) {
         st = dc_setup(op, s, wf);
         free(wf);
@@ -1107,7 +1107,7 @@ static oa_status conv_setup(oa_kop *op)
         free(wf);
         return st;
     }
-    if (!s->bf16 && oa_dnnl_enabled() && oa_ktensor_numel(&op->out[0]) > 0 && s2d_eligible(op, &s->g)) {
+    if (oa_dnnl_enabled() && oa_ktensor_numel(&op->out[0]) > 0 && s2d_eligible(op, &s->g)) {
         st = s2d_setup(op, s, wf);
         if (st == OA_OK) {
             free(wf);
