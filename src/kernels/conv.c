@@ -1094,7 +1094,9 @@ static oa_status conv_setup(oa_kop *op)
         return st;
     }
     s->use_dnnl = false;
-    s->bf16 = oa_klowp_compute(op->params.conv.lowp) == OA_KLOWP_BF16 && oa_dnnl_enabled();
+    /* depthwise convs stay fp32: memory-bound, bf16 only adds error (docs/precision.md) */
+    s->bf16 = oa_klowp_compute(op->params.conv.lowp) == OA_KLOWP_BF16 && oa_dnnl_enabled() &&
+              !(s->g.g > 1 && s->g.ic == s->g.g);
     if (s2d_eligible(op, &s->g) && s->g.kh == 2 && s->g.kw == 2 && oa_env_long("OPENACL_DECONV_DIRECT", 1) != 0 &&
         (s->dc = oa_kdeconv2x2_for(oa_kisa_tier_used())) != NULL) {
         st = dc_setup(op, s, wf);

@@ -5,7 +5,8 @@
  * run bf16 ("onednn-bf16"): relative L2 <= 1e-2 against a double-precision
  * reference and outputs different from the fp32 operator's. Without it (or
  * under OPENACL_ISA=avx512, ctest test_kernels_lowp_isa_avx512) the request
- * falls back to fp32: outputs bit-identical to the fp32 operator's.
+ * falls back to fp32: outputs bit-identical to the fp32 operator's. Depthwise
+ * convolutions and products of two activations stay fp32 whatever the CPU.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -101,14 +102,19 @@ static double rel_l2(const kt_buf *y, const double *ref, int64_t n)
 
 /* The bf16 request against the fp32 operator and the reference. */
 static void expect_lowp(const kt_buf *y32, const kt_buf *ylp, const char *impl, const double *ref, int64_t n,
-                        const char *label)
+                        bool eligible, const char *label)
 {
     double e32 = rel_l2(y32, ref, n), elp = rel_l2(ylp, ref, n);
     if (e32 > 1e-5) {
         fail_msg("%s: fp32 relative L2 %.3g", label, e32);
     }
     const bool same = memcmp(y32->data, ylp->data, y32->bytes) == 0;
-    if (native_bf16()) {
+    if (!eligible) { /* kept in fp32 by design */
+        if (strstr(impl, "bf16") != NULL || !same) {
+            fail_msg("%s: must stay fp32: ran %s, outputs %s", label, impl, same ? "identical" : "differ from fp32");
+        }
+        print_message("%s: stays fp32 (bit-identical)\n", label);
+    } else if (native_bf16()) {
         if (strcmp(impl, "onednn-bf16") != 0 || elp > 1e-2 || elp < 1e-6 || same) {
             fail_msg("%s: bf16 request ran %s, relative L2 %.3g (fp32 %.3g), outputs %s", label, impl, elp, e32,
                      same ? "identical to fp32" : "differ");
@@ -124,11 +130,12 @@ static void expect_lowp(const kt_buf *y32, const kt_buf *ylp, const char *impl, 
     }
 }
 
-/* x [1, ic, h, w] -> conv k x k (pad k/2) + bias -> relu -> + residual; mode 0 NCHW, 1 NCHWc, 2 NCHW -> NCHWc */
-static void conv_case(int64_t ic, int64_t oc, int64_t h, int64_t k, int mode, int nthreads)
+/* x [1, ic, h, w] -> conv k x k (pad k/2, g groups) + bias -> relu -> + residual; mode 0 NCHW, 1 NCHWc,
+ * 2 NCHW -> NCHWc */
+static void conv_case(int64_t ic, int64_t oc, int64_t h, int64_t k, int64_t g, int mode, int nthreads)
 {
-    const int64_t p = k / 2, hw = h * h;
-    kt_buf x = kt_alloc(KT_D(OA_KDT_F32, 1, ic, h, h)), w = kt_alloc(KT_D(OA_KDT_F32, oc, ic, k, k));
+    const int64_t p = k / 2, hw = h * h, icg = ic / g, ocg = oc / g;
+    kt_buf x = kt_alloc(KT_D(OA_KDT_F32, 1, ic, h, h)), w = kt_alloc(KT_D(OA_KDT_F32, oc, icg, k, k));
     kt_buf b = kt_alloc(KT_D(OA_KDT_F32, oc)), r = kt_alloc(KT_D(OA_KDT_F32, 1, oc, h, h));
     kt_fill(&x, 1, -1, 1);
     kt_fill(&w, 2, -0.5, 0.5);
@@ -139,12 +146,12 @@ static void conv_case(int64_t ic, int64_t oc, int64_t h, int64_t k, int mode, in
         for (int64_t yy = 0; yy < h; yy++) {
             for (int64_t xx = 0; xx < h; xx++) {
                 double acc = kt_get(&b, o);
-                for (int64_t c = 0; c < ic; c++) {
+                for (int64_t c = 0; c < icg; c++) {
                     for (int64_t i = 0; i < k; i++) {
                         for (int64_t j = 0; j < k; j++) {
-                            int64_t iy = yy + i - p, ix = xx + j - p;
+                            int64_t iy = yy + i - p, ix = xx + j - p, ci = o / ocg * icg + c;
                             if (iy >= 0 && iy < h && ix >= 0 && ix < h) {
-                                acc += kt_get(&x, (c * h + iy) * h + ix) * kt_get(&w, ((o * ic + c) * k + i) * k + j);
+                                acc += kt_get(&x, (ci * h + iy) * h + ix) * kt_get(&w, ((o * icg + c) * k + i) * k + j);
                             }
                         }
                     }
@@ -165,6 +172,7 @@ static void conv_case(int64_t ic, int64_t oc, int64_t h, int64_t k, int mode, in
         cp.strides[0] = cp.strides[1] = 1;
         cp.pads[0] = cp.pads[1] = cp.pads[2] = cp.pads[3] = p;
         cp.out_nchwc = mode == 2;
+        cp.groups = g;
         cp.post.n = 2;
         cp.post.ops[0].kind = OA_KPOST_ACT;
         cp.post.ops[0].act = OA_KACT_RELU;
@@ -175,9 +183,9 @@ static void conv_case(int64_t ic, int64_t oc, int64_t h, int64_t k, int mode, in
         impl[lp] = kt_last_impl;
         yp[lp] = blk ? kt_plain_from_blocked(&y[lp]) : y[lp];
     }
-    expect_lowp(&yp[0], &yp[1], impl[1], ref, oc * hw,
-                kt_fmt("conv ic%lld oc%lld %lldx%lld k%lld %s thr%d", (long long)ic, (long long)oc, (long long)h,
-                       (long long)h, (long long)k, mode == 0 ? "NCHW" : (mode == 1 ? "NCHWc" : "NCHW->NCHWc"),
+    expect_lowp(&yp[0], &yp[1], impl[1], ref, oc * hw, !(g > 1 && g == ic),
+                kt_fmt("conv ic%lld oc%lld %lldx%lld k%lld g%lld %s thr%d", (long long)ic, (long long)oc,
+                       (long long)h, (long long)h, (long long)k, (long long)g, mode == 0 ? "NCHW" : (mode == 1 ? "NCHWc" : "NCHW->NCHWc"),
                        nthreads));
     for (int lp = 0; lp < 2; lp++) {
         if (blk) {
@@ -202,9 +210,11 @@ static void test_conv_bf16(void **state)
 {
     (void)state;
     for (int mode = 0; mode < 3; mode++) {
-        conv_case(32, 48, 14, 3, mode, 1 + mode % 2);
-        conv_case(64, 32, 9, 1, mode, 2 - mode % 2);
-        conv_case(3, 16, 20, 3, mode == 1 ? 2 : mode, 1); /* a 3-channel first conv (plain x) */
+        conv_case(32, 48, 14, 3, 1, mode, 1 + mode % 2);
+        conv_case(64, 32, 9, 1, 1, mode, 2 - mode % 2);
+        conv_case(3, 16, 20, 3, 1, mode == 1 ? 2 : mode, 1); /* a 3-channel first conv (plain x) */
+        conv_case(48, 48, 12, 3, 48, mode, 1 + mode % 2);    /* depthwise: stays fp32 */
+        conv_case(32, 64, 10, 5, 2, mode, 2);                 /* grouped 5x5 */
     }
 }
 
@@ -243,7 +253,7 @@ static void mm_case(int64_t m5, int64_t kk, int64_t n, bool trans_b, int nthread
         assert_int_equal(kt_run(OA_KOP_MATMUL, &mp, 3, ins, 0x6, 1, outs, nthreads), OA_OK);
         impl = kt_last_impl;
     }
-    expect_lowp(&y[0], &y[1], impl, ref, rows * n,
+    expect_lowp(&y[0], &y[1], impl, ref, rows * n, true,
                 kt_fmt("matmul [2,%lld,%lld] x %s[%lld,%lld] thr%d", (long long)m5, (long long)kk,
                        trans_b ? "T" : "", (long long)kk, (long long)n, nthreads));
     free(ref);
