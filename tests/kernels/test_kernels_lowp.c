@@ -272,6 +272,41 @@ static void test_matmul_bf16(void **state)
     mm_case(3, 17, 33, false, 2);
 }
 
+/* 2-D a stored transposed ([K, M], transpose_a) times constant b: one matrix, bf16 too */
+static void test_matmul_bf16_trans_a(void **state)
+{
+    (void)state;
+    const int64_t M = 40, K = 72, N = 56;
+    kt_buf a = kt_alloc(KT_D(OA_KDT_F32, K, M)), b = kt_alloc(KT_D(OA_KDT_F32, K, N));
+    kt_fill(&a, 10, -1, 1);
+    kt_fill(&b, 11, -0.5, 0.5);
+    double *ref = calloc((size_t)(M * N), sizeof(double));
+    for (int64_t i = 0; i < M; i++) {
+        for (int64_t j = 0; j < N; j++) {
+            for (int64_t q = 0; q < K; q++) {
+                ref[i * N + j] += kt_get(&a, q * M + i) * kt_get(&b, q * N + j);
+            }
+        }
+    }
+    kt_buf y[2] = {kt_alloc(KT_D(OA_KDT_F32, M, N)), kt_alloc(KT_D(OA_KDT_F32, M, N))};
+    const char *impl = NULL;
+    for (int lp = 0; lp < 2; lp++) {
+        oa_kmatmul_params mp;
+        memset(&mp, 0, sizeof mp);
+        mp.transpose_a = true;
+        mp.lowp = lp ? OA_KLOWP_BF16 : OA_KLOWP_NONE;
+        kt_buf *ins[3] = {&a, &b, NULL}, *outs[1] = {&y[lp]};
+        assert_int_equal(kt_run(OA_KOP_MATMUL, &mp, 3, ins, 0x2, 1, outs, 2), OA_OK);
+        impl = kt_last_impl;
+    }
+    expect_lowp(&y[0], &y[1], impl, ref, M * N, true, "matmul a^T [72,40] x [72,56] thr2");
+    free(ref);
+    kt_free(&y[0]);
+    kt_free(&y[1]);
+    kt_free(&a);
+    kt_free(&b);
+}
+
 /* Two activations (attention's products) stay fp32 whatever the request. */
 static void test_matmul_two_activations_fp32(void **state)
 {
@@ -301,6 +336,7 @@ int main(void)
         cmocka_unit_test(test_bf16_convert),
         cmocka_unit_test(test_conv_bf16),
         cmocka_unit_test(test_matmul_bf16),
+        cmocka_unit_test(test_matmul_bf16_trans_a),
         cmocka_unit_test(test_matmul_two_activations_fp32),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
