@@ -116,6 +116,29 @@ _mdl_fix(resnet50)
 oa_compat_test(oa_run_resnet50 PROGRAM ${_oa_run} ARGS --model ${_md}/om/resnet50.om --input ${_md}/inputs/resnet_x.bin
                --compare ${_md}/ref/resnet50 --top5 --output ${_md}/out FIXTURES ${_fx} LABELS models)
 
+# atc --precision_mode (docs/precision.md): the installed atc converts ResNet-50 and the BERT-like
+# model with an fp32 mode, a bf16 mode and an fp16-named mode; compat_tests/tools/check_precision.py
+# checks the fp32 results bit-identical, the lower-precision ones within 1e-2 of ONNX Runtime and
+# different from fp32 (skipped, exit 77, without AVX512-BF16), and the OPENACL_ISA=avx512 fallback.
+set(_prec_check ${CMAKE_CURRENT_LIST_DIR}/tools/check_precision.py ${OA_COMPAT_PREFIX}/bin/atc ${_oa_run})
+oa_compat_test(precision_resnet50 PROGRAM ${Python3_EXECUTABLE} ARGS ${_prec_check}
+               ${CMAKE_BINARY_DIR}/test-models/resnet50.onnx input:1,3,224,224 ${_md}/inputs/resnet_x.bin
+               ${_md}/ref/resnet50 ${_md}/precision/resnet50 --precision_mode=must_keep_origin_dtype
+               --precision_mode=allow_mix_precision_bf16 --precision_mode=allow_fp32_to_fp16
+               FIXTURES "models_inputs;model_ref_resnet50;onnx_models;compat_prefix" LABELS models)
+oa_compat_test(precision_bert PROGRAM ${Python3_EXECUTABLE} ARGS ${_prec_check}
+               ${CMAKE_BINARY_DIR}/test-models/bert.onnx
+               input_ids:1,128|attention_mask:1,128|token_type_ids:1,128
+               ${_md}/inputs/bert_ids.bin,${_md}/inputs/bert_mask.bin,${_md}/inputs/bert_type.bin
+               ${_md}/ref/bert ${_md}/precision/bert --precision_mode_v2=origin
+               --precision_mode_v2=mixed_bfloat16 --precision_mode_v2=mixed_float16
+               FIXTURES "models_inputs;model_ref_bert;onnx_models;compat_prefix" LABELS models)
+foreach(_t precision_resnet50 precision_bert)
+  if(TEST compat_${_t})
+    set_tests_properties(compat_${_t} PROPERTIES SKIP_RETURN_CODE 77)
+  endif()
+endforeach()
+
 # External weights: one model in modes 0/1/2, default directory, the
 # application's device memory, ACL_MDL_WEIGHT_PATH_PTR, two loads; the
 # refusal codes (src/file_constant/README.md).

@@ -35,8 +35,9 @@ ONLY=${OA_BENCH_ONLY:-} # e.g. "det rec": just those models
 run() { # name onnx input_shape inputs...
   name=$1; onnx=$2; shape=$3; shift 3
   if [ -n "$ONLY" ] && ! echo " $ONLY " | grep -q " $name "; then return 0; fi
+  # shellcheck disable=SC2086 # OA_BENCH_ATC_FLAGS: more atc flags, word-split on purpose
   "$B/tools/atc/atc" --framework=5 --soc_version=Ascend310P3 --model="$onnx" --output="$OUT/$name" \
-    "--input_shape=$shape" > "$OUT/$name.atc.log"
+    "--input_shape=$shape" ${OA_BENCH_ATC_FLAGS:-} > "$OUT/$name.atc.log"
   for t in 1 2; do
     "$B/bench/models/bench_models" --threads $t --passes "$P" --runs "$R" "$OUT/$name.om" "$onnx" "$@" |
       grep RESULT | sed "s/\$/, isa $ISA/" | tee -a "$LOG"

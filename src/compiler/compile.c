@@ -158,6 +158,28 @@ static oa_status shape_passes(oa_graph *g, const oa_compile_options *opt)
     return st;
 }
 
+/* --precision_mode(_v2): the request on the cube ops and in the model attrs (docs/precision.md) */
+static oa_status mark_precision(oa_compiled_model *cm, const oa_compile_options *opt)
+{
+    const char *dtype = NULL;
+    oa_status st = oa_precision_request(opt->precision_mode, opt->precision_mode_v2, &dtype);
+    if (st == OA_OK && opt->precision_mode != NULL && opt->precision_mode[0] != '\0') {
+        st = oa_attrs_set_str(cm->graph, &cm->model_attrs, "_oa_precision_mode", opt->precision_mode);
+    }
+    if (st == OA_OK && opt->precision_mode_v2 != NULL && opt->precision_mode_v2[0] != '\0') {
+        st = oa_attrs_set_str(cm->graph, &cm->model_attrs, "_oa_precision_mode_v2", opt->precision_mode_v2);
+    }
+    size_t marked = 0;
+    if (st == OA_OK) {
+        st = oa_pass_mark_precision(cm->graph, dtype, &marked);
+    }
+    if (st == OA_OK && dtype != NULL) {
+        OA_LOGI("precision: %zu convolutions / matrix products may compute in %s", marked,
+                strcmp(dtype, "DT_BF16") == 0 ? "bf16" : "fp16 (bf16 on CPUs, docs/precision.md)");
+    }
+    return st;
+}
+
 static oa_status set_model_attrs(oa_compiled_model *cm)
 {
     oa_graph *g = cm->graph;
@@ -413,6 +435,9 @@ static oa_status compile_impl(oa_graph *g, const oa_compile_options *opt, bool s
             .om_prefix = opt->om_path,
         };
         st = oa_fc_convert_consts(cm->graph, &fo, NULL);
+    }
+    if (st == OA_OK) {
+        st = mark_precision(cm, opt);
     }
     if (st == OA_OK && !cm->is_dynamic) {
         progress(opt, "plan memory");

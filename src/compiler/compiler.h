@@ -82,6 +82,11 @@ typedef struct oa_compile_options {
     uint64_t session_id;
     oa_compile_progress_fn progress;
     void *progress_ctx;
+    /* --precision_mode / --precision_mode_v2 (NULL or "": unset; docs/precision.md): a request for
+     * lower precision is recorded on the convolutions and matrix products and as the model attr
+     * _oa_precision_mode / _oa_precision_mode_v2 */
+    const char *precision_mode;
+    const char *precision_mode_v2;
 } oa_compile_options;
 
 /* Defaults: everything NULL/0, layout off. */

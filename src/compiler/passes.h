@@ -138,4 +138,16 @@ typedef enum oa_shape_class {
  * the first node with a dynamic output. */
 oa_shape_class oa_pass_classify(const oa_graph *g, const oa_node **first_dynamic);
 
+/*
+ * atc --precision_mode / --precision_mode_v2 (docs/precision.md). Request:
+ * *dtype = NULL for the modes that keep fp32 (must_keep_origin_dtype,
+ * force_fp32, origin, unset, the HiFloat8 modes), "DT_BF16" for the bf16
+ * modes, "DT_FLOAT16" for the fp16 ones; OA_E_PARAM with E10001 for an
+ * unknown value or both flags at once. Mark: every Conv2D, Conv2DTranspose,
+ * MatMul(V2), BatchMatMul(V2) and GEMM with an f32 x in g and its subgraphs
+ * gets `_oa_compute_dtype` = dtype (dtype NULL: nothing).
+ */
+OA_MUST_CHECK oa_status oa_precision_request(const char *mode, const char *mode_v2, const char **dtype);
+OA_MUST_CHECK oa_status oa_pass_mark_precision(oa_graph *g, const char *dtype, size_t *changed);
+
 #endif /* OA_COMPILER_PASSES_H */

@@ -88,6 +88,12 @@ typedef struct conv_state {
     bool winline;   /* post-ops all done by the output transform */
     bool win16;     /* input transform on whole 16-channel blocks (AVX-512, block 16) */
     oa_kwino_post wpost;
+    /* bf16 compute (docs/precision.md): bf16 weights and src descs; the primitives read
+     * bf16 copies of x made per run after the f32 workspace (xh_off bytes in); dst, bias
+     * and post-ops stay f32 */
+    bool bf16;
+    size_t xh_off;
+    int64_t xh_plain, xh_blk; /* elements of the plain / blocked bf16 copies (0: none) */
 } conv_state;
 
 static int64_t dflt1(int64_t v)
@@ -284,11 +290,16 @@ static oa_status fold_weights(const oa_kop *op, const geom *g, float **w_out, fl
 
 /* ---- oneDNN setup ---- */
 
-static void md_act(dnnl_memory_desc_t *md, bool blocked, int64_t c, int64_t h, int64_t w)
+static void md_act_dt(dnnl_memory_desc_t *md, bool blocked, int64_t c, int64_t h, int64_t w, dnnl_data_type_t dt)
 {
     dnnl_dims_t d = {1, c, h, w};
     dnnl_format_tag_t tag = blocked ? (oa_kernels_block() == 16 ? dnnl_nChw16c : dnnl_nChw8c) : dnnl_nchw;
-    dnnl_memory_desc_init_by_tag(md, 4, d, dnnl_f32, tag);
+    dnnl_memory_desc_init_by_tag(md, 4, d, dt, tag);
+}
+
+static void md_act(dnnl_memory_desc_t *md, bool blocked, int64_t c, int64_t h, int64_t w)
+{
+    md_act_dt(md, blocked, c, h, w, dnnl_f32);
 }
 
 static void release_slices(conv_state *s)
@@ -312,13 +323,14 @@ static oa_status make_slice(conv_state *s, slice *sl, const float *wf, int n_pos
     int64_t gr0 = G > 1 ? sl->c0 / ocg : 0, ng = G > 1 ? oc / ocg : 1;
     int64_t ic = G > 1 ? ng * icg : g->ic;
     sl->ic0 = G > 1 ? gr0 * icg : 0;
-    md_act(&sl->src_md, pblk(g) && !sl->src_plain, ic, g->ih, g->iw);
+    const dnnl_data_type_t cdt = s->bf16 ? dnnl_bf16 : dnnl_f32; /* src and packed weights */
+    md_act_dt(&sl->src_md, pblk(g) && !sl->src_plain, ic, g->ih, g->iw, cdt);
     md_act(&sl->dst_md, pblk(g), oc, g->oh, g->ow);
     dnnl_memory_desc_t wei_any, wei_user;
     int64_t kk = g->kh * g->kw;
     if (G == 1) {
         dnnl_dims_t wd = {oc, g->ic, g->kh, g->kw};
-        dnnl_memory_desc_init_by_tag(&wei_any, 4, wd, dnnl_f32, dnnl_format_tag_any);
+        dnnl_memory_desc_init_by_tag(&wei_any, 4, wd, cdt, dnnl_format_tag_any);
         if (!g->transpose) { /* oihw rows [c0, c1) */
             dnnl_dims_t st = {g->ic * kk, kk, g->kw, 1};
             dnnl_memory_desc_init_by_strides(&wei_user, 4, wd, dnnl_f32, st);
@@ -328,7 +340,7 @@ static oa_status make_slice(conv_state *s, slice *sl, const float *wf, int n_pos
         }
     } else {
         dnnl_dims_t wd = {ng, ocg, icg, g->kh, g->kw};
-        dnnl_memory_desc_init_by_tag(&wei_any, 5, wd, dnnl_f32, dnnl_format_tag_any);
+        dnnl_memory_desc_init_by_tag(&wei_any, 5, wd, cdt, dnnl_format_tag_any);
         if (!g->transpose) { /* goihw */
             dnnl_dims_t st = {ocg * icg * kk, icg * kk, kk, g->kw, 1};
             dnnl_memory_desc_init_by_strides(&wei_user, 5, wd, dnnl_f32, st);
@@ -376,8 +388,8 @@ static oa_status make_slice(conv_state *s, slice *sl, const float *wf, int n_pos
     const char *impl = NULL;
     dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl);
     if (getenv("OA_KERNELS_VERBOSE") != NULL) {
-        fprintf(stderr, "%s ic%lld %lldx%lld k%lldx%lld s%lld g%lld %s slice [%lld,%lld) of %lld, %s x, post-ops %d/%d fused: oneDNN impl %s\n",
-                g->transpose ? "deconv" : "conv", (long long)g->ic, (long long)g->ih, (long long)g->iw,
+        fprintf(stderr, "%s%s ic%lld %lldx%lld k%lldx%lld s%lld g%lld %s slice [%lld,%lld) of %lld, %s x, post-ops %d/%d fused: oneDNN impl %s\n",
+                g->transpose ? "deconv" : "conv", s->bf16 ? " bf16" : "", (long long)g->ic, (long long)g->ih, (long long)g->iw,
                 (long long)g->kh, (long long)g->kw, (long long)g->sh, (long long)g->g, g->blocked ? "NCHWc" : (g->iblk ? "NCHW(via NCHWc)" : "NCHW"),
                 (long long)sl->c0, (long long)sl->c1, (long long)g->oc, sl->src_plain ? "plain" : "blocked", taken,
                 s->post.n,
@@ -1035,6 +1047,23 @@ static void conv_release(oa_kop *op)
     op->state = NULL;
 }
 
+/* ---- bf16 (docs/precision.md): the bf16 copies of x the primitives read ---- */
+
+static void bf16_ws(oa_kop *op, conv_state *s)
+{
+    const geom *g = &s->g;
+    bool plain = false, blk = false;
+    for (int i = 0; i < s->nslices; i++) {
+        plain |= s->sl[i].src_plain;
+        blk |= !s->sl[i].src_plain;
+    }
+    s->xh_plain = plain ? g->n * g->ic * g->ih * g->iw : 0;
+    s->xh_blk = blk ? g->n * (pblk(g) ? oa_kc_padded(g->ic) : g->ic) * g->ih * g->iw : 0;
+    s->xh_off = (op->ws_size + 63) / 64 * 64;
+    op->ws_size = s->xh_off + ((size_t)s->xh_plain * 2 + 63) / 64 * 64 + (size_t)s->xh_blk * 2;
+    op->impl = "onednn-bf16";
+}
+
 static oa_status conv_setup(oa_kop *op)
 {
     conv_state *s = calloc(1, sizeof(*s));
@@ -1065,13 +1094,16 @@ static oa_status conv_setup(oa_kop *op)
         return st;
     }
     s->use_dnnl = false;
+    /* depthwise convs stay fp32: memory-bound, bf16 only adds error (docs/precision.md) */
+    s->bf16 = oa_klowp_compute(op->params.conv.lowp) == OA_KLOWP_BF16 && oa_dnnl_enabled() &&
+              !(s->g.g > 1 && s->g.ic == s->g.g);
     if (s2d_eligible(op, &s->g) && s->g.kh == 2 && s->g.kw == 2 && oa_env_long("OPENACL_DECONV_DIRECT", 1) != 0 &&
         (s->dc = oa_kdeconv2x2_for(oa_kisa_tier_used())) != NULL) {
         st = dc_setup(op, s, wf);
         free(wf);
         return st;
     }
-    int wm = wino_tile(&s->g);
+    int wm = s->bf16 ? 0 : wino_tile(&s->g); /* bf16: oneDNN's direct bf16 kernels instead */
     if (wm != 0) {
         st = wino_setup(op, s, wf, wm);
         free(wf);
@@ -1091,6 +1123,11 @@ static oa_status conv_setup(oa_kop *op)
         int saved = oa_dnnl_enter();
         oa_error_quiet_push(); /* a probe: failing layouts fall back to our kernels, no ERROR line */
         st = setup_dnnl(s, wf);
+        if (st != OA_OK && s->bf16) { /* no bf16 kernel for this conv: fp32 */
+            oa_error_clear();
+            s->bf16 = false;
+            st = setup_dnnl(s, wf);
+        }
         oa_error_quiet_pop();
         oa_dnnl_leave(saved);
         s->use_dnnl = st == OA_OK;
@@ -1108,6 +1145,9 @@ static oa_status conv_setup(oa_kop *op)
         if (s->g.iblk) { /* blocked copies of x and y */
             op->ws_size += sizeof(float) * (size_t)(s->g.n * (oa_kc_padded(s->g.ic) * s->g.ih * s->g.iw +
                                                              oa_kc_padded(s->g.oc) * s->g.oh * s->g.ow));
+        }
+        if (s->bf16) {
+            bf16_ws(op, s);
         }
     } else {
         s->wref = wf;
@@ -1173,7 +1213,28 @@ typedef struct conv_ctx {
     _Atomic size_t next;
     size_t ntasks;
     _Atomic int err;
+    /* bf16: the f32 sources of the bf16 copies, and the copies (same layout, same offsets) */
+    const float *xf_plain, *xf_blk;
+    const uint16_t *xh_plain, *xh_blk;
 } conv_ctx;
+
+/* bf16 (docs/precision.md): x as the primitives read it, converted once per run */
+static void bf16_prepare(const conv_state *s, conv_ctx *c, const void *const *in, void *ws, oa_threadpool *pool)
+{
+    const geom *g = &s->g;
+    uint16_t *h = (uint16_t *)(void *)((char *)ws + s->xh_off);
+    if (s->xh_plain > 0) {
+        c->xf_plain = g->iblk ? (const float *)in[0] : c->xplain;
+        c->xh_plain = h;
+        oa_kbf16_convert(pool, c->xf_plain, h, (size_t)s->xh_plain);
+        h += ((size_t)s->xh_plain * 2 + 63) / 64 * 64 / 2;
+    }
+    if (s->xh_blk > 0) {
+        c->xf_blk = g->iblk || s->xpack ? c->xb : (const float *)in[0];
+        c->xh_blk = h;
+        oa_kbf16_convert(pool, c->xf_blk, h, (size_t)s->xh_blk);
+    }
+}
 
 static void conv_dnnl_worker(void *vctx, size_t tid, size_t b, size_t e)
 {
@@ -1199,6 +1260,10 @@ static void conv_dnnl_worker(void *vctx, size_t tid, size_t b, size_t e)
             x = (g->iblk || s->xpack ? c->xb : (const float *)c->in[0]) + (n * ipad + sl->ic0) * ihw;
         }
         float *y = (g->iblk ? c->yb : c->y) + (n * opad + sl->c0) * ohw;
+        const void *xsrc = x;
+        if (s->bf16) {
+            xsrc = sl->src_plain ? (const void *)(c->xh_plain + (x - c->xf_plain)) : (const void *)(c->xh_blk + (x - c->xf_blk));
+        }
         if (s->has_sum) {
             const float *r = (const float *)c->in[s->add_in[0]] + (n * opad + sl->c0) * ohw;
             if (r != y) { /* residual into y; the primitive's sum post-op adds it */
@@ -1210,7 +1275,7 @@ static void conv_dnnl_worker(void *vctx, size_t tid, size_t b, size_t e)
         dnnl_dims_t sd = {(dnnl_dim_t)sl->scratch};
         dnnl_memory_desc_init_by_tag(&scr_md, 1, sd, dnnl_u8, dnnl_a);
         const dnnl_memory_desc_t *mds[5] = {&sl->src_md, &sl->wei_md, &sl->bias_md, &sl->dst_md, &scr_md};
-        void *ptrs[5] = {(void *)(uintptr_t)x, sl->wei, s->bias + sl->c0, y, c->ws + tid * c->ws_slot};
+        void *ptrs[5] = {(void *)(uintptr_t)xsrc, sl->wei, s->bias + sl->c0, y, c->ws + tid * c->ws_slot};
         int kinds[5] = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_BIAS, DNNL_ARG_DST, DNNL_ARG_SCRATCHPAD};
         if (oa_dnnl_exec(sl->prim, sl->scratch ? 5 : 4, kinds, mds, ptrs) != OA_OK) {
             atomic_store(&c->err, 1);
@@ -1369,6 +1434,9 @@ static oa_status conv_run(const oa_kop *op, const void *const *in, void *const *
                 oa_threadpool_parallel_for(pool, tasks, (size_t)(OA_KGRAIN_ELEMS / (bc.hw * 8 + 1) + 1),
                                            to_blocked_task, &bc);
             }
+        }
+        if (s->bf16) {
+            bf16_prepare(s, &c, in, ws, pool);
         }
         size_t nthr = oa_threadpool_size(pool);
         size_t cap = (size_t)oa_kernels_slices();

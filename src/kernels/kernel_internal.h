@@ -166,4 +166,10 @@ oa_kdeconv2x2_fn oa_kdeconv2x2_for(oa_kisa_tier t);
 /* Vector class of the tier in use: 0 ref, 1 avx2, 2 avx512 and above (isa.c). */
 int oa_kisa_level(void);
 
+/* ---- lower precision (lowp.c, docs/precision.md) ---- */
+/* y = bf16(x), round to nearest even (AVX512-BF16 when the tier has it). */
+void oa_kbf16_from_f32(const float *x, uint16_t *y, size_t n);
+/* The same split over the pool (NULL: on the caller). */
+void oa_kbf16_convert(oa_threadpool *pool, const float *x, uint16_t *y, size_t n);
+
 #endif /* OA_KERNELS_KERNEL_INTERNAL_H */

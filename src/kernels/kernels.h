@@ -204,6 +204,18 @@ int oa_kernels_block(void);
 /* Name of the ISA tier in use (oa_kisa_tier_name). */
 const char *oa_kernels_isa(void);
 
+/*
+ * Lower precision a model asked for (atc --precision_mode, docs/precision.md):
+ * a request, recorded per convolution / matrix product. OA_KLOWP_NONE keeps
+ * fp32. What the CPU then does is oa_klowp_compute(): OA_KLOWP_BF16 (bf16
+ * inputs and weights, fp32 accumulation and output) where the features in use
+ * include AVX512-BF16 or AMX-BF16 and oneDNN is enabled, else OA_KLOWP_NONE
+ * (fp32, one INFO line per process says so). An fp16 request computes in
+ * bf16 too: oneDNN 2.6 has no f16 convolution or matmul on CPUs.
+ */
+typedef enum oa_klowp { OA_KLOWP_NONE = 0, OA_KLOWP_BF16 = 1, OA_KLOWP_FP16 = 2 } oa_klowp;
+oa_klowp oa_klowp_compute(oa_klowp requested);
+
 /* ------------------------------------------------------------------------- */
 /* Ops                                                                        */
 
@@ -315,6 +327,7 @@ typedef struct oa_kconv_params {
      * source for few input channels). Ignored when x is already NCHWc. */
     bool out_nchwc;
     oa_kpost_chain post;
+    oa_klowp lowp; /* lower precision the model asked for (docs/precision.md) */
 } oa_kconv_params;
 
 /* --- Direct convolution (conv_ref.c): x [N, C, s...] with 1 to 3 spatial
@@ -345,6 +358,7 @@ typedef struct oa_kmatmul_params {
     bool transpose_a, transpose_b;
     float alpha, beta; /* 0/0 is read as 1/1 */
     oa_kpost_chain post;
+    oa_klowp lowp; /* lower precision the model asked for (docs/precision.md); constant b only */
 } oa_kmatmul_params;
 
 /* --- BatchNorm (inference) -----------------------------------------------

@@ -50,6 +50,10 @@ typedef struct mm_state {
     float *bcopy;  /* constant b, plain copy (when not pre-packed) */
     float *biascopy; /* constant bias */
     size_t scratch_max;
+    /* bf16 compute (docs/precision.md): constant b packed in bf16, a converted per run
+     * into the workspace at ah_off (bytes); bias, c and post-ops stay f32 */
+    bool bf16;
+    size_t ah_off;
 } mm_state;
 
 static oa_status mm_geometry(const oa_kmatmul_params *p, int n_in, const oa_ktensor *in, mm_geom *g,
@@ -191,11 +195,17 @@ static void mm_release(oa_kop *op)
 }
 
 /* logical [rows, cols] view of a row-major matrix with leading dimension ld (trans: stored transposed) */
-static void md_view(dnnl_memory_desc_t *md, int64_t rows, int64_t cols, int64_t ld, bool trans)
+static void md_view_dt(dnnl_memory_desc_t *md, int64_t rows, int64_t cols, int64_t ld, bool trans,
+                       dnnl_data_type_t dt)
 {
     dnnl_dims_t d = {rows, cols};
     dnnl_dims_t st = {trans ? 1 : ld, trans ? ld : 1};
-    dnnl_memory_desc_init_by_strides(md, 2, d, dnnl_f32, st);
+    dnnl_memory_desc_init_by_strides(md, 2, d, dt, st);
+}
+
+static void md_view(dnnl_memory_desc_t *md, int64_t rows, int64_t cols, int64_t ld, bool trans)
+{
+    md_view_dt(md, rows, cols, ld, trans, dnnl_f32);
 }
 
 /* One primitive for output block rows [m0, m1) x cols [n0, n1). */
@@ -203,12 +213,12 @@ static oa_status mm_make_slice(mm_state *s, mm_slice *sl, const void *bconst, in
 {
     const mm_geom *g = &s->g;
     int64_t rows = sl->m1 - sl->m0, cols = sl->n1 - sl->n0;
-    md_view(&sl->a_md, rows, g->K, g->ta ? g->M : g->K, g->ta);
+    md_view_dt(&sl->a_md, rows, g->K, g->ta ? g->M : g->K, g->ta, s->bf16 ? dnnl_bf16 : dnnl_f32);
     dnnl_memory_desc_t b_user, b_prim;
     md_view(&b_user, g->K, cols, g->tb ? g->K : g->N, g->tb);
     if (bconst != NULL) {
         dnnl_dims_t bd = {g->K, cols};
-        dnnl_memory_desc_init_by_tag(&b_prim, 2, bd, dnnl_f32, dnnl_format_tag_any);
+        dnnl_memory_desc_init_by_tag(&b_prim, 2, bd, s->bf16 ? dnnl_bf16 : dnnl_f32, dnnl_format_tag_any);
     } else {
         b_prim = b_user;
     }
@@ -371,9 +381,16 @@ static oa_status mm_setup(oa_kop *op)
         b_const = op->in[1].data != NULL;
     }
     s->use_dnnl = false;
+    /* bf16 for Linear layers: constant b, one a matrix (docs/precision.md) */
+    s->bf16 = b_const && g->nbatch == 1 && oa_klowp_compute(p->lowp) == OA_KLOWP_BF16;
     if (oa_dnnl_enabled() && g->M > 0 && g->N > 0 && g->K > 0 && g->nbatch > 0) {
         int saved = oa_dnnl_enter();
         st = mm_setup_dnnl(s, op, b_const);
+        if (st != OA_OK && s->bf16) { /* no bf16 kernel: fp32 */
+            oa_error_clear();
+            s->bf16 = false;
+            st = mm_setup_dnnl(s, op, b_const);
+        }
         oa_dnnl_leave(saved);
         s->use_dnnl = st == OA_OK;
     }
@@ -397,7 +414,13 @@ static oa_status mm_setup(oa_kop *op)
     if (s->use_dnnl) {
         op->impl = "onednn";
         op->ws_size = s->scratch_max == 0 ? 0 : (size_t)oa_kernels_slices() * ((s->scratch_max + 63) / 64 * 64);
+        if (s->bf16) { /* the bf16 copy of a */
+            s->ah_off = op->ws_size;
+            op->ws_size += (size_t)(g->M * g->K) * 2;
+            op->impl = "onednn-bf16";
+        }
     } else {
+        s->bf16 = false;
         s->post_from = 0;
         s->bias_in_dnnl = false;
         op->impl = "ref";
@@ -457,6 +480,7 @@ typedef struct mm_ctx {
     size_t ntasks;
     _Atomic int err;
     uint64_t deadline; /* the run scope's deadline (run_scope.h): slices after it are not started */
+    const uint16_t *ah; /* bf16: a converted (same layout) */
 } mm_ctx;
 
 static void mm_dnnl_worker(void *vctx, size_t tid, size_t b, size_t e)
@@ -476,6 +500,10 @@ static void mm_dnnl_worker(void *vctx, size_t tid, size_t b, size_t e)
         int64_t oa, ob;
         batch_offsets(g, bi, &oa, &ob);
         const float *a = (const float *)c->in[0] + oa + (g->ta ? sl->m0 : sl->m0 * g->K);
+        const void *asrc = a;
+        if (s->bf16) { /* one a matrix (oa == 0): same offset into the bf16 copy */
+            asrc = c->ah + (g->ta ? sl->m0 : sl->m0 * g->K);
+        }
         const float *bm = s->packed ? (const float *)sl->bpk
                                     : (s->bcopy ? s->bcopy : (const float *)c->in[1]) + ob +
                                           (g->tb ? sl->n0 * g->K : sl->n0);
@@ -490,7 +518,7 @@ static void mm_dnnl_worker(void *vctx, size_t tid, size_t b, size_t e)
         if (s->bias_in_dnnl) {
             biasp = (const float *)(s->biascopy ? s->biascopy : c->in[2]) + sl->n0;
         }
-        void *ptrs[5] = {(void *)(uintptr_t)a, (void *)(uintptr_t)bm, cm, (void *)(uintptr_t)biasp,
+        void *ptrs[5] = {(void *)(uintptr_t)asrc, (void *)(uintptr_t)bm, cm, (void *)(uintptr_t)biasp,
                          c->ws + tid * c->slot};
         int kinds[5] = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST, DNNL_ARG_BIAS, DNNL_ARG_SCRATCHPAD};
         int n = 3;
@@ -578,6 +606,11 @@ static oa_status mm_run(const oa_kop *op, const void *const *in, void *const *ou
         atomic_init(&c.next, 0);
         atomic_init(&c.err, 0);
         c.ntasks = (size_t)(g->nbatch * s->nslices);
+        if (s->bf16) {
+            uint16_t *ah = (uint16_t *)(void *)((char *)ws + s->ah_off);
+            oa_kbf16_convert(pool, in[0], ah, (size_t)(g->M * g->K));
+            c.ah = ah;
+        }
         size_t nthr = oa_threadpool_size(pool), cap = (size_t)oa_kernels_slices();
         nthr = nthr < cap ? nthr : cap;
         oa_threadpool_run_n(pool, nthr < c.ntasks ? nthr : c.ntasks, mm_dnnl_worker, &c);

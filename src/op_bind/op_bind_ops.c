@@ -214,6 +214,16 @@ static oa_status bind_conv_ref(oa_bctx *c, bool transpose)
     return OA_OK;
 }
 
+/* The compute precision the compiler recorded (`_oa_compute_dtype`, docs/precision.md). */
+static oa_klowp node_lowp(const oa_node *n)
+{
+    const char *v = oa_node_attr_str(n, "_oa_compute_dtype", "");
+    if (strcmp(v, "DT_BF16") == 0) {
+        return OA_KLOWP_BF16;
+    }
+    return strcmp(v, "DT_FLOAT16") == 0 ? OA_KLOWP_FP16 : OA_KLOWP_NONE;
+}
+
 static oa_status bind_conv(oa_bctx *c, bool transpose)
 {
     /* the packed path needs a constant filter (single operators give host values) */
@@ -234,6 +244,7 @@ static oa_status bind_conv(oa_bctx *c, bool transpose)
         return st;
     }
     p->groups = oa_node_attr_int(c->n, "groups", 1);
+    p->lowp = node_lowp(c->n);
     if (transpose && (st = hw_pair(c, "output_padding", 0, false, p->output_padding)) != OA_OK) {
         return st;
     }
@@ -313,6 +324,7 @@ static oa_status bind_matmul(oa_bctx *c, bool batch)
     p->transpose_a = attr_bool(c->n, batch ? "adj_x1" : "transpose_x1", false);
     p->transpose_b = attr_bool(c->n, batch ? "adj_x2" : "transpose_x2", false);
     p->alpha = p->beta = 1.0f;
+    p->lowp = node_lowp(c->n);
     int n_add = 0;
     uint32_t base = 0;
     oa_status st = oa_bind_post_ops(c, &p->post, true, &n_add, &base);
@@ -370,6 +382,7 @@ static oa_status bind_gemm(oa_bctx *c)
     b->has_params = true;
     p->transpose_a = attr_bool(c->n, "transpose_a", false);
     p->transpose_b = attr_bool(c->n, "transpose_b", false);
+    p->lowp = node_lowp(c->n);
     double alpha, beta;
     if (!slot_scalar(c, 3, &alpha) || !slot_scalar(c, 4, &beta)) {
         return BFAIL(c, OA_E_PARAM, "alpha and beta (inputs 3, 4) must be known scalars: constants or host values");

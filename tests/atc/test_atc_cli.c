@@ -321,9 +321,63 @@ static void unsupported_and_ignored(void **state)
     EXPECT_RUN(255, "E10001: Value 3 for parameter --framework is invalid.",
                "--mode=1 --framework=3 --om=%s --json=x.json", g_conv);
     EXPECT_RUN(255, "E10007", "--mode=3 --model=%s", g_conv);
-    EXPECT_RUN(255, "[WARNING] --precision_mode=allow_fp32_to_fp16 has no effect on a CPU build and is ignored.",
+    EXPECT_RUN(255, "[WARNING] --op_select_implmode=high_performance has no effect on a CPU build and is ignored.",
                "--model=missing.onnx --framework=5 --output=o --soc_version=Ascend310 "
-               "--precision_mode=allow_fp32_to_fp16");
+               "--op_select_implmode=high_performance");
+}
+
+/* --precision_mode / --precision_mode_v2 (docs/precision.md): bad values and the pair refused with
+ * E10001 before converting; a lower-precision mode is recorded in the .om (model attr and a
+ * _oa_compute_dtype on the conv), which --mode=1 shows; the fp32 modes record no op attr. */
+static void precision_mode(void **state)
+{
+    (void)state;
+    EXPECT_RUN(255, "E10001: Value bf8 for parameter --precision_mode is invalid. Reason: The value is not within the "
+               "range of values.",
+               "--model=%s --framework=5 --output=p --soc_version=Ascend310P3 --precision_mode=bf8", g_conv);
+    EXPECT_RUN(255, "E10001: Value mixed_fp8 for parameter --precision_mode_v2 is invalid.",
+               "--model=%s --framework=5 --output=p --soc_version=Ascend310P3 --precision_mode_v2=mixed_fp8", g_conv);
+    EXPECT_RUN(255, "--precision_mode and --precision_mode_v2 cannot be used together",
+               "--model=%s --framework=5 --output=p --soc_version=Ascend310P3 --precision_mode=force_fp16 "
+               "--precision_mode_v2=fp16", g_conv);
+    char path[600];
+    struct stat sb;
+    snprintf(path, sizeof(path), "%s/p.om", g_dir);
+    assert_int_not_equal(stat(path, &sb), 0); /* refused before converting */
+    static const struct {
+        const char *flag, *attr, *dtype;
+    } cases[] = {
+        {"--precision_mode=allow_mix_precision_bf16", "\"_oa_precision_mode\"", "\"DT_BF16\""},
+        {"--precision_mode=force_lowerprecision", "\"_oa_precision_mode\"", "\"DT_FLOAT16\""},
+        {"--precision_mode_v2=mixed_bfloat16", "\"_oa_precision_mode_v2\"", "\"DT_BF16\""},
+        {"--precision_mode=must_keep_origin_dtype", "\"_oa_precision_mode\"", NULL},
+        {"--precision_mode_v2=origin", "\"_oa_precision_mode_v2\"", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        EXPECT_RUN(0, "ATC run success", "--model=%s --framework=5 --output=p%zu --soc_version=Ascend310P3 %s", g_conv,
+                   i, cases[i].flag);
+        EXPECT_RUN(0, "ATC run success", "--mode=1 --om=p%zu.om --json=p%zu.json", i, i);
+        snprintf(path, sizeof(path), "%s/p%zu.json", g_dir, i);
+        FILE *f = fopen(path, "r");
+        assert_non_null(f);
+        static char text[1 << 17];
+        memset(text, 0, sizeof text);
+        assert_true(fread(text, 1, sizeof(text) - 1, f) > 100);
+        fclose(f);
+        const char *v = strchr(cases[i].flag, '=') + 1;
+        char *a = strstr(text, cases[i].attr);
+        if (a == NULL || strstr(a, v) == NULL) {
+            print_error("%s: model attr %s = %s not in the JSON\n", cases[i].flag, cases[i].attr, v);
+            fail();
+        }
+        char *d = strstr(text, "\"_oa_compute_dtype\"");
+        if (cases[i].dtype == NULL) {
+            assert_null(d);
+        } else if (d == NULL || strstr(d, cases[i].dtype) == NULL) {
+            print_error("%s: _oa_compute_dtype %s not in the JSON\n", cases[i].flag, cases[i].dtype);
+            fail();
+        }
+    }
 }
 
 /* --singleop: a missing JSON file is E10001; a good one writes CANN's file names. */
@@ -501,6 +555,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(unsupported_onnx_ops),
         cmocka_unit_test(spellings_and_conversion),
         cmocka_unit_test(external_weights),
+        cmocka_unit_test(precision_mode),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

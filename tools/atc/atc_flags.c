@@ -45,12 +45,13 @@ static atc_flag g_flags[] = {
     {"out_nodes", S, U, "", NULL, "Output nodes: \"node_name1:0;node_name1:1;node_name2:0\".", NULL, false},
     {"op_precision_mode", S, I, "", NULL, "Operator precision mode file.", NULL, false},
     {"allow_hf32", S, I, "", NULL, "Enable hf32 (true/false).", NULL, false},
-    {"precision_mode", S, I, "",
+    {"precision_mode", S, U, "",
      "force_fp16 force_fp32 cube_fp16in_fp32out allow_mix_precision allow_fp32_to_fp16 must_keep_origin_dtype "
-     "allow_mix_precision_fp16 allow_mix_precision_bf16 allow_fp32_to_bf16",
-     "Precision mode (the CPU computes in the model's types).", NULL, false},
-    {"precision_mode_v2", S, I, "", "fp16 origin cube_fp16in_fp32out mixed_float16 mixed_bfloat16 cube_hif8 mixed_hif8",
-     "Precision mode v2.", NULL, false},
+     "allow_mix_precision_fp16 allow_mix_precision_bf16 allow_fp32_to_bf16 force_lowerprecision",
+     "Precision mode: a lower-precision mode runs convolutions and matrix products in bf16 where the CPU has "
+     "native bf16 (docs/precision.md).", NULL, false},
+    {"precision_mode_v2", S, U, "", "fp16 origin cube_fp16in_fp32out mixed_float16 mixed_bfloat16 cube_hif8 mixed_hif8",
+     "Precision mode v2 (as --precision_mode; not together with it).", NULL, false},
     {"modify_mixlist", S, I, "", NULL, "Mixed precision list file.", NULL, false},
     {"keep_dtype", S, N, "", NULL, "Ops that keep their precision.", NULL, false},
     {"input_format", S, U, "", NULL, "Input format: NCHW (ONNX default), NHWC, ND, NCDHW, NDHWC.", NULL, false},

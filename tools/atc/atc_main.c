@@ -31,6 +31,7 @@
 #include "base/util.h"
 #include "compiler/compiler.h"
 #include "compiler/aipp_config.h"
+#include "compiler/passes.h"
 #include "file_constant/file_constant.h"
 
 #ifndef OA_ATC_VERSION
@@ -341,6 +342,11 @@ static oa_status gen_om(int argc, char **argv)
                        "E10009: --dynamic_batch_size, --dynamic_image_size, --input_shape_range, and --dynamic_dims "
                        "are mutually exclusive.");
     }
+    const char *lowp_dtype = NULL; /* checked before the (long) conversion */
+    if ((st = oa_precision_request(atc_str("precision_mode"), atc_str("precision_mode_v2"), &lowp_dtype)) != OA_OK) {
+        free(out_path);
+        return st;
+    }
     oa_aipp_config *aipp = NULL;
     if (atc_is_set("insert_op_conf") && (st = load_aipp_config(&aipp)) != OA_OK) {
         free(out_path);
@@ -356,6 +362,8 @@ static oa_status gen_om(int argc, char **argv)
     opt.out_nodes = atc_str("out_nodes");
     opt.aipp = aipp;
     opt.disable_reuse = atc_int("disable_reuse_memory") == 1;
+    opt.precision_mode = atc_str("precision_mode");
+    opt.precision_mode_v2 = atc_str("precision_mode_v2");
     if (atc_str("dynamic_batch_size")[0]) {
         opt.gear_kind = OA_GEAR_BATCH;
         opt.gears = atc_str("dynamic_batch_size");
