@@ -261,6 +261,7 @@ typedef enum oa_kact {
     OA_KACT_TANH,
     OA_KACT_GELU_ERF,     /* 0.5 x (1 + erf(x / sqrt 2))                  */
     OA_KACT_SWISH,        /* x * sigmoid(alpha*x)  (SiLU: alpha = 1)      */
+    OA_KACT_LINEAR,       /* alpha*x + beta (a constant scale / shift after an activation) */
     OA_KACT_COUNT
 } oa_kact;
 
