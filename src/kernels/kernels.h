@@ -513,8 +513,8 @@ typedef struct oa_ktranspose_params {
 } oa_ktranspose_params;
 
 /* --- ConcatD: inputs x0..x{N-1}, same dtype and rank, equal dims except
- * `axis`. Any dtype. NCHWc: axis 1 with every input's C a multiple of the
- * block except possibly the last. */
+ * `axis`. Any dtype. NCHWc: rank 4, axis 1; inputs whose C is not a block
+ * multiple (before the last) make the output gathered lane runs at a time. */
 typedef struct oa_kaxis_params {
     int64_t axis;
 } oa_kaxis_params;
