@@ -208,6 +208,35 @@ static bool match_silu(oa_node *p, const oa_use *u, match *m)
 }
 
 /*
+ *   y ─┬─▶ Mul(c) ─▶ Sigmoid ─┐
+ *      └──────────────────────▶ Mul ─▶     = Swish(c)  (Paddle's swish exports
+ *                                           x * Sigmoid(x * 1.0): PP-OCRv4 rec)
+ */
+static bool match_swish_scaled(oa_node *p, const oa_use *u, match *m)
+{
+    for (int first = 0; first < 2; first++) {
+        oa_node *sc = u[first].node, *mul = u[1 - first].node;
+        float c;
+        if (sc->type != OA_OP_MUL || sc->num_inputs != 2 || u[first].input > 1 ||
+            !oa_cp_input_scalar(sc, other(u[first].input), &c) || !isfinite(c)) {
+            continue;
+        }
+        oa_node *sg = only_use(sc);
+        if (sg == NULL || sg->type != OA_OP_SIGMOID || only_use(sg) != mul || !mul_of(mul, p, sg)) {
+            continue;
+        }
+        m->op = "Swish";
+        m->alpha = c;
+        push(m, sc);
+        push(m, sg);
+        push(m, mul);
+        m->final = mul;
+        return true;
+    }
+    return false;
+}
+
+/*
  * Erf-based Gelu, both operand orders:
  *   form 1:  Mul(Mul(y, 0.5), Add(Erf(y / sqrt2), 1))
  *   form 2:  Mul(Mul(y, Add(Erf(y / sqrt2), 1)), 0.5)
@@ -519,6 +548,10 @@ static oa_status fuse_next(oa_node *p, bool *did)
         if (!ok) {
             memset(&m, 0, sizeof(m));
             ok = match_silu(p, u, &m);
+        }
+        if (!ok) {
+            memset(&m, 0, sizeof(m));
+            ok = match_swish_scaled(p, u, &m);
         }
     } else if (nu == 1) {
         ok = match_single(p, u[0].node, u[0].input, &m);

@@ -100,6 +100,7 @@ OA_MUST_CHECK oa_status oa_pass_fold_input_affine(oa_graph *g, size_t *changed);
  *                x * 0.5 * (1 + Erf(x / sqrt 2)) (both operand orders) ->
  *                GeluErf;
  *                x * Sigmoid(x) -> Swish(1) (SiLU);
+ *                x * Sigmoid(x * c), c a constant scalar -> Swish(c);
  *   residual     Add(y, t) with t of y's exact static shape and dtype, not
  *                a constant -> "Add" post-op reading t from an extra input;
  *   affine       y*c, y+c, y-c, y/c with a constant finite scalar c ->

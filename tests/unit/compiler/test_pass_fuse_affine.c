@@ -4,7 +4,8 @@
  * becomes x*(1 + s) with Linear(1, 1) on the host of s. Each test draws its
  * graph; the values are checked by evaluating the original ops and the
  * fused post-op chain on sample inputs (the kernels' formulas,
- * src/kernels/kernels.h), and near misses must stay unfused.
+ * src/kernels/kernels.h), and near misses must stay unfused. Also
+ * x * Sigmoid(c * x) as Swish(c) (PP-OCRv4 rec's swish, c = 1.0).
  */
 #include "compiler_test_util.h"
 
@@ -51,6 +52,8 @@ static double run_chain(const oa_node *host, double v)
             v = v > 0 ? v : al[i] * v;
         } else if (strcmp(ops[i], "Linear") == 0) {
             v = al[i] * v + be[i];
+        } else if (strcmp(ops[i], "Swish") == 0) {
+            v = v / (1.0 + exp(-al[i] * v));
         } else {
             fail_msg("unexpected post-op %s", ops[i]);
         }
@@ -251,6 +254,53 @@ static void fuse_se_residual_refusals(void **state)
     }
 }
 
+/*
+ * PP-OCRv4 rec's swish on a MatMul (variant 0, c = 1.0) and on a conv with
+ * another scale and operand orders (variant 1, c = 0.5):
+ *
+ *   y ─┬─▶ Mul(c) ─▶ Sigmoid ─┐
+ *      └──────────────────────▶ Mul ─▶ Neg ─▶ out      = Swish(c)
+ *
+ * Near misses (variants 2, 3): a per-channel scale, and the scaled value
+ * also read elsewhere; then nothing fuses.
+ */
+static void fuse_swish_scaled(void **state)
+{
+    (void)state;
+    for (int variant = 0; variant < 4; variant++) {
+        oa_graph *g = ct_graph();
+        oa_node *host;
+        if (variant == 0) {
+            oa_node *a = tu_data(g, "a", OA_DT_FLOAT, "1,4,8");
+            host = ct_bin(g, OA_OP_BATCH_MAT_MUL_V2, "host", a, ct_f32(g, "w", "8,16", 0, 0.01f));
+        } else {
+            oa_node *x = tu_data(g, "x", OA_DT_FLOAT, "1,2,3,3");
+            host = ct_conv(g, "host", x, ct_f32(g, "w", "2,2,1,1", 1, 0), NULL);
+        }
+        const float c = variant == 0 ? 1.0f : 0.5f;
+        oa_node *cst = variant == 2 ? ct_f32(g, "c", "1,2,1,1", 0.5f, 0.25f) : ct_f32(g, "c", "", c, 0);
+        oa_node *sc = variant == 0 ? ct_bin(g, OA_OP_MUL, "scale", host, cst) : ct_bin(g, OA_OP_MUL, "scale", cst, host);
+        oa_node *sg = tu_op1(g, OA_OP_SIGMOID, "sig", 1, sc);
+        oa_node *mul = variant == 0 ? ct_bin(g, OA_OP_MUL, "mul", host, sg) : ct_bin(g, OA_OP_MUL, "mul", sg, host);
+        oa_node *neg = tu_op1(g, OA_OP_NEG, "after", 1, mul);
+        oa_node *outs[2] = {neg, sc};
+        (void)ct_out(g, outs, variant == 3 ? 2 : 1);
+        char buf[64];
+        assert_string_equal(fused(g, host, buf, sizeof(buf)), variant < 2 ? "Swish" : "");
+        if (variant < 2) {
+            assert_ptr_equal(oa_node_input_src(neg, 0, NULL), host);
+            assert_int_equal(ct_count(g, OA_OP_MUL) + ct_count(g, OA_OP_SIGMOID), 0);
+            for (size_t i = 0; i < sizeof(k_samples) / sizeof(k_samples[0]); i++) {
+                const double y = k_samples[i], want = y * (1.0 / (1.0 + exp(-(double)c * y)));
+                assert_float_equal(run_chain(host, y), want, 1e-6 * fmax(1.0, fabs(want)));
+            }
+        } else {
+            assert_int_equal(ct_count(g, OA_OP_MUL), 2);
+        }
+        oa_graph_destroy(g);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -259,6 +309,7 @@ int main(void)
         cmocka_unit_test(fuse_linear_refusals),
         cmocka_unit_test(fuse_se_residual),
         cmocka_unit_test(fuse_se_residual_refusals),
+        cmocka_unit_test(fuse_swish_scaled),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
