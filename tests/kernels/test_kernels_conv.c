@@ -577,11 +577,53 @@ static void test_conv_bad_params(void **state)
     oa_kop_destroy(NULL);
 }
 
+/* Squeeze-excitation's 1x1 convs on 1x1 maps run our GEMV ("gemv-1x1") when
+ * the tier has one, else oneDNN / the reference; both against the double
+ * reference with post-op chains (HardSigmoid + Linear, Relu, residual Add),
+ * batch 2, channel counts off the block, every layout mode. */
+static void test_conv_gemv_1x1(void **state)
+{
+    (void)state;
+    static const conv_case shapes[] = {
+        {2, 200, 1, 1, 50, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},
+        {1, 13, 1, 1, 37, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, false, false, 0, 0},
+    };
+    post_case pcs[3];
+    pcs[0] = post_act(OA_KACT_HARDSIGMOID, 0.2f, 0.5f);
+    pcs[0].post.n = 2;
+    pcs[0].post.ops[1].kind = OA_KPOST_ACT;
+    pcs[0].post.ops[1].act = OA_KACT_LINEAR;
+    pcs[0].post.ops[1].alpha = 1.0f;
+    pcs[0].post.ops[1].beta = 1.0f;
+    pcs[1] = post_act(OA_KACT_RELU, 0, 0);
+    pcs[1].fold_bn = true;
+    pcs[2] = post_none();
+    pcs[2].post.n = 1;
+    pcs[2].post.ops[0].kind = OA_KPOST_ADD;
+    const bool simd = oa_kgemv_for(oa_kisa_tier_used()) != NULL;
+    for (int off = 0; off < 2; off++) {
+        setenv("OPENACL_CONV_GEMV", off ? "0" : "1", 1);
+        for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++) {
+            for (int i = 0; i < 3; i++) {
+                for (int mode = 0; mode < 3; mode++) {
+                    run_case(&shapes[s], &pcs[i], mode, 1 + mode % 2, 700 + s * 10 + (size_t)i);
+                    if (simd && !off) {
+                        assert_string_equal(kt_last_impl, "gemv-1x1");
+                    } else {
+                        assert_string_not_equal(kt_last_impl, "gemv-1x1");
+                    }
+                }
+            }
+        }
+    }
+    unsetenv("OPENACL_CONV_GEMV");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_conv_shapes),
-        cmocka_unit_test(test_conv_epilogues),
+        cmocka_unit_test(test_conv_epilogues), cmocka_unit_test(test_conv_gemv_1x1),
         cmocka_unit_test(test_conv_wide_plain_entry),
         cmocka_unit_test(test_conv_winograd),
         cmocka_unit_test(test_conv_deconv2x2_direct),
