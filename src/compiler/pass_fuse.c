@@ -208,6 +208,35 @@ static bool match_silu(oa_node *p, const oa_use *u, match *m)
 }
 
 /*
+ *   y ─┬─▶ Mul(c) ─▶ Sigmoid ─┐
+ *      └──────────────────────▶ Mul ─▶     = Swish(c)  (Paddle's swish exports
+ *                                           x * Sigmoid(x * 1.0): PP-OCRv4 rec)
+ */
+static bool match_swish_scaled(oa_node *p, const oa_use *u, match *m)
+{
+    for (int first = 0; first < 2; first++) {
+        oa_node *sc = u[first].node, *mul = u[1 - first].node;
+        float c;
+        if (sc->type != OA_OP_MUL || sc->num_inputs != 2 || u[first].input > 1 ||
+            !oa_cp_input_scalar(sc, other(u[first].input), &c) || !isfinite(c)) {
+            continue;
+        }
+        oa_node *sg = only_use(sc);
+        if (sg == NULL || sg->type != OA_OP_SIGMOID || only_use(sg) != mul || !mul_of(mul, p, sg)) {
+            continue;
+        }
+        m->op = "Swish";
+        m->alpha = c;
+        push(m, sc);
+        push(m, sg);
+        push(m, mul);
+        m->final = mul;
+        return true;
+    }
+    return false;
+}
+
+/*
  * Erf-based Gelu, both operand orders:
  *   form 1:  Mul(Mul(y, 0.5), Add(Erf(y / sqrt2), 1))
  *   form 2:  Mul(Mul(y, Add(Erf(y / sqrt2), 1)), 0.5)
@@ -261,12 +290,51 @@ static bool match_gelu(oa_node *p, const oa_use *u, match *m)
     return false;
 }
 
-/* Single-reader activations and the residual Add. */
+/*
+ * y*c, c*y, y+c, c+y, y-c, y/c with a constant finite scalar c, as
+ * alpha*y + beta (PP-OCRv4's learnable affine after each HardSwish:
+ * Mul(c) then Add(d), two passes over the map otherwise).
+ */
+static bool scalar_linear(const oa_node *u, uint32_t slot, float *alpha, float *beta)
+{
+    float c;
+    if (u->num_inputs != 2 || !oa_cp_input_scalar(u, other(slot), &c) || !isfinite(c)) {
+        return false;
+    }
+    switch (u->type) {
+    case OA_OP_MUL:
+        *alpha = c;
+        *beta = 0.0f;
+        return true;
+    case OA_OP_ADD:
+        *alpha = 1.0f;
+        *beta = c;
+        return true;
+    case OA_OP_SUB:
+        *alpha = 1.0f;
+        *beta = -c;
+        return slot == 0;
+    case OA_OP_REAL_DIV:
+        *alpha = 1.0f / c;
+        *beta = 0.0f;
+        return slot == 0 && c != 0.0f && isfinite(*alpha);
+    default:
+        return false;
+    }
+}
+
+/* Single-reader activations, scalar affine steps and the residual Add. */
 static bool match_single(oa_node *p, oa_node *u, uint32_t slot, match *m)
 {
     float a, b;
     m->final = u;
     push(m, u);
+    if (scalar_linear(u, slot, &a, &b)) {
+        m->op = "Linear";
+        m->alpha = a;
+        m->beta = b;
+        return true;
+    }
     if (!(oa_op_flags(u->type) & OA_OPF_POST)) {
         return false; /* op_defs.inc: not fusible as a post-op */
     }
@@ -381,16 +449,29 @@ static oa_status chain_write(oa_node *p, const chain *c)
     return st;
 }
 
+/* True when a "Linear" entry joins the chain's last entry (also "Linear"). */
+static bool chain_merges(const chain *c, const char *op)
+{
+    return c->n > 0 && strcmp(op, "Linear") == 0 && strcmp(c->ops[c->n - 1], "Linear") == 0;
+}
+
 /* Applies a match to host p: records the post-op, wires a residual operand,
  * moves readers of the pattern's result to p and removes the pattern. */
 static oa_status apply(oa_node *p, const match *m)
 {
     chain c;
     chain_read(p, &c);
-    c.ops[c.n] = m->op;
-    c.alpha[c.n] = m->alpha;
-    c.beta[c.n] = m->beta;
-    c.n++;
+    if (chain_merges(&c, m->op)) {
+        /* a2 (a1 y + b1) + b2 = (a2 a1) y + (a2 b1 + b2) */
+        float *a1 = &c.alpha[c.n - 1], *b1 = &c.beta[c.n - 1];
+        *b1 = m->alpha * *b1 + m->beta;
+        *a1 = m->alpha * *a1;
+    } else {
+        c.ops[c.n] = m->op;
+        c.alpha[c.n] = m->alpha;
+        c.beta[c.n] = m->beta;
+        c.n++;
+    }
     oa_status st;
     if (m->res_src != NULL) {
         if (c.base < 0) {
@@ -425,7 +506,7 @@ static oa_status apply(oa_node *p, const match *m)
     if (st != OA_OK) {
         return st;
     }
-    st = oa_graph_replace_uses(m->final, 0, p, 0, NULL);
+    st = m->final != NULL ? oa_graph_replace_uses(m->final, 0, p, 0, NULL) : OA_OK;
     for (int i = m->count; i-- > 0 && st == OA_OK;) {
         st = oa_cp_remove_if_unused(m->nodes[i]);
         if (st == OA_OK && !m->nodes[i]->removed) {
@@ -445,7 +526,8 @@ static oa_status fuse_next(oa_node *p, bool *did)
     /* Unknown dims (-1) are fine: every pattern is elementwise on y with
      * scalar constants, so its result has y's shape whatever the dims turn
      * out to be; only the residual Add needs static shapes (match_single). */
-    if (c.n >= MAX_POST || y->dtype != OA_DT_FLOAT || y->shape.rank < 1 || p->num_outputs != 1) {
+    const bool full = c.n >= MAX_POST;
+    if ((full && !chain_merges(&c, "Linear")) || y->dtype != OA_DT_FLOAT || y->shape.rank < 1 || p->num_outputs != 1) {
         return OA_OK;
     }
     oa_use u[3];
@@ -467,10 +549,14 @@ static oa_status fuse_next(oa_node *p, bool *did)
             memset(&m, 0, sizeof(m));
             ok = match_silu(p, u, &m);
         }
+        if (!ok) {
+            memset(&m, 0, sizeof(m));
+            ok = match_swish_scaled(p, u, &m);
+        }
     } else if (nu == 1) {
         ok = match_single(p, u[0].node, u[0].input, &m);
     }
-    if (!ok) {
+    if (!ok || (full && !chain_merges(&c, m.op))) {
         return OA_OK;
     }
     /* Every swallowed node must produce only f32 of y's shape, read inside
@@ -484,6 +570,67 @@ static oa_status fuse_next(oa_node *p, bool *did)
     oa_status st = apply(p, &m);
     *did = st == OA_OK;
     return st;
+}
+
+/*
+ * Squeeze-excitation with a residual (PP-OCRv4 det's neck):
+ *
+ *   x ─┬──────────────────────────┐
+ *      ├─▶ Mul(x, s) ─────────────▶ Add ─▶        = Mul(x, s')
+ *   s ─┘   (s: [N,C,1,1] from a post-op host, e.g. Conv2D + HardSigmoid)
+ *
+ * x + x*s = x*(1 + s): the host of s gets one more post-op, Linear(1, 1)
+ * (merged into a trailing Linear), and the Add, a full pass over x, goes.
+ * s must be read only by the Mul, the Mul only by the Add, all f32.
+ */
+static oa_status fuse_se_residual(oa_node *add, bool *did)
+{
+    *did = false;
+    if (add->type != OA_OP_ADD || add->num_inputs != 2 || add->outputs[0].desc.dtype != OA_DT_FLOAT) {
+        return OA_OK;
+    }
+    for (uint32_t ms = 0; ms < 2; ms++) {
+        uint32_t xi, mi;
+        oa_node *mul = oa_node_input_src(add, ms, &mi), *x = oa_node_input_src(add, other(ms), &xi);
+        if (mul == NULL || x == NULL || mi != 0 || mul->type != OA_OP_MUL || mul->num_inputs != 2 ||
+            only_use(mul) != add || !oa_shape_equal(&mul->outputs[0].desc.shape, &add->outputs[0].desc.shape)) {
+            continue;
+        }
+        for (uint32_t xs = 0; xs < 2; xs++) {
+            uint32_t si, xj;
+            oa_node *h = oa_node_input_src(mul, other(xs), &si);
+            if (oa_node_input_src(mul, xs, &xj) != x || xj != xi || h == NULL || h == x || si != 0 ||
+                !oa_cp_is_post_op_host(h) || h->num_outputs != 1 || only_use(h) != mul ||
+                h->outputs[0].desc.dtype != OA_DT_FLOAT || x->outputs[xi].desc.dtype != OA_DT_FLOAT ||
+                !oa_shape_equal(&x->outputs[xi].desc.shape, &add->outputs[0].desc.shape)) {
+                continue;
+            }
+            chain c;
+            chain_read(h, &c);
+            if (c.n >= MAX_POST && !chain_merges(&c, "Linear")) {
+                continue;
+            }
+            match m;
+            memset(&m, 0, sizeof(m));
+            m.op = "Linear";
+            m.alpha = 1.0f;
+            m.beta = 1.0f;
+            oa_status st = apply(h, &m); /* no swallowed nodes: s keeps its readers */
+            const char *name = add->name;
+            if (st == OA_OK) {
+                st = oa_cp_add_original_names(mul, &name, 1);
+            }
+            if (st == OA_OK) {
+                st = oa_graph_replace_uses(add, 0, mul, 0, NULL);
+            }
+            if (st == OA_OK) {
+                st = oa_cp_remove_if_unused(add);
+            }
+            *did = st == OA_OK;
+            return st;
+        }
+    }
+    return OA_OK;
 }
 
 static oa_status fuse_graph(oa_graph *g, size_t *changed)
@@ -501,6 +648,17 @@ static oa_status fuse_graph(oa_graph *g, size_t *changed)
             if (did && changed) {
                 (*changed)++;
             }
+        }
+    }
+    for (oa_node *n = oa_graph_first_node(g), *nx; n; n = nx) {
+        nx = n->next; /* n may be removed */
+        bool did = false;
+        oa_status st = fuse_se_residual(n, &did);
+        if (st != OA_OK) {
+            return st;
+        }
+        if (did && changed) {
+            (*changed)++;
         }
     }
     oa_status st = oa_cp_dce_local(g, NULL);

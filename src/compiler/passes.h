@@ -100,8 +100,14 @@ OA_MUST_CHECK oa_status oa_pass_fold_input_affine(oa_graph *g, size_t *changed);
  *                x * 0.5 * (1 + Erf(x / sqrt 2)) (both operand orders) ->
  *                GeluErf;
  *                x * Sigmoid(x) -> Swish(1) (SiLU);
+ *                x * Sigmoid(x * c), c a constant scalar -> Swish(c);
  *   residual     Add(y, t) with t of y's exact static shape and dtype, not
- *                a constant -> "Add" post-op reading t from an extra input.
+ *                a constant -> "Add" post-op reading t from an extra input;
+ *   affine       y*c, y+c, y-c, y/c with a constant finite scalar c ->
+ *                "Linear" (alpha*y + beta), consecutive ones merged;
+ *   SE residual  Add(x, Mul(x, s)) with s a post-op host's output read only
+ *                by that Mul -> Mul(x, s) with Linear(1, 1) on s's host
+ *                (x + x*s = x*(1 + s)).
  * Every tensor that disappears must have been read only inside the pattern
  * (never a graph output). Needs inferred shapes.
  */

@@ -94,6 +94,7 @@ typedef struct conv_state {
     bool bf16;
     size_t xh_off;
     int64_t xh_plain, xh_blk; /* elements of the plain / blocked bf16 copies (0: none) */
+    oa_kgemv_fn gemv; /* 1x1 conv on a 1x1 map (squeeze-excitation): our GEMV on wref (gemv_run) */
 } conv_state;
 
 static int64_t dflt1(int64_t v)
@@ -1103,6 +1104,14 @@ static oa_status conv_setup(oa_kop *op)
         free(wf);
         return st;
     }
+    const geom *gg = &s->g; /* squeeze-excitation's 1x1 convs on 1x1 maps: a GEMV (oneDNN: ~3 us a call) */
+    if (!gg->transpose && gg->g == 1 && gg->kh == 1 && gg->kw == 1 && gg->ih == 1 && gg->iw == 1 && gg->oh == 1 &&
+        gg->ow == 1 && oa_env_long("OPENACL_CONV_GEMV", 1) != 0 &&
+        (s->gemv = oa_kgemv_for(oa_kisa_tier_used())) != NULL) {
+        s->wref = wf; /* [oc][ic]: the GEMV's rows */
+        op->impl = "gemv-1x1";
+        return OA_OK;
+    }
     int wm = s->bf16 ? 0 : wino_tile(&s->g); /* bf16: oneDNN's direct bf16 kernels instead */
     if (wm != 0) {
         st = wino_setup(op, s, wf, wm);
@@ -1372,6 +1381,22 @@ static void conv_ref_task(void *vctx, size_t tid, size_t b, size_t e)
     }
 }
 
+/* y = bias + W x per image (1x1 map: x and y are channel vectors, padded when
+ * blocked), then the post-ops; padding lanes end zero (epilogue_channels). */
+static void gemv_run(const conv_state *s, const oa_kop *op, const void *const *in, float *y)
+{
+    const geom *g = &s->g;
+    const bool xb = op->in[0].layout == OA_KLAYOUT_NCHWC;
+    const int64_t xs = xb ? oa_kc_padded(g->ic) : g->ic, ys = g->blocked ? oa_kc_padded(g->oc) : g->oc;
+    for (int64_t n = 0; n < g->n; n++) {
+        float *yn = y + n * ys;
+        memcpy(yn, s->bias, (size_t)g->oc * sizeof(float));
+        memset(yn + g->oc, 0, (size_t)(ys - g->oc) * sizeof(float));
+        s->gemv(s->wref, g->oc, g->ic, (const float *)in[0] + n * xs, yn);
+        epilogue_channels(s, in, y, n, 0, g->oc, 0);
+    }
+}
+
 static oa_status conv_run(const oa_kop *op, const void *const *in, void *const *out, void *ws, oa_threadpool *pool)
 {
     const conv_state *s = op->state;
@@ -1385,6 +1410,10 @@ static oa_status conv_run(const oa_kop *op, const void *const *in, void *const *
     }
     const geom *g = &s->g;
     if (oa_ktensor_numel(&op->out[0]) == 0) {
+        return OA_OK;
+    }
+    if (s->gemv != NULL) {
+        gemv_run(s, op, in, out[0]);
         return OA_OK;
     }
     if (s->dc != NULL) {

@@ -273,6 +273,7 @@ typedef enum oa_kact {
     OA_KACT_TANH,
     OA_KACT_GELU_ERF,     /* 0.5 x (1 + erf(x / sqrt 2))                  */
     OA_KACT_SWISH,        /* x * sigmoid(alpha*x)  (SiLU: alpha = 1)      */
+    OA_KACT_LINEAR,       /* alpha*x + beta (a constant scale / shift after an activation) */
     OA_KACT_COUNT
 } oa_kact;
 
@@ -526,8 +527,8 @@ typedef struct oa_ktranspose_params {
 } oa_ktranspose_params;
 
 /* --- ConcatD: inputs x0..x{N-1}, same dtype and rank, equal dims except
- * `axis`. Any dtype. NCHWc: axis 1 with every input's C a multiple of the
- * block except possibly the last. */
+ * `axis`. Any dtype. NCHWc: rank 4, axis 1; inputs whose C is not a block
+ * multiple (before the last) make the output gathered lane runs at a time. */
 typedef struct oa_kaxis_params {
     int64_t axis;
 } oa_kaxis_params;

@@ -140,6 +140,7 @@ static bool append_act(dnnl_post_ops_t po, oa_kact act, float a, float b)
     case OA_KACT_TANH: return dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_tanh, 0.0f, 0.0f) == dnnl_success;
     case OA_KACT_GELU_ERF: return dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_gelu_erf, 0.0f, 0.0f) == dnnl_success;
     case OA_KACT_SWISH: return dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_swish, a, 0.0f) == dnnl_success;
+    case OA_KACT_LINEAR: return dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_linear, a, b) == dnnl_success;
     default: return false;
     }
 }
@@ -166,7 +167,7 @@ dnnl_primitive_attr_t oa_dnnl_attr(const oa_kpost_chain *post, bool allow_sum, i
         return NULL;
     }
     int taken = 0;
-    bool had_sum = false;
+    bool had_sum = false, had_linear = false;
     for (int i = 0; post != NULL && i < post->n; i++) {
         const oa_kpost *p = &post->ops[i];
         if (p->kind == OA_KPOST_ADD) {
@@ -175,9 +176,15 @@ dnnl_primitive_attr_t oa_dnnl_attr(const oa_kpost_chain *post, bool allow_sum, i
             }
             had_sum = true;
         } else {
-            if (!act_mappable(p->act, p->alpha, p->beta) || !append_act(po, p->act, p->alpha, p->beta)) {
+            /* oneDNN 2.6's JIT convs compute a second eltwise_linear post-op with the
+             * first one's alpha/beta (measured: linear(2,0), linear(1,1) gives 4x):
+             * at most one per primitive, our epilogue does the rest */
+            const bool linear = p->act == OA_KACT_LINEAR || p->act == OA_KACT_HARDSIGMOID;
+            if ((linear && had_linear) || !act_mappable(p->act, p->alpha, p->beta) ||
+                !append_act(po, p->act, p->alpha, p->beta)) {
                 break;
             }
+            had_linear = had_linear || linear;
         }
         taken++;
     }

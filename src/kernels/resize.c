@@ -340,7 +340,7 @@ static oa_status rs_setup(oa_kop *op)
             l[o] = (float)(xs - (double)a);
         }
     }
-    op->impl = "ref";
+    op->impl = s->linear ? "ref" : "nearest";
     return OA_OK;
 }
 
@@ -368,6 +368,11 @@ static void rs_task(void *vctx, size_t tid, size_t b, size_t e)
             if (!s->linear) {
                 const char *xr = x + (size_t)(s->i0h[oh] * s->iw) * px;
                 char *yr = y + (size_t)(oh * s->ow) * px;
+                if (oh > 0 && s->i0h[oh] == s->i0h[oh - 1]) {
+                    /* the same source row as the row above (upsampling): copy that row */
+                    memcpy(yr, yr - (size_t)s->ow * px, (size_t)s->ow * px);
+                    continue;
+                }
                 if (px == 4) {
                     for (int64_t ow = 0; ow < s->ow; ow++) {
                         memcpy(yr + (size_t)ow * 4, xr + (size_t)s->i0w[ow] * 4, 4);

@@ -264,6 +264,11 @@ typedef struct cat_state {
     int64_t outer;
     size_t blk[64]; /* bytes per outer row of each input */
     size_t row;     /* bytes per outer row of y */
+    /* NCHWc with an input whose C is not a block multiple (before the last):
+     * output blocks gathered lane runs at a time (cat_gather) */
+    bool gather;
+    int64_t cb, hw, cout, ch[64];
+    size_t esz;
 } cat_state;
 
 static oa_status cat_infer(const void *params, int n_in, const oa_ktensor *in, int n_out, oa_ktensor *out)
@@ -290,9 +295,8 @@ static oa_status cat_infer(const void *params, int n_in, const oa_ktensor *in, i
                                (long long)in[i].dims[d], (long long)in[0].dims[d]);
             }
         }
-        if (in[0].layout == OA_KLAYOUT_NCHWC && (ax != 1 || (i < n_in - 1 && in[i].dims[1] % cb != 0))) {
-            return OA_FAIL(OA_E_PARAM, "ConcatD: NCHWc needs axis 1 and channel counts multiple of %lld "
-                                       "(except the last input)", (long long)cb);
+        if (in[0].layout == OA_KLAYOUT_NCHWC && (ax != 1 || r != 4)) {
+            return OA_FAIL(OA_E_PARAM, "ConcatD: NCHWc needs rank 4 and axis 1 (block %lld)", (long long)cb);
         }
         out[0].dims[ax] += in[i].dims[ax];
     }
@@ -327,13 +331,74 @@ static oa_status cat_setup(oa_kop *op)
         }
         s->blk[i] = b;
         s->row += b;
+        s->ch[i] = op->in[i].dims[1];
+        s->cout += s->ch[i];
+        s->gather = s->gather || (blocked && i < op->n_in - 1 && s->ch[i] % oa_kernels_block() != 0);
+    }
+    s->cb = oa_kernels_block();
+    s->esz = esz;
+    s->hw = blocked ? op->in[0].dims[2] * op->in[0].dims[3] : 0;
+    if (s->gather) {
+        op->impl = "nchwc-gather";
     }
     return OA_OK;
 }
 
+typedef struct cat_ctx {
+    const cat_state *s;
+    const void *const *in;
+    char *y;
+} cat_ctx;
+
+/* Output blocks [b, e) of all images (index = image * blocks + block): each
+ * lane run [l, l + len) comes from one input block, pixel by pixel; lanes
+ * past the last channel are zero (the padding of NCHWc). */
+static void cat_gather(void *vctx, size_t tid, size_t b, size_t e)
+{
+    (void)tid;
+    const cat_ctx *c = vctx;
+    const cat_state *s = c->s;
+    const int64_t cb = s->cb, hw = s->hw, ob_n = (s->cout + cb - 1) / cb;
+    const size_t px = (size_t)cb * s->esz; /* bytes per pixel of a block */
+    for (size_t idx = b; idx < e; idx++) {
+        const int64_t img = (int64_t)idx / ob_n, ob = (int64_t)idx % ob_n;
+        char *yb = c->y + ((size_t)(img * ob_n + ob) * (size_t)hw) * px;
+        int64_t lane = 0, off = 0;
+        for (int i = 0; i < s->n && lane < cb; i++) {
+            const int64_t end = off + s->ch[i], sb_n = (s->ch[i] + cb - 1) / cb; /* input i: channels [off, end) */
+            while (lane < cb && ob * cb + lane < end) {
+                const int64_t sc = ob * cb + lane - off, sl = sc % cb;
+                int64_t len = cb - (lane > sl ? lane : sl);
+                len = len < end - (ob * cb + lane) ? len : end - (ob * cb + lane);
+                const char *xb = (const char *)c->in[i] + ((size_t)(img * sb_n + sc / cb) * (size_t)hw) * px;
+                const size_t lo = (size_t)lane * s->esz, so = (size_t)sl * s->esz, n = (size_t)len * s->esz;
+                if (len == cb) {
+                    memcpy(yb, xb, (size_t)hw * px);
+                } else if (n == 32) { /* 8 f32 lanes: half of a 16-block (24-channel inputs) */
+                    for (int64_t p = 0; p < hw; p++) {
+                        memcpy(yb + (size_t)p * px + lo, xb + (size_t)p * px + so, 32);
+                    }
+                } else {
+                    for (int64_t p = 0; p < hw; p++) {
+                        memcpy(yb + (size_t)p * px + lo, xb + (size_t)p * px + so, n);
+                    }
+                }
+                lane += len;
+            }
+            off = end;
+        }
+        if (lane < cb) {
+            const size_t lo = (size_t)lane * s->esz, n = (size_t)(cb - lane) * s->esz;
+            for (int64_t p = 0; p < hw; p++) {
+                memset(yb + (size_t)p * px + lo, 0, n);
+            }
+        }
+    }
+}
+
 static oa_status cat_run(const oa_kop *op, const void *const *in, void *const *out, void *ws, oa_threadpool *pool)
 {
-    (void)ws, (void)pool;
+    (void)ws;
     const cat_state *s = op->state;
     if (out[0] == NULL) {
         return OA_FAIL(OA_E_PARAM, "ConcatD: NULL output");
@@ -342,6 +407,13 @@ static oa_status cat_run(const oa_kop *op, const void *const *in, void *const *o
         if (in[i] == NULL && s->blk[i] > 0) {
             return OA_FAIL(OA_E_PARAM, "ConcatD: input %d is NULL", i);
         }
+    }
+    if (s->gather) {
+        cat_ctx c = {s, in, out[0]};
+        const int64_t blocks = s->outer * ((s->cout + s->cb - 1) / s->cb);
+        oa_threadpool_parallel_for(pool, (size_t)blocks, (size_t)(OA_KGRAIN_ELEMS / (s->hw * s->cb + 1) + 1), cat_gather,
+                                   &c);
+        return OA_OK;
     }
     char *y = out[0];
     for (int64_t o = 0; o < s->outer; o++) {

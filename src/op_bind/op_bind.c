@@ -339,6 +339,7 @@ static const struct {
     {"HardSigmoid", OA_KACT_HARDSIGMOID}, {"HardSwish", OA_KACT_HARDSWISH},
     {"MulHardSigmoid", OA_KACT_MUL_HARDSIGMOID}, {"Sigmoid", OA_KACT_SIGMOID}, {"Tanh", OA_KACT_TANH},
     {"GeluErf", OA_KACT_GELU_ERF},    {"Swish", OA_KACT_SWISH},
+    {"Linear", OA_KACT_LINEAR},
 };
 
 oa_status oa_bind_post_ops(oa_bctx *c, oa_kpost_chain *post, bool allow_add, int *n_add, uint32_t *base)

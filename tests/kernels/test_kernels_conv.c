@@ -33,6 +33,7 @@ static double act_ref(oa_kact a, double x, double al, double be)
     case OA_KACT_TANH: return tanh(x);
     case OA_KACT_GELU_ERF: return 0.5 * x * (1 + erf(x / sqrt(2.0)));
     case OA_KACT_SWISH: return x / (1 + exp(-al * x));
+    case OA_KACT_LINEAR: return al * x + be;
     default: return x;
     }
 }
@@ -304,7 +305,7 @@ static void test_conv_shapes(void **state)
 static void test_conv_epilogues(void **state)
 {
     (void)state;
-    post_case pcs[13];
+    post_case pcs[16];
     int n = 0;
     pcs[n++] = post_act(OA_KACT_RELU, 0, 0);
     pcs[n++] = post_act(OA_KACT_CLIP, 0, 6);
@@ -329,11 +330,38 @@ static void test_conv_epilogues(void **state)
     res2.post.n = 2;
     res2.post.ops[1].kind = OA_KPOST_ADD;
     pcs[n++] = res2;
+    /* PP-OCRv4 det: HardSwish then its learnable affine (the compiler's Linear) */
+    post_case aff = post_act(OA_KACT_HARDSWISH, 0, 0);
+    aff.post.n = 2;
+    aff.post.ops[1].kind = OA_KPOST_ACT;
+    aff.post.ops[1].act = OA_KACT_LINEAR;
+    aff.post.ops[1].alpha = 0.633f;
+    aff.post.ops[1].beta = -0.547f;
+    pcs[n++] = aff;
+    /* squeeze-excitation's 1 + HardSigmoid */
+    post_case se = post_act(OA_KACT_HARDSIGMOID, 1.0f / 6.0f, 0.5f);
+    se.post.n = 2;
+    se.post.ops[1].kind = OA_KPOST_ACT;
+    se.post.ops[1].act = OA_KACT_LINEAR;
+    se.post.ops[1].alpha = 1.0f;
+    se.post.ops[1].beta = 1.0f;
+    pcs[n++] = se;
+    /* two Linear entries apart (oneDNN takes only the first one, onednn.c) */
+    post_case lin2 = post_act(OA_KACT_LINEAR, 2.0f, 0.5f);
+    lin2.post.n = 3;
+    lin2.post.ops[1].kind = OA_KPOST_ACT;
+    lin2.post.ops[1].act = OA_KACT_RELU;
+    lin2.post.ops[2].kind = OA_KPOST_ACT;
+    lin2.post.ops[2].act = OA_KACT_LINEAR;
+    lin2.post.ops[2].alpha = -1.0f;
+    lin2.post.ops[2].beta = 1.0f;
+    pcs[n++] = lin2;
     static const conv_case shapes[] = {
         {1, 16, 12, 12, 24, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},
         {1, 24, 15, 15, 24, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 24, true, false, 0, 0},
         {1, 13, 9, 11, 13, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0},
         {1, 16, 8, 8, 8, 2, 2, 2, 2, 0, 0, 0, 0, 1, 1, 1, true, true, 0, 0},
+        {1, 24, 1, 1, 96, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0}, /* squeeze-excitation 1x1 map */
     };
     for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++) {
         for (int i = 0; i < n; i++) {
@@ -549,11 +577,53 @@ static void test_conv_bad_params(void **state)
     oa_kop_destroy(NULL);
 }
 
+/* Squeeze-excitation's 1x1 convs on 1x1 maps run our GEMV ("gemv-1x1") when
+ * the tier has one, else oneDNN / the reference; both against the double
+ * reference with post-op chains (HardSigmoid + Linear, Relu, residual Add),
+ * batch 2, channel counts off the block, every layout mode. */
+static void test_conv_gemv_1x1(void **state)
+{
+    (void)state;
+    static const conv_case shapes[] = {
+        {2, 200, 1, 1, 50, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},
+        {1, 13, 1, 1, 37, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, false, false, 0, 0},
+    };
+    post_case pcs[3];
+    pcs[0] = post_act(OA_KACT_HARDSIGMOID, 0.2f, 0.5f);
+    pcs[0].post.n = 2;
+    pcs[0].post.ops[1].kind = OA_KPOST_ACT;
+    pcs[0].post.ops[1].act = OA_KACT_LINEAR;
+    pcs[0].post.ops[1].alpha = 1.0f;
+    pcs[0].post.ops[1].beta = 1.0f;
+    pcs[1] = post_act(OA_KACT_RELU, 0, 0);
+    pcs[1].fold_bn = true;
+    pcs[2] = post_none();
+    pcs[2].post.n = 1;
+    pcs[2].post.ops[0].kind = OA_KPOST_ADD;
+    const bool simd = oa_kgemv_for(oa_kisa_tier_used()) != NULL;
+    for (int off = 0; off < 2; off++) {
+        setenv("OPENACL_CONV_GEMV", off ? "0" : "1", 1);
+        for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++) {
+            for (int i = 0; i < 3; i++) {
+                for (int mode = 0; mode < 3; mode++) {
+                    run_case(&shapes[s], &pcs[i], mode, 1 + mode % 2, 700 + s * 10 + (size_t)i);
+                    if (simd && !off) {
+                        assert_string_equal(kt_last_impl, "gemv-1x1");
+                    } else {
+                        assert_string_not_equal(kt_last_impl, "gemv-1x1");
+                    }
+                }
+            }
+        }
+    }
+    unsetenv("OPENACL_CONV_GEMV");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_conv_shapes),
-        cmocka_unit_test(test_conv_epilogues),
+        cmocka_unit_test(test_conv_epilogues), cmocka_unit_test(test_conv_gemv_1x1),
         cmocka_unit_test(test_conv_wide_plain_entry),
         cmocka_unit_test(test_conv_winograd),
         cmocka_unit_test(test_conv_deconv2x2_direct),

@@ -190,6 +190,71 @@ static void test_concat_split(void **state)
     kt_free(&yp);
 }
 
+/*
+ * NCHWc concat along channels with inputs whose C is not a block multiple
+ * (PP-OCRv4 det's neck: 4 x 24 channels; lane runs gathered from two input
+ * blocks per output block) against the plain concat of the same values;
+ * the padding lanes of the last output block must be zero. 1 and 2 threads.
+ */
+static void test_concat_nchwc_unaligned(void **state)
+{
+    (void)state;
+    static const int64_t cases[][5] = {{4, 24, 24, 24, 24}, {4, 3, 13, 5, 24}, {2, 24, 7, 0, 0}, {3, 1, 17, 2, 0}};
+    for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        const int n_in = (int)cases[k][0];
+        kt_buf x[4], xb[4], *cins[4];
+        oa_ktensor dx[4];
+        int64_t cout = 0, off[4];
+        for (int i = 0; i < n_in; i++) {
+            dx[i] = KT_D(OA_KDT_F32, 2, cases[k][1 + i], 5, 6);
+            x[i] = kt_alloc(dx[i]);
+            kt_fill(&x[i], (unsigned)(10 * k + (size_t)i + 1), -2, 2);
+            xb[i] = kt_blocked_from_plain(&x[i]);
+            cins[i] = &xb[i];
+            off[i] = cout;
+            cout += cases[k][1 + i];
+        }
+        oa_ktensor yd = KT_D(OA_KDT_F32, 2, cout, 5, 6);
+        double *ref = alloc_ref(&yd);
+        for (int64_t e = 0; e < oa_ktensor_numel(&yd); e++) {
+            int64_t idx[4];
+            unravel(&yd, e, idx);
+            int i = n_in - 1;
+            while (idx[1] < off[i]) {
+                i--;
+            }
+            idx[1] -= off[i];
+            ref[e] = kt_get(&x[i], ravel(&dx[i], idx));
+        }
+        yd.layout = OA_KLAYOUT_NCHWC;
+        for (int thr = 1; thr <= 2; thr++) {
+            kt_buf y = kt_alloc(yd);
+            memset(y.data, 0x7f, y.bytes); /* padding lanes must be written */
+            oa_kaxis_params p = {.axis = 1};
+            kt_buf *couts[1] = {&y};
+            assert_int_equal(kt_run(OA_KOP_CONCAT, &p, n_in, cins, 0, 1, couts, thr), OA_OK);
+            kt_buf yp = kt_plain_from_blocked(&y);
+            kt_expect_equal(&yp, ref, kt_fmt("NCHWc concat case %zu, %d thread(s)", k, thr));
+            const int64_t cb = oa_kernels_block(), cp = (cout + cb - 1) / cb * cb;
+            const float *yv = y.data;
+            for (int64_t img = 0; img < 2; img++) {
+                for (int64_t pix = 0; pix < 30; pix++) {
+                    for (int64_t c = cout; c < cp; c++) {
+                        assert_true(yv[((img * (cp / cb) + c / cb) * 30 + pix) * cb + c % cb] == 0.0f);
+                    }
+                }
+            }
+            kt_free(&y);
+            kt_free(&yp);
+        }
+        free(ref);
+        for (int i = 0; i < n_in; i++) {
+            kt_free(&x[i]);
+            kt_free(&xb[i]);
+        }
+    }
+}
+
 typedef struct slice_case {
     oa_ktensor x;
     int n;
@@ -612,6 +677,7 @@ int main(void)
         cmocka_unit_test(test_gather),    cmocka_unit_test(test_pad),
         cmocka_unit_test(test_tile_expand_fill_range_copy),
         cmocka_unit_test(test_reorder),   cmocka_unit_test(test_shape_bad_params),
+        cmocka_unit_test(test_concat_nchwc_unaligned),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
