@@ -64,7 +64,7 @@ typedef struct conv_state {
     /* oneDNN */
     bool use_dnnl;
     int nslices;
-    slice sl[MAX_SLICES];
+    slice *sl; /* [nslices], allocated for the plan (docs/memory.md "Kernel state") */
     float *bias; /* folded bias [oc] */
     size_t scratch_max;
     bool src_plain; /* some slice reads the plain copy of x (made per run in the workspace) */
@@ -238,24 +238,28 @@ static oa_status deconv_infer(const void *params, int n_in, const oa_ktensor *in
 
 /* ---- folding ---- */
 
-/* Folded weights (same layout as the filter input) and bias. */
+/* Folded weights (same layout as the filter input) and bias. Without a
+ * BatchNorm to fold, *w_out is NULL and the filter is read where it lives:
+ * no transient copy of the weights at create (docs/memory.md "Kernel state"). */
 static oa_status fold_weights(const oa_kop *op, const geom *g, float **w_out, float **b_out)
 {
     const oa_ktensor *w = &op->in[1];
     int64_t wn = oa_ktensor_numel(w);
-    float *wf = malloc(sizeof(float) * (size_t)(wn > 0 ? wn : 1));
+    const oa_kconv_params *p = &op->params.conv;
+    float *wf = p->fold_bn ? malloc(sizeof(float) * (size_t)(wn > 0 ? wn : 1)) : NULL;
     float *bf = calloc((size_t)(g->oc > 0 ? g->oc : 1), sizeof(float));
-    if (wf == NULL || bf == NULL) {
+    if ((p->fold_bn && wf == NULL) || bf == NULL) {
         free(wf);
         free(bf);
         return OA_FAIL(OA_E_NOMEM, "conv weights");
     }
-    memcpy(wf, w->data, sizeof(float) * (size_t)wn);
+    if (wf != NULL) {
+        memcpy(wf, w->data, sizeof(float) * (size_t)wn);
+    }
     const oa_ktensor *b = oa_kt_opt(op->n_in, op->in, 2);
     if (b != NULL) {
         memcpy(bf, b->data, sizeof(float) * (size_t)g->oc);
     }
-    const oa_kconv_params *p = &op->params.conv;
     if (p->fold_bn) {
         const float *sc = op->in[3].data, *of = op->in[4].data, *mu = op->in[5].data, *var = op->in[6].data;
         int64_t per_oc_g = g->oc / g->g; /* transpose: filter [ic, oc/g, kh, kw] */
@@ -300,6 +304,14 @@ static void release_slices(conv_state *s)
         s->sl[i].wei = NULL;
     }
     s->nslices = 0;
+}
+
+/* The slice array for n slices (replacing an empty one of a failed attempt). */
+static oa_status conv_alloc_slices(conv_state *s, int n)
+{
+    free(s->sl);
+    s->sl = calloc((size_t)n, sizeof(*s->sl));
+    return s->sl == NULL ? OA_FAIL(OA_E_NOMEM, "conv slices (%d)", n) : OA_OK;
 }
 
 /* Creates the primitive of one slice (output channels [c0, c1), whole groups). */
@@ -440,6 +452,9 @@ static oa_status setup_dnnl_layout(conv_state *s, const float *wf)
 {
     int64_t bounds[MAX_SLICES + 1];
     int n = plan_slices(&s->g, bounds);
+    if (conv_alloc_slices(s, n) != OA_OK) {
+        return OA_E_NOMEM;
+    }
     int n_try[2] = {s->post.n, 0};
     for (int attempt = 0; attempt < 2; attempt++) {
         /* the residual sum must be the first oneDNN post-op (and the residual must be
@@ -1027,6 +1042,7 @@ static void conv_release(oa_kop *op)
     oa_kop_destroy(s->s2d);
     free(s->dcw);
     release_slices(s);
+    free(s->sl);
     free(s->wu);
     free(s->wbias);
     free(s->bias);
@@ -1059,28 +1075,29 @@ static oa_status conv_setup(oa_kop *op)
     if (b != NULL && b->data == NULL) {
         return OA_FAIL(OA_E_PARAM, "conv: the bias must be constant (data at create)");
     }
-    float *wf = NULL;
-    st = fold_weights(op, &s->g, &wf, &s->bias);
+    float *wown = NULL; /* the folded copy, when there is one */
+    st = fold_weights(op, &s->g, &wown, &s->bias);
     if (st != OA_OK) {
         return st;
     }
+    const float *wf = wown != NULL ? wown : (const float *)op->in[1].data;
     s->use_dnnl = false;
     if (s2d_eligible(op, &s->g) && s->g.kh == 2 && s->g.kw == 2 && oa_env_long("OPENACL_DECONV_DIRECT", 1) != 0 &&
         (s->dc = oa_kdeconv2x2_for(oa_kisa_tier_used())) != NULL) {
         st = dc_setup(op, s, wf);
-        free(wf);
+        free(wown);
         return st;
     }
     int wm = wino_tile(&s->g);
     if (wm != 0) {
         st = wino_setup(op, s, wf, wm);
-        free(wf);
+        free(wown);
         return st;
     }
     if (oa_dnnl_enabled() && oa_ktensor_numel(&op->out[0]) > 0 && s2d_eligible(op, &s->g)) {
         st = s2d_setup(op, s, wf);
         if (st == OA_OK) {
-            free(wf);
+            free(wown);
             return OA_OK;
         }
         oa_error_clear(); /* the general path below */
@@ -1096,7 +1113,7 @@ static oa_status conv_setup(oa_kop *op)
         s->use_dnnl = st == OA_OK;
     }
     if (s->use_dnnl) {
-        free(wf);
+        free(wown);
         op->impl = "onednn";
         op->ws_size = s->scratch_max == 0 ? 0 : (size_t)oa_kernels_slices() * ((s->scratch_max + 63) / 64 * 64);
         if (s->src_plain && s->g.blocked && !s->g.xpl) { /* plain copy of x */
@@ -1110,7 +1127,14 @@ static oa_status conv_setup(oa_kop *op)
                                                              oa_kc_padded(s->g.oc) * s->g.oh * s->g.ow));
         }
     } else {
-        s->wref = wf;
+        if (wown == NULL) { /* the reference path keeps its own copy */
+            size_t wb = sizeof(float) * (size_t)oa_ktensor_numel(&op->in[1]);
+            if ((wown = malloc(wb > 0 ? wb : 1)) == NULL) {
+                return OA_FAIL(OA_E_NOMEM, "conv weights");
+            }
+            memcpy(wown, wf, wb);
+        }
+        s->wref = wown;
         s->post_from = 0;
         op->impl = "ref";
         op->ws_size = 0;
