@@ -771,30 +771,27 @@ static int wino_tile(const geom *g)
     return g->oh >= 8 && g->ow >= 8 ? 4 : (g->oh >= 6 && g->ow >= 6 ? 2 : 0);
 }
 
-static oa_status wino_setup(oa_kop *op, conv_state *s, const float *wf, int m)
+/* The filter transform of wino_setup, for blocks [b, e) of 16 output channels. */
+typedef struct wino_filter_ctx {
+    const geom *g;
+    const float *wf;
+    float *wu;
+    const double (*G)[3];
+    int n;
+    int64_t icp, oc16;
+} wino_filter_ctx;
+
+static void wino_filter_task(void *vctx, size_t tid, size_t b, size_t e)
 {
-    const geom *g = &s->g;
-    const int n = m + 2, T = n * n;
-    const int64_t icp = oa_kc_padded(g->ic), ocp = oa_kc_padded(g->oc), oc16 = (ocp + 15) / 16;
-    static const double G4[6][3] = {{0.25, 0, 0},
-                                    {-1.0 / 6, -1.0 / 6, -1.0 / 6},
-                                    {-1.0 / 6, 1.0 / 6, -1.0 / 6},
-                                    {1.0 / 24, 1.0 / 12, 1.0 / 6},
-                                    {1.0 / 24, -1.0 / 12, 1.0 / 6},
-                                    {0, 0, 1}};
-    static const double G2[4][3] = {{1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}};
-    size_t usz = sizeof(float) * (size_t)(T * oc16 * icp * 16);
-    s->wu = aligned_alloc(64, (usz + 63) / 64 * 64);
-    s->wbias = calloc((size_t)ocp, sizeof(float));
-    if (s->wu == NULL || s->wbias == NULL) {
-        return OA_FAIL(OA_E_NOMEM, "Winograd filters (%zu bytes)", usz);
-    }
-    memset(s->wu, 0, usz);
-    memcpy(s->wbias, s->bias, sizeof(float) * (size_t)g->oc);
-    const double(*G)[3] = m == 4 ? G4 : G2;
-    const int64_t tstride = oc16 * icp * 16;
+    (void)tid;
+    const wino_filter_ctx *fc = vctx;
+    const geom *g = fc->g;
+    const float *wf = fc->wf;
+    const double(*G)[3] = fc->G;
+    const int n = fc->n, T = n * n;
+    const int64_t icp = fc->icp, tstride = fc->oc16 * icp * 16;
     /* one (o16, c) at a time into a local [T][16], then 16-float rows to U */
-    for (int64_t j = 0; j < oc16; j++) {
+    for (int64_t j = (int64_t)b; j < (int64_t)e; j++) {
         for (int64_t c = 0; c < g->ic; c++) {
             float loc[36][16];
             memset(loc, 0, sizeof(loc));
@@ -813,10 +810,37 @@ static oa_status wino_setup(oa_kop *op, conv_state *s, const float *wf, int m)
                 }
             }
             for (int q = 0; q < T; q++) {
-                memcpy(s->wu + q * tstride + (j * icp + c) * 16, loc[q], sizeof(loc[q]));
+                memcpy(fc->wu + q * tstride + (j * icp + c) * 16, loc[q], sizeof(loc[q]));
             }
         }
+        for (int q = 0; q < T; q++) { /* padded input channels */
+            memset(fc->wu + q * tstride + (j * icp + g->ic) * 16, 0, sizeof(float) * 16 * (size_t)(icp - g->ic));
+        }
     }
+}
+
+static oa_status wino_setup(oa_kop *op, conv_state *s, const float *wf, int m)
+{
+    const geom *g = &s->g;
+    const int n = m + 2, T = n * n;
+    const int64_t icp = oa_kc_padded(g->ic), ocp = oa_kc_padded(g->oc), oc16 = (ocp + 15) / 16;
+    static const double G4[6][3] = {{0.25, 0, 0},
+                                    {-1.0 / 6, -1.0 / 6, -1.0 / 6},
+                                    {-1.0 / 6, 1.0 / 6, -1.0 / 6},
+                                    {1.0 / 24, 1.0 / 12, 1.0 / 6},
+                                    {1.0 / 24, -1.0 / 12, 1.0 / 6},
+                                    {0, 0, 1}};
+    static const double G2[4][3] = {{1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}};
+    size_t usz = sizeof(float) * (size_t)(T * oc16 * icp * 16);
+    s->wu = aligned_alloc(64, (usz + 63) / 64 * 64);
+    s->wbias = calloc((size_t)ocp, sizeof(float));
+    if (s->wu == NULL || s->wbias == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "Winograd filters (%zu bytes)", usz);
+    }
+    memcpy(s->wbias, s->bias, sizeof(float) * (size_t)g->oc);
+    wino_filter_ctx fc = {.g = g, .wf = wf, .wu = s->wu, .G = m == 4 ? G4 : G2, .n = n, .icp = icp, .oc16 = oc16};
+    /* blocks of 16 output channels are independent: spread over the setup pool (docs/memory.md "Load time") */
+    oa_threadpool_parallel_for(oa_threadpool_setup_pool(), (size_t)oc16, 1, wino_filter_task, &fc);
     /* Tiles per chunk: the chunk's transformed input and products within
      * ~768 KiB (L2), a multiple of the microkernel's 6 rows, at most 96, and
      * about 4 chunks per thread (dynamic balance). Fewer than 2 chunks per
