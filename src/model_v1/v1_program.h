@@ -179,6 +179,7 @@ typedef struct v1_ctx {
     uint64_t work_cap;    /* bytes usable at work */
     bool own_work;
     uint8_t *ws;          /* workspace (ws_size, 64-byte aligned) */
+    size_t ws_cap;        /* its mapped bytes */
     uint8_t *stage;       /* staging for undersized IO buffers (lazily, zero_copy_size bytes) */
     struct v1_ctx *next;  /* free list */
 } v1_ctx;
