@@ -260,10 +260,11 @@ oa_status oa_v1_ctx_create(const oa_v1_program *p, void *work, uint64_t work_cap
         c->work = work;
     }
     c->work_cap = work_cap;
-    c->ws_cap = p->ws_size;
-    if (p->ws_size > 0 && (c->ws = ctx_map(p->ws_size)) == NULL) {
+    /* workspaces placed in the feature map need its base 64-byte aligned; else they use the shared one */
+    c->ws_cap = ((uintptr_t)c->work & 63) == 0 ? p->ws_size : p->ws_full;
+    if (c->ws_cap > 0 && (c->ws = ctx_map(c->ws_cap)) == NULL) {
         oa_v1_ctx_destroy(c);
-        return OA_FAIL(OA_E_GE_MEMORY_ALLOCATION, "workspace of %zu bytes", p->ws_size);
+        return OA_FAIL(OA_E_GE_MEMORY_ALLOCATION, "workspace of %zu bytes", c->ws_cap);
     }
     oa_prog_bind(&p->prog, c->ptrs, c->work);
     *out = c;
