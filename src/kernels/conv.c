@@ -790,27 +790,35 @@ static void wino_filter_task(void *vctx, size_t tid, size_t b, size_t e)
     const double(*G)[3] = fc->G;
     const int n = fc->n, T = n * n;
     const int64_t icp = fc->icp, tstride = fc->oc16 * icp * 16;
-    /* one (o16, c) at a time into a local [T][16], then 16-float rows to U */
+    /* one (o16, c) at a time, the 16 output channels as the innermost (vectorisable) loop; each lane
+     * computes exactly what a scalar loop over o would, in the same order (same bits) */
     for (int64_t j = (int64_t)b; j < (int64_t)e; j++) {
+        const int64_t lim = g->oc - j * 16 < 16 ? g->oc - j * 16 : 16; /* real output channels of the block */
         for (int64_t c = 0; c < g->ic; c++) {
-            float loc[36][16];
-            memset(loc, 0, sizeof(loc));
-            for (int64_t o = j * 16; o < j * 16 + 16 && o < g->oc; o++) {
-                const float *k = wf + (o * g->ic + c) * 9;
-                double t[6][3]; /* G k */
-                for (int i = 0; i < n; i++) {
-                    for (int q = 0; q < 3; q++) {
-                        t[i][q] = G[i][0] * k[q] + G[i][1] * k[3 + q] + G[i][2] * k[6 + q];
-                    }
+            double k[9][16], t[6][3][16];
+            for (int l = 0; l < 16; l++) {
+                const float *kl = l < lim ? wf + ((j * 16 + l) * g->ic + c) * 9 : NULL;
+                for (int r = 0; r < 9; r++) {
+                    k[r][l] = kl != NULL ? (double)kl[r] : 0.0;
                 }
-                for (int i = 0; i < n; i++) {
-                    for (int q = 0; q < n; q++) { /* (G k G^T)[i][q] */
-                        loc[i * n + q][o % 16] = (float)(t[i][0] * G[q][0] + t[i][1] * G[q][1] + t[i][2] * G[q][2]);
+            }
+            for (int i = 0; i < n; i++) { /* G k */
+                for (int q = 0; q < 3; q++) {
+                    for (int l = 0; l < 16; l++) {
+                        t[i][q][l] = G[i][0] * k[q][l] + G[i][1] * k[3 + q][l] + G[i][2] * k[6 + q][l];
                     }
                 }
             }
-            for (int q = 0; q < T; q++) {
-                memcpy(fc->wu + q * tstride + (j * icp + c) * 16, loc[q], sizeof(loc[q]));
+            for (int i = 0; i < n; i++) {
+                for (int q = 0; q < n; q++) { /* (G k G^T)[i][q] */
+                    float *dst = fc->wu + (i * n + q) * tstride + (j * icp + c) * 16;
+                    for (int l = 0; l < 16; l++) {
+                        dst[l] = (float)(t[i][0][l] * G[q][0] + t[i][1][l] * G[q][1] + t[i][2][l] * G[q][2]);
+                    }
+                    for (int64_t l = lim; l < 16; l++) { /* padded output channels: +0, not a signed zero */
+                        dst[l] = 0.0f;
+                    }
+                }
             }
         }
         for (int q = 0; q < T; q++) { /* padded input channels */
