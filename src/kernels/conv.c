@@ -64,7 +64,7 @@ typedef struct conv_state {
     /* oneDNN */
     bool use_dnnl;
     int nslices;
-    slice sl[MAX_SLICES];
+    slice *sl; /* [nslices], allocated for the plan (docs/memory.md "Kernel state") */
     float *bias; /* folded bias [oc] */
     size_t scratch_max;
     bool src_plain; /* some slice reads the plain copy of x (made per run in the workspace) */
@@ -245,24 +245,28 @@ static oa_status deconv_infer(const void *params, int n_in, const oa_ktensor *in
 
 /* ---- folding ---- */
 
-/* Folded weights (same layout as the filter input) and bias. */
+/* Folded weights (same layout as the filter input) and bias. Without a
+ * BatchNorm to fold, *w_out is NULL and the filter is read where it lives:
+ * no transient copy of the weights at create (docs/memory.md "Kernel state"). */
 static oa_status fold_weights(const oa_kop *op, const geom *g, float **w_out, float **b_out)
 {
     const oa_ktensor *w = &op->in[1];
     int64_t wn = oa_ktensor_numel(w);
-    float *wf = malloc(sizeof(float) * (size_t)(wn > 0 ? wn : 1));
+    const oa_kconv_params *p = &op->params.conv;
+    float *wf = p->fold_bn ? malloc(sizeof(float) * (size_t)(wn > 0 ? wn : 1)) : NULL;
     float *bf = calloc((size_t)(g->oc > 0 ? g->oc : 1), sizeof(float));
-    if (wf == NULL || bf == NULL) {
+    if ((p->fold_bn && wf == NULL) || bf == NULL) {
         free(wf);
         free(bf);
         return OA_FAIL(OA_E_NOMEM, "conv weights");
     }
-    memcpy(wf, w->data, sizeof(float) * (size_t)wn);
+    if (wf != NULL) {
+        memcpy(wf, w->data, sizeof(float) * (size_t)wn);
+    }
     const oa_ktensor *b = oa_kt_opt(op->n_in, op->in, 2);
     if (b != NULL) {
         memcpy(bf, b->data, sizeof(float) * (size_t)g->oc);
     }
-    const oa_kconv_params *p = &op->params.conv;
     if (p->fold_bn) {
         const float *sc = op->in[3].data, *of = op->in[4].data, *mu = op->in[5].data, *var = op->in[6].data;
         int64_t per_oc_g = g->oc / g->g; /* transpose: filter [ic, oc/g, kh, kw] */
@@ -312,6 +316,14 @@ static void release_slices(conv_state *s)
         s->sl[i].wei = NULL;
     }
     s->nslices = 0;
+}
+
+/* The slice array for n slices (replacing an empty one of a failed attempt). */
+static oa_status conv_alloc_slices(conv_state *s, int n)
+{
+    free(s->sl);
+    s->sl = calloc((size_t)n, sizeof(*s->sl));
+    return s->sl == NULL ? OA_FAIL(OA_E_NOMEM, "conv slices (%d)", n) : OA_OK;
 }
 
 /* Creates the primitive of one slice (output channels [c0, c1), whole groups). */
@@ -453,6 +465,9 @@ static oa_status setup_dnnl_layout(conv_state *s, const float *wf)
 {
     int64_t bounds[MAX_SLICES + 1];
     int n = plan_slices(&s->g, bounds);
+    if (conv_alloc_slices(s, n) != OA_OK) {
+        return OA_E_NOMEM;
+    }
     int n_try[2] = {s->post.n, 0};
     for (int attempt = 0; attempt < 2; attempt++) {
         /* the residual sum must be the first oneDNN post-op (and the residual must be
@@ -769,6 +784,62 @@ static int wino_tile(const geom *g)
     return g->oh >= 8 && g->ow >= 8 ? 4 : (g->oh >= 6 && g->ow >= 6 ? 2 : 0);
 }
 
+/* The filter transform of wino_setup, for blocks [b, e) of 16 output channels. */
+typedef struct wino_filter_ctx {
+    const geom *g;
+    const float *wf;
+    float *wu;
+    const double (*G)[3];
+    int n;
+    int64_t icp, oc16;
+} wino_filter_ctx;
+
+static void wino_filter_task(void *vctx, size_t tid, size_t b, size_t e)
+{
+    (void)tid;
+    const wino_filter_ctx *fc = vctx;
+    const geom *g = fc->g;
+    const float *wf = fc->wf;
+    const double(*G)[3] = fc->G;
+    const int n = fc->n, T = n * n;
+    const int64_t icp = fc->icp, tstride = fc->oc16 * icp * 16;
+    /* one (o16, c) at a time, the 16 output channels as the innermost (vectorisable) loop; each lane
+     * computes exactly what a scalar loop over o would, in the same order (same bits) */
+    for (int64_t j = (int64_t)b; j < (int64_t)e; j++) {
+        const int64_t lim = g->oc - j * 16 < 16 ? g->oc - j * 16 : 16; /* real output channels of the block */
+        for (int64_t c = 0; c < g->ic; c++) {
+            double k[9][16], t[6][3][16];
+            for (int l = 0; l < 16; l++) {
+                const float *kl = l < lim ? wf + ((j * 16 + l) * g->ic + c) * 9 : NULL;
+                for (int r = 0; r < 9; r++) {
+                    k[r][l] = kl != NULL ? (double)kl[r] : 0.0;
+                }
+            }
+            for (int i = 0; i < n; i++) { /* G k */
+                for (int q = 0; q < 3; q++) {
+                    for (int l = 0; l < 16; l++) {
+                        t[i][q][l] = G[i][0] * k[q][l] + G[i][1] * k[3 + q][l] + G[i][2] * k[6 + q][l];
+                    }
+                }
+            }
+            for (int i = 0; i < n; i++) {
+                for (int q = 0; q < n; q++) { /* (G k G^T)[i][q] */
+                    float *dst = fc->wu + (i * n + q) * tstride + (j * icp + c) * 16;
+                    for (int l = 0; l < 16; l++) {
+                        dst[l] = (float)(t[i][0][l] * G[q][0] + t[i][1][l] * G[q][1] + t[i][2][l] * G[q][2]);
+                    }
+                    for (int64_t l = lim; l < 16; l++) { /* padded output channels: +0, not a signed zero */
+                        dst[l] = 0.0f;
+                    }
+                }
+            }
+        }
+        for (int q = 0; q < T; q++) { /* padded input channels */
+            memset(fc->wu + q * tstride + (j * icp + g->ic) * 16, 0, sizeof(float) * 16 * (size_t)(icp - g->ic));
+        }
+    }
+}
+
 static oa_status wino_setup(oa_kop *op, conv_state *s, const float *wf, int m)
 {
     const geom *g = &s->g;
@@ -787,34 +858,10 @@ static oa_status wino_setup(oa_kop *op, conv_state *s, const float *wf, int m)
     if (s->wu == NULL || s->wbias == NULL) {
         return OA_FAIL(OA_E_NOMEM, "Winograd filters (%zu bytes)", usz);
     }
-    memset(s->wu, 0, usz);
     memcpy(s->wbias, s->bias, sizeof(float) * (size_t)g->oc);
-    const double(*G)[3] = m == 4 ? G4 : G2;
-    const int64_t tstride = oc16 * icp * 16;
-    /* one (o16, c) at a time into a local [T][16], then 16-float rows to U */
-    for (int64_t j = 0; j < oc16; j++) {
-        for (int64_t c = 0; c < g->ic; c++) {
-            float loc[36][16];
-            memset(loc, 0, sizeof(loc));
-            for (int64_t o = j * 16; o < j * 16 + 16 && o < g->oc; o++) {
-                const float *k = wf + (o * g->ic + c) * 9;
-                double t[6][3]; /* G k */
-                for (int i = 0; i < n; i++) {
-                    for (int q = 0; q < 3; q++) {
-                        t[i][q] = G[i][0] * k[q] + G[i][1] * k[3 + q] + G[i][2] * k[6 + q];
-                    }
-                }
-                for (int i = 0; i < n; i++) {
-                    for (int q = 0; q < n; q++) { /* (G k G^T)[i][q] */
-                        loc[i * n + q][o % 16] = (float)(t[i][0] * G[q][0] + t[i][1] * G[q][1] + t[i][2] * G[q][2]);
-                    }
-                }
-            }
-            for (int q = 0; q < T; q++) {
-                memcpy(s->wu + q * tstride + (j * icp + c) * 16, loc[q], sizeof(loc[q]));
-            }
-        }
-    }
+    wino_filter_ctx fc = {.g = g, .wf = wf, .wu = s->wu, .G = m == 4 ? G4 : G2, .n = n, .icp = icp, .oc16 = oc16};
+    /* blocks of 16 output channels are independent: spread over the setup pool (docs/memory.md "Load time") */
+    oa_threadpool_parallel_for(oa_threadpool_setup_pool(), (size_t)oc16, 1, wino_filter_task, &fc);
     /* Tiles per chunk: the chunk's transformed input and products within
      * ~768 KiB (L2), a multiple of the microkernel's 6 rows, at most 96, and
      * about 4 chunks per thread (dynamic balance). Fewer than 2 chunks per
@@ -1040,6 +1087,7 @@ static void conv_release(oa_kop *op)
     oa_kop_destroy(s->s2d);
     free(s->dcw);
     release_slices(s);
+    free(s->sl);
     free(s->wu);
     free(s->wbias);
     free(s->bias);
@@ -1089,11 +1137,12 @@ static oa_status conv_setup(oa_kop *op)
     if (b != NULL && b->data == NULL) {
         return OA_FAIL(OA_E_PARAM, "conv: the bias must be constant (data at create)");
     }
-    float *wf = NULL;
-    st = fold_weights(op, &s->g, &wf, &s->bias);
+    float *wown = NULL; /* the folded copy, when there is one */
+    st = fold_weights(op, &s->g, &wown, &s->bias);
     if (st != OA_OK) {
         return st;
     }
+    const float *wf = wown != NULL ? wown : (const float *)op->in[1].data;
     s->use_dnnl = false;
     /* depthwise convs stay fp32: memory-bound, bf16 only adds error (docs/precision.md) */
     s->bf16 = oa_klowp_compute(op->params.conv.lowp) == OA_KLOWP_BF16 && oa_dnnl_enabled() &&
@@ -1101,7 +1150,7 @@ static oa_status conv_setup(oa_kop *op)
     if (s2d_eligible(op, &s->g) && s->g.kh == 2 && s->g.kw == 2 && oa_env_long("OPENACL_DECONV_DIRECT", 1) != 0 &&
         (s->dc = oa_kdeconv2x2_for(oa_kisa_tier_used())) != NULL) {
         st = dc_setup(op, s, wf);
-        free(wf);
+        free(wown);
         return st;
     }
     const geom *gg = &s->g; /* squeeze-excitation's 1x1 convs on 1x1 maps: a GEMV (oneDNN: ~3 us a call) */
@@ -1115,13 +1164,13 @@ static oa_status conv_setup(oa_kop *op)
     int wm = s->bf16 ? 0 : wino_tile(&s->g); /* bf16: oneDNN's direct bf16 kernels instead */
     if (wm != 0) {
         st = wino_setup(op, s, wf, wm);
-        free(wf);
+        free(wown);
         return st;
     }
     if (oa_dnnl_enabled() && oa_ktensor_numel(&op->out[0]) > 0 && s2d_eligible(op, &s->g)) {
         st = s2d_setup(op, s, wf);
         if (st == OA_OK) {
-            free(wf);
+            free(wown);
             return OA_OK;
         }
         oa_error_clear(); /* the general path below */
@@ -1142,7 +1191,7 @@ static oa_status conv_setup(oa_kop *op)
         s->use_dnnl = st == OA_OK;
     }
     if (s->use_dnnl) {
-        free(wf);
+        free(wown);
         op->impl = "onednn";
         op->ws_size = s->scratch_max == 0 ? 0 : (size_t)oa_kernels_slices() * ((s->scratch_max + 63) / 64 * 64);
         if (s->src_plain && s->g.blocked && !s->g.xpl) { /* plain copy of x */
@@ -1159,7 +1208,14 @@ static oa_status conv_setup(oa_kop *op)
             bf16_ws(op, s);
         }
     } else {
-        s->wref = wf;
+        if (wown == NULL) { /* the reference path keeps its own copy */
+            size_t wb = sizeof(float) * (size_t)oa_ktensor_numel(&op->in[1]);
+            if ((wown = malloc(wb > 0 ? wb : 1)) == NULL) {
+                return OA_FAIL(OA_E_NOMEM, "conv weights");
+            }
+            memcpy(wown, wf, wb);
+        }
+        s->wref = wown;
         s->post_from = 0;
         op->impl = "ref";
         op->ws_size = 0;

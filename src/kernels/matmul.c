@@ -45,7 +45,7 @@ typedef struct mm_state {
     bool bias_in_dnnl;
     bool use_dnnl;
     int nslices;
-    mm_slice sl[MAX_SLICES];
+    mm_slice *sl; /* [nslices], allocated for the plan (docs/memory.md "Kernel state") */
     bool packed; /* constant b pre-packed per slice */
     float *bcopy;  /* constant b, plain copy (when not pre-packed) */
     float *biascopy; /* constant bias */
@@ -188,6 +188,7 @@ static void mm_release(oa_kop *op)
 {
     mm_state *s = op->state;
     mm_release_slices(s);
+    free(s->sl);
     free(s->bcopy);
     free(s->biascopy);
     free(s);
@@ -309,6 +310,11 @@ static oa_status mm_setup_dnnl(mm_state *s, const oa_kop *op, bool b_const)
     const mm_geom *g = &s->g;
     int64_t mb, nb;
     int n = mm_plan(g, b_const, &mb, &nb);
+    free(s->sl);
+    s->sl = calloc((size_t)n, sizeof(*s->sl));
+    if (s->sl == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "matmul slices (%d)", n);
+    }
     s->bias_in_dnnl = g->bias_kind == 1 && s->alpha == 1.0f && s->beta == 1.0f;
     int n_try[2] = {s->alpha == 1.0f && s->beta == 1.0f ? s->post.n : 0, 0};
     for (int attempt = 0; attempt < 2; attempt++) {

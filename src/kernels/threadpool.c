@@ -233,6 +233,17 @@ size_t oa_threadpool_size(const oa_threadpool *pool)
 
 /* The largest number of participants one call was given since the last reset (oa_threadpool_peak_participants). */
 static _Atomic size_t g_peak;
+static _Atomic(oa_threadpool *) g_setup_pool;
+
+void oa_threadpool_set_setup_pool(oa_threadpool *pool)
+{
+    atomic_store(&g_setup_pool, pool);
+}
+
+oa_threadpool *oa_threadpool_setup_pool(void)
+{
+    return atomic_load(&g_setup_pool);
+}
 
 static void note_participants(size_t n)
 {

@@ -80,4 +80,12 @@ void oa_threadpool_run_n(oa_threadpool *pool, size_t n_tasks, oa_parallel_fn fn,
  */
 size_t oa_threadpool_peak_participants(bool reset);
 
+/*
+ * The pool kernels may use while they are being created (the Winograd filter transforms of a conv at load,
+ * docs/memory.md "Load time"): the owner of the process-wide pool registers it once (op_bind's pool); NULL, the
+ * default, means the calling thread. Registering NULL again is how that owner withdraws it.
+ */
+void oa_threadpool_set_setup_pool(oa_threadpool *pool);
+oa_threadpool *oa_threadpool_setup_pool(void);
+
 #endif /* OA_KERNELS_THREADPOOL_H */

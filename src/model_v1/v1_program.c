@@ -419,6 +419,14 @@ static oa_status emit_kernel(bld *b, const oa_node *n)
     }
     v1_task t = {.fn = oa_prog_task_kernel, .op = op, .arg = arg, .n_in = (uint16_t)bd->n_in, .n_out = (uint16_t)bd->n_out,
                  .name = own_str(b, n->name)};
+    if (ws >= OA_V1_WS_PLACE_MIN && p->prog.n_refs == (size_t)arg + (size_t)bd->n_in + (size_t)bd->n_out) {
+        const v1_ref none = {0}; /* its workspace: placed in the feature map after the build, or NULL */
+        if ((st = push_ref(b, &none)) != OA_OK) {
+            oa_op_bind_destroy(bd);
+            return st;
+        }
+        t.fn = oa_v1_task_kernel_ws;
+    }
     oa_ktensor *outs = own_block(b, (size_t)bd->n_out * sizeof(oa_ktensor));
     if (outs != NULL) {
         memcpy(outs, bd->out, (size_t)bd->n_out * sizeof(oa_ktensor));
@@ -811,6 +819,8 @@ oa_status oa_v1_program_build(const oa_v1_source *src, oa_v1_program **out)
         oa_v1_program_destroy(p);
         return st;
     }
+    p->ws_full = p->ws_size;
+    oa_v1_place_workspaces(p);
     if (p->prof_runs > 0) {
         p->prof_runs = 0;
         p->prof_ns = calloc(p->prog.n_tasks + 1, sizeof(uint64_t));

@@ -145,7 +145,8 @@ typedef struct oa_v1_program {
     uint64_t zero_copy_off; /* memory_size - zero_copy_size: the feature map proper */
     uint64_t work_hi;       /* end of the highest tensor the program places below zero_copy_off */
     uint64_t io_hi;         /* end of the highest zero-copy IO slot (zero_copy_off when none) */
-    size_t ws_size;         /* the largest kernel workspace */
+    size_t ws_size;         /* the largest kernel workspace not placed in the feature map (v1_wsplace.c) */
+    size_t ws_full;         /* the largest kernel workspace (the shared one on a feature map not 64-byte aligned) */
     size_t n_kops;
     oa_kop **kops;
     size_t n_blocks;
@@ -179,6 +180,7 @@ typedef struct v1_ctx {
     uint64_t work_cap;    /* bytes usable at work */
     bool own_work;
     uint8_t *ws;          /* workspace (ws_size, 64-byte aligned) */
+    size_t ws_cap;        /* its mapped bytes */
     uint8_t *stage;       /* staging for undersized IO buffers (lazily, zero_copy_size bytes) */
     struct v1_ctx *next;  /* free list */
 } v1_ctx;

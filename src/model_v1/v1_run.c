@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "base/error.h"
 #include "base/log.h"
@@ -177,15 +178,53 @@ void oa_v1_prof_print(const oa_v1_program *p)
 
 /* ---- contexts and runs ---- */
 
+/*
+ * The context's own feature map and workspace: anonymous mappings, zero
+ * pages until written, so the bytes no run touches never become resident
+ * (the I/O slots of the zero-copy region while the application passes its
+ * own buffers, workspace slots of threads that do not run; docs/memory.md
+ * "Work memory"). The contents are what a memset to 0 gave before.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+/* under ASan the heap, whose redzones catch a kernel writing past the feature map or the workspace */
+static void *ctx_map(size_t n)
+{
+    void *p = aligned_alloc(64, (n + 63) & ~(size_t)63);
+    if (p != NULL) {
+        memset(p, 0, n);
+    }
+    return p;
+}
+
+static void ctx_unmap(void *p, size_t n)
+{
+    (void)n;
+    free(p);
+}
+#else
+static void *ctx_map(size_t n)
+{
+    void *p = mmap(NULL, n > 0 ? n : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+static void ctx_unmap(void *p, size_t n)
+{
+    if (p != NULL) {
+        (void)munmap(p, n > 0 ? n : 1);
+    }
+}
+#endif
+
 void oa_v1_ctx_destroy(v1_ctx *c)
 {
     if (c == NULL) {
         return;
     }
     if (c->own_work) {
-        free(c->work);
+        ctx_unmap(c->work, (size_t)c->work_cap);
     }
-    free(c->ws);
+    ctx_unmap(c->ws, c->ws_cap);
     free(c->stage);
     free(c->ptrs);
     free(c);
@@ -212,20 +251,20 @@ oa_status oa_v1_ctx_create(const oa_v1_program *p, void *work, uint64_t work_cap
         return OA_FAIL(OA_E_NOMEM, "execution context");
     }
     if (work == NULL) {
-        if (work_cap > SIZE_MAX - 64 ||
-            (c->work = aligned_alloc(64, (size_t)(work_cap + 63) & ~(size_t)63)) == NULL) {
+        if (work_cap > SIZE_MAX - 64 || (c->work = ctx_map((size_t)work_cap)) == NULL) {
             oa_v1_ctx_destroy(c);
             return OA_FAIL(OA_E_GE_MEMORY_ALLOCATION, "feature map of %llu bytes", (unsigned long long)work_cap);
         }
-        memset(c->work, 0, (size_t)work_cap);
         c->own_work = true;
     } else {
         c->work = work;
     }
     c->work_cap = work_cap;
-    if (p->ws_size > 0 && (c->ws = aligned_alloc(64, (p->ws_size + 63) & ~(size_t)63)) == NULL) {
+    /* workspaces placed in the feature map need its base 64-byte aligned; else they use the shared one */
+    c->ws_cap = ((uintptr_t)c->work & 63) == 0 ? p->ws_size : p->ws_full;
+    if (c->ws_cap > 0 && (c->ws = ctx_map(c->ws_cap)) == NULL) {
         oa_v1_ctx_destroy(c);
-        return OA_FAIL(OA_E_GE_MEMORY_ALLOCATION, "workspace of %zu bytes", p->ws_size);
+        return OA_FAIL(OA_E_GE_MEMORY_ALLOCATION, "workspace of %zu bytes", c->ws_cap);
     }
     oa_prog_bind(&p->prog, c->ptrs, c->work);
     *out = c;

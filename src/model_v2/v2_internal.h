@@ -191,6 +191,8 @@ struct v2_model {
     oa_model *m;             /* borrowed: the table's object (info, id) */
     oa_graph *root;          /* owns the weights (blob of the image or mapping) */
     void *image_copy;        /* memory loads: our copy of the .om bytes */
+    const char *img;         /* file loads: the read-only mapping of the .om (pages of packed weights are dropped) */
+    size_t img_size;
     void *fc_set;            /* oa_fc_set * of the FileConstants (NULL: none) */
     v2_program prog;
     void **copies;           /* aligned copies of constants the image holds at odd addresses */

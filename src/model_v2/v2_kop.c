@@ -16,8 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "base/error.h"
 #include "base/log.h"
+#include "base/pages.h"
 #include "base/hash.h"
 #include "base/util.h"
 #include "graph/blob.h"
@@ -341,6 +344,36 @@ static bool same_io(const oa_kop *op, const oa_op_bind *b, const v2_kop_entry *e
            e->has_params == b->has_params && (!b->has_params || memcmp(&e->params, &b->params, sizeof b->params) == 0);
 }
 
+/*
+ * A conv or matmul kernel just created has packed (or copied) every constant
+ * input it was given and never reads those bytes again: the whole pages of
+ * the ones in the .om's file mapping leave the process (they stay in the page
+ * cache; a later reader maps them again), as the static executor does
+ * (docs/memory.md "Dynamic models").
+ */
+static void drop_packed_pages(const v2_model *vm, const oa_op_bind *b)
+{
+    if (vm->img == NULL ||
+        (b->type != OA_KOP_CONV2D && b->type != OA_KOP_CONV2D_TRANSPOSE && b->type != OA_KOP_MATMUL)) {
+        return;
+    }
+    const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    for (int i = 1; i < b->n_in; i++) {
+        const char *p = b->in[i].data;
+        const size_t n = oa_ktensor_bytes(&b->in[i]);
+        if (p == NULL || n == 0 || p < vm->img || (size_t)(p - vm->img) > vm->img_size ||
+            n > vm->img_size - (size_t)(p - vm->img)) {
+            continue;
+        }
+        const uintptr_t lo = ((uintptr_t)p + page - 1) & ~(page - 1);
+        const uintptr_t hi = ((uintptr_t)p + n) & ~(page - 1); /* neighbours' pages stay */
+        if (hi > lo) {
+            const oa_page_range r = {(const char *)lo, (size_t)(hi - lo)};
+            oa_page_ranges_drop(&r, 1);
+        }
+    }
+}
+
 static oa_status create_entry(v2_exec *x, v2_cnode *cn, v2_kop_entry *reuse, v2_kop_entry **out)
 {
     oa_graph *g = NULL;
@@ -364,6 +397,9 @@ static oa_status create_entry(v2_exec *x, v2_cnode *cn, v2_kop_entry *reuse, v2_
             reuse->op = NULL;
         } else {
             st = oa_op_bind_create(b, &e->op);
+            if (st == OA_OK) {
+                drop_packed_pages(x->model, b);
+            }
         }
     }
     if (st == OA_OK) {

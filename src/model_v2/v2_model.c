@@ -966,6 +966,10 @@ static oa_status v2_load(oa_model *m, const oa_model_load_args *args)
                          "bytes), model %u", args->weight_size, (unsigned long long)weight_size, m->id);
         }
     }
+    if (st == OA_OK && gi != NULL && gi->model != NULL && gi->model->image.map != NULL && vm->image_copy == NULL) {
+        vm->img = gi->model->image.map; /* a read-only file mapping: its pages may leave the process */
+        vm->img_size = gi->model->image.map_size;
+    }
     if (st == OA_OK && gi != NULL) {
         const char *reuse = NULL;
         if (oa_attrs_get_str(&gi->model_attrs, "output_reuse_input_mem_indexes", &reuse)) {

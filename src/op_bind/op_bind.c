@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "op_bind/op_bind_internal.h"
+#include "op_bind/op_pool.h"
 
 #define SYNTH_CAP 1024u
 
@@ -472,6 +473,7 @@ oa_status oa_op_bind_create(const oa_op_bind *b, oa_kop **out)
         return OA_FAIL(OA_E_PARAM, "NULL argument");
     }
     *out = NULL;
+    (void)oa_op_threadpool(); /* started before the first kernel: its setup may use it */
     oa_status st = oa_kop_create(b->type, b->has_params ? &b->params : NULL, b->n_in, b->in, b->n_out, b->out, out);
     if (st != OA_OK) {
         /* the kernel's message says what is wrong; this one (recorded too: aclGetRecentErrMsg) says where */

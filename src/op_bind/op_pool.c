@@ -25,6 +25,7 @@ static void pool_init(void)
         g_pool = NULL;
     }
     g_threads = oa_threadpool_size(g_pool);
+    oa_threadpool_set_setup_pool(g_pool); /* kernels' load-time work (Winograd filter transforms) */
     OA_LOGI("intra-op thread pool: %zu thread(s)", g_threads);
 }
 
