@@ -1,0 +1,95 @@
+/*
+ * The convolution kernel's state, shared by conv.c (setup, oneDNN and
+ * reference paths, run) and conv_wino.c (the Winograd path). Internal to
+ * src/kernels.
+ */
+#ifndef OA_KERNELS_CONV_INTERNAL_H
+#define OA_KERNELS_CONV_INTERNAL_H
+
+#include "kernels/onednn.h"
+#include "kernels/wino.h"
+
+#define MAX_SLICES 64
+
+typedef struct geom {
+    int64_t n, ic, ih, iw, oc, oh, ow, kh, kw, sh, sw, dh, dw, pt, pb, pl, pr, g, oph, opw;
+    bool transpose;
+    bool blocked; /* y (and residuals) are NCHWc */
+    bool xpl;     /* ... while x is NCHW (params.out_nchwc) */
+    bool iblk;    /* NCHW op run through blocked primitives (x, y reordered in the workspace) */
+} geom;
+
+/* Layout the oneDNN primitives use. */
+static inline bool pblk(const geom *g)
+{
+    return g->blocked || g->iblk;
+}
+
+typedef struct slice {
+    dnnl_primitive_t prim;
+    dnnl_memory_desc_t src_md, dst_md, wei_md, bias_md;
+    void *wei;              /* packed weights of this slice (owned) */
+    int64_t c0, c1;         /* output channels [c0, c1) */
+    int64_t ic0;            /* first input channel read (grouped convs) */
+    size_t scratch;
+    bool src_plain;         /* NCHWc op whose primitive reads a plain NCHW copy of x */
+} slice;
+
+typedef struct conv_state {
+    geom g;
+    oa_kpost_chain post;
+    int post_from; /* first post-op done by our code */
+    int add_in[OA_KMAX_POST]; /* input index of the residual of each post-op (ADD), -1 otherwise */
+    bool has_sum;             /* oneDNN sum post-op in use (post-op 0) */
+    /* oneDNN */
+    bool use_dnnl;
+    int nslices;
+    slice *sl; /* [nslices], allocated for the plan (docs/memory.md "Kernel state") */
+    float *bias; /* folded bias [oc] */
+    size_t scratch_max;
+    bool src_plain; /* some slice reads the plain copy of x (made per run in the workspace) */
+    bool xpack;     /* out_nchwc op (plain x) with a slice reading a blocked copy of x (workspace) */
+    /* reference */
+    float *wref; /* folded weights in the input layout */
+    /* non-overlapping transposed convolution (kernel == stride): a 1x1 Conv2D
+     * into [N, oc*kh*kw, H, W] in the workspace, then a depth-to-space scatter */
+    oa_kop *s2d;
+    size_t s2d_ws; /* the inner op's workspace, 64-byte rounded; the product follows */
+    /* 2x2 / stride-2 transposed conv of the same kind run directly (dc_setup) */
+    oa_kdeconv2x2_fn dc;
+    float *dcw; /* taps [oc][ic][4] */
+    /* Winograd F(wm x wm, 3x3) (wm = 0: not used), see wino_setup */
+    int wm;
+    float *wu;      /* transformed filters [T][OC16][ICpad][16] */
+    float *wbias;   /* bias padded to OCpad */
+    int64_t wchunk; /* tiles per chunk (a multiple of 6) */
+    int64_t wsplit; /* tasks per chunk: output-channel parts (few chunks, several threads) */
+    size_t wslot;   /* workspace bytes per thread */
+    bool winline;   /* post-ops all done by the output transform */
+    bool win16;     /* input transform on whole 16-channel blocks (AVX-512, block 16) */
+    oa_kwino_post wpost;
+    /* bf16 compute (docs/precision.md): bf16 weights and src descs; the primitives read
+     * bf16 copies of x made per run after the f32 workspace (xh_off bytes in); dst, bias
+     * and post-ops stay f32 */
+    bool bf16;
+    size_t xh_off;
+    int64_t xh_plain, xh_blk; /* elements of the plain / blocked bf16 copies (0: none) */
+    oa_kgemv_fn gemv; /* 1x1 conv on a 1x1 map (squeeze-excitation): our GEMV on wref (gemv_run) */
+} conv_state;
+
+/* x between NCHWc and NCHW for the primitives and the Winograd path (conv.c), pool tasks over blk_ctx */
+typedef struct blk_ctx {
+    const float *x;
+    float *xb;
+    int64_t c, hw;
+} blk_ctx;
+void oa_conv_to_plain_task(void *vctx, size_t tid, size_t b, size_t e);   /* one (image, channel) per index */
+void oa_conv_to_blocked_task(void *vctx, size_t tid, size_t b, size_t e); /* one (image, channel block) */
+
+/* Winograd (conv_wino.c): the tile size m for this geometry (0: not used), the filter transform at setup, the run. */
+int oa_conv_wino_tile(const geom *g);
+oa_status oa_conv_wino_setup(oa_kop *op, conv_state *s, const float *wf, int m);
+oa_status oa_conv_wino_run(const conv_state *s, const void *const *in, void *const *out, void *ws,
+                           oa_threadpool *pool);
+
+#endif

@@ -1,0 +1,348 @@
+/*
+ * The Winograd path of Conv2D (conv.c chooses it at setup): filter transform
+ * at load on the thread pool, then per run the tile pipeline below.
+ */
+#include "kernels/conv_internal.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * Winograd F(m x m, 3x3) for 3x3 stride-1 undilated single-group convs on
+ * NCHWc tensors (8- or 16-channel blocks, AVX2 or above; the transforms
+ * take 8 channels at a time, so a 16-channel block is two halves): (m+2)^2 / (9 m^2) of the direct
+ * multiplications (F(4x4): 1/4) at the cost of the tile transforms. The
+ * filters are transformed once here (in double); run splits the output
+ * tiles into chunks of wchunk tiles, and each thread takes chunks and does
+ * the whole pipeline for its chunk in its workspace slot: input transform
+ * of all channels, the (m+2)^2 GEMMs with the microkernel, and the output
+ * transform with bias and post-ops straight into y. Selection thresholds
+ * are from bench_kernels (bench/KERNELS.md, "Winograd").
+ */
+int oa_conv_wino_tile(const geom *g)
+{
+    if (g->transpose || g->g != 1 || g->kh != 3 || g->kw != 3 || g->sh != 1 || g->sw != 1 || g->dh != 1 ||
+        g->dw != 1 || !g->blocked || (oa_kernels_block() != 8 && oa_kernels_block() != 16) ||
+        oa_kisa_level() < 1 || g->n * g->oh * g->ow == 0 || g->ic == 0) {
+        return 0;
+    }
+    /* OPENACL_WINOGRAD: 0 off, 2 or 4 forces F(2x2) / F(4x4) wherever eligible,
+     * unset (or anything else): F(4x4) where it wins */
+    long mode = oa_env_long("OPENACL_WINOGRAD", -1);
+    if (mode == 0) {
+        return 0;
+    }
+    if (mode == 2 || mode == 4) {
+        return (int)mode;
+    }
+    if (g->ic < 16 || g->oc < 16) {
+        return 0;
+    }
+    if (oa_kernels_block() == 16) {
+        /* AVX-512 CPUs: oneDNN's 512-bit direct kernels win on the small planes
+         * (ResNet's 14x14 and 7x7); F(4x4) from 16x16 outputs (bench/KERNELS.md) */
+        return g->oh >= 16 && g->ow >= 16 ? 4 : 0;
+    }
+    /* F(4x4) from 8x8 outputs; ResNet's 7x7 x 512: F(4x4) pads to 8x8 and
+     * gives too few tiles, F(2x2) still wins at 1 thread and ties at 2 */
+    return g->oh >= 8 && g->ow >= 8 ? 4 : (g->oh >= 6 && g->ow >= 6 ? 2 : 0);
+}
+
+/* The filter transform of wino_setup, for blocks [b, e) of 16 output channels. */
+typedef struct wino_filter_ctx {
+    const geom *g;
+    const float *wf;
+    float *wu;
+    const double (*G)[3];
+    int n;
+    int64_t icp, oc16;
+} wino_filter_ctx;
+
+static void wino_filter_task(void *vctx, size_t tid, size_t b, size_t e)
+{
+    (void)tid;
+    const wino_filter_ctx *fc = vctx;
+    const geom *g = fc->g;
+    const float *wf = fc->wf;
+    const double(*G)[3] = fc->G;
+    const int n = fc->n, T = n * n;
+    const int64_t icp = fc->icp, tstride = fc->oc16 * icp * 16;
+    /* one (o16, c) at a time, the 16 output channels as the innermost (vectorisable) loop; each lane
+     * computes exactly what a scalar loop over o would, in the same order (same bits) */
+    for (int64_t j = (int64_t)b; j < (int64_t)e; j++) {
+        const int64_t lim = g->oc - j * 16 < 16 ? g->oc - j * 16 : 16; /* real output channels of the block */
+        for (int64_t c = 0; c < g->ic; c++) {
+            double k[9][16], t[6][3][16];
+            for (int l = 0; l < 16; l++) {
+                const float *kl = l < lim ? wf + ((j * 16 + l) * g->ic + c) * 9 : NULL;
+                for (int r = 0; r < 9; r++) {
+                    k[r][l] = kl != NULL ? (double)kl[r] : 0.0;
+                }
+            }
+            for (int i = 0; i < n; i++) { /* G k */
+                for (int q = 0; q < 3; q++) {
+                    for (int l = 0; l < 16; l++) {
+                        t[i][q][l] = G[i][0] * k[q][l] + G[i][1] * k[3 + q][l] + G[i][2] * k[6 + q][l];
+                    }
+                }
+            }
+            for (int i = 0; i < n; i++) {
+                for (int q = 0; q < n; q++) { /* (G k G^T)[i][q] */
+                    float *dst = fc->wu + (i * n + q) * tstride + (j * icp + c) * 16;
+                    for (int l = 0; l < 16; l++) {
+                        dst[l] = (float)(t[i][0][l] * G[q][0] + t[i][1][l] * G[q][1] + t[i][2][l] * G[q][2]);
+                    }
+                    for (int64_t l = lim; l < 16; l++) { /* padded output channels: +0, not a signed zero */
+                        dst[l] = 0.0f;
+                    }
+                }
+            }
+        }
+        for (int q = 0; q < T; q++) { /* padded input channels */
+            memset(fc->wu + q * tstride + (j * icp + g->ic) * 16, 0, sizeof(float) * 16 * (size_t)(icp - g->ic));
+        }
+    }
+}
+
+oa_status oa_conv_wino_setup(oa_kop *op, conv_state *s, const float *wf, int m)
+{
+    const geom *g = &s->g;
+    const int n = m + 2, T = n * n;
+    const int64_t icp = oa_kc_padded(g->ic), ocp = oa_kc_padded(g->oc), oc16 = (ocp + 15) / 16;
+    static const double G4[6][3] = {{0.25, 0, 0},
+                                    {-1.0 / 6, -1.0 / 6, -1.0 / 6},
+                                    {-1.0 / 6, 1.0 / 6, -1.0 / 6},
+                                    {1.0 / 24, 1.0 / 12, 1.0 / 6},
+                                    {1.0 / 24, -1.0 / 12, 1.0 / 6},
+                                    {0, 0, 1}};
+    static const double G2[4][3] = {{1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}};
+    size_t usz = sizeof(float) * (size_t)(T * oc16 * icp * 16);
+    s->wu = aligned_alloc(64, (usz + 63) / 64 * 64);
+    s->wbias = calloc((size_t)ocp, sizeof(float));
+    if (s->wu == NULL || s->wbias == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "Winograd filters (%zu bytes)", usz);
+    }
+    memcpy(s->wbias, s->bias, sizeof(float) * (size_t)g->oc);
+    wino_filter_ctx fc = {.g = g, .wf = wf, .wu = s->wu, .G = m == 4 ? G4 : G2, .n = n, .icp = icp, .oc16 = oc16};
+    /* blocks of 16 output channels are independent: spread over the setup pool (docs/memory.md "Load time") */
+    oa_threadpool_parallel_for(oa_threadpool_setup_pool(), (size_t)oc16, 1, wino_filter_task, &fc);
+    /* Tiles per chunk: the chunk's transformed input and products within
+     * ~768 KiB (L2), a multiple of the microkernel's 6 rows, at most 96, and
+     * about 4 chunks per thread (dynamic balance). Fewer than 2 chunks per
+     * thread (ResNet's 14x14 and 7x7): each chunk is also split by output
+     * channels, each part redoing the chunk's input transform. */
+    int64_t th = (g->oh + m - 1) / m, tw = (g->ow + m - 1) / m, tiles = g->n * th * tw;
+    int64_t per_tile = (int64_t)sizeof(float) * T * (icp + ocp);
+    int64_t c = (768 * 1024 / per_tile) / 6 * 6, nth = oa_kernels_slices();
+    int64_t want = ((tiles + 4 * nth - 1) / (4 * nth) + 5) / 6 * 6;
+    c = c > 96 ? 96 : c;
+    c = c > want ? want : c;
+    s->wchunk = c < 6 ? 6 : c;
+    int64_t chunks = (tiles + s->wchunk - 1) / s->wchunk;
+    s->wsplit = 1;
+    if (nth > 1 && chunks < 2 * nth) {
+        s->wsplit = (2 * nth + chunks - 1) / chunks;
+        s->wsplit = s->wsplit > oc16 ? oc16 : s->wsplit;
+    }
+    s->wslot = ((size_t)(s->wchunk * per_tile) + 63) / 64 * 64;
+    op->ws_size = s->wslot * (size_t)nth;
+    if (g->xpl) { /* plain x (out_nchwc): a blocked copy after the slots */
+        op->ws_size += sizeof(float) * (size_t)(g->n * icp * g->ih * g->iw);
+    }
+    /* ReLU and residual adds run inside the output transform; any other activation
+     * makes the whole chain run on the written rows instead */
+    s->winline = true;
+    s->wpost.n = s->post.n;
+    for (int k = 0, r = 0; k < s->post.n; k++) {
+        const oa_kpost *p = &s->post.ops[k];
+        if (p->kind == OA_KPOST_ADD) {
+            s->wpost.kind[k] = OA_KWINO_ADD;
+            s->wpost.res[k] = r++;
+        } else if (p->act == OA_KACT_RELU) {
+            s->wpost.kind[k] = OA_KWINO_RELU;
+        } else if (p->act != OA_KACT_NONE) {
+            s->winline = false;
+        } else {
+            s->wpost.kind[k] = 0; /* identity */
+        }
+    }
+    if (!s->winline) {
+        s->wpost.n = 0;
+    }
+    s->wm = m;
+    s->win16 = oa_kisa_level() >= 2 && oa_kernels_block() == 16 && oa_env_long("OPENACL_WINO_IN16", 1) != 0;
+    s->post_from = 0;
+    op->impl = m == 4 ? "winograd-f4x4" : "winograd-f2x2";
+    if (getenv("OA_KERNELS_VERBOSE") != NULL) {
+        fprintf(stderr, "conv ic%lld oc%lld %lldx%lld k3x3 s1: Winograd F(%dx%d,3x3), %lld tiles in chunks of %lld x %lld parts\n",
+                (long long)g->ic, (long long)g->oc, (long long)g->ih, (long long)g->iw, m, m, (long long)tiles,
+                (long long)s->wchunk, (long long)s->wsplit);
+    }
+    return OA_OK;
+}
+
+typedef struct wino_ctx {
+    const conv_state *s;
+    const void *const *in;
+    const float *x; /* NCHWc */
+    float *y;
+    char *ws;
+    int64_t tiles, th, tw;
+    _Atomic int64_t next;
+} wino_ctx;
+
+static void wino_worker(void *vctx, size_t tid, size_t b, size_t e)
+{
+    (void)b, (void)e;
+    wino_ctx *c = vctx;
+    const conv_state *s = c->s;
+    const geom *g = &s->g;
+    const int m = s->wm, T = (m + 2) * (m + 2);
+    const int64_t C = s->wchunk, icp = oa_kc_padded(g->ic), ocp = oa_kc_padded(g->oc);
+    /* icb/ocb count 8-channel groups; a group cb is lanes (cb * 8) % blk of block (cb * 8) / blk */
+    const int64_t blk = oa_kernels_block(), icb = icp / 8, ocb = ocp / 8, oc16 = (ocp + 15) / 16;
+    /* 8-channel groups holding real output channels: with 16-channel blocks a 24-channel conv
+     * (det's neck) pads to 32, and the padding half needs no GEMM, only zeros in y */
+    const int64_t ocr = (g->oc + 7) / 8;
+    /* AVX-512 tiers transform the input 16 channels per register (OPENACL_WINO_IN16=0: two 8-channel halves) */
+    const bool in16 = s->win16;
+    const int64_t ihw = g->ih * g->iw, ohw = g->oh * g->ow;
+    float *V = (float *)(void *)(c->ws + tid * s->wslot); /* [T][C][icp] */
+    float *M = V + T * C * icp;                           /* [T][ocb][C][8] */
+    const float *x = c->x;
+    const float *res_base[OA_KMAX_POST];
+    int nres = 0;
+    for (int k = 0; k < s->post.n; k++) {
+        if (s->post.ops[k].kind == OA_KPOST_ADD) {
+            res_base[nres++] = c->in[s->add_in[k]];
+        }
+    }
+    for (;;) {
+        int64_t task = atomic_fetch_add(&c->next, 1), t0 = task / s->wsplit * C, part = task % s->wsplit;
+        if (t0 >= c->tiles) {
+            break;
+        }
+        /* output channels of this part: 16-channel columns [j0, j1), 8-channel blocks [j0*2, b1) */
+        const int64_t j0 = oc16 * part / s->wsplit, j1 = oc16 * (part + 1) / s->wsplit;
+        const int64_t b1 = 2 * j1 < ocb ? 2 * j1 : ocb;
+        const int64_t nt = c->tiles - t0 < C ? c->tiles - t0 : C; /* the last chunk may be short */
+        for (int64_t i = 0; i < nt; i++) {
+            int64_t tile = t0 + i;
+            int64_t n = tile / (c->th * c->tw), ty = tile / c->tw % c->th, tx = tile % c->tw;
+            if (in16) { /* whole 16-channel blocks */
+                for (int64_t cb = 0; cb < icp / 16; cb++) {
+                    oa_kwino_in_avx512(m, x + (n * (icp / 16) + cb) * ihw * 16, g->ih, g->iw, ty * m - g->pt,
+                                       tx * m - g->pl, V + i * icp + cb * 16, C * icp);
+                }
+                continue;
+            }
+            for (int64_t cb = 0; cb < icb; cb++) {
+                const float *xb = x + (n * (icp / blk) + cb * 8 / blk) * ihw * blk + cb * 8 % blk;
+                oa_kwino_in_avx2(m, xb, g->ih, g->iw, blk, ty * m - g->pt, tx * m - g->pl, V + i * icp + cb * 8,
+                                 C * icp);
+            }
+        }
+        for (int t = 0; t < T; t++) {
+            for (int64_t j = j0; j < j1; j++) {
+                const float *u = s->wu + ((int64_t)t * oc16 + j) * icp * 16;
+                float *m0 = M + ((t * ocb + 2 * j) * C) * 8;
+                float *m1 = 2 * j + 1 < ocr ? m0 + C * 8 : NULL;
+                if (in16 && m1 != NULL) { /* 16 channels per 512-bit register */
+                    for (int64_t i0 = 0; i0 < nt; i0 += 12) {
+                        oa_kwino_gemm_avx512(u, V + (t * C + i0) * icp, icp, icp, (int)(nt - i0 < 12 ? nt - i0 : 12),
+                                             m0 + i0 * 8, m1 + i0 * 8);
+                    }
+                    continue;
+                }
+                for (int64_t i0 = 0; i0 < nt; i0 += 6) {
+                    oa_kwino_gemm_avx2(u, V + (t * C + i0) * icp, icp, icp, (int)(nt - i0 < 6 ? nt - i0 : 6),
+                                       m0 + i0 * 8, m1 ? m1 + i0 * 8 : NULL);
+                }
+            }
+        }
+        for (int64_t i = 0; i < C && t0 + i < c->tiles; i++) {
+            int64_t tile = t0 + i;
+            int64_t n = tile / (c->th * c->tw), ty = tile / c->tw % c->th, tx = tile % c->tw;
+            int64_t oy = ty * m, ox = tx * m;
+            int nr = (int)(g->oh - oy < m ? g->oh - oy : m), nc = (int)(g->ow - ox < m ? g->ow - ox : m);
+            for (int64_t cb = 2 * j0; cb < b1; cb++) {
+                int64_t off = ((n * (ocp / blk) + cb * 8 / blk) * ohw + oy * g->ow + ox) * blk + cb * 8 % blk;
+                const float *res[OA_KMAX_POST];
+                for (int r = 0; r < nres; r++) {
+                    res[r] = res_base[r] + off;
+                }
+                float *y = c->y + off;
+                if (cb >= ocr) { /* a whole padding group */
+                    for (int r = 0; r < nr; r++) {
+                        for (int q = 0; q < nc; q++) {
+                            memset(y + (r * g->ow + q) * blk, 0, sizeof(float) * 8);
+                        }
+                    }
+                    continue;
+                }
+                if (s->winline) {
+                    oa_kwino_out_avx2(m, M + (cb * C + i) * 8, ocb * C * 8, s->wbias + cb * 8, y, g->ow, blk, nr,
+                                      nc, &s->wpost, res);
+                } else { /* the chain on a copy: a residual may alias y */
+                    float tmp[4 * 4 * 8];
+                    oa_kwino_out_avx2(m, M + (cb * C + i) * 8, ocb * C * 8, s->wbias + cb * 8, tmp, m, 8, nr, nc,
+                                      &s->wpost, res);
+                    /* tmp rows are nc pixels of 8; y and res hold pixels of blk floats */
+                    const int64_t seg = blk == 8 ? nc : 1;
+                    for (int r = 0; r < nr; r++) {
+                        for (int64_t q = 0; q < nc; q += seg) {
+                            float *row = tmp + (r * m + q) * 8;
+                            const int64_t yo = (r * g->ow + q) * blk;
+                            for (int k = 0, a = 0; k < s->post.n; k++) {
+                                const oa_kpost *p = &s->post.ops[k];
+                                if (p->kind == OA_KPOST_ADD) {
+                                    oa_kadd_inplace(row, res[a++] + yo, (size_t)seg * 8);
+                                } else {
+                                    oa_kact_apply(p->act, p->alpha, p->beta, row, (size_t)seg * 8);
+                                }
+                            }
+                            memcpy(y + yo, row, sizeof(float) * (size_t)seg * 8);
+                        }
+                    }
+                }
+                const int64_t valid = g->oc - cb * 8;
+                if (valid < 8) { /* padding channels stay zero (a whole half with 16-channel blocks) */
+                    const int64_t z0 = valid < 0 ? 0 : valid;
+                    for (int r = 0; r < nr; r++) {
+                        for (int q = 0; q < nc; q++) {
+                            memset(y + (r * g->ow + q) * blk + z0, 0, sizeof(float) * (size_t)(8 - z0));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+oa_status oa_conv_wino_run(const conv_state *s, const void *const *in, void *const *out, void *ws,
+                          oa_threadpool *pool)
+{
+    const geom *g = &s->g;
+    wino_ctx c = {.s = s, .in = in, .x = in[0], .y = out[0], .ws = ws};
+    size_t nslot = (size_t)oa_kernels_slices();
+    if (g->xpl) { /* NCHW -> NCHWc copy of x after the slots */
+        float *xb = (float *)(void *)((char *)ws + nslot * s->wslot);
+        blk_ctx bc = {in[0], xb, g->ic, g->ih * g->iw};
+        const int64_t blk = oa_kernels_block();
+        size_t tasks = (size_t)(g->n * (oa_kc_padded(g->ic) / blk));
+        oa_threadpool_parallel_for(pool, tasks, (size_t)(OA_KGRAIN_ELEMS / (bc.hw * blk + 1) + 1), oa_conv_to_blocked_task,
+                                   &bc);
+        c.x = xb;
+    }
+    c.th = (g->oh + s->wm - 1) / s->wm;
+    c.tw = (g->ow + s->wm - 1) / s->wm;
+    c.tiles = g->n * c.th * c.tw;
+    atomic_init(&c.next, 0);
+    size_t nthr = oa_threadpool_size(pool);
+    size_t chunks = (size_t)((c.tiles + s->wchunk - 1) / s->wchunk * s->wsplit);
+    nthr = nthr < nslot ? nthr : nslot;
+    oa_threadpool_run_n(pool, nthr < chunks ? nthr : chunks, wino_worker, &c);
+    return OA_OK;
+}
