@@ -1,0 +1,435 @@
+/*
+ * The int8 family (OA_KOP_QUANT, kernels.h "int8"; docs/int8.md): the
+ * kernels behind the QDQ rewrite of the compiler (pass_qdq.c).
+ *
+ * Quantized activations are u8/s8 in NHWC order, the layout oneDNN's int8
+ * convolutions read and write without a reorder. QUANTIZE and DEQUANTIZE
+ * convert at the edges of an int8 region (with the NCHW <-> NHWC
+ * transposition); CONV is one oneDNN int8 convolution primitive (u8/s8
+ * source, s8 weights packed once at create, f32 bias in accumulator units,
+ * per-output-channel output scales, source and destination zero points,
+ * an eltwise relu post-op); ADD is the residual add of two quantized
+ * tensors, computed with the float operations of the QDQ definition
+ * ((q - zp) * scale, add, relu, / scale, round half to even, + zp,
+ * saturate), so it equals the reference decomposition bit for bit.
+ *
+ * The work runs on the calling thread (the pool is not used yet).
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "kernels/kernel_internal.h"
+#include "kernels/onednn.h"
+
+/* round half to even for |v| < 2^22 (the operands are clamped first) */
+static inline float rne(float v)
+{
+    const float magic = 12582912.0f; /* 1.5 * 2^23 */
+    return (v + magic) - magic;
+}
+
+/* saturate(round(v) + zp) into [lo, hi]: the clamp happens before the
+ * rounding on v - zp's bounds, which gives the same integer */
+static inline int32_t quant1(float v, float zp, float lo, float hi)
+{
+    float r = rne(fminf(fmaxf(v, lo - zp - 1.0f), hi - zp + 1.0f)) + zp;
+    r = r < lo ? lo : (r > hi ? hi : r);
+    return (int32_t)r;
+}
+
+static bool is_q8(oa_kdtype dt)
+{
+    return dt == OA_KDT_U8 || dt == OA_KDT_I8;
+}
+
+static void q_range(oa_kdtype dt, float *lo, float *hi)
+{
+    *lo = dt == OA_KDT_U8 ? 0.0f : -128.0f;
+    *hi = dt == OA_KDT_U8 ? 255.0f : 127.0f;
+}
+
+static bool zp_fits(int32_t zp, oa_kdtype dt)
+{
+    return dt == OA_KDT_U8 ? (zp >= 0 && zp <= 255) : (zp >= -128 && zp <= 127);
+}
+
+static bool scale_ok(float s)
+{
+    return isfinite(s) && s > 0.0f;
+}
+
+/* ------------------------------------------------------------------ infer */
+
+static int64_t conv_out(int64_t in, int64_t k, int64_t s, int64_t d, int64_t p0, int64_t p1)
+{
+    const int64_t ek = d * (k - 1) + 1;
+    return in + p0 + p1 < ek ? -1 : (in + p0 + p1 - ek) / s + 1;
+}
+
+static oa_status quant_infer(const void *params, int n_in, const oa_ktensor *in, int n_out, oa_ktensor *out)
+{
+    const oa_kquant_params *p = params;
+    if (p == NULL || n_out != 1 || n_in < 1) {
+        return OA_FAIL(OA_E_PARAM, "int8 op: needs params, inputs and one output");
+    }
+    const oa_ktensor *x = &in[0];
+    if (x->rank != 4 || x->layout != OA_KLAYOUT_PLAIN) {
+        return OA_FAIL(OA_E_PARAM, "int8 op: x must be a plain rank-4 tensor (rank %d)", x->rank);
+    }
+    oa_kdtype ydt = out[0].dtype;
+    int64_t d[4];
+    switch (p->op) {
+    case OA_KQ_QUANTIZE:
+        if (x->dtype != OA_KDT_F32 || !is_q8(ydt) || !scale_ok(p->y_scale) || !zp_fits(p->y_zp, ydt)) {
+            return OA_FAIL(OA_E_PARAM, "int8 quantize: needs f32 x, a u8/s8 output, a positive scale and a zero "
+                                       "point in range (x %s, y %s, scale %g, zp %d)",
+                           oa_kdtype_name(x->dtype), oa_kdtype_name(ydt), (double)p->y_scale, (int)p->y_zp);
+        }
+        d[0] = x->dims[0], d[1] = x->dims[2], d[2] = x->dims[3], d[3] = x->dims[1];
+        break;
+    case OA_KQ_DEQUANTIZE:
+        if (!is_q8(x->dtype) || !scale_ok(p->x_scale) || !zp_fits(p->x_zp, x->dtype)) {
+            return OA_FAIL(OA_E_PARAM, "int8 dequantize: needs u8/s8 x, a positive scale and a zero point in range");
+        }
+        ydt = OA_KDT_F32;
+        d[0] = x->dims[0], d[1] = x->dims[3], d[2] = x->dims[1], d[3] = x->dims[2];
+        break;
+    case OA_KQ_ADD:
+        if (n_in != 2 || !is_q8(x->dtype) || in[1].dtype != x->dtype || in[1].rank != 4 ||
+            memcmp(in[1].dims, x->dims, sizeof(int64_t) * 4) != 0 || !is_q8(ydt) || !scale_ok(p->x_scale) ||
+            !scale_ok(p->b_scale) || !scale_ok(p->y_scale) || !zp_fits(p->x_zp, x->dtype) ||
+            !zp_fits(p->b_zp, x->dtype) || !zp_fits(p->y_zp, ydt)) {
+            return OA_FAIL(OA_E_PARAM, "int8 add: needs two u8/s8 inputs of the same dims and dtype, a u8/s8 "
+                                       "output, positive scales and zero points in range");
+        }
+        memcpy(d, x->dims, sizeof d);
+        break;
+    case OA_KQ_CONV: {
+        const oa_ktensor *w = n_in > 1 ? &in[1] : NULL;
+        const oa_ktensor *ws = n_in > 2 ? &in[2] : NULL;
+        const oa_ktensor *b = oa_kt_opt(n_in, in, 3);
+        const int64_t g = p->groups <= 0 ? 1 : p->groups;
+        if (w == NULL || ws == NULL || n_in > 4 || w->dtype != OA_KDT_I8 || w->rank != 4 || !is_q8(x->dtype) ||
+            !is_q8(ydt) || ws->dtype != OA_KDT_F32 || x->dims[3] != w->dims[1] * g || w->dims[0] % g != 0 ||
+            (oa_ktensor_numel(ws) != w->dims[0] && oa_ktensor_numel(ws) != 1) ||
+            (b != NULL && (b->dtype != OA_KDT_F32 || oa_ktensor_numel(b) != w->dims[0])) ||
+            !scale_ok(p->x_scale) || !scale_ok(p->y_scale) || !zp_fits(p->x_zp, x->dtype) ||
+            !zp_fits(p->y_zp, ydt)) {
+            return OA_FAIL(OA_E_PARAM, "int8 conv: needs u8/s8 NHWC x, s8 filter [O, C/groups, kh, kw], f32 "
+                                       "w_scale [O] or [1], optional f32 bias [O], a u8/s8 output, positive "
+                                       "scales and zero points in range");
+        }
+        for (int k = 0; k < 2; k++) {
+            if (p->strides[k] < 1 || p->dilations[k] < 0 || p->pads[2 * k] < 0 || p->pads[2 * k + 1] < 0) {
+                return OA_FAIL(OA_E_PARAM, "int8 conv: bad strides, dilations or pads");
+            }
+        }
+        const int64_t dh = p->dilations[0] ? p->dilations[0] : 1, dw = p->dilations[1] ? p->dilations[1] : 1;
+        d[0] = x->dims[0];
+        d[1] = conv_out(x->dims[1], w->dims[2], p->strides[0], dh, p->pads[0], p->pads[1]);
+        d[2] = conv_out(x->dims[2], w->dims[3], p->strides[1], dw, p->pads[2], p->pads[3]);
+        d[3] = w->dims[0];
+        if (d[1] < 1 || d[2] < 1) {
+            return OA_FAIL(OA_E_PARAM, "int8 conv: the kernel is larger than the padded input");
+        }
+        break;
+    }
+    default: return OA_FAIL(OA_E_PARAM, "int8 op: unknown sub-op %d", (int)p->op);
+    }
+    oa_ktensor_set(&out[0], ydt, 4, d);
+    return OA_OK;
+}
+
+/* ------------------------------------------------------------------- conv */
+
+typedef struct qconv_state {
+    dnnl_primitive_t prim;
+    dnnl_memory_desc_t src_md, wei_md, bias_md, dst_md, pad_md, zp_md;
+    void *wei;   /* packed s8 weights */
+    float *bias; /* accumulator units */
+    int32_t zp_src, zp_dst;
+} qconv_state;
+
+static dnnl_data_type_t dnnl_dt(oa_kdtype dt)
+{
+    return dt == OA_KDT_U8 ? dnnl_u8 : dnnl_s8;
+}
+
+static void qconv_free(qconv_state *s)
+{
+    if (s != NULL) {
+        dnnl_primitive_destroy(s->prim);
+        free(s->wei);
+        free(s->bias);
+        free(s);
+    }
+}
+
+static oa_status qconv_build(oa_kop *op, qconv_state *s)
+{
+    const oa_kquant_params *p = &op->params.quant;
+    const oa_ktensor *x = &op->in[0], *w = &op->in[1], *wsc = &op->in[2], *y = &op->out[0];
+    const oa_ktensor *b = oa_kt_opt(op->n_in, op->in, 3);
+    if (w->data == NULL || wsc->data == NULL || (b != NULL && b->data == NULL)) {
+        return OA_FAIL(OA_E_PARAM, "int8 conv: the filter, its scales and the bias must be constant");
+    }
+    if (!oa_dnnl_enabled()) {
+        return OA_FAIL(OA_E_FEATURE_UNSUPPORTED, "int8 conv: needs oneDNN (OA_KERNELS_ONEDNN=0)");
+    }
+    const int64_t g = p->groups <= 0 ? 1 : p->groups, oc = w->dims[0];
+    const float *wscale = wsc->data;
+    const bool per_oc = oa_ktensor_numel(wsc) != 1;
+    float *oscale = malloc(sizeof(float) * (size_t)oc);
+    s->bias = calloc((size_t)oc, sizeof(float));
+    if (oscale == NULL || s->bias == NULL) {
+        free(oscale);
+        return OA_FAIL(OA_E_NOMEM, "int8 conv: out of memory");
+    }
+    for (int64_t o = 0; o < oc; o++) {
+        const float ws = wscale[per_oc ? o : 0];
+        if (!scale_ok(ws)) {
+            free(oscale);
+            return OA_FAIL(OA_E_PARAM, "int8 conv: filter scale %lld is %g (must be positive)", (long long)o,
+                           (double)ws);
+        }
+        /* x_scale * w_scale, as the QDQ reference multiplies the dequantized operands */
+        const float acc_scale = p->x_scale * ws;
+        oscale[o] = acc_scale / p->y_scale;
+        s->bias[o] = b != NULL ? ((const float *)b->data)[o] / acc_scale : 0.0f;
+    }
+    s->zp_src = p->x_zp;
+    s->zp_dst = p->y_zp;
+    const dnnl_dims_t src_d = {x->dims[0], x->dims[3], x->dims[1], x->dims[2]};
+    const dnnl_dims_t dst_d = {y->dims[0], y->dims[3], y->dims[1], y->dims[2]};
+    dnnl_dims_t w_d;
+    int w_nd;
+    if (g == 1) {
+        w_nd = 4;
+        memcpy(w_d, w->dims, sizeof(int64_t) * 4);
+    } else {
+        w_nd = 5;
+        w_d[0] = g, w_d[1] = oc / g, w_d[2] = w->dims[1], w_d[3] = w->dims[2], w_d[4] = w->dims[3];
+    }
+    const dnnl_dims_t bias_d = {oc}, one = {1};
+    const dnnl_dims_t strides = {p->strides[0], p->strides[1]};
+    const dnnl_dims_t dil = {(p->dilations[0] ? p->dilations[0] : 1) - 1, (p->dilations[1] ? p->dilations[1] : 1) - 1};
+    const dnnl_dims_t pl = {p->pads[0], p->pads[2]}, pr = {p->pads[1], p->pads[3]};
+    dnnl_memory_desc_t wany, wplain;
+    oa_status st = OA_OK;
+    dnnl_primitive_attr_t attr = NULL;
+    dnnl_post_ops_t po = NULL;
+    dnnl_primitive_desc_t pd = NULL;
+    const int32_t rt = DNNL_RUNTIME_S32_VAL;
+    int saved = oa_dnnl_enter();
+    if (dnnl_memory_desc_init_by_tag(&s->src_md, 4, src_d, dnnl_dt(x->dtype), dnnl_nhwc) != dnnl_success ||
+        dnnl_memory_desc_init_by_tag(&s->dst_md, 4, dst_d, dnnl_dt(y->dtype), dnnl_nhwc) != dnnl_success ||
+        dnnl_memory_desc_init_by_tag(&s->bias_md, 1, bias_d, dnnl_f32, dnnl_a) != dnnl_success ||
+        dnnl_memory_desc_init_by_tag(&s->zp_md, 1, one, dnnl_s32, dnnl_a) != dnnl_success ||
+        dnnl_memory_desc_init_by_tag(&wany, w_nd, w_d, dnnl_s8, dnnl_format_tag_any) != dnnl_success ||
+        dnnl_memory_desc_init_by_tag(&wplain, w_nd, w_d, dnnl_s8, g == 1 ? dnnl_oihw : dnnl_goihw) !=
+            dnnl_success) {
+        st = OA_FAIL(OA_E_INTERNAL, "int8 conv: oneDNN memory descriptors");
+    }
+    dnnl_convolution_desc_t cd;
+    if (st == OA_OK &&
+        dnnl_dilated_convolution_forward_desc_init(&cd, dnnl_forward_inference, dnnl_convolution_direct, &s->src_md,
+                                                   &wany, &s->bias_md, &s->dst_md, strides, dil, pl, pr) !=
+            dnnl_success) {
+        st = OA_FAIL(OA_E_PARAM, "int8 conv: oneDNN rejects the convolution shape");
+    }
+    if (st == OA_OK &&
+        (dnnl_primitive_attr_create(&attr) != dnnl_success ||
+         dnnl_primitive_attr_set_scratchpad_mode(attr, dnnl_scratchpad_mode_user) != dnnl_success ||
+         dnnl_primitive_attr_set_output_scales(attr, oc, 1 << 1, oscale) != dnnl_success ||
+         (s->zp_src != 0 && dnnl_primitive_attr_set_zero_points(attr, DNNL_ARG_SRC, 1, 0, &rt) != dnnl_success) ||
+         (s->zp_dst != 0 && dnnl_primitive_attr_set_zero_points(attr, DNNL_ARG_DST, 1, 0, &rt) != dnnl_success) ||
+         dnnl_post_ops_create(&po) != dnnl_success ||
+         (p->relu && dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_relu, 0.0f, 0.0f) != dnnl_success) ||
+         dnnl_primitive_attr_set_post_ops(attr, po) != dnnl_success)) {
+        st = OA_FAIL(OA_E_INTERNAL, "int8 conv: oneDNN attributes");
+    }
+    if (st == OA_OK && (dnnl_primitive_desc_create(&pd, &cd, attr, oa_dnnl_engine(), NULL) != dnnl_success ||
+                        dnnl_primitive_create(&s->prim, pd) != dnnl_success)) {
+        st = OA_FAIL(OA_E_FEATURE_UNSUPPORTED, "int8 conv: oneDNN has no int8 convolution for this shape");
+    }
+    if (st == OA_OK) {
+        const char *impl = NULL;
+        if (dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl) == dnnl_success && impl != NULL) {
+            op->impl = strstr(impl, "vnni") ? "onednn int8 (vnni)" : "onednn int8";
+        }
+        s->wei_md = *dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
+        s->pad_md = *dnnl_primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0);
+        const size_t wbytes = dnnl_memory_desc_get_size(&s->wei_md);
+        s->wei = aligned_alloc(64, (wbytes + 63) / 64 * 64);
+        if (s->wei == NULL) {
+            st = OA_FAIL(OA_E_NOMEM, "int8 conv: out of memory for %zu bytes of packed weights", wbytes);
+        }
+    }
+    oa_dnnl_leave(saved);
+    if (st == OA_OK) {
+        st = oa_dnnl_reorder(&wplain, w->data, &s->wei_md, s->wei);
+    }
+    if (st == OA_OK) {
+        const size_t pad = dnnl_memory_desc_get_size(&s->pad_md);
+        op->ws_size = (pad + 63) / 64 * 64;
+    }
+    dnnl_primitive_desc_destroy(pd);
+    dnnl_post_ops_destroy(po);
+    dnnl_primitive_attr_destroy(attr);
+    free(oscale);
+    return st;
+}
+
+static oa_status qconv_run(const oa_kop *op, const void *const *in, void *const *out, void *ws)
+{
+    const qconv_state *s = op->state;
+    int kinds[7] = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_BIAS, DNNL_ARG_DST, DNNL_ARG_SCRATCHPAD};
+    const dnnl_memory_desc_t *mds[7] = {&s->src_md, &s->wei_md, &s->bias_md, &s->dst_md, &s->pad_md};
+    void *ptrs[7] = {(void *)(uintptr_t)in[0], s->wei, s->bias, out[0], ws};
+    int n = 5;
+    int32_t zs = s->zp_src, zd = s->zp_dst;
+    if (zs != 0) {
+        kinds[n] = DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC, mds[n] = &s->zp_md, ptrs[n++] = &zs;
+    }
+    if (zd != 0) {
+        kinds[n] = DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_DST, mds[n] = &s->zp_md, ptrs[n++] = &zd;
+    }
+    int saved = oa_dnnl_enter();
+    oa_status st = oa_dnnl_exec(s->prim, n, kinds, mds, ptrs);
+    oa_dnnl_leave(saved);
+    return st;
+}
+
+/* ---------------------------------------------------------- element-wise */
+
+static oa_status quant_setup(oa_kop *op)
+{
+    op->ws_size = 0;
+    op->impl = "int8 ref";
+    if (op->params.quant.op != OA_KQ_CONV) {
+        return OA_OK;
+    }
+    qconv_state *s = calloc(1, sizeof(*s));
+    if (s == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "int8 conv: out of memory");
+    }
+    oa_status st = qconv_build(op, s);
+    if (st != OA_OK) {
+        qconv_free(s);
+        return st;
+    }
+    op->state = s;
+    return OA_OK;
+}
+
+static void quant_release(oa_kop *op)
+{
+    qconv_free(op->state);
+    op->state = NULL;
+}
+
+/* f32 NCHW -> q NHWC */
+static void run_quantize(const oa_kquant_params *p, const oa_ktensor *x, oa_kdtype ydt, const float *src, void *dst)
+{
+    const int64_t n = x->dims[0], c = x->dims[1], hw = x->dims[2] * x->dims[3];
+    float lo, hi;
+    q_range(ydt, &lo, &hi);
+    const float zp = (float)p->y_zp, s = p->y_scale;
+    for (int64_t b = 0; b < n; b++) {
+        const float *xs = src + b * c * hw;
+        for (int64_t ch = 0; ch < c; ch++) {
+            const float *xc = xs + ch * hw;
+            if (ydt == OA_KDT_U8) {
+                uint8_t *yc = (uint8_t *)dst + b * hw * c + ch;
+                for (int64_t i = 0; i < hw; i++) {
+                    yc[i * c] = (uint8_t)quant1(xc[i] / s, zp, lo, hi);
+                }
+            } else {
+                int8_t *yc = (int8_t *)dst + b * hw * c + ch;
+                for (int64_t i = 0; i < hw; i++) {
+                    yc[i * c] = (int8_t)quant1(xc[i] / s, zp, lo, hi);
+                }
+            }
+        }
+    }
+}
+
+/* q NHWC -> f32 NCHW */
+static void run_dequantize(const oa_kquant_params *p, const oa_ktensor *x, const void *src, float *dst)
+{
+    const int64_t n = x->dims[0], hw = x->dims[1] * x->dims[2], c = x->dims[3];
+    const float zp = (float)p->x_zp, s = p->x_scale;
+    for (int64_t b = 0; b < n; b++) {
+        float *yb = dst + b * c * hw;
+        for (int64_t ch = 0; ch < c; ch++) {
+            float *yc = yb + ch * hw;
+            if (x->dtype == OA_KDT_U8) {
+                const uint8_t *xc = (const uint8_t *)src + b * hw * c + ch;
+                for (int64_t i = 0; i < hw; i++) {
+                    yc[i] = ((float)xc[i * c] - zp) * s;
+                }
+            } else {
+                const int8_t *xc = (const int8_t *)src + b * hw * c + ch;
+                for (int64_t i = 0; i < hw; i++) {
+                    yc[i] = ((float)xc[i * c] - zp) * s;
+                }
+            }
+        }
+    }
+}
+
+static inline float deq(int32_t q, float zp, float s)
+{
+    return ((float)q - zp) * s;
+}
+
+static void run_add(const oa_kquant_params *p, const oa_ktensor *x, oa_kdtype ydt, const void *a, const void *b,
+                    void *y)
+{
+    const int64_t n = oa_ktensor_numel(x);
+    float lo, hi;
+    q_range(ydt, &lo, &hi);
+    const float za = (float)p->x_zp, zb = (float)p->b_zp, zy = (float)p->y_zp;
+    const float sa = p->x_scale, sb = p->b_scale, sy = p->y_scale;
+    const float floor_v = p->relu ? 0.0f : -INFINITY;
+    for (int64_t i = 0; i < n; i++) {
+        int32_t qa, qb;
+        if (x->dtype == OA_KDT_U8) {
+            qa = ((const uint8_t *)a)[i], qb = ((const uint8_t *)b)[i];
+        } else {
+            qa = ((const int8_t *)a)[i], qb = ((const int8_t *)b)[i];
+        }
+        float v = deq(qa, za, sa) + deq(qb, zb, sb);
+        v = v < floor_v ? floor_v : v;
+        const int32_t q = quant1(v / sy, zy, lo, hi);
+        if (ydt == OA_KDT_U8) {
+            ((uint8_t *)y)[i] = (uint8_t)q;
+        } else {
+            ((int8_t *)y)[i] = (int8_t)q;
+        }
+    }
+}
+
+static oa_status quant_run(const oa_kop *op, const void *const *in, void *const *out, void *ws, oa_threadpool *pool)
+{
+    (void)pool;
+    const oa_kquant_params *p = &op->params.quant;
+    if (in[0] == NULL || out[0] == NULL || (p->op == OA_KQ_ADD && in[1] == NULL)) {
+        return OA_FAIL(OA_E_PARAM, "int8 op: NULL data pointer");
+    }
+    switch (p->op) {
+    case OA_KQ_QUANTIZE: run_quantize(p, &op->in[0], op->out[0].dtype, in[0], out[0]); return OA_OK;
+    case OA_KQ_DEQUANTIZE: run_dequantize(p, &op->in[0], in[0], out[0]); return OA_OK;
+    case OA_KQ_ADD: run_add(p, &op->in[0], op->out[0].dtype, in[0], in[1], out[0]); return OA_OK;
+    case OA_KQ_CONV: return qconv_run(op, in, out, ws);
+    default: return OA_FAIL(OA_E_PARAM, "int8 op: unknown sub-op");
+    }
+}
+
+const oa_kfamily oa_kfam_quant = {
+    .params_size = sizeof(oa_kquant_params),
+    .infer = quant_infer,
+    .setup = quant_setup,
+    .run = quant_run,
+    .release = quant_release,
+};
