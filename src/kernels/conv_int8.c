@@ -21,20 +21,30 @@
 #include "kernels/kernel_internal.h"
 #include "kernels/onednn.h"
 
-/* round half to even for |v| < 2^22 (the operands are clamped first) */
+/* round half to even for |v| < 2^22 (the operands are clamped first);
+ * the file is compiled with -ffp-contract=off so that every product and
+ * sum rounds as the reference's separate Mul/Add/RealDiv kernels do */
 static inline float rne(float v)
 {
     const float magic = 12582912.0f; /* 1.5 * 2^23 */
     return (v + magic) - magic;
 }
 
-/* saturate(round(v) + zp) into [lo, hi]: the clamp happens before the
- * rounding on v - zp's bounds, which gives the same integer */
+/* saturate(round(v) + zp) into [lo, hi]: v is clamped to just outside the
+ * range first (same integer result, and |v| stays small for rne) */
+static inline float quant1f(float v, float zp, float lo, float hi)
+{
+    const float vlo = lo - zp - 1.0f, vhi = hi - zp + 1.0f;
+    v = v > vlo ? v : vlo; /* NaN -> vlo */
+    v = v < vhi ? v : vhi;
+    float r = rne(v) + zp;
+    r = r < lo ? lo : r;
+    return r > hi ? hi : r;
+}
+
 static inline int32_t quant1(float v, float zp, float lo, float hi)
 {
-    float r = rne(fminf(fmaxf(v, lo - zp - 1.0f), hi - zp + 1.0f)) + zp;
-    r = r < lo ? lo : (r > hi ? hi : r);
-    return (int32_t)r;
+    return (int32_t)quant1f(v, zp, lo, hi);
 }
 
 static bool is_q8(oa_kdtype dt)
@@ -378,35 +388,74 @@ static void run_dequantize(const oa_kquant_params *p, const oa_ktensor *x, const
     }
 }
 
-static inline float deq(int32_t q, float zp, float s)
+typedef struct add_args {
+    float za, sa, zb, sb, zy, sy, floor_v, lo, hi;
+} add_args;
+
+/* one loop per (input, output) type pair, instantiated per ISA below */
+#define ADD_BODY(TA, TY)                                                                                        \
+    for (int64_t i = 0; i < n; i++) {                                                                         \
+        float v = ((float)a[i] - g.za) * g.sa + ((float)b[i] - g.zb) * g.sb;                                  \
+        v = v < g.floor_v ? g.floor_v : v;                                                                    \
+        y[i] = (TY)(int32_t)quant1f(v / g.sy, g.zy, g.lo, g.hi);                                              \
+    }
+
+#define ADD_FNS(SUFFIX, ATTR)                                                                                   \
+    ATTR static void add_uu##SUFFIX(const uint8_t *a, const uint8_t *b, uint8_t *y, int64_t n, add_args g)   \
+    {                                                                                                         \
+        ADD_BODY(uint8_t, uint8_t)                                                                            \
+    }                                                                                                         \
+    ATTR static void add_us##SUFFIX(const uint8_t *a, const uint8_t *b, int8_t *y, int64_t n, add_args g)    \
+    {                                                                                                         \
+        ADD_BODY(uint8_t, int8_t)                                                                             \
+    }                                                                                                         \
+    ATTR static void add_su##SUFFIX(const int8_t *a, const int8_t *b, uint8_t *y, int64_t n, add_args g)     \
+    {                                                                                                         \
+        ADD_BODY(int8_t, uint8_t)                                                                             \
+    }                                                                                                         \
+    ATTR static void add_ss##SUFFIX(const int8_t *a, const int8_t *b, int8_t *y, int64_t n, add_args g)      \
+    {                                                                                                         \
+        ADD_BODY(int8_t, int8_t)                                                                              \
+    }
+
+ADD_FNS(_ref, )
+ADD_FNS(_avx2, __attribute__((target("avx2"))))
+ADD_FNS(_avx512, __attribute__((target("avx512f,avx512bw,avx512vl"))))
+
+typedef struct add_fns {
+    void (*uu)(const uint8_t *, const uint8_t *, uint8_t *, int64_t, add_args);
+    void (*us)(const uint8_t *, const uint8_t *, int8_t *, int64_t, add_args);
+    void (*su)(const int8_t *, const int8_t *, uint8_t *, int64_t, add_args);
+    void (*ss)(const int8_t *, const int8_t *, int8_t *, int64_t, add_args);
+} add_fns;
+
+static const add_fns *add_table(void)
 {
-    return ((float)q - zp) * s;
+    static const add_fns ref = {add_uu_ref, add_us_ref, add_su_ref, add_ss_ref};
+    static const add_fns avx2 = {add_uu_avx2, add_us_avx2, add_su_avx2, add_ss_avx2};
+    static const add_fns avx512 = {add_uu_avx512, add_us_avx512, add_su_avx512, add_ss_avx512};
+    const oa_kcpu *f = oa_kisa_features();
+    return f->avx512f && f->avx512bw && f->avx512vl ? &avx512 : (f->avx2 ? &avx2 : &ref);
 }
 
 static void run_add(const oa_kquant_params *p, const oa_ktensor *x, oa_kdtype ydt, const void *a, const void *b,
                     void *y)
 {
     const int64_t n = oa_ktensor_numel(x);
-    float lo, hi;
-    q_range(ydt, &lo, &hi);
-    const float za = (float)p->x_zp, zb = (float)p->b_zp, zy = (float)p->y_zp;
-    const float sa = p->x_scale, sb = p->b_scale, sy = p->y_scale;
-    const float floor_v = p->relu ? 0.0f : -INFINITY;
-    for (int64_t i = 0; i < n; i++) {
-        int32_t qa, qb;
-        if (x->dtype == OA_KDT_U8) {
-            qa = ((const uint8_t *)a)[i], qb = ((const uint8_t *)b)[i];
-        } else {
-            qa = ((const int8_t *)a)[i], qb = ((const int8_t *)b)[i];
-        }
-        float v = deq(qa, za, sa) + deq(qb, zb, sb);
-        v = v < floor_v ? floor_v : v;
-        const int32_t q = quant1(v / sy, zy, lo, hi);
+    add_args g = {(float)p->x_zp, p->x_scale, (float)p->b_zp, p->b_scale, (float)p->y_zp, p->y_scale,
+                  p->relu ? 0.0f : -INFINITY, 0.0f, 0.0f};
+    q_range(ydt, &g.lo, &g.hi);
+    const add_fns *t = add_table();
+    if (x->dtype == OA_KDT_U8) {
         if (ydt == OA_KDT_U8) {
-            ((uint8_t *)y)[i] = (uint8_t)q;
+            t->uu(a, b, y, n, g);
         } else {
-            ((int8_t *)y)[i] = (int8_t)q;
+            t->us(a, b, y, n, g);
         }
+    } else if (ydt == OA_KDT_U8) {
+        t->su(a, b, y, n, g);
+    } else {
+        t->ss(a, b, y, n, g);
     }
 }
 
