@@ -158,6 +158,9 @@ typedef struct qconv_state {
     void *wei;   /* packed s8 weights */
     float *bias; /* accumulator units */
     int32_t zp_src, zp_dst;
+    bool shift_src;   /* s8 x run as x + 128 (u8) in the workspace */
+    size_t pad_bytes; /* oneDNN's scratchpad, at the start of the workspace */
+    int64_t x_bytes;
 } qconv_state;
 
 static dnnl_data_type_t dnnl_dt(oa_kdtype dt)
@@ -231,36 +234,55 @@ static oa_status qconv_build(oa_kop *op, qconv_state *s)
     dnnl_primitive_desc_t pd = NULL;
     const int32_t rt = DNNL_RUNTIME_S32_VAL;
     int saved = oa_dnnl_enter();
-    if (dnnl_memory_desc_init_by_tag(&s->src_md, 4, src_d, dnnl_dt(x->dtype), dnnl_nhwc) != dnnl_success ||
-        dnnl_memory_desc_init_by_tag(&s->dst_md, 4, dst_d, dnnl_dt(y->dtype), dnnl_nhwc) != dnnl_success ||
-        dnnl_memory_desc_init_by_tag(&s->bias_md, 1, bias_d, dnnl_f32, dnnl_a) != dnnl_success ||
-        dnnl_memory_desc_init_by_tag(&s->zp_md, 1, one, dnnl_s32, dnnl_a) != dnnl_success ||
-        dnnl_memory_desc_init_by_tag(&wany, w_nd, w_d, dnnl_s8, dnnl_format_tag_any) != dnnl_success ||
-        dnnl_memory_desc_init_by_tag(&wplain, w_nd, w_d, dnnl_s8, g == 1 ? dnnl_oihw : dnnl_goihw) !=
-            dnnl_success) {
-        st = OA_FAIL(OA_E_INTERNAL, "int8 conv: oneDNN memory descriptors");
-    }
-    dnnl_convolution_desc_t cd;
-    if (st == OA_OK &&
-        dnnl_dilated_convolution_forward_desc_init(&cd, dnnl_forward_inference, dnnl_convolution_direct, &s->src_md,
-                                                   &wany, &s->bias_md, &s->dst_md, strides, dil, pl, pr) !=
-            dnnl_success) {
-        st = OA_FAIL(OA_E_PARAM, "int8 conv: oneDNN rejects the convolution shape");
-    }
-    if (st == OA_OK &&
-        (dnnl_primitive_attr_create(&attr) != dnnl_success ||
-         dnnl_primitive_attr_set_scratchpad_mode(attr, dnnl_scratchpad_mode_user) != dnnl_success ||
-         dnnl_primitive_attr_set_output_scales(attr, oc, 1 << 1, oscale) != dnnl_success ||
-         (s->zp_src != 0 && dnnl_primitive_attr_set_zero_points(attr, DNNL_ARG_SRC, 1, 0, &rt) != dnnl_success) ||
-         (s->zp_dst != 0 && dnnl_primitive_attr_set_zero_points(attr, DNNL_ARG_DST, 1, 0, &rt) != dnnl_success) ||
-         dnnl_post_ops_create(&po) != dnnl_success ||
-         (p->relu && dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_relu, 0.0f, 0.0f) != dnnl_success) ||
-         dnnl_primitive_attr_set_post_ops(attr, po) != dnnl_success)) {
-        st = OA_FAIL(OA_E_INTERNAL, "int8 conv: oneDNN attributes");
-    }
-    if (st == OA_OK && (dnnl_primitive_desc_create(&pd, &cd, attr, oa_dnnl_engine(), NULL) != dnnl_success ||
-                        dnnl_primitive_create(&s->prim, pd) != dnnl_success)) {
-        st = OA_FAIL(OA_E_FEATURE_UNSUPPORTED, "int8 conv: oneDNN has no int8 convolution for this shape");
+    dnnl_data_type_t src_dt = dnnl_dt(x->dtype);
+    for (int attempt = 0; attempt < 2 && st == OA_OK; attempt++) {
+        if (dnnl_memory_desc_init_by_tag(&s->src_md, 4, src_d, src_dt, dnnl_nhwc) != dnnl_success ||
+            dnnl_memory_desc_init_by_tag(&s->dst_md, 4, dst_d, dnnl_dt(y->dtype), dnnl_nhwc) != dnnl_success ||
+            dnnl_memory_desc_init_by_tag(&s->bias_md, 1, bias_d, dnnl_f32, dnnl_a) != dnnl_success ||
+            dnnl_memory_desc_init_by_tag(&s->zp_md, 1, one, dnnl_s32, dnnl_a) != dnnl_success ||
+            dnnl_memory_desc_init_by_tag(&wany, w_nd, w_d, dnnl_s8, dnnl_format_tag_any) != dnnl_success ||
+            dnnl_memory_desc_init_by_tag(&wplain, w_nd, w_d, dnnl_s8, g == 1 ? dnnl_oihw : dnnl_goihw) !=
+                dnnl_success) {
+            st = OA_FAIL(OA_E_INTERNAL, "int8 conv: oneDNN memory descriptors");
+        }
+        dnnl_convolution_desc_t cd;
+        if (st == OA_OK &&
+            dnnl_dilated_convolution_forward_desc_init(&cd, dnnl_forward_inference, dnnl_convolution_direct,
+                                                       &s->src_md, &wany, &s->bias_md, &s->dst_md, strides, dil, pl,
+                                                       pr) != dnnl_success) {
+            st = OA_FAIL(OA_E_PARAM, "int8 conv: oneDNN rejects the convolution shape");
+        }
+        if (st == OA_OK &&
+            (dnnl_primitive_attr_create(&attr) != dnnl_success ||
+             dnnl_primitive_attr_set_scratchpad_mode(attr, dnnl_scratchpad_mode_user) != dnnl_success ||
+             dnnl_primitive_attr_set_output_scales(attr, oc, 1 << 1, oscale) != dnnl_success ||
+             (s->zp_src != 0 && dnnl_primitive_attr_set_zero_points(attr, DNNL_ARG_SRC, 1, 0, &rt) != dnnl_success) ||
+             (s->zp_dst != 0 && dnnl_primitive_attr_set_zero_points(attr, DNNL_ARG_DST, 1, 0, &rt) != dnnl_success) ||
+             dnnl_post_ops_create(&po) != dnnl_success ||
+             (p->relu && dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_relu, 0.0f, 0.0f) != dnnl_success) ||
+             dnnl_primitive_attr_set_post_ops(attr, po) != dnnl_success)) {
+            st = OA_FAIL(OA_E_INTERNAL, "int8 conv: oneDNN attributes");
+        }
+        if (st == OA_OK && (dnnl_primitive_desc_create(&pd, &cd, attr, oa_dnnl_engine(), NULL) != dnnl_success ||
+                            dnnl_primitive_create(&s->prim, pd) != dnnl_success)) {
+            st = OA_FAIL(OA_E_FEATURE_UNSUPPORTED, "int8 conv: oneDNN has no int8 convolution for this shape");
+        }
+        const char *impl = NULL;
+        if (st != OA_OK || attempt == 1 || src_dt != dnnl_s8 ||
+            dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl) != dnnl_success || impl == NULL ||
+            strstr(impl, "vnni") != NULL || strstr(impl, "amx") != NULL) {
+            break;
+        }
+        /* s8 source without VNNI: oneDNN halves the weights to keep its 16-bit pair sums from saturating
+         * (a bit of every odd weight lost); run on x + 128 as u8 with the zero point moved instead */
+        dnnl_primitive_destroy(s->prim);
+        dnnl_primitive_desc_destroy(pd);
+        dnnl_post_ops_destroy(po);
+        dnnl_primitive_attr_destroy(attr);
+        s->prim = NULL, pd = NULL, po = NULL, attr = NULL;
+        src_dt = dnnl_u8;
+        s->zp_src += 128;
+        s->shift_src = true;
     }
     if (st == OA_OK) {
         const char *impl = NULL;
@@ -281,7 +303,12 @@ static oa_status qconv_build(oa_kop *op, qconv_state *s)
     }
     if (st == OA_OK) {
         const size_t pad = dnnl_memory_desc_get_size(&s->pad_md);
-        op->ws_size = (pad + 63) / 64 * 64;
+        s->pad_bytes = (pad + 63) / 64 * 64;
+        op->ws_size = s->pad_bytes;
+        if (s->shift_src && (st = oa_ktensor_bytes(x) ? OA_OK : OA_FAIL(OA_E_PARAM, "int8 conv: x too large")) == OA_OK) {
+            op->ws_size += (oa_ktensor_bytes(x) + 63) / 64 * 64;
+            s->x_bytes = (int64_t)oa_ktensor_bytes(x);
+        }
     }
     dnnl_primitive_desc_destroy(pd);
     dnnl_post_ops_destroy(po);
@@ -296,6 +323,14 @@ static oa_status qconv_run(const oa_kop *op, const void *const *in, void *const 
     int kinds[7] = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_BIAS, DNNL_ARG_DST, DNNL_ARG_SCRATCHPAD};
     const dnnl_memory_desc_t *mds[7] = {&s->src_md, &s->wei_md, &s->bias_md, &s->dst_md, &s->pad_md};
     void *ptrs[7] = {(void *)(uintptr_t)in[0], s->wei, s->bias, out[0], ws};
+    if (s->shift_src) {
+        const int8_t *x = in[0];
+        uint8_t *u = (uint8_t *)ws + s->pad_bytes;
+        for (int64_t i = 0; i < s->x_bytes; i++) {
+            u[i] = (uint8_t)(x[i] ^ 0x80); /* x + 128 */
+        }
+        ptrs[0] = u;
+    }
     int n = 5;
     int32_t zs = s->zp_src, zd = s->zp_dst;
     if (zs != 0) {
