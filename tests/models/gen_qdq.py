@@ -25,6 +25,7 @@ The calibration is a numpy forward pass of the fp32 graph on the given input
   gen_qdq.py --small --out small_qdq.onnx [--calib-out x.bin]
 """
 import argparse
+import os
 import sys
 
 import numpy as np
@@ -161,11 +162,6 @@ def act_params(lo, hi, dtype):
 def quantize_model(graph, nodes, inits, values, s8_tensors=(), per_tensor_convs=()):
     new_nodes, new_inits = [], {}
     qdq = {}  # tensor -> (dq name, scale)
-    fused_relu = set()  # Relu right after a Conv / Add: quantized after the Relu only
-    producers = {o: nd for nd in nodes for o in nd.output}
-    for nd in nodes:
-        if nd.op_type == "Relu" and nd.input[0] in producers and producers[nd.input[0]].op_type in ("Conv", "Add"):
-            fused_relu.add(nd.input[0])
 
     def init(name, arr):
         new_inits[name] = arr
@@ -226,6 +222,7 @@ def quantize_model(graph, nodes, inits, values, s8_tensors=(), per_tensor_convs=
 
 def write(model, path):
     onnx.checker.check_model(model)
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     onnx.save(model, path)
 
 
