@@ -12,6 +12,10 @@
  *                                         =>  OaQuantConv2D
  *   OaDequantize, OaDequantize ─▶ Add ─▶ [Relu] ─▶ OaQuantize
  *                                         =>  OaQuantAdd
+ *   OaDequantize ─▶ MaxPoolV3 ─▶ OaQuantize (same scale and zero point)
+ *                                         =>  OaQuantMaxPool
+ *   OaDequantize ─▶ GlobalAveragePool ─▶ OaQuantize
+ *                                         =>  OaQuantGlobalAvgPool
  *
  * Everything it does not recognise (per-axis activation scales, scales or
  * zero points that are not constants, filter zero points other than 0,
@@ -508,6 +512,66 @@ static oa_status rewrite_add(oa_graph *g, oa_node *a, size_t *changed)
     return st;
 }
 
+/* ------------------------------------------------------------ pools */
+
+/* OaDequantize -> MaxPoolV3 -> OaQuantize with one scale and zero point => OaQuantMaxPool;
+ * OaDequantize -> GlobalAveragePool -> OaQuantize => OaQuantGlobalAvgPool */
+static oa_status rewrite_pool(oa_graph *g, oa_node *pn, size_t *changed)
+{
+    oa_node *d = oa_node_input_src(pn, 0, NULL);
+    uint32_t slot;
+    oa_node *q = single_reader(pn, &slot);
+    if (d == NULL || d->type != OA_OP_OA_DEQUANTIZE || q == NULL || q->type != OA_OP_OA_QUANTIZE ||
+        pn->outputs[0].desc.shape.rank != 4 || oa_node_input_src(d, 0, NULL) == NULL) {
+        return OA_OK;
+    }
+    const bool max = pn->type == OA_OP_MAX_POOL_V3;
+    int64_t k[2], s[2], pads[4];
+    const int64_t *pv;
+    size_t pc;
+    if (max) {
+        const oa_dtype xdt = d->inputs[0].desc.dtype;
+        if (oa_node_attr_float(d, "x_scale", 0) != oa_node_attr_float(q, "y_scale", -1) ||
+            oa_node_attr_int(d, "x_zero_point", 0) != oa_node_attr_int(q, "y_zero_point", -1) ||
+            oa_node_attr_int(q, "dst_type", -1) != xdt || oa_node_attr_bool(pn, "ceil_mode", false) ||
+            oa_node_attr_bool(pn, "global_pooling", false) ||
+            strcmp(oa_node_attr_str(pn, "padding_mode", "CALCULATED"), "CALCULATED") != 0 ||
+            strcmp(oa_node_attr_str(pn, "data_format", "NCHW"), "NCHW") != 0 || !list4_hw(pn, "ksize", 0, k) ||
+            !list4_hw(pn, "strides", 1, s) || !oa_attrs_get_list_int(&pn->attrs, "pads", &pv, &pc) || pc != 4 ||
+            k[0] < 1 || k[1] < 1) {
+            return OA_OK;
+        }
+        memcpy(pads, pv, sizeof pads);
+        if (pads[0] >= k[0] || pads[1] >= k[0] || pads[2] >= k[1] || pads[3] >= k[1]) {
+            return OA_OK;
+        }
+    }
+    oa_node *qp;
+    oa_status st = new_node(g, max ? OA_OP_OA_QUANT_MAX_POOL : OA_OP_OA_QUANT_GLOBAL_AVG_POOL, pn->name, "_int8", 1,
+                            &qp);
+    if (st == OA_OK) {
+        st = oa_node_connect(qp, 0, oa_node_input_src(d, 0, NULL), 0);
+    }
+    if (st == OA_OK && max) {
+        if ((st = oa_node_set_list_int(qp, "ksize", k, 2)) == OA_OK &&
+            (st = oa_node_set_list_int(qp, "strides", s, 2)) == OA_OK) {
+            st = oa_node_set_list_int(qp, "pads", pads, 4);
+        }
+    } else if (st == OA_OK) {
+        if ((st = copy_q_attrs(qp, "x", d, "x")) == OA_OK && (st = copy_q_attrs(qp, "y", q, "y")) == OA_OK) {
+            st = oa_node_set_int(qp, "dst_type", oa_node_attr_int(q, "dst_type", OA_DT_UINT8));
+        }
+    }
+    if (st == OA_OK) {
+        qp->outputs[0].desc = q->outputs[0].desc;
+        st = oa_graph_replace_uses(q, 0, qp, 0, NULL);
+    }
+    if (st == OA_OK) {
+        (*changed)++;
+    }
+    return st;
+}
+
 /* ------------------------------------------------------------ driver */
 
 static oa_status qdq_graph(oa_graph *g, size_t *changed)
@@ -531,6 +595,8 @@ static oa_status qdq_graph(oa_graph *g, size_t *changed)
             st = rewrite_conv(g, n, &fused);
         } else if (n->type == OA_OP_ADD) {
             st = rewrite_add(g, n, &fused);
+        } else if (n->type == OA_OP_MAX_POOL_V3 || n->type == OA_OP_GLOBAL_AVERAGE_POOL) {
+            st = rewrite_pool(g, n, &fused);
         }
     }
     local += fused;

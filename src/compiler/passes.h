@@ -121,8 +121,9 @@ OA_MUST_CHECK oa_status oa_pass_fuse_layernorm(oa_graph *g, size_t *changed);
 
 /*
  * int8: the importer's QuantizeLinear/DequantizeLinear decompositions
- * around Conv2D, Add and Relu become OaQuantize / OaDequantize /
- * OaQuantConv2D / OaQuantAdd (u8/s8 NHWC activations; docs/int8.md).
+ * around Conv2D, Add, Relu, MaxPool and GlobalAveragePool become
+ * OaQuantize / OaDequantize / OaQuantConv2D / OaQuantAdd / OaQuantMaxPool /
+ * OaQuantGlobalAvgPool (u8/s8 NHWC activations; docs/int8.md).
  * Runs before constant folding (the weight DQs must still be visible);
  * re-infers the graph when it changed anything.
  */

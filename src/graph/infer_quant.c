@@ -125,3 +125,42 @@ oa_status oa_infer_oa_quant_conv(oa_infer_ctx *ctx)
     oa_infer_set_out(ctx, 0, dt, &so);
     return OA_OK;
 }
+
+/* OaQuantMaxPool: [N, H, W, C] -> [N, OH, OW, C], same dtype */
+oa_status oa_infer_oa_quant_max_pool(oa_infer_ctx *ctx)
+{
+    int64_t k[2], s[2], p[4];
+    oa_status st = oa_infer_need_inputs(ctx, 1);
+    if (st != OA_OK || (st = pair_attr(ctx, "ksize", 2, 1, k)) != OA_OK ||
+        (st = pair_attr(ctx, "strides", 2, 1, s)) != OA_OK || (st = pair_attr(ctx, "pads", 4, 0, p)) != OA_OK) {
+        return st;
+    }
+    oa_ishape sx = oa_ishape_of(ctx->in[0]);
+    if ((st = rank4(ctx, &sx)) != OA_OK) {
+        return st;
+    }
+    oa_ishape so = sx;
+    if (sx.rank == 4) {
+        so.d[1] = conv_dim(sx.d[1], k[0], s[0], 1, p[0], p[1]);
+        so.d[2] = conv_dim(sx.d[2], k[1], s[1], 1, p[2], p[3]);
+    }
+    oa_infer_set_out(ctx, 0, ctx->in[0]->dtype, &so);
+    return OA_OK;
+}
+
+/* OaQuantGlobalAvgPool: [N, H, W, C] -> [N, 1, 1, C] */
+oa_status oa_infer_oa_quant_gap(oa_infer_ctx *ctx)
+{
+    oa_dtype dt;
+    oa_status st = oa_infer_need_inputs(ctx, 1);
+    oa_ishape sx = st == OA_OK ? oa_ishape_of(ctx->in[0]) : oa_ishape_unknown();
+    if (st != OA_OK || (st = q_dtype(ctx, &dt)) != OA_OK || (st = rank4(ctx, &sx)) != OA_OK) {
+        return st;
+    }
+    oa_ishape so = sx;
+    if (sx.rank == 4) {
+        so.d[1] = so.d[2] = oa_iv_fixed(1);
+    }
+    oa_infer_set_out(ctx, 0, dt, &so);
+    return OA_OK;
+}

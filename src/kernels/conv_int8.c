@@ -11,7 +11,8 @@
  * an eltwise relu post-op); ADD is the residual add of two quantized
  * tensors, computed with the float operations of the QDQ definition
  * ((q - zp) * scale, add, relu, / scale, round half to even, + zp,
- * saturate), so it equals the reference decomposition bit for bit.
+ * saturate), so it equals the reference decomposition bit for bit;
+ * MAXPOOL and GAP are the pools between two quantized tensors.
  *
  * The work runs on the calling thread (the pool is not used yet).
  */
@@ -144,6 +145,33 @@ static oa_status quant_infer(const void *params, int n_in, const oa_ktensor *in,
         }
         break;
     }
+    case OA_KQ_MAXPOOL:
+        for (int k = 0; k < 2; k++) {
+            if (p->ksize[k] < 1 || p->strides[k] < 1 || p->pads[2 * k] < 0 || p->pads[2 * k + 1] < 0 ||
+                p->pads[2 * k] >= p->ksize[k] || p->pads[2 * k + 1] >= p->ksize[k]) {
+                return OA_FAIL(OA_E_PARAM, "int8 max pool: bad window, strides or pads (pads must be below the window)");
+            }
+        }
+        if (!is_q8(x->dtype)) {
+            return OA_FAIL(OA_E_PARAM, "int8 max pool: x must be u8/s8, is %s", oa_kdtype_name(x->dtype));
+        }
+        ydt = x->dtype;
+        d[0] = x->dims[0], d[3] = x->dims[3];
+        d[1] = conv_out(x->dims[1], p->ksize[0], p->strides[0], 1, p->pads[0], p->pads[1]);
+        d[2] = conv_out(x->dims[2], p->ksize[1], p->strides[1], 1, p->pads[2], p->pads[3]);
+        if (d[1] < 1 || d[2] < 1) {
+            return OA_FAIL(OA_E_PARAM, "int8 max pool: the window is larger than the padded input");
+        }
+        break;
+    case OA_KQ_GAP:
+        if (!is_q8(x->dtype) || !is_q8(ydt) || !scale_ok(p->x_scale) || !scale_ok(p->y_scale) ||
+            !zp_fits(p->x_zp, x->dtype) || !zp_fits(p->y_zp, ydt) || x->dims[1] * x->dims[2] < 1 ||
+            x->dims[1] * x->dims[2] > (INT64_C(1) << 23)) {
+            return OA_FAIL(OA_E_PARAM, "int8 global average pool: needs u8/s8 x with 1 to 2^23 pixels, a u8/s8 "
+                                       "output, positive scales and zero points in range");
+        }
+        d[0] = x->dims[0], d[1] = d[2] = 1, d[3] = x->dims[3];
+        break;
     default: return OA_FAIL(OA_E_PARAM, "int8 op: unknown sub-op %d", (int)p->op);
     }
     oa_ktensor_set(&out[0], ydt, 4, d);
@@ -351,6 +379,9 @@ static oa_status quant_setup(oa_kop *op)
 {
     op->ws_size = 0;
     op->impl = "int8 ref";
+    if (op->params.quant.op == OA_KQ_GAP) {
+        op->ws_size = (size_t)op->in[0].dims[3] * sizeof(int64_t); /* per-channel sums */
+    }
     if (op->params.quant.op != OA_KQ_CONV) {
         return OA_OK;
     }
@@ -494,6 +525,78 @@ static void run_add(const oa_kquant_params *p, const oa_ktensor *x, oa_kdtype yd
     }
 }
 
+/* NHWC window maximum; T is the element type */
+#define MAXPOOL_BODY(T, TMIN)                                                                                   \
+    for (int64_t b = 0; b < n; b++) {                                                                         \
+        for (int64_t i = 0; i < oh; i++) {                                                                    \
+            for (int64_t j = 0; j < ow; j++) {                                                                \
+                T *yr = (T *)y + ((b * oh + i) * ow + j) * c;                                                 \
+                for (int64_t ch = 0; ch < c; ch++) {                                                          \
+                    yr[ch] = TMIN;                                                                            \
+                }                                                                                             \
+                for (int64_t ki = 0; ki < p->ksize[0]; ki++) {                                                \
+                    const int64_t hi = i * p->strides[0] - p->pads[0] + ki;                                   \
+                    for (int64_t kj = 0; hi >= 0 && hi < h && kj < p->ksize[1]; kj++) {                       \
+                        const int64_t wj = j * p->strides[1] - p->pads[2] + kj;                               \
+                        if (wj < 0 || wj >= w) {                                                              \
+                            continue;                                                                         \
+                        }                                                                                     \
+                        const T *xr = (const T *)x + ((b * h + hi) * w + wj) * c;                             \
+                        for (int64_t ch = 0; ch < c; ch++) {                                                  \
+                            yr[ch] = xr[ch] > yr[ch] ? xr[ch] : yr[ch];                                       \
+                        }                                                                                     \
+                    }                                                                                         \
+                }                                                                                             \
+            }                                                                                                 \
+        }                                                                                                     \
+    }
+
+static void run_maxpool(const oa_kquant_params *p, const oa_ktensor *xd, const oa_ktensor *yd, const void *x, void *y)
+{
+    const int64_t n = xd->dims[0], h = xd->dims[1], w = xd->dims[2], c = xd->dims[3];
+    const int64_t oh = yd->dims[1], ow = yd->dims[2];
+    if (xd->dtype == OA_KDT_U8) {
+        MAXPOOL_BODY(uint8_t, 0)
+    } else {
+        MAXPOOL_BODY(int8_t, -128)
+    }
+}
+
+/* the exact integer sum per channel, then the mean in double and QuantizeLinear's rounding */
+static void run_gap(const oa_kquant_params *p, const oa_ktensor *xd, oa_kdtype ydt, const void *x, void *y,
+                    int64_t *sum)
+{
+    const int64_t n = xd->dims[0], hw = xd->dims[1] * xd->dims[2], c = xd->dims[3];
+    float lo, hi;
+    q_range(ydt, &lo, &hi);
+    for (int64_t b = 0; b < n; b++) {
+        memset(sum, 0, sizeof(int64_t) * (size_t)c);
+        for (int64_t i = 0; i < hw; i++) {
+            if (xd->dtype == OA_KDT_U8) {
+                const uint8_t *xr = (const uint8_t *)x + (b * hw + i) * c;
+                for (int64_t ch = 0; ch < c; ch++) {
+                    sum[ch] += xr[ch];
+                }
+            } else {
+                const int8_t *xr = (const int8_t *)x + (b * hw + i) * c;
+                for (int64_t ch = 0; ch < c; ch++) {
+                    sum[ch] += xr[ch];
+                }
+            }
+        }
+        for (int64_t ch = 0; ch < c; ch++) {
+            const double mean = (double)(sum[ch] - (int64_t)p->x_zp * hw) * p->x_scale / (double)hw;
+            double r = nearbyint(mean / p->y_scale) + p->y_zp;
+            r = r < lo ? lo : (r > hi ? hi : r);
+            if (ydt == OA_KDT_U8) {
+                ((uint8_t *)y)[b * c + ch] = (uint8_t)r;
+            } else {
+                ((int8_t *)y)[b * c + ch] = (int8_t)r;
+            }
+        }
+    }
+}
+
 static oa_status quant_run(const oa_kop *op, const void *const *in, void *const *out, void *ws, oa_threadpool *pool)
 {
     (void)pool;
@@ -506,6 +609,13 @@ static oa_status quant_run(const oa_kop *op, const void *const *in, void *const 
     case OA_KQ_DEQUANTIZE: run_dequantize(p, &op->in[0], in[0], out[0]); return OA_OK;
     case OA_KQ_ADD: run_add(p, &op->in[0], op->out[0].dtype, in[0], in[1], out[0]); return OA_OK;
     case OA_KQ_CONV: return qconv_run(op, in, out, ws);
+    case OA_KQ_MAXPOOL: run_maxpool(p, &op->in[0], &op->out[0], in[0], out[0]); return OA_OK;
+    case OA_KQ_GAP:
+        if (ws == NULL) {
+            return OA_FAIL(OA_E_PARAM, "int8 global average pool: NULL workspace");
+        }
+        run_gap(p, &op->in[0], op->out[0].dtype, in[0], out[0], ws);
+        return OA_OK;
     default: return OA_FAIL(OA_E_PARAM, "int8 op: unknown sub-op");
     }
 }

@@ -741,14 +741,21 @@ typedef struct oa_kgrid_sample_params {
  *              with act = relu when `relu`; oneDNN's int8 primitive (VNNI where the CPU has it).
  *   ADD        a, b u8/s8 (same dims) -> y u8/s8: saturate(round(act((a - x_zp) * x_scale + (b - b_zp) * b_scale)
  *              / y_scale) + y_zp)
+ *   MAXPOOL    x u8/s8 [N,H,W,C] -> y (same dtype) [N,OH,OW,C]: the window maximum (ksize, strides, pads;
+ *              padding never wins), i.e. DQ -> MaxPool -> Q with one scale and zero point
+ *   GAP        x u8/s8 [N,H,W,C] -> y u8/s8 [N,1,1,C]: saturate(round(mean((x - x_zp) * x_scale) / y_scale)
+ *              + y_zp), the mean of the exact integer sum
  * The output dtype is the out desc's (u8 or s8). */
-typedef enum oa_kquant_op { OA_KQ_QUANTIZE, OA_KQ_DEQUANTIZE, OA_KQ_CONV, OA_KQ_ADD } oa_kquant_op;
+typedef enum oa_kquant_op {
+    OA_KQ_QUANTIZE, OA_KQ_DEQUANTIZE, OA_KQ_CONV, OA_KQ_ADD, OA_KQ_MAXPOOL, OA_KQ_GAP
+} oa_kquant_op;
 typedef struct oa_kquant_params {
     oa_kquant_op op;
     float x_scale, b_scale, y_scale;
     int32_t x_zp, b_zp, y_zp;
     bool relu;
-    int64_t strides[2], dilations[2], pads[4], groups; /* CONV, as oa_kconv_params */
+    int64_t strides[2], dilations[2], pads[4], groups; /* CONV, as oa_kconv_params; MAXPOOL strides, pads */
+    int64_t ksize[2];                                  /* MAXPOOL window h, w */
 } oa_kquant_params;
 
 /* Every family's parameters (the member of the op's family is the one in use). */

@@ -91,6 +91,20 @@ oa_status oa_bind_quant(oa_bctx *c)
         p->groups = oa_node_attr_int(c->n, "groups", 1);
         p->relu = oa_node_attr_bool(c->n, "relu", false);
         break;
+    case OA_OP_OA_QUANT_MAX_POOL:
+        p->op = OA_KQ_MAXPOOL;
+        if ((st = list_n(c, "ksize", 2, p->ksize)) == OA_OK && (st = list_n(c, "strides", 2, p->strides)) == OA_OK) {
+            st = list_n(c, "pads", 4, p->pads);
+        }
+        break;
+    case OA_OP_OA_QUANT_GLOBAL_AVG_POOL:
+        p->op = OA_KQ_GAP;
+        if ((st = req_float(c, "x_scale", &p->x_scale)) == OA_OK &&
+            (st = req_int32(c, "x_zero_point", &p->x_zp)) == OA_OK &&
+            (st = req_float(c, "y_scale", &p->y_scale)) == OA_OK) {
+            st = req_int32(c, "y_zero_point", &p->y_zp);
+        }
+        break;
     default: return BFAIL(c, OA_E_PARAM, "not an int8 op");
     }
     for (int i = 0; i < n_in && st == OA_OK; i++) {

@@ -117,6 +117,69 @@ static void test_add(void **state)
     }
 }
 
+static void test_pools(void **state)
+{
+    (void)state;
+    const oa_kdtype dts[2] = {OA_KDT_U8, OA_KDT_I8};
+    for (int k = 0; k < 2; k++) {
+        const oa_kdtype dt = dts[k];
+        /* 3x3 stride 2 pad 1 (ResNet's stem) over 9x8 with 19 channels */
+        oa_kquant_params p = {.op = OA_KQ_MAXPOOL, .ksize = {3, 3}, .strides = {2, 2}, .pads = {1, 1, 1, 1}};
+        kt_buf x = kt_alloc(KT_D(dt, 2, 9, 8, 19)), y = kt_alloc(KT_D(dt, 2, 5, 4, 19));
+        kt_fill(&x, 21 + (uint64_t)k, qlo(dt), qhi(dt));
+        kt_buf *in[1] = {&x}, *out[1] = {&y};
+        assert_int_equal(kt_run(OA_KOP_QUANT, &p, 1, in, 0, 1, out, 1), OA_OK);
+        double ref[2 * 5 * 4 * 19];
+        for (int64_t n = 0; n < 2; n++) {
+            for (int64_t i = 0; i < 5; i++) {
+                for (int64_t j = 0; j < 4; j++) {
+                    for (int64_t c = 0; c < 19; c++) {
+                        double m = -1e9;
+                        for (int64_t a = 0; a < 3; a++) {
+                            for (int64_t b = 0; b < 3; b++) {
+                                const int64_t h = 2 * i - 1 + a, w = 2 * j - 1 + b;
+                                if (h >= 0 && h < 9 && w >= 0 && w < 8) {
+                                    m = fmax(m, kt_get(&x, ((n * 9 + h) * 8 + w) * 19 + c));
+                                }
+                            }
+                        }
+                        ref[((n * 5 + i) * 4 + j) * 19 + c] = m;
+                    }
+                }
+            }
+        }
+        kt_expect_equal(&y, ref, kt_fmt("max pool %s", oa_kdtype_name(dt)));
+        /* global average: the exact mean of the dequantized values, requantized */
+        oa_kquant_params g = {.op = OA_KQ_GAP, .x_scale = 0.07f, .x_zp = dt == OA_KDT_U8 ? 30 : -4,
+                              .y_scale = 0.02f, .y_zp = dt == OA_KDT_U8 ? 10 : 2};
+        kt_buf z = kt_alloc(KT_D(dt, 2, 1, 1, 19));
+        kt_buf *gout[1] = {&z};
+        assert_int_equal(kt_run(OA_KOP_QUANT, &g, 1, in, 0, 1, gout, 1), OA_OK);
+        double gref[2 * 19];
+        for (int64_t n = 0; n < 2; n++) {
+            for (int64_t c = 0; c < 19; c++) {
+                double s = 0;
+                for (int64_t i = 0; i < 72; i++) {
+                    s += (kt_get(&x, (n * 72 + i) * 19 + c) - g.x_zp) * (double)g.x_scale;
+                }
+                double r = nearbyint(s / 72 / (double)g.y_scale) + g.y_zp;
+                gref[n * 19 + c] = r < qlo(dt) ? qlo(dt) : (r > qhi(dt) ? qhi(dt) : r);
+            }
+        }
+        kt_expect_close(&z, gref, 1.0, 0.0, kt_fmt("global average pool %s", oa_kdtype_name(dt)));
+        kt_free(&x);
+        kt_free(&y);
+        kt_free(&z);
+    }
+    /* a window that would start and end in padding */
+    kt_buf x = kt_alloc(KT_D(OA_KDT_U8, 1, 4, 4, 2)), y = kt_alloc(KT_D(OA_KDT_U8, 1, 4, 4, 2));
+    kt_buf *in[1] = {&x}, *out[1] = {&y};
+    oa_kquant_params p = {.op = OA_KQ_MAXPOOL, .ksize = {2, 2}, .strides = {1, 1}, .pads = {2, 0, 0, 0}};
+    kt_expect_fail(kt_run(OA_KOP_QUANT, &p, 1, in, 0, 1, out, 1), OA_E_PARAM, "pad as large as the window");
+    kt_free(&x);
+    kt_free(&y);
+}
+
 typedef struct conv_case {
     int64_t n, h, w, c, o, k, stride, pad, groups;
     oa_kdtype xt, yt;
@@ -258,6 +321,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_quantize_dequantize),
         cmocka_unit_test(test_add),
+        cmocka_unit_test(test_pools),
         cmocka_unit_test(test_conv),
         cmocka_unit_test(test_bad_params),
     };

@@ -7,7 +7,7 @@
                      Conv, Add, MaxPool, GlobalAveragePool or Gemm passes
                      through QuantizeLinear -> DequantizeLinear (uint8,
                      per-tensor scale and zero point from the min/max of a
-                     calibration pass), Conv/Gemm weights are int8 with
+                     calibration pass; the GlobalAveragePool's output too), Conv/Gemm weights are int8 with
                      per-output-channel symmetric scales (max |w| / 127,
                      zero points 0) and biases int32 with scale
                      x_scale * w_scale (what ONNX Runtime's quantizer writes
@@ -190,9 +190,10 @@ def quantize_model(graph, nodes, inits, values, s8_tensors=(), per_tensor_convs=
                                           axis=0))
         return name + "_dq", s
 
+    renamed = {}  # a GlobalAveragePool's output -> its DQ
     for nd in nodes:
         t = nd.op_type
-        ins = list(nd.input)
+        ins = [renamed.get(i, i) for i in nd.input]
         if t in ("Conv", "Gemm"):
             x, xs = dq_of(ins[0])
             per_channel = nd.name not in per_tensor_convs
@@ -210,6 +211,8 @@ def quantize_model(graph, nodes, inits, values, s8_tensors=(), per_tensor_convs=
             ins = [dq_of(i)[0] for i in ins]
         new_nodes.append(helper.make_node(t, ins, list(nd.output), name=nd.name, **{
             a.name: helper.get_attribute_value(a) for a in nd.attribute}))
+        if t == "GlobalAveragePool":  # quantized output, as ONNX Runtime's quantizer writes it
+            renamed[nd.output[0]] = dq_of(nd.output[0])[0]
     del graph.node[:]
     graph.node.extend(new_nodes)
     del graph.initializer[:]

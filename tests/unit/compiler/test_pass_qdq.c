@@ -225,6 +225,59 @@ static void near_misses(void **state)
     check(&o, (expect){0, 1, 1, 1, 0}, "quantized output is a model output");
 }
 
+/* x -> Q -> DQ -> MaxPool -> Q (same or other params) -> DQ -> GlobalAveragePool -> Q -> DQ -> y */
+static oa_graph *build_pools(bool same_params)
+{
+    tb_model *m = tb_new(13);
+    tb_graph *g = tb_root(m);
+    const int64_t xd[4] = {1, 4, 6, 6};
+    tb_input(g, "x", T_FLOAT, 4, xd);
+    const float s0 = 0.05f, s1 = same_params ? 0.05f : 0.06f, s2 = 0.01f;
+    const uint8_t z0 = 120, z2 = 3;
+    tb_initializer(g, tb_tensor_f32(m, "s0", 0, NULL, &s0));
+    tb_initializer(g, tb_tensor_f32(m, "s1", 0, NULL, &s1));
+    tb_initializer(g, tb_tensor_f32(m, "s2", 0, NULL, &s2));
+    tb_initializer(g, tb_tensor(m, "z0", T_UINT8, 0, NULL, &z0, 1));
+    tb_initializer(g, tb_tensor(m, "z2", T_UINT8, 0, NULL, &z2, 1));
+    qdq(g, "x", "s0", "z0", "a");
+    Onnx__NodeProto *mp = tb_node(g, "MaxPool", "maxpool", "a", "mp");
+    const int64_t ks[2] = {3, 3}, st[2] = {2, 2}, pads[4] = {1, 1, 1, 1};
+    tb_attr_ints(m, mp, "kernel_shape", ks, 2);
+    tb_attr_ints(m, mp, "strides", st, 2);
+    tb_attr_ints(m, mp, "pads", pads, 4);
+    qdq(g, "mp", "s1", "z0", "b");
+    tb_node(g, "GlobalAveragePool", "gap", "b", "gp");
+    qdq(g, "gp", "s2", "z2", "y");
+    tb_output(g, "y");
+    size_t len = 0;
+    uint8_t *buf = tb_pack(m, &len);
+    oa_graph *out = NULL;
+    oa_status s = oa_onnx_import_buffer(buf, len, NULL, NULL, &out);
+    free(buf);
+    tb_free(m);
+    if (s != OA_OK) {
+        const char *msg = oa_error_take_messages();
+        fail_msg("import failed: %s", msg ? msg : "");
+    }
+    return out;
+}
+
+static void pools(void **state)
+{
+    (void)state;
+    for (int same = 0; same < 2; same++) {
+        oa_graph *g = build_pools(same != 0);
+        EXPECT_OK(oa_pass_qdq_int8(g, NULL));
+        /* a MaxPool between different scales is no plain maximum of the quantized values: it stays */
+        assert_int_equal(count(g, OA_OP_OA_QUANT_MAX_POOL), same ? 1 : 0);
+        assert_int_equal(count(g, OA_OP_MAX_POOL_V3), same ? 0 : 1);
+        assert_int_equal(count(g, OA_OP_OA_QUANT_GLOBAL_AVG_POOL), 1);
+        assert_int_equal(count(g, OA_OP_GLOBAL_AVERAGE_POOL), 0);
+        EXPECT_OK(oa_graph_validate(g));
+        oa_graph_destroy(g);
+    }
+}
+
 /* the whole pipeline: the rewrite by default, not with OA_NO_INT8 */
 static void compile_switch(void **state)
 {
@@ -251,6 +304,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(recognised),
         cmocka_unit_test(near_misses),
+        cmocka_unit_test(pools),
         cmocka_unit_test(compile_switch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
