@@ -139,7 +139,7 @@ static bool match_q(const oa_node *cq, oa_node **x, uint32_t *x_idx, qparams *qp
         }
         r = oa_node_input_src(r, 0, NULL);
     }
-    if (r == NULL || r->type != OA_OP_ROUND || oa_cp_single_use(r, 0, &slot) == NULL || !zp_fits(zp, dt)) {
+    if (r == NULL || r->type != OA_OP_ROUND || single_reader(r, &slot) == NULL || !zp_fits(zp, dt)) {
         return false;
     }
     oa_node *div = oa_node_input_src(r, 0, NULL);
@@ -167,19 +167,16 @@ static oa_node *match_dq(const oa_node *cf, oa_dtype qdt, qparams *qp)
     }
     oa_node *n = single_reader(cf, &slot);
     int64_t zp = 0;
-    const oa_node *prev = cf;
     if (n != NULL && n->type == OA_OP_SUB) {
         if (slot != 0 || !scalar_zp(n, 1, &zp)) {
             return NULL;
         }
-        prev = n;
         n = single_reader(n, &slot);
     }
     float s;
     if (n == NULL || n->type != OA_OP_MUL || !scalar_scale(n, 1 - slot, &s) || !zp_fits(zp, qdt)) {
         return NULL;
     }
-    (void)prev;
     qp->scale = s;
     qp->zp = (int32_t)zp;
     qp->dt = qdt;
