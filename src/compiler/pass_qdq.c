@@ -16,6 +16,8 @@
  *                                         =>  OaQuantMaxPool
  *   OaDequantize ─▶ GlobalAveragePool ─▶ OaQuantize
  *                                         =>  OaQuantGlobalAvgPool
+ *   OaDequantize ─▶ MatMulV2(DQ(int8 weight)) ─▶ [Add(bias)] ─▶ [Relu]
+ *                                         =>  OaQuantMatMul (f32 output)
  *
  * Everything it does not recognise (per-axis activation scales, scales or
  * zero points that are not constants, filter zero points other than 0,
@@ -149,7 +151,7 @@ static bool match_q(const oa_node *cq, oa_node **x, uint32_t *x_idx, qparams *qp
     }
     *x = oa_node_input_src(div, 0, x_idx);
     const oa_tensor_desc *xd = &div->inputs[0].desc;
-    if (*x == NULL || xd->dtype != OA_DT_FLOAT || xd->shape.rank != 4) {
+    if (*x == NULL || xd->dtype != OA_DT_FLOAT || (xd->shape.rank != 4 && xd->shape.rank != 2)) {
         return false;
     }
     qp->scale = s;
@@ -231,7 +233,7 @@ static oa_status rewrite_q(oa_graph *g, oa_node *cq, size_t *changed)
     if (st == OA_OK) {
         const oa_shape *xs = &q->inputs[0].desc.shape;
         const int64_t nhwc[4] = {xs->dims[0], xs->dims[2], xs->dims[3], xs->dims[1]};
-        const oa_shape ys = oa_shape_make(4, nhwc);
+        const oa_shape ys = xs->rank == 4 ? oa_shape_make(4, nhwc) : *xs; /* rank 2 keeps its layout */
         oa_desc_set(&q->outputs[0].desc, qp.dt, &ys);
     }
     for (size_t k = 0; k < nu && st == OA_OK; k++) {
@@ -569,6 +571,99 @@ static oa_status rewrite_pool(oa_graph *g, oa_node *pn, size_t *changed)
     return st;
 }
 
+/* ------------------------------------------------------------ MatMul / Gemm */
+
+/* OaDequantize(x [M, K]) -> MatMulV2(DQ(int8 w)) -> [Add(bias)] -> [Relu] => OaQuantMatMul (f32 out);
+ * the scale must vary along N: [N, 1] for a transposed [N, K] weight, [N] / [1, N] otherwise */
+static oa_status rewrite_matmul(oa_graph *g, oa_node *mm, size_t *changed)
+{
+    oa_node *d = oa_node_input_src(mm, 0, NULL), *wq, *ws;
+    const oa_tensor_desc *y = &mm->outputs[0].desc;
+    const bool tb = oa_node_attr_bool(mm, "transpose_x2", false);
+    if (d == NULL || d->type != OA_OP_OA_DEQUANTIZE || d->inputs[0].desc.shape.rank != 2 ||
+        oa_node_attr_bool(mm, "transpose_x1", false) || y->shape.rank != 2 || y->shape.dims[1] <= 0 ||
+        (mm->num_inputs > 2 && oa_node_input_src(mm, 2, NULL) != NULL) ||
+        (mm->num_inputs > 3 && oa_node_input_src(mm, 3, NULL) != NULL) ||
+        oa_attrs_find(&mm->attrs, "_oa_post_ops") != NULL) {
+        return OA_OK;
+    }
+    const int64_t n = y->shape.dims[1];
+    oa_node *wmul = oa_node_input_src(mm, 1, NULL);
+    if (!match_weight_dq(wmul, OA_DT_INT8, &wq, &ws, n)) {
+        return OA_OK;
+    }
+    const oa_shape *wsh = &oa_cp_const_tensor(wq)->desc.shape;
+    int64_t sc = t_numel(oa_cp_const_tensor(ws));
+    const oa_shape *sb = &wmul->inputs[1].desc.shape; /* the scale as the Mul broadcasts it */
+    const bool along_n = sc == 1 || (tb ? (sb->rank == 2 && sb->dims[0] == n && sb->dims[1] == 1)
+                                        : (sb->dims[sb->rank - 1] == n && (sb->rank == 1 || sb->dims[0] == 1)));
+    if (wsh->rank != 2 || wsh->dims[tb ? 0 : 1] != n || !along_n) {
+        return OA_OK;
+    }
+    /* bias and relu after it */
+    uint32_t slot;
+    oa_node *last = mm, *n1 = single_reader(mm, &slot);
+    float *bias = NULL;
+    oa_status st = OA_OK;
+    if (n1 != NULL && n1->type == OA_OP_ADD) {
+        oa_node *other = oa_node_input_src(n1, 1 - slot, NULL);
+        const oa_shape *os = &n1->inputs[1 - slot].desc.shape;
+        const oa_tensor *bt = oa_cp_const_tensor(other);
+        oa_node *bq, *bs;
+        const float *bd;
+        int64_t bc;
+        if (os->dims[os->rank - 1] == n && (os->rank == 1 || (os->rank == 2 && os->dims[0] == 1))) {
+            if (bt != NULL && oa_cp_const_f32(bt, &bd, &bc) && bc == n) {
+                bias = malloc(sizeof(float) * (size_t)n);
+                if (bias != NULL) {
+                    memcpy(bias, bd, sizeof(float) * (size_t)n);
+                }
+            } else if (bt == NULL && match_weight_dq(other, OA_DT_INT32, &bq, &bs, n) &&
+                       t_numel(oa_cp_const_tensor(bq)) == n &&
+                       oa_cp_const_f32(oa_cp_const_tensor(bs), &bd, &bc)) {
+                bias = malloc(sizeof(float) * (size_t)n);
+                for (int64_t j = 0; bias != NULL && j < n; j++) {
+                    bias[j] = (float)((const int32_t *)oa_cp_const_tensor(bq)->data)[j] * bd[bc == 1 ? 0 : j];
+                }
+            } else {
+                return OA_OK;
+            }
+            if (bias == NULL) {
+                return OA_FAIL(OA_E_NOMEM, "out of memory");
+            }
+            last = n1;
+            n1 = single_reader(n1, &slot);
+        }
+    }
+    const bool relu = n1 != NULL && n1->type == OA_OP_RELU;
+    if (relu) {
+        last = n1;
+    }
+    oa_node *bn = NULL, *qm = NULL;
+    if (bias != NULL) {
+        const oa_shape bs1 = oa_shape_make(1, &n);
+        char base[512];
+        snprintf(base, sizeof base, "%s_bias_f32", mm->name);
+        st = oa_cp_add_const(g, base, OA_DT_FLOAT, &bs1, bias, sizeof(float) * (size_t)n, &bn);
+        free(bias);
+    }
+    if (st == OA_OK && (st = new_node(g, OA_OP_OA_QUANT_MAT_MUL, mm->name, "_int8", 4, &qm)) == OA_OK &&
+        (st = oa_node_connect(qm, 0, oa_node_input_src(d, 0, NULL), 0)) == OA_OK &&
+        (st = oa_node_connect(qm, 1, wq, 0)) == OA_OK && (st = oa_node_connect(qm, 2, ws, 0)) == OA_OK &&
+        (bn == NULL || (st = oa_node_connect(qm, 3, bn, 0)) == OA_OK) &&
+        (st = copy_q_attrs(qm, "x", d, "x")) == OA_OK && (st = oa_node_set_bool(qm, "relu", relu)) == OA_OK) {
+        st = oa_node_set_bool(qm, "transpose_x2", tb);
+    }
+    if (st == OA_OK) {
+        qm->outputs[0].desc = last->outputs[0].desc;
+        st = oa_graph_replace_uses(last, 0, qm, 0, NULL);
+    }
+    if (st == OA_OK) {
+        (*changed)++;
+    }
+    return st;
+}
+
 /* ------------------------------------------------------------ driver */
 
 static oa_status qdq_graph(oa_graph *g, size_t *changed)
@@ -594,6 +689,8 @@ static oa_status qdq_graph(oa_graph *g, size_t *changed)
             st = rewrite_add(g, n, &fused);
         } else if (n->type == OA_OP_MAX_POOL_V3 || n->type == OA_OP_GLOBAL_AVERAGE_POOL) {
             st = rewrite_pool(g, n, &fused);
+        } else if (n->type == OA_OP_MAT_MUL_V2) {
+            st = rewrite_matmul(g, n, &fused);
         }
     }
     local += fused;

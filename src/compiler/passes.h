@@ -123,7 +123,8 @@ OA_MUST_CHECK oa_status oa_pass_fuse_layernorm(oa_graph *g, size_t *changed);
  * int8: the importer's QuantizeLinear/DequantizeLinear decompositions
  * around Conv2D, Add, Relu, MaxPool and GlobalAveragePool become
  * OaQuantize / OaDequantize / OaQuantConv2D / OaQuantAdd / OaQuantMaxPool /
- * OaQuantGlobalAvgPool (u8/s8 NHWC activations; docs/int8.md).
+ * OaQuantGlobalAvgPool, and a MatMul/Gemm on a quantized [M, K] input
+ * OaQuantMatMul (u8/s8 NHWC activations; docs/int8.md).
  * Runs before constant folding (the weight DQs must still be visible);
  * re-infers the graph when it changed anything.
  */

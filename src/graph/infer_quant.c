@@ -22,13 +22,22 @@ static oa_status rank4(oa_infer_ctx *ctx, const oa_ishape *s)
     return OA_OK;
 }
 
-/* OaQuantize: f32 [N, C, H, W] -> [N, H, W, C] */
+/* OaQuantize / OaDequantize: rank 4 moves between NCHW and NHWC, rank 2 keeps its dims */
+static oa_status rank_2_or_4(oa_infer_ctx *ctx, const oa_ishape *s)
+{
+    if (s->rank >= 0 && s->rank != 4 && s->rank != 2) {
+        return IFAIL(ctx, OA_E_GE_SHAPE, "x must have rank 2 or 4, has %d", s->rank);
+    }
+    return OA_OK;
+}
+
+/* OaQuantize: f32 [N, C, H, W] -> [N, H, W, C]; [M, K] -> [M, K] */
 oa_status oa_infer_oa_quantize(oa_infer_ctx *ctx)
 {
     oa_dtype dt;
     oa_status st = oa_infer_need_inputs(ctx, 1);
     oa_ishape sx = st == OA_OK ? oa_ishape_of(ctx->in[0]) : oa_ishape_unknown();
-    if (st != OA_OK || (st = q_dtype(ctx, &dt)) != OA_OK || (st = rank4(ctx, &sx)) != OA_OK) {
+    if (st != OA_OK || (st = q_dtype(ctx, &dt)) != OA_OK || (st = rank_2_or_4(ctx, &sx)) != OA_OK) {
         return st;
     }
     oa_ishape so = sx;
@@ -39,12 +48,12 @@ oa_status oa_infer_oa_quantize(oa_infer_ctx *ctx)
     return OA_OK;
 }
 
-/* OaDequantize: [N, H, W, C] -> f32 [N, C, H, W] */
+/* OaDequantize: [N, H, W, C] -> f32 [N, C, H, W]; [M, K] -> [M, K] */
 oa_status oa_infer_oa_dequantize(oa_infer_ctx *ctx)
 {
     oa_status st = oa_infer_need_inputs(ctx, 1);
     oa_ishape sx = st == OA_OK ? oa_ishape_of(ctx->in[0]) : oa_ishape_unknown();
-    if (st != OA_OK || (st = rank4(ctx, &sx)) != OA_OK) {
+    if (st != OA_OK || (st = rank_2_or_4(ctx, &sx)) != OA_OK) {
         return st;
     }
     oa_ishape so = sx;
@@ -162,5 +171,25 @@ oa_status oa_infer_oa_quant_gap(oa_infer_ctx *ctx)
         so.d[1] = so.d[2] = oa_iv_fixed(1);
     }
     oa_infer_set_out(ctx, 0, dt, &so);
+    return OA_OK;
+}
+
+/* OaQuantMatMul: x [M, K], w [K, N] or [N, K] (transpose_x2) -> f32 [M, N] */
+oa_status oa_infer_oa_quant_matmul(oa_infer_ctx *ctx)
+{
+    oa_status st = oa_infer_need_inputs(ctx, 3);
+    if (st != OA_OK) {
+        return st;
+    }
+    oa_ishape sx = oa_ishape_of(ctx->in[0]), sw = oa_ishape_of(ctx->in[1]);
+    if ((sx.rank >= 0 && sx.rank != 2) || sw.rank != 2 || !oa_ishape_is_static(&sw)) {
+        return IFAIL(ctx, OA_E_GE_SHAPE, "x must have rank 2 and the weight be a static rank-2 tensor");
+    }
+    const bool tb = oa_node_attr_bool(ctx->node, "transpose_x2", false);
+    oa_ishape so = oa_ishape_any(2);
+    so.ranged = sx.ranged;
+    so.d[0] = sx.rank == 2 ? sx.d[0] : oa_iv_any();
+    so.d[1] = tb ? sw.d[0] : sw.d[1];
+    oa_infer_set_out(ctx, 0, OA_DT_FLOAT, &so);
     return OA_OK;
 }

@@ -84,12 +84,41 @@ static oa_status quant_infer(const void *params, int n_in, const oa_ktensor *in,
         return OA_FAIL(OA_E_PARAM, "int8 op: needs params, inputs and one output");
     }
     const oa_ktensor *x = &in[0];
-    if (x->rank != 4 || x->layout != OA_KLAYOUT_PLAIN) {
-        return OA_FAIL(OA_E_PARAM, "int8 op: x must be a plain rank-4 tensor (rank %d)", x->rank);
+    const bool two_ok = p->op == OA_KQ_QUANTIZE || p->op == OA_KQ_DEQUANTIZE || p->op == OA_KQ_MATMUL;
+    if ((x->rank != 4 && !(two_ok && x->rank == 2)) || (p->op == OA_KQ_MATMUL && x->rank != 2) ||
+        x->layout != OA_KLAYOUT_PLAIN) {
+        return OA_FAIL(OA_E_PARAM, "int8 op: x must be a plain rank-4 (or, for quantize, dequantize and matmul, "
+                                   "rank-2) tensor (rank %d)", x->rank);
     }
     oa_kdtype ydt = out[0].dtype;
     int64_t d[4];
+    if (x->rank == 2 && p->op != OA_KQ_MATMUL) {
+        const bool q = p->op == OA_KQ_QUANTIZE;
+        if ((q && (x->dtype != OA_KDT_F32 || !is_q8(ydt) || !scale_ok(p->y_scale) || !zp_fits(p->y_zp, ydt))) ||
+            (!q && (!is_q8(x->dtype) || !scale_ok(p->x_scale) || !zp_fits(p->x_zp, x->dtype)))) {
+            return OA_FAIL(OA_E_PARAM, "int8 %s: bad dtypes, scale or zero point", q ? "quantize" : "dequantize");
+        }
+        oa_ktensor_set(&out[0], q ? ydt : OA_KDT_F32, 2, x->dims);
+        return OA_OK;
+    }
     switch (p->op) {
+    case OA_KQ_MATMUL: {
+        const oa_ktensor *w = n_in > 1 ? &in[1] : NULL, *ws = n_in > 2 ? &in[2] : NULL;
+        const oa_ktensor *b = oa_kt_opt(n_in, in, 3);
+        const int64_t k = w ? w->dims[p->transpose_b ? 1 : 0] : -1, nn = w ? w->dims[p->transpose_b ? 0 : 1] : -1;
+        if (w == NULL || ws == NULL || n_in > 4 || w->dtype != OA_KDT_I8 || w->rank != 2 || !is_q8(x->dtype) ||
+            x->dims[1] != k || ws->dtype != OA_KDT_F32 ||
+            (oa_ktensor_numel(ws) != nn && oa_ktensor_numel(ws) != 1) ||
+            (b != NULL && (b->dtype != OA_KDT_F32 || oa_ktensor_numel(b) != nn)) || !scale_ok(p->x_scale) ||
+            !zp_fits(p->x_zp, x->dtype)) {
+            return OA_FAIL(OA_E_PARAM, "int8 matmul: needs u8/s8 x [M, K], s8 w [K, N] ([N, K] transposed), f32 "
+                                       "w_scale [N] or [1], optional f32 bias [N], a positive scale and a zero "
+                                       "point in range");
+        }
+        const int64_t yd[2] = {x->dims[0], nn};
+        oa_ktensor_set(&out[0], OA_KDT_F32, 2, yd);
+        return OA_OK;
+    }
     case OA_KQ_QUANTIZE:
         if (x->dtype != OA_KDT_F32 || !is_q8(ydt) || !scale_ok(p->y_scale) || !zp_fits(p->y_zp, ydt)) {
             return OA_FAIL(OA_E_PARAM, "int8 quantize: needs f32 x, a u8/s8 output, a positive scale and a zero "
@@ -373,6 +402,121 @@ static oa_status qconv_run(const oa_kop *op, const void *const *in, void *const 
     return st;
 }
 
+/* ------------------------------------------------------------------ matmul */
+
+static oa_status qmatmul_build(oa_kop *op, qconv_state *s)
+{
+    const oa_kquant_params *p = &op->params.quant;
+    const oa_ktensor *x = &op->in[0], *w = &op->in[1], *wsc = &op->in[2];
+    const oa_ktensor *b = oa_kt_opt(op->n_in, op->in, 3);
+    if (w->data == NULL || wsc->data == NULL || (b != NULL && b->data == NULL)) {
+        return OA_FAIL(OA_E_PARAM, "int8 matmul: the weight, its scales and the bias must be constant");
+    }
+    if (!oa_dnnl_enabled()) {
+        return OA_FAIL(OA_E_FEATURE_UNSUPPORTED, "int8 matmul: needs oneDNN (OA_KERNELS_ONEDNN=0)");
+    }
+    const int64_t m = x->dims[0], k = x->dims[1], n = op->out[0].dims[1];
+    const float *wscale = wsc->data;
+    const bool per_n = oa_ktensor_numel(wsc) != 1;
+    float *oscale = malloc(sizeof(float) * (size_t)n);
+    s->bias = calloc((size_t)n, sizeof(float));
+    if (oscale == NULL || s->bias == NULL) {
+        free(oscale);
+        return OA_FAIL(OA_E_NOMEM, "int8 matmul: out of memory");
+    }
+    for (int64_t j = 0; j < n; j++) {
+        const float ws = wscale[per_n ? j : 0];
+        if (!scale_ok(ws)) {
+            free(oscale);
+            return OA_FAIL(OA_E_PARAM, "int8 matmul: weight scale %lld is %g (must be positive)", (long long)j,
+                           (double)ws);
+        }
+        oscale[j] = p->x_scale * ws;
+        s->bias[j] = b != NULL ? ((const float *)b->data)[j] : 0.0f; /* real units, added after oneDNN */
+    }
+    s->zp_src = p->x_zp;
+    const dnnl_dims_t xd = {m, k}, wd = {k, n}, yd = {m, n}, one = {1};
+    dnnl_memory_desc_t wany, wplain;
+    dnnl_primitive_attr_t attr = NULL;
+    dnnl_primitive_desc_t pd = NULL;
+    dnnl_matmul_desc_t md;
+    const int32_t rt = DNNL_RUNTIME_S32_VAL;
+    oa_status st = OA_OK;
+    int saved = oa_dnnl_enter();
+    if (dnnl_memory_desc_init_by_tag(&s->src_md, 2, xd, dnnl_dt(x->dtype), dnnl_ab) != dnnl_success ||
+        dnnl_memory_desc_init_by_tag(&s->dst_md, 2, yd, dnnl_f32, dnnl_ab) != dnnl_success ||
+        dnnl_memory_desc_init_by_tag(&s->zp_md, 1, one, dnnl_s32, dnnl_a) != dnnl_success ||
+        dnnl_memory_desc_init_by_tag(&wany, 2, wd, dnnl_s8, dnnl_format_tag_any) != dnnl_success ||
+        dnnl_memory_desc_init_by_tag(&wplain, 2, wd, dnnl_s8, p->transpose_b ? dnnl_ba : dnnl_ab) != dnnl_success ||
+        dnnl_matmul_desc_init(&md, &s->src_md, &wany, NULL, &s->dst_md) != dnnl_success) {
+        st = OA_FAIL(OA_E_INTERNAL, "int8 matmul: oneDNN descriptors");
+    }
+    if (st == OA_OK &&
+        (dnnl_primitive_attr_create(&attr) != dnnl_success ||
+         dnnl_primitive_attr_set_scratchpad_mode(attr, dnnl_scratchpad_mode_user) != dnnl_success ||
+         dnnl_primitive_attr_set_output_scales(attr, n, 1 << 1, oscale) != dnnl_success ||
+         (s->zp_src != 0 && dnnl_primitive_attr_set_zero_points(attr, DNNL_ARG_SRC, 1, 0, &rt) != dnnl_success))) {
+        st = OA_FAIL(OA_E_INTERNAL, "int8 matmul: oneDNN attributes");
+    }
+    if (st == OA_OK && (dnnl_primitive_desc_create(&pd, &md, attr, oa_dnnl_engine(), NULL) != dnnl_success ||
+                        dnnl_primitive_create(&s->prim, pd) != dnnl_success)) {
+        st = OA_FAIL(OA_E_FEATURE_UNSUPPORTED, "int8 matmul: oneDNN has no int8 matmul for this shape");
+    }
+    if (st == OA_OK) {
+        const char *impl = NULL;
+        if (dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl) == dnnl_success && impl != NULL) {
+            op->impl = strstr(impl, "vnni") ? "onednn int8 (vnni)" : "onednn int8";
+        }
+        s->wei_md = *dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
+        s->pad_md = *dnnl_primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0);
+        const size_t wbytes = dnnl_memory_desc_get_size(&s->wei_md);
+        if ((s->wei = aligned_alloc(64, (wbytes + 63) / 64 * 64)) == NULL) {
+            st = OA_FAIL(OA_E_NOMEM, "int8 matmul: out of memory for %zu bytes of packed weights", wbytes);
+        }
+    }
+    oa_dnnl_leave(saved);
+    if (st == OA_OK) {
+        st = oa_dnnl_reorder(&wplain, w->data, &s->wei_md, s->wei);
+    }
+    if (st == OA_OK) {
+        s->pad_bytes = (dnnl_memory_desc_get_size(&s->pad_md) + 63) / 64 * 64;
+        op->ws_size = s->pad_bytes;
+    }
+    dnnl_primitive_desc_destroy(pd);
+    dnnl_primitive_attr_destroy(attr);
+    free(oscale);
+    return st;
+}
+
+static oa_status qmatmul_run(const oa_kop *op, const void *const *in, void *const *out, void *ws)
+{
+    const qconv_state *s = op->state;
+    int kinds[5] = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST, DNNL_ARG_SCRATCHPAD};
+    const dnnl_memory_desc_t *mds[5] = {&s->src_md, &s->wei_md, &s->dst_md, &s->pad_md};
+    void *ptrs[5] = {(void *)(uintptr_t)in[0], s->wei, out[0], ws};
+    int n = 4;
+    int32_t zs = s->zp_src;
+    if (zs != 0) {
+        kinds[n] = DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC, mds[n] = &s->zp_md, ptrs[n++] = &zs;
+    }
+    int saved = oa_dnnl_enter();
+    oa_status st = oa_dnnl_exec(s->prim, n, kinds, mds, ptrs);
+    oa_dnnl_leave(saved);
+    if (st != OA_OK) {
+        return st;
+    }
+    const int64_t rows = op->out[0].dims[0], cols = op->out[0].dims[1];
+    float *y = out[0];
+    const bool relu = op->params.quant.relu;
+    for (int64_t i = 0; i < rows; i++) {
+        for (int64_t j = 0; j < cols; j++) {
+            float v = y[i * cols + j] + s->bias[j];
+            y[i * cols + j] = relu && v < 0.0f ? 0.0f : v;
+        }
+    }
+    return OA_OK;
+}
+
 /* ---------------------------------------------------------- element-wise */
 
 static oa_status quant_setup(oa_kop *op)
@@ -382,14 +526,14 @@ static oa_status quant_setup(oa_kop *op)
     if (op->params.quant.op == OA_KQ_GAP) {
         op->ws_size = (size_t)op->in[0].dims[3] * sizeof(int64_t); /* per-channel sums */
     }
-    if (op->params.quant.op != OA_KQ_CONV) {
+    if (op->params.quant.op != OA_KQ_CONV && op->params.quant.op != OA_KQ_MATMUL) {
         return OA_OK;
     }
     qconv_state *s = calloc(1, sizeof(*s));
     if (s == NULL) {
         return OA_FAIL(OA_E_NOMEM, "int8 conv: out of memory");
     }
-    oa_status st = qconv_build(op, s);
+    oa_status st = op->params.quant.op == OA_KQ_CONV ? qconv_build(op, s) : qmatmul_build(op, s);
     if (st != OA_OK) {
         qconv_free(s);
         return st;
@@ -407,7 +551,9 @@ static void quant_release(oa_kop *op)
 /* f32 NCHW -> q NHWC */
 static void run_quantize(const oa_kquant_params *p, const oa_ktensor *x, oa_kdtype ydt, const float *src, void *dst)
 {
-    const int64_t n = x->dims[0], c = x->dims[1], hw = x->dims[2] * x->dims[3];
+    /* rank 2: one "channel" of M*K pixels, so the same loop keeps the layout */
+    const int64_t n = x->rank == 4 ? x->dims[0] : 1, c = x->rank == 4 ? x->dims[1] : 1;
+    const int64_t hw = x->rank == 4 ? x->dims[2] * x->dims[3] : x->dims[0] * x->dims[1];
     float lo, hi;
     q_range(ydt, &lo, &hi);
     const float zp = (float)p->y_zp, s = p->y_scale;
@@ -433,7 +579,8 @@ static void run_quantize(const oa_kquant_params *p, const oa_ktensor *x, oa_kdty
 /* q NHWC -> f32 NCHW */
 static void run_dequantize(const oa_kquant_params *p, const oa_ktensor *x, const void *src, float *dst)
 {
-    const int64_t n = x->dims[0], hw = x->dims[1] * x->dims[2], c = x->dims[3];
+    const int64_t n = x->rank == 4 ? x->dims[0] : 1, c = x->rank == 4 ? x->dims[3] : 1;
+    const int64_t hw = x->rank == 4 ? x->dims[1] * x->dims[2] : x->dims[0] * x->dims[1];
     const float zp = (float)p->x_zp, s = p->x_scale;
     for (int64_t b = 0; b < n; b++) {
         float *yb = dst + b * c * hw;
@@ -609,6 +756,7 @@ static oa_status quant_run(const oa_kop *op, const void *const *in, void *const 
     case OA_KQ_DEQUANTIZE: run_dequantize(p, &op->in[0], in[0], out[0]); return OA_OK;
     case OA_KQ_ADD: run_add(p, &op->in[0], op->out[0].dtype, in[0], in[1], out[0]); return OA_OK;
     case OA_KQ_CONV: return qconv_run(op, in, out, ws);
+    case OA_KQ_MATMUL: return qmatmul_run(op, in, out, ws);
     case OA_KQ_MAXPOOL: run_maxpool(p, &op->in[0], &op->out[0], in[0], out[0]); return OA_OK;
     case OA_KQ_GAP:
         if (ws == NULL) {

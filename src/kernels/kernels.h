@@ -745,9 +745,13 @@ typedef struct oa_kgrid_sample_params {
  *              padding never wins), i.e. DQ -> MaxPool -> Q with one scale and zero point
  *   GAP        x u8/s8 [N,H,W,C] -> y u8/s8 [N,1,1,C]: saturate(round(mean((x - x_zp) * x_scale) / y_scale)
  *              + y_zp), the mean of the exact integer sum
- * The output dtype is the out desc's (u8 or s8). */
+ *   MATMUL     x u8/s8 [M,K], w s8 [K,N] ([N,K] with transpose_b; constant), w_scale f32 [N] or [1]
+ *              (constant), bias f32 [N] (optional, constant) -> y f32 [M,N]:
+ *              act(x_scale * w_scale[n] * sum_k((x - x_zp) * w) + bias[n]); oneDNN's int8 matmul
+ * QUANTIZE / DEQUANTIZE of a rank other than 4 keep the layout (plain, same dims).
+ * The output dtype is the out desc's (u8 or s8; MATMUL f32). */
 typedef enum oa_kquant_op {
-    OA_KQ_QUANTIZE, OA_KQ_DEQUANTIZE, OA_KQ_CONV, OA_KQ_ADD, OA_KQ_MAXPOOL, OA_KQ_GAP
+    OA_KQ_QUANTIZE, OA_KQ_DEQUANTIZE, OA_KQ_CONV, OA_KQ_ADD, OA_KQ_MAXPOOL, OA_KQ_GAP, OA_KQ_MATMUL
 } oa_kquant_op;
 typedef struct oa_kquant_params {
     oa_kquant_op op;
@@ -756,6 +760,7 @@ typedef struct oa_kquant_params {
     bool relu;
     int64_t strides[2], dilations[2], pads[4], groups; /* CONV, as oa_kconv_params; MAXPOOL strides, pads */
     int64_t ksize[2];                                  /* MAXPOOL window h, w */
+    bool transpose_b;                                  /* MATMUL: w is [N, K] */
 } oa_kquant_params;
 
 /* Every family's parameters (the member of the op's family is the one in use). */

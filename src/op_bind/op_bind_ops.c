@@ -1347,7 +1347,8 @@ oa_status oa_bind_decode(oa_bctx *c)
     case OA_OP_OA_QUANT_CONV2D:
     case OA_OP_OA_QUANT_ADD:
     case OA_OP_OA_QUANT_MAX_POOL:
-    case OA_OP_OA_QUANT_GLOBAL_AVG_POOL: return oa_bind_quant(c);
+    case OA_OP_OA_QUANT_GLOBAL_AVG_POOL:
+    case OA_OP_OA_QUANT_MAT_MUL: return oa_bind_quant(c);
     case OA_OP_MATRIX_DETERMINANT: {
         c->b->type = OA_KOP_DET;
         oa_status st = oa_bind_in(c, 0, true, false);

@@ -105,12 +105,21 @@ oa_status oa_bind_quant(oa_bctx *c)
             st = req_int32(c, "y_zero_point", &p->y_zp);
         }
         break;
+    case OA_OP_OA_QUANT_MAT_MUL:
+        p->op = OA_KQ_MATMUL;
+        n_in = 4;
+        if ((st = req_float(c, "x_scale", &p->x_scale)) == OA_OK) {
+            st = req_int32(c, "x_zero_point", &p->x_zp);
+        }
+        p->relu = oa_node_attr_bool(c->n, "relu", false);
+        p->transpose_b = oa_node_attr_bool(c->n, "transpose_x2", false);
+        break;
     default: return BFAIL(c, OA_E_PARAM, "not an int8 op");
     }
     for (int i = 0; i < n_in && st == OA_OK; i++) {
         st = oa_bind_in(c, (uint32_t)i, i < 3, false);
     }
-    if (st == OA_OK && p->op == OA_KQ_CONV) {
+    if (st == OA_OK && (p->op == OA_KQ_CONV || p->op == OA_KQ_MATMUL)) {
         for (int i = 1; i < b->n_in && st == OA_OK; i++) {
             if (b->src[i].kind == OA_BIND_ACT) {
                 st = BFAIL(c, OA_E_PARAM, "input %d is not a constant: int8 filters are packed at load", i);

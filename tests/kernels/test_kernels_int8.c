@@ -281,6 +281,44 @@ static void test_conv(void **state)
     }
 }
 
+static void test_matmul(void **state)
+{
+    (void)state;
+    for (int t = 0; t < 2; t++) {
+        const bool tb = t == 0;
+        const oa_kdtype xt = tb ? OA_KDT_U8 : OA_KDT_I8;
+        const int64_t m = 3, k = 40, n = 24;
+        oa_kquant_params p = {.op = OA_KQ_MATMUL, .x_scale = 0.02f, .x_zp = tb ? 77 : -3, .relu = tb,
+                              .transpose_b = tb};
+        kt_buf x = kt_alloc(KT_D(xt, m, k)), w = tb ? kt_alloc(KT_D(OA_KDT_I8, n, k)) : kt_alloc(KT_D(OA_KDT_I8, k, n));
+        kt_buf ws = kt_alloc(KT_D(OA_KDT_F32, n)), b = kt_alloc(KT_D(OA_KDT_F32, n)), y = kt_alloc(KT_D(OA_KDT_F32, m, n));
+        kt_fill(&x, 31 + (uint64_t)t, qlo(xt), qhi(xt));
+        kt_fill(&w, 41 + (uint64_t)t, -63, 63);
+        kt_fill(&ws, 51 + (uint64_t)t, 0.001, 0.01);
+        kt_fill(&b, 61 + (uint64_t)t, -0.5, 0.5);
+        kt_buf *in[4] = {&x, &w, &ws, &b}, *out[1] = {&y};
+        assert_int_equal(kt_run(OA_KOP_QUANT, &p, 4, in, 0xE, 1, out, 1), OA_OK);
+        double ref[3 * 24];
+        for (int64_t i = 0; i < m; i++) {
+            for (int64_t j = 0; j < n; j++) {
+                int64_t acc = 0;
+                for (int64_t q = 0; q < k; q++) {
+                    const double wv = kt_get(&w, tb ? j * k + q : q * n + j);
+                    acc += (int64_t)((kt_get(&x, i * k + q) - p.x_zp) * wv);
+                }
+                double r = (double)acc * p.x_scale * kt_get(&ws, j) + kt_get(&b, j);
+                ref[i * n + j] = p.relu && r < 0 ? 0 : r;
+            }
+        }
+        kt_expect_close(&y, ref, 1e-5, 1e-5, kt_fmt("matmul %s", tb ? "u8 x [N,K] + relu" : "s8 x [K,N]"));
+        kt_free(&x);
+        kt_free(&w);
+        kt_free(&ws);
+        kt_free(&b);
+        kt_free(&y);
+    }
+}
+
 static void test_bad_params(void **state)
 {
     (void)state;
@@ -323,6 +361,7 @@ int main(void)
         cmocka_unit_test(test_add),
         cmocka_unit_test(test_pools),
         cmocka_unit_test(test_conv),
+        cmocka_unit_test(test_matmul),
         cmocka_unit_test(test_bad_params),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

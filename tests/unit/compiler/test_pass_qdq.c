@@ -278,6 +278,71 @@ static void pools(void **state)
     }
 }
 
+/* x [2, 16] -> Q -> DQ -> Gemm(DQ(int8 w [16, 16]) transB=1, DQ(int32 bias)) -> y (f32); the filter
+ * scale per row of w (axis 0: per output column, fused) or per column (axis 1: along K, not fused) */
+static oa_graph *build_gemm(int w_axis)
+{
+    tb_model *m = tb_new(13);
+    tb_graph *g = tb_root(m);
+    const int64_t xd[2] = {2, 16}, wd[2] = {16, 16}, c16[1] = {16};
+    tb_input(g, "x", T_FLOAT, 2, xd);
+    const float xs = 0.05f;
+    const uint8_t xz = 100;
+    tb_initializer(g, tb_tensor_f32(m, "xs", 0, NULL, &xs));
+    tb_initializer(g, tb_tensor(m, "xz", T_UINT8, 0, NULL, &xz, 1));
+    int8_t w[256];
+    float wsv[16], bsv[16];
+    int32_t bq[16];
+    int8_t wz[16] = {0};
+    for (int i = 0; i < 256; i++) {
+        w[i] = (int8_t)((i * 29) % 101 - 50);
+    }
+    for (int i = 0; i < 16; i++) {
+        wsv[i] = 0.01f + 0.001f * (float)i;
+        bsv[i] = xs * wsv[i];
+        bq[i] = i * 10 - 70;
+    }
+    tb_initializer(g, tb_tensor(m, "wq", T_INT8, 2, wd, w, sizeof w));
+    tb_initializer(g, tb_tensor_f32(m, "ws", 1, c16, wsv));
+    tb_initializer(g, tb_tensor(m, "wz", T_INT8, 1, c16, wz, sizeof wz));
+    tb_initializer(g, tb_tensor(m, "bq", T_INT32, 1, c16, bq, sizeof bq));
+    tb_initializer(g, tb_tensor_f32(m, "bs", 1, c16, bsv));
+    Onnx__NodeProto *wdq = tb_node(g, "DequantizeLinear", "w_dq", "wq,ws,wz", "w");
+    tb_attr_int(m, wdq, "axis", w_axis);
+    Onnx__NodeProto *bdq = tb_node(g, "DequantizeLinear", "b_dq", "bq,bs", "b");
+    tb_attr_int(m, bdq, "axis", 0);
+    qdq(g, "x", "xs", "xz", "xd");
+    Onnx__NodeProto *gm = tb_node(g, "Gemm", "fc", "xd,w,b", "y");
+    tb_attr_int(m, gm, "transB", 1);
+    tb_output(g, "y");
+    size_t len = 0;
+    uint8_t *buf = tb_pack(m, &len);
+    oa_graph *out = NULL;
+    oa_status s = oa_onnx_import_buffer(buf, len, NULL, NULL, &out);
+    free(buf);
+    tb_free(m);
+    if (s != OA_OK) {
+        const char *msg = oa_error_take_messages();
+        fail_msg("import failed: %s", msg ? msg : "");
+    }
+    return out;
+}
+
+static void gemm(void **state)
+{
+    (void)state;
+    for (int axis = 0; axis < 2; axis++) {
+        oa_graph *g = build_gemm(axis);
+        EXPECT_OK(oa_pass_qdq_int8(g, NULL));
+        assert_int_equal(count(g, OA_OP_OA_QUANT_MAT_MUL), axis == 0 ? 1 : 0);
+        assert_int_equal(count(g, OA_OP_MAT_MUL_V2), axis == 0 ? 0 : 1);
+        /* the bias Add is inside the int8 op */
+        assert_int_equal(count(g, OA_OP_ADD), axis == 0 ? 0 : 1);
+        EXPECT_OK(oa_graph_validate(g));
+        oa_graph_destroy(g);
+    }
+}
+
 /* the whole pipeline: the rewrite by default, not with OA_NO_INT8 */
 static void compile_switch(void **state)
 {
@@ -305,6 +370,7 @@ int main(void)
         cmocka_unit_test(recognised),
         cmocka_unit_test(near_misses),
         cmocka_unit_test(pools),
+        cmocka_unit_test(gemm),
         cmocka_unit_test(compile_switch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
