@@ -98,7 +98,7 @@ static oa_status pair_attr(oa_infer_ctx *ctx, const char *name, size_t n, int64_
         return IFAIL(ctx, OA_E_GE_PARAM, "attr %s has %zu entries, expected %zu", name, cnt, n);
     }
     for (size_t i = 0; i < n; i++) {
-        if (v[i] < lo) {
+        if (v[i] < lo || v[i] > (INT64_C(1) << 24)) { /* bounded: the dims arithmetic cannot overflow */
             return IFAIL(ctx, OA_E_GE_PARAM, "attr %s[%zu] is %lld", name, i, (long long)v[i]);
         }
         out[i] = v[i];

@@ -149,6 +149,15 @@ static oa_status quant_infer(const void *params, int n_in, const oa_ktensor *in,
         const oa_ktensor *ws = n_in > 2 ? &in[2] : NULL;
         const oa_ktensor *b = oa_kt_opt(n_in, in, 3);
         const int64_t g = p->groups <= 0 ? 1 : p->groups;
+        for (int k = 0; k < 4; k++) {
+            if (p->pads[k] > (INT64_C(1) << 24) || (k < 2 && (p->strides[k] > (INT64_C(1) << 24) ||
+                                                              p->dilations[k] > (INT64_C(1) << 24)))) {
+                return OA_FAIL(OA_E_PARAM, "int8 conv: strides, dilations or pads above 2^24");
+            }
+        }
+        if (w != NULL && (g > x->dims[3] || w->rank != 4)) {
+            return OA_FAIL(OA_E_PARAM, "int8 conv: %lld groups for %lld channels", (long long)g, (long long)x->dims[3]);
+        }
         if (w == NULL || ws == NULL || n_in > 4 || w->dtype != OA_KDT_I8 || w->rank != 4 || !is_q8(x->dtype) ||
             !is_q8(ydt) || ws->dtype != OA_KDT_F32 || x->dims[3] != w->dims[1] * g || w->dims[0] % g != 0 ||
             (oa_ktensor_numel(ws) != w->dims[0] && oa_ktensor_numel(ws) != 1) ||
@@ -176,7 +185,8 @@ static oa_status quant_infer(const void *params, int n_in, const oa_ktensor *in,
     }
     case OA_KQ_MAXPOOL:
         for (int k = 0; k < 2; k++) {
-            if (p->ksize[k] < 1 || p->strides[k] < 1 || p->pads[2 * k] < 0 || p->pads[2 * k + 1] < 0 ||
+            if (p->ksize[k] < 1 || p->strides[k] < 1 || p->ksize[k] > (INT64_C(1) << 24) ||
+                p->strides[k] > (INT64_C(1) << 24) || p->pads[2 * k] < 0 || p->pads[2 * k + 1] < 0 ||
                 p->pads[2 * k] >= p->ksize[k] || p->pads[2 * k + 1] >= p->ksize[k]) {
                 return OA_FAIL(OA_E_PARAM, "int8 max pool: bad window, strides or pads (pads must be below the window)");
             }

@@ -345,6 +345,12 @@ static void test_bad_params(void **state)
     ((float *)ws.data)[1] = -1.0f;
     cin[1] = &w;
     kt_expect_fail(kt_run(OA_KOP_QUANT, &c, 3, cin, 0x6, 1, cout, 1), OA_E_PARAM, "negative filter scale");
+    ((float *)ws.data)[1] = 0.1f;
+    c.groups = 5;
+    kt_expect_fail(kt_run(OA_KOP_QUANT, &c, 3, cin, 0x6, 1, cout, 1), OA_E_PARAM, "5 groups of 2 channels");
+    c.groups = 1;
+    c.pads[0] = INT64_C(1) << 40;
+    kt_expect_fail(kt_run(OA_KOP_QUANT, &c, 3, cin, 0x6, 1, cout, 1), OA_E_PARAM, "pad 2^40");
     kt_free(&x);
     kt_free(&y);
     kt_free(&xq);
