@@ -14,7 +14,9 @@
  * saturate), so it equals the reference decomposition bit for bit;
  * MAXPOOL and GAP are the pools between two quantized tensors.
  *
- * The work runs on the calling thread (the pool is not used yet).
+ * CONV splits its output rows over the thread pool (one primitive per band,
+ * N == 1 and above the split threshold); the other sub-ops run on the
+ * calling thread.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -219,6 +221,13 @@ static oa_status quant_infer(const void *params, int n_in, const oa_ktensor *in,
 
 /* ------------------------------------------------------------------- conv */
 
+/* a band of output rows run by its own primitive (threads, N == 1) */
+typedef struct qslice {
+    dnnl_primitive_t prim;
+    dnnl_memory_desc_t src_md, dst_md, pad_md;
+    size_t in_off, out_off; /* bytes into x and y */
+} qslice;
+
 typedef struct qconv_state {
     dnnl_primitive_t prim;
     dnnl_memory_desc_t src_md, wei_md, bias_md, dst_md, pad_md, zp_md;
@@ -226,8 +235,11 @@ typedef struct qconv_state {
     float *bias; /* accumulator units */
     int32_t zp_src, zp_dst;
     bool shift_src;   /* s8 x run as x + 128 (u8) in the workspace */
-    size_t pad_bytes; /* oneDNN's scratchpad, at the start of the workspace */
+    size_t pad_bytes; /* oneDNN's scratchpad(s), at the start of the workspace */
     int64_t x_bytes;
+    int n_slices;      /* > 1: the rows are split over slices[], each with slice_pad bytes of scratch */
+    qslice *slices;
+    size_t slice_pad;
 } qconv_state;
 
 static dnnl_data_type_t dnnl_dt(oa_kdtype dt)
@@ -238,11 +250,81 @@ static dnnl_data_type_t dnnl_dt(oa_kdtype dt)
 static void qconv_free(qconv_state *s)
 {
     if (s != NULL) {
+        for (int i = 0; i < s->n_slices; i++) {
+            dnnl_primitive_destroy(s->slices[i].prim);
+        }
+        free(s->slices);
         dnnl_primitive_destroy(s->prim);
         free(s->wei);
         free(s->bias);
         free(s);
     }
+}
+
+/*
+ * Splits the output rows into oa_kernels_slices() bands, one primitive each (same attr and weights:
+ * a band whose primitive would want another weight layout abandons the split). Only for N == 1 (the
+ * bands are then dense NHWC tensors) and convolutions above the split threshold. Called inside
+ * oa_dnnl_enter(); failures leave the single primitive in use.
+ */
+static void qconv_slices(oa_kop *op, qconv_state *s, const_dnnl_primitive_attr_t attr,
+                         const dnnl_memory_desc_t *wany, dnnl_data_type_t src_dt, const int64_t *strides,
+                         const int64_t *dil)
+{
+    const oa_kquant_params *p = &op->params.quant;
+    const oa_ktensor *x = &op->in[0], *w = &op->in[1], *y = &op->out[0];
+    const int64_t oh = y->dims[1];
+    const double flops = 2.0 * (double)oh * (double)y->dims[2] * (double)y->dims[3] * (double)w->dims[1] *
+                         (double)w->dims[2] * (double)w->dims[3];
+    int n = oa_kernels_slices();
+    n = (int64_t)n > oh ? (int)oh : n;
+    if (n < 2 || x->dims[0] != 1 || flops < oa_kernels_split_flops()) {
+        return;
+    }
+    qslice *sl = calloc((size_t)n, sizeof(*sl));
+    if (sl == NULL) {
+        return;
+    }
+    const int64_t kh_eff = ((p->dilations[0] ? p->dilations[0] : 1) * (w->dims[2] - 1)) + 1;
+    const size_t es = 1; /* u8 / s8 */
+    size_t pad_max = 0;
+    bool ok = true;
+    for (int i = 0; i < n && ok; i++) {
+        const int64_t r0 = oh * i / n, r1 = oh * (i + 1) / n;
+        const int64_t start = r0 * p->strides[0] - p->pads[0], end = (r1 - 1) * p->strides[0] - p->pads[0] + kh_eff;
+        const int64_t in0 = start < 0 ? 0 : start, in1 = end > x->dims[1] ? x->dims[1] : end;
+        const dnnl_dims_t sd = {1, x->dims[3], in1 - in0, x->dims[2]}, dd = {1, y->dims[3], r1 - r0, y->dims[2]};
+        const dnnl_dims_t pl = {in0 - start, p->pads[2]}, pr = {end - in1, p->pads[3]};
+        dnnl_convolution_desc_t cd;
+        dnnl_primitive_desc_t pd = NULL;
+        ok = in1 > in0 &&
+             dnnl_memory_desc_init_by_tag(&sl[i].src_md, 4, sd, src_dt, dnnl_nhwc) == dnnl_success &&
+             dnnl_memory_desc_init_by_tag(&sl[i].dst_md, 4, dd, dnnl_dt(y->dtype), dnnl_nhwc) == dnnl_success &&
+             dnnl_dilated_convolution_forward_desc_init(&cd, dnnl_forward_inference, dnnl_convolution_direct,
+                                                        &sl[i].src_md, wany, &s->bias_md, &sl[i].dst_md, strides,
+                                                        dil, pl, pr) == dnnl_success &&
+             dnnl_primitive_desc_create(&pd, &cd, attr, oa_dnnl_engine(), NULL) == dnnl_success &&
+             dnnl_memory_desc_equal(dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0), &s->wei_md) &&
+             dnnl_primitive_create(&sl[i].prim, pd) == dnnl_success;
+        if (ok) {
+            sl[i].pad_md = *dnnl_primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0);
+            const size_t pb = dnnl_memory_desc_get_size(&sl[i].pad_md);
+            pad_max = pb > pad_max ? pb : pad_max;
+            sl[i].in_off = (size_t)(in0 * x->dims[2] * x->dims[3]) * es;
+            sl[i].out_off = (size_t)(r0 * y->dims[2] * y->dims[3]) * es;
+        }
+        dnnl_primitive_desc_destroy(pd);
+    }
+    if (!ok) {
+        for (int i = 0; i < n; i++) {
+            dnnl_primitive_destroy(sl[i].prim);
+        }
+        free(sl);
+        return;
+    }
+    s->slices = sl;
+    s->n_slices = n;
+    s->slice_pad = (pad_max + 63) / 64 * 64;
 }
 
 static oa_status qconv_build(oa_kop *op, qconv_state *s)
@@ -369,8 +451,17 @@ static oa_status qconv_build(oa_kop *op, qconv_state *s)
         st = oa_dnnl_reorder(&wplain, w->data, &s->wei_md, s->wei);
     }
     if (st == OA_OK) {
+        saved = oa_dnnl_enter();
+        qconv_slices(op, s, attr, &wany, src_dt, strides, dil);
+        oa_dnnl_leave(saved);
+        if (s->n_slices > 1) {
+            op->impl = strstr(op->impl, "vnni") ? "onednn int8 (vnni) banded" : "onednn int8 banded";
+        }
         const size_t pad = dnnl_memory_desc_get_size(&s->pad_md);
         s->pad_bytes = (pad + 63) / 64 * 64;
+        if (s->n_slices > 1 && s->slice_pad * (size_t)s->n_slices > s->pad_bytes) {
+            s->pad_bytes = s->slice_pad * (size_t)s->n_slices;
+        }
         op->ws_size = s->pad_bytes;
         if (s->shift_src && (st = oa_ktensor_bytes(x) ? OA_OK : OA_FAIL(OA_E_PARAM, "int8 conv: x too large")) == OA_OK) {
             op->ws_size += (oa_ktensor_bytes(x) + 63) / 64 * 64;
@@ -384,20 +475,22 @@ static oa_status qconv_build(oa_kop *op, qconv_state *s)
     return st;
 }
 
-static oa_status qconv_run(const oa_kop *op, const void *const *in, void *const *out, void *ws)
+typedef struct qconv_call {
+    const qconv_state *s;
+    const uint8_t *x;
+    uint8_t *y, *ws;
+    oa_status st[64];
+} qconv_call;
+
+/* one primitive call: the whole conv (slice < 0) or band `slice` */
+static oa_status qconv_exec(const qconv_state *s, int slice, const uint8_t *x, uint8_t *y, uint8_t *ws)
 {
-    const qconv_state *s = op->state;
+    const qslice *b = slice >= 0 ? &s->slices[slice] : NULL;
     int kinds[7] = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_BIAS, DNNL_ARG_DST, DNNL_ARG_SCRATCHPAD};
-    const dnnl_memory_desc_t *mds[7] = {&s->src_md, &s->wei_md, &s->bias_md, &s->dst_md, &s->pad_md};
-    void *ptrs[7] = {(void *)(uintptr_t)in[0], s->wei, s->bias, out[0], ws};
-    if (s->shift_src) {
-        const int8_t *x = in[0];
-        uint8_t *u = (uint8_t *)ws + s->pad_bytes;
-        for (int64_t i = 0; i < s->x_bytes; i++) {
-            u[i] = (uint8_t)(x[i] ^ 0x80); /* x + 128 */
-        }
-        ptrs[0] = u;
-    }
+    const dnnl_memory_desc_t *mds[7] = {b ? &b->src_md : &s->src_md, &s->wei_md, &s->bias_md,
+                                        b ? &b->dst_md : &s->dst_md, b ? &b->pad_md : &s->pad_md};
+    void *ptrs[7] = {(void *)(uintptr_t)(x + (b ? b->in_off : 0)), s->wei, s->bias, y + (b ? b->out_off : 0),
+                     ws + (b ? (size_t)slice * s->slice_pad : 0)};
     int n = 5;
     int32_t zs = s->zp_src, zd = s->zp_dst;
     if (zs != 0) {
@@ -407,9 +500,43 @@ static oa_status qconv_run(const oa_kop *op, const void *const *in, void *const 
         kinds[n] = DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_DST, mds[n] = &s->zp_md, ptrs[n++] = &zd;
     }
     int saved = oa_dnnl_enter();
-    oa_status st = oa_dnnl_exec(s->prim, n, kinds, mds, ptrs);
+    oa_status st = oa_dnnl_exec(b ? b->prim : s->prim, n, kinds, mds, ptrs);
     oa_dnnl_leave(saved);
     return st;
+}
+
+static void qconv_band(void *ctx, size_t tid, size_t begin, size_t end)
+{
+    (void)tid;
+    qconv_call *c = ctx;
+    for (size_t i = begin; i < end; i++) {
+        c->st[i] = qconv_exec(c->s, (int)i, c->x, c->y, c->ws);
+    }
+}
+
+static oa_status qconv_run(const oa_kop *op, const void *const *in, void *const *out, void *ws, oa_threadpool *pool)
+{
+    const qconv_state *s = op->state;
+    const uint8_t *x = in[0];
+    if (s->shift_src) {
+        const int8_t *xs = in[0];
+        uint8_t *u = (uint8_t *)ws + s->pad_bytes;
+        for (int64_t i = 0; i < s->x_bytes; i++) {
+            u[i] = (uint8_t)(xs[i] ^ 0x80); /* x + 128 */
+        }
+        x = u;
+    }
+    if (s->n_slices < 2 || oa_threadpool_size(pool) < 2) {
+        return qconv_exec(s, -1, x, out[0], ws);
+    }
+    qconv_call c = {s, x, out[0], ws, {0}};
+    oa_threadpool_parallel_for(pool, (size_t)s->n_slices, 1, qconv_band, &c);
+    for (int i = 0; i < s->n_slices; i++) {
+        if (c.st[i] != OA_OK) {
+            return c.st[i];
+        }
+    }
+    return OA_OK;
 }
 
 /* ------------------------------------------------------------------ matmul */
@@ -756,7 +883,6 @@ static void run_gap(const oa_kquant_params *p, const oa_ktensor *xd, oa_kdtype y
 
 static oa_status quant_run(const oa_kop *op, const void *const *in, void *const *out, void *ws, oa_threadpool *pool)
 {
-    (void)pool;
     const oa_kquant_params *p = &op->params.quant;
     if (in[0] == NULL || out[0] == NULL || (p->op == OA_KQ_ADD && in[1] == NULL)) {
         return OA_FAIL(OA_E_PARAM, "int8 op: NULL data pointer");
@@ -765,7 +891,7 @@ static oa_status quant_run(const oa_kop *op, const void *const *in, void *const 
     case OA_KQ_QUANTIZE: run_quantize(p, &op->in[0], op->out[0].dtype, in[0], out[0]); return OA_OK;
     case OA_KQ_DEQUANTIZE: run_dequantize(p, &op->in[0], in[0], out[0]); return OA_OK;
     case OA_KQ_ADD: run_add(p, &op->in[0], op->out[0].dtype, in[0], in[1], out[0]); return OA_OK;
-    case OA_KQ_CONV: return qconv_run(op, in, out, ws);
+    case OA_KQ_CONV: return qconv_run(op, in, out, ws, pool);
     case OA_KQ_MATMUL: return qmatmul_run(op, in, out, ws);
     case OA_KQ_MAXPOOL: run_maxpool(p, &op->in[0], &op->out[0], in[0], out[0]); return OA_OK;
     case OA_KQ_GAP:

@@ -6,7 +6,9 @@
  * in f32, the formula below in double), bad parameters, and which oneDNN
  * kernel ran: the VNNI one on a CPU with AVX512-VNNI unless
  * ONEDNN_MAX_CPU_ISA caps oneDNN below it (ctest runs the suite capped to
- * AVX512_CORE and AVX2 too).
+ * AVX512_CORE and AVX2 too), and every conv again on two threads (bands of
+ * output rows when split; ctest forces the split with OA_KERNELS_SPLIT_FLOPS=0)
+ * with the same bytes as one.
  */
 #include <math.h>
 #include <stdio.h>
@@ -247,6 +249,15 @@ static void run_conv_case(const conv_case *cc, int idx)
     if (exact * 100 < total * 97) {
         fail_msg("conv case %d: only %lld of %lld outputs exact", idx, (long long)exact, (long long)total);
     }
+    /* two threads (the output rows split into bands when the conv is above the split threshold,
+     * OA_KERNELS_SPLIT_FLOPS=0 in one ctest run): the same bytes */
+    kt_buf y2 = kt_alloc(y.d);
+    kt_buf *out2[1] = {&y2};
+    assert_int_equal(kt_run(OA_KOP_QUANT, &p, 4, in, cc->bias ? 0xE : 0x6, 1, out2, 2), OA_OK);
+    if (memcmp(y.data, y2.data, y.bytes) != 0) {
+        fail_msg("conv case %d: two threads differ from one", idx);
+    }
+    kt_free(&y2);
     kt_free(&x);
     kt_free(&w);
     kt_free(&ws);
