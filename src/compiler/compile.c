@@ -103,7 +103,13 @@ static oa_status cleanup_and_fold(oa_graph *g, const oa_compile_options *opt)
 /* Passes that only rewrite weights: done once, shared by every gear. */
 static oa_status weight_passes(oa_graph *g, const oa_compile_options *opt)
 {
-    oa_status st = cleanup_and_fold(g, opt);
+    oa_status st = OA_OK;
+    if (!(opt->disable & OA_NO_INT8)) {
+        st = oa_pass_qdq_int8(g, NULL); /* before folding hides the weight DQs */
+    }
+    if (st == OA_OK) {
+        st = cleanup_and_fold(g, opt);
+    }
     if (st == OA_OK && !(opt->disable & OA_NO_BN_FOLD)) {
         size_t changed = 0;
         st = oa_pass_fold_batchnorm(g, &changed);

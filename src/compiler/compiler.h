@@ -52,6 +52,7 @@ enum {
     OA_NO_BN_FOLD = 1u << 1, /* BatchNorm and affine folding */
     OA_NO_FUSE = 1u << 2,    /* post-op fusion */
     OA_NO_CLEANUP = 1u << 3, /* identity removal and dead code */
+    OA_NO_INT8 = 1u << 4,    /* the QDQ -> int8 rewrite (pass_qdq.c) */
 };
 
 struct oa_aipp_config; /* aipp_config.h */

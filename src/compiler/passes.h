@@ -126,6 +126,17 @@ OA_MUST_CHECK oa_status oa_pass_fuse_post_ops(oa_graph *g, size_t *changed);
 OA_MUST_CHECK oa_status oa_pass_fuse_layernorm(oa_graph *g, size_t *changed);
 
 /*
+ * int8: the importer's QuantizeLinear/DequantizeLinear decompositions
+ * around Conv2D, Add, Relu, MaxPool and GlobalAveragePool become
+ * OaQuantize / OaDequantize / OaQuantConv2D / OaQuantAdd / OaQuantMaxPool /
+ * OaQuantGlobalAvgPool, and a MatMul/Gemm on a quantized [M, K] input
+ * OaQuantMatMul (u8/s8 NHWC activations; docs/int8.md).
+ * Runs before constant folding (the weight DQs must still be visible);
+ * re-infers the graph when it changed anything.
+ */
+OA_MUST_CHECK oa_status oa_pass_qdq_int8(oa_graph *g, size_t *changed);
+
+/*
  * Layout: marks chains of blocked-capable ops that contain a Conv2D to run
  * in NCHWc (GE's NC1HWC0 with C0 = 16 on the descs: format NC1HWC0, shape
  * [N, ceil(C/16), H, W, 16], origin format NCHW, origin shape [N,C,H,W]),

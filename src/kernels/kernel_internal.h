@@ -47,7 +47,8 @@ extern const oa_kfamily oa_kfam_conv2d, oa_kfam_conv2d_transpose, oa_kfam_matmul
     oa_kfam_reduce, oa_kfam_cast, oa_kfam_transpose, oa_kfam_concat, oa_kfam_split, oa_kfam_slice,
     oa_kfam_gather, oa_kfam_pad, oa_kfam_tile, oa_kfam_expand, oa_kfam_fill, oa_kfam_range, oa_kfam_resize,
     oa_kfam_topk, oa_kfam_nms, oa_kfam_lstm, oa_kfam_copy, oa_kfam_reorder,
-    oa_kfam_conv_ref, oa_kfam_aipp, oa_kfam_index, oa_kfam_grid_sample, oa_kfam_det;
+    oa_kfam_conv_ref, oa_kfam_aipp, oa_kfam_index, oa_kfam_grid_sample, oa_kfam_det,
+    oa_kfam_quant;
 
 /*
  * oa_kop_run inside a run scope (run_scope.h, fpcheck.c): the operator's deadline, the check of the IEEE

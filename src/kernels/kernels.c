@@ -332,13 +332,14 @@ static const oa_kfamily *const k_families[OA_KOP_COUNT] = {
     [OA_KOP_INDEX] = &oa_kfam_index,
     [OA_KOP_GRID_SAMPLE] = &oa_kfam_grid_sample,
     [OA_KOP_DET] = &oa_kfam_det,
+    [OA_KOP_QUANT] = &oa_kfam_quant,
 };
 
 static const char *const k_names[OA_KOP_COUNT] = {
     "conv2d", "conv2d_transpose", "matmul", "batchnorm", "layernorm", "softmax", "binary", "unary",
     "select", "pool", "reduce", "cast", "transpose", "concat", "split", "slice", "gather", "pad", "tile",
     "expand", "fill", "range", "resize", "topk", "nms", "lstm", "copy", "reorder", "conv_ref", "aipp",
-    "index", "grid_sample", "det",
+    "index", "grid_sample", "det", "quant",
 };
 _Static_assert(sizeof(k_names) / sizeof(k_names[0]) == OA_KOP_COUNT, "op name table");
 

@@ -253,6 +253,7 @@ typedef enum oa_kop_type {
     OA_KOP_INDEX,            /* GatherNd, scatters, OneHot, Cumsum, NonZero, Unique, ... (index.c) */
     OA_KOP_GRID_SAMPLE,      /* GridSampler2D (ONNX GridSample)            */
     OA_KOP_DET,              /* MatrixDeterminant (ONNX Det)               */
+    OA_KOP_QUANT,            /* int8: quantize, dequantize, conv, add (conv_int8.c) */
     OA_KOP_COUNT
 } oa_kop_type;
 
@@ -745,6 +746,38 @@ typedef struct oa_kgrid_sample_params {
 /* --- MatrixDeterminant (sample.c): x [..., M, M] -> y [...], f32 or f64,
  * by LU decomposition with partial pivoting in double. No params. */
 
+/* --- int8 (conv_int8.c; docs/int8.md): the quantized activations are u8
+ * or s8 tensors in NHWC order ([N, H, W, C], plain desc of those dims).
+ *   QUANTIZE   x f32 [N,C,H,W] -> y u8/s8 [N,H,W,C]: saturate(round_half_even(x / y_scale) + y_zp)
+ *   DEQUANTIZE x u8/s8 [N,H,W,C] -> y f32 [N,C,H,W]: (x - x_zp) * x_scale
+ *   CONV       x u8/s8 [N,H,W,C], filter s8 [O, C/groups, kh, kw] (constant), w_scale f32 [O] or [1]
+ *              (constant), bias f32 [O] (optional, constant, real units) -> y u8/s8 [N,OH,OW,O]:
+ *              y = saturate(round(act(x_scale * w_scale[o] * sum((x - x_zp) * w) + bias[o]) / y_scale) + y_zp)
+ *              with act = relu when `relu`; oneDNN's int8 primitive (VNNI where the CPU has it).
+ *   ADD        a, b u8/s8 (same dims) -> y u8/s8: saturate(round(act((a - x_zp) * x_scale + (b - b_zp) * b_scale)
+ *              / y_scale) + y_zp)
+ *   MAXPOOL    x u8/s8 [N,H,W,C] -> y (same dtype) [N,OH,OW,C]: the window maximum (ksize, strides, pads;
+ *              padding never wins), i.e. DQ -> MaxPool -> Q with one scale and zero point
+ *   GAP        x u8/s8 [N,H,W,C] -> y u8/s8 [N,1,1,C]: saturate(round(mean((x - x_zp) * x_scale) / y_scale)
+ *              + y_zp), the mean of the exact integer sum
+ *   MATMUL     x u8/s8 [M,K], w s8 [K,N] ([N,K] with transpose_b; constant), w_scale f32 [N] or [1]
+ *              (constant), bias f32 [N] (optional, constant) -> y f32 [M,N]:
+ *              act(x_scale * w_scale[n] * sum_k((x - x_zp) * w) + bias[n]); oneDNN's int8 matmul
+ * QUANTIZE / DEQUANTIZE of a rank other than 4 keep the layout (plain, same dims).
+ * The output dtype is the out desc's (u8 or s8; MATMUL f32). */
+typedef enum oa_kquant_op {
+    OA_KQ_QUANTIZE, OA_KQ_DEQUANTIZE, OA_KQ_CONV, OA_KQ_ADD, OA_KQ_MAXPOOL, OA_KQ_GAP, OA_KQ_MATMUL
+} oa_kquant_op;
+typedef struct oa_kquant_params {
+    oa_kquant_op op;
+    float x_scale, b_scale, y_scale;
+    int32_t x_zp, b_zp, y_zp;
+    bool relu;
+    int64_t strides[2], dilations[2], pads[4], groups; /* CONV, as oa_kconv_params; MAXPOOL strides, pads */
+    int64_t ksize[2];                                  /* MAXPOOL window h, w */
+    bool transpose_b;                                  /* MATMUL: w is [N, K] */
+} oa_kquant_params;
+
 /* Every family's parameters (the member of the op's family is the one in use). */
 typedef union oa_kparams {
     oa_kconv_params conv;
@@ -771,6 +804,7 @@ typedef union oa_kparams {
     oa_kaipp_params aipp;
     oa_kindex_params index;
     oa_kgrid_sample_params grid_sample;
+    oa_kquant_params quant;
 } oa_kparams;
 
 /* --- Copy (Reshape, Squeeze, Unsqueeze, Identity, Flatten, ExpandDims):

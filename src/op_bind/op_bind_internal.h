@@ -51,6 +51,8 @@ oa_status oa_bind_post_ops(oa_bctx *c, oa_kpost_chain *post, bool allow_add, int
 
 /* Family decoders (op_bind_ops.c): fill c->b from c->n; called with type/sub looked up. */
 oa_status oa_bind_decode(oa_bctx *c) OA_MUST_CHECK;
+/* The int8 ops of the QDQ rewrite (op_bind_quant.c). */
+oa_status oa_bind_quant(oa_bctx *c) OA_MUST_CHECK;
 /* Aipp (op_bind_aipp.c). */
 oa_status oa_bind_aipp(oa_bctx *c) OA_MUST_CHECK;
 

@@ -1355,6 +1355,13 @@ oa_status oa_bind_decode(oa_bctx *c)
     case OA_OP_CONV2D_TRANSPOSE: return bind_conv(c, true);
     case OA_OP_CONV3D_TRANSPOSE: return bind_conv_ref(c, true);
     case OA_OP_GRID_SAMPLER_2D: return bind_grid_sample(c);
+    case OA_OP_OA_QUANTIZE:
+    case OA_OP_OA_DEQUANTIZE:
+    case OA_OP_OA_QUANT_CONV2D:
+    case OA_OP_OA_QUANT_ADD:
+    case OA_OP_OA_QUANT_MAX_POOL:
+    case OA_OP_OA_QUANT_GLOBAL_AVG_POOL:
+    case OA_OP_OA_QUANT_MAT_MUL: return oa_bind_quant(c);
     case OA_OP_MATRIX_DETERMINANT: {
         c->b->type = OA_KOP_DET;
         oa_status st = oa_bind_in(c, 0, true, false);

@@ -388,6 +388,11 @@ static oa_status gen_om(int argc, char **argv)
     /* on unless OPENACL_ATC_NCHWC=0: blocked conv chains run 1.1-1.4x faster on
      * the sample models (bench/RESULTS.md, "Static models") */
     opt.layout_nchwc = layout == NULL || strcmp(layout, "0") != 0;
+    /* OPENACL_ATC_INT8=0: QDQ models keep the reference (f32) path (docs/int8.md) */
+    const char *int8 = getenv("OPENACL_ATC_INT8");
+    if (int8 != NULL && strcmp(int8, "0") == 0) {
+        opt.disable |= OA_NO_INT8;
+    }
     progress_state ps = {oa_now_ns(), false};
     opt.progress = on_progress;
     opt.progress_ctx = &ps;
