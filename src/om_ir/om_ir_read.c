@@ -580,6 +580,9 @@ static oa_status make_node(rctx *c, oa_graph *g, const Ge__Proto__GraphDef *gd, 
     }
     oa_node *n = NULL;
     oa_status st = oa_graph_add_node_typed(g, nz(op->type), nz(op->name), nin, (uint32_t)op->n_output_desc, &n);
+    if (st == OA_OK && n->type == OA_OP_DATA && op->n_output_desc == 0) { /* every reader takes output 0's desc */
+        return OA_FAIL(OA_E_GE_LOAD_MODEL_PARTITION, "[Load][Graph] %s: a Data node without an output", where);
+    }
     for (size_t i = 0; i < op->n_output_desc && st == OA_OK; ++i) {
         st = desc_from_pb(c, op->output_desc[i], where, oa_node_output_desc(n, (uint32_t)i));
     }
