@@ -21,6 +21,7 @@
  * Reference path (always kept): direct loops, used when oneDNN is disabled
  * (OA_KERNELS_ONEDNN=0) or has no JIT kernel for the case.
  */
+#include "kernels/conv_gemv.h"
 #include "kernels/onednn.h"
 #include "kernels/wino.h"
 
@@ -94,6 +95,7 @@ typedef struct conv_state {
     bool bf16;
     size_t xh_off;
     int64_t xh_plain, xh_blk; /* elements of the plain / blocked bf16 copies (0: none) */
+    oa_kcgemv *gv;            /* few output positions: multi-column GEMV (conv_gemv.h) */
 } conv_state;
 
 static int64_t dflt1(int64_t v)
@@ -1037,6 +1039,7 @@ static void conv_release(oa_kop *op)
 {
     conv_state *s = op->state;
     oa_kop_destroy(s->s2d);
+    oa_kcgemv_destroy(s->gv);
     free(s->dcw);
     release_slices(s);
     free(s->wu);
@@ -1102,6 +1105,16 @@ static oa_status conv_setup(oa_kop *op)
         st = dc_setup(op, s, wf);
         free(wf);
         return st;
+    }
+    if (!s->g.transpose && s->g.g == 1 && !pblk(&s->g) && !s->g.xpl && !s->bf16) {
+        const geom *g = &s->g;
+        oa_kcgemv_shape cs = {g->n, g->ic, g->ih, g->iw, g->oc, g->oh, g->ow, g->kh, g->kw, g->sh, g->sw, g->dh,
+                              g->dw, g->pt, g->pl};
+        st = oa_kcgemv_create(&cs, wf, s->bias, &s->gv, &op->ws_size, &op->impl);
+        if (st != OA_OK || s->gv != NULL) {
+            free(wf);
+            return st;
+        }
     }
     int wm = s->bf16 ? 0 : wino_tile(&s->g); /* bf16: oneDNN's direct bf16 kernels instead */
     if (wm != 0) {
@@ -1385,6 +1398,13 @@ static oa_status conv_run(const oa_kop *op, const void *const *in, void *const *
     }
     const geom *g = &s->g;
     if (oa_ktensor_numel(&op->out[0]) == 0) {
+        return OA_OK;
+    }
+    if (s->gv != NULL) {
+        oa_kcgemv_run(s->gv, in[0], out[0], ws, pool);
+        for (int64_t n = 0; n < g->n; n++) {
+            epilogue_channels(s, in, out[0], n, 0, g->oc, 0);
+        }
         return OA_OK;
     }
     if (s->dc != NULL) {

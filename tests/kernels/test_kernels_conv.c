@@ -549,6 +549,50 @@ static void test_conv_bad_params(void **state)
     oa_kop_destroy(NULL);
 }
 
+/*
+ * Convolutions with at most 8 output positions (silero VAD's 1-D convs, a head on a 1x1 map) run as one
+ * multi-column GEMV (kernels/conv_gemv.h) when the tier has a kernel; the op-level epilogue (folded
+ * BatchNorm, activations, residual adds before and after) on that path, NCHW, 1 and 2 threads.
+ */
+static void test_conv_few_positions_gemv(void **state)
+{
+    (void)state;
+    post_case pcs[3];
+    pcs[0] = post_act(OA_KACT_RELU, 0, 0);
+    pcs[0].fold_bn = true;
+    pcs[1] = post_none(); /* add then sigmoid */
+    pcs[1].post.n = 2;
+    pcs[1].post.ops[0].kind = OA_KPOST_ADD;
+    pcs[1].post.ops[1].kind = OA_KPOST_ACT;
+    pcs[1].post.ops[1].act = OA_KACT_SIGMOID;
+    pcs[2] = post_act(OA_KACT_TANH, 0, 0); /* tanh then add */
+    pcs[2].post.n = 2;
+    pcs[2].post.ops[1].kind = OA_KPOST_ADD;
+    static const conv_case shapes[] = {
+        {1, 1, 1, 640, 258, 1, 256, 1, 128, 0, 0, 0, 0, 1, 1, 1, false, false, 0, 0}, /* silero's STFT */
+        {1, 129, 1, 4, 128, 1, 3, 1, 1, 0, 0, 1, 1, 1, 1, 1, true, false, 0, 0},
+        {1, 128, 1, 4, 64, 1, 3, 1, 2, 0, 0, 1, 1, 1, 1, 1, true, false, 0, 0},
+        {1, 128, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},
+        {2, 6, 4, 4, 21, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0}, /* 2 images x 2x2 */
+    };
+    const bool has = oa_kisa_tier_used() >= OA_KISA_AVX2 && getenv("OPENACL_CONV_GEMV") == NULL;
+    for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++) {
+        for (int i = 0; i < 3; i++) {
+            for (int thr = 1; thr <= 2; thr++) {
+                run_case(&shapes[s], &pcs[i], 0, thr, 700 + s * 3 + (uint64_t)i);
+                if (has) {
+                    assert_true(strncmp(kt_last_impl, "gemv-", 5) == 0);
+                } else {
+                    assert_true(strncmp(kt_last_impl, "gemv-", 5) != 0);
+                }
+            }
+        }
+        /* NCHWc keeps the blocked paths */
+        run_case(&shapes[s], &pcs[0], 1, 1, 800 + s);
+        assert_true(strncmp(kt_last_impl, "gemv-", 5) != 0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -559,6 +603,7 @@ int main(void)
         cmocka_unit_test(test_conv_deconv2x2_direct),
         cmocka_unit_test(test_conv_residual_inplace),
         cmocka_unit_test(test_conv_bad_params),
+        cmocka_unit_test(test_conv_few_positions_gemv),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
