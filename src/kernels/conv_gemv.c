@@ -122,15 +122,20 @@ static void gather(const oa_kcgemv_shape *s, const float *x, int64_t n, int64_t 
                 memset(col, 0, sizeof(float) * (size_t)s->kw);
                 continue;
             }
-            const float *row = xc + ih * s->iw;
+            const int64_t nq = hi - lo, dw = s->dw;
+            const float *row = nq > 0 ? xc + ih * s->iw + (iw0 + lo * dw) : xc;
+            float *dst = col + lo;
             for (int64_t q = 0; q < lo; q++) {
                 col[q] = 0.0f;
             }
-            if (s->dw == 1) {
-                memcpy(col + lo, row + iw0 + lo, sizeof(float) * (size_t)(hi - lo));
+            /* plain loops, not memcpy calls: most rows are a few taps (k3 convs: 3 floats per channel) */
+            if (dw == 1) {
+                for (int64_t q = 0; q < nq; q++) {
+                    dst[q] = row[q];
+                }
             } else {
-                for (int64_t q = lo; q < hi; q++) {
-                    col[q] = row[iw0 + q * s->dw];
+                for (int64_t q = 0; q < nq; q++) {
+                    dst[q] = row[q * dw];
                 }
             }
             for (int64_t q = hi; q < s->kw; q++) {
