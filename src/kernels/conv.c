@@ -1400,10 +1400,11 @@ static oa_status conv_run(const oa_kop *op, const void *const *in, void *const *
     if (oa_ktensor_numel(&op->out[0]) == 0) {
         return OA_OK;
     }
-    if (s->gv != NULL) {
-        oa_kcgemv_run(s->gv, in[0], out[0], ws, pool);
+    if (s->gv != NULL) { /* a first residual add (it may alias y) is done by the GEMV's write */
+        int from = s->post.n > 0 && s->add_in[0] >= 0;
+        oa_kcgemv_run(s->gv, in[0], from ? in[s->add_in[0]] : NULL, out[0], ws, pool);
         for (int64_t n = 0; n < g->n; n++) {
-            epilogue_channels(s, in, out[0], n, 0, g->oc, 0);
+            epilogue_channels(s, in, out[0], n, 0, g->oc, from);
         }
         return OA_OK;
     }

@@ -159,7 +159,7 @@ static void cgemv_task(void *vctx, size_t tid, size_t b, size_t e)
     c->fn(c->wp, c->k, (int64_t)b, (int64_t)e, x->cols, c->cols, c->bias, x->yt, c->nblk * c->blk);
 }
 
-void oa_kcgemv_run(const oa_kcgemv *c, const float *x, float *y, void *ws, oa_threadpool *pool)
+void oa_kcgemv_run(const oa_kcgemv *c, const float *x, const float *add, float *y, void *ws, oa_threadpool *pool)
 {
     const oa_kcgemv_shape *s = &c->s;
     float *cols = ws, *yt = cols + c->cols * c->k;
@@ -175,17 +175,13 @@ void oa_kcgemv_run(const oa_kcgemv *c, const float *x, float *y, void *ws, oa_th
     } else {
         oa_threadpool_parallel_for(pool, (size_t)c->nblk, grain, cgemv_task, &ctx);
     }
-    /* yt [position][channel] -> y [n][channel][position] */
+    /* yt [position][channel] -> y [n][channel][position], + add (read before y's element is written) */
     for (int64_t n = 0; n < s->n; n++) {
         float *yn = y + n * s->oc * ohw;
-        const float *tn = yt + n * ohw * ldy;
-        if (ohw == 1) {
-            memcpy(yn, tn, sizeof(float) * (size_t)s->oc);
-            continue;
-        }
+        const float *tn = yt + n * ohw * ldy, *an = add != NULL ? add + n * s->oc * ohw : NULL;
         for (int64_t o = 0; o < s->oc; o++) {
             for (int64_t p = 0; p < ohw; p++) {
-                yn[o * ohw + p] = tn[p * ldy + o];
+                yn[o * ohw + p] = an != NULL ? tn[p * ldy + o] + an[o * ohw + p] : tn[p * ldy + o];
             }
         }
     }

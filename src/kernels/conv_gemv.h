@@ -33,8 +33,11 @@ typedef struct oa_kcgemv oa_kcgemv;
  */
 oa_status oa_kcgemv_create(const oa_kcgemv_shape *sh, const float *w, const float *b, oa_kcgemv **out,
                            size_t *ws_size, const char **impl);
-/* y = conv(x) + bias for the plan's shape (ws: at least the workspace create returned). */
-void oa_kcgemv_run(const oa_kcgemv *c, const float *x, float *y, void *ws, oa_threadpool *pool);
+/*
+ * y = conv(x) + bias (+ add, a tensor of y's shape, when not NULL) for the plan's shape; add may alias y
+ * (an in-place residual sum). ws: at least the workspace create returned.
+ */
+void oa_kcgemv_run(const oa_kcgemv *c, const float *x, const float *add, float *y, void *ws, oa_threadpool *pool);
 /* Accepts NULL. */
 void oa_kcgemv_destroy(oa_kcgemv *c);
 

@@ -593,6 +593,62 @@ static void test_conv_few_positions_gemv(void **state)
     }
 }
 
+/* The in-place residual sum (the residual input is the output buffer) then ReLU on the few-position GEMV path:
+ * the residual must be read before the GEMV's result overwrites it, and added once. */
+static void test_conv_few_positions_inplace_sum(void **state)
+{
+    (void)state;
+    const int64_t c = 20, k = 3, w = 4; /* 1-D: x [1, c, 1, w], filter k3 pad 1 -> 4 positions */
+    kt_buf x = kt_alloc(KT_D(OA_KDT_F32, 1, c, 1, w));
+    kt_buf wt = kt_alloc(KT_D(OA_KDT_F32, c, c, 1, k));
+    kt_buf y = kt_alloc(KT_D(OA_KDT_F32, 1, c, 1, w));
+    kt_fill(&x, 11, -1, 1);
+    kt_fill(&wt, 12, -1, 1);
+    kt_fill(&y, 13, -1, 1);
+    double *r0 = kt_to_double(&y), *xd = kt_to_double(&x), *wd = kt_to_double(&wt);
+    oa_kconv_params p;
+    memset(&p, 0, sizeof p);
+    p.strides[0] = p.strides[1] = 1;
+    p.pads[2] = p.pads[3] = 1;
+    p.post.n = 2;
+    p.post.ops[0].kind = OA_KPOST_ADD;
+    p.post.ops[1].kind = OA_KPOST_ACT;
+    p.post.ops[1].act = OA_KACT_RELU;
+    oa_ktensor in[4] = {x.d, wt.d, {.dtype = OA_KDT_UNDEFINED}, y.d};
+    in[1].data = wt.data;
+    oa_kop *op;
+    assert_int_equal(oa_kop_create(OA_KOP_CONV2D, &p, 4, in, 1, &y.d, &op), OA_OK);
+    if (oa_kisa_tier_used() >= OA_KISA_AVX2 && getenv("OPENACL_CONV_GEMV") == NULL) {
+        assert_true(strncmp(oa_kop_impl_name(op), "gemv-", 5) == 0);
+    }
+    void *ws = aligned_alloc(64, (oa_kop_workspace_size(op) + 64) / 64 * 64);
+    const void *ip[4] = {x.data, NULL, NULL, y.data};
+    void *outp[1] = {y.data};
+    assert_int_equal(oa_kop_run(op, ip, outp, ws, kt_pool(1)), OA_OK);
+    double ref[20 * 4];
+    for (int64_t o = 0; o < c; o++) {
+        for (int64_t i = 0; i < w; i++) {
+            double acc = r0[o * w + i];
+            for (int64_t ci = 0; ci < c; ci++) {
+                for (int64_t t = 0; t < k; t++) {
+                    int64_t iw = i - 1 + t;
+                    acc += iw < 0 || iw >= w ? 0.0 : wd[(o * c + ci) * k + t] * xd[ci * w + iw];
+                }
+            }
+            ref[o * w + i] = acc > 0 ? acc : 0.0;
+        }
+    }
+    kt_expect_close(&y, ref, 1e-5, 1e-5, "few-position conv, residual in place, relu");
+    free(ws);
+    free(r0);
+    free(xd);
+    free(wd);
+    oa_kop_destroy(op);
+    kt_free(&x);
+    kt_free(&wt);
+    kt_free(&y);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -604,6 +660,7 @@ int main(void)
         cmocka_unit_test(test_conv_residual_inplace),
         cmocka_unit_test(test_conv_bad_params),
         cmocka_unit_test(test_conv_few_positions_gemv),
+        cmocka_unit_test(test_conv_few_positions_inplace_sum),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -178,7 +178,7 @@ static bool run_shape(const oa_kcgemv_shape *sh0, int64_t pb, int64_t pr, bool w
             for (int64_t i = 0; i < ny; i++) {
                 y[i] = NAN;
             }
-            oa_kcgemv_run(c, x, y, ws, kt_pool(thr));
+            oa_kcgemv_run(c, x, NULL, y, ws, kt_pool(thr));
             int fails = 0;
             for (int64_t i = 0; i < ny; i++) {
                 if (!(fabs(y[i] - ref[i]) <= 1e-6 * mag[i] + 1e-6) && fails++ < 10) {
@@ -192,6 +192,19 @@ static bool run_shape(const oa_kcgemv_shape *sh0, int64_t pb, int64_t pr, bool w
             }
             assert_int_equal(fails, 0);
         }
+        /* y += conv(x) in place: add aliases y, holding a residual r */
+        for (int64_t i = 0; i < ny; i++) {
+            y[i] = (float)((i % 7) - 3) * 0.25f;
+        }
+        oa_kcgemv_run(c, x, y, y, ws, NULL);
+        int fails = 0;
+        for (int64_t i = 0; i < ny; i++) {
+            double want = ref[i] + (double)((i % 7) - 3) * 0.25;
+            if (!(fabs(y[i] - want) <= 1e-6 * (mag[i] + 1.0) + 1e-6) && fails++ < 10) {
+                printf("  in-place add: y[%lld] %.9g, want %.9g\n", (long long)i, (double)y[i], want);
+            }
+        }
+        assert_int_equal(fails, 0);
         free(ws);
         oa_kcgemv_destroy(c);
     }
