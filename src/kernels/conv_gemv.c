@@ -18,6 +18,10 @@ struct oa_kcgemv {
     float *wp;     /* [nblk][k][blk], channels past oc zero */
     float *bias;   /* [nblk * blk], channels past oc zero */
     oa_kcgemv_fn fn;
+    /* 1-D rows (kh = ih = 1, no top pad, dilation 1): the columns are overlapping windows of x transposed to
+     * xt [u][ic] (u = iw + pl, zero outside x), the filter packed in (tap, channel) order: no gather */
+    bool rows;
+    int64_t upad; /* positions of xt: (ow - 1) * sw + kw */
 };
 
 oa_kcgemv_fn oa_kcgemv_for(oa_kisa_tier t, int64_t *blk)
@@ -68,9 +72,14 @@ oa_status oa_kcgemv_create(const oa_kcgemv_shape *sh, const float *w, const floa
         return OA_OK; /* not this path */
     }
     int64_t nblk = (sh->oc + blk - 1) / blk;
-    size_t wn, ws;
+    int64_t upad = 0;
+    const bool rows = sh->kh == 1 && sh->ih == 1 && sh->oh == 1 && sh->pt == 0 && sh->dw == 1 &&
+                      oa_mul_i64(sh->ow - 1, sh->sw, &upad) && !__builtin_add_overflow(upad, sh->kw, &upad);
+    size_t wn, ws, wsx;
     if (!oa_mul_size((size_t)(nblk * blk), (size_t)k, &wn) || !oa_mul_size(wn, sizeof(float), &wn) ||
-        !oa_mul_size((size_t)cols, (size_t)(k + nblk * blk), &ws) || !oa_mul_size(ws, sizeof(float), &ws)) {
+        !oa_mul_size((size_t)cols, (size_t)(nblk * blk), &ws) ||
+        !oa_mul_size(rows ? (size_t)upad : (size_t)cols, rows ? (size_t)sh->ic : (size_t)k, &wsx) ||
+        !oa_add_size(ws, wsx, &ws) || !oa_mul_size(ws, sizeof(float), &ws)) {
         return OA_OK;
     }
     oa_kcgemv *c = calloc(1, sizeof(*c));
@@ -85,14 +94,17 @@ oa_status oa_kcgemv_create(const oa_kcgemv_shape *sh, const float *w, const floa
     }
     for (int64_t o = 0; o < nblk * blk; o++) {
         float *dst = c->wp + (o / blk) * k * blk + o % blk;
-        const float *src = w + o * k;
         for (int64_t i = 0; i < k; i++) {
-            dst[i * blk] = o < sh->oc ? src[i] : 0.0f;
+            /* rows: column index i = tap * ic + channel; else the OIHW order channel * kh * kw + tap */
+            const int64_t src = rows ? (i % sh->ic) * sh->kw + i / sh->ic : i;
+            dst[i * blk] = o < sh->oc ? w[o * k + src] : 0.0f;
         }
         if (b != NULL && o < sh->oc) {
             c->bias[o] = b[o];
         }
     }
+    c->rows = rows;
+    c->upad = upad;
     c->s = *sh;
     c->k = k;
     c->cols = cols;
@@ -148,6 +160,7 @@ static void gather(const oa_kcgemv_shape *s, const float *x, int64_t n, int64_t 
 typedef struct cgemv_ctx {
     const oa_kcgemv *c;
     const float *cols;
+    int64_t ldc, ncols;
     float *yt;
 } cgemv_ctx;
 
@@ -156,24 +169,62 @@ static void cgemv_task(void *vctx, size_t tid, size_t b, size_t e)
     (void)tid;
     const cgemv_ctx *x = vctx;
     const oa_kcgemv *c = x->c;
-    c->fn(c->wp, c->k, (int64_t)b, (int64_t)e, x->cols, c->cols, c->bias, x->yt, c->nblk * c->blk);
+    c->fn(c->wp, c->k, (int64_t)b, (int64_t)e, x->cols, x->ldc, x->ncols, c->bias, x->yt, c->nblk * c->blk);
 }
 
-void oa_kcgemv_run(const oa_kcgemv *c, const float *x, const float *add, float *y, void *ws, oa_threadpool *pool)
+/* yt = W · columns over all channel blocks, split over the pool when large enough. */
+static void multiply(const oa_kcgemv *c, const float *cols, int64_t ldc, int64_t ncols, float *yt, oa_threadpool *pool)
 {
-    const oa_kcgemv_shape *s = &c->s;
-    float *cols = ws, *yt = cols + c->cols * c->k;
-    const int64_t ohw = s->oh * s->ow, ldy = c->nblk * c->blk;
-    for (int64_t p = 0; p < c->cols; p++) {
-        gather(s, x, p / ohw, p % ohw / s->ow, p % s->ow, cols + p * c->k);
-    }
-    cgemv_ctx ctx = {c, cols, yt};
-    int64_t per_blk = c->k * c->blk * c->cols;
+    cgemv_ctx ctx = {c, cols, ldc, ncols, yt};
+    int64_t per_blk = c->k * c->blk * ncols;
     size_t grain = (size_t)(CGEMV_TASK_FMAS / per_blk + 1);
     if (pool == NULL || (size_t)c->nblk <= grain) {
         cgemv_task(&ctx, 0, 0, (size_t)c->nblk);
     } else {
         oa_threadpool_parallel_for(pool, (size_t)c->nblk, grain, cgemv_task, &ctx);
+    }
+}
+
+/* xt [u][ic] = x[n][ic][0][u - pl] (zero outside x) for u < upad. */
+static void transpose_rows(const oa_kcgemv *c, const float *x, int64_t n, float *xt)
+{
+    const oa_kcgemv_shape *s = &c->s;
+    for (int64_t u = 0; u < c->upad; u++) {
+        const int64_t iw = u - s->pl;
+        float *dst = xt + u * s->ic;
+        if (iw < 0 || iw >= s->iw) {
+            for (int64_t ci = 0; ci < s->ic; ci++) {
+                dst[ci] = 0.0f;
+            }
+            continue;
+        }
+        const float *src = x + n * s->ic * s->iw + iw;
+        for (int64_t ci = 0; ci < s->ic; ci++) {
+            dst[ci] = src[ci * s->iw];
+        }
+    }
+}
+
+void oa_kcgemv_run(const oa_kcgemv *c, const float *x, const float *add, float *y, void *ws, oa_threadpool *pool)
+{
+    const oa_kcgemv_shape *s = &c->s;
+    const int64_t ohw = s->oh * s->ow, ldy = c->nblk * c->blk;
+    float *yt = ws, *cols = yt + c->cols * ldy;
+    if (c->rows) {
+        for (int64_t n = 0; n < s->n; n++) {
+            const float *xt = cols;
+            if (s->ic == 1 && s->pl == 0 && c->upad <= s->iw) {
+                xt = x + n * s->iw; /* one channel inside x: the windows are x itself */
+            } else {
+                transpose_rows(c, x, n, cols);
+            }
+            multiply(c, xt, s->sw * s->ic, s->ow, yt + n * s->ow * ldy, pool);
+        }
+    } else {
+        for (int64_t p = 0; p < c->cols; p++) {
+            gather(s, x, p / ohw, p % ohw / s->ow, p % s->ow, cols + p * c->k);
+        }
+        multiply(c, cols, c->k, c->cols, yt, pool);
     }
     /* yt [position][channel] -> y [n][channel][position], + add (read before y's element is written) */
     for (int64_t n = 0; n < s->n; n++) {

@@ -43,15 +43,15 @@ void oa_kcgemv_destroy(oa_kcgemv *c);
 
 /*
  * The ISA kernels (simd/cgemv_*.c): for channel blocks [b0, b1) of the packed filter wp
- * ([nblk][k][blk]), yt[c * ldy + o] = bias[o] + sum_i wp(o, i) * cols[c * k + i] for every
- * column c < ncols (<= OA_KCGEMV_MAX_COLS) and channel o of the blocks.
+ * ([nblk][k][blk]), yt[c * ldy + o] = bias[o] + sum_i wp(o, i) * cols[c * ldc + i] for every
+ * column c < ncols (<= OA_KCGEMV_MAX_COLS) and channel o of the blocks (columns may overlap: ldc < k).
  */
-typedef void (*oa_kcgemv_fn)(const float *wp, int64_t k, int64_t b0, int64_t b1, const float *cols, int64_t ncols,
-                             const float *bias, float *yt, int64_t ldy);
-void oa_kcgemv_avx2(const float *wp, int64_t k, int64_t b0, int64_t b1, const float *cols, int64_t ncols,
+typedef void (*oa_kcgemv_fn)(const float *wp, int64_t k, int64_t b0, int64_t b1, const float *cols, int64_t ldc,
+                             int64_t ncols, const float *bias, float *yt, int64_t ldy);
+void oa_kcgemv_avx2(const float *wp, int64_t k, int64_t b0, int64_t b1, const float *cols, int64_t ldc, int64_t ncols,
                     const float *bias, float *yt, int64_t ldy);
-void oa_kcgemv_avx512(const float *wp, int64_t k, int64_t b0, int64_t b1, const float *cols, int64_t ncols,
-                      const float *bias, float *yt, int64_t ldy);
+void oa_kcgemv_avx512(const float *wp, int64_t k, int64_t b0, int64_t b1, const float *cols, int64_t ldc,
+                      int64_t ncols, const float *bias, float *yt, int64_t ldy);
 /* The kernel of a tier and its channel block (8 AVX2, 16 AVX-512); NULL for the baseline. */
 oa_kcgemv_fn oa_kcgemv_for(oa_kisa_tier t, int64_t *blk);
 

@@ -68,7 +68,7 @@ static void test_cgemv_kernels(void **state)
                         for (int64_t i = 0; i < nc * ldy; i++) {
                             yt[i] = -12345.0f;
                         }
-                        f(wp, k, b0, b1, cols, nc, bias, yt, ldy);
+                        f(wp, k, b0, b1, cols, k, nc, bias, yt, ldy);
                         cases++;
                         for (int64_t c = 0; c < nc; c++) {
                             for (int64_t o = 0; o < ldy; o++) {
@@ -105,6 +105,61 @@ static void test_cgemv_kernels(void **state)
         printf("  checked: conv GEMV %s, %d cases against double precision (%d mismatches)\n",
                oa_kisa_tier_name(tiers[t]), cases, fails);
         assert_int_equal(fails, 0);
+    }
+}
+
+/* Overlapping columns (ldc < k: the windows of a 1-D conv read in place), each tier the CPU has. */
+static void test_cgemv_kernels_overlapping(void **state)
+{
+    (void)state;
+    oa_kisa_tier det = oa_kisa_detected();
+    static const oa_kisa_tier tiers[] = {OA_KISA_AVX2, OA_KISA_AVX512};
+    for (size_t t = 0; t < OA_ARRAY_SIZE(tiers); t++) {
+        if (det < tiers[t]) {
+            printf("  skipped: conv GEMV %s, overlapping columns (this CPU offers %s)\n", oa_kisa_tier_name(tiers[t]),
+                   oa_kisa_tier_name(det));
+            continue;
+        }
+        int64_t blk = 0;
+        oa_kcgemv_fn f = oa_kcgemv_for(tiers[t], &blk);
+        const int64_t nb = 3, k = 40, ldc = 7, ldy = nb * blk;
+        uint64_t seed = 5;
+        for (int64_t nc = 1; nc <= OA_KCGEMV_MAX_COLS; nc++) {
+            const int64_t nx = (nc - 1) * ldc + k; /* exact size */
+            float *wp = malloc(sizeof(float) * (size_t)(nb * k * blk)), *x = malloc(sizeof(float) * (size_t)nx);
+            float *bias = malloc(sizeof(float) * (size_t)ldy), *yt = malloc(sizeof(float) * (size_t)(nc * ldy));
+            assert_true(wp && x && bias && yt);
+            for (int64_t i = 0; i < nb * k * blk; i++) {
+                wp[i] = frand(&seed);
+            }
+            for (int64_t i = 0; i < nx; i++) {
+                x[i] = frand(&seed);
+            }
+            for (int64_t i = 0; i < ldy; i++) {
+                bias[i] = frand(&seed);
+            }
+            f(wp, k, 0, nb, x, ldc, nc, bias, yt, ldy);
+            for (int64_t c = 0; c < nc; c++) {
+                for (int64_t o = 0; o < ldy; o++) {
+                    double want = bias[o], mag = fabs(want);
+                    for (int64_t i = 0; i < k; i++) {
+                        double v = (double)wp[(o / blk * k + i) * blk + o % blk] * x[c * ldc + i];
+                        want += v;
+                        mag += fabs(v);
+                    }
+                    if (!(fabs(yt[c * ldy + o] - want) <= 1e-6 * mag + 1e-6)) {
+                        fail_msg("%s ldc %lld cols %lld: y[%lld][%lld] %.9g, want %.9g", oa_kisa_tier_name(tiers[t]),
+                                 (long long)ldc, (long long)nc, (long long)c, (long long)o, (double)yt[c * ldy + o],
+                                 want);
+                    }
+                }
+            }
+            free(wp);
+            free(x);
+            free(bias);
+            free(yt);
+        }
+        printf("  checked: conv GEMV %s, overlapping columns\n", oa_kisa_tier_name(tiers[t]));
     }
 }
 
@@ -231,6 +286,10 @@ static void test_cgemv_conv_shapes(void **state)
         {{1, 2, 4, 4, 20, 0, 0, 3, 2, 3, 3, 2, 1, 2, 0}, 1, 0},       /* rows read entirely from padding */
         {{1, 4, 2, 2, 9, 0, 0, 5, 5, 1, 1, 1, 1, 2, 2}, 2, 2},        /* kernel larger than the input */
         {{1, 300, 1, 1, 1000, 0, 0, 1, 1, 1, 1, 1, 1, 0, 0}, 0, 0},   /* a classifier head (splits at 2 threads) */
+        {{2, 3, 1, 7, 10, 0, 0, 1, 4, 1, 2, 1, 1, 0, 1}, 0, 2},       /* 1-D rows, two images, pads both sides */
+        {{1, 1, 1, 20, 5, 0, 0, 1, 6, 1, 4, 1, 1, 0, 2}, 0, 2},       /* 1-D, one channel, padded: transposed */
+        {{1, 1, 1, 21, 17, 0, 0, 1, 6, 1, 4, 1, 1, 0, 0}, 0, 0},      /* 1-D, one channel inside x: read in place */
+        {{1, 6, 2, 3, 9, 0, 0, 1, 3, 2, 1, 1, 1, 1, 1}, 1, 1},        /* kh 1 with a top pad (gathered) */
     };
     for (size_t i = 0; i < OA_ARRAY_SIZE(cases); i++) {
         bool taken = run_shape(&cases[i].s, cases[i].pb, cases[i].pr, i % 2 == 0, 900 + i);
@@ -283,6 +342,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cgemv_kernels),
+        cmocka_unit_test(test_cgemv_kernels_overlapping),
         cmocka_unit_test(test_cgemv_conv_shapes),
         cmocka_unit_test(test_cgemv_bad_args),
     };
