@@ -674,6 +674,7 @@ static void conv_release(oa_kop *op)
 {
     conv_state *s = op->state;
     oa_kop_destroy(s->s2d);
+    oa_kcgemv_destroy(s->gv);
     free(s->dcw);
     release_slices(s);
     free(s->sl);
@@ -756,6 +757,16 @@ static oa_status conv_setup(oa_kop *op)
         s->wref = wown;
         op->impl = "gemv-1x1";
         return OA_OK;
+    }
+    if (!s->g.transpose && s->g.g == 1 && !pblk(&s->g) && !s->g.xpl && !s->bf16) {
+        const geom *g = &s->g;
+        oa_kcgemv_shape cs = {g->n, g->ic, g->ih, g->iw, g->oc, g->oh, g->ow, g->kh, g->kw, g->sh, g->sw, g->dh,
+                              g->dw, g->pt, g->pl};
+        st = oa_kcgemv_create(&cs, wf, s->bias, &s->gv, &op->ws_size, &op->impl);
+        if (st != OA_OK || s->gv != NULL) {
+            free(wown);
+            return st;
+        }
     }
     int wm = s->bf16 ? 0 : oa_conv_wino_tile(&s->g); /* bf16: oneDNN's direct bf16 kernels instead */
     if (wm != 0) {
@@ -1066,6 +1077,14 @@ static oa_status conv_run(const oa_kop *op, const void *const *in, void *const *
     }
     if (s->gemv != NULL) {
         gemv_run(s, op, in, out[0]);
+        return OA_OK;
+    }
+    if (s->gv != NULL) { /* a first residual add (it may alias y) is done by the GEMV's write */
+        int from = s->post.n > 0 && s->add_in[0] >= 0;
+        oa_kcgemv_run(s->gv, in[0], from ? in[s->add_in[0]] : NULL, out[0], ws, pool);
+        for (int64_t n = 0; n < g->n; n++) {
+            epilogue_channels(s, in, out[0], n, 0, g->oc, from);
+        }
         return OA_OK;
     }
     if (s->dc != NULL) {

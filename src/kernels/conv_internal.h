@@ -6,6 +6,7 @@
 #ifndef OA_KERNELS_CONV_INTERNAL_H
 #define OA_KERNELS_CONV_INTERNAL_H
 
+#include "kernels/conv_gemv.h"
 #include "kernels/onednn.h"
 #include "kernels/wino.h"
 
@@ -75,6 +76,7 @@ typedef struct conv_state {
     size_t xh_off;
     int64_t xh_plain, xh_blk; /* elements of the plain / blocked bf16 copies (0: none) */
     oa_kgemv_fn gemv; /* 1x1 conv on a 1x1 map (squeeze-excitation): our GEMV on wref (gemv_run) */
+    oa_kcgemv *gv;    /* few output positions: multi-column GEMV (conv_gemv.h) */
 } conv_state;
 
 /* x between NCHWc and NCHW for the primitives and the Winograd path (conv.c), pool tasks over blk_ctx */

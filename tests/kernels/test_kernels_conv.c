@@ -619,6 +619,106 @@ static void test_conv_gemv_1x1(void **state)
     unsetenv("OPENACL_CONV_GEMV");
 }
 
+/*
+ * Convolutions with at most 8 output positions (silero VAD's 1-D convs, a head on a 1x1 map) run as one
+ * multi-column GEMV (kernels/conv_gemv.h) when the tier has a kernel; the op-level epilogue (folded
+ * BatchNorm, activations, residual adds before and after) on that path, NCHW, 1 and 2 threads.
+ */
+static void test_conv_few_positions_gemv(void **state)
+{
+    (void)state;
+    post_case pcs[3];
+    pcs[0] = post_act(OA_KACT_RELU, 0, 0);
+    pcs[0].fold_bn = true;
+    pcs[1] = post_none(); /* add then sigmoid */
+    pcs[1].post.n = 2;
+    pcs[1].post.ops[0].kind = OA_KPOST_ADD;
+    pcs[1].post.ops[1].kind = OA_KPOST_ACT;
+    pcs[1].post.ops[1].act = OA_KACT_SIGMOID;
+    pcs[2] = post_act(OA_KACT_TANH, 0, 0); /* tanh then add */
+    pcs[2].post.n = 2;
+    pcs[2].post.ops[1].kind = OA_KPOST_ADD;
+    static const conv_case shapes[] = {
+        {1, 1, 1, 640, 258, 1, 256, 1, 128, 0, 0, 0, 0, 1, 1, 1, false, false, 0, 0}, /* silero's STFT */
+        {1, 129, 1, 4, 128, 1, 3, 1, 1, 0, 0, 1, 1, 1, 1, 1, true, false, 0, 0},
+        {1, 128, 1, 4, 64, 1, 3, 1, 2, 0, 0, 1, 1, 1, 1, 1, true, false, 0, 0},
+        {1, 128, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},
+        {2, 6, 4, 4, 21, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0}, /* 2 images x 2x2 */
+    };
+    const bool has = oa_kisa_tier_used() >= OA_KISA_AVX2 && getenv("OPENACL_CONV_GEMV") == NULL;
+    for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++) {
+        for (int i = 0; i < 3; i++) {
+            for (int thr = 1; thr <= 2; thr++) {
+                run_case(&shapes[s], &pcs[i], 0, thr, 700 + s * 3 + (uint64_t)i);
+                if (has) {
+                    assert_true(strncmp(kt_last_impl, "gemv-", 5) == 0);
+                } else {
+                    assert_true(strncmp(kt_last_impl, "gemv-", 5) != 0);
+                }
+            }
+        }
+        /* NCHWc keeps the blocked paths (a 1x1 conv on a 1x1 map may take the squeeze-excitation GEMV) */
+        run_case(&shapes[s], &pcs[0], 1, 1, 800 + s);
+        assert_true(strcmp(kt_last_impl, "gemv-avx512") != 0 && strcmp(kt_last_impl, "gemv-avx2") != 0);
+    }
+}
+
+/* The in-place residual sum (the residual input is the output buffer) then ReLU on the few-position GEMV path:
+ * the residual must be read before the GEMV's result overwrites it, and added once. */
+static void test_conv_few_positions_inplace_sum(void **state)
+{
+    (void)state;
+    const int64_t c = 20, k = 3, w = 4; /* 1-D: x [1, c, 1, w], filter k3 pad 1 -> 4 positions */
+    kt_buf x = kt_alloc(KT_D(OA_KDT_F32, 1, c, 1, w));
+    kt_buf wt = kt_alloc(KT_D(OA_KDT_F32, c, c, 1, k));
+    kt_buf y = kt_alloc(KT_D(OA_KDT_F32, 1, c, 1, w));
+    kt_fill(&x, 11, -1, 1);
+    kt_fill(&wt, 12, -1, 1);
+    kt_fill(&y, 13, -1, 1);
+    double *r0 = kt_to_double(&y), *xd = kt_to_double(&x), *wd = kt_to_double(&wt);
+    oa_kconv_params p;
+    memset(&p, 0, sizeof p);
+    p.strides[0] = p.strides[1] = 1;
+    p.pads[2] = p.pads[3] = 1;
+    p.post.n = 2;
+    p.post.ops[0].kind = OA_KPOST_ADD;
+    p.post.ops[1].kind = OA_KPOST_ACT;
+    p.post.ops[1].act = OA_KACT_RELU;
+    oa_ktensor in[4] = {x.d, wt.d, {.dtype = OA_KDT_UNDEFINED}, y.d};
+    in[1].data = wt.data;
+    oa_kop *op;
+    assert_int_equal(oa_kop_create(OA_KOP_CONV2D, &p, 4, in, 1, &y.d, &op), OA_OK);
+    if (oa_kisa_tier_used() >= OA_KISA_AVX2 && getenv("OPENACL_CONV_GEMV") == NULL) {
+        assert_true(strncmp(oa_kop_impl_name(op), "gemv-", 5) == 0);
+    }
+    void *ws = aligned_alloc(64, (oa_kop_workspace_size(op) + 64) / 64 * 64);
+    const void *ip[4] = {x.data, NULL, NULL, y.data};
+    void *outp[1] = {y.data};
+    assert_int_equal(oa_kop_run(op, ip, outp, ws, kt_pool(1)), OA_OK);
+    double ref[20 * 4];
+    for (int64_t o = 0; o < c; o++) {
+        for (int64_t i = 0; i < w; i++) {
+            double acc = r0[o * w + i];
+            for (int64_t ci = 0; ci < c; ci++) {
+                for (int64_t t = 0; t < k; t++) {
+                    int64_t iw = i - 1 + t;
+                    acc += iw < 0 || iw >= w ? 0.0 : wd[(o * c + ci) * k + t] * xd[ci * w + iw];
+                }
+            }
+            ref[o * w + i] = acc > 0 ? acc : 0.0;
+        }
+    }
+    kt_expect_close(&y, ref, 1e-5, 1e-5, "few-position conv, residual in place, relu");
+    free(ws);
+    free(r0);
+    free(xd);
+    free(wd);
+    oa_kop_destroy(op);
+    kt_free(&x);
+    kt_free(&wt);
+    kt_free(&y);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -629,6 +729,8 @@ int main(void)
         cmocka_unit_test(test_conv_deconv2x2_direct),
         cmocka_unit_test(test_conv_residual_inplace),
         cmocka_unit_test(test_conv_bad_params),
+        cmocka_unit_test(test_conv_few_positions_gemv),
+        cmocka_unit_test(test_conv_few_positions_inplace_sum),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
