@@ -71,6 +71,38 @@ static bool scale_ok(float s)
     return isfinite(s) && s > 0.0f;
 }
 
+/*
+ * Per-output-channel scales of an int8 conv / matmul from the filter scales (one, or one per channel): the
+ * accumulator's scale x_scale * w_scale (as the QDQ reference multiplies the dequantized operands) divided by
+ * y_scale (1 for a float output), and the float bias in accumulator units (conv: oneDNN adds it before the scale)
+ * or left in real units (matmul: added after). *oscale is the caller's to free; the bias goes to *bias.
+ */
+static oa_status acc_scales(const char *what, const oa_ktensor *wsc, const oa_ktensor *b, float x_scale,
+                            float y_scale, bool bias_in_acc, int64_t n, float **oscale, float **bias)
+{
+    const float *wscale = wsc->data;
+    const bool per_ch = oa_ktensor_numel(wsc) != 1;
+    float *os = malloc(sizeof(float) * (size_t)n);
+    *bias = calloc((size_t)n, sizeof(float));
+    if (os == NULL || *bias == NULL) {
+        free(os);
+        return OA_FAIL(OA_E_NOMEM, "%s: out of memory", what);
+    }
+    for (int64_t o = 0; o < n; o++) {
+        const float ws = wscale[per_ch ? o : 0];
+        if (!scale_ok(ws)) {
+            free(os);
+            return OA_FAIL(OA_E_PARAM, "%s: filter scale %lld is %g (must be positive)", what, (long long)o, (double)ws);
+        }
+        const float acc_scale = x_scale * ws;
+        os[o] = acc_scale / y_scale;
+        const float bv = b != NULL ? ((const float *)b->data)[o] : 0.0f;
+        (*bias)[o] = bias_in_acc ? bv / acc_scale : bv;
+    }
+    *oscale = os;
+    return OA_OK;
+}
+
 /* ------------------------------------------------------------------ infer */
 
 static int64_t conv_out(int64_t in, int64_t k, int64_t s, int64_t d, int64_t p0, int64_t p1)
@@ -339,25 +371,10 @@ static oa_status qconv_build(oa_kop *op, qconv_state *s)
         return OA_FAIL(OA_E_FEATURE_UNSUPPORTED, "int8 conv: needs oneDNN (OA_KERNELS_ONEDNN=0)");
     }
     const int64_t g = p->groups <= 0 ? 1 : p->groups, oc = w->dims[0];
-    const float *wscale = wsc->data;
-    const bool per_oc = oa_ktensor_numel(wsc) != 1;
-    float *oscale = malloc(sizeof(float) * (size_t)oc);
-    s->bias = calloc((size_t)oc, sizeof(float));
-    if (oscale == NULL || s->bias == NULL) {
-        free(oscale);
-        return OA_FAIL(OA_E_NOMEM, "int8 conv: out of memory");
-    }
-    for (int64_t o = 0; o < oc; o++) {
-        const float ws = wscale[per_oc ? o : 0];
-        if (!scale_ok(ws)) {
-            free(oscale);
-            return OA_FAIL(OA_E_PARAM, "int8 conv: filter scale %lld is %g (must be positive)", (long long)o,
-                           (double)ws);
-        }
-        /* x_scale * w_scale, as the QDQ reference multiplies the dequantized operands */
-        const float acc_scale = p->x_scale * ws;
-        oscale[o] = acc_scale / p->y_scale;
-        s->bias[o] = b != NULL ? ((const float *)b->data)[o] / acc_scale : 0.0f;
+    float *oscale = NULL;
+    oa_status sst = acc_scales("int8 conv", wsc, b, p->x_scale, p->y_scale, true, oc, &oscale, &s->bias);
+    if (sst != OA_OK) {
+        return sst;
     }
     s->zp_src = p->x_zp;
     s->zp_dst = p->y_zp;
@@ -553,23 +570,10 @@ static oa_status qmatmul_build(oa_kop *op, qconv_state *s)
         return OA_FAIL(OA_E_FEATURE_UNSUPPORTED, "int8 matmul: needs oneDNN (OA_KERNELS_ONEDNN=0)");
     }
     const int64_t m = x->dims[0], k = x->dims[1], n = op->out[0].dims[1];
-    const float *wscale = wsc->data;
-    const bool per_n = oa_ktensor_numel(wsc) != 1;
-    float *oscale = malloc(sizeof(float) * (size_t)n);
-    s->bias = calloc((size_t)n, sizeof(float));
-    if (oscale == NULL || s->bias == NULL) {
-        free(oscale);
-        return OA_FAIL(OA_E_NOMEM, "int8 matmul: out of memory");
-    }
-    for (int64_t j = 0; j < n; j++) {
-        const float ws = wscale[per_n ? j : 0];
-        if (!scale_ok(ws)) {
-            free(oscale);
-            return OA_FAIL(OA_E_PARAM, "int8 matmul: weight scale %lld is %g (must be positive)", (long long)j,
-                           (double)ws);
-        }
-        oscale[j] = p->x_scale * ws;
-        s->bias[j] = b != NULL ? ((const float *)b->data)[j] : 0.0f; /* real units, added after oneDNN */
+    float *oscale = NULL;
+    oa_status sst = acc_scales("int8 matmul", wsc, b, p->x_scale, 1.0f, false, n, &oscale, &s->bias);
+    if (sst != OA_OK) {
+        return sst;
     }
     s->zp_src = p->x_zp;
     const dnnl_dims_t xd = {m, k}, wd = {k, n}, yd = {m, n}, one = {1};
