@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 static inline double bench_now_ms(void)
@@ -15,6 +16,22 @@ static inline double bench_now_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* The process' CPU time in ms: what OA_BENCH_CPUTIME=1 times (on a shared machine, time the scheduler gives to
+ * other processes does not count; at 2 threads it adds the threads' times and is not a latency). */
+static inline double bench_cpu_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* $OA_BENCH_CPUTIME set and not "0" */
+static inline int bench_cpu_time_wanted(void)
+{
+    const char *v = getenv("OA_BENCH_CPUTIME");
+    return v != NULL && strcmp(v, "0") != 0;
 }
 
 static inline double bench_now_us(void)

@@ -143,12 +143,7 @@ static int g_cpu_time;
 
 static double clock_ms(void)
 {
-    if (!g_cpu_time) {
-        return bench_now_ms();
-    }
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+    return g_cpu_time ? bench_cpu_ms() : bench_now_ms();
 }
 
 static double time_openacl(const char *om, const input *in, int n_in, int warmup, int runs)
@@ -296,7 +291,7 @@ int main(int argc, char **argv)
         }
         n_in++;
     }
-    g_cpu_time = getenv("OA_BENCH_CPUTIME") != NULL && strcmp(getenv("OA_BENCH_CPUTIME"), "0") != 0;
+    g_cpu_time = bench_cpu_time_wanted();
     char nt[16];
     snprintf(nt, sizeof nt, "%d", threads);
     setenv("OPENACL_NUM_THREADS", nt, 1);

@@ -84,14 +84,6 @@ static int parse_input(const char *spec, oa_ort_tensor *t, char *name, size_t ca
     return t->data != NULL && t->dtype != 0 ? 0 : -1;
 }
 
-/* the process' CPU time in ms (OA_BENCH_CPUTIME) */
-static double cpu_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 int main(int argc, char **argv)
 {
     int threads = 1, passes = 3, runs = 10, warmup = 3, spin = 1;
@@ -189,7 +181,7 @@ int main(int argc, char **argv)
     /* OA_BENCH_CPUTIME=1: both sides timed with the process' CPU time (a 1-thread run on a machine
      * shared with other jobs: time the scheduler gives to others does not count; at 2 threads
      * this adds the threads' times and is not a latency) */
-    const int cpu_time = getenv("OA_BENCH_CPUTIME") != NULL && strcmp(getenv("OA_BENCH_CPUTIME"), "0") != 0;
+    const int cpu_time = bench_cpu_time_wanted();
     double ours_best = 1e30, ort_best = 1e30;
     double *t = malloc(sizeof(double) * (size_t)runs);
     for (int p = 0; p < passes; p++) {
@@ -199,25 +191,25 @@ int main(int argc, char **argv)
             return 1;
         }
         for (int r = 0; r < warmup + runs; r++) {
-            const double c0 = cpu_ms();
+            const double c0 = bench_cpu_ms();
             if (oa_ort_run(s, in, (size_t)n_in, NULL, 0) != 0) {
                 fprintf(stderr, "ONNX Runtime run: %s\n", oa_ort_last_error());
                 return 1;
             }
             if (r >= warmup) {
-                t[r - warmup] = cpu_time ? cpu_ms() - c0 : oa_ort_last_run_ms(s);
+                t[r - warmup] = cpu_time ? bench_cpu_ms() - c0 : oa_ort_last_run_ms(s);
             }
         }
         oa_ort_session_destroy(s);
         const double ort_ms = bench_median(t, runs);
         for (int r = 0; r < warmup + runs; r++) {
-            const double t0 = cpu_time ? cpu_ms() : bench_now_ms();
+            const double t0 = cpu_time ? bench_cpu_ms() : bench_now_ms();
             if (aclmdlExecute(id, ds_in, ds_out) != ACL_SUCCESS) {
                 fprintf(stderr, "aclmdlExecute: %s\n", aclGetRecentErrMsg());
                 return 1;
             }
             if (r >= warmup) {
-                t[r - warmup] = (cpu_time ? cpu_ms() : bench_now_ms()) - t0;
+                t[r - warmup] = (cpu_time ? bench_cpu_ms() : bench_now_ms()) - t0;
             }
         }
         const double ours_ms = bench_median(t, runs);
