@@ -67,6 +67,12 @@ size_t oa_dtype_size(oa_dtype dt)
     return (b % 8 == 0) ? b / 8 : 0;
 }
 
+size_t oa_dtype_align(oa_dtype dt)
+{
+    const size_t s = oa_dtype_size(dt);
+    return s < 1 ? 1 : s > 16 ? 16 : s;
+}
+
 int oa_dtype_to_proto(oa_dtype dt)
 {
     return oa_dtype_valid((int)dt) ? DTYPES[dt].proto : 0;

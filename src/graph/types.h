@@ -46,6 +46,9 @@ unsigned oa_dtype_bits(oa_dtype dt);
 /* Bytes per element for byte-sized types; 0 for sub-byte, variable-size or invalid. */
 size_t oa_dtype_size(oa_dtype dt);
 
+/* Alignment a kernel needs to read elements of dt in place: the element size within [1, 16]. */
+size_t oa_dtype_align(oa_dtype dt);
+
 /* ge_ir.proto DataType number of dt; 0 (DT_UNDEFINED) for invalid values. */
 int oa_dtype_to_proto(oa_dtype dt);
 

@@ -225,8 +225,7 @@ static oa_status relocate_graph(load_ctx *lc, oa_graph *g, const uint8_t *part, 
         const uint8_t *d = t->data;
         const void *to = NULL;
         /* a constant at an offset its element type cannot be read from (a file's offset, not ours) is copied */
-        size_t al = oa_dtype_size(t->desc.dtype);
-        al = al < 1 ? 1 : al > 16 ? 16 : al;
+        const size_t al = oa_dtype_align(t->desc.dtype);
         if (part != NULL && d >= part && (size_t)(d - part) <= part_size && t->size <= part_size - (size_t)(d - part)) {
             to = base + (d - part);
             d = to;

@@ -211,9 +211,6 @@ static oa_status collect_io(bld *b)
             continue;
         }
         int64_t idx = -1;
-        if (n->num_outputs < 1) {
-            return OA_FAIL(OA_E_GE_PARAM, "Data node %s has no output", n->name);
-        }
         if (!oa_attrs_get_int(&n->attrs, "index", &idx) || idx < 0 || (uint64_t)idx >= n_in ||
             b->in_nodes[idx] != NULL) {
             return OA_FAIL(OA_E_GE_PARAM, "Data node %s: index %lld is missing, out of range or repeated", n->name,

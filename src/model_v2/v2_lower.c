@@ -173,13 +173,7 @@ static const oa_value *const_value(oa_graph *g, const oa_tensor *t, const void *
  */
 static const void *aligned_data(v2_model *m, const oa_tensor *t)
 {
-    size_t al = oa_dtype_size(t->desc.dtype);
-    if (al < 1) {
-        al = 1;
-    }
-    if (al > 16) {
-        al = 16;
-    }
+    const size_t al = oa_dtype_align(t->desc.dtype);
     if (t->data == NULL || t->size == 0 || ((uintptr_t)t->data % al) == 0) {
         return t->data;
     }
