@@ -19,7 +19,22 @@ run_build() {
   cmake -S . -B "$dir" -DCMAKE_INSTALL_PREFIX="$PWD/$dir/prefix" "$@" >/dev/null || return 1
   cmake --build "$dir" -j"$JOBS" || return 1
   echo "=== $name: ctest"
-  ctest --test-dir "$dir" -j"$JOBS" --output-on-failure --timeout 900 || return 1
+  local rc=0
+  ctest --test-dir "$dir" -j"$JOBS" --output-on-failure --timeout 900 || rc=1
+  prune_test_data "$dir"
+  return $rc
+}
+
+# What a build's tests generate (converted models, references, outputs:
+# gigabytes) goes once its ctest has run, so the next build starts with the
+# disk it needs; the binaries stay. OA_KEEP_TEST_DATA=1 keeps everything.
+prune_test_data() {
+  [[ "${OA_KEEP_TEST_DATA:-0}" == 1 ]] && return 0
+  local dir=$1 d
+  for d in test-data test-atc test-models bench-models dynamic-data; do
+    rm -rf "${dir:?}/$d"
+  done
+  echo "=== $(basename "$dir"): test data removed; $(df -h --output=avail . | tail -1 | tr -d ' ') left on this disk"
 }
 
 run_build release -DCMAKE_BUILD_TYPE=RelWithDebInfo || status=1
@@ -42,6 +57,7 @@ if [[ "${OA_SKIP_SANITIZERS:-0}" != 1 && "${OA_SKIP_CLANG:-0}" != 1 ]] && comman
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
       ctest --test-dir build/clang-fuzz -L 'hostile|fuzz|onnx_suite' -j"$JOBS" --output-on-failure --timeout 900 \
       || status=1
+    prune_test_data build/clang-fuzz
   else
     status=1
   fi
