@@ -11,6 +11,7 @@
  * without a frame (retCode ERR_DECODE_NOPIC) and waits for the callbacks.
  * Rules: docs/dvpp.md "VDEC".
  */
+#include <errno.h>
 #include <libavcodec/avcodec.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 
 #define OA_LOG_MODULE "ASCENDCL"
 #include "base/acl_check.h"
+#include "base/util.h"
 #include "dvpp/vdec_internal.h"
 
 #define VDEC_ERR_NOPIC 0x20000u /* retCode of a send that produced no picture (docs/dvpp.md) */
@@ -284,6 +286,29 @@ static void chan_free(oa_vdec_chan *c)
     free(c);
 }
 
+/*
+ * Pictures the decoder may allocate (docs/dvpp.md, VDEC): CANN's input range
+ * ends at 4096 a side, and a stream whose header declares more is not decoded
+ * (its sends end with ERR_DECODE_NOPIC) rather than decoded at any size a
+ * hostile header names. $OPENACL_VDEC_MAX_PIXELS lowers the pixel count.
+ */
+static int64_t max_pixels(void)
+{
+    const long full = (long)VDEC_MAX * VDEC_MAX;
+    const long v = oa_env_long("OPENACL_VDEC_MAX_PIXELS", full);
+    return v > 0 && v < full ? v : full;
+}
+
+static int get_picture(AVCodecContext *ctx, AVFrame *f, int flags)
+{
+    if (f->width > (int)VDEC_MAX || f->height > (int)VDEC_MAX) {
+        OA_LOGE("VDEC: the stream's picture is %dx%d, beyond the %ux%u decoders take", f->width, f->height, VDEC_MAX,
+                VDEC_MAX);
+        return AVERROR(EINVAL);
+    }
+    return avcodec_default_get_buffer2(ctx, f, flags);
+}
+
 static oa_status chan_create(aclvdecChannelDesc *d)
 {
     if (d->chan != NULL) {
@@ -325,6 +350,8 @@ static oa_status chan_create(aclvdecChannelDesc *d)
         st = OA_FAIL(OA_E_NOMEM, "VDEC decoder context");
     } else {
         c->ctx->thread_count = 1; /* frames leave the decoder as early as the stream allows */
+        c->ctx->max_pixels = max_pixels();
+        c->ctx->get_buffer2 = get_picture;
         if (d->out_mode == 1) {
             /* outMode 1, CANN's fast output: each frame leaves as soon as it is decoded, no reordering delay */
             c->ctx->flags |= AV_CODEC_FLAG_LOW_DELAY;

@@ -34,15 +34,15 @@ static bool g_bgr;
 static atomic_int g_done, g_bad, g_stop, g_nopic;
 static bool g_no_b; /* encode without B-frames (the streams CANN's fast output mode takes) */
 
-static int encode_clip(clip *c, const char *encoder)
+static int encode_clip_sized(clip *c, const char *encoder, int cw, int ch)
 {
     const AVCodec *enc = avcodec_find_encoder_by_name(encoder);
     if (enc == NULL) {
         return -1;
     }
     AVCodecContext *ctx = avcodec_alloc_context3(enc);
-    ctx->width = CW;
-    ctx->height = CH;
+    ctx->width = cw;
+    ctx->height = ch;
     ctx->pix_fmt = AV_PIX_FMT_YUV420P;
     ctx->time_base = (AVRational){1, 25};
     ctx->gop_size = 6;
@@ -51,21 +51,21 @@ static int encode_clip(clip *c, const char *encoder)
     assert_int_equal(avcodec_open2(ctx, enc, NULL), 0);
     AVFrame *f = av_frame_alloc();
     f->format = AV_PIX_FMT_YUV420P;
-    f->width = CW;
-    f->height = CH;
+    f->width = cw;
+    f->height = ch;
     assert_int_equal(av_frame_get_buffer(f, 0), 0);
     AVPacket *p = av_packet_alloc();
     c->n = 0;
     for (int i = 0; i <= NFRAMES; ++i) {
         if (i < NFRAMES) {
             assert_int_equal(av_frame_make_writable(f), 0);
-            for (int y = 0; y < CH; ++y) {
-                for (int x = 0; x < CW; ++x) {
+            for (int y = 0; y < ch; ++y) {
+                for (int x = 0; x < cw; ++x) {
                     f->data[0][y * f->linesize[0] + x] = (uint8_t)(x + y + i * 7 + ((x / 16 + y / 16 + i) & 1) * 60);
                 }
             }
-            for (int y = 0; y < CH / 2; ++y) {
-                for (int x = 0; x < CW / 2; ++x) {
+            for (int y = 0; y < ch / 2; ++y) {
+                for (int x = 0; x < cw / 2; ++x) {
                     f->data[1][y * f->linesize[1] + x] = (uint8_t)(128 + x - y + i * 3);
                     f->data[2][y * f->linesize[2] + x] = (uint8_t)(64 + y + i * 5);
                 }
@@ -85,6 +85,11 @@ static int encode_clip(clip *c, const char *encoder)
     av_frame_free(&f);
     avcodec_free_context(&ctx);
     return 0;
+}
+
+static int encode_clip(clip *c, const char *encoder)
+{
+    return encode_clip_sized(c, encoder, CW, CH);
 }
 
 /* FFmpeg's own decode of every packet (timestamp = packet index), as NV12 WS x HS. */
@@ -352,6 +357,83 @@ static void fast_wait_detects_held_frames(void **state)
     assert_int_equal(aclrtResetDevice(0), ACL_SUCCESS);
 }
 
+static void count_nopic(acldvppStreamDesc *input, acldvppPicDesc *output, void *user)
+{
+    (void)user;
+    atomic_fetch_add(acldvppGetPicDescRetCode(output) == 0x20000 ? &g_nopic : &g_bad, 1);
+    acldvppFree(acldvppGetStreamDescData(input));
+    acldvppDestroyStreamDesc(input);
+    acldvppFree(acldvppGetPicDescData(output));
+    acldvppDestroyPicDesc(output);
+    atomic_fetch_add(&g_done, 1);
+}
+
+/* Sends a cw x ch clip (no B-frames) with outputs big enough for it; returns how many sends ended with 0x20000. */
+static int nopic_sends(int cw, int ch)
+{
+    clip c = {0};
+    g_no_b = true;
+    if (encode_clip_sized(&c, "libx264", cw, ch) != 0) {
+        skip();
+    }
+    atomic_store(&g_done, 0);
+    atomic_store(&g_bad, 0);
+    atomic_store(&g_nopic, 0);
+    assert_int_equal(aclrtSetDevice(0), ACL_SUCCESS);
+    pthread_t th;
+    atomic_store(&g_stop, 0);
+    assert_int_equal(pthread_create(&th, NULL, report_thread, NULL), 0);
+    aclvdecChannelDesc *chan = aclvdecCreateChannelDesc();
+    assert_int_equal(aclvdecSetChannelDescThreadId(chan, (uint64_t)th), ACL_SUCCESS);
+    assert_int_equal(aclvdecSetChannelDescCallback(chan, count_nopic), ACL_SUCCESS);
+    assert_int_equal(aclvdecSetChannelDescEnType(chan, H264_HIGH_LEVEL), ACL_SUCCESS);
+    assert_int_equal(aclvdecCreateChannel(chan), ACL_SUCCESS);
+    const uint32_t bytes = (uint32_t)((cw + 15) / 16 * 16 * ch * 3 / 2);
+    for (int i = 0; i < c.n; ++i) {
+        acldvppStreamDesc *in = acldvppCreateStreamDesc();
+        assert_int_equal(acldvppSetStreamDescData(in, dev_copy(c.pkt[i], (size_t)c.size[i])), ACL_SUCCESS);
+        assert_int_equal(acldvppSetStreamDescSize(in, (uint32_t)c.size[i]), ACL_SUCCESS);
+        acldvppPicDesc *out = acldvppCreatePicDesc();
+        void *o = NULL;
+        assert_int_equal(acldvppMalloc(&o, bytes), ACL_SUCCESS);
+        assert_int_equal(acldvppSetPicDescData(out, o), ACL_SUCCESS);
+        assert_int_equal(acldvppSetPicDescSize(out, bytes), ACL_SUCCESS);
+        assert_int_equal(aclvdecSendFrame(chan, in, out, NULL, NULL), ACL_SUCCESS);
+    }
+    acldvppStreamDesc *eos = acldvppCreateStreamDesc();
+    assert_int_equal(acldvppSetStreamDescEos(eos, 1), ACL_SUCCESS);
+    assert_int_equal(aclvdecSendFrame(chan, eos, NULL, NULL, NULL), ACL_SUCCESS);
+    assert_int_equal(atomic_load(&g_done), c.n);
+    assert_int_equal(acldvppDestroyStreamDesc(eos), ACL_SUCCESS);
+    assert_int_equal(aclvdecDestroyChannel(chan), ACL_SUCCESS);
+    assert_int_equal(aclvdecDestroyChannelDesc(chan), ACL_SUCCESS);
+    atomic_store(&g_stop, 1);
+    pthread_join(th, NULL);
+    for (int i = 0; i < c.n; ++i) {
+        free(c.pkt[i]);
+    }
+    assert_int_equal(aclrtResetDevice(0), ACL_SUCCESS);
+    (void)aclGetRecentErrMsg();
+    assert_int_equal(atomic_load(&g_bad) + atomic_load(&g_nopic), NFRAMES);
+    return atomic_load(&g_nopic);
+}
+
+/*
+ * Pictures beyond VDEC's 4096 a side, or above $OPENACL_VDEC_MAX_PIXELS, are not decoded (docs/dvpp.md, VDEC):
+ * every send of such a stream ends with 0x20000; the same sizes within the bounds decode.
+ */
+static void picture_size_bounds(void **state)
+{
+    (void)state;
+    assert_int_equal(nopic_sends(64, 4112), NFRAMES); /* 4112 rows: beyond 4096, few pixels */
+    assert_int_equal(nopic_sends(64, 4096), 0);
+    assert_int_equal(setenv("OPENACL_VDEC_MAX_PIXELS", "76799", 1), 0); /* one pixel short of 320 x 240 */
+    assert_int_equal(nopic_sends(CW, CH), NFRAMES);
+    assert_int_equal(setenv("OPENACL_VDEC_MAX_PIXELS", "76800", 1), 0);
+    assert_int_equal(nopic_sends(CW, CH), 0);
+    assert_int_equal(unsetenv("OPENACL_VDEC_MAX_PIXELS"), 0);
+}
+
 static void channel_desc(void **state)
 {
     (void)state;
@@ -413,6 +495,7 @@ int main(void)
         cmocka_unit_test(decode_h264_bgr),
         cmocka_unit_test(decode_h264_fast),
         cmocka_unit_test(fast_wait_detects_held_frames),
+        cmocka_unit_test(picture_size_bounds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
