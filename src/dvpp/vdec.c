@@ -13,6 +13,9 @@
  */
 #include <errno.h>
 #include <libavcodec/avcodec.h>
+#include <libavutil/log.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,9 +213,20 @@ typedef struct decode_job {
     bool eos;
 } decode_job;
 
+static _Thread_local bool t_decoding; /* this thread is running a channel's decoder (route_av_log) */
+
+static oa_status decode_job_run(decode_job *j);
+
 static oa_status decode_run(void *p)
 {
-    decode_job *j = p;
+    t_decoding = true;
+    const oa_status st = decode_job_run(p);
+    t_decoding = false;
+    return st;
+}
+
+static oa_status decode_job_run(decode_job *j)
+{
     oa_vdec_chan *c = j->chan;
     if (j->eos) {
         (void)avcodec_send_packet(c->ctx, NULL);
@@ -309,6 +323,33 @@ static int get_picture(AVCodecContext *ctx, AVFrame *f, int flags)
     return avcodec_default_get_buffer2(ctx, f, flags);
 }
 
+/*
+ * FFmpeg's decoders log every defect of a damaged stream on stderr (tens of lines per frame). What they say on a
+ * channel's decoding thread (t_decoding) goes to our log at debug level instead (the send's retCode and one
+ * warning per frame report the outcome); messages on the application's own threads still reach FFmpeg's default
+ * output.
+ */
+
+static void route_av_log(void *avcl, int level, const char *fmt, va_list vl)
+{
+    if (!t_decoding) {
+        av_log_default_callback(avcl, level, fmt, vl);
+        return;
+    }
+    if (level > AV_LOG_WARNING || !oa_log_enabled(OA_LOG_DEBUG, OA_LOG_MODULE)) {
+        return;
+    }
+    char line[256];
+    (void)vsnprintf(line, sizeof line, fmt, vl);
+    line[strcspn(line, "\n")] = '\0';
+    OA_LOGD("VDEC: FFmpeg: %s", line);
+}
+
+static void route_av_log_once(void)
+{
+    av_log_set_callback(route_av_log);
+}
+
 static oa_status chan_create(aclvdecChannelDesc *d)
 {
     if (d->chan != NULL) {
@@ -330,6 +371,8 @@ static oa_status chan_create(aclvdecChannelDesc *d)
         return OA_FAIL(OA_E_NOT_SUPPORTED, "VDEC: this FFmpeg has no %s decoder", id == AV_CODEC_ID_HEVC ? "H.265"
                                                                                                         : "H.264");
     }
+    static pthread_once_t route_once = PTHREAD_ONCE_INIT;
+    (void)pthread_once(&route_once, route_av_log_once);
     oa_vdec_chan *c = calloc(1, sizeof(*c));
     if (c == NULL) {
         return OA_FAIL(OA_E_NOMEM, "VDEC channel");
@@ -350,6 +393,7 @@ static oa_status chan_create(aclvdecChannelDesc *d)
         st = OA_FAIL(OA_E_NOMEM, "VDEC decoder context");
     } else {
         c->ctx->thread_count = 1; /* frames leave the decoder as early as the stream allows */
+        c->ctx->thread_type = FF_THREAD_SLICE; /* never frame threads (get_picture is not marked for them) */
         c->ctx->max_pixels = max_pixels();
         c->ctx->get_buffer2 = get_picture;
         if (d->out_mode == 1) {
