@@ -330,7 +330,7 @@ static int get_picture(AVCodecContext *ctx, AVFrame *f, int flags)
  * output.
  */
 
-static void route_av_log(void *avcl, int level, const char *fmt, va_list vl)
+__attribute__((format(printf, 3, 0))) static void route_av_log(void *avcl, int level, const char *fmt, va_list vl)
 {
     if (!t_decoding) {
         av_log_default_callback(avcl, level, fmt, vl);
