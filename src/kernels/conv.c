@@ -243,6 +243,7 @@ static void release_slices(conv_state *s)
 {
     for (int i = 0; i < s->nslices; i++) {
         dnnl_primitive_destroy(s->sl[i].prim);
+        oa_dnnl_args_release(&s->sl[i].args);
         free(s->sl[i].wei);
         s->sl[i].prim = NULL;
         s->sl[i].wei = NULL;
@@ -349,6 +350,8 @@ static oa_status make_slice(conv_state *s, slice *sl, const float *wf, int n_pos
     const dnnl_memory_desc_t *smd = dnnl_primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0);
     sl->wei_md = *wmd;
     sl->scratch = smd ? dnnl_memory_desc_get_size(smd) : 0;
+    dnnl_dims_t sd = {(dnnl_dim_t)sl->scratch};
+    dnnl_memory_desc_init_by_tag(&sl->scr_md, 1, sd, dnnl_u8, dnnl_a);
     size_t wsz = dnnl_memory_desc_get_size(wmd);
     sl->wei = aligned_alloc(64, (wsz + 63) / 64 * 64);
     oa_status st = OA_OK;
@@ -925,7 +928,7 @@ static void conv_dnnl_worker(void *vctx, size_t tid, size_t b, size_t e)
             break;
         }
         int64_t n = (int64_t)t / s->nslices;
-        const slice *sl = &s->sl[t % (size_t)s->nslices];
+        slice *sl = &s->sl[t % (size_t)s->nslices];
         const float *x;
         if (sl->src_plain) {
             x = (g->iblk ? (const float *)c->in[0] : c->xplain) + (n * g->ic + sl->ic0) * ihw;
@@ -944,13 +947,10 @@ static void conv_dnnl_worker(void *vctx, size_t tid, size_t b, size_t e)
                 memcpy(y, r, sizeof(float) * (size_t)((e1 - sl->c0) * ohw));
             }
         }
-        dnnl_memory_desc_t scr_md;
-        dnnl_dims_t sd = {(dnnl_dim_t)sl->scratch};
-        dnnl_memory_desc_init_by_tag(&scr_md, 1, sd, dnnl_u8, dnnl_a);
-        const dnnl_memory_desc_t *mds[5] = {&sl->src_md, &sl->wei_md, &sl->bias_md, &sl->dst_md, &scr_md};
+        const dnnl_memory_desc_t *mds[5] = {&sl->src_md, &sl->wei_md, &sl->bias_md, &sl->dst_md, &sl->scr_md};
         void *ptrs[5] = {(void *)(uintptr_t)xsrc, sl->wei, s->bias + sl->c0, y, c->ws + tid * c->ws_slot};
         int kinds[5] = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_BIAS, DNNL_ARG_DST, DNNL_ARG_SCRATCHPAD};
-        if (oa_dnnl_exec(sl->prim, sl->scratch ? 5 : 4, kinds, mds, ptrs) != OA_OK) {
+        if (oa_dnnl_exec_kept(&sl->args, sl->prim, sl->scratch ? 5 : 4, kinds, mds, ptrs) != OA_OK) {
             atomic_store(&c->err, 1);
         }
         int from = s->post_from;

@@ -34,7 +34,9 @@ typedef struct slice {
     int64_t c0, c1;         /* output channels [c0, c1) */
     int64_t ic0;            /* first input channel read (grouped convs) */
     size_t scratch;
+    dnnl_memory_desc_t scr_md; /* [scratch] bytes */
     bool src_plain;         /* NCHWc op whose primitive reads a plain NCHW copy of x */
+    oa_dnnl_args args;      /* the primitive's memory objects, kept between runs */
 } slice;
 
 typedef struct conv_state {

@@ -35,6 +35,8 @@ typedef struct mm_slice {
     int64_t m0, m1, n0, n1;
     size_t scratch;
     void *bpk; /* this slice's columns of constant b, pre-packed (owned) */
+    dnnl_memory_desc_t scr_md; /* [scratch] bytes */
+    oa_dnnl_args args;         /* the primitive's memory objects, kept between runs */
 } mm_slice;
 
 typedef struct mm_state {
@@ -178,6 +180,7 @@ static void mm_release_slices(mm_state *s)
 {
     for (int i = 0; i < s->nslices; i++) {
         dnnl_primitive_destroy(s->sl[i].prim);
+        oa_dnnl_args_release(&s->sl[i].args);
         free(s->sl[i].bpk);
         s->sl[i].prim = NULL;
         s->sl[i].bpk = NULL;
@@ -248,6 +251,8 @@ static oa_status mm_make_slice(mm_state *s, mm_slice *sl, const void *bconst, in
     s->post_from = taken;
     const dnnl_memory_desc_t *smd = dnnl_primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0);
     sl->scratch = smd ? dnnl_memory_desc_get_size(smd) : 0;
+    dnnl_dims_t sd = {(dnnl_dim_t)sl->scratch};
+    dnnl_memory_desc_init_by_tag(&sl->scr_md, 1, sd, dnnl_u8, dnnl_a);
     oa_status st = OA_OK;
     if (bconst != NULL) {
         sl->b_md = *dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
@@ -504,7 +509,7 @@ static void mm_dnnl_worker(void *vctx, size_t tid, size_t b, size_t e)
             break;
         }
         int64_t bi = (int64_t)t / s->nslices;
-        const mm_slice *sl = &s->sl[t % (size_t)s->nslices];
+        mm_slice *sl = &s->sl[t % (size_t)s->nslices];
         int64_t oa, ob;
         batch_offsets(g, bi, &oa, &ob);
         const float *a = (const float *)c->in[0] + oa + (g->ta ? sl->m0 : sl->m0 * g->K);
@@ -516,10 +521,7 @@ static void mm_dnnl_worker(void *vctx, size_t tid, size_t b, size_t e)
                                     : (s->bcopy ? s->bcopy : (const float *)c->in[1]) + ob +
                                           (g->tb ? sl->n0 * g->K : sl->n0);
         float *cm = c->c + bi * g->M * g->N + sl->m0 * g->N + sl->n0;
-        dnnl_memory_desc_t scr_md;
-        dnnl_dims_t sd = {(dnnl_dim_t)sl->scratch};
-        dnnl_memory_desc_init_by_tag(&scr_md, 1, sd, dnnl_u8, dnnl_a);
-        const dnnl_memory_desc_t *mds[5] = {&sl->a_md, &sl->b_md, &sl->c_md, &sl->bias_md, &scr_md};
+        const dnnl_memory_desc_t *mds[5] = {&sl->a_md, &sl->b_md, &sl->c_md, &sl->bias_md, &sl->scr_md};
         /* The bias pointer exists only when the primitive takes a bias: a MatMul without one has no
          * in[2] (and offsetting a NULL pointer is undefined). */
         const void *biasp = NULL;
@@ -534,12 +536,12 @@ static void mm_dnnl_worker(void *vctx, size_t tid, size_t b, size_t e)
             n = 4;
         }
         if (sl->scratch) {
-            mds[n] = &scr_md;
+            mds[n] = &sl->scr_md;
             ptrs[n] = c->ws + tid * c->slot;
             kinds[n] = DNNL_ARG_SCRATCHPAD;
             n++;
         }
-        if (oa_dnnl_exec(sl->prim, n, kinds, mds, ptrs) != OA_OK) {
+        if (oa_dnnl_exec_kept(&sl->args, sl->prim, n, kinds, mds, ptrs) != OA_OK) {
             atomic_store(&c->err, 1);
         }
         mm_epilogue(s, c->in, c->c, bi, sl->m0, sl->m1, sl->n0, sl->n1, s->bias_in_dnnl);

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 /* libgomp: the per-thread nthreads ICV (libdnnl links libgomp already). */
@@ -227,6 +228,56 @@ oa_status oa_dnnl_exec(dnnl_primitive_t prim, int n, const int *arg_kind, const 
         dnnl_memory_destroy(mem[j]);
     }
     return st;
+}
+
+oa_status oa_dnnl_exec_kept(oa_dnnl_args *a, dnnl_primitive_t prim, int n, const int *arg_kind,
+                            const dnnl_memory_desc_t *const *mds, void *const *ptrs)
+{
+    dnnl_stream_t stream = oa_dnnl_stream();
+    if (n > 8 || atomic_exchange(&a->busy, 1) != 0) {
+        return oa_dnnl_exec(prim, n, arg_kind, mds, ptrs);
+    }
+    oa_status st = stream == NULL ? OA_FAIL(OA_E_INTERNAL, "oneDNN stream unavailable") : OA_OK;
+    dnnl_exec_arg_t args[8];
+    for (int i = 0; i < n && st == OA_OK; i++) {
+        if (i < a->n && a->mem[i] != NULL && dnnl_memory_desc_equal(&a->md[i], mds[i])) {
+            if (dnnl_memory_set_data_handle(a->mem[i], ptrs[i]) != dnnl_success) {
+                st = OA_FAIL(OA_E_INTERNAL, "oneDNN memory object");
+            }
+        } else {
+            if (i < a->n && a->mem[i] != NULL) {
+                dnnl_memory_destroy(a->mem[i]);
+            }
+            a->mem[i] = NULL;
+            a->n = a->n > i + 1 ? a->n : i + 1;
+            if (dnnl_memory_create(&a->mem[i], mds[i], oa_dnnl_engine(), ptrs[i]) != dnnl_success) {
+                a->mem[i] = NULL;
+                st = OA_FAIL(OA_E_NOMEM, "oneDNN memory object");
+            } else {
+                a->md[i] = *mds[i];
+            }
+        }
+        args[i].arg = arg_kind[i];
+        args[i].memory = a->mem[i];
+    }
+    if (st == OA_OK) {
+        const dnnl_status_t ds = dnnl_primitive_execute(prim, stream, n, args);
+        if (ds != dnnl_success) {
+            st = OA_FAIL(OA_E_INTERNAL, "oneDNN execute failed (%d)", (int)ds);
+        }
+    }
+    atomic_store(&a->busy, 0);
+    return st;
+}
+
+void oa_dnnl_args_release(oa_dnnl_args *a)
+{
+    for (int i = 0; i < a->n && i < 8; i++) {
+        if (a->mem[i] != NULL) {
+            dnnl_memory_destroy(a->mem[i]);
+        }
+    }
+    memset(a, 0, sizeof(*a));
 }
 
 oa_status oa_dnnl_reorder(const dnnl_memory_desc_t *src_md, const void *src, const dnnl_memory_desc_t *dst_md,
