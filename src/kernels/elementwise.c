@@ -12,6 +12,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/fp16.h"
 
@@ -549,16 +550,13 @@ static void bin_blk_task(void *vctx, size_t tid, size_t begin, size_t end)
             int vk = s->bb[0] == BB_FULL ? 1 : 0;
             int64_t C = c->a_nch; /* logical channels */
             int64_t valid = C - cb * cc < cc ? C - cb * cc : cc;
-            for (int64_t i = 0; i < 64; i++) {
-                for (int64_t j = 0; j < cc; j++) {
-                    float v;
-                    if (s->bb[vk] == BB_SCALAR) {
-                        v = ops[vk][0];
-                    } else {
-                        v = j < valid ? ops[vk][j] : 0.0f;
-                    }
-                    rep[i * cc + j] = v;
-                }
+            /* one pixel's lanes, then doubled up to the pixels a chunk takes */
+            const int64_t reps = np_all < 64 ? np_all : 64;
+            for (int64_t j = 0; j < cc; j++) {
+                rep[j] = s->bb[vk] == BB_SCALAR ? ops[vk][0] : (j < valid ? ops[vk][j] : 0.0f);
+            }
+            for (int64_t i = 1; i < reps; i *= 2) {
+                memcpy(rep + i * cc, rep, sizeof(float) * (size_t)(cc * (2 * i <= reps ? i : reps - i)));
             }
             const float *full = ops[1 - vk];
             bool full_is_vec = s->bb[1 - vk] != BB_FULL;
