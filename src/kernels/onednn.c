@@ -240,7 +240,9 @@ oa_status oa_dnnl_exec_kept(oa_dnnl_args *a, dnnl_primitive_t prim, int n, const
     oa_status st = stream == NULL ? OA_FAIL(OA_E_INTERNAL, "oneDNN stream unavailable") : OA_OK;
     dnnl_exec_arg_t args[8];
     for (int i = 0; i < n && st == OA_OK; i++) {
-        if (i < a->n && a->mem[i] != NULL && dnnl_memory_desc_equal(&a->md[i], mds[i])) {
+        const dnnl_memory_desc_t *made = NULL;
+        if (i < a->n && a->mem[i] != NULL && dnnl_memory_get_memory_desc(a->mem[i], &made) == dnnl_success &&
+            dnnl_memory_desc_equal(made, mds[i])) {
             if (dnnl_memory_set_data_handle(a->mem[i], ptrs[i]) != dnnl_success) {
                 st = OA_FAIL(OA_E_INTERNAL, "oneDNN memory object");
             }
@@ -253,8 +255,6 @@ oa_status oa_dnnl_exec_kept(oa_dnnl_args *a, dnnl_primitive_t prim, int n, const
             if (dnnl_memory_create(&a->mem[i], mds[i], oa_dnnl_engine(), ptrs[i]) != dnnl_success) {
                 a->mem[i] = NULL;
                 st = OA_FAIL(OA_E_NOMEM, "oneDNN memory object");
-            } else {
-                a->md[i] = *mds[i];
             }
         }
         args[i].arg = arg_kind[i];

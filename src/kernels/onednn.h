@@ -44,8 +44,7 @@ oa_status oa_dnnl_reorder(const dnnl_memory_desc_t *src_md, const void *src, con
 typedef struct oa_dnnl_args {
     _Atomic int busy;
     int n;
-    dnnl_memory_t mem[8];
-    dnnl_memory_desc_t md[8]; /* what each was made for */
+    dnnl_memory_t mem[8]; /* each with the descriptor it was made for */
 } oa_dnnl_args;
 
 /* oa_dnnl_exec through a's memory objects (made or remade when an argument's descriptor differs). */

@@ -11,6 +11,7 @@
 
 #include "base/error.h"
 #include "base/log.h"
+#include "base/sanitizer.h"
 #include "base/util.h"
 #include "dump/dump_write.h"
 #include "model_v1/v1_internal.h"
@@ -185,7 +186,7 @@ void oa_v1_prof_print(const oa_v1_program *p)
  * own buffers, workspace slots of threads that do not run; docs/memory.md
  * "Work memory"). The contents are what a memset to 0 gave before.
  */
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(OA_ASAN)
 /* under ASan the heap, whose redzones catch a kernel writing past the feature map or the workspace */
 static void *ctx_map(size_t n)
 {
