@@ -314,6 +314,33 @@ static void decode_h264_fast(void **state)
     decode_clip("libx264", AV_CODEC_ID_H264, H264_HIGH_LEVEL, false, true);
 }
 
+/* An H.264 channel with callback cb, served by a new report thread (*th), on device 0. */
+static aclvdecChannelDesc *h264_channel(pthread_t *th, aclvdecCallback cb)
+{
+    assert_int_equal(aclrtSetDevice(0), ACL_SUCCESS);
+    atomic_store(&g_stop, 0);
+    assert_int_equal(pthread_create(th, NULL, report_thread, NULL), 0);
+    aclvdecChannelDesc *ch = aclvdecCreateChannelDesc();
+    assert_int_equal(aclvdecSetChannelDescThreadId(ch, (uint64_t)*th), ACL_SUCCESS);
+    assert_int_equal(aclvdecSetChannelDescCallback(ch, cb), ACL_SUCCESS);
+    assert_int_equal(aclvdecSetChannelDescEnType(ch, H264_HIGH_LEVEL), ACL_SUCCESS);
+    assert_int_equal(aclvdecCreateChannel(ch), ACL_SUCCESS);
+    return ch;
+}
+
+/* Ends ch's stream (every callback has run when the send returns), then destroys ch and stops th. */
+static void h264_channel_close(aclvdecChannelDesc *ch, pthread_t th)
+{
+    acldvppStreamDesc *eos = acldvppCreateStreamDesc();
+    assert_int_equal(acldvppSetStreamDescEos(eos, 1), ACL_SUCCESS);
+    assert_int_equal(aclvdecSendFrame(ch, eos, NULL, NULL, NULL), ACL_SUCCESS);
+    assert_int_equal(acldvppDestroyStreamDesc(eos), ACL_SUCCESS);
+    assert_int_equal(aclvdecDestroyChannel(ch), ACL_SUCCESS);
+    assert_int_equal(aclvdecDestroyChannelDesc(ch), ACL_SUCCESS);
+    atomic_store(&g_stop, 1);
+    pthread_join(th, NULL);
+}
+
 /*
  * The control of decode_h264_fast's check: in a stream with B-frames the decoder holds frames back for reordering,
  * so after the first packets no frame has come out, and a decoder that held frames back would fail that check.
@@ -330,28 +357,14 @@ static void fast_wait_detects_held_frames(void **state)
         skip();
     }
     reference_decode(&g_clip, AV_CODEC_ID_H264);
-    assert_int_equal(aclrtSetDevice(0), ACL_SUCCESS);
     pthread_t th;
-    atomic_store(&g_stop, 0);
-    assert_int_equal(pthread_create(&th, NULL, report_thread, NULL), 0);
-    aclvdecChannelDesc *ch = aclvdecCreateChannelDesc();
-    assert_int_equal(aclvdecSetChannelDescThreadId(ch, (uint64_t)th), ACL_SUCCESS);
-    assert_int_equal(aclvdecSetChannelDescCallback(ch, on_frame), ACL_SUCCESS);
-    assert_int_equal(aclvdecSetChannelDescEnType(ch, H264_HIGH_LEVEL), ACL_SUCCESS);
-    assert_int_equal(aclvdecCreateChannel(ch), ACL_SUCCESS);
+    aclvdecChannelDesc *ch = h264_channel(&th, on_frame);
     send_packet(ch, g_clip.pkt[0], g_clip.size[0], 0);
     send_packet(ch, g_clip.pkt[1], g_clip.size[1], 1);
     nanosleep(&(struct timespec){.tv_nsec = 300000000}, NULL);
     assert_true(atomic_load(&g_done) < 2); /* held back: the fast check would have failed */
-    acldvppStreamDesc *eos = acldvppCreateStreamDesc();
-    assert_int_equal(acldvppSetStreamDescEos(eos, 1), ACL_SUCCESS);
-    assert_int_equal(aclvdecSendFrame(ch, eos, NULL, NULL, NULL), ACL_SUCCESS);
+    h264_channel_close(ch, th);
     assert_int_equal(atomic_load(&g_done), 2);
-    assert_int_equal(acldvppDestroyStreamDesc(eos), ACL_SUCCESS);
-    assert_int_equal(aclvdecDestroyChannel(ch), ACL_SUCCESS);
-    assert_int_equal(aclvdecDestroyChannelDesc(ch), ACL_SUCCESS);
-    atomic_store(&g_stop, 1);
-    pthread_join(th, NULL);
     for (int i = 0; i < g_clip.n; ++i) {
         free(g_clip.pkt[i]);
         free(g_clip.ref[i]);
@@ -381,15 +394,8 @@ static int nopic_sends(int cw, int ch)
     atomic_store(&g_done, 0);
     atomic_store(&g_bad, 0);
     atomic_store(&g_nopic, 0);
-    assert_int_equal(aclrtSetDevice(0), ACL_SUCCESS);
     pthread_t th;
-    atomic_store(&g_stop, 0);
-    assert_int_equal(pthread_create(&th, NULL, report_thread, NULL), 0);
-    aclvdecChannelDesc *chan = aclvdecCreateChannelDesc();
-    assert_int_equal(aclvdecSetChannelDescThreadId(chan, (uint64_t)th), ACL_SUCCESS);
-    assert_int_equal(aclvdecSetChannelDescCallback(chan, count_nopic), ACL_SUCCESS);
-    assert_int_equal(aclvdecSetChannelDescEnType(chan, H264_HIGH_LEVEL), ACL_SUCCESS);
-    assert_int_equal(aclvdecCreateChannel(chan), ACL_SUCCESS);
+    aclvdecChannelDesc *chan = h264_channel(&th, count_nopic);
     const uint32_t bytes = (uint32_t)((cw + 15) / 16 * 16 * ch * 3 / 2);
     for (int i = 0; i < c.n; ++i) {
         acldvppStreamDesc *in = acldvppCreateStreamDesc();
@@ -402,15 +408,8 @@ static int nopic_sends(int cw, int ch)
         assert_int_equal(acldvppSetPicDescSize(out, bytes), ACL_SUCCESS);
         assert_int_equal(aclvdecSendFrame(chan, in, out, NULL, NULL), ACL_SUCCESS);
     }
-    acldvppStreamDesc *eos = acldvppCreateStreamDesc();
-    assert_int_equal(acldvppSetStreamDescEos(eos, 1), ACL_SUCCESS);
-    assert_int_equal(aclvdecSendFrame(chan, eos, NULL, NULL, NULL), ACL_SUCCESS);
+    h264_channel_close(chan, th);
     assert_int_equal(atomic_load(&g_done), c.n);
-    assert_int_equal(acldvppDestroyStreamDesc(eos), ACL_SUCCESS);
-    assert_int_equal(aclvdecDestroyChannel(chan), ACL_SUCCESS);
-    assert_int_equal(aclvdecDestroyChannelDesc(chan), ACL_SUCCESS);
-    atomic_store(&g_stop, 1);
-    pthread_join(th, NULL);
     for (int i = 0; i < c.n; ++i) {
         free(c.pkt[i]);
     }
