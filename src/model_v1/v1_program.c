@@ -5,6 +5,7 @@
  */
 #define OA_LOG_MODULE "GE"
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -331,9 +332,8 @@ static oa_status fill_orig_names(bld *b, const oa_node *n, v1_task_meta *meta)
 }
 
 /*
- * Work of the main graph's convolutions and matrix products (docs/runtime.md, "Model execution threads"). Only
- * the nodes of those families are decoded here (one that cannot be fails the same way in emit_kernel, which fails
- * the load).
+ * Work of a graph's convolutions and matrix products (docs/runtime.md, "Model execution threads"). Only the nodes
+ * of those families are decoded here (one that cannot be fails the same way in emit_kernel, which fails the load).
  */
 static double graph_flops(const oa_graph *g)
 {
@@ -820,7 +820,16 @@ oa_status oa_v1_program_build(const oa_v1_source *src, oa_v1_program **out)
     p->memory_size = (uint64_t)src->memory_size;
     p->zero_copy_off = (uint64_t)(src->memory_size - src->zero_copy_size);
     bld b = {.s = src, .p = p};
-    const double flops = graph_flops(src->root);
+    /* the main graph and every subgraph (all the gears of a gear model: a large one keeps the split) */
+    double flops = graph_flops(src->root);
+    oa_graph *subs[64];
+    const size_t n_subs = oa_graph_subgraphs(src->root, subs, 64);
+    for (size_t i = 0; i < n_subs && i < 64; i++) {
+        flops += graph_flops(subs[i]);
+    }
+    if (n_subs > 64) {
+        flops = INFINITY; /* not counted: never treated as small */
+    }
     b.one_slice = flops < (double)oa_env_long("OA_KERNELS_SMALL_MODEL_FLOPS", V1_SMALL_MODEL_FLOPS);
     oa_status st = collect_io(&b);
     if (st == OA_OK) {
