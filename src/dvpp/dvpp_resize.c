@@ -153,6 +153,10 @@ oa_status oa_dvpp_resize(const oa_dvpp_pic *in, oa_dvpp_rect src_r, const oa_dvp
     const int n = oa_dvpp_pic_planes(in, ip);
     (void)oa_dvpp_pic_planes(out, op);
     for (int i = 0; i < n; ++i) {
+        if (ip[i].w == 0 || ip[i].h == 0 || op[i].w == 0 || op[i].h == 0) { /* plane_rect needs a sample */
+            return OA_FAIL(OA_E_PARAM, "VPC: resize of %ux%u %s into %ux%u %s has an empty plane", in->w, in->h,
+                           in->fmt->name, out->w, out->h, out->fmt->name);
+        }
         uint32_t sx = 0, sy = 0, sw = 0, sh = 0, dx = 0, dy = 0, dw = 0, dh = 0;
         plane_rect(&ip[i], src_r, &sx, &sy, &sw, &sh);
         plane_rect(&op[i], dst_r, &dx, &dy, &dw, &dh);

@@ -137,6 +137,11 @@ static uint32_t write_frame(oa_vdec_chan *c, const AVFrame *f, acldvppPicDesc *o
         OA_LOGE("VDEC: decoded pixel format %d is not 4:2:0", f->format);
         return VDEC_ERR_DECODE;
     }
+    if (f->width < 2 || f->height < 2) {
+        /* a 4:2:0 picture has whole 2x2 chroma blocks: 24x1 (a damaged stream's) has none, nothing to convert */
+        OA_LOGE("VDEC: the decoded picture is %dx%d, smaller than one 2x2 block", f->width, f->height);
+        return VDEC_ERR_DECODE;
+    }
     const uint32_t fmt = vdec_format(out->format) ? out->format : c->out_format;
     const bool rgb = fmt == PIXEL_FORMAT_RGB_888 || fmt == PIXEL_FORMAT_BGR_888;
     const oa_dvpp_fmt *of = oa_dvpp_fmt_find(fmt);

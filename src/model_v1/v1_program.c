@@ -5,7 +5,6 @@
  */
 #define OA_LOG_MODULE "GE"
 #include <stdio.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,10 +18,6 @@
 #define DYNAMIC_TENSOR_NAME "ascend_mbatch_shape_data"
 /* rows of a up to which a MatMul reads its constant b in place (matmul_reads_b_at_run) */
 #define V1_IN_PLACE_MAX_ROWS 8
-/* Below this much conv / matrix-product work per run, a model's ops each take tens of microseconds, less than
- * sharing them with another thread costs (docs/runtime.md, "Model execution threads");
- * $OA_KERNELS_SMALL_MODEL_FLOPS. */
-#define V1_SMALL_MODEL_FLOPS 100000000L
 
 typedef struct bq_item {
     const oa_graph *g;
@@ -39,7 +34,6 @@ typedef struct bld {
     const oa_node **in_nodes; /* root Data by index */
     const oa_node *net_output; /* root NetOutput */
     uint64_t work_hi;          /* end of the highest tensor placed in the feature map proper */
-    bool one_slice;            /* a small model: its convs and matrix products stay on one thread */
 } bld;
 
 /* ---- growth helpers (arrays grow through oa_grow_array, base/util.h) ---- */
@@ -331,29 +325,6 @@ static oa_status fill_orig_names(bld *b, const oa_node *n, v1_task_meta *meta)
     return OA_OK;
 }
 
-/*
- * Work of a graph's convolutions and matrix products (docs/runtime.md, "Model execution threads"). Only the nodes
- * of those families are decoded here (one that cannot be fails the same way in emit_kernel, which fails the load).
- */
-static double graph_flops(const oa_graph *g)
-{
-    double sum = 0.0;
-    for (const oa_node *n = oa_graph_first_node(g); n != NULL; n = n->next) {
-        oa_kop_type t;
-        int sub;
-        oa_op_bind *bd = NULL;
-        if (!oa_op_kernel(n->type, &t, &sub) ||
-            (t != OA_KOP_CONV2D && t != OA_KOP_CONV2D_TRANSPOSE && t != OA_KOP_MATMUL)) {
-            continue;
-        }
-        if (oa_op_bind_node(n, NULL, &bd) == OA_OK) {
-            sum += oa_op_bind_flops(bd);
-        }
-        oa_op_bind_destroy(bd);
-    }
-    return sum;
-}
-
 static oa_status emit_kernel(bld *b, const oa_node *n)
 {
     oa_v1_program *p = b->p;
@@ -361,9 +332,6 @@ static oa_status emit_kernel(bld *b, const oa_node *n)
     oa_status st = oa_op_bind_node(n, NULL, &bd);
     if (st != OA_OK) {
         return st;
-    }
-    if (b->one_slice) {
-        oa_op_bind_one_slice(bd);
     }
     oa_kop *op = NULL;
     const uint32_t arg = (uint32_t)p->prog.n_refs;
@@ -820,17 +788,6 @@ oa_status oa_v1_program_build(const oa_v1_source *src, oa_v1_program **out)
     p->memory_size = (uint64_t)src->memory_size;
     p->zero_copy_off = (uint64_t)(src->memory_size - src->zero_copy_size);
     bld b = {.s = src, .p = p};
-    /* the main graph and every subgraph (all the gears of a gear model: a large one keeps the split) */
-    double flops = graph_flops(src->root);
-    oa_graph *subs[64];
-    const size_t n_subs = oa_graph_subgraphs(src->root, subs, 64);
-    for (size_t i = 0; i < n_subs && i < 64; i++) {
-        flops += graph_flops(subs[i]);
-    }
-    if (n_subs > 64) {
-        flops = INFINITY; /* not counted: never treated as small */
-    }
-    b.one_slice = flops < (double)oa_env_long("OA_KERNELS_SMALL_MODEL_FLOPS", V1_SMALL_MODEL_FLOPS);
     oa_status st = collect_io(&b);
     if (st == OA_OK) {
         st = emit_graph(&b, src->root);
@@ -869,9 +826,9 @@ oa_status oa_v1_program_build(const oa_v1_source *src, oa_v1_program **out)
         p->prof_ns = calloc(p->prog.n_tasks + 1, sizeof(uint64_t));
     }
     OA_LOGI("[Load][Program] %zu tasks (%zu kernels, %zu NCHWc, %zu with fused post-ops), %zu pointers, %zu patched "
-            "per run, workspace %zu bytes, %zu gear(s), %.1f MFLOPs of convs and matrix products per run%s",
+            "per run, workspace %zu bytes, %zu gear(s)",
             p->prog.n_tasks, p->n_kernel_tasks, p->n_nchwc_tasks, p->n_fused_tasks, p->prog.n_refs, p->prog.n_patches, p->ws_size,
-            p->n_variants, flops / 1e6, b.one_slice ? " (a small model: they run on one thread)" : "");
+            p->n_variants);
     *out = p;
     return OA_OK;
 }
