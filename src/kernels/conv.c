@@ -59,7 +59,6 @@ static oa_status conv_geom(const oa_kconv_params *p, bool transpose, int n_in, c
     g->transpose = transpose;
     g->blocked = x->layout == OA_KLAYOUT_NCHWC || p->out_nchwc;
     g->xpl = x->layout != OA_KLAYOUT_NCHWC && p->out_nchwc;
-    g->one_slice = p->one_slice;
     g->n = x->dims[0];
     g->ic = x->dims[1];
     g->ih = x->dims[2];
@@ -372,8 +371,8 @@ static int plan_slices(const geom *g, int64_t *bounds)
 {
     int want = oa_kernels_slices();
     double flops = 2.0 * (double)(g->oc * g->oh * g->ow) * (double)(g->ic / g->g * g->kh * g->kw);
-    if (g->n >= want || flops < oa_kernels_split_flops() || g->one_slice) {
-        want = 1; /* images give the parallelism, or too little work to share (SE-block 1x1 convs, small models) */
+    if (g->n >= want || flops < oa_kernels_split_flops()) {
+        want = 1; /* images give the parallelism, or too little work to share (SE-block 1x1 convs) */
     }
     int64_t blk = oa_kernels_block();
     int64_t unit;

@@ -17,7 +17,6 @@ typedef struct geom {
     bool transpose;
     bool blocked; /* y (and residuals) are NCHWc */
     bool xpl;     /* ... while x is NCHW (params.out_nchwc) */
-    bool one_slice; /* params.one_slice */
     bool iblk;    /* NCHW op run through blocked primitives (x, y reordered in the workspace) */
 } geom;
 

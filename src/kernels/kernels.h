@@ -330,9 +330,6 @@ typedef struct oa_kconv_params {
     bool out_nchwc;
     oa_kpost_chain post;
     oa_klowp lowp; /* lower precision the model asked for (docs/precision.md) */
-    /* never split over threads: the model is too small for its ops to pay a thread's hand-off (docs/runtime.md,
-     * "Model execution threads") */
-    bool one_slice;
 } oa_kconv_params;
 
 /* --- Direct convolution (conv_ref.c): x [N, C, s...] with 1 to 3 spatial
@@ -364,7 +361,6 @@ typedef struct oa_kmatmul_params {
     float alpha, beta; /* 0/0 is read as 1/1 */
     oa_kpost_chain post;
     oa_klowp lowp; /* lower precision the model asked for (docs/precision.md); constant b only */
-    bool one_slice; /* as oa_kconv_params.one_slice */
 } oa_kmatmul_params;
 
 /* --- BatchNorm (inference) -----------------------------------------------

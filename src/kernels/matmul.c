@@ -25,7 +25,6 @@ typedef struct mm_geom {
     int64_t nbatch;
     bool ta, tb;
     bool fold; /* a's batch folded into M */
-    bool one_slice; /* params.one_slice */
     int bias_kind; /* 0 none, 1 [N], 2 [M,N] full (per batch item broadcast) */
 } mm_geom;
 
@@ -80,7 +79,6 @@ static oa_status mm_geometry(const oa_kmatmul_params *p, int n_in, const oa_kten
     memset(g, 0, sizeof(*g));
     g->ta = p->transpose_a && a->rank >= 2;
     g->tb = p->transpose_b && b->rank >= 2;
-    g->one_slice = p->one_slice;
     int64_t am, ak, bk, bn;
     if (a->rank == 1) {
         am = 1;
@@ -286,7 +284,7 @@ static int mm_plan(const mm_geom *g, bool b_const, int64_t *mb, int64_t *nb)
 {
     int thr = oa_kernels_slices();
     int want = g->nbatch >= thr ? 1 : thr;
-    if (2.0 * (double)g->M * (double)g->N * (double)g->K < oa_kernels_split_flops() || g->one_slice) {
+    if (2.0 * (double)g->M * (double)g->N * (double)g->K < oa_kernels_split_flops()) {
         want = 1; /* too little work to share */
     }
     int64_t ncols = 1, nrows = 1;

@@ -467,36 +467,6 @@ oa_status oa_op_bind_node(const oa_node *n, const oa_op_bind_opts *opts, oa_op_b
     return OA_OK;
 }
 
-double oa_op_bind_flops(const oa_op_bind *b)
-{
-    if (b == NULL || b->n_out < 1) {
-        return 0.0;
-    }
-    const double y = (double)oa_ktensor_numel(&b->out[0]);
-    if ((b->type == OA_KOP_CONV2D || b->type == OA_KOP_CONV2D_TRANSPOSE) && b->n_in >= 2 && b->in[1].rank >= 2 &&
-        b->in[1].dims[0] > 0) {
-        /* filter [oc, ic / groups, kh, kw]: each output is a dot product of ic / groups * kh * kw; transposed, filter
-         * [ic, oc / groups, kh, kw]: each input is scattered into oc / groups * kh * kw outputs */
-        const double per = (double)oa_ktensor_numel(&b->in[1]) / (double)b->in[1].dims[0];
-        return 2.0 * (b->type == OA_KOP_CONV2D ? y : (double)oa_ktensor_numel(&b->in[0])) * per;
-    }
-    if (b->type == OA_KOP_MATMUL && b->n_in >= 1 && b->in[0].rank >= 1) {
-        const oa_ktensor *a = &b->in[0];
-        const bool ta = b->params.matmul.transpose_a && a->rank >= 2;
-        return 2.0 * y * (double)a->dims[ta ? a->rank - 2 : a->rank - 1];
-    }
-    return 0.0;
-}
-
-void oa_op_bind_one_slice(oa_op_bind *b)
-{
-    if (b != NULL && (b->type == OA_KOP_CONV2D || b->type == OA_KOP_CONV2D_TRANSPOSE)) {
-        b->params.conv.one_slice = true;
-    } else if (b != NULL && b->type == OA_KOP_MATMUL) {
-        b->params.matmul.one_slice = true;
-    }
-}
-
 oa_status oa_op_bind_create(const oa_op_bind *b, oa_kop **out)
 {
     if (b == NULL || out == NULL) {

@@ -130,13 +130,6 @@ bool oa_op_kernel(oa_op_type t, oa_kop_type *type, int *sub);
  */
 oa_status oa_op_bind_node(const oa_node *n, const oa_op_bind_opts *opts, oa_op_bind **out) OA_MUST_CHECK;
 
-/* Multiply-add work of one run of a convolution or matrix product (2 per multiply-add), 0 for other families. */
-double oa_op_bind_flops(const oa_op_bind *b);
-
-/* Convolutions and matrix products of b never split over threads (params one_slice; docs/runtime.md, "Model
- * execution threads"). */
-void oa_op_bind_one_slice(oa_op_bind *b);
-
 /* Creates the kernel operator of a binding (oa_kop_create; constants are read now). */
 oa_status oa_op_bind_create(const oa_op_bind *b, oa_kop **out) OA_MUST_CHECK;
 

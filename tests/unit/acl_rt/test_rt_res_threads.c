@@ -5,7 +5,6 @@
  * observed through the thread pool's per-call participant count; its result does not depend on the limit. Links
  * the static parts for oa_threadpool_peak_participants; runs with OPENACL_NUM_THREADS=2 (a pool of two).
  */
-#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -124,34 +123,8 @@ static void limits_cap_threads(void **state)
     assert_int_equal(aclrtDestroyStream(s), ACL_SUCCESS);
 }
 
-/*
- * The small-model rule (docs/runtime.md, "Model execution threads"): the static executor keeps the ops of a model
- * with less conv / matrix-product work than $OA_KERNELS_SMALL_MODEL_FLOPS (default 1e8) on one thread. This
- * model's 5.9 MFLOPs are under it; the models of the other tests were loaded with the bound at 0.
- */
-static void small_model_one_thread(void **state)
-{
-    (void)state;
-    static float out[M * N];
-    uint32_t id = 0;
-    assert_int_equal(unsetenv("OA_KERNELS_SMALL_MODEL_FLOPS"), 0);
-    assert_int_equal(aclmdlLoadFromFile(getenv("OA_RES_MODEL"), &id), ACL_SUCCESS);
-    g_in = g_models[0].in;
-    g_out = g_models[0].out;
-    g_model_sync = id;
-    assert_int_equal(run_matmul(NULL, out), 1);
-    g_model_sync = g_models[0].id_sync;
-    assert_true(run_matmul(NULL, out) >= 2);
-    assert_int_equal(aclmdlUnload(id), ACL_SUCCESS);
-    assert_int_equal(setenv("OA_KERNELS_SMALL_MODEL_FLOPS", "0", 1), 0);
-}
-
 int main(void)
 {
-    /* the limits are observed on a small model: the small-model rule must not keep it on one thread */
-    if (setenv("OA_KERNELS_SMALL_MODEL_FLOPS", "0", 1) != 0) {
-        return 1;
-    }
     if (aclInit(NULL) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS) {
         return 1;
     }
@@ -209,7 +182,6 @@ int main(void)
     const struct CMUnitTest tests[] = {
         {"limits_cap_threads_model_v1", limits_cap_threads, NULL, NULL, &g_models[0]},
         {"limits_cap_threads_model_v2", limits_cap_threads, NULL, NULL, &g_models[1]},
-        {"small_model_one_thread", small_model_one_thread, NULL, NULL, NULL},
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     for (int v = 0; v < 2; ++v) {
