@@ -334,7 +334,6 @@ static int get_picture(AVCodecContext *ctx, AVFrame *f, int flags)
  * warning per frame report the outcome); messages on the application's own threads still reach FFmpeg's default
  * output.
  */
-
 __attribute__((format(printf, 3, 0))) static void route_av_log(void *avcl, int level, const char *fmt, va_list vl)
 {
     if (!t_decoding) {
