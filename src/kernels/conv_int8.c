@@ -359,6 +359,23 @@ static void qconv_slices(oa_kop *op, qconv_state *s, const_dnnl_primitive_attr_t
     s->slice_pad = (pad_max + 63) / 64 * 64;
 }
 
+/* What the chosen primitive needs: its implementation's name on op, the packed-weight and scratchpad layouts, and
+ * the packed-weight buffer (`what` names the op in the out-of-memory message). */
+static oa_status take_primitive_layouts(qconv_state *s, oa_kop *op, const_dnnl_primitive_desc_t pd, const char *what)
+{
+    const char *impl = NULL;
+    if (dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl) == dnnl_success && impl != NULL) {
+        op->impl = strstr(impl, "vnni") ? "onednn int8 (vnni)" : "onednn int8";
+    }
+    s->wei_md = *dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
+    s->pad_md = *dnnl_primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0);
+    const size_t wbytes = dnnl_memory_desc_get_size(&s->wei_md);
+    if ((s->wei = aligned_alloc(64, (wbytes + 63) / 64 * 64)) == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "%s: out of memory for %zu bytes of packed weights", what, wbytes);
+    }
+    return OA_OK;
+}
+
 static oa_status qconv_build(oa_kop *op, qconv_state *s)
 {
     const oa_kquant_params *p = &op->params.quant;
@@ -451,17 +468,7 @@ static oa_status qconv_build(oa_kop *op, qconv_state *s)
         s->shift_src = true;
     }
     if (st == OA_OK) {
-        const char *impl = NULL;
-        if (dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl) == dnnl_success && impl != NULL) {
-            op->impl = strstr(impl, "vnni") ? "onednn int8 (vnni)" : "onednn int8";
-        }
-        s->wei_md = *dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
-        s->pad_md = *dnnl_primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0);
-        const size_t wbytes = dnnl_memory_desc_get_size(&s->wei_md);
-        s->wei = aligned_alloc(64, (wbytes + 63) / 64 * 64);
-        if (s->wei == NULL) {
-            st = OA_FAIL(OA_E_NOMEM, "int8 conv: out of memory for %zu bytes of packed weights", wbytes);
-        }
+        st = take_primitive_layouts(s, op, pd, "int8 conv");
     }
     oa_dnnl_leave(saved);
     if (st == OA_OK) {
@@ -604,16 +611,7 @@ static oa_status qmatmul_build(oa_kop *op, qconv_state *s)
         st = OA_FAIL(OA_E_FEATURE_UNSUPPORTED, "int8 matmul: oneDNN has no int8 matmul for this shape");
     }
     if (st == OA_OK) {
-        const char *impl = NULL;
-        if (dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl) == dnnl_success && impl != NULL) {
-            op->impl = strstr(impl, "vnni") ? "onednn int8 (vnni)" : "onednn int8";
-        }
-        s->wei_md = *dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
-        s->pad_md = *dnnl_primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0);
-        const size_t wbytes = dnnl_memory_desc_get_size(&s->wei_md);
-        if ((s->wei = aligned_alloc(64, (wbytes + 63) / 64 * 64)) == NULL) {
-            st = OA_FAIL(OA_E_NOMEM, "int8 matmul: out of memory for %zu bytes of packed weights", wbytes);
-        }
+        st = take_primitive_layouts(s, op, pd, "int8 matmul");
     }
     oa_dnnl_leave(saved);
     if (st == OA_OK) {
