@@ -35,6 +35,22 @@ static void qdq(tb_graph *g, const char *x, const char *s, const char *z, const 
     tb_node(g, "DequantizeLinear", NULL, in, out);
 }
 
+/* Packs and imports the model m (freed), failing the test with the importer's message. */
+static oa_graph *import_model(tb_model *m)
+{
+    size_t len = 0;
+    uint8_t *buf = tb_pack(m, &len);
+    oa_graph *out = NULL;
+    const oa_status st = oa_onnx_import_buffer(buf, len, NULL, NULL, &out);
+    free(buf);
+    tb_free(m);
+    if (st != OA_OK) {
+        const char *msg = oa_error_take_messages();
+        fail_msg("import failed: %s", msg ? msg : "");
+    }
+    return out;
+}
+
 static oa_graph *build(const qopt *o)
 {
     tb_model *m = tb_new(13);
@@ -122,17 +138,7 @@ static oa_graph *build(const qopt *o)
     if (o->q_is_output) {
         tb_output(g, "y_q");
     }
-    size_t len = 0;
-    uint8_t *buf = tb_pack(m, &len);
-    oa_graph *out = NULL;
-    oa_status st = oa_onnx_import_buffer(buf, len, NULL, NULL, &out);
-    free(buf);
-    tb_free(m);
-    if (st != OA_OK) {
-        const char *msg = oa_error_take_messages();
-        fail_msg("import failed: %s", msg ? msg : "");
-    }
-    return out;
+    return import_model(m);
 }
 
 static int count(const oa_graph *g, oa_op_type t)
@@ -249,17 +255,7 @@ static oa_graph *build_pools(bool same_params)
     tb_node(g, "GlobalAveragePool", "gap", "b", "gp");
     qdq(g, "gp", "s2", "z2", "y");
     tb_output(g, "y");
-    size_t len = 0;
-    uint8_t *buf = tb_pack(m, &len);
-    oa_graph *out = NULL;
-    oa_status s = oa_onnx_import_buffer(buf, len, NULL, NULL, &out);
-    free(buf);
-    tb_free(m);
-    if (s != OA_OK) {
-        const char *msg = oa_error_take_messages();
-        fail_msg("import failed: %s", msg ? msg : "");
-    }
-    return out;
+    return import_model(m);
 }
 
 static void pools(void **state)
@@ -315,17 +311,7 @@ static oa_graph *build_gemm(int w_axis)
     Onnx__NodeProto *gm = tb_node(g, "Gemm", "fc", "xd,w,b", "y");
     tb_attr_int(m, gm, "transB", 1);
     tb_output(g, "y");
-    size_t len = 0;
-    uint8_t *buf = tb_pack(m, &len);
-    oa_graph *out = NULL;
-    oa_status s = oa_onnx_import_buffer(buf, len, NULL, NULL, &out);
-    free(buf);
-    tb_free(m);
-    if (s != OA_OK) {
-        const char *msg = oa_error_take_messages();
-        fail_msg("import failed: %s", msg ? msg : "");
-    }
-    return out;
+    return import_model(m);
 }
 
 static void gemm(void **state)
