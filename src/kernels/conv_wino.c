@@ -41,9 +41,11 @@ int oa_conv_wino_tile(const geom *g)
         return 0;
     }
     if (oa_kernels_block() == 16) {
-        /* AVX-512 CPUs: oneDNN's 512-bit direct kernels win on the small planes
-         * (ResNet's 14x14 and 7x7); F(4x4) from 16x16 outputs (bench/KERNELS.md) */
-        return g->oh >= 16 && g->ow >= 16 ? 4 : 0;
+        /* AVX-512 CPUs: F(4x4) from 20 tiles (OCR rec's 6x40 and up), else F(2x2)
+         * (ResNet's 14x14 and 7x7: F(4x4)'s few tiles would stream 4x the weights,
+         * 9 and 38 MB, from memory for little work); bench/KERNELS.md "Winograd on AVX-512" */
+        const int64_t tiles4 = g->n * ((g->oh + 3) / 4) * ((g->ow + 3) / 4);
+        return tiles4 >= 20 ? 4 : (g->oh >= 6 && g->ow >= 6 ? 2 : 0);
     }
     /* F(4x4) from 8x8 outputs; ResNet's 7x7 x 512: F(4x4) pads to 8x8 and
      * gives too few tiles, F(2x2) still wins at 1 thread and ties at 2 */

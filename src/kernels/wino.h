@@ -12,6 +12,15 @@
 
 enum { OA_KWINO_ADD = 1, OA_KWINO_RELU = 2 };
 
+/*
+ * The GEMMs read the transformed filters (up to 4x the layer's weights) once
+ * per chunk as one sequential stream, on small planes (ResNet's 14x14 and
+ * 7x7) from DRAM; the hardware prefetcher alone left them waiting on memory
+ * (bench/KERNELS.md, "Winograd filter prefetch"). Each k step reads one
+ * 64-byte line of filters and asks for the line this many bytes ahead.
+ */
+enum { OA_KWINO_PREFETCH = 8192 };
+
 /* Post-ops the output transform applies itself: residual adds and ReLU. */
 typedef struct oa_kwino_post {
     int n;

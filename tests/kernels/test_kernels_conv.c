@@ -498,6 +498,19 @@ static void test_conv_winograd(void **state)
             }
         }
     }
+    /* every row count of the GEMM microkernels (1 to 12 tiles and past a 12-tile block):
+     * a 1 x k tile strip, one thread (one chunk holds them all) */
+    for (int t = 0; t < 2; t++) {
+        setenv("OPENACL_WINOGRAD", tiles[t], 1);
+        const int64_t m = t == 0 ? 2 : 4;
+        for (int64_t k = 1; k <= 14; k++) {
+            const conv_case strip = {1, 19, m, m * k, 35, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0};
+            run_case(&strip, &pcs[1], 1, 1, 760 + (uint64_t)k);
+            if (eligible) {
+                assert_string_equal(kt_last_impl, t == 0 ? "winograd-f2x2" : "winograd-f4x4");
+            }
+        }
+    }
     /* off: the direct path */
     setenv("OPENACL_WINOGRAD", "0", 1);
     run_case(&shapes[4], &pcs[2], 1, 2, 790);

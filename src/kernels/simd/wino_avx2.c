@@ -150,6 +150,7 @@ static void gemm8(const float *u, const float *v0, const float *v1, const float 
     V8 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0;
     for (int64_t i = 0; i < k; i++) {
         V8 u0 = _mm256_loadu_ps(u + i * 16);
+        _mm_prefetch((const char *)(u + i * 16) + OA_KWINO_PREFETCH, _MM_HINT_T0);
         a0 = _mm256_fmadd_ps(_mm256_broadcast_ss(v0 + i), u0, a0);
         a1 = _mm256_fmadd_ps(_mm256_broadcast_ss(v1 + i), u0, a1);
         a2 = _mm256_fmadd_ps(_mm256_broadcast_ss(v2 + i), u0, a2);
@@ -176,6 +177,7 @@ void oa_kwino_gemm_avx2(const float *u, const float *v, int64_t k, int64_t vs, i
     }
     for (int64_t i = 0; i < k; i++) {
         V8 u0 = _mm256_loadu_ps(u + i * 16), u1 = _mm256_loadu_ps(u + i * 16 + 8), b;
+        _mm_prefetch((const char *)(u + i * 16) + OA_KWINO_PREFETCH, _MM_HINT_T0);
         b = _mm256_broadcast_ss(v0 + i);
         a00 = _mm256_fmadd_ps(b, u0, a00);
         a01 = _mm256_fmadd_ps(b, u1, a01);

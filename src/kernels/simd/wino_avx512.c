@@ -79,37 +79,48 @@ void oa_kwino_in_avx512(int m, const float *x, int64_t H, int64_t W, int64_t iy0
 }
 
 /*
- * m0/m1[r][8] = sum_k v[r * vs + k] * u[k][0..7 / 8..15] for nt <= 12 tiles r,
- * one 16-channel column per __m512 (12 accumulators; the weight row is one
- * load, the tile values embedded broadcasts). A short chunk's missing rows
- * recompute row 0 and are not stored. Both halves are stored (m1 not NULL).
+ * m0/m1[r][8] = sum_k v[r * vs + k] * u[k][0..7 / 8..15] for nt rows r, one
+ * 16-channel column per __m512 (the weight row is one load, the tile values
+ * embedded broadcasts). NT is a constant at each call site below, so the
+ * accumulators stay in registers and no missing row is computed.
  */
-void oa_kwino_gemm_avx512(const float *u, const float *v, int64_t k, int64_t vs, int nt, float *m0, float *m1)
+static inline __attribute__((always_inline)) void gemm_rows(const float *u, const float *v, int64_t k, int64_t vs,
+                                                            float *m0, float *m1, const int NT)
 {
-    const float *p[12];
-    for (int r = 0; r < 12; r++) {
-        p[r] = r < nt ? v + r * vs : v;
+    V16 a[12];
+#pragma GCC unroll 12
+    for (int r = 0; r < NT; r++) {
+        a[r] = _mm512_setzero_ps();
     }
-    V16 a0 = _mm512_setzero_ps(), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0, a8 = a0, a9 = a0,
-        a10 = a0, a11 = a0;
     for (int64_t i = 0; i < k; i++) {
         V16 w = _mm512_loadu_ps(u + i * 16);
-        a0 = _mm512_fmadd_ps(_mm512_set1_ps(p[0][i]), w, a0);
-        a1 = _mm512_fmadd_ps(_mm512_set1_ps(p[1][i]), w, a1);
-        a2 = _mm512_fmadd_ps(_mm512_set1_ps(p[2][i]), w, a2);
-        a3 = _mm512_fmadd_ps(_mm512_set1_ps(p[3][i]), w, a3);
-        a4 = _mm512_fmadd_ps(_mm512_set1_ps(p[4][i]), w, a4);
-        a5 = _mm512_fmadd_ps(_mm512_set1_ps(p[5][i]), w, a5);
-        a6 = _mm512_fmadd_ps(_mm512_set1_ps(p[6][i]), w, a6);
-        a7 = _mm512_fmadd_ps(_mm512_set1_ps(p[7][i]), w, a7);
-        a8 = _mm512_fmadd_ps(_mm512_set1_ps(p[8][i]), w, a8);
-        a9 = _mm512_fmadd_ps(_mm512_set1_ps(p[9][i]), w, a9);
-        a10 = _mm512_fmadd_ps(_mm512_set1_ps(p[10][i]), w, a10);
-        a11 = _mm512_fmadd_ps(_mm512_set1_ps(p[11][i]), w, a11);
+        _mm_prefetch((const char *)(u + i * 16) + OA_KWINO_PREFETCH, _MM_HINT_T0);
+#pragma GCC unroll 12
+        for (int r = 0; r < NT; r++) {
+            a[r] = _mm512_fmadd_ps(_mm512_set1_ps(v[r * vs + i]), w, a[r]);
+        }
     }
-    V16 r[12] = {a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11};
-    for (int j = 0; j < nt; j++) {
-        _mm256_storeu_ps(m0 + j * 8, _mm512_castps512_ps256(r[j]));
-        _mm256_storeu_ps(m1 + j * 8, _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(r[j]), 1)));
+#pragma GCC unroll 12
+    for (int r = 0; r < NT; r++) {
+        _mm256_storeu_ps(m0 + r * 8, _mm512_castps512_ps256(a[r]));
+        _mm256_storeu_ps(m1 + r * 8, _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(a[r]), 1)));
+    }
+}
+
+void oa_kwino_gemm_avx512(const float *u, const float *v, int64_t k, int64_t vs, int nt, float *m0, float *m1)
+{
+    switch (nt) {
+    case 1: gemm_rows(u, v, k, vs, m0, m1, 1); break;
+    case 2: gemm_rows(u, v, k, vs, m0, m1, 2); break;
+    case 3: gemm_rows(u, v, k, vs, m0, m1, 3); break;
+    case 4: gemm_rows(u, v, k, vs, m0, m1, 4); break;
+    case 5: gemm_rows(u, v, k, vs, m0, m1, 5); break;
+    case 6: gemm_rows(u, v, k, vs, m0, m1, 6); break;
+    case 7: gemm_rows(u, v, k, vs, m0, m1, 7); break;
+    case 8: gemm_rows(u, v, k, vs, m0, m1, 8); break;
+    case 9: gemm_rows(u, v, k, vs, m0, m1, 9); break;
+    case 10: gemm_rows(u, v, k, vs, m0, m1, 10); break;
+    case 11: gemm_rows(u, v, k, vs, m0, m1, 11); break;
+    default: gemm_rows(u, v, k, vs, m0, m1, 12); break;
     }
 }
