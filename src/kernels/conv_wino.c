@@ -43,7 +43,7 @@ int oa_conv_wino_tile(const geom *g)
     if (oa_kernels_block() == 16) {
         /* AVX-512 CPUs: F(4x4) from 20 tiles (OCR rec's 6x40 and up), else F(2x2)
          * (ResNet's 14x14 and 7x7: F(4x4)'s few tiles would stream 4x the weights,
-         * 9 and 38 MB, from memory for little work); bench/KERNELS.md "Winograd on AVX-512" */
+         * 9 and 38 MB, from memory for little work); bench/KERNELS.md "Winograd filter prefetch" */
         const int64_t tiles4 = g->n * ((g->oh + 3) / 4) * ((g->ow + 3) / 4);
         return tiles4 >= 20 ? 4 : (g->oh >= 6 && g->ow >= 6 ? 2 : 0);
     }
