@@ -146,6 +146,14 @@ typedef void (*oa_kblk_unpack_fn)(const float *y, int64_t nc, int64_t hw, float 
 oa_kblk_pack_fn oa_kblk_pack_for(oa_kisa_tier t);
 oa_kblk_unpack_fn oa_kblk_unpack_for(oa_kisa_tier t);
 
+/* y[c * ys + r] = x[r * xs + c] (r < rows, c < cols), 4-byte elements bit for bit; ISA-dispatched
+ * like the block moves (8x8 register tiles from AVX2). */
+typedef void (*oa_kt2d_fn)(const uint32_t *x, int64_t xs, int64_t rows, int64_t cols, uint32_t *y, int64_t ys);
+void oa_kt2d_ref(const uint32_t *x, int64_t xs, int64_t rows, int64_t cols, uint32_t *y, int64_t ys);
+void oa_kt2d_avx2(const uint32_t *x, int64_t xs, int64_t rows, int64_t cols, uint32_t *y, int64_t ys);
+void oa_kt2d_avx512(const uint32_t *x, int64_t xs, int64_t rows, int64_t cols, uint32_t *y, int64_t ys);
+oa_kt2d_fn oa_kt2d_for(oa_kisa_tier t);
+
 /* y[r] += A[r,:] . x for a row-major rows x k matrix (small recurrent GEMVs). */
 void oa_kgemv_avx2(const float *A, int64_t rows, int64_t k, const float *x, float *y);
 void oa_kgemv_avx512(const float *A, int64_t rows, int64_t k, const float *x, float *y);

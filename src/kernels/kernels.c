@@ -56,6 +56,11 @@ oa_kblk_unpack_fn oa_kblk_unpack_for(oa_kisa_tier t)
                                : (t == OA_KISA_AVX2 ? oa_kblk_unpack_avx2 : oa_kblk_unpack_ref);
 }
 
+oa_kt2d_fn oa_kt2d_for(oa_kisa_tier t)
+{
+    return t >= OA_KISA_AVX512 ? oa_kt2d_avx512 : (t == OA_KISA_AVX2 ? oa_kt2d_avx2 : oa_kt2d_ref);
+}
+
 oa_kgemv_fn oa_kgemv_for(oa_kisa_tier t)
 {
     return t >= OA_KISA_AVX512 ? oa_kgemv_avx512 : (t == OA_KISA_AVX2 ? oa_kgemv_avx2 : NULL);

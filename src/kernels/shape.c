@@ -81,13 +81,15 @@ typedef struct nd_ctx {
     const nd_plan *p;
     const char *x;
     char *y;
+    oa_kt2d_fn t2d; /* the tier's 2-D transpose (nd_tile32) */
 } nd_ctx;
 
 /*
  * 4-byte elements whose inner dim is strided in x while the dim above it is
  * contiguous (a 2-D transpose, e.g. YOLO's head [3,85,6400] -> [3,6400,85]):
  * rows r..r+15 read 16 neighbouring elements per inner index, instead of
- * one row gathering across `inner` distant pages. Returns the rows done.
+ * one row gathering across `inner` distant pages, through the tier's 8x8
+ * register transposes (oa_kt2d_for). Returns the rows done.
  */
 #define ND_TILE 16
 static size_t nd_tile32(const nd_ctx *c, size_t r, size_t e)
@@ -104,12 +106,8 @@ static size_t nd_tile32(const nd_ctx *c, size_t r, size_t e)
     }
     const uint32_t *x = (const uint32_t *)(const void *)c->x + off;
     uint32_t *y = (uint32_t *)(void *)c->y + r * (size_t)p->inner;
-    for (int64_t i = 0; i < p->inner; i++) {
-        const uint32_t *xi = x + i * is;
-        for (size_t k = 0; k < n; k++) {
-            y[k * (size_t)p->inner + (size_t)i] = xi[k];
-        }
-    }
+    /* x: inner rows (stride is) of n contiguous elements -> y: n rows of inner */
+    c->t2d(x, is, p->inner, (int64_t)n, y, p->inner);
     return n;
 }
 
@@ -157,7 +155,7 @@ static void nd_run(const nd_plan *p, const void *x, void *y, oa_threadpool *pool
     if (p->rows == 0) {
         return;
     }
-    nd_ctx c = {p, x, y};
+    nd_ctx c = {p, x, y, oa_kt2d_for(oa_kisa_tier_used())};
     oa_threadpool_parallel_for(pool, (size_t)p->rows, (size_t)(OA_KGRAIN_ELEMS / (p->inner + 1) + 1), nd_task, &c);
 }
 
@@ -396,6 +394,31 @@ static void cat_gather(void *vctx, size_t tid, size_t b, size_t e)
     }
 }
 
+/* Bytes of y per task of the plain copy: a few pages, so a small Concat stays one task. */
+#define CAT_PIECE ((size_t)64 * 1024)
+
+/* Pieces [b, e) of y (CAT_PIECE bytes each): every byte run comes from one input's outer row. */
+static void cat_copy(void *vctx, size_t tid, size_t b, size_t e)
+{
+    (void)tid;
+    const cat_ctx *c = vctx;
+    const cat_state *s = c->s;
+    const size_t total = (size_t)s->outer * s->row, end = e * CAT_PIECE < total ? e * CAT_PIECE : total;
+    size_t pos = b * CAT_PIECE;
+    while (pos < end) {
+        const size_t o = pos / s->row;
+        size_t at = pos - o * s->row; /* offset within y's outer row o */
+        int i = 0;
+        while (at >= s->blk[i]) { /* the input holding that offset (a zero-size input is skipped) */
+            at -= s->blk[i++];
+        }
+        size_t n = s->blk[i] - at;
+        n = n < end - pos ? n : end - pos;
+        memcpy(c->y + pos, (const char *)c->in[i] + o * s->blk[i] + at, n);
+        pos += n;
+    }
+}
+
 static oa_status cat_run(const oa_kop *op, const void *const *in, void *const *out, void *ws, oa_threadpool *pool)
 {
     (void)ws;
@@ -415,15 +438,11 @@ static oa_status cat_run(const oa_kop *op, const void *const *in, void *const *o
                                    &c);
         return OA_OK;
     }
-    char *y = out[0];
-    for (int64_t o = 0; o < s->outer; o++) {
-        for (int i = 0; i < s->n; i++) {
-            if (s->blk[i]) {
-                memcpy(y, (const char *)in[i] + (size_t)o * s->blk[i], s->blk[i]);
-            }
-            y += s->blk[i];
-        }
-    }
+    /* y in pieces of CAT_PIECE bytes spread over the pool (YOLO's 8.6 MB detection
+     * Concat was one thread's memcpy) */
+    cat_ctx c = {s, in, out[0]};
+    const size_t total = (size_t)s->outer * s->row;
+    oa_threadpool_parallel_for(pool, (total + CAT_PIECE - 1) / CAT_PIECE, 1, cat_copy, &c);
     return OA_OK;
 }
 

@@ -361,6 +361,42 @@ static void check_reorders(oa_kisa_tier tier)
     }
 }
 
+/* The 2-D transpose of every tier: bit patterns (NaN payloads and all) against the index formula,
+ * over sizes on and off the 8x8 tiles and row strides wider than the rows; nothing written
+ * outside the transposed cells. */
+static void check_t2d(oa_kisa_tier tier)
+{
+    oa_kt2d_fn t2d = oa_kt2d_for(tier);
+    static const int64_t sizes[] = {1, 3, 8, 9, 16, 17, 85};
+    for (size_t ri = 0; ri < sizeof(sizes) / sizeof(sizes[0]); ri++) {
+        for (size_t ci = 0; ci < sizeof(sizes) / sizeof(sizes[0]); ci++) {
+            const int64_t rows = sizes[ri], cols = sizes[ci], xs = cols + 5, ys = rows + 3;
+            uint32_t *x = malloc(sizeof(uint32_t) * (size_t)(rows * xs));
+            uint32_t *y = malloc(sizeof(uint32_t) * (size_t)(cols * ys));
+            assert_non_null(x);
+            assert_non_null(y);
+            for (int64_t i = 0; i < rows * xs; i++) {
+                x[i] = 0x7f800001u + (uint32_t)i * 2654435761u; /* signalling-NaN-like patterns included */
+            }
+            for (int64_t i = 0; i < cols * ys; i++) {
+                y[i] = 0xdeadbeefu;
+            }
+            t2d(x, xs, rows, cols, y, ys);
+            for (int64_t c = 0; c < cols; c++) {
+                for (int64_t r = 0; r < ys; r++) {
+                    const uint32_t want = r < rows ? x[r * xs + c] : 0xdeadbeefu;
+                    if (y[c * ys + r] != want && g_fail++ < 20) {
+                        printf("  t2d %s %lldx%lld: y[%lld][%lld] %08x, want %08x\n", oa_kisa_tier_name(tier),
+                               (long long)rows, (long long)cols, (long long)c, (long long)r, y[c * ys + r], want);
+                    }
+                }
+            }
+            free(x);
+            free(y);
+        }
+    }
+}
+
 static void test_reorder_tiers(void **state)
 {
     (void)state;
@@ -374,7 +410,8 @@ static void test_reorder_tiers(void **state)
         }
         g_fail = 0;
         check_reorders(tiers[k]);
-        printf("  checked: block moves %s (%d mismatches)\n", oa_kisa_tier_name(tiers[k]), g_fail);
+        check_t2d(tiers[k]);
+        printf("  checked: block moves and 2-D transpose %s (%d mismatches)\n", oa_kisa_tier_name(tiers[k]), g_fail);
         assert_int_equal(g_fail, 0);
     }
 }

@@ -91,11 +91,15 @@ static void test_transpose(void **state)
 static void test_concat_split(void **state)
 {
     (void)state;
-    for (int ax = -3; ax < 3; ax++) {
+    /* small, then large enough (about 0.5 MB) that y is copied in several pieces whose
+     * boundaries fall inside inputs' rows, on one and two threads */
+    for (int k6 = 0; k6 < 12; k6++) {
+        const int ax = k6 % 6 - 3, big = k6 / 6, thr = 1 + (k6 % 2);
         int a = ax < 0 ? ax + 3 : ax;
-        oa_ktensor d[3] = {KT_D(OA_KDT_F32, 2, 3, 4), KT_D(OA_KDT_F32, 2, 3, 4), KT_D(OA_KDT_F32, 2, 3, 4)};
+        oa_ktensor base = big ? KT_D(OA_KDT_F32, 7, 401, 9) : KT_D(OA_KDT_F32, 2, 3, 4);
+        oa_ktensor d[3] = {base, base, base};
         d[1].dims[a] = 1;
-        d[2].dims[a] = 5;
+        d[2].dims[a] = big ? 1399 : 5;
         kt_buf x[3];
         for (int i = 0; i < 3; i++) {
             x[i] = kt_alloc(d[i]);
@@ -117,8 +121,8 @@ static void test_concat_split(void **state)
         kt_buf y = kt_alloc(yd);
         oa_kaxis_params p = {.axis = ax};
         kt_buf *ins[3] = {&x[0], &x[1], &x[2]}, *outs[1] = {&y};
-        assert_int_equal(kt_run(OA_KOP_CONCAT, &p, 3, ins, 0, 1, outs, 1), OA_OK);
-        kt_expect_equal(&y, ref, kt_fmt("concat axis %d", ax));
+        assert_int_equal(kt_run(OA_KOP_CONCAT, &p, 3, ins, 0, 1, outs, thr), OA_OK);
+        kt_expect_equal(&y, ref, kt_fmt("concat axis %d (%s, %d thread(s))", ax, big ? "large" : "small", thr));
         /* split it back (sizes as attr, as input with -1, and equal split for axis sizes) */
         kt_buf z[3];
         for (int i = 0; i < 3; i++) {

@@ -1,4 +1,5 @@
 /* AVX2 build of the NCHW <-> NCHWc block moves (8x8 register transposes). */
 #define OA_RO_PACK oa_kblk_pack_avx2
 #define OA_RO_UNPACK oa_kblk_unpack_avx2
+#define OA_RO_T2D oa_kt2d_avx2
 #include "kernels/simd/reorder_impl.inc"

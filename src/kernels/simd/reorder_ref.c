@@ -1,4 +1,5 @@
 /* Baseline build of the NCHW <-> NCHWc block moves. */
 #define OA_RO_PACK oa_kblk_pack_ref
 #define OA_RO_UNPACK oa_kblk_unpack_ref
+#define OA_RO_T2D oa_kt2d_ref
 #include "kernels/simd/reorder_impl.inc"
