@@ -269,8 +269,17 @@ static oa_status make_slice(conv_state *s, slice *sl, const float *wf, int n_pos
     int64_t ic = G > 1 ? ng * icg : g->ic;
     sl->ic0 = G > 1 ? gr0 * icg : 0;
     const dnnl_data_type_t cdt = s->bf16 ? dnnl_bf16 : dnnl_f32; /* src and packed weights */
-    md_act_dt(&sl->src_md, pblk(g) && !sl->src_plain, ic, g->ih, g->iw, cdt);
-    md_act(&sl->dst_md, pblk(g), oc, g->oh, g->ow);
+    if (g->nhwc) { /* x whole, y this slice's channels, both dense NHWC in the workspace */
+        if (sl->src_plain) {
+            return OA_FAIL(OA_E_NOT_SUPPORTED, "NHWC conv with a plain x");
+        }
+        dnnl_dims_t sd = {1, ic, g->ih, g->iw}, dd = {1, oc, g->oh, g->ow};
+        dnnl_memory_desc_init_by_tag(&sl->src_md, 4, sd, dnnl_f32, dnnl_nhwc);
+        dnnl_memory_desc_init_by_tag(&sl->dst_md, 4, dd, dnnl_f32, dnnl_nhwc);
+    } else {
+        md_act_dt(&sl->src_md, pblk(g) && !sl->src_plain, ic, g->ih, g->iw, cdt);
+        md_act(&sl->dst_md, pblk(g), oc, g->oh, g->ow);
+    }
     dnnl_memory_desc_t wei_any, wei_user;
     int64_t kk = g->kh * g->kw;
     if (G == 1) {
@@ -340,9 +349,10 @@ static oa_status make_slice(conv_state *s, slice *sl, const float *wf, int n_pos
                 s->post.n,
                 impl ? impl : "?");
     }
-    if (impl == NULL || strncmp(impl, "ref", 3) == 0) {
+    if (impl == NULL || strncmp(impl, "ref", 3) == 0 || (g->nhwc && strncmp(impl, "brg", 3) != 0)) {
         dnnl_primitive_desc_destroy(pd);
-        return OA_FAIL(OA_E_NOT_SUPPORTED, "oneDNN has only a reference kernel for this conv");
+        return OA_FAIL(OA_E_NOT_SUPPORTED, "oneDNN has only a reference kernel for this conv%s",
+                       g->nhwc ? " (or no brgemm kernel for NHWC)" : "");
     }
     s->post_from = taken;
     const dnnl_memory_desc_t *wmd = dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
@@ -408,7 +418,7 @@ static oa_status setup_dnnl_layout(conv_state *s, const float *wf)
          * in the primitive's layout); later ones are ours */
         int n_post = n_try[attempt];
         for (int i = 0; i < n_post; i++) {
-            if (s->post.ops[i].kind == OA_KPOST_ADD && (i != 0 || s->g.iblk)) {
+            if (s->post.ops[i].kind == OA_KPOST_ADD && (i != 0 || s->g.iblk || s->g.nhwc)) {
                 n_post = i;
                 break;
             }
@@ -459,10 +469,37 @@ static oa_status setup_dnnl_layout(conv_state *s, const float *wf)
     return OA_E_NOT_SUPPORTED;
 }
 
+/*
+ * Stride-2 3x3 convs of NCHWc chains on AVX-512 CPUs, from 256 input
+ * channels, run oneDNN's brgemm kernels on NHWC copies of x and y: with the
+ * weights coming from memory, as in a model, its blocked direct kernel reaches
+ * 128-190 GFLOP/s on ResNet-50's two widest downsampling 3x3s, brgemm 170-240;
+ * at 128 channels there is no gain (bench/KERNELS.md "NHWC for stride-2 3x3").
+ * Whole 16-channel blocks only (the copies are block moves), fp32, and no
+ * residual for oneDNN's sum (it would need an NHWC residual: our epilogue adds
+ * it); OPENACL_CONV_NHWC=0 turns it off.
+ */
+static bool nhwc_eligible(const conv_state *s)
+{
+    const geom *g = &s->g;
+    return g->blocked && !g->xpl && !g->transpose && g->g == 1 && !s->bf16 && oa_kernels_block() == 16 &&
+           oa_kisa_level() >= 2 && g->kh == 3 && g->kw == 3 && g->sh == 2 && g->sw == 2 && g->dh == 1 && g->dw == 1 &&
+           g->ic % 16 == 0 && g->oc % 16 == 0 && g->ic >= 256 && oa_env_long("OPENACL_CONV_NHWC", 1) != 0;
+}
+
 /* NCHW ops first try blocked primitives behind reorders (oneDNN's direct JIT
  * kernels beat its im2col+GEMM ones 1.5-25x, see bench/KERNELS.md), then plain. */
 static oa_status setup_dnnl(conv_state *s, const float *wf)
 {
+    if (nhwc_eligible(s)) {
+        s->g.nhwc = true;
+        if (setup_dnnl_layout(s, wf) == OA_OK && !s->src_plain) {
+            return OA_OK;
+        }
+        release_slices(s);
+        oa_error_clear();
+        s->g.nhwc = false;
+    }
     if (!s->g.blocked) {
         s->g.iblk = true;
         if (setup_dnnl_layout(s, wf) == OA_OK) {
@@ -802,13 +839,16 @@ static oa_status conv_setup(oa_kop *op)
     }
     if (s->use_dnnl) {
         free(wown);
-        op->impl = "onednn";
+        op->impl = s->g.nhwc ? "onednn-nhwc" : "onednn";
         op->ws_size = s->scratch_max == 0 ? 0 : (size_t)oa_kernels_slices() * ((s->scratch_max + 63) / 64 * 64);
         if (s->src_plain && s->g.blocked && !s->g.xpl) { /* plain copy of x */
             op->ws_size += sizeof(float) * (size_t)(s->g.n * s->g.ic * s->g.ih * s->g.iw);
         }
         if (s->xpack) { /* blocked copy of x */
             op->ws_size += sizeof(float) * (size_t)(s->g.n * oa_kc_padded(s->g.ic) * s->g.ih * s->g.iw);
+        }
+        if (s->g.nhwc) { /* NHWC copies of x and y */
+            op->ws_size += sizeof(float) * (size_t)(s->g.n * (s->g.ic * s->g.ih * s->g.iw + s->g.oc * s->g.oh * s->g.ow));
         }
         if (s->g.iblk) { /* blocked copies of x and y */
             op->ws_size += sizeof(float) * (size_t)(s->g.n * (oa_kc_padded(s->g.ic) * s->g.ih * s->g.iw +
@@ -911,6 +951,54 @@ static void bf16_prepare(const conv_state *s, conv_ctx *c, const void *const *in
     }
 }
 
+/* x from NCHWc to NHWC with whole 16-channel blocks (nhwc_eligible): pixel rows [b, e) of all
+ * images (index = image * H + row), each pixel's blocks moved 64 bytes at a time. */
+typedef struct nhwc_ctx {
+    const float *x; /* NCHWc */
+    float *xn;      /* NHWC */
+    int64_t c, h, w;
+} nhwc_ctx;
+
+static void nhwc_task(void *vctx, size_t tid, size_t b, size_t e)
+{
+    (void)tid;
+    const nhwc_ctx *m = vctx;
+    const int64_t cb = m->c / 16, hw = m->h * m->w;
+    for (size_t r = b; r < e; r++) {
+        const int64_t n = (int64_t)r / m->h, row = (int64_t)r % m->h;
+        for (int64_t q = row * m->w; q < (row + 1) * m->w; q++) {
+            for (int64_t k = 0; k < cb; k++) {
+                memcpy(m->xn + (n * hw + q) * m->c + k * 16, m->x + ((n * cb + k) * hw + q) * 16, 64);
+            }
+        }
+    }
+}
+
+/* One slice of an NHWC conv (image n): the primitive writes the slice's channels as dense NHWC
+ * in the workspace; they go to y's blocks [c0/16, c1/16) while in cache, then our epilogue. */
+static void nhwc_slice(conv_ctx *c, slice *sl, int64_t n, size_t tid)
+{
+    const conv_state *s = c->s;
+    const geom *g = &s->g;
+    const int64_t ohw = g->oh * g->ow, soc = sl->c1 - sl->c0;
+    float *ys = c->yb + n * g->oc * ohw + sl->c0 * ohw;
+    const dnnl_memory_desc_t *mds[5] = {&sl->src_md, &sl->wei_md, &sl->bias_md, &sl->dst_md, &sl->scr_md};
+    void *ptrs[5] = {c->xb + n * g->ic * g->ih * g->iw, sl->wei, s->bias + sl->c0, ys,
+                     c->ws + tid * c->ws_slot};
+    int kinds[5] = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_BIAS, DNNL_ARG_DST, DNNL_ARG_SCRATCHPAD};
+    if (oa_dnnl_exec_kept(&sl->args, sl->prim, sl->scratch ? 5 : 4, kinds, mds, ptrs) != OA_OK) {
+        atomic_store(&c->err, 1);
+        return;
+    }
+    const int64_t ocb = g->oc / 16;
+    for (int64_t q = 0; q < ohw; q++) {
+        for (int64_t k = 0; k < soc / 16; k++) {
+            memcpy(c->y + ((n * ocb + sl->c0 / 16 + k) * ohw + q) * 16, ys + q * soc + k * 16, 64);
+        }
+    }
+    epilogue_channels(s, c->in, c->y, n, sl->c0, sl->c1, s->post_from);
+}
+
 static void conv_dnnl_worker(void *vctx, size_t tid, size_t b, size_t e)
 {
     (void)b, (void)e;
@@ -928,6 +1016,10 @@ static void conv_dnnl_worker(void *vctx, size_t tid, size_t b, size_t e)
         }
         int64_t n = (int64_t)t / s->nslices;
         slice *sl = &s->sl[t % (size_t)s->nslices];
+        if (g->nhwc) {
+            nhwc_slice(c, sl, n, tid);
+            continue;
+        }
         const float *x;
         if (sl->src_plain) {
             x = (g->iblk ? (const float *)c->in[0] : c->xplain) + (n * g->ic + sl->ic0) * ihw;
@@ -1119,6 +1211,13 @@ static oa_status conv_run(const oa_kop *op, const void *const *in, void *const *
             oa_threadpool_parallel_for(pool, (size_t)(g->n * g->ic), (size_t)(OA_KGRAIN_ELEMS / (bc.hw + 1) + 1),
                                        oa_conv_to_plain_task, &bc);
             c.xplain = xp;
+        }
+        if (g->nhwc) { /* NHWC copy of x, then the slices' NHWC outputs, after the scratch slots */
+            c.xb = (float *)(void *)((char *)ws + (size_t)oa_kernels_slices() * c.ws_slot);
+            c.yb = c.xb + g->n * g->ic * g->ih * g->iw;
+            nhwc_ctx m = {in[0], c.xb, g->ic, g->ih, g->iw};
+            oa_threadpool_parallel_for(pool, (size_t)(g->n * g->ih), (size_t)(OA_KGRAIN_ELEMS / (g->iw * g->ic + 1) + 1),
+                                       nhwc_task, &m);
         }
         if (g->iblk) {
             char *base = (char *)ws + (size_t)oa_kernels_slices() * c.ws_slot;

@@ -18,6 +18,7 @@ typedef struct geom {
     bool blocked; /* y (and residuals) are NCHWc */
     bool xpl;     /* ... while x is NCHW (params.out_nchwc) */
     bool iblk;    /* NCHW op run through blocked primitives (x, y reordered in the workspace) */
+    bool nhwc;    /* NCHWc op whose primitives run on NHWC copies of x and y (workspace), conv.c nhwc_eligible */
 } geom;
 
 /* Layout the oneDNN primitives use. */

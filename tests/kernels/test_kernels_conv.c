@@ -402,6 +402,53 @@ static void test_conv_wide_plain_entry(void **state)
 }
 
 /*
+ * Stride-2 3x3 convs of NCHWc chains on AVX-512 CPUs (ResNet's downsampling 3x3s): oneDNN's
+ * brgemm kernels on NHWC copies of x and y (conv.c nhwc_eligible), against the double
+ * reference: odd planes, batches, several output slices (two threads), a residual add and an
+ * activation left to our epilogue; OPENACL_CONV_NHWC=0 takes the blocked direct kernel.
+ */
+static void test_conv_nhwc_stride2(void **state)
+{
+    (void)state;
+    const bool avx512 = oa_kisa_level() >= 2 && oa_kernels_block() == 16;
+    const char *dnnl = getenv("OA_KERNELS_ONEDNN");
+    const bool expect = avx512 && (dnnl == NULL || strcmp(dnnl, "0") != 0);
+    if (!expect) {
+        print_message("NHWC stride-2 path: not taken here (tier %s, block %d): checked on the direct path only\n",
+                      oa_kernels_isa(), oa_kernels_block());
+    }
+    static const conv_case shapes[] = {
+        {1, 256, 9, 11, 48, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0},
+        {2, 272, 8, 8, 32, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1, false, false, 0, 0},
+        {1, 256, 14, 14, 96, 3, 3, 2, 2, 0, 1, 0, 1, 1, 1, 1, true, false, 0, 0}, /* asymmetric padding */
+    };
+    post_case pcs[3];
+    pcs[0] = post_act(OA_KACT_RELU, 0, 0);
+    pcs[0].fold_bn = true;
+    post_case res = post_none(); /* conv + add + relu: the add is ours (no NHWC residual for oneDNN) */
+    res.post.n = 2;
+    res.post.ops[0].kind = OA_KPOST_ADD;
+    res.post.ops[1].kind = OA_KPOST_ACT;
+    res.post.ops[1].act = OA_KACT_RELU;
+    pcs[1] = res;
+    pcs[2] = post_act(OA_KACT_HARDSWISH, 0, 0);
+    for (int off = 0; off < 2; off++) {
+        setenv("OPENACL_CONV_NHWC", off ? "0" : "1", 1);
+        for (size_t k = 0; k < sizeof(shapes) / sizeof(shapes[0]); k++) {
+            for (int i = 0; i < 3; i++) {
+                for (int thr = 1; thr <= 2; thr++) {
+                    run_case(&shapes[k], &pcs[i], 1, thr, 900 + k * 10 + (uint64_t)i);
+                    if (expect) {
+                        assert_string_equal(kt_last_impl, off ? "onednn" : "onednn-nhwc");
+                    }
+                }
+            }
+        }
+    }
+    unsetenv("OPENACL_CONV_NHWC");
+}
+
+/*
  * 2x2 / stride-2 transposed convs (PP-OCR det's upsamplers) through the direct
  * ISA kernel (simd/deconv_impl.inc) where the tier has one, and through the
  * 1x1 conv + scatter with OPENACL_DECONV_DIRECT=0: row tails of both vector
@@ -739,6 +786,7 @@ int main(void)
         cmocka_unit_test(test_conv_epilogues), cmocka_unit_test(test_conv_gemv_1x1),
         cmocka_unit_test(test_conv_wide_plain_entry),
         cmocka_unit_test(test_conv_winograd),
+        cmocka_unit_test(test_conv_nhwc_stride2),
         cmocka_unit_test(test_conv_deconv2x2_direct),
         cmocka_unit_test(test_conv_residual_inplace),
         cmocka_unit_test(test_conv_bad_params),
