@@ -42,10 +42,17 @@ int oa_conv_wino_tile(const geom *g)
     }
     if (oa_kernels_block() == 16) {
         /* AVX-512 CPUs: F(4x4) from 20 tiles (OCR rec's 6x40 and up), else F(2x2)
-         * (ResNet's 14x14 and 7x7: F(4x4)'s few tiles would stream 4x the weights,
-         * 9 and 38 MB, from memory for little work); bench/KERNELS.md "Winograd filter prefetch" */
+         * (ResNet's 14x14: F(4x4)'s 16 tiles would stream 4x the weights from memory
+         * for little work) while its filters, 16/9 of the weights, stay within 8 MiB:
+         * on ResNet's 7x7 x 512 they would hold 7 MiB more than oneDNN's packed
+         * weights, per layer, for 2 % of the model's time; bench/KERNELS.md
+         * "Winograd filter prefetch" */
         const int64_t tiles4 = g->n * ((g->oh + 3) / 4) * ((g->ow + 3) / 4);
-        return tiles4 >= 20 ? 4 : (g->oh >= 6 && g->ow >= 6 ? 2 : 0);
+        if (tiles4 >= 20) {
+            return 4;
+        }
+        const int64_t f2_bytes = (int64_t)sizeof(float) * 16 * oa_kc_padded(g->ic) * oa_kc_padded(g->oc);
+        return g->oh >= 6 && g->ow >= 6 && f2_bytes <= ((int64_t)8 << 20) ? 2 : 0;
     }
     /* F(4x4) from 8x8 outputs; ResNet's 7x7 x 512: F(4x4) pads to 8x8 and
      * gives too few tiles, F(2x2) still wins at 1 thread and ties at 2 */
