@@ -4,7 +4,7 @@
  * 1 and 2 threads, plus elementwise and thread-pool overhead. Prints
  * markdown tables (bench/KERNELS.md records a run).
  *
- * Usage: bench_kernels [gemm|conv|wino|ew|pool|all] [--quick] [--only=name-substring]
+ * Usage: bench_kernels [gemm|conv|wino|stem|ew|pool|all] [--quick] [--only=name-substring]
  * Each number is the median of 5 rounds of repeated runs (>= ~50 ms each).
  * OpenBLAS runs with its own pthreads (openblas_set_num_threads), oneDNN
  * sgemm with OpenMP (omp_set_num_threads); openacl ops with oa_threadpool.
@@ -429,6 +429,70 @@ static void bench_conv(void)
     }
 }
 
+/*
+ * Stem convs (plain x with 3 channels into an NCHWc chain, params.out_nchwc): the tier's stem
+ * kernel (conv_stem.c) against oneDNN (OPENACL_CONV_STEM=0), GFLOP/s, no post-op and ReLU.
+ */
+static void bench_stem(void)
+{
+    conv_shape shapes[] = {
+        {"YOLO / PP-OCR det stem 3x3 s2", 3, 640, 640, 16, 3, 2, 1, 1},
+        {"ResNet-like stem 7x7 s2 to 16", 3, 224, 224, 16, 7, 2, 3, 1},
+    };
+    printf("\n### Stem conv (plain x -> NCHWc y, GFLOP/s)\n\n");
+    printf("| shape | post-op | oneDNN 1T | 2T | stem 1T | 2T |\n|---|---|---|---|---|---|\n");
+    for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+        conv_shape *c = &shapes[i];
+        if (g_filter != NULL && strstr(c->name, g_filter) == NULL) {
+            continue;
+        }
+        int64_t oh = (c->h + 2 * c->p - c->k) / c->s + 1, ow = (c->w + 2 * c->p - c->k) / c->s + 1;
+        double fl = 2.0 * (double)(c->oc * oh * ow) * (double)(c->ic * c->k * c->k);
+        float *w = rnd((size_t)(c->oc * c->ic * c->k * c->k)), *b = rnd((size_t)c->oc);
+        float *y = rnd((size_t)((c->oc + 16) * oh * ow)), *xb = rnd((size_t)(c->ic * c->h * c->w + 16));
+        for (int post = 0; post < 2; post++) {
+            double r[4] = {0};
+            for (int stem = 0; stem < 2; stem++) {
+                setenv("OPENACL_CONV_STEM", stem ? "1" : "0", 1);
+                oa_kconv_params p;
+                memset(&p, 0, sizeof p);
+                p.strides[0] = p.strides[1] = c->s;
+                p.pads[0] = p.pads[1] = p.pads[2] = p.pads[3] = c->p;
+                p.groups = 1;
+                p.out_nchwc = true;
+                p.post.n = post;
+                p.post.ops[0].act = OA_KACT_RELU;
+                oa_ktensor in[3], out;
+                oa_ktensor_set(&in[0], OA_KDT_F32, 4, (int64_t[]){1, c->ic, c->h, c->w});
+                oa_ktensor_set(&in[1], OA_KDT_F32, 4, (int64_t[]){c->oc, c->ic, c->k, c->k});
+                oa_ktensor_set(&in[2], OA_KDT_F32, 1, (int64_t[]){c->oc});
+                in[1].data = w;
+                in[2].data = b;
+                op_ctx oc;
+                memset(&oc, 0, sizeof oc);
+                if (oa_kernel_infer(OA_KOP_CONV2D, &p, 3, in, 1, &out) != OA_OK ||
+                    oa_kop_create(OA_KOP_CONV2D, &p, 3, in, 1, &out, &oc.op) != OA_OK) {
+                    exit(1);
+                }
+                oc.in[0] = xb;
+                oc.out[0] = y;
+                for (int t = 1; t <= 2; t++) {
+                    r[stem * 2 + t - 1] = fl / time_op(&oc, t) * 1e-9;
+                }
+                oa_kop_destroy(oc.op);
+            }
+            printf("| %s | %s | %.1f | %.1f | %.1f | %.1f |\n", c->name, post ? "ReLU" : "none", r[0], r[1], r[2],
+                   r[3]);
+            fflush(stdout);
+        }
+        unsetenv("OPENACL_CONV_STEM");
+        free(w);
+        free(b);
+        free(y);
+        free(xb);
+    }
+}
+
 /* ---- elementwise and pool ---- */
 
 static void bench_ew(void)
@@ -580,6 +644,9 @@ int main(int argc, char **argv)
     }
     if (!strcmp(what, "wino") || !strcmp(what, "all")) {
         bench_wino();
+    }
+    if (!strcmp(what, "stem") || !strcmp(what, "all")) {
+        bench_stem();
     }
     if (!strcmp(what, "ew") || !strcmp(what, "all")) {
         bench_ew();

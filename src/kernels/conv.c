@@ -716,6 +716,8 @@ static void conv_release(oa_kop *op)
     oa_kop_destroy(s->s2d);
     oa_kcgemv_destroy(s->gv);
     free(s->dcw);
+    free(s->stw);
+    free(s->stb);
     release_slices(s);
     free(s->sl);
     free(s->wu);
@@ -809,6 +811,11 @@ static oa_status conv_setup(oa_kop *op)
         }
     }
     int wm = s->bf16 ? 0 : oa_conv_wino_tile(&s->g); /* bf16: oneDNN's direct bf16 kernels instead */
+    if (wm == 0 && oa_conv_stem_eligible(s)) { /* (Winograd takes ic >= 16 unless forced) */
+        st = oa_conv_stem_setup(op, s, wf);
+        free(wown);
+        return st;
+    }
     if (wm != 0) {
         st = oa_conv_wino_setup(op, s, wf, wm);
         free(wown);
@@ -1187,6 +1194,9 @@ static oa_status conv_run(const oa_kop *op, const void *const *in, void *const *
     }
     if (s->s2d != NULL) {
         return s2d_run(s, in, out, ws, pool);
+    }
+    if (s->stem != NULL) {
+        return oa_conv_stem_run(s, in[0], out[0], pool);
     }
     if (s->wm != 0) {
         return oa_conv_wino_run(s, in, out, ws, pool);

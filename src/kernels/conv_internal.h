@@ -78,6 +78,9 @@ typedef struct conv_state {
     bool bf16;
     size_t xh_off;
     int64_t xh_plain, xh_blk; /* elements of the plain / blocked bf16 copies (0: none) */
+    /* stem conv (conv_stem.c): the tier's kernel on taps [block][ic][kh][kw][blk] and a padded bias */
+    oa_kstem_fn stem;
+    float *stw, *stb;
     oa_kgemv_fn gemv; /* 1x1 conv on a 1x1 map (squeeze-excitation): our GEMV on wref (gemv_run) */
     oa_kcgemv *gv;    /* few output positions: multi-column GEMV (conv_gemv.h) */
 } conv_state;
@@ -90,6 +93,11 @@ typedef struct blk_ctx {
 } blk_ctx;
 void oa_conv_to_plain_task(void *vctx, size_t tid, size_t b, size_t e);   /* one (image, channel) per index */
 void oa_conv_to_blocked_task(void *vctx, size_t tid, size_t b, size_t e); /* one (image, channel block) */
+
+/* Stem convs (conv_stem.c): plain x with few channels into an NCHWc y. */
+bool oa_conv_stem_eligible(const conv_state *s);
+oa_status oa_conv_stem_setup(oa_kop *op, conv_state *s, const float *wf);
+oa_status oa_conv_stem_run(const conv_state *s, const void *x, void *y, oa_threadpool *pool);
 
 /* Winograd (conv_wino.c): the tile size m for this geometry (0: not used), the filter transform at setup, the run. */
 int oa_conv_wino_tile(const geom *g);

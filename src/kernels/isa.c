@@ -248,3 +248,9 @@ oa_kdeconv2x2_fn oa_kdeconv2x2_for(oa_kisa_tier t)
     }
     return t == OA_KISA_AVX2 ? oa_kdeconv2x2_avx2 : NULL;
 }
+
+oa_kstem_fn oa_kstem_for(oa_kisa_tier t, int *block)
+{
+    *block = t >= OA_KISA_AVX512 ? 16 : (t == OA_KISA_AVX2 ? 8 : 0);
+    return t >= OA_KISA_AVX512 ? oa_kstem_avx512 : (t == OA_KISA_AVX2 ? oa_kstem_avx2 : NULL);
+}

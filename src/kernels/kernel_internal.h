@@ -172,6 +172,20 @@ void oa_kdeconv2x2_avx512(const float *x, int64_t ic, int64_t ihw, int64_t iw, c
                           int64_t co1, const float *bias, float *y, int64_t ohw, int64_t ow);
 oa_kdeconv2x2_fn oa_kdeconv2x2_for(oa_kisa_tier t);
 
+/* Convolution from a plain x with few input channels into one channel block of an NCHWc y, one
+ * output row (simd/stem_impl.inc has the contract); the block width is the tier's vector (8 for
+ * avx2, 16 for avx512). NULL for the baseline. */
+typedef void (*oa_kstem_fn)(const float *x, int64_t ic, int64_t ih, int64_t iw, const float *wb, const float *bias,
+                            int64_t kh, int64_t kw, int64_t sh, int64_t sw, int64_t pt, int64_t pl, int64_t oy,
+                            int64_t ow, float *y);
+void oa_kstem_avx2(const float *x, int64_t ic, int64_t ih, int64_t iw, const float *wb, const float *bias, int64_t kh,
+                   int64_t kw, int64_t sh, int64_t sw, int64_t pt, int64_t pl, int64_t oy, int64_t ow, float *y);
+void oa_kstem_avx512(const float *x, int64_t ic, int64_t ih, int64_t iw, const float *wb, const float *bias,
+                     int64_t kh, int64_t kw, int64_t sh, int64_t sw, int64_t pt, int64_t pl, int64_t oy, int64_t ow,
+                     float *y);
+/* The stem kernel of tier t and its block width (0: none). */
+oa_kstem_fn oa_kstem_for(oa_kisa_tier t, int *block);
+
 /* Vector class of the tier in use: 0 ref, 1 avx2, 2 avx512 and above (isa.c). */
 int oa_kisa_level(void);
 

@@ -402,6 +402,53 @@ static void test_conv_wide_plain_entry(void **state)
 }
 
 /*
+ * Stem convs (a plain x with at most 4 channels into an NCHWc chain: RGB first convs) through
+ * the tier's own kernel (conv_stem.c) against the double reference: kernel sizes and strides of
+ * real stems, planes narrower than and off the 8-pixel register block (every border case),
+ * output channels off the block (padding lanes must stay zero after an activation that maps 0
+ * elsewhere), batches, threads; OPENACL_CONV_STEM=0 takes oneDNN.
+ */
+static void test_conv_stem(void **state)
+{
+    (void)state;
+    int blk = 0;
+    const bool has = oa_kstem_for(oa_kisa_tier_used(), &blk) != NULL && blk == oa_kernels_block();
+    if (!has) {
+        print_message("stem kernel: not taken here (tier %s, block %d)\n", oa_kernels_isa(), oa_kernels_block());
+    }
+    static const conv_case shapes[] = {
+        {1, 3, 21, 37, 16, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0},  /* YOLO / PP-OCR det */
+        {2, 3, 30, 29, 16, 7, 7, 2, 2, 3, 3, 3, 3, 1, 1, 1, true, false, 0, 0},  /* ResNet-like 7x7 */
+        {1, 1, 9, 5, 13, 5, 5, 1, 1, 2, 1, 0, 2, 1, 1, 1, false, false, 0, 0},   /* asymmetric padding */
+        {1, 4, 6, 40, 8, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},    /* 1x1 */
+        {1, 2, 11, 3, 11, 3, 3, 3, 1, 0, 2, 1, 1, 1, 1, 1, true, false, 0, 0},   /* ow < 8, stride 3x1 */
+    };
+    post_case pcs[3];
+    pcs[0] = post_none();
+    pcs[1] = post_act(OA_KACT_RELU, 0, 0);
+    pcs[1].fold_bn = true;
+    pcs[2] = post_act(OA_KACT_SIGMOID, 0, 0);
+    /* wider than 16 output channels: oneDNN's kernel (it reuses inputs across blocks) */
+    static const conv_case wide = {1, 3, 30, 29, 64, 7, 7, 2, 2, 3, 3, 3, 3, 1, 1, 1, true, false, 0, 0};
+    run_case(&wide, &pcs[1], 2, 1, 949);
+    assert_true(strncmp(kt_last_impl, "stem", 4) != 0);
+    for (int off = 0; off < 2; off++) {
+        setenv("OPENACL_CONV_STEM", off ? "0" : "1", 1);
+        for (size_t k = 0; k < sizeof(shapes) / sizeof(shapes[0]); k++) {
+            for (int i = 0; i < 3; i++) {
+                for (int thr = 1; thr <= 2; thr++) {
+                    run_case(&shapes[k], &pcs[i], 2, thr, 950 + k * 10 + (uint64_t)i);
+                    if (has) {
+                        assert_true((strncmp(kt_last_impl, "stem", 4) == 0) == (off == 0));
+                    }
+                }
+            }
+        }
+    }
+    unsetenv("OPENACL_CONV_STEM");
+}
+
+/*
  * Stride-2 3x3 convs of NCHWc chains on AVX-512 CPUs (ResNet's downsampling 3x3s): oneDNN's
  * brgemm kernels on NHWC copies of x and y (conv.c nhwc_eligible), against the double
  * reference: odd planes, batches, several output slices (two threads), a residual add and an
@@ -787,6 +834,7 @@ int main(void)
         cmocka_unit_test(test_conv_wide_plain_entry),
         cmocka_unit_test(test_conv_winograd),
         cmocka_unit_test(test_conv_nhwc_stride2),
+        cmocka_unit_test(test_conv_stem),
         cmocka_unit_test(test_conv_deconv2x2_direct),
         cmocka_unit_test(test_conv_residual_inplace),
         cmocka_unit_test(test_conv_bad_params),
