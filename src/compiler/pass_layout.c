@@ -39,6 +39,46 @@ static bool is_blocked_binary(oa_op_type t)
     return (f & OA_OPF_NCHWC) && (f & OA_OPF_EW_BINARY);
 }
 
+static bool is_split(oa_op_type t)
+{
+    return t == OA_OP_SPLIT || t == OA_OP_SPLIT_V || t == OA_OP_SPLIT_D || t == OA_OP_SPLIT_V_D;
+}
+
+/* Split's data input: Split has (split_dim, x), the others x first. */
+static uint32_t split_x_slot(const oa_node *n)
+{
+    return n->type == OA_OP_SPLIT ? 1u : 0u;
+}
+
+/* Outputs of n that may be blocked: all of a Split's, output 0 of any other node. */
+static uint32_t blocked_outputs(const oa_node *n)
+{
+    return is_split(n->type) ? n->num_outputs : 1u;
+}
+
+/* A Split along the channels whose every output but the last starts and ends on a C0
+ * boundary: in NC1HWC0 each output is then a whole run of channel blocks, which the
+ * kernel copies as it would the plain layout (C0 = 16 also covers a block of 8). */
+static bool split_capable(const oa_node *n)
+{
+    int64_t axis = 0;
+    if (n->type == OA_OP_SPLIT_D || n->type == OA_OP_SPLIT_V_D) {
+        axis = oa_node_attr_int(n, "split_dim", 0);
+    } else if (!oa_cp_const_int(oa_cp_input_const(n, n->type == OA_OP_SPLIT ? 0u : 2u), 0, &axis)) {
+        return false;
+    }
+    if ((axis != 1 && axis != -3) || !act4d(&n->inputs[split_x_slot(n)].desc)) {
+        return false;
+    }
+    for (uint32_t k = 0; k < n->num_outputs; k++) {
+        const oa_tensor_desc *d = &n->outputs[k].desc;
+        if (!act4d(d) || (k + 1 < n->num_outputs && d->shape.dims[1] % C0 != 0)) {
+            return false;
+        }
+    }
+    return n->num_outputs > 0;
+}
+
 /* Input slots of n that carry blocked activations (same shape as y). */
 static bool activation_slot(const oa_node *n, uint32_t s)
 {
@@ -57,6 +97,11 @@ static bool activation_slot(const oa_node *n, uint32_t s)
     case OA_OP_CONCAT_D:
     case OA_OP_CONCAT_V2_D:
         return true;
+    case OA_OP_SPLIT:
+    case OA_OP_SPLIT_V:
+    case OA_OP_SPLIT_D:
+    case OA_OP_SPLIT_V_D:
+        return s == split_x_slot(n);
     default:
         if (is_blocked_binary(n->type)) {
             return oa_shape_equal(&in->shape, &n->outputs[0].desc.shape);
@@ -68,6 +113,9 @@ static bool activation_slot(const oa_node *n, uint32_t s)
 /* Can n run blocked (given its descs)? */
 static bool capable(const oa_node *n)
 {
+    if (is_split(n->type)) {
+        return split_capable(n);
+    }
     if (n->num_outputs < 1 || !act4d(&n->outputs[0].desc) || n->num_inputs < 1 ||
         !(oa_op_flags(n->type) & OA_OPF_NCHWC)) {
         return false;
@@ -163,6 +211,53 @@ static oa_status make_trans(oa_graph *g, const char *base, const char *src, cons
     return st;
 }
 
+/*
+ * Readers of blocked output k of n that cannot take the blocked tensor get one shared TransData
+ * back to NCHW (its input desc is blocked here; n's own output desc is blocked by the caller).
+ */
+static oa_status readers_of_blocked(oa_graph *g, oa_node *const *order, size_t count, const bool *blocked, oa_node *n,
+                                    uint32_t k)
+{
+    const oa_shape y = n->outputs[k].desc.shape;
+    oa_node *back = NULL;
+    size_t nu = oa_cp_num_uses(n, k);
+    oa_use *u = malloc((nu ? nu : 1) * sizeof(*u));
+    if (u == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "out of memory in the layout pass");
+    }
+    (void)oa_node_output_uses(n, k, u, nu);
+    oa_status st = OA_OK;
+    for (size_t j = 0; j < nu && st == OA_OK; j++) {
+        oa_node *r = u[j].node;
+        bool ok = r->graph == g && r->type != OA_OP_NET_OUTPUT && r->mark < count && order[r->mark] == r &&
+                  blocked[r->mark] && activation_slot(r, u[j].input);
+        if (ok) {
+            continue;
+        }
+        if (back == NULL) {
+            char base[400];
+            snprintf(base, sizeof base, k == 0 ? "%s" : "%s_%u", n->name, k);
+            st = make_trans(g, base, "NC1HWC0", "NCHW", &back);
+            if (st == OA_OK) {
+                st = oa_node_connect(back, 0, n, k);
+            }
+            if (st == OA_OK) {
+                oa_desc_set(&back->outputs[0].desc, OA_DT_FLOAT, &y);
+                back->outputs[0].desc.format = back->outputs[0].desc.origin_format = OA_FORMAT_NCHW;
+                blocked_desc(&back->inputs[0].desc, &y);
+            }
+        }
+        if (st == OA_OK) {
+            st = oa_node_connect(r, u[j].input, back, 0);
+            if (st == OA_OK) {
+                r->inputs[u[j].input].desc.format = OA_FORMAT_NCHW;
+            }
+        }
+    }
+    free(u);
+    return st;
+}
+
 static oa_status layout_graph(oa_graph *g, size_t *changed)
 {
     oa_node **order;
@@ -188,8 +283,9 @@ static oa_status layout_graph(oa_graph *g, size_t *changed)
         oa_node *n = order[i];
         for (uint32_t s = 0; cap[i] && s < n->num_inputs; s++) {
             const oa_node *src = n->inputs[s].src;
-            if (src && n->inputs[s].src_index == 0 && cap[src->mark] && activation_slot(n, s) &&
-                src->outputs[0].desc.shape.rank == 4) {
+            const uint32_t si = n->inputs[s].src_index;
+            if (src && si < blocked_outputs(src) && cap[src->mark] && activation_slot(n, s) &&
+                src->outputs[si].desc.shape.rank == 4) {
                 parent[find(parent, i)] = find(parent, src->mark);
             }
         }
@@ -208,41 +304,9 @@ static oa_status layout_graph(oa_graph *g, size_t *changed)
         if (!blocked[i]) {
             continue;
         }
-        oa_shape y = n->outputs[0].desc.shape;
-        /* Readers that cannot take the blocked tensor get one shared TransData back. */
-        oa_node *back = NULL;
-        size_t nu = oa_cp_num_uses(n, 0);
-        oa_use *u = malloc((nu ? nu : 1) * sizeof(*u));
-        if (u == NULL) {
-            st = OA_FAIL(OA_E_NOMEM, "out of memory in the layout pass");
-            break;
+        for (uint32_t k = 0; k < blocked_outputs(n) && st == OA_OK; k++) {
+            st = readers_of_blocked(g, order, count, blocked, n, k);
         }
-        (void)oa_node_output_uses(n, 0, u, nu);
-        for (size_t j = 0; j < nu && st == OA_OK; j++) {
-            oa_node *r = u[j].node;
-            bool ok = r->graph == g && r->type != OA_OP_NET_OUTPUT && r->mark < count && order[r->mark] == r &&
-                      blocked[r->mark] && activation_slot(r, u[j].input);
-            if (ok) {
-                continue;
-            }
-            if (back == NULL) {
-                st = make_trans(g, n->name, "NC1HWC0", "NCHW", &back);
-                if (st == OA_OK) {
-                    st = oa_node_connect(back, 0, n, 0);
-                }
-                if (st == OA_OK) {
-                    oa_desc_set(&back->outputs[0].desc, OA_DT_FLOAT, &y);
-                    back->outputs[0].desc.format = back->outputs[0].desc.origin_format = OA_FORMAT_NCHW;
-                }
-            }
-            if (st == OA_OK) {
-                st = oa_node_connect(r, u[j].input, back, 0);
-                if (st == OA_OK) {
-                    r->inputs[u[j].input].desc.format = OA_FORMAT_NCHW;
-                }
-            }
-        }
-        free(u);
         if (st != OA_OK) {
             break;
         }
@@ -255,7 +319,7 @@ static oa_status layout_graph(oa_graph *g, size_t *changed)
                 continue;
             }
             oa_shape xs = n->inputs[s].desc.shape;
-            if (src->mark < count && order[src->mark] == src && blocked[src->mark] && si == 0) {
+            if (src->mark < count && order[src->mark] == src && blocked[src->mark] && si < blocked_outputs(src)) {
                 blocked_desc(&n->inputs[s].desc, &xs);
                 continue;
             }
@@ -290,11 +354,9 @@ static oa_status layout_graph(oa_graph *g, size_t *changed)
                 blocked_desc(&n->inputs[s].desc, &xs);
             }
         }
-        if (st == OA_OK) {
-            blocked_desc(&n->outputs[0].desc, &y);
-            if (back != NULL) {
-                blocked_desc(&back->inputs[0].desc, &y);
-            }
+        for (uint32_t k = 0; k < blocked_outputs(n) && st == OA_OK; k++) {
+            const oa_shape y = n->outputs[k].desc.shape;
+            blocked_desc(&n->outputs[k].desc, &y);
         }
         if (changed) {
             (*changed)++;

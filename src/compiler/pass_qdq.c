@@ -77,26 +77,12 @@ static int64_t t_numel(const oa_tensor *t)
 }
 
 /* element k of an integer tensor (u8, s8, i32, i64) */
-static bool t_int(const oa_tensor *t, int64_t k, int64_t *v)
-{
-    const size_t es = oa_dtype_size(t->desc.dtype);
-    if (es == 0 || t->data == NULL || (size_t)(k + 1) * es > t->size) {
-        return false;
-    }
-    switch (t->desc.dtype) {
-    case OA_DT_UINT8: *v = ((const uint8_t *)t->data)[k]; return true;
-    case OA_DT_INT8: *v = ((const int8_t *)t->data)[k]; return true;
-    case OA_DT_INT32: *v = ((const int32_t *)t->data)[k]; return true;
-    case OA_DT_INT64: *v = ((const int64_t *)t->data)[k]; return true;
-    default: return false;
-    }
-}
 
 /* a constant scalar zero point (slot i of n) */
 static bool scalar_zp(const oa_node *n, uint32_t i, int64_t *zp)
 {
     const oa_tensor *t = oa_cp_const_tensor(const_src(n, i));
-    return t != NULL && t_numel(t) == 1 && t_int(t, 0, zp);
+    return t != NULL && t_numel(t) == 1 && oa_cp_const_int(t, 0, zp);
 }
 
 /* a constant positive f32 scalar scale (slot i of n) */
@@ -271,7 +257,7 @@ static bool match_weight_dq(const oa_node *mul, oa_dtype want, oa_node **c, oa_n
         const oa_tensor *z = oa_cp_const_tensor(const_src(a, 1));
         int64_t nz = z ? t_numel(z) : -1, v;
         for (int64_t k = 0; k < nz; k++) {
-            if (!t_int(z, k, &v) || v != 0) {
+            if (!oa_cp_const_int(z, k, &v) || v != 0) {
                 return false; /* oneDNN's int8 weights have no zero point */
             }
         }

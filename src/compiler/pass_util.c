@@ -25,6 +25,21 @@ const oa_tensor *oa_cp_input_const(const oa_node *n, uint32_t i)
     return oa_cp_const_tensor(oa_node_input_src(n, i, NULL));
 }
 
+bool oa_cp_const_int(const oa_tensor *t, int64_t k, int64_t *v)
+{
+    const size_t es = t != NULL ? oa_dtype_size(t->desc.dtype) : 0;
+    if (es == 0 || k < 0 || t->data == NULL || (size_t)(k + 1) * es > t->size) {
+        return false;
+    }
+    switch (t->desc.dtype) {
+    case OA_DT_UINT8: *v = ((const uint8_t *)t->data)[k]; return true;
+    case OA_DT_INT8: *v = ((const int8_t *)t->data)[k]; return true;
+    case OA_DT_INT32: *v = ((const int32_t *)t->data)[k]; return true;
+    case OA_DT_INT64: *v = ((const int64_t *)t->data)[k]; return true;
+    default: return false;
+    }
+}
+
 bool oa_cp_const_f32(const oa_tensor *t, const float **data, int64_t *count)
 {
     int64_t c;

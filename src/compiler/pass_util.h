@@ -21,6 +21,9 @@ const oa_tensor *oa_cp_input_const(const oa_node *n, uint32_t i);
 /* A constant f32 tensor's data and element count (static shape). */
 bool oa_cp_const_f32(const oa_tensor *t, const float **data, int64_t *count);
 
+/* Element k of a constant integer tensor (u8, i8, i32, i64) as int64; false for other dtypes or out of range. */
+bool oa_cp_const_int(const oa_tensor *t, int64_t k, int64_t *v);
+
 /* A constant f32 scalar-like tensor (one element, any rank): its value. */
 bool oa_cp_input_scalar(const oa_node *n, uint32_t i, float *v);
 

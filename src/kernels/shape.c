@@ -519,10 +519,17 @@ static oa_status split_infer(const void *params, int n_in, const oa_ktensor *in,
     if (st != OA_OK) {
         return st;
     }
+    const bool blocked = in[0].layout == OA_KLAYOUT_NCHWC;
     for (int i = 0; i < n_out; i++) {
+        /* NCHWc: along the channels, each output but the last a whole number of blocks
+         * (docs/atc.md "Blocked layout") */
+        if (blocked && (ax != 1 || (i + 1 < n_out && sizes[i] % oa_kernels_block() != 0))) {
+            return OA_FAIL(OA_E_PARAM, "Split: NCHWc input split along axis %d into %lld channels (block %d)", ax,
+                           (long long)sizes[i], oa_kernels_block());
+        }
         out[i] = in[0];
         out[i].data = NULL;
-        out[i].layout = OA_KLAYOUT_PLAIN;
+        out[i].layout = in[0].layout;
         out[i].dims[ax] = sizes[i];
     }
     return OA_OK;
@@ -556,8 +563,9 @@ static oa_status split_setup(oa_kop *op)
         s->outer *= op->in[0].dims[d];
     }
     s->n = op->n_out;
+    const bool blocked = op->in[0].layout == OA_KLAYOUT_NCHWC; /* channel runs of whole blocks (split_infer) */
     for (int i = 0; i < op->n_out; i++) {
-        s->blk[i] = (size_t)sizes[i] * inner;
+        s->blk[i] = (size_t)(blocked ? oa_kc_padded(sizes[i]) : sizes[i]) * inner;
         s->row += s->blk[i];
     }
     return OA_OK;

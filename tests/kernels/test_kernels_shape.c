@@ -185,6 +185,35 @@ static void test_concat_split(void **state)
     assert_int_equal(kt_run(OA_KOP_CONCAT, &p, 2, cins, 0, 1, couts, 1), OA_OK);
     kt_buf yp = kt_plain_from_blocked(&y);
     kt_expect_equal(&yp, ref, "NCHWc concat");
+    /* and an NCHWc split back along channels: whole blocks, then the 13-channel rest (its
+     * padding lanes come along); each output against the plain input it came from */
+    oa_ktensor sd0 = KT_D(OA_KDT_F32, 2, cb, 3, 5), sd2 = KT_D(OA_KDT_F32, 2, 13, 3, 5);
+    sd0.layout = sd2.layout = OA_KLAYOUT_NCHWC;
+    kt_buf s0 = kt_alloc(sd0), s1 = kt_alloc(sd0), s2 = kt_alloc(sd2);
+    oa_ksplit_params bsp = {.axis = 1, .n_sizes = 3, .sizes = {cb, cb, 13}};
+    kt_buf *sins[1] = {&y}, *souts[3] = {&s0, &s1, &s2};
+    assert_int_equal(kt_run(OA_KOP_SPLIT, &bsp, 1, sins, 0, 3, souts, 1), OA_OK);
+    kt_buf p0 = kt_plain_from_blocked(&s0), p1 = kt_plain_from_blocked(&s1), p2 = kt_plain_from_blocked(&s2);
+    for (int64_t i = 0; i < oa_ktensor_numel(&p0.d); i++) {
+        int64_t idx[4];
+        unravel(&p0.d, i, idx);
+        assert_true(kt_get(&p0, i) == kt_get(&a, ravel(&da, idx)));
+        idx[1] += cb;
+        assert_true(kt_get(&p1, i) == kt_get(&a, ravel(&da, idx)));
+    }
+    for (int64_t i = 0; i < oa_ktensor_numel(&p2.d); i++) {
+        assert_true(kt_get(&p2, i) == kt_get(&b, i));
+    }
+    /* an NCHWc split whose first output ends inside a block is refused */
+    oa_ksplit_params bad = {.axis = 1, .n_sizes = 2, .sizes = {cb - 1, cb + 14}};
+    oa_ktensor outd[2];
+    kt_expect_fail(oa_kernel_infer(OA_KOP_SPLIT, &bad, 1, &y.d, 2, outd), OA_E_PARAM, "NCHWc split inside a block");
+    kt_free(&p0);
+    kt_free(&p1);
+    kt_free(&p2);
+    kt_free(&s0);
+    kt_free(&s1);
+    kt_free(&s2);
     free(ref);
     kt_free(&a);
     kt_free(&b);

@@ -774,6 +774,86 @@ static void layout_nchwc(void **state)
 }
 
 /*
+ * Layout: a Split along the channels inside a conv chain runs blocked when every output
+ * but the last has a multiple of 16 channels (YOLO's C2f: conv ─▶ Split ─▶ conv / Concat):
+ *
+ *   x ─▶ conv(40) ─▶ SplitVD(16, 16, 8) ─┬─ out 0 ─▶ relu ─▶ [TransData] ─▶ out
+ *                                        ├─ out 1 ─▶ [TransData] ─▶ softmax ─▶ out
+ *                                        └─ out 2 ─▶ [TransData] ─▶ out
+ * A split into 8 + 32 (an output not ending on a 16-channel boundary) stays plain:
+ * the conv's output goes back to NCHW in front of it.
+ */
+static oa_node *split_vd(oa_graph *g, const char *name, oa_node *x, const int64_t *sizes, uint32_t n)
+{
+    oa_node *sp = tu_op1(g, OA_OP_SPLIT_V_D, name, n, x);
+    EXPECT_OK(oa_node_set_int(sp, "split_dim", 1));
+    EXPECT_OK(oa_node_set_int(sp, "num_split", n));
+    EXPECT_OK(oa_node_set_list_int(sp, "size_splits", sizes, n));
+    return sp;
+}
+
+static void layout_nchwc_split(void **state)
+{
+    (void)state;
+    oa_graph *g = ct_graph();
+    oa_node *x = tu_data(g, "x", OA_DT_FLOAT, "1,3,4,4");
+    x->outputs[0].desc.format = OA_FORMAT_NCHW;
+    oa_node *conv = ct_conv(g, "conv", x, ct_f32(g, "w", "40,3,1,1", 0, 0.01f), NULL);
+    const int64_t sz[3] = {16, 16, 8};
+    oa_node *sp = split_vd(g, "split", conv, sz, 3);
+    oa_node *relu = tu_op1(g, OA_OP_RELU, "relu", 1, sp);
+    oa_node *sm = tu_opn(g, OA_OP_SOFTMAX_V2, "softmax", 1, 1, NULL, 0);
+    EXPECT_OK(oa_node_connect(sm, 0, sp, 1));
+    const int64_t ax = -1;
+    EXPECT_OK(oa_node_set_list_int(sm, "axes", &ax, 1));
+    oa_node *out = tu_opn(g, OA_OP_NET_OUTPUT, "Node_Output", 3, 3, NULL, 0);
+    EXPECT_OK(oa_node_connect(out, 0, relu, 0));
+    EXPECT_OK(oa_node_connect(out, 1, sm, 0));
+    EXPECT_OK(oa_node_connect(out, 2, sp, 2));
+    ct_infer(g);
+    EXPECT_DESC(sp, 2, "f32[1,8,4,4]");
+    size_t changed = 0;
+    EXPECT_OK(oa_pass_layout_nchwc(g, &changed));
+    EXPECT_OK(oa_graph_validate(g));
+    EXPECT_DESC(sp, 0, "f32[1,1,4,4,16]:NC1HWC0");
+    EXPECT_DESC(sp, 1, "f32[1,1,4,4,16]:NC1HWC0");
+    EXPECT_DESC(sp, 2, "f32[1,1,4,4,16]:NC1HWC0");
+    assert_int_equal(oa_node_output_desc(sp, 2)->origin_shape.dims[1], 8);
+    assert_ptr_equal(oa_node_input_src(sp, 0, NULL), conv); /* no TransData between conv and split */
+    assert_ptr_equal(oa_node_input_src(relu, 0, NULL), sp);
+    EXPECT_DESC(relu, 0, "f32[1,1,4,4,16]:NC1HWC0");
+    assert_int_equal(ct_count(g, OA_OP_TRANS_DATA), 3); /* relu's, output 1's and output 2's way back */
+    uint32_t si = 9;
+    oa_node *back1 = oa_node_input_src(sm, 0, &si);
+    assert_int_equal(back1->type, OA_OP_TRANS_DATA);
+    assert_int_equal(si, 0);
+    assert_ptr_equal(oa_node_input_src(back1, 0, &si), sp);
+    assert_int_equal(si, 1);
+    EXPECT_DESC(back1, 0, "f32[1,16,4,4]:NCHW");
+    oa_node *back2 = oa_node_input_src(oa_graph_output_node(g), 2, NULL);
+    assert_int_equal(back2->type, OA_OP_TRANS_DATA);
+    EXPECT_DESC(back2, 0, "f32[1,8,4,4]:NCHW");
+    oa_graph_destroy(g);
+
+    /* 8 + 32: the first output ends inside a block, so the split stays plain */
+    g = ct_graph();
+    x = tu_data(g, "x", OA_DT_FLOAT, "1,3,4,4");
+    x->outputs[0].desc.format = OA_FORMAT_NCHW;
+    conv = ct_conv(g, "conv", x, ct_f32(g, "w", "40,3,1,1", 0, 0.01f), NULL);
+    const int64_t sz2[2] = {8, 32};
+    sp = split_vd(g, "split", conv, sz2, 2);
+    out = tu_opn(g, OA_OP_NET_OUTPUT, "Node_Output", 2, 2, NULL, 0);
+    EXPECT_OK(oa_node_connect(out, 0, sp, 0));
+    EXPECT_OK(oa_node_connect(out, 1, sp, 1));
+    ct_infer(g);
+    EXPECT_OK(oa_pass_layout_nchwc(g, &changed));
+    EXPECT_OK(oa_graph_validate(g));
+    EXPECT_DESC(sp, 0, "f32[1,8,4,4]");
+    assert_int_equal(oa_node_input_src(sp, 0, NULL)->type, OA_OP_TRANS_DATA);
+    oa_graph_destroy(g);
+}
+
+/*
  * The pre-opset-17 LayerNorm decomposition over the last axis:
  *
  *   x[2,4,8] ─┬─▶ ReduceMean(-1) ─▶ Sub(x, ·) ─┬─▶ Pow(2) ─▶ ReduceMean(-1) ─▶ Add(eps) ─▶ Sqrt ─┐
@@ -992,6 +1072,7 @@ int main(void)
         cmocka_unit_test(dynamic_dims_fold_and_fuse),
         cmocka_unit_test(layernorm_recomposition),
         cmocka_unit_test(layout_nchwc),
+        cmocka_unit_test(layout_nchwc_split),
         cmocka_unit_test(classification),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
