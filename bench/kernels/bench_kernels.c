@@ -161,6 +161,7 @@ static void bench_gemm(void)
         {"small M=8", 1, 8, 768, 768, true},
         {"ResNet fc", 1, 1, 1000, 2048, true},
         {"square 1024", 1, 1024, 1024, 1024, true},
+        {"OCR rec CTC head", 1, 40, 6625, 120, true},
     };
     printf("\n### GEMM (GFLOP/s, f32)\n\n");
     printf("| shape | batch x M x N x K | openacl matmul 1T | 2T | oneDNN sgemm 1T | 2T | OpenBLAS 1T | 2T |\n");
