@@ -402,6 +402,30 @@ static void test_conv_wide_plain_entry(void **state)
 }
 
 /*
+ * Every shape x post-op chain x 1 and 2 threads with the path switch `env` on, then off (x in
+ * `mode`, as run_case); where `check`, the op's implementation name starts with `impl` exactly
+ * when the switch is on.
+ */
+static void run_path_on_off(const char *env, const char *impl, bool check, const conv_case *shapes, size_t n_shapes,
+                            const post_case *pcs, int n_pcs, int mode, uint64_t seed)
+{
+    for (int off = 0; off < 2; off++) {
+        setenv(env, off ? "0" : "1", 1);
+        for (size_t k = 0; k < n_shapes; k++) {
+            for (int i = 0; i < n_pcs; i++) {
+                for (int thr = 1; thr <= 2; thr++) {
+                    run_case(&shapes[k], &pcs[i], mode, thr, seed + k * 10 + (uint64_t)i);
+                    if (check) {
+                        assert_true((strncmp(kt_last_impl, impl, strlen(impl)) == 0) == (off == 0));
+                    }
+                }
+            }
+        }
+    }
+    unsetenv(env);
+}
+
+/*
  * Stem convs (a plain x with at most 4 channels into an NCHWc chain: RGB first convs) through
  * the tier's own kernel (conv_stem.c) against the double reference: kernel sizes and strides of
  * real stems, planes narrower than and off the 8-pixel register block (every border case),
@@ -432,20 +456,7 @@ static void test_conv_stem(void **state)
     static const conv_case wide = {1, 3, 30, 29, 64, 7, 7, 2, 2, 3, 3, 3, 3, 1, 1, 1, true, false, 0, 0};
     run_case(&wide, &pcs[1], 2, 1, 949);
     assert_true(strncmp(kt_last_impl, "stem", 4) != 0);
-    for (int off = 0; off < 2; off++) {
-        setenv("OPENACL_CONV_STEM", off ? "0" : "1", 1);
-        for (size_t k = 0; k < sizeof(shapes) / sizeof(shapes[0]); k++) {
-            for (int i = 0; i < 3; i++) {
-                for (int thr = 1; thr <= 2; thr++) {
-                    run_case(&shapes[k], &pcs[i], 2, thr, 950 + k * 10 + (uint64_t)i);
-                    if (has) {
-                        assert_true((strncmp(kt_last_impl, "stem", 4) == 0) == (off == 0));
-                    }
-                }
-            }
-        }
-    }
-    unsetenv("OPENACL_CONV_STEM");
+    run_path_on_off("OPENACL_CONV_STEM", "stem", has, shapes, sizeof(shapes) / sizeof(shapes[0]), pcs, 3, 2, 950);
 }
 
 /*
@@ -479,20 +490,8 @@ static void test_conv_nhwc_stride2(void **state)
     res.post.ops[1].act = OA_KACT_RELU;
     pcs[1] = res;
     pcs[2] = post_act(OA_KACT_HARDSWISH, 0, 0);
-    for (int off = 0; off < 2; off++) {
-        setenv("OPENACL_CONV_NHWC", off ? "0" : "1", 1);
-        for (size_t k = 0; k < sizeof(shapes) / sizeof(shapes[0]); k++) {
-            for (int i = 0; i < 3; i++) {
-                for (int thr = 1; thr <= 2; thr++) {
-                    run_case(&shapes[k], &pcs[i], 1, thr, 900 + k * 10 + (uint64_t)i);
-                    if (expect) {
-                        assert_string_equal(kt_last_impl, off ? "onednn" : "onednn-nhwc");
-                    }
-                }
-            }
-        }
-    }
-    unsetenv("OPENACL_CONV_NHWC");
+    run_path_on_off("OPENACL_CONV_NHWC", "onednn-nhwc", expect, shapes, sizeof(shapes) / sizeof(shapes[0]), pcs, 3, 1,
+                    900);
 }
 
 /*

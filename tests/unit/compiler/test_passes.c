@@ -727,13 +727,24 @@ static void dynamic_dims_fold_and_fuse(void **state)
  * The first conv reads x plain and writes blocked (out_nchwc); a chain
  * without a conv (relu2 on a Data) stays plain.
  */
+/* A new graph whose NCHW input x (xshape) feeds a 1x1 conv with weights of wshape; *xout gets x. */
+static oa_node *conv_on_nchw_input(oa_graph **g, const char *xshape, const char *wshape, oa_node **xout)
+{
+    *g = ct_graph();
+    oa_node *x = tu_data(*g, "x", OA_DT_FLOAT, xshape);
+    x->outputs[0].desc.format = OA_FORMAT_NCHW;
+    if (xout != NULL) {
+        *xout = x;
+    }
+    return ct_conv(*g, "conv", x, ct_f32(*g, "w", wshape, 0, 0.01f), NULL);
+}
+
 static void layout_nchwc(void **state)
 {
     (void)state;
-    oa_graph *g = ct_graph();
-    oa_node *x = tu_data(g, "x", OA_DT_FLOAT, "1,20,4,4");
-    x->outputs[0].desc.format = OA_FORMAT_NCHW;
-    oa_node *conv = ct_conv(g, "conv", x, ct_f32(g, "w", "24,20,1,1", 0, 0.01f), NULL);
+    oa_graph *g;
+    oa_node *x;
+    oa_node *conv = conv_on_nchw_input(&g, "1,20,4,4", "24,20,1,1", &x);
     oa_node *relu = tu_op1(g, OA_OP_RELU, "relu", 1, conv);
     oa_node *pool = tu_op1(g, OA_OP_MAX_POOL_V3, "pool", 1, relu);
     const int64_t k[4] = {1, 1, 2, 2}, p0[4] = {0, 0, 0, 0};
@@ -795,10 +806,8 @@ static oa_node *split_vd(oa_graph *g, const char *name, oa_node *x, const int64_
 static void layout_nchwc_split(void **state)
 {
     (void)state;
-    oa_graph *g = ct_graph();
-    oa_node *x = tu_data(g, "x", OA_DT_FLOAT, "1,3,4,4");
-    x->outputs[0].desc.format = OA_FORMAT_NCHW;
-    oa_node *conv = ct_conv(g, "conv", x, ct_f32(g, "w", "40,3,1,1", 0, 0.01f), NULL);
+    oa_graph *g;
+    oa_node *conv = conv_on_nchw_input(&g, "1,3,4,4", "40,3,1,1", NULL);
     const int64_t sz[3] = {16, 16, 8};
     oa_node *sp = split_vd(g, "split", conv, sz, 3);
     oa_node *relu = tu_op1(g, OA_OP_RELU, "relu", 1, sp);
@@ -836,10 +845,7 @@ static void layout_nchwc_split(void **state)
     oa_graph_destroy(g);
 
     /* 8 + 32: the first output ends inside a block, so the split stays plain */
-    g = ct_graph();
-    x = tu_data(g, "x", OA_DT_FLOAT, "1,3,4,4");
-    x->outputs[0].desc.format = OA_FORMAT_NCHW;
-    conv = ct_conv(g, "conv", x, ct_f32(g, "w", "40,3,1,1", 0, 0.01f), NULL);
+    conv = conv_on_nchw_input(&g, "1,3,4,4", "40,3,1,1", NULL);
     const int64_t sz2[2] = {8, 32};
     sp = split_vd(g, "split", conv, sz2, 2);
     out = tu_opn(g, OA_OP_NET_OUTPUT, "Node_Output", 2, 2, NULL, 0);
