@@ -159,7 +159,9 @@ void oa_v1_prof_print(const oa_v1_program *p)
                     (double)fam[f] / runs / 1e6, 100.0 * (double)fam[f] / (double)(total ? total : 1));
         }
     }
-    for (size_t k = 0; k < p->prog.n_tasks && k < 25; k++) {
+    const long v = oa_env_long("OPENACL_V1_PROFILE", 1); /* 1: the 25 slowest tasks, N > 1: the N slowest */
+    const size_t rows = v > 1 ? (size_t)v : 25;
+    for (size_t k = 0; k < p->prog.n_tasks && k < rows; k++) {
         const size_t i = (size_t)(order[k] - p->prof_ns);
         const v1_task *t = &p->prog.tasks[i];
         char dims[96] = "";
