@@ -470,11 +470,12 @@ static oa_status setup_dnnl_layout(conv_state *s, const float *wf)
 }
 
 /*
- * Stride-2 3x3 convs of NCHWc chains on AVX-512 CPUs, from 256 input
- * channels, run oneDNN's brgemm kernels on NHWC copies of x and y: with the
- * weights coming from memory, as in a model, its blocked direct kernel reaches
- * 128-190 GFLOP/s on ResNet-50's two widest downsampling 3x3s, brgemm 170-240;
- * at 128 channels there is no gain (bench/KERNELS.md "NHWC for stride-2 3x3").
+ * 3x3 convs of NCHWc chains on AVX-512 CPUs, from 256 input channels, that
+ * reach oneDNN (stride 2, or stride 1 where Winograd does not take them:
+ * ResNet's 7x7 x 512) run its brgemm kernels on NHWC copies of x and y: with
+ * the weights coming from memory, as in a model, its blocked direct kernel
+ * reaches 128-190 GFLOP/s on ResNet-50's widest 3x3s, brgemm 170-240; at 128
+ * channels there is no gain (bench/KERNELS.md "NHWC for stride-2 3x3").
  * Whole 16-channel blocks only (the copies are block moves), fp32, and no
  * residual for oneDNN's sum (it would need an NHWC residual: our epilogue adds
  * it); OPENACL_CONV_NHWC=0 turns it off.
@@ -483,8 +484,9 @@ static bool nhwc_eligible(const conv_state *s)
 {
     const geom *g = &s->g;
     return g->blocked && !g->xpl && !g->transpose && g->g == 1 && !s->bf16 && oa_kernels_block() == 16 &&
-           oa_kisa_level() >= 2 && g->kh == 3 && g->kw == 3 && g->sh == 2 && g->sw == 2 && g->dh == 1 && g->dw == 1 &&
-           g->ic % 16 == 0 && g->oc % 16 == 0 && g->ic >= 256 && oa_env_long("OPENACL_CONV_NHWC", 1) != 0;
+           oa_kisa_level() >= 2 && g->kh == 3 && g->kw == 3 && (g->sh == 1 || g->sh == 2) && g->sw == g->sh &&
+           g->dh == 1 && g->dw == 1 && g->ic % 16 == 0 && g->oc % 16 == 0 && g->ic >= 256 &&
+           oa_env_long("OPENACL_CONV_NHWC", 1) != 0;
 }
 
 /* NCHW ops first try blocked primitives behind reorders (oneDNN's direct JIT

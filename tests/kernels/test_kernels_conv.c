@@ -460,8 +460,9 @@ static void test_conv_stem(void **state)
 }
 
 /*
- * Stride-2 3x3 convs of NCHWc chains on AVX-512 CPUs (ResNet's downsampling 3x3s): oneDNN's
- * brgemm kernels on NHWC copies of x and y (conv.c nhwc_eligible), against the double
+ * Wide 3x3 convs of NCHWc chains on AVX-512 CPUs (ResNet's downsampling 3x3s, and its stride-1
+ * 7x7 x 512 ones that Winograd leaves): oneDNN's brgemm kernels on NHWC copies of x and y
+ * (conv.c nhwc_eligible), against the double
  * reference: odd planes, batches, several output slices (two threads), a residual add and an
  * activation left to our epilogue; OPENACL_CONV_NHWC=0 takes the blocked direct kernel.
  */
@@ -479,6 +480,7 @@ static void test_conv_nhwc_stride2(void **state)
         {1, 256, 9, 11, 48, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0},
         {2, 272, 8, 8, 32, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1, false, false, 0, 0},
         {1, 256, 14, 14, 96, 3, 3, 2, 2, 0, 1, 0, 1, 1, 1, 1, true, false, 0, 0}, /* asymmetric padding */
+        {1, 256, 5, 5, 48, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0},   /* stride 1, under Winograd's 6x6 */
     };
     post_case pcs[3];
     pcs[0] = post_act(OA_KACT_RELU, 0, 0);
