@@ -70,6 +70,7 @@ typedef struct conv_state {
     int64_t wsplit; /* tasks per chunk: output-channel parts (few chunks, several threads) */
     size_t wslot;   /* workspace bytes per thread */
     bool winline;   /* post-ops all done by the output transform */
+    bool wact_rows; /* activations only, some not ReLU: run on each tile's rows of y once a block is written */
     bool win16;     /* input transform on whole 16-channel blocks (AVX-512, block 16) */
     oa_kwino_post wpost;
     /* bf16 compute (docs/precision.md): bf16 weights and src descs; the primitives read

@@ -161,8 +161,11 @@ oa_status oa_conv_wino_setup(oa_kop *op, conv_state *s, const float *wf, int m)
         op->ws_size += sizeof(float) * (size_t)(g->n * icp * g->ih * g->iw);
     }
     /* ReLU and residual adds run inside the output transform; any other activation
-     * makes the whole chain run on the written rows instead */
+     * makes the whole chain run on the written rows instead: on y's rows of a tile once
+     * a whole block is written when the chain has no residual (YOLO's SiLU), else on a
+     * copy of each 8-channel half (a residual may alias y); bench/KERNELS.md "Winograd with SiLU" */
     s->winline = true;
+    s->wact_rows = false;
     s->wpost.n = s->post.n;
     for (int k = 0, r = 0; k < s->post.n; k++) {
         const oa_kpost *p = &s->post.ops[k];
@@ -179,6 +182,10 @@ oa_status oa_conv_wino_setup(oa_kop *op, conv_state *s, const float *wf, int m)
     }
     if (!s->winline) {
         s->wpost.n = 0;
+        s->wact_rows = true;
+        for (int k = 0; k < s->post.n; k++) {
+            s->wact_rows &= s->post.ops[k].kind != OA_KPOST_ADD;
+        }
     }
     s->wm = m;
     s->win16 = oa_kisa_level() >= 2 && oa_kernels_block() == 16 && oa_env_long("OPENACL_WINO_IN16", 1) != 0;
@@ -291,9 +298,20 @@ static void wino_worker(void *vctx, size_t tid, size_t b, size_t e)
                     }
                     continue;
                 }
-                if (s->winline) {
+                if (s->winline || s->wact_rows) { /* (wact_rows: bias only here, wpost.n is 0) */
                     oa_kwino_out_avx2(m, M + (cb * C + i) * 8, ocb * C * 8, s->wbias + cb * 8, y, g->ow, blk, nr,
                                       nc, &s->wpost, res);
+                    if (s->wact_rows && ((cb + 1) * 8 % blk == 0 || cb + 1 >= b1 || cb + 1 >= ocr)) {
+                        /* the block's last real half is written: its nc pixels x blk lanes per row are
+                         * contiguous (lanes past oc are zeroed below or by their padding group after this) */
+                        float *yb = c->y + ((n * (ocp / blk) + cb * 8 / blk) * ohw + oy * g->ow + ox) * blk;
+                        for (int r = 0; r < nr; r++) {
+                            for (int k = 0; k < s->post.n; k++) {
+                                const oa_kpost *p = &s->post.ops[k];
+                                oa_kact_apply(p->act, p->alpha, p->beta, yb + r * g->ow * blk, (size_t)(nc * blk));
+                            }
+                        }
+                    }
                 } else { /* the chain on a copy: a residual may alias y */
                     float tmp[4 * 4 * 8];
                     oa_kwino_out_avx2(m, M + (cb * C + i) * 8, ocb * C * 8, s->wbias + cb * 8, tmp, m, 8, nr, nc,

@@ -542,7 +542,8 @@ static void test_conv_deconv2x2_direct(void **state)
  * OPENACL_WINOGRAD against the double reference, over odd sizes, partial
  * tiles, asymmetric padding, channel counts off the block, batches, chunks
  * shared by threads, and the post-op chains (ReLU/adds in the transform,
- * other activations on the written rows).
+ * other activations on y's rows once a block is written, or with a residual
+ * on a copy).
  */
 static void test_conv_winograd(void **state)
 {
@@ -561,10 +562,11 @@ static void test_conv_winograd(void **state)
         {1, 64, 29, 30, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0},
         {1, 3, 3, 5, 5, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0},
     };
-    post_case pcs[5];
+    post_case pcs[6];
     int n = 0;
     pcs[n++] = post_none();
     pcs[n++] = post_act(OA_KACT_RELU, 0, 0);
+    pcs[n++] = post_act(OA_KACT_SIGMOID, 0, 0); /* run on y's rows per block; sigmoid(0) != 0 in the padding lanes */
     post_case res = post_none(); /* ResNet: conv + BN + add + relu */
     res.fold_bn = true;
     res.post.n = 2;
