@@ -983,6 +983,19 @@ static void nhwc_task(void *vctx, size_t tid, size_t b, size_t e)
     }
 }
 
+/* The slice's primitive on x and y with thread tid's scratchpad; false (and c->err set) when it failed. */
+static bool slice_exec(conv_ctx *c, slice *sl, size_t tid, const void *x, float *y)
+{
+    const dnnl_memory_desc_t *mds[5] = {&sl->src_md, &sl->wei_md, &sl->bias_md, &sl->dst_md, &sl->scr_md};
+    void *ptrs[5] = {(void *)(uintptr_t)x, sl->wei, c->s->bias + sl->c0, y, c->ws + tid * c->ws_slot};
+    const int kinds[5] = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_BIAS, DNNL_ARG_DST, DNNL_ARG_SCRATCHPAD};
+    if (oa_dnnl_exec_kept(&sl->args, sl->prim, sl->scratch ? 5 : 4, kinds, mds, ptrs) != OA_OK) {
+        atomic_store(&c->err, 1);
+        return false;
+    }
+    return true;
+}
+
 /* One slice of an NHWC conv (image n): the primitive writes the slice's channels as dense NHWC
  * in the workspace; they go to y's blocks [c0/16, c1/16) while in cache, then our epilogue. */
 static void nhwc_slice(conv_ctx *c, slice *sl, int64_t n, size_t tid)
@@ -991,12 +1004,7 @@ static void nhwc_slice(conv_ctx *c, slice *sl, int64_t n, size_t tid)
     const geom *g = &s->g;
     const int64_t ohw = g->oh * g->ow, soc = sl->c1 - sl->c0;
     float *ys = c->yb + n * g->oc * ohw + sl->c0 * ohw;
-    const dnnl_memory_desc_t *mds[5] = {&sl->src_md, &sl->wei_md, &sl->bias_md, &sl->dst_md, &sl->scr_md};
-    void *ptrs[5] = {c->xb + n * g->ic * g->ih * g->iw, sl->wei, s->bias + sl->c0, ys,
-                     c->ws + tid * c->ws_slot};
-    int kinds[5] = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_BIAS, DNNL_ARG_DST, DNNL_ARG_SCRATCHPAD};
-    if (oa_dnnl_exec_kept(&sl->args, sl->prim, sl->scratch ? 5 : 4, kinds, mds, ptrs) != OA_OK) {
-        atomic_store(&c->err, 1);
+    if (!slice_exec(c, sl, tid, c->xb + n * g->ic * g->ih * g->iw, ys)) {
         return;
     }
     const int64_t ocb = g->oc / 16;
@@ -1047,12 +1055,7 @@ static void conv_dnnl_worker(void *vctx, size_t tid, size_t b, size_t e)
                 memcpy(y, r, sizeof(float) * (size_t)((e1 - sl->c0) * ohw));
             }
         }
-        const dnnl_memory_desc_t *mds[5] = {&sl->src_md, &sl->wei_md, &sl->bias_md, &sl->dst_md, &sl->scr_md};
-        void *ptrs[5] = {(void *)(uintptr_t)xsrc, sl->wei, s->bias + sl->c0, y, c->ws + tid * c->ws_slot};
-        int kinds[5] = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_BIAS, DNNL_ARG_DST, DNNL_ARG_SCRATCHPAD};
-        if (oa_dnnl_exec_kept(&sl->args, sl->prim, sl->scratch ? 5 : 4, kinds, mds, ptrs) != OA_OK) {
-            atomic_store(&c->err, 1);
-        }
+        (void)slice_exec(c, sl, tid, xsrc, y);
         int from = s->post_from;
         if (g->iblk) { /* back to NCHW while the slice is in cache; a residual add that
                         * comes next is done here (the residual may alias y) */

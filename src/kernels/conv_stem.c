@@ -102,7 +102,7 @@ oa_status oa_conv_stem_run(const conv_state *s, const void *x, void *y, oa_threa
 {
     const geom *g = &s->g;
     stem_ctx c = {s, x, y};
-    const int64_t per_row = g->ow * ((g->oc + 15) / 16) * 16 * g->ic * g->kh * g->kw; /* MACs */
+    const int64_t per_row = g->ow * oa_kc_padded(g->oc) * g->ic * g->kh * g->kw; /* MACs */
     oa_threadpool_parallel_for(pool, (size_t)(g->n * g->oh), (size_t)(OA_KGRAIN_ELEMS * 8 / (per_row + 1) + 1),
                                stem_task, &c);
     return OA_OK;
