@@ -519,6 +519,7 @@ static void bench_ew(void)
         {"MaxPool 3x3 s2", OA_KOP_POOL, 1, {1, 64, 112, 112}, OA_KLAYOUT_PLAIN},
         {"MaxPool 3x3 s2", OA_KOP_POOL, 1, {1, 64, 112, 112}, OA_KLAYOUT_NCHWC},
         {"Softmax last axis", OA_KOP_SOFTMAX, 0, {12, 128, 128, 1}, OA_KLAYOUT_PLAIN},
+        {"Softmax (OCR rec CTC head)", OA_KOP_SOFTMAX, 0, {1, 40, 6625, 1}, OA_KLAYOUT_PLAIN},
         {"LayerNorm 768", OA_KOP_LAYERNORM, 0, {1, 128, 768, 1}, OA_KLAYOUT_PLAIN},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

@@ -14,6 +14,16 @@
 OA_MUST_CHECK oa_status oa_mem_plan_build(oa_graph *root, bool no_reuse, oa_mem_plan **out);
 void oa_mem_plan_destroy(oa_mem_plan *p);
 
+/*
+ * Where input `slot` of Concat n starts inside n's output, in bytes, when the
+ * inputs lie back to back there (docs/memory.md "Concat in place"): a
+ * ConcatD / ConcatV2D whose dims before the axis are all 1 (NC1HWC0: N == 1,
+ * and every input before `slot` holds whole 16-channel blocks), static
+ * inputs, and an offset that is a multiple of OA_PLANNER_ALIGN. False
+ * otherwise.
+ */
+bool oa_mem_concat_slot_offset(const oa_node *n, uint32_t slot, size_t *off);
+
 /* ---- io_adjust.c ---- */
 
 /* --out_nodes: NetOutput inputs become the listed node outputs. */

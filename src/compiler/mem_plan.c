@@ -15,6 +15,13 @@
  * straight into the owner's outputs. Sizes of subgraphs are measured by
  * planning them once without committing, then the frames are committed top
  * down (the planner is deterministic, so both runs agree).
+ *
+ * Concat in place (docs/memory.md): an input of a Concat whose inputs lie
+ * back to back in its output is pinned inside that output, at its offset
+ * there, together with the values a view op (Reshape, Squeeze, ...) made it
+ * from; the producers then write straight into the Concat's output and the
+ * Concat kernel finds nothing to copy. The output carries the lifetimes of
+ * its parts.
  */
 #define OA_LOG_MODULE "GE"
 #include <stdlib.h>
@@ -43,6 +50,55 @@ static bool is_weight(const oa_node *n)
     return n->type == OA_OP_CONST || n->type == OA_OP_CONSTANT || n->type == OA_OP_FILE_CONSTANT;
 }
 
+/* The output desc behind input slot s of n (the producer's), or NULL. */
+static const oa_tensor_desc *input_desc(const oa_node *n, uint32_t s)
+{
+    uint32_t si;
+    const oa_node *src = oa_node_input_src(n, s, &si);
+    return src != NULL && si < src->num_outputs ? &src->outputs[si].desc : NULL;
+}
+
+bool oa_mem_concat_slot_offset(const oa_node *n, uint32_t slot, size_t *off)
+{
+    int64_t axis = 0;
+    if ((n->type != OA_OP_CONCAT_D && n->type != OA_OP_CONCAT_V2_D) || n->num_outputs != 1 ||
+        slot >= n->num_inputs ||
+        (!oa_attrs_get_int(&n->attrs, "concat_dim", &axis) && !oa_attrs_get_int(&n->attrs, "axis", &axis))) {
+        return false;
+    }
+    const oa_tensor_desc *y = &n->outputs[0].desc;
+    const bool blocked = y->format == OA_FORMAT_NC1HWC0;
+    /* NC1HWC0: the axis is C of the origin NCHW shape, which is C1 of the 5-D one */
+    const int32_t rank = blocked ? 4 : y->shape.rank;
+    if (rank <= 0 || rank > OA_MAX_RANK || axis < -rank || axis >= rank) {
+        return false;
+    }
+    axis = axis < 0 ? axis + rank : axis;
+    if (blocked && (axis != 1 || y->shape.rank != 5 || !y->origin_shape_set || y->origin_shape.rank != 4)) {
+        return false;
+    }
+    for (int64_t d = 0; d < axis; d++) {
+        if (y->shape.dims[d] != 1) {
+            return false; /* several outer rows: the inputs interleave */
+        }
+    }
+    size_t at = 0;
+    for (uint32_t i = 0; i < slot; i++) {
+        const oa_tensor_desc *d = input_desc(n, i);
+        size_t b;
+        if (d == NULL || d->dtype != y->dtype || (d->format == OA_FORMAT_NC1HWC0) != blocked || !oa_desc_bytes(d, &b) ||
+            (blocked && (!d->origin_shape_set || d->origin_shape.rank != 4 || d->origin_shape.dims[1] % 16 != 0)) ||
+            !oa_add_size(at, b, &at)) {
+            return false;
+        }
+    }
+    if (at % OA_PLANNER_ALIGN != 0) {
+        return false;
+    }
+    *off = at;
+    return true;
+}
+
 /* ------------------------------------------------------------------------ */
 
 /* How a graph's tensors relate to its owner. */
@@ -57,11 +113,19 @@ typedef struct val {
     int32_t out;     /* output index, -1 for the workspace of a control-flow node */
 } val;
 
+/* A value that lies inside another one (Concat in place). */
+typedef struct pin {
+    const oa_node *node; /* the value it lies in: output `out` of node; NULL: not pinned */
+    uint32_t out;
+    size_t at;           /* bytes from that value's start */
+} pin;
+
 typedef struct gplan {
     oa_node **order;
     size_t count;
     val *vals;
     oa_plan_value *pv;
+    pin *pins;
     size_t *off;
     size_t nv;
     size_t total;
@@ -73,6 +137,7 @@ static void gplan_free(gplan *p)
     free(p->order);
     free(p->vals);
     free(p->pv);
+    free(p->pins);
     free(p->off);
     memset(p, 0, sizeof(*p));
 }
@@ -191,6 +256,80 @@ static int32_t inplace_candidate(const gplan *p, const oa_node *n, size_t size)
     return -1;
 }
 
+/* Does another input slot of n than s read the same value? */
+static bool read_twice(const oa_node *n, uint32_t s)
+{
+    uint32_t si, sj;
+    const oa_node *a = oa_node_input_src(n, s, &si);
+    for (uint32_t j = 0; j < n->num_inputs; j++) {
+        if (j != s && oa_node_input_src(n, j, &sj) == a && sj == si) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/*
+ * Concat in place: pins each input of a back-to-back Concat (and, through
+ * view ops, the single-use values it is a view of) inside the Concat's
+ * output when the output has memory of this frame or is a model output
+ * (zero-copy slot). Pinned values get size 0 for the planner; the value
+ * they end up inside takes their lifetimes. Called before the in-place
+ * candidates are chosen.
+ */
+static void pin_concat_parts(gplan *p, frame_kind fk)
+{
+    for (size_t i = 0; i < p->count; i++) {
+        const oa_node *n = p->order[i];
+        size_t at;
+        if (!oa_mem_concat_slot_offset(n, 0, &at) ||
+            !(find_val(p, n, 0) >= 0 || (fk == FRAME_ROOT && oa_cp_is_graph_output(n, 0)))) {
+            continue;
+        }
+        for (uint32_t s = 0; s < n->num_inputs && oa_mem_concat_slot_offset(n, s, &at); s++) {
+            uint32_t si;
+            const oa_node *src = oa_node_input_src(n, s, &si);
+            int32_t v = src != NULL ? find_val(p, src, (int32_t)si) : -1;
+            if (v < 0 || p->pins[v].node != NULL || p->pv[v].size == 0 || read_twice(n, s)) {
+                continue;
+            }
+            p->pins[v] = (pin){n, 0, at};
+            /* y = view(x), x read only there: x's bytes are y's */
+            while ((oa_op_flags(src->type) & OA_OPF_VIEW) && src->num_inputs >= 1 && src->num_outputs == 1) {
+                uint32_t xi;
+                const oa_node *x = oa_node_input_src(src, 0, &xi);
+                int32_t vx = x != NULL ? find_val(p, x, (int32_t)xi) : -1;
+                if (vx < 0 || p->pins[vx].node != NULL || oa_cp_num_uses(x, xi) != 1 ||
+                    p->pv[vx].size != p->pv[v].size || x->type == OA_OP_DATA) {
+                    break;
+                }
+                p->pins[vx] = (pin){src, 0, 0};
+                src = x;
+                v = vx;
+            }
+        }
+    }
+    /* the outermost planned value holds every lifetime of what lies in it */
+    for (size_t v = 0; v < p->nv; v++) {
+        if (p->pins[v].node == NULL) {
+            continue;
+        }
+        int32_t r = (int32_t)v;
+        while (r >= 0 && p->pins[r].node != NULL) {
+            r = find_val(p, p->pins[r].node, (int32_t)p->pins[r].out);
+        }
+        if (r >= 0) {
+            p->pv[r].first_use = OA_MIN(p->pv[r].first_use, p->pv[v].first_use);
+            p->pv[r].last_use = OA_MAX(p->pv[r].last_use, p->pv[v].last_use);
+        }
+    }
+    for (size_t v = 0; v < p->nv; v++) {
+        if (p->pins[v].node != NULL) {
+            p->pv[v].size = 0;
+        }
+    }
+}
+
 /*
  * Plans graph g in frame kind fk: fills p (values, offsets, total). Uses
  * node->mark as scratch (1 + index of the node's first value, 0 = none).
@@ -209,9 +348,10 @@ static oa_status plan_frame(oa_mem_plan *plan, oa_graph *g, frame_kind fk, gplan
     }
     p->vals = malloc((cap ? cap : 1) * sizeof(val));
     p->pv = malloc((cap ? cap : 1) * sizeof(oa_plan_value));
+    p->pins = calloc(cap ? cap : 1, sizeof(pin));
     p->off = malloc((cap ? cap : 1) * sizeof(size_t));
     int32_t *step = malloc((p->count ? p->count : 1) * sizeof(int32_t));
-    if (p->vals == NULL || p->pv == NULL || p->off == NULL || step == NULL) {
+    if (p->vals == NULL || p->pv == NULL || p->pins == NULL || p->off == NULL || step == NULL) {
         free(step);
         return OA_FAIL(OA_E_NOMEM, "out of memory planning graph %s", oa_graph_name(g));
     }
@@ -282,9 +422,13 @@ static oa_status plan_frame(oa_mem_plan *plan, oa_graph *g, frame_kind fk, gplan
     for (size_t v = p->nv; v-- > 0;) {
         p->vals[v].node->mark = (uint32_t)v + 1;
     }
+    if (st == OA_OK && !plan->no_reuse) {
+        pin_concat_parts(p, fk);
+    }
     for (size_t v = 0; v < p->nv && st == OA_OK && !plan->no_reuse; v++) {
-        if (p->vals[v].out == 0) {
-            p->pv[v].inplace_candidate = inplace_candidate(p, p->vals[v].node, p->pv[v].size);
+        if (p->vals[v].out == 0 && p->pins[v].node == NULL) {
+            int32_t c = inplace_candidate(p, p->vals[v].node, p->pv[v].size);
+            p->pv[v].inplace_candidate = c >= 0 && p->pins[c].node != NULL ? -1 : c;
         }
     }
     free(step);
@@ -428,6 +572,21 @@ static oa_status commit_frame(oa_mem_plan *plan, oa_graph *g, frame_kind fk, int
             r->workspace = base + (int64_t)p.off[w];
             r->workspace_size = (int64_t)p.pv[w].size;
         }
+    }
+    /* Pinned values: inside what they are pinned to, which comes later in the
+     * schedule (so it is final when walking the values backwards). */
+    for (size_t v = p.nv; v-- > 0 && st == OA_OK;) {
+        const pin *pn = &p.pins[v];
+        if (pn->node == NULL) {
+            continue;
+        }
+        const int64_t at = plan->nodes[pn->node->id].output[pn->out];
+        if (at < 0) {
+            st = OA_FAIL(OA_E_INTERNAL, "plan: %s lies in %s, which has no memory", p.vals[v].node->name,
+                         pn->node->name);
+            break;
+        }
+        plan->nodes[p.vals[v].node->id].output[p.vals[v].out] = at + (int64_t)pn->at;
     }
     /* Inputs: what each slot reads. */
     for (size_t i = 0; i < p.count && st == OA_OK; i++) {

@@ -17,6 +17,7 @@ typedef struct tens {
     uint32_t k;
     int64_t off, size;
     int32_t first, last;
+    bool io; /* a model input or output of the root graph */
 } tens;
 
 static size_t find(size_t *parent, size_t x)
@@ -78,13 +79,7 @@ static oa_status check_graph(const oa_compiled_model *cm, const oa_graph *g, con
             }
             bool result = oa_cp_is_graph_output(n, k);
             if (owner == NULL) {
-                bool io = n->type == OA_OP_DATA || result;
-                bool in_zc = off >= p->zero_copy_offset;
-                if (io != in_zc && size > 0) {
-                    st = OA_FAIL(OA_E_INTERNAL, "plan check: %s output %u at %lld is %s the zero-copy region", n->name,
-                                 k, (long long)off, in_zc ? "inside" : "outside");
-                    break;
-                }
+                /* the zero-copy region is checked below, once Concat parts are known */
             } else if (orec != NULL && owner->type != OA_OP_WHILE && n->type != OA_OP_DATA && !result && size > 0 &&
                        (off < orec->workspace || off + (int64_t)size > orec->workspace + orec->workspace_size)) {
                 st = OA_FAIL(OA_E_INTERNAL, "plan check: %s output %u at %lld is outside the region of %s", n->name, k,
@@ -103,7 +98,8 @@ static oa_status check_graph(const oa_compiled_model *cm, const oa_graph *g, con
                 last = OA_MAX(last, (int32_t)u[j].node->mark);
             }
             free(u);
-            t[nt] = (tens){n, k, off, (int64_t)size, n->type == OA_OP_DATA ? 0 : (int32_t)n->mark, last};
+            t[nt] = (tens){n, k, off, (int64_t)size, n->type == OA_OP_DATA ? 0 : (int32_t)n->mark, last,
+                           owner == NULL && (n->type == OA_OP_DATA || result)};
             parent[nt] = nt;
             nt++;
         }
@@ -118,6 +114,35 @@ static oa_status check_graph(const oa_compiled_model *cm, const oa_graph *g, con
             if (reader == t[b].n || (t[a].n->type == OA_OP_DATA && t[b].n->type == OA_OP_DATA)) {
                 parent[find(parent, a)] = find(parent, b);
             }
+        }
+    }
+    /* Concat in place: an input that lies inside the Concat's output, where the Concat puts it. */
+    for (size_t c = 0; c < nt && st == OA_OK; c++) {
+        for (uint32_t s = 0; s < t[c].n->num_inputs; s++) {
+            size_t at;
+            uint32_t si;
+            const oa_node *src = oa_node_input_src(t[c].n, s, &si);
+            if (!oa_mem_concat_slot_offset(t[c].n, s, &at)) {
+                continue;
+            }
+            for (size_t a = 0; a < nt; a++) {
+                if (t[a].n == src && t[a].k == si && t[a].off == t[c].off + (int64_t)at &&
+                    t[a].off + t[a].size <= t[c].off + t[c].size) {
+                    parent[find(parent, a)] = find(parent, c);
+                }
+            }
+        }
+    }
+    /* Root graph: model inputs and outputs (and what lies in them) are in the zero-copy region, the rest is not. */
+    for (size_t a = 0; a < nt && st == OA_OK && owner == NULL; a++) {
+        bool io = t[a].io;
+        for (size_t b = 0; b < nt && !io; b++) {
+            io = t[b].io && t[b].n->type != OA_OP_DATA && find(parent, a) == find(parent, b);
+        }
+        bool in_zc = t[a].off >= p->zero_copy_offset;
+        if (io != in_zc && t[a].size > 0) {
+            st = OA_FAIL(OA_E_INTERNAL, "plan check: %s output %u at %lld is %s the zero-copy region", t[a].n->name,
+                         t[a].k, (long long)t[a].off, in_zc ? "inside" : "outside");
         }
     }
     for (size_t a = 0; a < nt && st == OA_OK; a++) {

@@ -169,6 +169,10 @@ typedef struct bin_state {
     oa_kpost_chain post;
     int pow_unary; /* Pow with a constant scalar exponent run as this unary op, or -1 */
     int64_t n;     /* output elements */
+    /* operand period_op (1: a, 2: b) repeats a vector of `period` floats along the nest's inner
+     * dim (e.g. [3, 6400, 2] * [3, 1, 2], merged into rows of 12800): 0 when not */
+    int64_t period;
+    int period_op;
 } bin_state;
 
 static bool is_per_channel(const oa_ktensor *t, int64_t C)
@@ -248,6 +252,62 @@ static oa_status binary_infer(const void *params, int n_in, const oa_ktensor *in
     return oa_kbroadcast_shape(&in[0], &in[1], &out[0]);
 }
 
+/* Inner dims shorter than this are merged with the dim above when one operand repeats along it. */
+#define BIN_SHORT_INNER 32
+/* Floats of the repeated vector laid out per call of the row kernel (bin_periodic_row). */
+#define BIN_TILE 512
+
+/*
+ * A short inner dim under a dim that one operand broadcasts and the other
+ * runs through (YOLO's [1, 3, 80, 80, 2] * anchors [1, 3, 1, 1, 2]: 19,200
+ * rows of 2 floats, one call each) becomes one long row per outer index in
+ * which that operand repeats with the old inner size as its period.
+ */
+static void merge_short_inner(bin_state *s)
+{
+    bnest *b = &s->nest;
+    const int r = b->rank;
+    if (r < 2 || b->rows == 0 || b->inner > BIN_SHORT_INNER || b->str[0][r - 1] != 1) {
+        return;
+    }
+    const int64_t inner = b->inner;
+    for (int q = 1; q <= 2; q++) {
+        const int o = 3 - q;
+        if (b->str[q][r - 2] == 0 && b->str[q][r - 1] == 1 && b->str[o][r - 2] == inner && b->str[o][r - 1] == 1) {
+            b->rows /= b->dims[r - 2];
+            b->dims[r - 2] *= inner;
+            b->str[0][r - 2] = 1;
+            b->str[o][r - 2] = 1;
+            b->str[q][r - 2] = 0;
+            b->rank = r - 1;
+            b->inner = b->dims[r - 2];
+            s->period = inner;
+            s->period_op = q;
+            return;
+        }
+    }
+}
+
+/* y[0, n) = a op b where operand s->period_op repeats `v` (s->period floats) from phase ph: the
+ * vector is laid out in a tile of whole periods, then the row runs tile by tile. */
+static void bin_periodic_row(const bin_state *s, const oa_kew_table *ew, const float *v, const float *x, float *y,
+                             int64_t n, int64_t ph)
+{
+    float tile[BIN_TILE];
+    const int64_t p = s->period, len = BIN_TILE / p * p;
+    for (int64_t i = 0; i < len && i < n; i++) {
+        tile[i] = v[(ph + i) % p];
+    }
+    for (int64_t at = 0; at < n; at += len) {
+        const int64_t m = n - at < len ? n - at : len;
+        const float *pa = s->period_op == 1 ? tile : x + at, *pb = s->period_op == 1 ? x + at : tile;
+        ew->binary[s->op][0](pa, pb, y + at, (size_t)m);
+        for (int k = 0; k < s->post.n; k++) {
+            ew->act[s->post.ops[k].act](y + at, (size_t)m, s->post.ops[k].alpha, s->post.ops[k].beta);
+        }
+    }
+}
+
 static oa_status binary_setup(oa_kop *op)
 {
     bin_state *s = calloc(1, sizeof(*s));
@@ -283,6 +343,9 @@ static oa_status binary_setup(oa_kop *op)
     const oa_ktensor *ins[2] = {&op->in[0], &op->in[1]};
     bnest_build(&s->nest, &op->out[0], 2, ins);
     op->impl = s->dt == OA_KDT_F32 && s->op <= OA_KBIN_PRELU ? oa_kernels_isa() : "ref";
+    if (s->dt == OA_KDT_F32 && s->op <= OA_KBIN_PRELU) {
+        merge_short_inner(s);
+    }
     return OA_OK;
 }
 
@@ -501,7 +564,10 @@ static void bin_rows_task(void *vctx, size_t tid, size_t begin, size_t end)
         const char *pb = c->b + (size_t)(off[2] + i0 * sb) * c->esz_in;
         char *py = c->y + (size_t)(off[0] + i0) * c->esz_out;
         int64_t n = i1 - i0;
-        if (f32arith) {
+        if (f32arith && s->period > 0) {
+            const float *v = (const float *)(s->period_op == 1 ? pa : pb), *x = (const float *)(s->period_op == 1 ? pb : pa);
+            bin_periodic_row(s, ew, v, x, (float *)py, n, i0 % s->period);
+        } else if (f32arith) {
             int mode = (sa == 1 && sb == 1) ? 0 : (sb == 0 ? 1 : 2);
             ew->binary[s->op][mode]((const float *)pa, (const float *)pb, (float *)py, (size_t)n);
             for (int k = 0; k < s->post.n; k++) {

@@ -414,7 +414,10 @@ static void cat_copy(void *vctx, size_t tid, size_t b, size_t e)
         }
         size_t n = s->blk[i] - at;
         n = n < end - pos ? n : end - pos;
-        memcpy(c->y + pos, (const char *)c->in[i] + o * s->blk[i] + at, n);
+        const char *src = (const char *)c->in[i] + o * s->blk[i] + at;
+        if (src != c->y + pos) { /* an input the producer wrote in place (docs/memory.md "Concat in place") */
+            memcpy(c->y + pos, src, n);
+        }
         pos += n;
     }
 }
@@ -436,6 +439,16 @@ static oa_status cat_run(const oa_kop *op, const void *const *in, void *const *o
         const int64_t blocks = s->outer * ((s->cout + s->cb - 1) / s->cb);
         oa_threadpool_parallel_for(pool, (size_t)blocks, (size_t)(OA_KGRAIN_ELEMS / (s->hw * s->cb + 1) + 1), cat_gather,
                                    &c);
+        return OA_OK;
+    }
+    /* every input already where it belongs: the memory plan put them there (docs/memory.md "Concat in place") */
+    bool placed = s->outer == 1;
+    size_t at = 0;
+    for (int i = 0; i < s->n && placed; i++) {
+        placed = s->blk[i] == 0 || (const char *)in[i] == (const char *)out[0] + at;
+        at += s->blk[i];
+    }
+    if (placed) {
         return OA_OK;
     }
     /* y in pieces of CAT_PIECE bytes spread over the pool (YOLO's 8.6 MB detection

@@ -129,6 +129,11 @@ static const struct {
     s[k].a = KT_D(OA_KDT_F32, 4, 5); s[k++].b = KT_D(OA_KDT_F32, 2, 3, 4, 5);
     s[k].a = KT_D(OA_KDT_F32, 1, 32, 64, 65); s[k++].b = KT_D(OA_KDT_F32, 1, 32, 64, 65); /* multi-thread */
     s[k].a = KT_D(OA_KDT_F32, 64, 1, 129); s[k++].b = KT_D(OA_KDT_F32, 1, 300, 1);        /* outer product */
+    /* a short inner dim under a broadcast dim (elementwise.c merge_short_inner): YOLO's anchors (rows of
+     * several tiles), a period that does not divide the tile, a single long row split over threads */
+    s[k].a = KT_D(OA_KDT_F32, 1, 3, 80, 80, 2); s[k++].b = KT_D(OA_KDT_F32, 1, 3, 1, 1, 2);
+    s[k].a = KT_D(OA_KDT_F32, 1, 40000, 3); s[k++].b = KT_D(OA_KDT_F32, 1, 1, 3); /* odd index: 2 threads, chunks of 16384 */
+    s[k].a = KT_D(OA_KDT_F32, 1, 1, 7); s[k++].b = KT_D(OA_KDT_F32, 4, 300, 7);
     *n = k;
     return (void *)s;
 }
@@ -200,6 +205,30 @@ static void test_binary_post_and_inplace(void **state)
     void *outp[1] = {a.data};
     assert_int_equal(oa_kop_run(op, ip, outp, NULL, kt_pool(2)), OA_OK);
     kt_expect_close(&a, ref, 0, 1e-6, "add+relu in place");
+    oa_kop_destroy(op);
+    free(ref);
+    kt_free(&a);
+    kt_free(&b);
+    /* Mul + Relu in place where b repeats along a's rows (the periodic row path) */
+    a = kt_alloc(KT_D(OA_KDT_F32, 2, 900, 3));
+    b = kt_alloc(KT_D(OA_KDT_F32, 2, 1, 3));
+    kt_fill(&a, 3, -1, 1);
+    kt_fill(&b, 4, -1, 1);
+    n = oa_ktensor_numel(&a.d);
+    ref = malloc(sizeof(double) * (size_t)n);
+    for (int64_t i = 0; i < n; i++) {
+        double v = (double)(float)(kt_get(&a, i) * kt_get(&b, (i / 2700) * 3 + i % 3));
+        ref[i] = v > 0 ? v : 0;
+    }
+    p.op = OA_KBIN_MUL;
+    in[0] = a.d;
+    in[1] = b.d;
+    assert_int_equal(oa_kop_create(OA_KOP_BINARY, &p, 2, in, 1, &a.d, &op), OA_OK);
+    ip[0] = a.data;
+    ip[1] = b.data;
+    outp[0] = a.data;
+    assert_int_equal(oa_kop_run(op, ip, outp, NULL, kt_pool(2)), OA_OK);
+    kt_expect_close(&a, ref, 0, 1e-6, "mul+relu in place, b periodic");
     oa_kop_destroy(op);
     free(ref);
     kt_free(&a);

@@ -224,6 +224,81 @@ static void test_concat_split(void **state)
 }
 
 /*
+ * Concat in place (docs/memory.md): inputs the memory plan put inside y
+ * where they belong are left as they are, the others copied; with every
+ * input in place nothing moves. Plain [1, C, 37] along C, and NCHWc with a
+ * first input of whole blocks; 1 and 2 threads.
+ */
+static void test_concat_in_place(void **state)
+{
+    (void)state;
+    const int64_t ch[3] = {5, 3, 4}, w = 37;
+    for (int mask = 0; mask < 8; mask++) { /* bit i: input i already in y */
+        const int thr = 1 + mask % 2;
+        kt_buf x[3], y = kt_alloc(KT_D(OA_KDT_F32, 1, 12, w));
+        memset(y.data, 0x7f, y.bytes);
+        const void *in[3];
+        double ref[12 * 37];
+        int64_t at = 0;
+        for (int i = 0; i < 3; i++) {
+            x[i] = kt_alloc(KT_D(OA_KDT_F32, 1, ch[i], w));
+            kt_fill(&x[i], 30 + (uint64_t)i, -5, 5);
+            for (int64_t e = 0; e < ch[i] * w; e++) {
+                ref[at + e] = kt_get(&x[i], e);
+            }
+            float *dst = (float *)y.data + at;
+            in[i] = x[i].data;
+            if (mask & (1 << i)) {
+                memcpy(dst, x[i].data, (size_t)(ch[i] * w) * sizeof(float));
+                in[i] = dst;
+            }
+            at += ch[i] * w;
+        }
+        oa_ktensor d[3] = {x[0].d, x[1].d, x[2].d};
+        oa_kaxis_params p = {.axis = 1};
+        oa_kop *op;
+        assert_int_equal(oa_kop_create(OA_KOP_CONCAT, &p, 3, d, 1, &y.d, &op), OA_OK);
+        void *out[1] = {y.data};
+        assert_int_equal(oa_kop_run(op, in, out, NULL, kt_pool(thr)), OA_OK);
+        kt_expect_equal(&y, ref, kt_fmt("concat with inputs in place (mask %d)", mask));
+        oa_kop_destroy(op);
+        for (int i = 0; i < 3; i++) {
+            kt_free(&x[i]);
+        }
+        kt_free(&y);
+    }
+    /* NCHWc: 16 channels (whole blocks at either block size) in place, then 7 copied */
+    kt_buf a = kt_alloc(KT_D(OA_KDT_F32, 1, 16, 3, 3)), b = kt_alloc(KT_D(OA_KDT_F32, 1, 7, 3, 3));
+    kt_fill(&a, 41, -1, 1);
+    kt_fill(&b, 42, -1, 1);
+    kt_buf ab = kt_blocked_from_plain(&a), bb = kt_blocked_from_plain(&b);
+    oa_ktensor yd = KT_D(OA_KDT_F32, 1, 23, 3, 3);
+    double ref[23 * 9];
+    for (int64_t e = 0; e < 23 * 9; e++) {
+        ref[e] = e < 16 * 9 ? kt_get(&a, e) : kt_get(&b, e - 16 * 9);
+    }
+    yd.layout = OA_KLAYOUT_NCHWC;
+    kt_buf y = kt_alloc(yd);
+    memcpy(y.data, ab.data, ab.bytes);
+    oa_ktensor d[2] = {ab.d, bb.d};
+    oa_kaxis_params p = {.axis = 1};
+    oa_kop *op;
+    assert_int_equal(oa_kop_create(OA_KOP_CONCAT, &p, 2, d, 1, &yd, &op), OA_OK);
+    const void *in[2] = {y.data, bb.data};
+    void *out[1] = {y.data};
+    assert_int_equal(oa_kop_run(op, in, out, NULL, kt_pool(2)), OA_OK);
+    kt_buf yp = kt_plain_from_blocked(&y);
+    kt_expect_equal(&yp, ref, "NCHWc concat, first input in place");
+    oa_kop_destroy(op);
+    kt_free(&yp);
+    kt_free(&y);
+    kt_free(&ab);
+    kt_free(&bb);
+    kt_free(&a);
+    kt_free(&b);
+}
+
+/*
  * NCHWc concat along channels with inputs whose C is not a block multiple
  * (PP-OCRv4 det's neck: 4 x 24 channels; lane runs gathered from two input
  * blocks per output block) against the plain concat of the same values;
@@ -711,6 +786,7 @@ int main(void)
         cmocka_unit_test(test_tile_expand_fill_range_copy),
         cmocka_unit_test(test_reorder),   cmocka_unit_test(test_shape_bad_params),
         cmocka_unit_test(test_concat_nchwc_unaligned),
+        cmocka_unit_test(test_concat_in_place),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -120,6 +120,159 @@ static void plan_inplace_and_weights(void **state)
     oa_compiled_model_destroy(cm);
 }
 
+/* ConcatD of srcs along dim. */
+static oa_node *concat_of(oa_graph *g, const char *name, oa_node *const *srcs, uint32_t n, int64_t dim)
+{
+    oa_node *c = tu_opn(g, OA_OP_CONCAT_D, name, n, 1, srcs, n);
+    EXPECT_OK(oa_node_set_int(c, "concat_dim", dim));
+    return c;
+}
+
+/* Is output 0 of `part` planned at byte `at` of output 0 of `whole`? */
+static bool lies_at(const oa_compiled_model *cm, const char *part, const char *whole, int64_t at)
+{
+    return mem_of(cm, cm->graph, part)->output[0] == mem_of(cm, cm->graph, whole)->output[0] + at;
+}
+
+/*
+ *   x[R,64] ─▶ Neg ─┐
+ *   x ──────▶ Abs ─┴▶ ConcatD(dim 1) ─▶ Relu ─▶ out
+ * Concat in place (docs/memory.md): with R == 1 the inputs lie back to back in
+ * the output, so Neg and Abs write there; with R == 2 they interleave and keep
+ * their own memory. The same value twice, or a second input at an offset that
+ * is not 64-byte aligned, is not pinned either. As a model output, the parts
+ * lie in its zero-copy slot; under --disable_reuse_memory nothing is pinned.
+ */
+static oa_compiled_model *concat_model(const char *xshape, bool twice, bool as_output, bool no_reuse)
+{
+    oa_graph *g = ct_graph();
+    oa_node *x = tu_data(g, "x", OA_DT_FLOAT, xshape);
+    oa_node *neg = tu_op1(g, OA_OP_NEG, "neg", 1, x);
+    oa_node *abs = tu_op1(g, OA_OP_ABS, "abs", 1, x);
+    oa_node *parts[2] = {neg, twice ? neg : abs};
+    oa_node *cc = concat_of(g, "cc", parts, 2, 1);
+    oa_node *y = as_output ? cc : tu_op1(g, OA_OP_RELU, "relu", 1, cc);
+    oa_node *outs[2] = {y, abs};
+    (void)ct_out(g, outs, twice ? 2 : 1);
+    oa_compile_options opt;
+    oa_compile_options_init(&opt);
+    opt.disable = OA_NO_FUSE;
+    opt.disable_reuse = no_reuse;
+    oa_compiled_model *cm = compile_ok(g, &opt);
+    EXPECT_OK(oa_compiled_model_check_plan(cm));
+    return cm;
+}
+
+static void plan_concat_in_place(void **state)
+{
+    (void)state;
+    oa_compiled_model *cm = concat_model("1,64", false, false, false);
+    assert_true(lies_at(cm, "neg", "cc", 0));
+    assert_true(lies_at(cm, "abs", "cc", 256));
+    assert_true(mem_of(cm, cm->graph, "cc")->output[0] < cm->plan->zero_copy_offset);
+    assert_int_equal(cm->plan->feature_map_size, 512); /* the Concat's 512 bytes; Relu runs in place */
+    oa_compiled_model_destroy(cm);
+    cm = concat_model("2,64", false, false, false);
+    assert_false(lies_at(cm, "neg", "cc", 0));
+    assert_false(lies_at(cm, "abs", "cc", 256));
+    oa_compiled_model_destroy(cm);
+    cm = concat_model("1,64", true, false, false);
+    assert_false(lies_at(cm, "neg", "cc", 0));
+    oa_compiled_model_destroy(cm);
+    cm = concat_model("1,3", false, false, false);
+    assert_true(lies_at(cm, "neg", "cc", 0));
+    assert_false(lies_at(cm, "abs", "cc", 12)); /* 12 bytes in */
+    oa_compiled_model_destroy(cm);
+    cm = concat_model("1,64", false, true, false);
+    assert_true(mem_of(cm, cm->graph, "cc")->output[0] >= cm->plan->zero_copy_offset);
+    assert_true(lies_at(cm, "neg", "cc", 0));
+    assert_true(lies_at(cm, "abs", "cc", 256));
+    assert_int_equal(cm->plan->feature_map_size, 0);
+    oa_compiled_model_destroy(cm);
+    cm = concat_model("1,64", false, false, true);
+    assert_false(lies_at(cm, "neg", "cc", 0));
+    assert_false(lies_at(cm, "abs", "cc", 256));
+    oa_compiled_model_destroy(cm);
+}
+
+/*
+ *   x[1,64] ─▶ Neg ─▶ Reshape[1,8,8] ─┐
+ *   x ──────▶ Abs ─▶ Reshape[1,8,8] ─┴▶ ConcatD(dim 1) ─▶ Relu ─▶ out
+ * What a view op made a part from lies there too (YOLO's detection head:
+ * Concat ─▶ Reshape ─▶ Concat), so the Reshapes copy nothing. A plan that
+ * moves a part onto another live one fails the check.
+ */
+static void plan_concat_through_views(void **state)
+{
+    (void)state;
+    oa_graph *g = ct_graph();
+    oa_node *x = tu_data(g, "x", OA_DT_FLOAT, "1,64");
+    const int64_t sv[3] = {1, 8, 8};
+    oa_node *parts[2];
+    const char *names[2][2] = {{"neg", "rs0"}, {"abs", "rs1"}};
+    for (int i = 0; i < 2; i++) {
+        oa_node *e = tu_op1(g, i == 0 ? OA_OP_NEG : OA_OP_ABS, names[i][0], 1, x);
+        oa_node *rs_in[2] = {e, tu_i64(g, i == 0 ? "shape0" : "shape1", "3", sv)};
+        parts[i] = tu_op(g, OA_OP_RESHAPE, names[i][1], 2, 1, rs_in);
+    }
+    oa_node *cc = concat_of(g, "cc", parts, 2, 1);
+    oa_node *relu = tu_op1(g, OA_OP_RELU, "relu", 1, cc);
+    (void)ct_out(g, &relu, 1);
+    oa_compile_options opt;
+    oa_compile_options_init(&opt);
+    opt.disable = OA_NO_FUSE;
+    oa_compiled_model *cm = compile_ok(g, &opt);
+    EXPECT_OK(oa_compiled_model_check_plan(cm));
+    assert_true(lies_at(cm, "rs0", "cc", 0));
+    assert_true(lies_at(cm, "neg", "cc", 0));
+    assert_true(lies_at(cm, "rs1", "cc", 256));
+    assert_true(lies_at(cm, "abs", "cc", 256));
+    /* the checker: Abs moved onto Neg, both alive until the Concat */
+    const oa_node *abs = oa_graph_find_node(cm->graph, "abs");
+    assert_non_null(abs);
+    cm->plan->nodes[abs->id].output[0] = mem_of(cm, cm->graph, "neg")->output[0];
+    EXPECT_FAIL(oa_compiled_model_check_plan(cm), OA_E_INTERNAL, "overlap");
+    oa_compiled_model_destroy(cm);
+}
+
+/*
+ *   x[1,3,4,4] ─▶ conv a (C_a) ─┐
+ *   x ─────────▶ conv b (C_b) ─┴▶ ConcatD ─▶ conv ─▶ out
+ * In NC1HWC0 (N == 1) an input lies in the output as whole channel blocks
+ * when every input before it has whole 16-channel blocks: 16 then 24
+ * channels both lie in place, 24 then 16 only the first.
+ */
+static void plan_concat_blocked(void **state)
+{
+    (void)state;
+    for (int order = 0; order < 2; order++) {
+        oa_graph *g = ct_graph();
+        oa_node *x = tu_data(g, "x", OA_DT_FLOAT, "1,3,4,4");
+        x->outputs[0].desc.format = OA_FORMAT_NCHW;
+        oa_node *a = ct_conv(g, "a", x, ct_f32(g, "wa", order == 0 ? "16,3,1,1" : "24,3,1,1", 0, 0.01f), NULL);
+        oa_node *b = ct_conv(g, "b", x, ct_f32(g, "wb", order == 0 ? "24,3,1,1" : "16,3,1,1", 0, 0.01f), NULL);
+        oa_node *parts[2] = {a, b};
+        oa_node *cc = concat_of(g, "cc", parts, 2, 1);
+        oa_node *c = ct_conv(g, "c", cc, ct_f32(g, "wc", "8,40,1,1", 0, 0.01f), NULL);
+        (void)ct_out(g, &c, 1);
+        oa_compile_options opt;
+        oa_compile_options_init(&opt);
+        opt.layout_nchwc = true; /* atc's default (OPENACL_ATC_NCHWC) */
+        oa_compiled_model *cm = compile_ok(g, &opt);
+        EXPECT_OK(oa_compiled_model_check_plan(cm));
+        const oa_node *ccn = oa_graph_find_node(cm->graph, "cc");
+        assert_non_null(ccn);
+        assert_int_equal(ccn->outputs[0].desc.format, OA_FORMAT_NC1HWC0);
+        assert_true(lies_at(cm, "a", "cc", 0));
+        if (order == 0) {
+            assert_true(lies_at(cm, "b", "cc", 16 * 16 * 4)); /* one block of 16 channels x 4x4 pixels */
+        } else {
+            assert_false(lies_at(cm, "b", "cc", 32 * 16 * 4));
+        }
+        oa_compiled_model_destroy(cm);
+    }
+}
+
 /*
  *   x ──────────────────────▶ out0   (an input returned as is)
  *   k(Const) ───────────────▶ out1   (a constant output)
@@ -689,6 +842,9 @@ int main(void)
         cmocka_unit_test(plan_tiny_model),
         cmocka_unit_test(plan_inplace_and_weights),
         cmocka_unit_test(plan_output_copies),
+        cmocka_unit_test(plan_concat_in_place),
+        cmocka_unit_test(plan_concat_through_views),
+        cmocka_unit_test(plan_concat_blocked),
         cmocka_unit_test(plan_if_regions),
         cmocka_unit_test(plan_while_regions),
         cmocka_unit_test(dynamic_model),
