@@ -369,6 +369,9 @@ static oa_status make_slice(conv_state *s, slice *sl, const float *wf, int n_pos
     } else {
         st = oa_dnnl_reorder(&wei_user, wsrc, wmd, sl->wei);
     }
+    if (st == OA_OK) {
+        oa_dnnl_prime_gemm(pd);
+    }
     if (st == OA_OK && dnnl_primitive_create(&sl->prim, pd) != dnnl_success) {
         st = OA_FAIL(OA_E_INTERNAL, "oneDNN conv primitive creation failed");
     }

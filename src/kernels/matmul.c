@@ -270,6 +270,7 @@ static oa_status mm_make_slice(mm_state *s, mm_slice *sl, const void *bconst, in
         if (ds != dnnl_success) {
             st = OA_FAIL(OA_E_INTERNAL, "oneDNN matmul creation failed");
         }
+        oa_dnnl_prime_gemm(pd);
     }
     dnnl_primitive_desc_destroy(pd);
     return st;

@@ -47,6 +47,14 @@ typedef struct oa_dnnl_args {
     dnnl_memory_t mem[8]; /* each with the descriptor it was made for */
 } oa_dnnl_args;
 
+/*
+ * oneDNN's jit gemm (the "gemm:jit" matmul and conv implementations) generates its kernels the
+ * first time it runs in the process, about 20 ms, which would land on the first execution of a
+ * model; called when such a primitive is created (at load), it runs a 2x2 sgemm once per process
+ * so that the kernels exist before the first execution (bench/RESULTS.md, first runs).
+ */
+void oa_dnnl_prime_gemm(const dnnl_primitive_desc_t pd);
+
 /* oa_dnnl_exec through a's memory objects (made or remade when an argument's descriptor differs). */
 oa_status oa_dnnl_exec_kept(oa_dnnl_args *a, dnnl_primitive_t prim, int n, const int *arg_kind,
                             const dnnl_memory_desc_t *const *mds, void *const *ptrs);
