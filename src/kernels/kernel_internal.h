@@ -120,6 +120,12 @@ typedef struct oa_kew_table {
     /* softmax row helpers: y = exp(x - m), returns sum */
     float (*exp_sub_sum)(const float *x, float *y, size_t n, float m);
     void (*scale)(float *y, size_t n, float s);
+    /* pooling: acc = max(acc, x) (a NaN in x skipped) or acc += x over n floats */
+    void (*pool_rows)(float *acc, const float *x, size_t n, int max);
+    /* one output row of kw-wide windows (stride sw, left pad pl) over a reduced row t of w pixels x cb
+     * (1, 8 or 16) lanes: each of the ow outputs gets the max or the sum of its taps inside [0, w) */
+    void (*pool_win)(const float *t, float *o, int64_t w, int64_t ow, int64_t kw, int64_t sw, int64_t pl, int64_t cb,
+                     int max);
 } oa_kew_table;
 
 /* The table of the tier in use (picked once), and the table a tier would use (tests call each). */

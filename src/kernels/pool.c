@@ -349,8 +349,8 @@ static oa_status pool_setup(oa_kop *op)
         return OA_FAIL(OA_E_NOMEM, "pool state");
     }
     op->state = s;
-    op->impl = "ref";
     s->gen = pool_is_general(&op->params.pool, &op->in[0], op->n_out);
+    op->impl = s->gen ? "ref" : oa_kernels_isa(); /* windows: the tier's loops (pool_rows) */
     return s->gen ? pool_gen_geometry(&op->params.pool, &op->in[0], op->n_out, &s->ng)
                   : pool_geometry(&op->params.pool, &op->in[0], &s->g);
 }
@@ -452,78 +452,50 @@ POOL_PLANE(16)
 
 /*
  * Windows (not global), separably: per output row, reduce the kh input rows
- * into one row of w pixels x CB lanes (contiguous, vectorised), then each
- * output takes kw taps of it, CB lanes at a time (1 for NCHW, the block for
- * NCHWc: YOLO's SPPF 5x5 max pools). Returns false when the row does not fit
- * the stack buffer.
+ * into one row of w pixels x cb lanes, then each output takes kw taps of it,
+ * cb lanes at a time (1 for NCHW, the block for NCHWc: YOLO's SPPF 5x5 max
+ * pools, ResNet's 3x3 stride-2 one), both through the tier's vector loops
+ * (oa_kew pool_rows / pool_win). Returns false when the row does not fit the
+ * stack buffer.
  */
-#define POOL_ROWS(CB)                                                                                     \
-    static bool pool_rows_##CB(const pool_geom *g, const float *x, float *y)                             \
-    {                                                                                                     \
-        float tmp[4096];                                                                                  \
-        if (g->w * CB > 4096) {                                                                           \
-            return false;                                                                                 \
-        }                                                                                                 \
-        const int64_t wl = g->w * CB;                                                                     \
-        for (int64_t oh = 0; oh < g->oh; oh++) {                                                          \
-            const int64_t hs = oh * g->sh - g->pt, he = hs + g->kh;                                       \
-            const int64_t h0 = hs < 0 ? 0 : hs, h1 = he > g->h ? g->h : he;                               \
-            const int64_t hp1 = he > g->h + g->pb ? g->h + g->pb : he;                                    \
-            const float init = g->max ? -INFINITY : 0.0f;                                                 \
-            for (int64_t i = 0; i < wl; i++) {                                                            \
-                tmp[i] = init;                                                                            \
-            }                                                                                             \
-            for (int64_t ih = h0; ih < h1; ih++) {                                                        \
-                const float *row = x + ih * wl;                                                           \
-                if (g->max) {                                                                             \
-                    for (int64_t i = 0; i < wl; i++) {                                                    \
-                        tmp[i] = row[i] > tmp[i] ? row[i] : tmp[i];                                       \
-                    }                                                                                     \
-                } else {                                                                                  \
-                    for (int64_t i = 0; i < wl; i++) {                                                    \
-                        tmp[i] += row[i];                                                                 \
-                    }                                                                                     \
-                }                                                                                         \
-            }                                                                                             \
-            float *o = y + oh * g->ow * CB;                                                               \
-            for (int64_t ow = 0; ow < g->ow; ow++) {                                                      \
-                const int64_t ws = ow * g->sw - g->pl, we = ws + g->kw;                                   \
-                const int64_t w0 = ws < 0 ? 0 : ws, w1 = we > g->w ? g->w : we;                           \
-                float acc[CB];                                                                            \
-                for (int j = 0; j < CB; j++) {                                                            \
-                    acc[j] = init;                                                                        \
-                }                                                                                         \
-                if (g->max) {                                                                             \
-                    for (int64_t iw = w0; iw < w1; iw++) {                                                \
-                        for (int j = 0; j < CB; j++) {                                                    \
-                            const float v = tmp[iw * CB + j];                                             \
-                            acc[j] = v > acc[j] ? v : acc[j];                                             \
-                        }                                                                                 \
-                    }                                                                                     \
-                    for (int j = 0; j < CB; j++) {                                                        \
-                        o[ow * CB + j] = acc[j];                                                          \
-                    }                                                                                     \
-                } else {                                                                                  \
-                    for (int64_t iw = w0; iw < w1; iw++) {                                                \
-                        for (int j = 0; j < CB; j++) {                                                    \
-                            acc[j] += tmp[iw * CB + j];                                                   \
-                        }                                                                                 \
-                    }                                                                                     \
-                    const int64_t wp1 = we > g->w + g->pr ? g->w + g->pr : we;                            \
-                    int64_t cnt = g->divisor ? g->divisor                                                 \
-                                             : (g->exclusive ? (h1 - h0) * (w1 - w0) : (hp1 - hs) * (wp1 - ws)); \
-                    for (int j = 0; j < CB; j++) {                                                        \
-                        o[ow * CB + j] = cnt > 0 ? acc[j] / (float)cnt : 0.0f;                            \
-                    }                                                                                     \
-                }                                                                                         \
-            }                                                                                             \
-        }                                                                                                 \
-        return true;                                                                                      \
+static bool pool_rows(const pool_geom *g, const float *x, float *y, int64_t cb)
+{
+    float tmp[4096];
+    const int64_t wl = g->w * cb;
+    if (wl > 4096) {
+        return false;
     }
-
-POOL_ROWS(1)
-POOL_ROWS(8)
-POOL_ROWS(16)
+    const oa_kew_table *ew = oa_kew();
+    const int max = g->max;
+    for (int64_t oh = 0; oh < g->oh; oh++) {
+        const int64_t hs = oh * g->sh - g->pt, he = hs + g->kh;
+        const int64_t h0 = hs < 0 ? 0 : hs, h1 = he > g->h ? g->h : he;
+        const int64_t hp1 = he > g->h + g->pb ? g->h + g->pb : he;
+        const float init = max ? -INFINITY : 0.0f;
+        for (int64_t i = 0; i < wl; i++) {
+            tmp[i] = init;
+        }
+        for (int64_t ih = h0; ih < h1; ih++) {
+            ew->pool_rows(tmp, x + ih * wl, (size_t)wl, max);
+        }
+        float *o = y + oh * g->ow * cb;
+        ew->pool_win(tmp, o, g->w, g->ow, g->kw, g->sw, g->pl, cb, max);
+        if (max) {
+            continue;
+        }
+        for (int64_t ow = 0; ow < g->ow; ow++) { /* averages: the sums over their counts */
+            const int64_t ws = ow * g->sw - g->pl, we = ws + g->kw;
+            const int64_t w0 = ws < 0 ? 0 : ws, w1 = we > g->w ? g->w : we;
+            const int64_t wp1 = we > g->w + g->pr ? g->w + g->pr : we;
+            const int64_t cnt = g->divisor ? g->divisor
+                                           : (g->exclusive ? (h1 - h0) * (w1 - w0) : (hp1 - hs) * (wp1 - ws));
+            for (int64_t j = 0; j < cb; j++) {
+                o[ow * cb + j] = cnt > 0 ? o[ow * cb + j] / (float)cnt : 0.0f;
+            }
+        }
+    }
+    return true;
+}
 
 static void pool_task(void *vctx, size_t tid, size_t b, size_t e)
 {
@@ -537,15 +509,13 @@ static void pool_task(void *vctx, size_t tid, size_t b, size_t e)
         const float *x = c->x + (int64_t)idx * in_plane;
         float *y = c->y + (int64_t)idx * out_plane;
         bool global = g->oh == 1 && g->ow == 1 && g->kh == g->h && g->kw == g->w && g->pt == 0 && g->pl == 0;
-        if (cb == 1) {
-            if (global || !pool_rows_1(g, x, y)) {
-                pool_plane_1(g, x, y);
-            }
+        if (!global && pool_rows(g, x, y, cb)) {
+            /* done */
+        } else if (cb == 1) {
+            pool_plane_1(g, x, y);
         } else if (cb == 8) {
-            if (global || !pool_rows_8(g, x, y)) {
-                pool_plane_8(g, x, y);
-            }
-        } else if (global || !pool_rows_16(g, x, y)) {
+            pool_plane_8(g, x, y);
+        } else {
             pool_plane_16(g, x, y);
         }
         if (g->blocked && (int64_t)idx % planes_per_n == planes_per_n - 1 && g->c % cb != 0) {
