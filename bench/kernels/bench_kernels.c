@@ -358,6 +358,10 @@ static void bench_conv(void)
         {"OCR rec pw 1x1 128->256 @12x80", 128, 12, 80, 256, 1, 1, 0, 1},
         {"OCR rec dw 3x3 @24x160", 64, 24, 160, 64, 3, 1, 1, 64},
         {"OCR rec 3x3 s1 240->48 @6x40", 240, 6, 40, 48, 3, 1, 1, 1},
+        {"YOLO 3x3 s2 16->32 @320", 16, 320, 320, 32, 3, 2, 1, 1},
+        {"YOLO 3x3 s2 32->64 @160", 32, 160, 160, 64, 3, 2, 1, 1},
+        {"YOLO 3x3 s2 64->128 @80", 64, 80, 80, 128, 3, 2, 1, 1},
+        {"YOLO 3x3 s2 128->256 @40", 128, 40, 40, 256, 3, 2, 1, 1},
     };
     setenv("OPENACL_WINOGRAD", "0", 1); /* direct kernels here; `wino` compares */
     printf("\n### Conv2D (GFLOP/s, f32, N=1, bias+ReLU fused)\n\n");
@@ -518,6 +522,7 @@ static void bench_ew(void)
         {"GlobalAveragePool", OA_KOP_POOL, 0, {1, 256, 56, 56}, OA_KLAYOUT_NCHWC},
         {"MaxPool 3x3 s2", OA_KOP_POOL, 1, {1, 64, 112, 112}, OA_KLAYOUT_PLAIN},
         {"MaxPool 3x3 s2", OA_KOP_POOL, 1, {1, 64, 112, 112}, OA_KLAYOUT_NCHWC},
+        {"MaxPool 5x5 s1 (SPPF)", OA_KOP_POOL, 2, {1, 128, 20, 20}, OA_KLAYOUT_NCHWC},
         {"Softmax last axis", OA_KOP_SOFTMAX, 0, {12, 128, 128, 1}, OA_KLAYOUT_PLAIN},
         {"Softmax (OCR rec CTC head)", OA_KOP_SOFTMAX, 0, {1, 40, 6625, 1}, OA_KLAYOUT_PLAIN},
         {"LayerNorm 768", OA_KOP_LAYERNORM, 0, {1, 128, 768, 1}, OA_KLAYOUT_PLAIN},
@@ -555,9 +560,9 @@ static void bench_ew(void)
         case OA_KOP_POOL:
             prm.p.kind = cases[i].which == 0 ? OA_KPOOL_AVG : OA_KPOOL_MAX;
             prm.p.global = cases[i].which == 0;
-            prm.p.ksize[0] = prm.p.ksize[1] = 3;
-            prm.p.strides[0] = prm.p.strides[1] = 2;
-            prm.p.pads[0] = prm.p.pads[1] = prm.p.pads[2] = prm.p.pads[3] = 1;
+            prm.p.ksize[0] = prm.p.ksize[1] = cases[i].which == 2 ? 5 : 3;
+            prm.p.strides[0] = prm.p.strides[1] = cases[i].which == 2 ? 1 : 2;
+            prm.p.pads[0] = prm.p.pads[1] = prm.p.pads[2] = prm.p.pads[3] = cases[i].which == 2 ? 2 : 1;
             break;
         case OA_KOP_SOFTMAX: prm.s.axis = -1; break;
         default:
