@@ -181,20 +181,21 @@ static void test_binary_int_bool(void **state)
     }
 }
 
-static void test_binary_post_and_inplace(void **state)
+/* op(a, b) + Relu fused, run in place on a (2 threads), against ref(a_i, b_j) for b's element j of a's i */
+static void binary_relu_in_place(oa_kbinary_op bop, oa_ktensor ad, oa_ktensor bd, int64_t (*b_of)(int64_t),
+                                 const char *label)
 {
-    (void)state;
-    /* Add + Relu fused, in place on x1 */
-    kt_buf a = kt_alloc(KT_D(OA_KDT_F32, 3, 50, 70)), b = kt_alloc(KT_D(OA_KDT_F32, 50, 1));
-    kt_fill(&a, 1, -1, 1);
-    kt_fill(&b, 2, -1, 1);
-    int64_t n = oa_ktensor_numel(&a.d);
+    kt_buf a = kt_alloc(ad), b = kt_alloc(bd);
+    kt_fill(&a, 1 + (uint64_t)bop, -1, 1);
+    kt_fill(&b, 2 + (uint64_t)bop, -1, 1);
+    const int64_t n = oa_ktensor_numel(&a.d);
     double *ref = malloc(sizeof(double) * (size_t)n);
     for (int64_t i = 0; i < n; i++) {
-        double v = kt_get(&a, i) + kt_get(&b, (i / 70) % 50);
-        ref[i] = v > 0 ? (float)v : 0;
+        const double u = kt_get(&a, i), w = kt_get(&b, b_of(i));
+        const double v = (double)(float)(bop == OA_KBIN_MUL ? u * w : u + w);
+        ref[i] = v > 0 ? v : 0;
     }
-    oa_kbinary_params p = {.op = OA_KBIN_ADD};
+    oa_kbinary_params p = {.op = bop};
     p.post.n = 1;
     p.post.ops[0].kind = OA_KPOST_ACT;
     p.post.ops[0].act = OA_KACT_RELU;
@@ -204,35 +205,31 @@ static void test_binary_post_and_inplace(void **state)
     const void *ip[2] = {a.data, b.data};
     void *outp[1] = {a.data};
     assert_int_equal(oa_kop_run(op, ip, outp, NULL, kt_pool(2)), OA_OK);
-    kt_expect_close(&a, ref, 0, 1e-6, "add+relu in place");
+    kt_expect_close(&a, ref, 0, 1e-6, label);
     oa_kop_destroy(op);
     free(ref);
     kt_free(&a);
     kt_free(&b);
-    /* Mul + Relu in place where b repeats along a's rows (the periodic row path) */
-    a = kt_alloc(KT_D(OA_KDT_F32, 2, 900, 3));
-    b = kt_alloc(KT_D(OA_KDT_F32, 2, 1, 3));
-    kt_fill(&a, 3, -1, 1);
-    kt_fill(&b, 4, -1, 1);
-    n = oa_ktensor_numel(&a.d);
-    ref = malloc(sizeof(double) * (size_t)n);
-    for (int64_t i = 0; i < n; i++) {
-        double v = (double)(float)(kt_get(&a, i) * kt_get(&b, (i / 2700) * 3 + i % 3));
-        ref[i] = v > 0 ? v : 0;
-    }
-    p.op = OA_KBIN_MUL;
-    in[0] = a.d;
-    in[1] = b.d;
-    assert_int_equal(oa_kop_create(OA_KOP_BINARY, &p, 2, in, 1, &a.d, &op), OA_OK);
-    ip[0] = a.data;
-    ip[1] = b.data;
-    outp[0] = a.data;
-    assert_int_equal(oa_kop_run(op, ip, outp, NULL, kt_pool(2)), OA_OK);
-    kt_expect_close(&a, ref, 0, 1e-6, "mul+relu in place, b periodic");
-    oa_kop_destroy(op);
-    free(ref);
-    kt_free(&a);
-    kt_free(&b);
+}
+
+static int64_t per_row_of_50x70(int64_t i)
+{
+    return (i / 70) % 50;
+}
+
+static int64_t repeating_3_per_2700(int64_t i)
+{
+    return (i / 2700) * 3 + i % 3;
+}
+
+static void test_binary_post_and_inplace(void **state)
+{
+    (void)state;
+    binary_relu_in_place(OA_KBIN_ADD, KT_D(OA_KDT_F32, 3, 50, 70), KT_D(OA_KDT_F32, 50, 1), per_row_of_50x70,
+                         "add+relu in place");
+    /* b repeats along a's rows: the periodic row path */
+    binary_relu_in_place(OA_KBIN_MUL, KT_D(OA_KDT_F32, 2, 900, 3), KT_D(OA_KDT_F32, 2, 1, 3), repeating_3_per_2700,
+                         "mul+relu in place, b periodic");
 }
 
 static void test_pow_constant_exponent(void **state)

@@ -23,6 +23,16 @@ static oa_compiled_model *compile_ok(oa_graph *g, const oa_compile_options *opt)
     return cm;
 }
 
+/* compile_ok with fusion off (the plans below are about the unfused ops) */
+static oa_compiled_model *compile_unfused(oa_graph *g, bool no_reuse)
+{
+    oa_compile_options opt;
+    oa_compile_options_init(&opt);
+    opt.disable = OA_NO_FUSE;
+    opt.disable_reuse = no_reuse;
+    return compile_ok(g, &opt);
+}
+
 static const oa_node_mem *mem_of(const oa_compiled_model *cm, const oa_graph *g, const char *name)
 {
     const oa_node *n = oa_graph_find_node(g, name);
@@ -154,11 +164,7 @@ static oa_compiled_model *concat_model(const char *xshape, bool twice, bool as_o
     oa_node *y = as_output ? cc : tu_op1(g, OA_OP_RELU, "relu", 1, cc);
     oa_node *outs[2] = {y, abs};
     (void)ct_out(g, outs, twice ? 2 : 1);
-    oa_compile_options opt;
-    oa_compile_options_init(&opt);
-    opt.disable = OA_NO_FUSE;
-    opt.disable_reuse = no_reuse;
-    oa_compiled_model *cm = compile_ok(g, &opt);
+    oa_compiled_model *cm = compile_unfused(g, no_reuse);
     EXPECT_OK(oa_compiled_model_check_plan(cm));
     return cm;
 }
@@ -218,10 +224,7 @@ static void plan_concat_through_views(void **state)
     oa_node *cc = concat_of(g, "cc", parts, 2, 1);
     oa_node *relu = tu_op1(g, OA_OP_RELU, "relu", 1, cc);
     (void)ct_out(g, &relu, 1);
-    oa_compile_options opt;
-    oa_compile_options_init(&opt);
-    opt.disable = OA_NO_FUSE;
-    oa_compiled_model *cm = compile_ok(g, &opt);
+    oa_compiled_model *cm = compile_unfused(g, false);
     EXPECT_OK(oa_compiled_model_check_plan(cm));
     assert_true(lies_at(cm, "rs0", "cc", 0));
     assert_true(lies_at(cm, "neg", "cc", 0));
