@@ -290,7 +290,7 @@ static void pin_concat_parts(gplan *p, frame_kind fk)
             uint32_t si;
             const oa_node *src = oa_node_input_src(n, s, &si);
             int32_t v = src != NULL ? find_val(p, src, (int32_t)si) : -1;
-            if (v < 0 || p->pins[v].node != NULL || p->pv[v].size == 0 || read_twice(n, s)) {
+            if (v < 0 || p->pins[v].node != NULL || p->pv[v].size == 0 || src->type == OA_OP_DATA || read_twice(n, s)) {
                 continue;
             }
             p->pins[v] = (pin){n, 0, at};
