@@ -46,12 +46,17 @@ int oa_conv_wino_tile(const geom *g)
          * for little work) while its filters, 16/9 of the weights, stay within 8 MiB:
          * on ResNet's 7x7 x 512 they would hold 7 MiB more than oneDNN's packed
          * weights, per layer, for 2 % of the model's time; bench/KERNELS.md
-         * "Winograd filter prefetch" */
+         * "Winograd filter prefetch". Below 64 tiles F(4x4) also needs its filters
+         * (4x the weights) within 1 MiB: ResNet's 28x28 x 128 on F(2x2) hold 1.3 MiB
+         * less each, 3.8 MiB of the model's RSS for 1-2 % of its time (bench/KERNELS.md
+         * "Winograd filters and memory") */
         const int64_t tiles4 = g->n * ((g->oh + 3) / 4) * ((g->ow + 3) / 4);
-        if (tiles4 >= 20) {
+        const int64_t icp = oa_kc_padded(g->ic), ocp = oa_kc_padded(g->oc);
+        const int64_t f4_bytes = (int64_t)sizeof(float) * 36 * icp * ocp;
+        if (tiles4 >= 64 || (tiles4 >= 20 && f4_bytes <= ((int64_t)1 << 20))) {
             return 4;
         }
-        const int64_t f2_bytes = (int64_t)sizeof(float) * 16 * oa_kc_padded(g->ic) * oa_kc_padded(g->oc);
+        const int64_t f2_bytes = (int64_t)sizeof(float) * 16 * icp * ocp;
         return g->oh >= 6 && g->ow >= 6 && f2_bytes <= ((int64_t)8 << 20) ? 2 : 0;
     }
     /* F(4x4) from 8x8 outputs; ResNet's 7x7 x 512: F(4x4) pads to 8x8 and

@@ -7,6 +7,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -615,6 +616,62 @@ static void test_conv_winograd(void **state)
     unsetenv("OPENACL_WINOGRAD");
 }
 
+/* The implementation a default (OPENACL_WINOGRAD unset) 3x3 stride-1 NCHWc conv of c -> c channels at h x h gets. */
+static const char *wino_choice(int64_t c, int64_t h)
+{
+    oa_kconv_params p;
+    memset(&p, 0, sizeof p);
+    p.strides[0] = p.strides[1] = 1;
+    p.pads[0] = p.pads[1] = p.pads[2] = p.pads[3] = 1;
+    p.groups = 1;
+    float *w = calloc((size_t)(c * c * 9 + c), sizeof(float)); /* filter, then bias */
+    assert_non_null(w);
+    oa_ktensor in[3], out;
+    memset(in, 0, sizeof in);
+    memset(&out, 0, sizeof out);
+    oa_ktensor_set(&in[0], OA_KDT_F32, 4, (int64_t[]){1, c, h, h});
+    oa_ktensor_set(&in[1], OA_KDT_F32, 4, (int64_t[]){c, c, 3, 3});
+    oa_ktensor_set(&in[2], OA_KDT_F32, 1, (int64_t[]){c});
+    in[0].layout = OA_KLAYOUT_NCHWC;
+    in[1].data = w;
+    in[2].data = w + c * c * 9;
+    assert_int_equal(oa_kernel_infer(OA_KOP_CONV2D, &p, 3, in, 1, &out), OA_OK);
+    out.layout = OA_KLAYOUT_NCHWC;
+    oa_kop *op = NULL;
+    assert_int_equal(oa_kop_create(OA_KOP_CONV2D, &p, 3, in, 1, &out, &op), OA_OK);
+    static char impl[64];
+    snprintf(impl, sizeof impl, "%s", oa_kop_impl_name(op));
+    oa_kop_destroy(op);
+    free(w);
+    return impl;
+}
+
+/*
+ * The default Winograd choice (docs/runtime.md OPENACL_WINOGRAD) on ResNet-50's
+ * 3x3 layers: with 16-channel blocks (AVX-512) F(4x4) at 56x56, F(2x2) at 28x28
+ * (F(4x4)'s filters would pass 1 MiB with 49 tiles) and 14x14, oneDNN at 7x7 x 512
+ * (F(2x2)'s filters past 8 MiB); with 8-channel blocks (AVX2) F(4x4) from 8x8.
+ */
+static void test_conv_winograd_choice(void **state)
+{
+    (void)state;
+    unsetenv("OPENACL_WINOGRAD");
+    if (oa_kisa_level() < 1) {
+        print_message("Winograd choice: no Winograd on tier %s here\n", oa_kernels_isa());
+        assert_true(strncmp(wino_choice(64, 56), "winograd", 8) != 0);
+        return;
+    }
+    const bool b16 = oa_kernels_block() == 16;
+    assert_string_equal(wino_choice(64, 56), "winograd-f4x4");
+    assert_string_equal(wino_choice(128, 28), b16 ? "winograd-f2x2" : "winograd-f4x4");
+    assert_string_equal(wino_choice(256, 14), b16 ? "winograd-f2x2" : "winograd-f4x4");
+    if (b16) {
+        assert_true(strncmp(wino_choice(512, 7), "winograd", 8) != 0);
+    } else {
+        assert_string_equal(wino_choice(512, 7), "winograd-f2x2");
+    }
+}
+
 static void test_conv_residual_inplace(void **state)
 {
     (void)state;
@@ -836,6 +893,7 @@ int main(void)
         cmocka_unit_test(test_conv_epilogues), cmocka_unit_test(test_conv_gemv_1x1),
         cmocka_unit_test(test_conv_wide_plain_entry),
         cmocka_unit_test(test_conv_winograd),
+        cmocka_unit_test(test_conv_winograd_choice),
         cmocka_unit_test(test_conv_nhwc_stride2),
         cmocka_unit_test(test_conv_stem),
         cmocka_unit_test(test_conv_deconv2x2_direct),
