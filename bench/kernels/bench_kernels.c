@@ -526,6 +526,10 @@ static void bench_ew(void)
         {"Softmax last axis", OA_KOP_SOFTMAX, 0, {12, 128, 128, 1}, OA_KLAYOUT_PLAIN},
         {"Softmax (OCR rec CTC head)", OA_KOP_SOFTMAX, 0, {1, 40, 6625, 1}, OA_KLAYOUT_PLAIN},
         {"LayerNorm 768", OA_KOP_LAYERNORM, 0, {1, 128, 768, 1}, OA_KLAYOUT_PLAIN},
+        {"Transpose 85x6400 -> 6400x85 (YOLO head)", OA_KOP_TRANSPOSE, 0, {1, 3, 85, 6400}, OA_KLAYOUT_PLAIN},
+        {"Transpose to 3 groups channels last", OA_KOP_TRANSPOSE, 1, {1, 255, 80, 80}, OA_KLAYOUT_NCHWC},
+        {"... + Sigmoid post-op", OA_KOP_TRANSPOSE, 2, {1, 255, 80, 80}, OA_KLAYOUT_NCHWC},
+        {"Reorder to NCHW", OA_KOP_REORDER, 0, {1, 255, 80, 80}, OA_KLAYOUT_NCHWC},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         oa_ktensor in[3], out[1];
@@ -539,6 +543,7 @@ static void bench_ew(void)
             oa_kpool_params p;
             oa_ksoftmax_params s;
             oa_klayernorm_params l;
+            oa_ktranspose_params t;
         } prm;
         memset(&prm, 0, sizeof prm);
         float *gamma = NULL;
@@ -565,6 +570,16 @@ static void bench_ew(void)
             prm.p.pads[0] = prm.p.pads[1] = prm.p.pads[2] = prm.p.pads[3] = cases[i].which == 2 ? 2 : 1;
             break;
         case OA_KOP_SOFTMAX: prm.s.axis = -1; break;
+        case OA_KOP_TRANSPOSE:
+            prm.t.n_perm = cases[i].which == 0 ? 4 : 5;
+            memcpy(prm.t.perm, cases[i].which == 0 ? (int64_t[]){0, 1, 3, 2, 0} : (int64_t[]){0, 1, 3, 4, 2},
+                   5 * sizeof(int64_t));
+            prm.t.groups = cases[i].which == 0 ? 0 : 3;
+            prm.t.post.n = cases[i].which == 2;
+            prm.t.post.ops[0].kind = OA_KPOST_ACT;
+            prm.t.post.ops[0].act = OA_KACT_SIGMOID;
+            break;
+        case OA_KOP_REORDER: break;
         default:
             prm.l.begin_norm_axis = -1;
             prm.l.epsilon = 1e-5f;

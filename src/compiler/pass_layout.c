@@ -378,7 +378,151 @@ done:
     return st;
 }
 
+/* ---- TransData folded into a channels-last Transpose ---- */
+
+/* True when Transpose/TransposeD n has the constant perm want[0..k). */
+static bool perm_is(const oa_node *n, const int64_t *want, size_t k)
+{
+    if (n->type == OA_OP_TRANSPOSE_D) {
+        const int64_t *v;
+        size_t c;
+        return oa_attrs_get_list_int(&n->attrs, "perm", &v, &c) && c == k && memcmp(v, want, k * sizeof(*v)) == 0;
+    }
+    const oa_tensor *t = n->type == OA_OP_TRANSPOSE && n->num_inputs == 2 ? oa_cp_input_const(n, 1) : NULL;
+    const size_t es = t != NULL ? oa_dtype_size(t->desc.dtype) : 0;
+    if (es == 0 || t->size != k * es) {
+        return false;
+    }
+    for (size_t i = 0; i < k; i++) {
+        int64_t v;
+        if (!oa_cp_const_int(t, (int64_t)i, &v) || v != want[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The only reader of n's output 0 when n's output is nothing else (no graph output, no control edges). */
+static oa_node *sole_reader(const oa_node *n)
+{
+    oa_node *r = oa_cp_single_use(n, 0, NULL);
+    return r != NULL && !oa_cp_is_graph_output(n, 0) && !oa_cp_has_ctrl_uses(n) ? r : NULL;
+}
+
+/* The post-op name of an activation node the Transpose kernel can apply to its rows, or NULL. */
+static const char *row_activation(const oa_node *n)
+{
+    switch (n->type) {
+    case OA_OP_SIGMOID: return "Sigmoid";
+    case OA_OP_RELU: return "Relu";
+    case OA_OP_TANH: return "Tanh";
+    default: return NULL;
+    }
+}
+
+/*
+ * The NC1HWC0 -> NCHW TransData in front of a channels-last Transpose goes (docs/atc.md
+ * "Channels-last heads"):
+ *
+ *   y(NC1HWC0) -> TransData -> Reshape [N,G,K,H,W] -> Transpose(0,1,3,4,2)   (YOLO's detection heads)
+ *   y(NC1HWC0) -> TransData -> Transpose(0,2,3,1)                            (SSD-style heads: NHWC)
+ *
+ * become one Transpose reading y's blocks (`_oa_blocked_groups` = G, 0 without the Reshape), which
+ * moves each pixel's channels once; a Sigmoid/Relu/Tanh after it becomes its post-op.
+ */
+static oa_status fold_one(oa_node *t, bool *did)
+{
+    static const int64_t grouped[5] = {0, 1, 3, 4, 2}, nhwc[4] = {0, 2, 3, 1};
+    *did = false;
+    if ((t->type != OA_OP_TRANSPOSE && t->type != OA_OP_TRANSPOSE_D) || t->num_outputs != 1 ||
+        t->outputs[0].desc.dtype != OA_DT_FLOAT || oa_attrs_find(&t->attrs, "_oa_blocked_groups") != NULL) {
+        return OA_OK;
+    }
+    oa_node *src = oa_node_input_src(t, 0, NULL), *view = NULL;
+    int64_t groups = 0;
+    if (src != NULL && src->type == OA_OP_RESHAPE && sole_reader(src) == t && perm_is(t, grouped, 5)) {
+        const oa_shape *v = &src->outputs[0].desc.shape;
+        view = src;
+        src = oa_node_input_src(view, 0, NULL);
+        const oa_shape *x = src != NULL ? &view->inputs[0].desc.shape : NULL;
+        if (x == NULL || x->rank != 4 || v->rank != 5 || !oa_shape_is_static(v) || v->dims[0] != x->dims[0] ||
+            v->dims[1] * v->dims[2] != x->dims[1] || v->dims[3] != x->dims[2] || v->dims[4] != x->dims[3]) {
+            return OA_OK;
+        }
+        groups = v->dims[1];
+    } else if (!perm_is(t, nhwc, 4)) {
+        return OA_OK;
+    }
+    if (src == NULL || src->type != OA_OP_TRANS_DATA || sole_reader(src) != (view ? view : t) ||
+        strcmp(oa_node_attr_str(src, "src_format", ""), "NC1HWC0") != 0 ||
+        strcmp(oa_node_attr_str(src, "dst_format", ""), "NCHW") != 0 || src->inputs[0].src == NULL ||
+        src->inputs[0].desc.format != OA_FORMAT_NC1HWC0) {
+        return OA_OK;
+    }
+    oa_status st = oa_node_connect(t, 0, src->inputs[0].src, src->inputs[0].src_index);
+    if (st != OA_OK) {
+        return st;
+    }
+    t->inputs[0].desc = src->inputs[0].desc;
+    st = oa_node_set_int(t, "_oa_blocked_groups", groups);
+    const char *names[2] = {src->name, view ? view->name : NULL};
+    if (st == OA_OK) {
+        st = oa_cp_add_original_names(t, names, view ? 2 : 1);
+    }
+    if (st == OA_OK && view != NULL) {
+        st = oa_cp_remove_if_unused(view);
+    }
+    if (st == OA_OK) {
+        st = oa_cp_remove_if_unused(src);
+    }
+    oa_node *act = sole_reader(t);
+    const char *op = act != NULL ? row_activation(act) : NULL;
+    if (st == OA_OK && op != NULL && oa_attrs_find(&t->attrs, "_oa_post_ops") == NULL) {
+        const float zero = 0.0f;
+        st = oa_node_set_list_str(t, "_oa_post_ops", &op, 1);
+        if (st == OA_OK) {
+            st = oa_node_set_list_float(t, "_oa_post_alpha", &zero, 1);
+        }
+        if (st == OA_OK) {
+            st = oa_node_set_list_float(t, "_oa_post_beta", &zero, 1);
+        }
+        if (st == OA_OK) {
+            st = oa_cp_add_original_names(t, (const char *const *)&act->name, 1);
+        }
+        if (st == OA_OK) {
+            st = oa_cp_replace_and_remove(act, 0, t, 0);
+        }
+    }
+    *did = st == OA_OK;
+    return st;
+}
+
+static oa_status fold_transdata(oa_graph *g, size_t *changed)
+{
+    oa_status st = OA_OK;
+    size_t folded = 0;
+    /* fold_one removes nodes before n and its activation reader, never n: n->next is read after it */
+    for (oa_node *n = oa_graph_first_node(g); n != NULL && st == OA_OK; n = n->next) {
+        bool did = false;
+        st = fold_one(n, &did);
+        folded += did ? 1u : 0u;
+    }
+    if (changed) {
+        *changed += folded;
+    }
+    if (st == OA_OK && folded > 0) {
+        st = oa_cp_dce_local(g, NULL); /* the Reshapes' shape constants */
+    }
+    return st == OA_OK ? oa_graph_topo_sort(g) : st;
+}
+
+static oa_status layout_and_fold(oa_graph *g, size_t *changed)
+{
+    oa_status st = layout_graph(g, changed);
+    return st == OA_OK ? fold_transdata(g, changed) : st;
+}
+
 oa_status oa_pass_layout_nchwc(oa_graph *g, size_t *changed)
 {
-    return oa_cp_for_each_graph(g, layout_graph, changed);
+    return oa_cp_for_each_graph(g, layout_and_fold, changed);
 }

@@ -159,6 +159,16 @@ void oa_kt2d_ref(const uint32_t *x, int64_t xs, int64_t rows, int64_t cols, uint
 void oa_kt2d_avx2(const uint32_t *x, int64_t xs, int64_t rows, int64_t cols, uint32_t *y, int64_t ys);
 void oa_kt2d_avx512(const uint32_t *x, int64_t xs, int64_t rows, int64_t cols, uint32_t *y, int64_t ys);
 oa_kt2d_fn oa_kt2d_for(oa_kisa_tier t);
+/* Blocks to channels-last rows (Transpose of a blocked tensor; simd/reorder_impl.inc says how). */
+typedef void (*oa_kblk_to_rows_fn)(const float *x, int64_t xs, int64_t blk, int64_t c, int64_t np, float *y, int64_t k,
+                                   int64_t gs);
+void oa_kblk_to_rows_ref(const float *x, int64_t xs, int64_t blk, int64_t c, int64_t np, float *y, int64_t k,
+                         int64_t gs);
+void oa_kblk_to_rows_avx2(const float *x, int64_t xs, int64_t blk, int64_t c, int64_t np, float *y, int64_t k,
+                          int64_t gs);
+void oa_kblk_to_rows_avx512(const float *x, int64_t xs, int64_t blk, int64_t c, int64_t np, float *y, int64_t k,
+                            int64_t gs);
+oa_kblk_to_rows_fn oa_kblk_to_rows_for(oa_kisa_tier t);
 
 /* y[r] += A[r,:] . x for a row-major rows x k matrix (small recurrent GEMVs). */
 void oa_kgemv_avx2(const float *A, int64_t rows, int64_t k, const float *x, float *y);

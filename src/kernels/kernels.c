@@ -61,6 +61,11 @@ oa_kt2d_fn oa_kt2d_for(oa_kisa_tier t)
     return t >= OA_KISA_AVX512 ? oa_kt2d_avx512 : (t == OA_KISA_AVX2 ? oa_kt2d_avx2 : oa_kt2d_ref);
 }
 
+oa_kblk_to_rows_fn oa_kblk_to_rows_for(oa_kisa_tier t)
+{
+    return t >= OA_KISA_AVX512 ? oa_kblk_to_rows_avx512 : (t == OA_KISA_AVX2 ? oa_kblk_to_rows_avx2 : oa_kblk_to_rows_ref);
+}
+
 oa_kgemv_fn oa_kgemv_for(oa_kisa_tier t)
 {
     return t >= OA_KISA_AVX512 ? oa_kgemv_avx512 : (t == OA_KISA_AVX2 ? oa_kgemv_avx2 : NULL);

@@ -521,10 +521,17 @@ typedef struct oa_kcast_params {
 } oa_kcast_params;
 
 /* --- Transpose: y.dims[i] = x.dims[perm[i]]; perm from params or host
- * input 1 (i32/i64). Any dtype (moved by element size). */
+ * input 1 (i32/i64). Any dtype (moved by element size). f32 may carry
+ * activation post-ops (OA_KPOST_ACT), applied to y.
+ * A blocked x (NCHWc, f32) moves to channels last: groups = 0 takes perm
+ * (0,2,3,1) of x's [N,C,H,W] (y [N,H,W,C]); groups = G >= 1 takes perm
+ * (0,1,3,4,2) of x viewed as [N,G,C/G,H,W] (y [N,G,H,W,C/G]: YOLO's heads).
+ * A plain x needs groups = 0. */
 typedef struct oa_ktranspose_params {
     int n_perm; /* 0: take host input 1; if absent too, reverse the dims */
     int64_t perm[OA_KMAX_DIMS];
+    int64_t groups;
+    oa_kpost_chain post;
 } oa_ktranspose_params;
 
 /* --- ConcatD: inputs x0..x{N-1}, same dtype and rank, equal dims except

@@ -1,7 +1,7 @@
 /*
- * Data movement: Transpose, ConcatD, Split/SplitV, StridedSliceV2/Slice,
- * GatherV2, PadV3, Tile, Expand/BroadcastTo, Copy (Reshape & co.) and
- * NCHW <-> NCHWc reorders. All dtypes (moved by element size).
+ * Data movement: Transpose, StridedSliceV2/Slice, GatherV2, PadV3, Tile,
+ * Expand/BroadcastTo, Copy (Reshape & co.) and NCHW <-> NCHWc reorders
+ * (ConcatD and Split/SplitV: concat.c). All dtypes (moved by element size).
  *
  * Most ops reduce to one strided N-d copy (nd_plan): output dims, an input
  * base offset and per-dim input strides (negative for reversed slices, 0
@@ -81,8 +81,17 @@ typedef struct nd_ctx {
     const nd_plan *p;
     const char *x;
     char *y;
-    oa_kt2d_fn t2d; /* the tier's 2-D transpose (nd_tile32) */
+    oa_kt2d_fn t2d;               /* the tier's 2-D transpose (nd_tile32) */
+    const oa_kpost_chain *post;   /* f32 activations on the rows written (Transpose), or NULL */
 } nd_ctx;
+
+/* The activations of post over n floats at y (in cache: the rows just written). */
+static void post_rows(const oa_kpost_chain *post, float *y, size_t n)
+{
+    for (int k = 0; post != NULL && k < post->n; k++) {
+        oa_kact_apply(post->ops[k].act, post->ops[k].alpha, post->ops[k].beta, y, n);
+    }
+}
 
 /*
  * 4-byte elements whose inner dim is strided in x while the dim above it is
@@ -120,7 +129,9 @@ static void nd_task(void *vctx, size_t tid, size_t b, size_t e)
     const int64_t is = p->istr[p->rank - 1];
     if (esz == 4 && p->rank >= 2 && p->istr[p->rank - 2] == 1 && is != 1 && p->dims[p->rank - 2] >= ND_TILE) {
         for (size_t r = b; r < e;) {
-            r += nd_tile32(c, r, e);
+            const size_t n = nd_tile32(c, r, e);
+            post_rows(c->post, (float *)(void *)(c->y + r * (size_t)p->inner * 4), n * (size_t)p->inner);
+            r += n;
         }
         return;
     }
@@ -147,16 +158,22 @@ static void nd_task(void *vctx, size_t tid, size_t b, size_t e)
                 memcpy(y + (size_t)i * esz, x + i * is * (int64_t)esz, esz);
             }
         }
+        post_rows(c->post, (float *)(void *)y, (size_t)p->inner);
     }
 }
 
-static void nd_run(const nd_plan *p, const void *x, void *y, oa_threadpool *pool)
+static void nd_run_post(const nd_plan *p, const void *x, void *y, oa_threadpool *pool, const oa_kpost_chain *post)
 {
     if (p->rows == 0) {
         return;
     }
-    nd_ctx c = {p, x, y, oa_kt2d_for(oa_kisa_tier_used())};
+    nd_ctx c = {p, x, y, oa_kt2d_for(oa_kisa_tier_used()), post != NULL && post->n > 0 ? post : NULL};
     oa_threadpool_parallel_for(pool, (size_t)p->rows, (size_t)(OA_KGRAIN_ELEMS / (p->inner + 1) + 1), nd_task, &c);
+}
+
+static void nd_run(const nd_plan *p, const void *x, void *y, oa_threadpool *pool)
+{
+    nd_run_post(p, x, y, pool, NULL);
 }
 
 static oa_status nd_generic_run(const oa_kop *op, const void *const *in, void *const *out, void *ws,
@@ -179,9 +196,10 @@ static nd_plan *nd_alloc(oa_kop *op)
 
 /* =========================== Transpose ================================== */
 
-static oa_status tr_perm(const oa_ktranspose_params *p, int n_in, const oa_ktensor *in, int64_t *perm)
+/* perm of a transpose of rank r: from params, host input 1, or the reversed dims. */
+static oa_status tr_perm(const oa_ktranspose_params *p, int n_in, const oa_ktensor *in, int r, int64_t *perm)
 {
-    int r = in[0].rank, n = p->n_perm;
+    int n = p->n_perm;
     if (n > 0) {
         memcpy(perm, p->perm, sizeof(int64_t) * (size_t)(n > OA_KMAX_DIMS ? OA_KMAX_DIMS : n));
     } else if (oa_kt_opt(n_in, in, 1) != NULL) {
@@ -210,32 +228,95 @@ static oa_status tr_perm(const oa_ktranspose_params *p, int n_in, const oa_ktens
     return OA_OK;
 }
 
-static oa_status tr_infer(const void *params, int n_in, const oa_ktensor *in, int n_out, oa_ktensor *out)
+/* A blocked x's channels-last move (kernels.h): checks perm and groups, writes y's dims. */
+static oa_status tr_blocked_dims(const oa_ktranspose_params *p, int n_in, const oa_ktensor *x, oa_ktensor *y)
 {
-    if (n_in < 1 || n_in > 2 || n_out != 1) {
-        return OA_FAIL(OA_E_PARAM, "Transpose: x[, perm] and 1 output (got %d, %d)", n_in, n_out);
-    }
+    static const int64_t nhwc[4] = {0, 2, 3, 1}, grouped[5] = {0, 1, 3, 4, 2};
+    const int r = p->groups > 0 ? 5 : 4;
     int64_t perm[OA_KMAX_DIMS];
-    oa_status st = tr_perm(params, n_in, in, perm);
+    oa_status st = tr_perm(p, n_in, x, r, perm);
     if (st != OA_OK) {
         return st;
     }
+    if (x->dtype != OA_KDT_F32 || memcmp(perm, r == 5 ? grouped : nhwc, sizeof(int64_t) * (size_t)r) != 0 ||
+        p->groups < 0 || (p->groups > 0 && x->dims[1] % p->groups != 0)) {
+        return OA_FAIL(OA_E_PARAM, "Transpose: a blocked f32 x moves to channels last only (perm 0,2,3,1, or "
+                       "0,1,3,4,2 over %lld channel groups of %lld channels)", (long long)p->groups,
+                       (long long)x->dims[1]);
+    }
+    const int64_t G = p->groups > 0 ? p->groups : 1;
+    const int64_t d5[5] = {x->dims[0], G, x->dims[2], x->dims[3], x->dims[1] / G};
+    y->rank = r;
+    y->dims[0] = x->dims[0];
+    for (int i = 1; i < r; i++) {
+        y->dims[i] = r == 5 ? d5[i] : x->dims[perm[i]];
+    }
+    y->layout = OA_KLAYOUT_PLAIN;
+    return OA_OK;
+}
+
+static oa_status tr_infer(const void *params, int n_in, const oa_ktensor *in, int n_out, oa_ktensor *out)
+{
+    const oa_ktranspose_params *p = params;
+    if (n_in < 1 || n_in > 2 || n_out != 1) {
+        return OA_FAIL(OA_E_PARAM, "Transpose: x[, perm] and 1 output (got %d, %d)", n_in, n_out);
+    }
+    int n_add = 0;
+    oa_status st = oa_kpost_check(&p->post, false, &n_add);
+    if (st != OA_OK) {
+        return st;
+    }
+    if (p->post.n > 0 && in[0].dtype != OA_KDT_F32) {
+        return OA_FAIL(OA_E_PARAM, "Transpose: post-ops need f32, x is %s", oa_kdtype_name(in[0].dtype));
+    }
     out[0] = in[0];
     out[0].data = NULL;
+    if (in[0].layout == OA_KLAYOUT_NCHWC) {
+        return tr_blocked_dims(p, n_in, &in[0], &out[0]);
+    }
+    if (p->groups != 0) {
+        return OA_FAIL(OA_E_PARAM, "Transpose: channel groups (%lld) need a blocked x", (long long)p->groups);
+    }
+    int64_t perm[OA_KMAX_DIMS];
+    if ((st = tr_perm(p, n_in, in, in[0].rank, perm)) != OA_OK) {
+        return st;
+    }
     for (int i = 0; i < in[0].rank; i++) {
         out[0].dims[i] = in[0].dims[perm[i]];
     }
     return OA_OK;
 }
 
+typedef struct tr_state {
+    nd_plan nd;                      /* plain x */
+    bool blocked;                    /* NCHWc x: the channels-last move below */
+    int64_t n, c, hw, groups, k, cb; /* blocked x: [n, c, hw] in blocks of cb; y [n, groups, hw, k] */
+    oa_kpost_chain post;
+} tr_state;
+
 static oa_status tr_setup(oa_kop *op)
 {
-    nd_plan *p = nd_alloc(op);
-    if (p == NULL) {
+    tr_state *s = calloc(1, sizeof(*s));
+    op->state = s;
+    if (s == NULL) {
         return OA_FAIL(OA_E_NOMEM, "transpose state");
     }
+    const oa_ktranspose_params *p = &op->params.transpose;
+    s->post = p->post;
+    if (op->in[0].layout == OA_KLAYOUT_NCHWC) {
+        const oa_ktensor *x = &op->in[0];
+        s->blocked = true;
+        s->n = x->dims[0];
+        s->c = x->dims[1];
+        s->hw = x->dims[2] * x->dims[3];
+        s->groups = p->groups > 0 ? p->groups : 1;
+        s->k = s->c / s->groups;
+        s->cb = oa_kernels_block();
+        op->impl = oa_kernels_isa(); /* the tier's activations and block size */
+        return OA_OK;
+    }
     int64_t perm[OA_KMAX_DIMS], str[OA_KMAX_DIMS], istr[OA_KMAX_DIMS];
-    oa_status st = tr_perm(&op->params.transpose, op->n_in, op->in, perm);
+    oa_status st = tr_perm(p, op->n_in, op->in, op->in[0].rank, perm);
     if (st != OA_OK) {
         return st;
     }
@@ -243,7 +324,59 @@ static oa_status tr_setup(oa_kop *op)
     for (int i = 0; i < op->in[0].rank; i++) {
         istr[i] = str[perm[i]];
     }
-    nd_init(p, oa_kdtype_size(op->in[0].dtype), op->out[0].rank, op->out[0].dims, istr, 0);
+    nd_init(&s->nd, oa_kdtype_size(op->in[0].dtype), op->out[0].rank, op->out[0].dims, istr, 0);
+    return OA_OK;
+}
+
+/*
+ * Blocked x to channels last: a task takes `tile` pixels of one image and moves each block's
+ * channel runs straight into the group rows (oa_kblk_to_rows of the tier: every x and y byte moves
+ * once), then applies the post-ops to the rows it wrote while they are in cache.
+ */
+#define TR_TILE 32
+
+typedef struct trb_ctx {
+    const tr_state *s;
+    const float *x;
+    float *y;
+    int64_t tiles; /* per image */
+    oa_kblk_to_rows_fn to_rows;
+} trb_ctx;
+
+static void trb_task(void *vctx, size_t tid, size_t b, size_t e)
+{
+    (void)tid;
+    const trb_ctx *c = vctx;
+    const tr_state *s = c->s;
+    const int64_t nb = (s->c + s->cb - 1) / s->cb;
+    for (size_t t = b; t < e; t++) {
+        const int64_t img = (int64_t)t / c->tiles, p0 = ((int64_t)t % c->tiles) * TR_TILE;
+        const int64_t np = s->hw - p0 < TR_TILE ? s->hw - p0 : TR_TILE;
+        float *y0 = c->y + (img * s->groups * s->hw + p0) * s->k;
+        c->to_rows(c->x + (img * nb * s->hw + p0) * s->cb, s->hw * s->cb, s->cb, s->c, np, y0, s->k, s->hw * s->k);
+        for (int64_t g = 0; s->post.n > 0 && g < s->groups; g++) {
+            post_rows(&s->post, y0 + g * s->hw * s->k, (size_t)(np * s->k));
+        }
+    }
+}
+
+static oa_status tr_run(const oa_kop *op, const void *const *in, void *const *out, void *ws, oa_threadpool *pool)
+{
+    (void)ws;
+    if (in[0] == NULL || out[0] == NULL) {
+        return OA_FAIL(OA_E_PARAM, "Transpose: NULL data pointer");
+    }
+    const tr_state *s = op->state;
+    if (!s->blocked) {
+        nd_run_post(&s->nd, in[0], out[0], pool, &s->post);
+        return OA_OK;
+    }
+    if (s->n == 0 || s->hw == 0 || s->c == 0) {
+        return OA_OK;
+    }
+    trb_ctx c = {s, in[0], out[0], (s->hw + TR_TILE - 1) / TR_TILE, oa_kblk_to_rows_for(oa_kisa_tier_used())};
+    oa_threadpool_parallel_for(pool, (size_t)(s->n * c.tiles), (size_t)(OA_KGRAIN_ELEMS / (TR_TILE * s->c) + 1),
+                               trb_task, &c);
     return OA_OK;
 }
 
@@ -251,363 +384,7 @@ const oa_kfamily oa_kfam_transpose = {
     .params_size = sizeof(oa_ktranspose_params),
     .infer = tr_infer,
     .setup = tr_setup,
-    .run = nd_generic_run,
-    .release = generic_release,
-};
-
-/* =========================== Concat ===================================== */
-
-typedef struct cat_state {
-    int n;
-    int64_t outer;
-    size_t blk[64]; /* bytes per outer row of each input */
-    size_t row;     /* bytes per outer row of y */
-    /* NCHWc with an input whose C is not a block multiple (before the last):
-     * output blocks gathered lane runs at a time (cat_gather) */
-    bool gather;
-    int64_t cb, hw, cout, ch[64];
-    size_t esz;
-} cat_state;
-
-static oa_status cat_infer(const void *params, int n_in, const oa_ktensor *in, int n_out, oa_ktensor *out)
-{
-    const oa_kaxis_params *p = params;
-    if (n_in < 1 || n_in > 64 || n_out != 1) {
-        return OA_FAIL(OA_E_PARAM, "ConcatD: 1..64 inputs and 1 output (got %d, %d)", n_in, n_out);
-    }
-    int r = in[0].rank, ax;
-    if (r == 0 || !oa_kaxis_norm(p->axis, r, &ax)) {
-        return OA_FAIL(OA_E_PARAM, "ConcatD: concat_dim %lld out of range for rank %d", (long long)p->axis, r);
-    }
-    out[0] = in[0];
-    out[0].data = NULL;
-    out[0].dims[ax] = 0;
-    int64_t cb = oa_kernels_block();
-    for (int i = 0; i < n_in; i++) {
-        if (in[i].dtype != in[0].dtype || in[i].rank != r || in[i].layout != in[0].layout) {
-            return OA_FAIL(OA_E_PARAM, "ConcatD: input %d dtype/rank/layout differs from input 0", i);
-        }
-        for (int d = 0; d < r; d++) {
-            if (d != ax && in[i].dims[d] != in[0].dims[d]) {
-                return OA_FAIL(OA_E_PARAM, "ConcatD: input %d dim %d is %lld, input 0 has %lld", i, d,
-                               (long long)in[i].dims[d], (long long)in[0].dims[d]);
-            }
-        }
-        if (in[0].layout == OA_KLAYOUT_NCHWC && (ax != 1 || r != 4)) {
-            return OA_FAIL(OA_E_PARAM, "ConcatD: NCHWc needs rank 4 and axis 1 (block %lld)", (long long)cb);
-        }
-        out[0].dims[ax] += in[i].dims[ax];
-    }
-    return OA_OK;
-}
-
-static oa_status cat_setup(oa_kop *op)
-{
-    cat_state *s = calloc(1, sizeof(*s));
-    if (s == NULL) {
-        return OA_FAIL(OA_E_NOMEM, "concat state");
-    }
-    op->state = s;
-    int ax = 0;
-    oa_kaxis_norm(op->params.axis.axis, op->in[0].rank, &ax);
-    s->n = op->n_in;
-    size_t esz = oa_kdtype_size(op->in[0].dtype);
-    bool blocked = op->in[0].layout == OA_KLAYOUT_NCHWC;
-    s->outer = 1;
-    for (int d = 0; d < ax; d++) {
-        s->outer *= op->in[0].dims[d];
-    }
-    s->row = 0;
-    for (int i = 0; i < op->n_in; i++) {
-        size_t b = esz;
-        for (int d = ax; d < op->in[i].rank; d++) {
-            int64_t v = op->in[i].dims[d];
-            if (blocked && d == 1) {
-                v = oa_kc_padded(v);
-            }
-            b *= (size_t)v;
-        }
-        s->blk[i] = b;
-        s->row += b;
-        s->ch[i] = op->in[i].dims[1];
-        s->cout += s->ch[i];
-        s->gather = s->gather || (blocked && i < op->n_in - 1 && s->ch[i] % oa_kernels_block() != 0);
-    }
-    s->cb = oa_kernels_block();
-    s->esz = esz;
-    s->hw = blocked ? op->in[0].dims[2] * op->in[0].dims[3] : 0;
-    if (s->gather) {
-        op->impl = "nchwc-gather";
-    }
-    return OA_OK;
-}
-
-typedef struct cat_ctx {
-    const cat_state *s;
-    const void *const *in;
-    char *y;
-} cat_ctx;
-
-/* Output blocks [b, e) of all images (index = image * blocks + block): each
- * lane run [l, l + len) comes from one input block, pixel by pixel; lanes
- * past the last channel are zero (the padding of NCHWc). */
-static void cat_gather(void *vctx, size_t tid, size_t b, size_t e)
-{
-    (void)tid;
-    const cat_ctx *c = vctx;
-    const cat_state *s = c->s;
-    const int64_t cb = s->cb, hw = s->hw, ob_n = (s->cout + cb - 1) / cb;
-    const size_t px = (size_t)cb * s->esz; /* bytes per pixel of a block */
-    for (size_t idx = b; idx < e; idx++) {
-        const int64_t img = (int64_t)idx / ob_n, ob = (int64_t)idx % ob_n;
-        char *yb = c->y + ((size_t)(img * ob_n + ob) * (size_t)hw) * px;
-        int64_t lane = 0, off = 0;
-        for (int i = 0; i < s->n && lane < cb; i++) {
-            const int64_t end = off + s->ch[i], sb_n = (s->ch[i] + cb - 1) / cb; /* input i: channels [off, end) */
-            while (lane < cb && ob * cb + lane < end) {
-                const int64_t sc = ob * cb + lane - off, sl = sc % cb;
-                int64_t len = cb - (lane > sl ? lane : sl);
-                len = len < end - (ob * cb + lane) ? len : end - (ob * cb + lane);
-                const char *xb = (const char *)c->in[i] + ((size_t)(img * sb_n + sc / cb) * (size_t)hw) * px;
-                const size_t lo = (size_t)lane * s->esz, so = (size_t)sl * s->esz, n = (size_t)len * s->esz;
-                if (len == cb) {
-                    memcpy(yb, xb, (size_t)hw * px);
-                } else if (n == 32) { /* 8 f32 lanes: half of a 16-block (24-channel inputs) */
-                    for (int64_t p = 0; p < hw; p++) {
-                        memcpy(yb + (size_t)p * px + lo, xb + (size_t)p * px + so, 32);
-                    }
-                } else {
-                    for (int64_t p = 0; p < hw; p++) {
-                        memcpy(yb + (size_t)p * px + lo, xb + (size_t)p * px + so, n);
-                    }
-                }
-                lane += len;
-            }
-            off = end;
-        }
-        if (lane < cb) {
-            const size_t lo = (size_t)lane * s->esz, n = (size_t)(cb - lane) * s->esz;
-            for (int64_t p = 0; p < hw; p++) {
-                memset(yb + (size_t)p * px + lo, 0, n);
-            }
-        }
-    }
-}
-
-/* Bytes of y per task of the plain copy: a few pages, so a small Concat stays one task. */
-#define CAT_PIECE ((size_t)64 * 1024)
-
-/* Pieces [b, e) of y (CAT_PIECE bytes each): every byte run comes from one input's outer row. */
-static void cat_copy(void *vctx, size_t tid, size_t b, size_t e)
-{
-    (void)tid;
-    const cat_ctx *c = vctx;
-    const cat_state *s = c->s;
-    const size_t total = (size_t)s->outer * s->row, end = e * CAT_PIECE < total ? e * CAT_PIECE : total;
-    size_t pos = b * CAT_PIECE;
-    while (pos < end) {
-        const size_t o = pos / s->row;
-        size_t at = pos - o * s->row; /* offset within y's outer row o */
-        int i = 0;
-        while (at >= s->blk[i]) { /* the input holding that offset (a zero-size input is skipped) */
-            at -= s->blk[i++];
-        }
-        size_t n = s->blk[i] - at;
-        n = n < end - pos ? n : end - pos;
-        const char *src = (const char *)c->in[i] + o * s->blk[i] + at;
-        if (src != c->y + pos) { /* an input the producer wrote in place (docs/memory.md "Concat in place") */
-            memcpy(c->y + pos, src, n);
-        }
-        pos += n;
-    }
-}
-
-static oa_status cat_run(const oa_kop *op, const void *const *in, void *const *out, void *ws, oa_threadpool *pool)
-{
-    (void)ws;
-    const cat_state *s = op->state;
-    if (out[0] == NULL) {
-        return OA_FAIL(OA_E_PARAM, "ConcatD: NULL output");
-    }
-    for (int i = 0; i < s->n; i++) {
-        if (in[i] == NULL && s->blk[i] > 0) {
-            return OA_FAIL(OA_E_PARAM, "ConcatD: input %d is NULL", i);
-        }
-    }
-    if (s->gather) {
-        cat_ctx c = {s, in, out[0]};
-        const int64_t blocks = s->outer * ((s->cout + s->cb - 1) / s->cb);
-        oa_threadpool_parallel_for(pool, (size_t)blocks, (size_t)(OA_KGRAIN_ELEMS / (s->hw * s->cb + 1) + 1), cat_gather,
-                                   &c);
-        return OA_OK;
-    }
-    /* every input already where it belongs: the memory plan put them there (docs/memory.md "Concat in place") */
-    bool placed = s->outer == 1;
-    size_t at = 0;
-    for (int i = 0; i < s->n && placed; i++) {
-        placed = s->blk[i] == 0 || (const char *)in[i] == (const char *)out[0] + at;
-        at += s->blk[i];
-    }
-    if (placed) {
-        return OA_OK;
-    }
-    /* y in pieces of CAT_PIECE bytes spread over the pool (YOLO's 8.6 MB detection
-     * Concat was one thread's memcpy) */
-    cat_ctx c = {s, in, out[0]};
-    const size_t total = (size_t)s->outer * s->row;
-    oa_threadpool_parallel_for(pool, (total + CAT_PIECE - 1) / CAT_PIECE, 1, cat_copy, &c);
-    return OA_OK;
-}
-
-const oa_kfamily oa_kfam_concat = {
-    .params_size = sizeof(oa_kaxis_params),
-    .infer = cat_infer,
-    .setup = cat_setup,
-    .run = cat_run,
-    .release = generic_release,
-};
-
-/* =========================== Split ====================================== */
-
-static oa_status split_sizes(const oa_ksplit_params *p, int n_in, const oa_ktensor *in, int n_out, int *ax,
-                             int64_t *sizes)
-{
-    const oa_ktensor *x = &in[0];
-    if (x->rank == 0 || !oa_kaxis_norm(p->axis, x->rank, ax)) {
-        return OA_FAIL(OA_E_PARAM, "Split: split_dim %lld out of range for rank %d", (long long)p->axis, x->rank);
-    }
-    int64_t dim = x->dims[*ax];
-    int n = p->n_sizes;
-    if (n > 64 || n_out > 64) {
-        return OA_FAIL(OA_E_PARAM, "Split: at most 64 outputs");
-    }
-    if (n > 0) {
-        memcpy(sizes, p->sizes, sizeof(int64_t) * (size_t)n);
-    } else if (oa_kt_opt(n_in, in, 1) != NULL) {
-        oa_status st = oa_kt_read_ints(&in[1], "Split size_splits", sizes, 64, &n);
-        if (st != OA_OK) {
-            return st;
-        }
-    } else {
-        if (n_out <= 0 || dim % n_out != 0) {
-            return OA_FAIL(OA_E_PARAM, "Split: dim %lld not divisible into %d equal parts", (long long)dim, n_out);
-        }
-        n = n_out;
-        for (int i = 0; i < n; i++) {
-            sizes[i] = dim / n_out;
-        }
-    }
-    if (n != n_out) {
-        return OA_FAIL(OA_E_PARAM, "Split: %d sizes for %d outputs", n, n_out);
-    }
-    int neg = -1;
-    int64_t sum = 0;
-    for (int i = 0; i < n; i++) {
-        if (sizes[i] == -1 && neg < 0) {
-            neg = i;
-        } else if (sizes[i] < 0) {
-            return OA_FAIL(OA_E_PARAM, "Split: invalid size %lld", (long long)sizes[i]);
-        } else {
-            sum += sizes[i];
-        }
-    }
-    if (neg >= 0) {
-        sizes[neg] = dim - sum;
-        sum = dim;
-    }
-    if (sum != dim || (neg >= 0 && sizes[neg] < 0)) {
-        return OA_FAIL(OA_E_PARAM, "Split: sizes sum to %lld, dim is %lld", (long long)sum, (long long)dim);
-    }
-    return OA_OK;
-}
-
-static oa_status split_infer(const void *params, int n_in, const oa_ktensor *in, int n_out, oa_ktensor *out)
-{
-    if (n_in < 1 || n_in > 2 || n_out < 1) {
-        return OA_FAIL(OA_E_PARAM, "Split: x[, size_splits] and >= 1 outputs");
-    }
-    int ax = 0;
-    int64_t sizes[64];
-    oa_status st = split_sizes(params, n_in, in, n_out, &ax, sizes);
-    if (st != OA_OK) {
-        return st;
-    }
-    const bool blocked = in[0].layout == OA_KLAYOUT_NCHWC;
-    for (int i = 0; i < n_out; i++) {
-        /* NCHWc: along the channels, each output but the last a whole number of blocks
-         * (docs/atc.md "Blocked layout") */
-        if (blocked && (ax != 1 || (i + 1 < n_out && sizes[i] % oa_kernels_block() != 0))) {
-            return OA_FAIL(OA_E_PARAM, "Split: NCHWc input split along axis %d into %lld channels (block %d)", ax,
-                           (long long)sizes[i], oa_kernels_block());
-        }
-        out[i] = in[0];
-        out[i].data = NULL;
-        out[i].layout = in[0].layout;
-        out[i].dims[ax] = sizes[i];
-    }
-    return OA_OK;
-}
-
-typedef struct split_state {
-    int n;
-    int64_t outer;
-    size_t blk[64], row;
-} split_state;
-
-static oa_status split_setup(oa_kop *op)
-{
-    split_state *s = calloc(1, sizeof(*s));
-    if (s == NULL) {
-        return OA_FAIL(OA_E_NOMEM, "split state");
-    }
-    op->state = s;
-    int ax = 0;
-    int64_t sizes[64];
-    oa_status st = split_sizes(&op->params.split, op->n_in, op->in, op->n_out, &ax, sizes);
-    if (st != OA_OK) {
-        return st;
-    }
-    size_t esz = oa_kdtype_size(op->in[0].dtype), inner = esz;
-    for (int d = ax + 1; d < op->in[0].rank; d++) {
-        inner *= (size_t)op->in[0].dims[d];
-    }
-    s->outer = 1;
-    for (int d = 0; d < ax; d++) {
-        s->outer *= op->in[0].dims[d];
-    }
-    s->n = op->n_out;
-    const bool blocked = op->in[0].layout == OA_KLAYOUT_NCHWC; /* channel runs of whole blocks (split_infer) */
-    for (int i = 0; i < op->n_out; i++) {
-        s->blk[i] = (size_t)(blocked ? oa_kc_padded(sizes[i]) : sizes[i]) * inner;
-        s->row += s->blk[i];
-    }
-    return OA_OK;
-}
-
-static oa_status split_run(const oa_kop *op, const void *const *in, void *const *out, void *ws, oa_threadpool *pool)
-{
-    (void)ws, (void)pool;
-    const split_state *s = op->state;
-    if (in[0] == NULL) {
-        return OA_FAIL(OA_E_PARAM, "Split: NULL input");
-    }
-    const char *x = in[0];
-    for (int64_t o = 0; o < s->outer; o++) {
-        for (int i = 0; i < s->n; i++) {
-            if (out[i] != NULL && s->blk[i]) {
-                memcpy((char *)out[i] + (size_t)o * s->blk[i], x, s->blk[i]);
-            }
-            x += s->blk[i];
-        }
-    }
-    return OA_OK;
-}
-
-const oa_kfamily oa_kfam_split = {
-    .params_size = sizeof(oa_ksplit_params),
-    .infer = split_infer,
-    .setup = split_setup,
-    .run = split_run,
+    .run = tr_run,
     .release = generic_release,
 };
 

@@ -852,7 +852,14 @@ static oa_status bind_transpose(oa_bctx *c, bool attr_perm)
         return BFAIL(c, OA_E_PARAM, "perm must be a constant");
     }
     p->n_perm = n;
-    oa_status st = oa_bind_in(c, 0, true, false);
+    /* the layout pass's channels-last move of a blocked tensor, with its activation (kernels.h) */
+    p->groups = oa_node_attr_int(c->n, "_oa_blocked_groups", 0);
+    int n_add = 0;
+    uint32_t base = 0;
+    oa_status st = oa_bind_post_ops(c, &p->post, false, &n_add, &base);
+    if (st == OA_OK) {
+        st = oa_bind_in(c, 0, true, false);
+    }
     return st == OA_OK ? oa_bind_out(c, 0) : st;
 }
 

@@ -229,6 +229,39 @@ static void test_concat_split(void **state)
  * input in place nothing moves. Plain [1, C, 37] along C, and NCHWc with a
  * first input of whole blocks; 1 and 2 threads.
  */
+/* Last-axis Concat of short rows (YOLO's 2 + 2 + 81 floats) with an empty input between them, over
+ * many pieces of y whose boundaries fall inside rows, on one and two threads. */
+static void test_concat_short_rows(void **state)
+{
+    (void)state;
+    const int64_t rows = 3001, w[4] = {2, 0, 2, 81};
+    for (int thr = 1; thr <= 2; thr++) {
+        kt_buf x[4];
+        for (int i = 0; i < 4; i++) {
+            x[i] = kt_alloc(KT_D(OA_KDT_F32, rows, w[i]));
+            kt_fill(&x[i], 70 + (uint64_t)i, -3, 3);
+        }
+        kt_buf y = kt_alloc(KT_D(OA_KDT_F32, rows, 85));
+        double *ref = alloc_ref(&y.d);
+        for (int64_t r = 0; r < rows; r++) {
+            for (int i = 0, at = 0; i < 4; at += (int)w[i], i++) {
+                for (int64_t k = 0; k < w[i]; k++) {
+                    ref[r * 85 + at + k] = kt_get(&x[i], r * w[i] + k);
+                }
+            }
+        }
+        oa_kaxis_params p = {.axis = -1};
+        kt_buf *ins[4] = {&x[0], &x[1], &x[2], &x[3]}, *outs[1] = {&y};
+        assert_int_equal(kt_run(OA_KOP_CONCAT, &p, 4, ins, 0, 1, outs, thr), OA_OK);
+        kt_expect_equal(&y, ref, kt_fmt("last-axis concat of short rows, %d thread(s)", thr));
+        free(ref);
+        kt_free(&y);
+        for (int i = 0; i < 4; i++) {
+            kt_free(&x[i]);
+        }
+    }
+}
+
 static void test_concat_in_place(void **state)
 {
     (void)state;
@@ -753,6 +786,85 @@ static void test_reorder(void **state)
     }
 }
 
+/*
+ * Transpose of a blocked x to channels last (the layout pass's head fold): every group size the
+ * block can split into runs (k 85 across blocks, k 8 inside one, k 1), NHWC (groups 0), partial
+ * pixel tiles, two images, 1 and 2 threads, with and without an activation post-op. The reference
+ * indexes the plain tensor; the x handed to the kernel is blocked by the harness.
+ */
+static void test_transpose_blocked(void **state)
+{
+    (void)state;
+    const struct {
+        int64_t n, c, h, w, groups;
+        oa_kact act;
+        int thr;
+    } cases[] = {
+        {1, 255, 9, 11, 3, OA_KACT_SIGMOID, 2}, {2, 24, 5, 7, 3, OA_KACT_NONE, 1}, {1, 40, 6, 6, 0, OA_KACT_RELU, 2},
+        {2, 5, 3, 3, 5, OA_KACT_TANH, 1},       {1, 32, 70, 1, 2, OA_KACT_NONE, 2},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        const int64_t N = cases[i].n, C = cases[i].c, HW = cases[i].h * cases[i].w;
+        const int64_t G = cases[i].groups > 0 ? cases[i].groups : 1, K = C / G;
+        kt_buf x = kt_alloc(KT_D(OA_KDT_F32, N, C, cases[i].h, cases[i].w));
+        kt_fill(&x, 60 + i, -6, 6);
+        kt_buf xb = kt_blocked_from_plain(&x);
+        oa_ktranspose_params p = {.groups = cases[i].groups};
+        const int64_t grouped[5] = {0, 1, 3, 4, 2}, nhwc[4] = {0, 2, 3, 1};
+        p.n_perm = cases[i].groups > 0 ? 5 : 4;
+        memcpy(p.perm, cases[i].groups > 0 ? grouped : nhwc, sizeof(int64_t) * (size_t)p.n_perm);
+        if (cases[i].act != OA_KACT_NONE) {
+            p.post.n = 1;
+            p.post.ops[0].kind = OA_KPOST_ACT;
+            p.post.ops[0].act = cases[i].act;
+        }
+        kt_buf y = kt_alloc(cases[i].groups > 0 ? KT_D(OA_KDT_F32, N, G, cases[i].h, cases[i].w, K)
+                                                : KT_D(OA_KDT_F32, N, cases[i].h, cases[i].w, C));
+        double *ref = alloc_ref(&y.d);
+        for (int64_t n = 0; n < N; n++) {
+            for (int64_t g = 0; g < G; g++) {
+                for (int64_t px = 0; px < HW; px++) {
+                    for (int64_t k = 0; k < K; k++) {
+                        double v = kt_get(&x, (n * C + g * K + k) * HW + px);
+                        v = cases[i].act == OA_KACT_SIGMOID ? 1.0 / (1.0 + exp(-v))
+                            : cases[i].act == OA_KACT_RELU  ? (v > 0 ? v : 0.0)
+                            : cases[i].act == OA_KACT_TANH  ? tanh(v)
+                                                            : v;
+                        ref[((n * G + g) * HW + px) * K + k] = v;
+                    }
+                }
+            }
+        }
+        kt_buf *ins[1] = {&xb}, *outs[1] = {&y};
+        assert_int_equal(kt_run(OA_KOP_TRANSPOSE, &p, 1, ins, 0, 1, outs, cases[i].thr), OA_OK);
+        const char *label = kt_fmt("blocked transpose case %zu (%s)", i, kt_last_impl);
+        if (cases[i].act == OA_KACT_NONE || cases[i].act == OA_KACT_RELU) {
+            kt_expect_equal(&y, ref, label);
+        } else {
+            kt_expect_close(&y, ref, 1e-6, 1e-5, label);
+        }
+        free(ref);
+        kt_free(&x);
+        kt_free(&xb);
+        kt_free(&y);
+    }
+    /* what the blocked form refuses: another perm, groups that do not divide C, groups on a plain x,
+     * post-ops on a non-f32 x */
+    oa_ktensor out[1], xb = KT_D(OA_KDT_F32, 1, 24, 2, 2);
+    xb.layout = OA_KLAYOUT_NCHWC;
+    oa_ktranspose_params p = {.n_perm = 4, .perm = {0, 3, 2, 1}};
+    kt_expect_fail(oa_kernel_infer(OA_KOP_TRANSPOSE, &p, 1, &xb, 1, out), OA_E_PARAM, "blocked x, other perm");
+    p = (oa_ktranspose_params){.n_perm = 5, .perm = {0, 1, 3, 4, 2}, .groups = 5};
+    kt_expect_fail(oa_kernel_infer(OA_KOP_TRANSPOSE, &p, 1, &xb, 1, out), OA_E_PARAM, "groups not dividing C");
+    oa_ktensor xp = KT_D(OA_KDT_F32, 1, 24, 2, 2);
+    p = (oa_ktranspose_params){.n_perm = 4, .perm = {0, 2, 3, 1}, .groups = 3};
+    kt_expect_fail(oa_kernel_infer(OA_KOP_TRANSPOSE, &p, 1, &xp, 1, out), OA_E_PARAM, "groups on a plain x");
+    oa_ktensor xi = KT_D(OA_KDT_I32, 2, 3);
+    p = (oa_ktranspose_params){.n_perm = 2, .perm = {1, 0}, .post = {.n = 1, .ops = {{.kind = OA_KPOST_ACT}}}};
+    p.post.ops[0].act = OA_KACT_RELU;
+    kt_expect_fail(oa_kernel_infer(OA_KOP_TRANSPOSE, &p, 1, &xi, 1, out), OA_E_PARAM, "post-op on i32");
+}
+
 static void test_shape_bad_params(void **state)
 {
     (void)state;
@@ -787,6 +899,8 @@ int main(void)
         cmocka_unit_test(test_reorder),   cmocka_unit_test(test_shape_bad_params),
         cmocka_unit_test(test_concat_nchwc_unaligned),
         cmocka_unit_test(test_concat_in_place),
+        cmocka_unit_test(test_transpose_blocked),
+        cmocka_unit_test(test_concat_short_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

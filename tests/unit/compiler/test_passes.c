@@ -860,6 +860,67 @@ static void layout_nchwc_split(void **state)
 }
 
 /*
+ * Layout: a detection head's way back to NCHW folds into its channels-last Transpose:
+ *
+ *   x ─▶ conv(30) ─▶ [TransData] ─▶ Reshape [1,3,10,4,5] ─▶ Transpose(0,1,3,4,2) ─▶ Sigmoid ─▶ out
+ * becomes  x ─▶ conv ─▶ Transpose (_oa_blocked_groups 3, post-op Sigmoid) ─▶ out, and without the
+ * Reshape, Transpose(0,2,3,1) ─▶ Relu folds the same way with groups 0. A Reshape that is also a
+ * graph output keeps the TransData.
+ */
+static oa_node *head_of(oa_graph *g, oa_node *conv, bool grouped, oa_op_type act, oa_node **view)
+{
+    const int64_t shape[5] = {1, 3, 10, 4, 5}, p5[5] = {0, 1, 3, 4, 2}, p4[4] = {0, 2, 3, 1};
+    oa_node *src = conv;
+    if (grouped) {
+        oa_node *rs_in[2] = {conv, tu_i64(g, "shape", "5", shape)};
+        src = tu_op(g, OA_OP_RESHAPE, "rs", 2, 1, rs_in);
+    }
+    *view = src;
+    oa_node *tr_in[2] = {src, grouped ? tu_i64(g, "perm", "5", p5) : tu_i64(g, "perm", "4", p4)};
+    oa_node *tr = tu_op(g, OA_OP_TRANSPOSE, "tr", 2, 1, tr_in);
+    return tu_op1(g, act, "act", 1, tr);
+}
+
+static void layout_channels_last_head(void **state)
+{
+    (void)state;
+    for (int grouped = 0; grouped < 2; grouped++) {
+        oa_graph *g;
+        oa_node *conv = conv_on_nchw_input(&g, "1,3,4,5", "30,3,1,1", NULL), *view;
+        oa_node *act = head_of(g, conv, grouped, grouped ? OA_OP_SIGMOID : OA_OP_RELU, &view);
+        (void)ct_out(g, &act, 1);
+        ct_infer(g);
+        size_t changed = 0;
+        EXPECT_OK(oa_pass_layout_nchwc(g, &changed));
+        EXPECT_OK(oa_graph_validate(g));
+        assert_int_equal(ct_count(g, OA_OP_TRANS_DATA), 0);
+        assert_int_equal(ct_count(g, OA_OP_RESHAPE), 0);
+        assert_int_equal(ct_count(g, OA_OP_SIGMOID) + ct_count(g, OA_OP_RELU), 0);
+        oa_node *tr = oa_node_input_src(oa_graph_output_node(g), 0, NULL);
+        assert_int_equal(tr->type, OA_OP_TRANSPOSE);
+        assert_ptr_equal(oa_node_input_src(tr, 0, NULL), conv);
+        assert_int_equal(oa_node_input_desc(tr, 0)->format, OA_FORMAT_NC1HWC0);
+        assert_int_equal(oa_node_attr_int(tr, "_oa_blocked_groups", -1), grouped ? 3 : 0);
+        char b[64];
+        assert_string_equal(ct_posts(tr, b, sizeof b), grouped ? "Sigmoid" : "Relu");
+        EXPECT_DESC(tr, 0, grouped ? "f32[1,3,4,5,10]" : "f32[1,4,5,30]");
+        oa_graph_destroy(g);
+    }
+    /* the Reshape is also a graph output: the TransData stays, so does the Transpose's plain input */
+    oa_graph *g;
+    oa_node *conv = conv_on_nchw_input(&g, "1,3,4,5", "30,3,1,1", NULL), *view;
+    oa_node *outs[2] = {head_of(g, conv, true, OA_OP_SIGMOID, &view), view};
+    (void)ct_out(g, outs, 2);
+    ct_infer(g);
+    size_t changed = 0;
+    EXPECT_OK(oa_pass_layout_nchwc(g, &changed));
+    assert_int_equal(ct_count(g, OA_OP_TRANS_DATA), 1);
+    assert_int_equal(ct_count(g, OA_OP_SIGMOID), 1);
+    assert_ptr_equal(oa_node_input_src(view, 0, NULL)->type == OA_OP_TRANS_DATA, true);
+    oa_graph_destroy(g);
+}
+
+/*
  * The pre-opset-17 LayerNorm decomposition over the last axis:
  *
  *   x[2,4,8] ─┬─▶ ReduceMean(-1) ─▶ Sub(x, ·) ─┬─▶ Pow(2) ─▶ ReduceMean(-1) ─▶ Add(eps) ─▶ Sqrt ─┐
@@ -1079,6 +1140,7 @@ int main(void)
         cmocka_unit_test(layernorm_recomposition),
         cmocka_unit_test(layout_nchwc),
         cmocka_unit_test(layout_nchwc_split),
+        cmocka_unit_test(layout_channels_last_head),
         cmocka_unit_test(classification),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
