@@ -155,8 +155,13 @@ static oa_status shape_passes(oa_graph *g, const oa_compile_options *opt)
     /* static graphs only: the dynamic executor re-infers shapes, which it
      * cannot do through NC1HWC0 descs (a partly static graph, e.g. rec with a
      * -1 width, would get blocked islands) */
-    if (st == OA_OK && opt->layout_nchwc && oa_pass_classify(g, NULL) == OA_SHAPES_STATIC) {
+    const bool is_static = st == OA_OK && oa_pass_classify(g, NULL) == OA_SHAPES_STATIC;
+    if (st == OA_OK && opt->layout_nchwc && is_static) {
         st = oa_pass_layout_nchwc(g, NULL);
+    }
+    /* last: the windows are kernel attributes that shape inference only reads (no values) */
+    if (st == OA_OK && is_static && !(opt->disable & OA_NO_FUSE)) {
+        st = oa_pass_concat_windows(g, NULL);
     }
     if (st == OA_OK) {
         st = oa_graph_validate(g);

@@ -24,6 +24,14 @@ void oa_mem_plan_destroy(oa_mem_plan *p);
  */
 bool oa_mem_concat_slot_offset(const oa_node *n, uint32_t slot, size_t *off);
 
+/*
+ * True when input `slot` of Concat n is a window (`_oa_concat_windows`, pass_concat.c) of a value
+ * with n's own shape, dtype and plain layout, taken from where it goes in n's output, and no other
+ * slot reads that value: n's output may then take that value's memory (the kernel skips the
+ * window, which is already in place) once the value dies at n (docs/memory.md "Concat in place").
+ */
+bool oa_mem_concat_window_in_place(const oa_node *n, uint32_t slot);
+
 /* ---- io_adjust.c ---- */
 
 /* --out_nodes: NetOutput inputs become the listed node outputs. */

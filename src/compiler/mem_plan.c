@@ -58,11 +58,66 @@ static const oa_tensor_desc *input_desc(const oa_node *n, uint32_t s)
     return src != NULL && si < src->num_outputs ? &src->outputs[si].desc : NULL;
 }
 
+/* Does another input slot of n than s read the same value? */
+static bool read_twice(const oa_node *n, uint32_t s)
+{
+    uint32_t si, sj;
+    const oa_node *a = oa_node_input_src(n, s, &si);
+    for (uint32_t j = 0; j < n->num_inputs; j++) {
+        if (j != s && oa_node_input_src(n, j, &sj) == a && sj == si) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The window of input `slot` of a Concat (pass_concat.c), or false when it has none. */
+static bool concat_window(const oa_node *n, uint32_t slot, int64_t *off, int64_t *len)
+{
+    const int64_t *w;
+    size_t nw = 0;
+    if (!oa_attrs_get_list_int(&n->attrs, "_oa_concat_windows", &w, &nw)) {
+        return false;
+    }
+    for (size_t k = 0; k + 2 < nw; k += 3) {
+        if (w[k] == (int64_t)slot) {
+            *off = w[k + 1];
+            *len = w[k + 2];
+            return true;
+        }
+    }
+    return false;
+}
+
+bool oa_mem_concat_window_in_place(const oa_node *n, uint32_t slot)
+{
+    int64_t axis = oa_node_attr_int(n, "concat_dim", 0), off, len, at = 0, dummy;
+    const oa_tensor_desc *y = &n->outputs[0].desc, *x = slot < n->num_inputs ? input_desc(n, slot) : NULL;
+    if ((n->type != OA_OP_CONCAT_D && n->type != OA_OP_CONCAT_V2_D) || n->num_outputs != 1 || x == NULL ||
+        !concat_window(n, slot, &off, &len) || y->format == OA_FORMAT_NC1HWC0 || x->format == OA_FORMAT_NC1HWC0 ||
+        x->dtype != y->dtype || !oa_shape_equal(&x->shape, &y->shape) || !oa_shape_is_static(&y->shape) ||
+        read_twice(n, slot)) {
+        return false;
+    }
+    axis = axis < 0 ? axis + y->shape.rank : axis;
+    if (axis < 0 || axis >= y->shape.rank) {
+        return false;
+    }
+    for (uint32_t i = 0; i < slot; i++) { /* where the window goes in y along the axis */
+        const oa_tensor_desc *d = input_desc(n, i);
+        if (d == NULL || d->shape.rank != y->shape.rank) {
+            return false;
+        }
+        at += concat_window(n, i, &dummy, &len) ? len : d->shape.dims[axis];
+    }
+    return at == off;
+}
+
 bool oa_mem_concat_slot_offset(const oa_node *n, uint32_t slot, size_t *off)
 {
     int64_t axis = 0;
     if ((n->type != OA_OP_CONCAT_D && n->type != OA_OP_CONCAT_V2_D) || n->num_outputs != 1 ||
-        slot >= n->num_inputs ||
+        slot >= n->num_inputs || oa_attrs_find(&n->attrs, "_oa_concat_windows") != NULL ||
         (!oa_attrs_get_int(&n->attrs, "concat_dim", &axis) && !oa_attrs_get_int(&n->attrs, "axis", &axis))) {
         return false;
     }
@@ -214,11 +269,26 @@ static int32_t find_val(const gplan *p, const oa_node *node, int32_t out)
     return -1;
 }
 
+/* The input slot whose bytes output 0 of n keeps (a view op's input, a Concat's window in place), or UINT32_MAX. */
+static uint32_t same_bytes_slot(const oa_node *n)
+{
+    if ((oa_op_flags(n->type) & OA_OPF_VIEW) && n->num_inputs >= 1 && n->num_outputs == 1) {
+        return 0;
+    }
+    for (uint32_t s = 0; s < n->num_inputs; s++) {
+        if (oa_mem_concat_window_in_place(n, s)) {
+            return s;
+        }
+    }
+    return UINT32_MAX;
+}
+
 /* In-place candidate of output 0 of n (a value index) or -1. */
 static int32_t inplace_candidate(const gplan *p, const oa_node *n, size_t size)
 {
     uint32_t slots[1 + 4];
     size_t ns = 0;
+    bool shared_ok = false; /* the candidate may have other readers (the planner checks it dies here) */
     if (n->num_outputs != 1) {
         return -1;
     }
@@ -238,6 +308,9 @@ static int32_t inplace_candidate(const gplan *p, const oa_node *n, size_t size)
         for (int64_t s = base; base >= 0 && s < (int64_t)n->num_inputs && ns < 4; s++) {
             slots[ns++] = (uint32_t)s;
         }
+    } else if (same_bytes_slot(n) != UINT32_MAX && !(flags & OA_OPF_VIEW)) {
+        slots[ns++] = same_bytes_slot(n); /* a Concat over a window in place */
+        shared_ok = true;
     }
     for (size_t i = 0; i < ns; i++) {
         uint32_t si;
@@ -245,7 +318,7 @@ static int32_t inplace_candidate(const gplan *p, const oa_node *n, size_t size)
         /* Layouts must match: blocked (NC1HWC0) and plain (NCHW, ND, ...) never share. */
         bool src_blocked = src && src->outputs[si].desc.format == OA_FORMAT_NC1HWC0;
         bool dst_blocked = n->outputs[0].desc.format == OA_FORMAT_NC1HWC0;
-        if (src == NULL || oa_cp_num_uses(src, si) != 1 || src_blocked != dst_blocked) {
+        if (src == NULL || (!shared_ok && oa_cp_num_uses(src, si) != 1) || src_blocked != dst_blocked) {
             continue;
         }
         int32_t v = find_val(p, src, (int32_t)si);
@@ -254,19 +327,6 @@ static int32_t inplace_candidate(const gplan *p, const oa_node *n, size_t size)
         }
     }
     return -1;
-}
-
-/* Does another input slot of n than s read the same value? */
-static bool read_twice(const oa_node *n, uint32_t s)
-{
-    uint32_t si, sj;
-    const oa_node *a = oa_node_input_src(n, s, &si);
-    for (uint32_t j = 0; j < n->num_inputs; j++) {
-        if (j != s && oa_node_input_src(n, j, &sj) == a && sj == si) {
-            return true;
-        }
-    }
-    return false;
 }
 
 /*
@@ -294,13 +354,15 @@ static void pin_concat_parts(gplan *p, frame_kind fk)
                 continue;
             }
             p->pins[v] = (pin){n, 0, at};
-            /* y = view(x), x read only there: x's bytes are y's */
-            while ((oa_op_flags(src->type) & OA_OPF_VIEW) && src->num_inputs >= 1 && src->num_outputs == 1) {
+            /* y = view(x), x read only there: x's bytes are y's; so are the bytes of x when y is a
+             * Concat over a window of x in place and x dies there */
+            for (uint32_t xs; (xs = same_bytes_slot(src)) != UINT32_MAX;) {
                 uint32_t xi;
-                const oa_node *x = oa_node_input_src(src, 0, &xi);
+                const oa_node *x = oa_node_input_src(src, xs, &xi);
                 int32_t vx = x != NULL ? find_val(p, x, (int32_t)xi) : -1;
-                if (vx < 0 || p->pins[vx].node != NULL || oa_cp_num_uses(x, xi) != 1 ||
-                    p->pv[vx].size != p->pv[v].size || x->type == OA_OP_DATA) {
+                if (vx < 0 || p->pins[vx].node != NULL || p->pv[vx].size != p->pv[v].size || x->type == OA_OP_DATA ||
+                    ((oa_op_flags(src->type) & OA_OPF_VIEW) && oa_cp_num_uses(x, xi) != 1) ||
+                    p->pv[vx].last_use != p->pv[v].first_use) {
                     break;
                 }
                 p->pins[vx] = (pin){src, 0, 0};

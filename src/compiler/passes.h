@@ -145,6 +145,14 @@ OA_MUST_CHECK oa_status oa_pass_qdq_int8(oa_graph *g, size_t *changed);
  */
 OA_MUST_CHECK oa_status oa_pass_layout_nchwc(oa_graph *g, size_t *changed);
 
+/*
+ * Slices into Concats: a ConcatD/ConcatV2D input made by a StridedSliceV2 (no masks, unit steps)
+ * or Slice that narrows only the concat axis, and read by nothing else, is replaced by the
+ * slice's input; `_oa_concat_windows` records (input, offset, length) per folded slice and the
+ * kernel copies just that window. Plain layouts only; run after the layout pass on static graphs.
+ */
+OA_MUST_CHECK oa_status oa_pass_concat_windows(oa_graph *g, size_t *changed);
+
 /* Static-vs-dynamic classification. */
 typedef enum oa_shape_class {
     OA_SHAPES_STATIC = 0,  /* every desc static: plan memory at compile time */

@@ -19,7 +19,8 @@ static void cat_release(oa_kop *op)
 typedef struct cat_state {
     int n;
     int64_t outer;
-    size_t blk[64]; /* bytes per outer row of each input */
+    size_t blk[64]; /* bytes per outer row of y that each input gives */
+    size_t src_row[64], src_off[64]; /* each input's bytes per outer row, and where its window starts */
     size_t row;     /* bytes per outer row of y */
     /* NCHWc with an input whose C is not a block multiple (before the last):
      * output blocks gathered lane runs at a time (cat_gather) */
@@ -28,15 +29,55 @@ typedef struct cat_state {
     size_t esz;
 } cat_state;
 
+/* Checks p's windows; take[i]: the extent input i gives along axis ax, off[i] (may be NULL) where it starts. */
+static oa_status cat_windows_at(const oa_kconcat_params *p, int n_in, const oa_ktensor *in, int ax, int64_t *take,
+                                int64_t *off)
+{
+    for (int i = 0; i < n_in; i++) {
+        take[i] = in[i].dims[ax];
+        if (off != NULL) {
+            off[i] = 0;
+        }
+    }
+    if (p->n_win < 0 || p->n_win > OA_KCONCAT_MAX_WIN) {
+        return OA_FAIL(OA_E_PARAM, "ConcatD: %d windows, at most %d", p->n_win, OA_KCONCAT_MAX_WIN);
+    }
+    uint64_t seen = 0;
+    for (int k = 0; k < p->n_win; k++) {
+        const oa_kconcat_win *w = &p->win[k];
+        if (w->input < 0 || w->input >= n_in || (seen >> w->input & 1u) || in[w->input].layout != OA_KLAYOUT_PLAIN ||
+            w->off < 0 || w->len < 0 || w->off > in[w->input].dims[ax] - w->len) {
+            return OA_FAIL(OA_E_PARAM, "ConcatD: window %d (input %d, [%lld, +%lld)) does not fit a plain input", k,
+                           w->input, (long long)w->off, (long long)w->len);
+        }
+        seen |= (uint64_t)1 << w->input;
+        take[w->input] = w->len;
+        if (off != NULL) {
+            off[w->input] = w->off;
+        }
+    }
+    return OA_OK;
+}
+
+static oa_status cat_windows(const oa_kconcat_params *p, int n_in, const oa_ktensor *in, int ax, int64_t *take)
+{
+    return cat_windows_at(p, n_in, in, ax, take, NULL);
+}
+
 static oa_status cat_infer(const void *params, int n_in, const oa_ktensor *in, int n_out, oa_ktensor *out)
 {
-    const oa_kaxis_params *p = params;
+    const oa_kconcat_params *p = params;
     if (n_in < 1 || n_in > 64 || n_out != 1) {
         return OA_FAIL(OA_E_PARAM, "ConcatD: 1..64 inputs and 1 output (got %d, %d)", n_in, n_out);
     }
     int r = in[0].rank, ax;
     if (r == 0 || !oa_kaxis_norm(p->axis, r, &ax)) {
         return OA_FAIL(OA_E_PARAM, "ConcatD: concat_dim %lld out of range for rank %d", (long long)p->axis, r);
+    }
+    int64_t take[64];
+    oa_status st = cat_windows(p, n_in, in, ax, take);
+    if (st != OA_OK) {
+        return st;
     }
     out[0] = in[0];
     out[0].data = NULL;
@@ -55,7 +96,7 @@ static oa_status cat_infer(const void *params, int n_in, const oa_ktensor *in, i
         if (in[0].layout == OA_KLAYOUT_NCHWC && (ax != 1 || r != 4)) {
             return OA_FAIL(OA_E_PARAM, "ConcatD: NCHWc needs rank 4 and axis 1 (block %lld)", (long long)cb);
         }
-        out[0].dims[ax] += in[i].dims[ax];
+        out[0].dims[ax] += take[i];
     }
     return OA_OK;
 }
@@ -68,7 +109,7 @@ static oa_status cat_setup(oa_kop *op)
     }
     op->state = s;
     int ax = 0;
-    oa_kaxis_norm(op->params.axis.axis, op->in[0].rank, &ax);
+    oa_kaxis_norm(op->params.concat.axis, op->in[0].rank, &ax);
     s->n = op->n_in;
     size_t esz = oa_kdtype_size(op->in[0].dtype);
     bool blocked = op->in[0].layout == OA_KLAYOUT_NCHWC;
@@ -77,17 +118,21 @@ static oa_status cat_setup(oa_kop *op)
         s->outer *= op->in[0].dims[d];
     }
     s->row = 0;
+    int64_t take[64], off[64];
+    oa_status st = cat_windows_at(&op->params.concat, op->n_in, op->in, ax, take, off);
+    if (st != OA_OK) {
+        return st;
+    }
     for (int i = 0; i < op->n_in; i++) {
-        size_t b = esz;
-        for (int d = ax; d < op->in[i].rank; d++) {
-            int64_t v = op->in[i].dims[d];
-            if (blocked && d == 1) {
-                v = oa_kc_padded(v);
-            }
-            b *= (size_t)v;
+        size_t b = esz; /* bytes of one index along the axis */
+        for (int d = ax + 1; d < op->in[i].rank; d++) {
+            b *= (size_t)op->in[i].dims[d];
         }
-        s->blk[i] = b;
-        s->row += b;
+        const int64_t full = blocked && ax == 1 ? oa_kc_padded(op->in[i].dims[1]) : op->in[i].dims[ax];
+        s->blk[i] = b * (size_t)(blocked ? full : take[i]);
+        s->src_row[i] = b * (size_t)full;
+        s->src_off[i] = b * (size_t)off[i];
+        s->row += s->blk[i];
         s->ch[i] = op->in[i].dims[1];
         s->cout += s->ch[i];
         s->gather = s->gather || (blocked && i < op->n_in - 1 && s->ch[i] % oa_kernels_block() != 0);
@@ -156,18 +201,6 @@ static void cat_gather(void *vctx, size_t tid, size_t b, size_t e)
 /* Bytes of y per task of the plain copy: a few pages, so a small Concat stays one task. */
 #define CAT_PIECE ((size_t)64 * 1024)
 
-/* n bytes from src to dst; the short runs of last-axis Concats (YOLO's 2 + 2 + 81 floats per row)
- * as fixed-size moves the compiler inlines, instead of a memcpy call each. */
-static inline void cat_move(char *dst, const char *src, size_t n)
-{
-    switch (n) {
-    case 4: memcpy(dst, src, 4); break;
-    case 8: memcpy(dst, src, 8); break;
-    case 16: memcpy(dst, src, 16); break;
-    default: memcpy(dst, src, n); break;
-    }
-}
-
 /* Pieces [b, e) of y (CAT_PIECE bytes each): every byte run comes from one input's outer row. One
  * division finds where the piece starts; the walk then goes input by input, row by row. */
 static void cat_copy(void *vctx, size_t tid, size_t b, size_t e)
@@ -188,9 +221,9 @@ static void cat_copy(void *vctx, size_t tid, size_t b, size_t e)
     while (pos < end) {
         size_t n = s->blk[i] - at;
         n = n < end - pos ? n : end - pos;
-        const char *src = (const char *)c->in[i] + o * s->blk[i] + at;
+        const char *src = (const char *)c->in[i] + o * s->src_row[i] + s->src_off[i] + at;
         if (src != c->y + pos) { /* an input the producer wrote in place (docs/memory.md "Concat in place") */
-            cat_move(c->y + pos, src, n);
+            oa_kmove(c->y + pos, src, n);
         }
         pos += n;
         at = 0;
@@ -226,7 +259,7 @@ static oa_status cat_run(const oa_kop *op, const void *const *in, void *const *o
     bool placed = s->outer == 1;
     size_t at = 0;
     for (int i = 0; i < s->n && placed; i++) {
-        placed = s->blk[i] == 0 || (const char *)in[i] == (const char *)out[0] + at;
+        placed = s->blk[i] == 0 || (const char *)in[i] + s->src_off[i] == (const char *)out[0] + at;
         at += s->blk[i];
     }
     if (placed) {
@@ -241,7 +274,7 @@ static oa_status cat_run(const oa_kop *op, const void *const *in, void *const *o
 }
 
 const oa_kfamily oa_kfam_concat = {
-    .params_size = sizeof(oa_kaxis_params),
+    .params_size = sizeof(oa_kconcat_params),
     .infer = cat_infer,
     .setup = cat_setup,
     .run = cat_run,

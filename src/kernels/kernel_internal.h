@@ -97,6 +97,18 @@ int64_t oa_kc_padded(int64_t c);
 /* Validates an OA_KPOST chain for a family: n_add extra inputs are counted. */
 oa_status oa_kpost_check(const oa_kpost_chain *post, bool allow_add, int *n_add);
 
+/* n bytes from src to dst (no overlap); the short runs of last-axis slices and concats (2 or 4
+ * floats per row) as fixed-size moves the compiler inlines, instead of a memcpy call each. */
+static inline void oa_kmove(void *dst, const void *src, size_t n)
+{
+    switch (n) {
+    case 4: memcpy(dst, src, 4); break;
+    case 8: memcpy(dst, src, 8); break;
+    case 16: memcpy(dst, src, 16); break;
+    default: memcpy(dst, src, n); break;
+    }
+}
+
 /* Applies activation `act` over n floats in place (ISA-dispatched). */
 void oa_kact_apply(oa_kact act, float alpha, float beta, float *y, size_t n);
 /* y[i] += r[i] then activation: residual adds in the generic epilogue path. */

@@ -536,10 +536,22 @@ typedef struct oa_ktranspose_params {
 
 /* --- ConcatD: inputs x0..x{N-1}, same dtype and rank, equal dims except
  * `axis`. Any dtype. NCHWc: rank 4, axis 1; inputs whose C is not a block
- * multiple (before the last) make the output gathered lane runs at a time. */
-typedef struct oa_kaxis_params {
+ * multiple (before the last) make the output gathered lane runs at a time.
+ * Windows (plain layout): input win[k].input contributes only its range
+ * [off, off + len) along `axis` (a Slice the compiler folded into the Concat:
+ * docs/memory.md "Concat in place"). An input may alias y (the same bytes at
+ * its place in y): that run is not copied. */
+#define OA_KCONCAT_MAX_WIN 8
+typedef struct oa_kconcat_win {
+    int32_t input;
+    int64_t off, len;
+} oa_kconcat_win;
+
+typedef struct oa_kconcat_params {
     int64_t axis;
-} oa_kaxis_params;
+    int n_win;
+    oa_kconcat_win win[OA_KCONCAT_MAX_WIN];
+} oa_kconcat_params;
 
 /* --- Split / SplitV: input x, outputs y0..; sizes from params (n_sizes
  * entries; one may be -1) or, if n_sizes == 0, from the host input
@@ -798,7 +810,7 @@ typedef union oa_kparams {
     oa_kreduce_params reduce;
     oa_kcast_params cast;
     oa_ktranspose_params transpose;
-    oa_kaxis_params axis;
+    oa_kconcat_params concat;
     oa_ksplit_params split;
     oa_kslice_params slice;
     oa_kgather_params gather;

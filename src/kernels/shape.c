@@ -135,16 +135,28 @@ static void nd_task(void *vctx, size_t tid, size_t b, size_t e)
         }
         return;
     }
+    /* the row's input offset: divisions for the first row, then an odometer over the outer dims */
+    int64_t idx[OA_KMAX_DIMS], off = p->ibase, rr = (int64_t)b;
+    for (int i = p->rank - 2; i >= 0; i--) {
+        idx[i] = rr % p->dims[i];
+        off += idx[i] * p->istr[i];
+        rr /= p->dims[i];
+    }
     for (size_t r = b; r < e; r++) {
-        int64_t off = p->ibase, rr = (int64_t)r;
-        for (int i = p->rank - 2; i >= 0; i--) {
-            off += (rr % p->dims[i]) * p->istr[i];
-            rr /= p->dims[i];
+        if (r > b) {
+            for (int i = p->rank - 2; i >= 0; i--) {
+                off += p->istr[i];
+                if (++idx[i] < p->dims[i]) {
+                    break;
+                }
+                off -= p->istr[i] * p->dims[i];
+                idx[i] = 0;
+            }
         }
         char *y = c->y + (size_t)r * (size_t)p->inner * esz;
         const char *x = c->x + off * (int64_t)esz;
         if (is == 1) {
-            memcpy(y, x, (size_t)p->inner * esz);
+            oa_kmove(y, x, (size_t)p->inner * esz);
         } else if (esz == 4) {
             for (int64_t i = 0; i < p->inner; i++) {
                 ((uint32_t *)(void *)y)[i] = *(const uint32_t *)(const void *)(x + i * is * 4);

@@ -51,6 +51,18 @@ oa_status oa_bind_post_ops(oa_bctx *c, oa_kpost_chain *post, bool allow_add, int
 
 /* Family decoders (op_bind_ops.c): fill c->b from c->n; called with type/sub looked up. */
 oa_status oa_bind_decode(oa_bctx *c) OA_MUST_CHECK;
+/* Data movement (op_bind_shape.c): Copy (the view ops), Transpose(D), Concat over `count` data
+ * inputs from `first`, Split, Slice (size_form: Slice, else StridedSliceV2), Gather(V2), Pad,
+ * PadD, and ops of `type` whose IR inputs from n_host_from on are host values. */
+oa_status oa_bind_copy(oa_bctx *c) OA_MUST_CHECK;
+oa_status oa_bind_transpose(oa_bctx *c, bool attr_perm) OA_MUST_CHECK;
+oa_status oa_bind_concat(oa_bctx *c, uint32_t first, uint32_t count, int64_t axis) OA_MUST_CHECK;
+oa_status oa_bind_split(oa_bctx *c) OA_MUST_CHECK;
+oa_status oa_bind_slice(oa_bctx *c, bool size_form) OA_MUST_CHECK;
+oa_status oa_bind_gather(oa_bctx *c, bool attr_axis) OA_MUST_CHECK;
+oa_status oa_bind_pad(oa_bctx *c) OA_MUST_CHECK;
+oa_status oa_bind_pad_d(oa_bctx *c) OA_MUST_CHECK;
+oa_status oa_bind_host_args(oa_bctx *c, oa_kop_type type, uint32_t n_host_from, uint32_t n_in) OA_MUST_CHECK;
 /* The int8 ops of the QDQ rewrite (op_bind_quant.c). */
 oa_status oa_bind_quant(oa_bctx *c) OA_MUST_CHECK;
 /* Aipp (op_bind_aipp.c). */

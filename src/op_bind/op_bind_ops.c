@@ -1,6 +1,7 @@
 /*
  * Per-family decoders: GE op type + attributes -> kernel params and the
- * kernel's input order. One function per family; oa_bind_decode() picks it
+ * kernel's input order. One function per family (the data-movement ones in
+ * op_bind_shape.c); oa_bind_decode() picks it
  * by the node's type. Attribute names are GE's as the ONNX importer and the
  * compiler write them (docs/ge_ir.md, src/compiler/README.md).
  */
@@ -822,222 +823,6 @@ static oa_status bind_reduce(oa_bctx *c, oa_kreduce_op op, bool attr_axes)
     return st == OA_OK ? oa_bind_out(c, 0) : st;
 }
 
-/* ---- data movement ---- */
-
-static oa_status bind_copy(oa_bctx *c)
-{
-    c->b->type = OA_KOP_COPY;
-    c->b->inplace_ok = true;
-    c->b->is_copy = true;
-    oa_status st = oa_bind_in(c, 0, true, false);
-    return st == OA_OK ? oa_bind_out(c, 0) : st;
-}
-
-static oa_status bind_transpose(oa_bctx *c, bool attr_perm)
-{
-    oa_op_bind *b = c->b;
-    oa_ktranspose_params *p = &b->params.transpose;
-    b->type = OA_KOP_TRANSPOSE;
-    b->has_params = true;
-    int n = 0;
-    if (attr_perm) {
-        const int64_t *v;
-        size_t na = 0;
-        if (!oa_attrs_get_list_int(&c->n->attrs, "perm", &v, &na) || na > OA_KMAX_DIMS) {
-            return BFAIL(c, OA_E_PARAM, "misses attr perm (at most %d entries)", OA_KMAX_DIMS);
-        }
-        memcpy(p->perm, v, na * sizeof(v[0]));
-        n = (int)na;
-    } else if (oa_bind_has(c->n, 1) && !oa_bind_slot_ints(c, 1, p->perm, OA_KMAX_DIMS, &n)) {
-        return BFAIL(c, OA_E_PARAM, "perm must be a constant");
-    }
-    p->n_perm = n;
-    /* the layout pass's channels-last move of a blocked tensor, with its activation (kernels.h) */
-    p->groups = oa_node_attr_int(c->n, "_oa_blocked_groups", 0);
-    int n_add = 0;
-    uint32_t base = 0;
-    oa_status st = oa_bind_post_ops(c, &p->post, false, &n_add, &base);
-    if (st == OA_OK) {
-        st = oa_bind_in(c, 0, true, false);
-    }
-    return st == OA_OK ? oa_bind_out(c, 0) : st;
-}
-
-static oa_status bind_concat(oa_bctx *c, uint32_t first, uint32_t count, int64_t axis)
-{
-    oa_op_bind *b = c->b;
-    b->type = OA_KOP_CONCAT;
-    b->has_params = true;
-    b->params.axis.axis = axis;
-    oa_status st = OA_OK;
-    for (uint32_t i = first; i < first + count && st == OA_OK; i++) {
-        st = oa_bind_in(c, i, true, false);
-    }
-    return st == OA_OK ? oa_bind_out(c, 0) : st;
-}
-
-static oa_status bind_split(oa_bctx *c)
-{
-    oa_op_bind *b = c->b;
-    oa_ksplit_params *p = &b->params.split;
-    b->type = OA_KOP_SPLIT;
-    b->has_params = true;
-    const oa_op_type t = c->n->type;
-    oa_status st = OA_OK;
-    int64_t dim = 0;
-    int nd = 0;
-    if (t == OA_OP_SPLIT_D || t == OA_OP_SPLIT_V_D) {
-        if (!oa_attrs_get_int(&c->n->attrs, "split_dim", &dim)) {
-            return BFAIL(c, OA_E_PARAM, "misses attr split_dim");
-        }
-    } else {
-        const uint32_t dim_slot = t == OA_OP_SPLIT ? 0u : 2u;
-        if (!oa_bind_slot_ints(c, dim_slot, &dim, 1, &nd) || nd != 1) {
-            return BFAIL(c, OA_E_PARAM, "split_dim must be a constant scalar");
-        }
-    }
-    p->axis = dim;
-    if (t == OA_OP_SPLIT_V_D) {
-        const int64_t *v;
-        size_t n = 0;
-        if (!oa_attrs_get_list_int(&c->n->attrs, "size_splits", &v, &n) || n > 64) {
-            return BFAIL(c, OA_E_PARAM, "misses attr size_splits (at most 64 entries)");
-        }
-        memcpy(p->sizes, v, n * sizeof(v[0]));
-        p->n_sizes = (int)n;
-    }
-    st = oa_bind_in(c, t == OA_OP_SPLIT ? 1u : 0u, true, false);
-    if (st == OA_OK && t == OA_OP_SPLIT_V) {
-        st = oa_bind_in(c, 1, true, true);
-    }
-    if (c->n->num_outputs > 64) {
-        return BFAIL(c, OA_E_PARAM, "%u outputs, at most 64", c->n->num_outputs);
-    }
-    for (uint32_t k = 0; k < c->n->num_outputs && st == OA_OK; k++) {
-        st = oa_bind_out(c, k);
-    }
-    return st;
-}
-
-static oa_status bind_slice(oa_bctx *c, bool size_form)
-{
-    oa_op_bind *b = c->b;
-    oa_kslice_params *p = &b->params.slice;
-    b->type = OA_KOP_SLICE;
-    b->has_params = true;
-    p->size_form = size_form;
-    p->begin_mask = oa_node_attr_int(c->n, "begin_mask", 0);
-    p->end_mask = oa_node_attr_int(c->n, "end_mask", 0);
-    p->shrink_axis_mask = oa_node_attr_int(c->n, "shrink_axis_mask", 0);
-    if (oa_node_attr_int(c->n, "ellipsis_mask", 0) != 0 || oa_node_attr_int(c->n, "new_axis_mask", 0) != 0) {
-        return BFAIL(c, OA_E_PARAM, "ellipsis_mask / new_axis_mask are not supported");
-    }
-    const uint32_t n_in = size_form ? 3u : 5u;
-    oa_status st = oa_bind_in(c, 0, true, false);
-    for (uint32_t i = 1; i < n_in && st == OA_OK; i++) {
-        st = oa_bind_in(c, i, i < 3, true);
-    }
-    return st == OA_OK ? oa_bind_out(c, 0) : st;
-}
-
-static oa_status bind_gather(oa_bctx *c, bool attr_axis)
-{
-    oa_op_bind *b = c->b;
-    b->type = OA_KOP_GATHER;
-    b->has_params = true;
-    b->params.gather.batch_dims = oa_node_attr_int(c->n, "batch_dims", 0);
-    b->params.gather.axis = oa_node_attr_int(c->n, "axis", 0);
-    oa_status st;
-    if ((st = oa_bind_in(c, 0, true, false)) != OA_OK || (st = oa_bind_in(c, 1, true, false)) != OA_OK) {
-        return st;
-    }
-    if (!attr_axis && (st = oa_bind_in(c, 2, true, true)) != OA_OK) {
-        return st;
-    }
-    return oa_bind_out(c, 0);
-}
-
-static oa_status bind_pad(oa_bctx *c)
-{
-    oa_op_bind *b = c->b;
-    oa_kpad_params *p = &b->params.pad;
-    b->type = OA_KOP_PAD;
-    b->has_params = true;
-    const oa_op_type t = c->n->type;
-    const char *mode = oa_node_attr_str(c->n, "mode", t == OA_OP_MIRROR_PAD ? "REFLECT" : "constant");
-    if (strcmp(mode, "constant") == 0 || strcmp(mode, "CONSTANT") == 0) {
-        p->mode = OA_KPADV_CONSTANT;
-    } else if (strcmp(mode, "reflect") == 0 || strcmp(mode, "REFLECT") == 0) {
-        p->mode = OA_KPADV_REFLECT;
-    } else if (strcmp(mode, "edge") == 0 || strcmp(mode, "EDGE") == 0) {
-        p->mode = OA_KPADV_EDGE;
-    } else if (strcmp(mode, "SYMMETRIC") == 0 || strcmp(mode, "symmetric") == 0) {
-        p->mode = OA_KPADV_SYMMETRIC;
-    } else {
-        return BFAIL(c, OA_E_PARAM, "pad mode %s is not supported", mode);
-    }
-    /* GE Pad/PadV2/MirrorPad take [[b0, e0], [b1, e1], ...]; PadV3 says so with paddings_contiguous */
-    p->paddings_contiguous = t == OA_OP_PAD_V3 ? attr_bool(c->n, "paddings_contiguous", true) : true;
-    oa_status st = oa_bind_in(c, 0, true, false);
-    if (st == OA_OK) {
-        st = oa_bind_in(c, 1, true, true);
-    }
-    oa_ktensor *pt = &b->in[b->n_in - 1];
-    if (st == OA_OK && pt->rank == 2) { /* [rank, 2] pairs: the kernel reads them flat */
-        pt->dims[0] *= pt->dims[1];
-        pt->rank = 1;
-    }
-    if (st == OA_OK && (t == OA_OP_PAD_V3 || t == OA_OP_PAD_V2)) {
-        st = oa_bind_in(c, 2, t == OA_OP_PAD_V2, true);
-    }
-    return st == OA_OK ? oa_bind_out(c, 0) : st;
-}
-
-/* PadD: paddings as a list of [before, after] pairs, given to the pad kernel as a flat constant. */
-static oa_status bind_pad_d(oa_bctx *c)
-{
-    oa_op_bind *b = c->b;
-    b->type = OA_KOP_PAD;
-    b->has_params = true;
-    b->params.pad.mode = OA_KPADV_CONSTANT;
-    b->params.pad.paddings_contiguous = true;
-    const oa_attr *a = oa_attrs_find(&c->n->attrs, "paddings");
-    if (a == NULL || a->type != OA_ATTR_LIST_LIST_INT) {
-        return BFAIL(c, OA_E_PARAM, "misses attr paddings (a list of int lists)");
-    }
-    int64_t pads[2 * OA_KMAX_DIMS];
-    const size_t rows = a->u.lli.n;
-    if (rows > OA_KMAX_DIMS) {
-        return BFAIL(c, OA_E_PARAM, "paddings has %zu rows", rows);
-    }
-    for (size_t i = 0; i < rows; i++) {
-        if (a->u.lli.lens[i] != 2) {
-            return BFAIL(c, OA_E_PARAM, "paddings row %zu has %zu entries, not 2", i, a->u.lli.lens[i]);
-        }
-        pads[2 * i] = a->u.lli.v[i][0];
-        pads[2 * i + 1] = a->u.lli.v[i][1];
-    }
-    oa_status st = oa_bind_in(c, 0, true, false);
-    if (st == OA_OK && (size_t)b->in[0].rank != rows) {
-        return BFAIL(c, OA_E_PARAM, "paddings has %zu rows for a rank-%d x", rows, b->in[0].rank);
-    }
-    const int64_t flat = (int64_t)rows * 2; /* [b0, e0, b1, e1, ...] */
-    if (st == OA_OK) {
-        st = oa_bind_in_synth(c, OA_KDT_I64, 1, &flat, pads, rows * 2 * sizeof(int64_t));
-    }
-    return st == OA_OK ? oa_bind_out(c, 0) : st;
-}
-
-static oa_status bind_host_args(oa_bctx *c, oa_kop_type type, uint32_t n_host_from, uint32_t n_in)
-{
-    c->b->type = type;
-    oa_status st = OA_OK;
-    for (uint32_t i = 0; i < n_in && st == OA_OK; i++) {
-        st = oa_bind_in(c, i, true, i >= n_host_from);
-    }
-    return st == OA_OK ? oa_bind_out(c, 0) : st;
-}
-
 /* ---- resize ---- */
 
 static oa_status resize_size_input(oa_bctx *c)
@@ -1411,15 +1196,15 @@ oa_status oa_bind_decode(oa_bctx *c)
     case OA_OP_REDUCE_MEAN_D: return bind_reduce(c, OA_KRED_MEAN, true);
     case OA_OP_REDUCE_MAX_D: return bind_reduce(c, OA_KRED_MAX, true);
     case OA_OP_CAST: return bind_cast(c);
-    case OA_OP_TRANSPOSE: return bind_transpose(c, false);
-    case OA_OP_TRANSPOSE_D: return bind_transpose(c, true);
+    case OA_OP_TRANSPOSE: return oa_bind_transpose(c, false);
+    case OA_OP_TRANSPOSE_D: return oa_bind_transpose(c, true);
     case OA_OP_CONCAT_D:
     case OA_OP_CONCAT_V2_D: {
         int64_t axis = 0;
         if (!oa_attrs_get_int(&n->attrs, "concat_dim", &axis) && !oa_attrs_get_int(&n->attrs, "axis", &axis)) {
             return BFAIL(c, OA_E_PARAM, "misses attr concat_dim");
         }
-        return bind_concat(c, 0, n->num_inputs, axis);
+        return oa_bind_concat(c, 0, n->num_inputs, axis);
     }
     case OA_OP_CONCAT:
     case OA_OP_CONCAT_V2: {
@@ -1430,22 +1215,22 @@ oa_status oa_bind_decode(oa_bctx *c)
         if (n->num_inputs < 2 || !oa_bind_slot_ints(c, v2 ? n->num_inputs - 1 : 0, &axis, 1, &nd) || nd != 1) {
             return BFAIL(c, OA_E_PARAM, "concat_dim must be a constant scalar");
         }
-        return bind_concat(c, v2 ? 0 : 1, n->num_inputs - 1, axis);
+        return oa_bind_concat(c, v2 ? 0 : 1, n->num_inputs - 1, axis);
     }
     case OA_OP_SELECT: return bind_select_v1(c);
     case OA_OP_ZEROS_LIKE: return bind_fill_like(c, false);
     case OA_OP_ONES_LIKE: return bind_fill_like(c, true);
-    case OA_OP_PAD_D: return bind_pad_d(c);
+    case OA_OP_PAD_D: return oa_bind_pad_d(c);
     case OA_OP_SPLIT:
     case OA_OP_SPLIT_V:
     case OA_OP_SPLIT_D:
-    case OA_OP_SPLIT_V_D: return bind_split(c);
-    case OA_OP_STRIDED_SLICE_V2: return bind_slice(c, false);
-    case OA_OP_SLICE: return bind_slice(c, true);
-    case OA_OP_GATHER_V2: return bind_gather(c, false);
-    case OA_OP_GATHER_V2_D: return bind_gather(c, true);
+    case OA_OP_SPLIT_V_D: return oa_bind_split(c);
+    case OA_OP_STRIDED_SLICE_V2: return oa_bind_slice(c, false);
+    case OA_OP_SLICE: return oa_bind_slice(c, true);
+    case OA_OP_GATHER_V2: return oa_bind_gather(c, false);
+    case OA_OP_GATHER_V2_D: return oa_bind_gather(c, true);
     case OA_OP_GATHER_ELEMENTS: {
-        oa_status st = bind_gather(c, true);
+        oa_status st = oa_bind_gather(c, true);
         c->b->params.gather.axis = oa_node_attr_int(c->n, "dim", 0);
         c->b->params.gather.elements = true;
         return st;
@@ -1453,12 +1238,12 @@ oa_status oa_bind_decode(oa_bctx *c)
     case OA_OP_PAD:
     case OA_OP_PAD_V2:
     case OA_OP_PAD_V3:
-    case OA_OP_MIRROR_PAD: return bind_pad(c);
-    case OA_OP_TILE: return bind_host_args(c, OA_KOP_TILE, 1, 2);
+    case OA_OP_MIRROR_PAD: return oa_bind_pad(c);
+    case OA_OP_TILE: return oa_bind_host_args(c, OA_KOP_TILE, 1, 2);
     case OA_OP_EXPAND:
-    case OA_OP_BROADCAST_TO: return bind_host_args(c, OA_KOP_EXPAND, 1, 2);
-    case OA_OP_FILL: return bind_host_args(c, OA_KOP_FILL, 0, 2);
-    case OA_OP_RANGE: return bind_host_args(c, OA_KOP_RANGE, 0, 3);
+    case OA_OP_BROADCAST_TO: return oa_bind_host_args(c, OA_KOP_EXPAND, 1, 2);
+    case OA_OP_FILL: return oa_bind_host_args(c, OA_KOP_FILL, 0, 2);
+    case OA_OP_RANGE: return oa_bind_host_args(c, OA_KOP_RANGE, 0, 3);
     case OA_OP_RESIZE_NEAREST_NEIGHBOR_V2: return bind_resize_tf(c, false);
     case OA_OP_RESIZE_BILINEAR_V2: return bind_resize_tf(c, true);
     case OA_OP_RESIZE: return bind_resize_onnx(c);
@@ -1487,7 +1272,7 @@ oa_status oa_bind_decode(oa_bctx *c)
     case OA_KOP_BINARY: return bind_binary(c, sub);
     case OA_KOP_UNARY: return bind_unary(c, (oa_kunary_op)sub);
     case OA_KOP_REDUCE: return bind_reduce(c, (oa_kreduce_op)sub, false);
-    case OA_KOP_COPY: return bind_copy(c); /* the F_VIEW rows */
+    case OA_KOP_COPY: return oa_bind_copy(c); /* the F_VIEW rows */
     case OA_KOP_INDEX: return oa_bind_index(c, sub);
     default:
         return BFAIL(c, OA_E_OP_NOT_FOUND, "no binding for kernel family %s", oa_kop_type_name(type));

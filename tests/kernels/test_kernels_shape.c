@@ -119,7 +119,7 @@ static void test_concat_split(void **state)
             ref[i] = kt_get(&x[k], ravel(&d[k], idx));
         }
         kt_buf y = kt_alloc(yd);
-        oa_kaxis_params p = {.axis = ax};
+        oa_kconcat_params p = {.axis = ax};
         kt_buf *ins[3] = {&x[0], &x[1], &x[2]}, *outs[1] = {&y};
         assert_int_equal(kt_run(OA_KOP_CONCAT, &p, 3, ins, 0, 1, outs, thr), OA_OK);
         kt_expect_equal(&y, ref, kt_fmt("concat axis %d (%s, %d thread(s))", ax, big ? "large" : "small", thr));
@@ -180,7 +180,7 @@ static void test_concat_split(void **state)
     kt_buf ab = kt_blocked_from_plain(&a), bb = kt_blocked_from_plain(&b);
     yd.layout = OA_KLAYOUT_NCHWC;
     kt_buf y = kt_alloc(yd);
-    oa_kaxis_params p = {.axis = 1};
+    oa_kconcat_params p = {.axis = 1};
     kt_buf *cins[2] = {&ab, &bb}, *couts[1] = {&y};
     assert_int_equal(kt_run(OA_KOP_CONCAT, &p, 2, cins, 0, 1, couts, 1), OA_OK);
     kt_buf yp = kt_plain_from_blocked(&y);
@@ -250,7 +250,7 @@ static void test_concat_short_rows(void **state)
                 }
             }
         }
-        oa_kaxis_params p = {.axis = -1};
+        oa_kconcat_params p = {.axis = -1};
         kt_buf *ins[4] = {&x[0], &x[1], &x[2], &x[3]}, *outs[1] = {&y};
         assert_int_equal(kt_run(OA_KOP_CONCAT, &p, 4, ins, 0, 1, outs, thr), OA_OK);
         kt_expect_equal(&y, ref, kt_fmt("last-axis concat of short rows, %d thread(s)", thr));
@@ -288,7 +288,7 @@ static void test_concat_in_place(void **state)
             at += ch[i] * w;
         }
         oa_ktensor d[3] = {x[0].d, x[1].d, x[2].d};
-        oa_kaxis_params p = {.axis = 1};
+        oa_kconcat_params p = {.axis = 1};
         oa_kop *op;
         assert_int_equal(oa_kop_create(OA_KOP_CONCAT, &p, 3, d, 1, &y.d, &op), OA_OK);
         void *out[1] = {y.data};
@@ -314,7 +314,7 @@ static void test_concat_in_place(void **state)
     kt_buf y = kt_alloc(yd);
     memcpy(y.data, ab.data, ab.bytes);
     oa_ktensor d[2] = {ab.d, bb.d};
-    oa_kaxis_params p = {.axis = 1};
+    oa_kconcat_params p = {.axis = 1};
     oa_kop *op;
     assert_int_equal(oa_kop_create(OA_KOP_CONCAT, &p, 2, d, 1, &yd, &op), OA_OK);
     const void *in[2] = {y.data, bb.data};
@@ -371,7 +371,7 @@ static void test_concat_nchwc_unaligned(void **state)
         for (int thr = 1; thr <= 2; thr++) {
             kt_buf y = kt_alloc(yd);
             memset(y.data, 0x7f, y.bytes); /* padding lanes must be written */
-            oa_kaxis_params p = {.axis = 1};
+            oa_kconcat_params p = {.axis = 1};
             kt_buf *couts[1] = {&y};
             assert_int_equal(kt_run(OA_KOP_CONCAT, &p, n_in, cins, 0, 1, couts, thr), OA_OK);
             kt_buf yp = kt_plain_from_blocked(&y);
@@ -872,7 +872,7 @@ static void test_shape_bad_params(void **state)
     oa_ktranspose_params tp = {.n_perm = 2, .perm = {0, 0}};
     oa_ktensor x = KT_D(OA_KDT_F32, 2, 3);
     kt_expect_fail(oa_kernel_infer(OA_KOP_TRANSPOSE, &tp, 1, &x, 1, out), OA_E_PARAM, "perm not a permutation");
-    oa_kaxis_params cp = {.axis = 2};
+    oa_kconcat_params cp = {.axis = 2};
     oa_ktensor two[2] = {x, x};
     kt_expect_fail(oa_kernel_infer(OA_KOP_CONCAT, &cp, 2, two, 1, out), OA_E_PARAM, "concat axis out of range");
     two[1] = KT_D(OA_KDT_F32, 3, 3);
