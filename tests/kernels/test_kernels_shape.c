@@ -262,6 +262,61 @@ static void test_concat_short_rows(void **state)
     }
 }
 
+/*
+ * Concat windows (slices the compiler folded in, kernels.h): [a(2), b(2), window [4, 85) of s(85)]
+ * along the last axis, with s a separate buffer, then with s being y itself (the window in place:
+ * only a and b are written), on one and two threads; and the windows the kernel refuses.
+ */
+static void test_concat_windows(void **state)
+{
+    (void)state;
+    const int64_t rows = 2001;
+    for (int alias = 0; alias < 2; alias++) {
+        kt_buf a = kt_alloc(KT_D(OA_KDT_F32, rows, 2)), b = kt_alloc(KT_D(OA_KDT_F32, rows, 2));
+        kt_buf src = kt_alloc(KT_D(OA_KDT_F32, rows, 85)), y = kt_alloc(KT_D(OA_KDT_F32, rows, 85));
+        kt_fill(&a, 80, -1, 1);
+        kt_fill(&b, 81, -1, 1);
+        kt_fill(&src, 82, -1, 1);
+        double *ref = alloc_ref(&y.d);
+        for (int64_t r = 0; r < rows; r++) {
+            for (int64_t k = 0; k < 85; k++) {
+                ref[r * 85 + k] = k < 2 ? kt_get(&a, r * 2 + k) : k < 4 ? kt_get(&b, r * 2 + k - 2) : kt_get(&src, r * 85 + k);
+            }
+        }
+        memcpy(y.data, alias ? src.data : y.data, y.bytes);
+        oa_kconcat_params p = {.axis = -1, .n_win = 1, .win = {{2, 4, 81}}};
+        oa_ktensor d[3] = {a.d, b.d, src.d};
+        oa_kop *op;
+        assert_int_equal(oa_kop_create(OA_KOP_CONCAT, &p, 3, d, 1, &y.d, &op), OA_OK);
+        const void *in[3] = {a.data, b.data, alias ? y.data : src.data};
+        void *out[1] = {y.data};
+        assert_int_equal(oa_kop_run(op, in, out, NULL, kt_pool(1 + alias)), OA_OK);
+        kt_expect_equal(&y, ref, kt_fmt("concat with a window (%s)", alias ? "in place" : "separate"));
+        oa_kop_destroy(op);
+        free(ref);
+        kt_free(&a);
+        kt_free(&b);
+        kt_free(&src);
+        kt_free(&y);
+    }
+    oa_ktensor out[1], two[2] = {KT_D(OA_KDT_F32, 3, 5), KT_D(OA_KDT_F32, 3, 5)};
+    oa_kconcat_params p = {.axis = 1, .n_win = 1, .win = {{1, 3, 3}}};
+    kt_expect_fail(oa_kernel_infer(OA_KOP_CONCAT, &p, 2, two, 1, out), OA_E_PARAM, "window past the input");
+    p = (oa_kconcat_params){.axis = 1, .n_win = 2, .win = {{0, 0, 2}, {0, 1, 2}}};
+    kt_expect_fail(oa_kernel_infer(OA_KOP_CONCAT, &p, 2, two, 1, out), OA_E_PARAM, "two windows of one input");
+    p = (oa_kconcat_params){.axis = 1, .n_win = 1, .win = {{2, 0, 1}}};
+    kt_expect_fail(oa_kernel_infer(OA_KOP_CONCAT, &p, 2, two, 1, out), OA_E_PARAM, "window of input 2 of 2");
+    p = (oa_kconcat_params){.axis = 1, .n_win = OA_KCONCAT_MAX_WIN + 1};
+    kt_expect_fail(oa_kernel_infer(OA_KOP_CONCAT, &p, 2, two, 1, out), OA_E_PARAM, "too many windows");
+    oa_ktensor blk[2] = {KT_D(OA_KDT_F32, 1, 16, 2, 2), KT_D(OA_KDT_F32, 1, 16, 2, 2)};
+    blk[0].layout = blk[1].layout = OA_KLAYOUT_NCHWC;
+    p = (oa_kconcat_params){.axis = 1, .n_win = 1, .win = {{0, 0, 8}}};
+    kt_expect_fail(oa_kernel_infer(OA_KOP_CONCAT, &p, 2, blk, 1, out), OA_E_PARAM, "window of a blocked input");
+    p = (oa_kconcat_params){.axis = 1, .n_win = 1, .win = {{1, 1, 2}}};
+    assert_int_equal(oa_kernel_infer(OA_KOP_CONCAT, &p, 2, two, 1, out), OA_OK);
+    assert_int_equal(out[0].dims[1], 7); /* 5 + the window's 2 */
+}
+
 static void test_concat_in_place(void **state)
 {
     (void)state;
@@ -901,6 +956,7 @@ int main(void)
         cmocka_unit_test(test_concat_in_place),
         cmocka_unit_test(test_transpose_blocked),
         cmocka_unit_test(test_concat_short_rows),
+        cmocka_unit_test(test_concat_windows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

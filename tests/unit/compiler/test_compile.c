@@ -277,6 +277,104 @@ static void plan_concat_blocked(void **state)
 }
 
 /*
+ *   x[2,3,5] ─▶ Sigmoid y ─┬─▶ Slice[..., 0:2] ─▶ Mul(2) xy ─┐
+ *                          └─▶ Slice[..., 2:5] (step st) ───┴▶ ConcatD(-1) cc ─▶ tail
+ * YOLOv5's head in small (docs/memory.md "Concat in place"): the second Slice folds into the
+ * Concat as a window of y, and since the window sits where it goes in cc and y dies at cc, cc
+ * takes y's memory. tail: Relu (cc planned in the feature map), or Reshape [1,30] and a Concat
+ * with a [1,16] Neg of another input as the model output (y pinned into the output's slot
+ * through cc). A step of 2 keeps the Slice; a Neg(y) after cc, or the window first in cc
+ * (not where it goes), keeps cc out of y's memory.
+ */
+static oa_node *slice_last(oa_graph *g, const char *name, oa_node *x, int64_t b, int64_t e, int64_t step)
+{
+    const int64_t bv[1] = {b}, ev[1] = {e}, av[1] = {-1}, sv[1] = {step};
+    char n[4][32];
+    const char *what[4] = {"b", "e", "a", "s"};
+    for (int i = 0; i < 4; i++) {
+        snprintf(n[i], sizeof n[i], "%s_%s", name, what[i]);
+    }
+    oa_node *in[5] = {x, tu_i64(g, n[0], "1", bv), tu_i64(g, n[1], "1", ev), tu_i64(g, n[2], "1", av),
+                      tu_i64(g, n[3], "1", sv)};
+    return tu_op(g, OA_OP_STRIDED_SLICE_V2, name, 5, 1, in);
+}
+
+static oa_compiled_model *head_model(int tail, int64_t step, bool y_after, bool rest_first)
+{
+    oa_graph *g = ct_graph();
+    oa_node *x = tu_data(g, "x", OA_DT_FLOAT, "2,3,5");
+    oa_node *y = tu_op1(g, OA_OP_SIGMOID, "y", 1, x);
+    oa_node *xy = ct_bin(g, OA_OP_MUL, "xy", slice_last(g, "s_xy", y, 0, 2, 1), ct_f32(g, "two", "", 2, 0));
+    oa_node *rest = slice_last(g, "s_rest", y, 2, 5, step);
+    oa_node *parts[2] = {rest_first ? rest : xy, rest_first ? xy : rest};
+    oa_node *cc = concat_of(g, "cc", parts, 2, -1), *outs[2] = {NULL, NULL};
+    if (tail == 0) {
+        outs[0] = tu_op1(g, OA_OP_RELU, "relu", 1, cc);
+    } else {
+        const int64_t sv[2] = {1, 30};
+        oa_node *rs_in[2] = {cc, tu_i64(g, "flat", "2", sv)};
+        oa_node *z = tu_data(g, "z", OA_DT_FLOAT, "1,16");
+        oa_node *other = tu_op1(g, OA_OP_NEG, "other", 1, z);
+        oa_node *det[2] = {tu_op(g, OA_OP_RESHAPE, "rs", 2, 1, rs_in), other};
+        outs[0] = concat_of(g, "det", det, 2, 1);
+    }
+    if (y_after) {
+        outs[1] = tu_op1(g, OA_OP_NEG, "late", 1, y); /* reads y after cc (a control edge orders them) */
+        EXPECT_OK(oa_node_add_control_input(outs[1], cc));
+    }
+    (void)ct_out(g, outs, y_after ? 2 : 1);
+    oa_compile_options opt;
+    oa_compile_options_init(&opt);
+    oa_compiled_model *cm = compile_ok(g, &opt);
+    EXPECT_OK(oa_compiled_model_check_plan(cm));
+    return cm;
+}
+
+static void plan_concat_window_in_place(void **state)
+{
+    (void)state;
+    oa_compiled_model *cm = head_model(0, 1, false, false);
+    const oa_node *cc = oa_graph_find_node(cm->graph, "cc");
+    assert_null(oa_graph_find_node(cm->graph, "s_rest"));
+    const int64_t *w;
+    size_t nw = 0;
+    assert_true(oa_attrs_get_list_int(&cc->attrs, "_oa_concat_windows", &w, &nw));
+    assert_int_equal(nw, 3);
+    assert_int_equal(w[0], 1);
+    assert_int_equal(w[1], 2);
+    assert_int_equal(w[2], 3);
+    assert_ptr_equal(oa_node_input_src(cc, 1, NULL), oa_graph_find_node(cm->graph, "y"));
+    assert_true(lies_at(cm, "y", "cc", 0));
+    /* the checker: xy moved into y's second half, both alive until cc */
+    const oa_node *xy = oa_graph_find_node(cm->graph, "xy");
+    cm->plan->nodes[xy->id].output[0] = mem_of(cm, cm->graph, "y")->output[0] + 64;
+    EXPECT_FAIL(oa_compiled_model_check_plan(cm), OA_E_INTERNAL, "overlap");
+    oa_compiled_model_destroy(cm);
+
+    cm = head_model(1, 1, false, false); /* y, cc and the Reshape lie in the model output's slot */
+    assert_true(mem_of(cm, cm->graph, "y")->output[0] >= cm->plan->zero_copy_offset);
+    assert_true(lies_at(cm, "y", "det", 0));
+    assert_true(lies_at(cm, "cc", "det", 0));
+    assert_false(lies_at(cm, "other", "det", 30 * 4)); /* 120 bytes: not 64-byte aligned, not pinned */
+    oa_compiled_model_destroy(cm);
+
+    cm = head_model(0, 2, false, false); /* step 2: the Slice stays */
+    assert_non_null(oa_graph_find_node(cm->graph, "s_rest"));
+    assert_null(oa_attrs_find(&oa_graph_find_node(cm->graph, "cc")->attrs, "_oa_concat_windows"));
+    oa_compiled_model_destroy(cm);
+
+    cm = head_model(0, 1, false, true); /* the window [2, 5) goes to [0, 3) of cc: folded, not in place */
+    assert_non_null(oa_attrs_find(&oa_graph_find_node(cm->graph, "cc")->attrs, "_oa_concat_windows"));
+    assert_false(lies_at(cm, "y", "cc", 0));
+    oa_compiled_model_destroy(cm);
+    for (int tail = 0; tail < 2; tail++) { /* y read after cc: cc keeps its own memory */
+        cm = head_model(tail, 1, true, false);
+        assert_false(lies_at(cm, "y", "cc", 0));
+        oa_compiled_model_destroy(cm);
+    }
+}
+
+/*
  *   x ──────────────────────▶ out0   (an input returned as is)
  *   k(Const) ───────────────▶ out1   (a constant output)
  *   x ─▶ Neg ──┬────────────▶ out2
@@ -848,6 +946,7 @@ int main(void)
         cmocka_unit_test(plan_concat_in_place),
         cmocka_unit_test(plan_concat_through_views),
         cmocka_unit_test(plan_concat_blocked),
+        cmocka_unit_test(plan_concat_window_in_place),
         cmocka_unit_test(plan_if_regions),
         cmocka_unit_test(plan_while_regions),
         cmocka_unit_test(dynamic_model),
