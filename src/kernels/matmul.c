@@ -15,7 +15,6 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#define MAX_SLICES 64
 
 typedef struct mm_geom {
     int64_t M, N, K;
@@ -33,7 +32,8 @@ typedef struct mm_slice {
     dnnl_memory_desc_t a_md, b_md, c_md, bias_md;
     int64_t m0, m1, n0, n1;
     size_t scratch;
-    void *bpk; /* this slice's columns of constant b, pre-packed (owned) */
+    void *bpk; /* this slice's columns of constant b, pre-packed (owned unless bpk_shared) */
+    bool bpk_shared; /* bpk is an earlier row slice's: same columns, same packed layout */
     dnnl_memory_desc_t scr_md; /* [scratch] bytes */
     oa_dnnl_args args;         /* the primitive's memory objects, kept between runs */
 } mm_slice;
@@ -179,9 +179,12 @@ static void mm_release_slices(mm_state *s)
     for (int i = 0; i < s->nslices; i++) {
         dnnl_primitive_destroy(s->sl[i].prim);
         oa_dnnl_args_release(&s->sl[i].args);
-        free(s->sl[i].bpk);
+        if (!s->sl[i].bpk_shared) {
+            free(s->sl[i].bpk);
+        }
         s->sl[i].prim = NULL;
         s->sl[i].bpk = NULL;
+        s->sl[i].bpk_shared = false;
     }
     s->nslices = 0;
     s->packed = false;
@@ -212,9 +215,10 @@ static void md_view(dnnl_memory_desc_t *md, int64_t rows, int64_t cols, int64_t 
     md_view_dt(md, rows, cols, ld, trans, dnnl_f32);
 }
 
-/* One primitive for output block rows [m0, m1) x cols [n0, n1). */
-static oa_status mm_make_slice(mm_state *s, mm_slice *sl, const void *bconst, int n_post)
+/* One primitive for output block rows [m0, m1) x cols [n0, n1) (slice `i` of s->sl). */
+static oa_status mm_make_slice(mm_state *s, int i, const void *bconst, int n_post)
 {
+    mm_slice *sl = &s->sl[i];
     const mm_geom *g = &s->g;
     int64_t rows = sl->m1 - sl->m0, cols = sl->n1 - sl->n0;
     md_view_dt(&sl->a_md, rows, g->K, g->ta ? g->M : g->K, g->ta, s->bf16 ? dnnl_bf16 : dnnl_f32);
@@ -257,12 +261,21 @@ static oa_status mm_make_slice(mm_state *s, mm_slice *sl, const void *bconst, in
     if (bconst != NULL) {
         sl->b_md = *dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
         size_t sz = dnnl_memory_desc_get_size(&sl->b_md);
-        sl->bpk = aligned_alloc(64, (sz + 63) / 64 * 64);
+        for (int j = 0; j < i && sl->bpk == NULL; j++) { /* row slices: one packed b for all */
+            const mm_slice *o = &s->sl[j];
+            if (o->bpk != NULL && o->n0 == sl->n0 && o->n1 == sl->n1 && dnnl_memory_desc_equal(&o->b_md, &sl->b_md)) {
+                sl->bpk = o->bpk;
+                sl->bpk_shared = true;
+            }
+        }
+        if (sl->bpk == NULL) {
+            sl->bpk = aligned_alloc(64, (sz + 63) / 64 * 64);
+        }
         if (sl->bpk == NULL) {
             st = OA_FAIL(OA_E_NOMEM, "packed matmul weights (%zu bytes)", sz);
         } else {
             const float *src = (const float *)bconst + (g->tb ? sl->n0 * g->K : sl->n0);
-            st = oa_dnnl_reorder(&b_user, src, &sl->b_md, sl->bpk);
+            st = sl->bpk_shared ? OA_OK : oa_dnnl_reorder(&b_user, src, &sl->b_md, sl->bpk);
         }
     } else {
         sl->b_md = b_user;
@@ -279,10 +292,16 @@ static oa_status mm_make_slice(mm_state *s, mm_slice *sl, const void *bconst, in
 }
 
 /*
- * Splits the output into slices: by columns when N is wide (per-slice
- * pre-packed weights; also keeps each packed block cache-sized) or M is too
- * small to split, else by rows.
+ * Splits the output into one slice per thread (none at one thread): by rows when there are enough
+ * and a constant b is small enough for every thread to stream all of it (the row slices share one
+ * packed b), else by columns (each thread reads its part of b; an FC's one row: its column slices'
+ * c descs are dense). One slice and row slices keep c dense: oneDNN's brgemm matmul, faster here
+ * than its jit gemm, needs that; "gemm:jit" takes the strided column blocks and generates 3.4 MB of
+ * kernels per process (rec at one thread: 7.26 -> 6.80 ms, load 38 -> 17 ms, model RSS 32 -> 26 MiB).
+ * At two threads BERT-like's 768 x 768 layers (2.4 MB of b) ran 0.37 ms as row slices against
+ * 0.335 as column slices, hence the 1 MiB bound (bench/KERNELS.md "MatMul slices").
  */
+#define MM_ROWS_B_MAX (1.0 * 1024 * 1024)
 static int mm_plan(const mm_geom *g, bool b_const, int64_t *mb, int64_t *nb)
 {
     int thr = oa_kernels_slices();
@@ -291,21 +310,13 @@ static int mm_plan(const mm_geom *g, bool b_const, int64_t *mb, int64_t *nb)
         want = 1; /* too little work to share */
     }
     int64_t ncols = 1, nrows = 1;
-    /* constant b: column slices also when N is only moderately wide, since
-     * row slices each pack the whole b (BERT's 768-wide layers at 2 threads:
-     * twice the weights resident) */
-    if (g->N >= 1024 || (g->M < 16 * want && g->N >= 32 * want) || (b_const && g->N >= 256 * want)) {
+    const double b_bytes = 4.0 * (double)g->K * (double)g->N;
+    if (want > 1 && g->M >= 8 * (int64_t)want && (!b_const || b_bytes <= MM_ROWS_B_MAX)) {
+        nrows = want;
+    } else if (want > 1) {
         ncols = want;
-        while (g->N / (ncols * 2) >= 512 && ncols * 2 <= MAX_SLICES) { /* column blocks of <= ~1024 */
-            ncols *= 2;
-        }
         while (ncols > 1 && g->N / ncols < 16) {
             ncols--;
-        }
-    } else if (want > 1 && g->M >= 16) {
-        nrows = want;
-        while (nrows > 1 && g->M / nrows < 8) {
-            nrows--;
         }
     }
     *mb = nrows;
@@ -342,7 +353,7 @@ static oa_status mm_setup_dnnl(mm_state *s, const oa_kop *op, bool b_const)
                 s->nslices = i; /* empty trailing column block */
                 break;
             }
-            st = mm_make_slice(s, sl, b_const ? op->in[1].data : NULL, n_try[attempt]);
+            st = mm_make_slice(s, i, b_const ? op->in[1].data : NULL, n_try[attempt]);
         }
         if (st == OA_OK) {
             s->packed = b_const;
