@@ -98,13 +98,16 @@ int64_t oa_kc_padded(int64_t c);
 oa_status oa_kpost_check(const oa_kpost_chain *post, bool allow_add, int *n_add);
 
 /* n bytes from src to dst (no overlap); the short runs of last-axis slices and concats (2 or 4
- * floats per row) as fixed-size moves the compiler inlines, instead of a memcpy call each. */
+ * floats per row) and the pixels of an NCHWc block (8 or 16 floats) as fixed-size moves the
+ * compiler inlines, instead of a memcpy call each. */
 static inline void oa_kmove(void *dst, const void *src, size_t n)
 {
     switch (n) {
     case 4: memcpy(dst, src, 4); break;
     case 8: memcpy(dst, src, 8); break;
     case 16: memcpy(dst, src, 16); break;
+    case 32: memcpy(dst, src, 32); break;
+    case 64: memcpy(dst, src, 64); break;
     default: memcpy(dst, src, n); break;
     }
 }

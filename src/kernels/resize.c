@@ -373,14 +373,8 @@ static void rs_task(void *vctx, size_t tid, size_t b, size_t e)
                     memcpy(yr, yr - (size_t)s->ow * px, (size_t)s->ow * px);
                     continue;
                 }
-                if (px == 4) {
-                    for (int64_t ow = 0; ow < s->ow; ow++) {
-                        memcpy(yr + (size_t)ow * 4, xr + (size_t)s->i0w[ow] * 4, 4);
-                    }
-                } else {
-                    for (int64_t ow = 0; ow < s->ow; ow++) {
-                        memcpy(yr + (size_t)ow * px, xr + (size_t)s->i0w[ow] * px, px);
-                    }
+                for (int64_t ow = 0; ow < s->ow; ow++) { /* a float, or a block's pixel */
+                    oa_kmove(yr + (size_t)ow * px, xr + (size_t)s->i0w[ow] * px, px);
                 }
                 continue;
             }
