@@ -34,6 +34,7 @@ typedef struct mm_slice {
     size_t scratch;
     void *bpk; /* this slice's columns of constant b, pre-packed (owned unless bpk_shared) */
     bool bpk_shared; /* bpk is an earlier row slice's: same columns, same packed layout */
+    bool c_tile;     /* c is written as a dense [rows, cols] tile in the workspace, then copied */
     dnnl_memory_desc_t scr_md; /* [scratch] bytes */
     oa_dnnl_args args;         /* the primitive's memory objects, kept between runs */
 } mm_slice;
@@ -48,6 +49,7 @@ typedef struct mm_state {
     bool use_dnnl;
     int nslices;
     mm_slice *sl; /* [nslices], allocated for the plan (docs/memory.md "Kernel state") */
+    size_t tile_max; /* bytes of the largest c tile (mm_slice.c_tile) */
     bool packed; /* constant b pre-packed per slice */
     float *bcopy;  /* constant b, plain copy (when not pre-packed) */
     float *biascopy; /* constant bias */
@@ -57,6 +59,12 @@ typedef struct mm_state {
     bool bf16;
     size_t ah_off;
 } mm_state;
+
+/* Workspace bytes per thread: the largest scratchpad, then the largest c tile (64-byte aligned). */
+static size_t mm_slot(const mm_state *s)
+{
+    return (s->scratch_max + 63) / 64 * 64 + (s->tile_max + 63) / 64 * 64;
+}
 
 static oa_status mm_geometry(const oa_kmatmul_params *p, int n_in, const oa_ktensor *in, mm_geom *g,
                              oa_ktensor *y, int *n_add)
@@ -230,9 +238,13 @@ static oa_status mm_make_slice(mm_state *s, int i, const void *bconst, int n_pos
     } else {
         b_prim = b_user;
     }
-    /* one row: the slice's columns are contiguous in c, so its desc is dense (a strided c keeps oneDNN's
-     * brgemm out: a column slice of ResNet-50's FC at 2 threads went to "gemm:jit", 3.4 MB of JIT code) */
-    md_view(&sl->c_md, rows, cols, rows == 1 ? cols : g->N, false);
+    /* c dense for oneDNN: a strided c keeps its brgemm out (a column slice of ResNet-50's FC at 2 threads
+     * went to "gemm:jit", 3.4 MB of JIT code). One row: the slice's columns are contiguous in c; a few
+     * rows of a column slice: a tile in the workspace, copied into c after the primitive. From 64 rows
+     * the copy costs more than brgemm gains: BERT-like's 128-row slices stay strided on "gemm:jit"
+     * (0.335 ms against 0.355 with a tile), rec's 40-row CTC head takes the tile at the same speed. */
+    sl->c_tile = rows > 1 && rows < 64 && cols < g->N;
+    md_view(&sl->c_md, rows, cols, rows == 1 || sl->c_tile ? cols : g->N, false);
     dnnl_dims_t bsd = {1, cols};
     dnnl_memory_desc_init_by_tag(&sl->bias_md, 2, bsd, dnnl_f32, dnnl_ab);
     oa_kpost_chain pc = s->post;
@@ -358,8 +370,12 @@ static oa_status mm_setup_dnnl(mm_state *s, const oa_kop *op, bool b_const)
         if (st == OA_OK) {
             s->packed = b_const;
             s->scratch_max = 0;
+            s->tile_max = 0;
             for (int i = 0; i < s->nslices; i++) {
-                s->scratch_max = s->sl[i].scratch > s->scratch_max ? s->sl[i].scratch : s->scratch_max;
+                const mm_slice *sl = &s->sl[i];
+                const size_t tile = sl->c_tile ? sizeof(float) * (size_t)((sl->m1 - sl->m0) * (sl->n1 - sl->n0)) : 0;
+                s->scratch_max = sl->scratch > s->scratch_max ? sl->scratch : s->scratch_max;
+                s->tile_max = tile > s->tile_max ? tile : s->tile_max;
             }
             return OA_OK;
         }
@@ -438,7 +454,7 @@ static oa_status mm_setup(oa_kop *op)
     }
     if (s->use_dnnl) {
         op->impl = "onednn";
-        op->ws_size = s->scratch_max == 0 ? 0 : (size_t)oa_kernels_slices() * ((s->scratch_max + 63) / 64 * 64);
+        op->ws_size = (size_t)oa_kernels_slices() * mm_slot(s); /* per thread: scratchpad, then c's tile */
         if (s->bf16) { /* the bf16 copy of a */
             s->ah_off = op->ws_size;
             op->ws_size += (size_t)(g->M * g->K) * 2;
@@ -533,6 +549,7 @@ static void mm_dnnl_worker(void *vctx, size_t tid, size_t b, size_t e)
                                     : (s->bcopy ? s->bcopy : (const float *)c->in[1]) + ob +
                                           (g->tb ? sl->n0 * g->K : sl->n0);
         float *cm = c->c + bi * g->M * g->N + sl->m0 * g->N + sl->n0;
+        float *dst = sl->c_tile ? (float *)(void *)(c->ws + tid * c->slot + (s->scratch_max + 63) / 64 * 64) : cm;
         const dnnl_memory_desc_t *mds[5] = {&sl->a_md, &sl->b_md, &sl->c_md, &sl->bias_md, &sl->scr_md};
         /* The bias pointer exists only when the primitive takes a bias: a MatMul without one has no
          * in[2] (and offsetting a NULL pointer is undefined). */
@@ -540,7 +557,7 @@ static void mm_dnnl_worker(void *vctx, size_t tid, size_t b, size_t e)
         if (s->bias_in_dnnl) {
             biasp = (const float *)(s->biascopy ? s->biascopy : c->in[2]) + sl->n0;
         }
-        void *ptrs[5] = {(void *)(uintptr_t)asrc, (void *)(uintptr_t)bm, cm, (void *)(uintptr_t)biasp,
+        void *ptrs[5] = {(void *)(uintptr_t)asrc, (void *)(uintptr_t)bm, dst, (void *)(uintptr_t)biasp,
                          c->ws + tid * c->slot};
         int kinds[5] = {DNNL_ARG_SRC, DNNL_ARG_WEIGHTS, DNNL_ARG_DST, DNNL_ARG_BIAS, DNNL_ARG_SCRATCHPAD};
         int n = 3;
@@ -555,6 +572,10 @@ static void mm_dnnl_worker(void *vctx, size_t tid, size_t b, size_t e)
         }
         if (oa_dnnl_exec_kept(&sl->args, sl->prim, n, kinds, mds, ptrs) != OA_OK) {
             atomic_store(&c->err, 1);
+        }
+        const int64_t cols = sl->n1 - sl->n0;
+        for (int64_t r = 0; sl->c_tile && r < sl->m1 - sl->m0; r++) {
+            memcpy(cm + r * g->N, dst + r * cols, sizeof(float) * (size_t)cols);
         }
         mm_epilogue(s, c->in, c->c, bi, sl->m0, sl->m1, sl->n0, sl->n1, s->bias_in_dnnl);
     }
@@ -623,8 +644,7 @@ static oa_status mm_run(const oa_kop *op, const void *const *in, void *const *ou
         return OA_OK;
     }
     if (s->use_dnnl) {
-        mm_ctx c = {.s = s, .in = in, .c = out[0], .ws = ws, .slot = (s->scratch_max + 63) / 64 * 64,
-                    .deadline = oa_run_deadline()};
+        mm_ctx c = {.s = s, .in = in, .c = out[0], .ws = ws, .slot = mm_slot(s), .deadline = oa_run_deadline()};
         atomic_init(&c.next, 0);
         atomic_init(&c.err, 0);
         c.ntasks = (size_t)(g->nbatch * s->nslices);

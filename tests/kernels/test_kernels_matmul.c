@@ -161,7 +161,8 @@ static const mm_case k_cases[] = {
     {2, 2, {1, 2048}, {1000, 2048}, false, true, 1, false, 0, 0, 0},    /* ResNet FC, b^T read at run */
     {2, 2, {1, 2048}, {1000, 2048}, false, true, 1, true, 0, 0, 0},     /* the same, b packed */
     {2, 2, {64, 128}, {128, 96}, false, false, 1, true, 0, 0, 3},        /* 2 threads: row slices share b, + add */
-    {2, 2, {4, 512}, {512, 600}, false, false, 1, true, 0, 0, 1},        /* 2 threads: column slices, strided c */
+    {2, 2, {4, 512}, {512, 600}, false, false, 1, true, 0, 0, 1},        /* 2 threads: column slices, c tiles */
+    {3, 2, {2, 3, 512}, {512, 600}, false, false, 1, false, 0, 0, 4},    /* the same, b at run time, add + relu */
 };
 
 static void test_matmul_cases(void **state)
