@@ -821,9 +821,15 @@ oa_status oa_infer_concat(oa_infer_ctx *ctx)
         o.ranged = o.ranged || s.ranged;
         oa_iv part = s.rank < 0 ? oa_iv_any() : s.d[a];
         for (size_t w = 0; w + 2 < nwin; w += 3) {
-            if (win[w] == (int64_t)(k - first)) {
-                part = oa_iv_fixed(win[w + 2]);
+            if (win[w] != (int64_t)(k - first)) {
+                continue;
             }
+            if (win[w + 1] < 0 || win[w + 2] < 0 || (s.rank >= 0 && oa_iv_is_fixed(s.d[a]) &&
+                                                     win[w + 1] > s.d[a].lo - win[w + 2])) {
+                return IFAIL(ctx, OA_E_GE_SHAPE, "_oa_concat_windows: input %u's window [%lld, +%lld) does not fit",
+                             k, (long long)win[w + 1], (long long)win[w + 2]);
+            }
+            part = oa_iv_fixed(win[w + 2]);
         }
         o.d[a] = oa_iv_add(o.d[a], part);
     }

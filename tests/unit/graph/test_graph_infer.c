@@ -548,6 +548,22 @@ static void concat_split_values_and_shapes(void **state)
     EXPECT_FAIL(oa_graph_infer(g), OA_E_GE_PARAM, "attr N=3 but 2 inputs");
     oa_graph_destroy(g);
 
+    /* a window (a folded Slice, pass_concat.c) gives its length; one that does not fit fails */
+    g = new_graph();
+    oa_node *wa = tu_data(g, "wa", OA_DT_FLOAT, "2,2");
+    oa_node *wy = tu_data(g, "wy", OA_DT_FLOAT, "2,85");
+    oa_node *ws[2] = {wa, wy};
+    oa_node *wcat = tu_op(g, OA_OP_CONCAT_D, "wcat", 2, 1, ws);
+    EXPECT_OK(oa_node_set_int(wcat, "concat_dim", 1));
+    const int64_t win[3] = {1, 4, 81};
+    EXPECT_OK(oa_node_set_list_int(wcat, "_oa_concat_windows", win, 3));
+    EXPECT_OK(oa_graph_infer(g));
+    EXPECT_DESC(wcat, 0, "f32[2,83]");
+    const int64_t past[3] = {1, 5, 81};
+    EXPECT_OK(oa_node_set_list_int(wcat, "_oa_concat_windows", past, 3));
+    EXPECT_FAIL(oa_graph_infer(g), OA_E_GE_SHAPE, "does not fit");
+    oa_graph_destroy(g);
+
     g = new_graph();
     oa_node *c = tu_data(g, "c", OA_DT_FLOAT, "5");
     oa_node *s = tu_op1(g, OA_OP_SPLIT_D, "split", 2, c);
