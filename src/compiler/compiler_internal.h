@@ -32,6 +32,14 @@ bool oa_mem_concat_slot_offset(const oa_node *n, uint32_t slot, size_t *off);
  */
 bool oa_mem_concat_window_in_place(const oa_node *n, uint32_t slot);
 
+/*
+ * True when n's output may take the memory of its input `slot` (what the planner offers as an
+ * in-place candidate, its lifetime rule aside): slot 0 of F_INPLACE ops (views included), the
+ * first operand of y's shape of F_INPLACE_EQ ops, the residual operands of post-op hosts, and a
+ * Concat's window in place.
+ */
+bool oa_mem_inplace_slot(const oa_node *n, uint32_t slot);
+
 /* ---- io_adjust.c ---- */
 
 /* --out_nodes: NetOutput inputs become the listed node outputs. */

@@ -284,33 +284,38 @@ static uint32_t same_bytes_slot(const oa_node *n)
 }
 
 /* In-place candidate of output 0 of n (a value index) or -1. */
-static int32_t inplace_candidate(const gplan *p, const oa_node *n, size_t size)
+bool oa_mem_inplace_slot(const oa_node *n, uint32_t s)
 {
-    uint32_t slots[1 + 4];
-    size_t ns = 0;
-    bool shared_ok = false; /* the candidate may have other readers (the planner checks it dies here) */
-    if (n->num_outputs != 1) {
-        return -1;
+    if (n->num_outputs != 1 || s >= n->num_inputs) {
+        return false;
     }
     /* The kernels allow these (op_defs.inc F_INPLACE / F_INPLACE_EQ). */
     const unsigned flags = oa_op_flags(n->type);
     if (flags & OA_OPF_INPLACE) {
-        slots[ns++] = 0;
-    } else if ((flags & OA_OPF_INPLACE_EQ) && n->num_inputs == 2) {
-        for (uint32_t s = 0; s < 2; s++) {
-            if (oa_shape_equal(&n->inputs[s].desc.shape, &n->outputs[0].desc.shape)) {
-                slots[ns++] = s;
-                break;
-            }
-        }
-    } else if (oa_cp_is_post_op_host(n)) {
+        return s == 0;
+    }
+    if ((flags & OA_OPF_INPLACE_EQ) && n->num_inputs == 2) { /* the first input of y's shape */
+        const bool first = oa_shape_equal(&n->inputs[0].desc.shape, &n->outputs[0].desc.shape);
+        return (s == 0 && first) || (s == 1 && !first && oa_shape_equal(&n->inputs[1].desc.shape,
+                                                                          &n->outputs[0].desc.shape));
+    }
+    if (oa_cp_is_post_op_host(n)) {
         int64_t base = oa_node_attr_int(n, "_oa_post_input_base", -1);
-        for (int64_t s = base; base >= 0 && s < (int64_t)n->num_inputs && ns < 4; s++) {
-            slots[ns++] = (uint32_t)s;
+        return base >= 0 && (int64_t)s >= base;
+    }
+    return oa_mem_concat_window_in_place(n, s); /* a Concat over a window in place */
+}
+
+static int32_t inplace_candidate(const gplan *p, const oa_node *n, size_t size)
+{
+    uint32_t slots[1 + 4];
+    size_t ns = 0;
+    /* a window's source may have other readers (the planner checks that it dies here) */
+    const bool shared_ok = !(oa_op_flags(n->type) & (OA_OPF_INPLACE | OA_OPF_INPLACE_EQ)) && !oa_cp_is_post_op_host(n);
+    for (uint32_t s = 0; s < n->num_inputs && ns < 1 + 4; s++) {
+        if (oa_mem_inplace_slot(n, s)) {
+            slots[ns++] = s;
         }
-    } else if (same_bytes_slot(n) != UINT32_MAX && !(flags & OA_OPF_VIEW)) {
-        slots[ns++] = same_bytes_slot(n); /* a Concat over a window in place */
-        shared_ok = true;
     }
     for (size_t i = 0; i < ns; i++) {
         uint32_t si;

@@ -104,19 +104,20 @@ static oa_status check_graph(const oa_compiled_model *cm, const oa_graph *g, con
             nt++;
         }
     }
-    /* In-place pairs: the consumer's output sits where its only input was, or where the input of
-     * its window in place was, when that input dies at the consumer (its last reader). */
+    /* In-place pairs: the consumer's output sits where an input it may run in place on was
+     * (oa_mem_inplace_slot): its only reader, or for a Concat's window in place, its last. */
     for (size_t a = 0; a < nt && st == OA_OK; a++) {
         for (size_t b = 0; b < nt; b++) {
             if (a == b || t[a].off != t[b].off) {
                 continue;
             }
             const oa_node *reader = oa_cp_single_use(t[a].n, t[a].k, NULL);
-            bool pair = reader == t[b].n || (t[a].n->type == OA_OP_DATA && t[b].n->type == OA_OP_DATA);
-            for (uint32_t s = 0; !pair && t[a].last == t[b].first && s < t[b].n->num_inputs; s++) {
+            bool pair = t[a].n->type == OA_OP_DATA && t[b].n->type == OA_OP_DATA;
+            for (uint32_t s = 0; !pair && (reader == t[b].n || t[a].last == t[b].first) && s < t[b].n->num_inputs;
+                 s++) {
                 uint32_t si;
-                pair = oa_node_input_src(t[b].n, s, &si) == t[a].n && si == t[a].k &&
-                       oa_mem_concat_window_in_place(t[b].n, s);
+                pair = oa_node_input_src(t[b].n, s, &si) == t[a].n && si == t[a].k && oa_mem_inplace_slot(t[b].n, s) &&
+                       (reader == t[b].n || oa_mem_concat_window_in_place(t[b].n, s));
             }
             if (pair) {
                 parent[find(parent, a)] = find(parent, b);

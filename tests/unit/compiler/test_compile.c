@@ -349,6 +349,9 @@ static void plan_concat_window_in_place(void **state)
     const oa_node *xy = oa_graph_find_node(cm->graph, "xy");
     cm->plan->nodes[xy->id].output[0] = mem_of(cm, cm->graph, "y")->output[0] + 64;
     EXPECT_FAIL(oa_compiled_model_check_plan(cm), OA_E_INTERNAL, "overlap");
+    /* ... and onto y's start, where cc is: the Concat cannot run in place on xy (not its window) */
+    cm->plan->nodes[xy->id].output[0] = mem_of(cm, cm->graph, "y")->output[0];
+    EXPECT_FAIL(oa_compiled_model_check_plan(cm), OA_E_INTERNAL, "overlap");
     oa_compiled_model_destroy(cm);
 
     cm = head_model(1, 1, false, false); /* y, cc and the Reshape lie in the model output's slot */
