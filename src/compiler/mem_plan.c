@@ -71,30 +71,12 @@ static bool read_twice(const oa_node *n, uint32_t s)
     return false;
 }
 
-/* The window of input `slot` of a Concat (pass_concat.c), or false when it has none. */
-static bool concat_window(const oa_node *n, uint32_t slot, int64_t *off, int64_t *len)
-{
-    const int64_t *w;
-    size_t nw = 0;
-    if (!oa_attrs_get_list_int(&n->attrs, "_oa_concat_windows", &w, &nw)) {
-        return false;
-    }
-    for (size_t k = 0; k + 2 < nw; k += 3) {
-        if (w[k] == (int64_t)slot) {
-            *off = w[k + 1];
-            *len = w[k + 2];
-            return true;
-        }
-    }
-    return false;
-}
-
 bool oa_mem_concat_window_in_place(const oa_node *n, uint32_t slot)
 {
     int64_t axis = oa_node_attr_int(n, "concat_dim", 0), off, len, at = 0, dummy;
     const oa_tensor_desc *y = &n->outputs[0].desc, *x = slot < n->num_inputs ? input_desc(n, slot) : NULL;
     if ((n->type != OA_OP_CONCAT_D && n->type != OA_OP_CONCAT_V2_D) || n->num_outputs != 1 || x == NULL ||
-        !concat_window(n, slot, &off, &len) || y->format == OA_FORMAT_NC1HWC0 || x->format == OA_FORMAT_NC1HWC0 ||
+        !oa_node_concat_window(n, slot, &off, &len) || y->format == OA_FORMAT_NC1HWC0 || x->format == OA_FORMAT_NC1HWC0 ||
         x->dtype != y->dtype || !oa_shape_equal(&x->shape, &y->shape) || !oa_shape_is_static(&y->shape) ||
         read_twice(n, slot)) {
         return false;
@@ -108,7 +90,7 @@ bool oa_mem_concat_window_in_place(const oa_node *n, uint32_t slot)
         if (d == NULL || d->shape.rank != y->shape.rank) {
             return false;
         }
-        at += concat_window(n, i, &dummy, &len) ? len : d->shape.dims[axis];
+        at += oa_node_concat_window(n, i, &dummy, &len) ? len : d->shape.dims[axis];
     }
     return at == off;
 }
@@ -308,22 +290,18 @@ bool oa_mem_inplace_slot(const oa_node *n, uint32_t s)
 
 static int32_t inplace_candidate(const gplan *p, const oa_node *n, size_t size)
 {
-    uint32_t slots[1 + 4];
-    size_t ns = 0;
-    /* a window's source may have other readers (the planner checks that it dies here) */
-    const bool shared_ok = !(oa_op_flags(n->type) & (OA_OPF_INPLACE | OA_OPF_INPLACE_EQ)) && !oa_cp_is_post_op_host(n);
-    for (uint32_t s = 0; s < n->num_inputs && ns < 1 + 4; s++) {
-        if (oa_mem_inplace_slot(n, s)) {
-            slots[ns++] = s;
+    for (uint32_t s = 0; s < n->num_inputs; s++) {
+        if (!oa_mem_inplace_slot(n, s)) {
+            continue;
         }
-    }
-    for (size_t i = 0; i < ns; i++) {
         uint32_t si;
-        const oa_node *src = oa_node_input_src(n, slots[i], &si);
+        const oa_node *src = oa_node_input_src(n, s, &si);
         /* Layouts must match: blocked (NC1HWC0) and plain (NCHW, ND, ...) never share. */
         bool src_blocked = src && src->outputs[si].desc.format == OA_FORMAT_NC1HWC0;
         bool dst_blocked = n->outputs[0].desc.format == OA_FORMAT_NC1HWC0;
-        if (src == NULL || (!shared_ok && oa_cp_num_uses(src, si) != 1) || src_blocked != dst_blocked) {
+        /* one reader, but a window's source may have others (the planner checks that it dies here) */
+        if (src == NULL || src_blocked != dst_blocked ||
+            (oa_cp_num_uses(src, si) != 1 && !oa_mem_concat_window_in_place(n, s))) {
             continue;
         }
         int32_t v = find_val(p, src, (int32_t)si);

@@ -15,8 +15,7 @@
 #include "base/error.h"
 #include "compiler/pass_util.h"
 #include "compiler/passes.h"
-
-#define MAX_WIN 8 /* the kernel's OA_KCONCAT_MAX_WIN */
+#include "kernels/kernels.h"
 
 /* Element k of integer constant input slot s of n, or `dflt` when the slot is empty; false when not constant. */
 static bool const_at(const oa_node *n, uint32_t s, int64_t k, int64_t dflt, int64_t *v)
@@ -28,12 +27,10 @@ static bool const_at(const oa_node *n, uint32_t s, int64_t k, int64_t dflt, int6
     return oa_cp_const_int(oa_cp_input_const(n, s), k, v);
 }
 
-/* Element count of integer constant input slot s of n (0 when empty or not constant). */
+/* Element count of constant input slot s of n (0 when empty or not constant). */
 static int64_t const_len(const oa_node *n, uint32_t s)
 {
-    const oa_tensor *t = s < n->num_inputs ? oa_cp_input_const(n, s) : NULL;
-    const size_t es = t != NULL ? oa_dtype_size(t->desc.dtype) : 0;
-    return es != 0 ? (int64_t)(t->size / es) : 0;
+    return oa_cp_const_count(s < n->num_inputs ? oa_cp_input_const(n, s) : NULL);
 }
 
 /*
@@ -107,10 +104,10 @@ static oa_status fold_concat(oa_node *cat, size_t *changed)
     if (rank <= 0 || axis < 0 || axis >= rank) {
         return OA_OK;
     }
-    int64_t win[3 * MAX_WIN];
+    int64_t win[3 * OA_KCONCAT_MAX_WIN];
     size_t nw = 0;
     oa_status st = OA_OK;
-    for (uint32_t i = 0; i < cat->num_inputs && nw < MAX_WIN && st == OA_OK; i++) {
+    for (uint32_t i = 0; i < cat->num_inputs && nw < OA_KCONCAT_MAX_WIN && st == OA_OK; i++) {
         oa_node *sl = oa_node_input_src(cat, i, NULL);
         int64_t off;
         if (sl == NULL || cat->inputs[i].src_index != 0 || oa_cp_single_use(sl, 0, NULL) != cat ||

@@ -389,8 +389,7 @@ static bool perm_is(const oa_node *n, const int64_t *want, size_t k)
         return oa_attrs_get_list_int(&n->attrs, "perm", &v, &c) && c == k && memcmp(v, want, k * sizeof(*v)) == 0;
     }
     const oa_tensor *t = n->type == OA_OP_TRANSPOSE && n->num_inputs == 2 ? oa_cp_input_const(n, 1) : NULL;
-    const size_t es = t != NULL ? oa_dtype_size(t->desc.dtype) : 0;
-    if (es == 0 || t->size != k * es) {
+    if (oa_cp_const_count(t) != (int64_t)k) {
         return false;
     }
     for (size_t i = 0; i < k; i++) {

@@ -40,6 +40,12 @@ bool oa_cp_const_int(const oa_tensor *t, int64_t k, int64_t *v)
     }
 }
 
+int64_t oa_cp_const_count(const oa_tensor *t)
+{
+    const size_t es = t != NULL ? oa_dtype_size(t->desc.dtype) : 0;
+    return es != 0 ? (int64_t)(t->size / es) : 0;
+}
+
 bool oa_cp_const_f32(const oa_tensor *t, const float **data, int64_t *count)
 {
     int64_t c;

@@ -24,6 +24,9 @@ bool oa_cp_const_f32(const oa_tensor *t, const float **data, int64_t *count);
 /* Element k of a constant integer tensor (u8, i8, i32, i64) as int64; false for other dtypes or out of range. */
 bool oa_cp_const_int(const oa_tensor *t, int64_t k, int64_t *v);
 
+/* Number of elements a constant tensor's bytes hold (0 for NULL or an unknown dtype). */
+int64_t oa_cp_const_count(const oa_tensor *t);
+
 /* A constant f32 scalar-like tensor (one element, any rank): its value. */
 bool oa_cp_input_scalar(const oa_node *n, uint32_t i, float *v);
 

@@ -595,6 +595,23 @@ int64_t oa_node_attr_int(const oa_node *n, const char *name, int64_t dflt)
     return (n && oa_attrs_get_int(&n->attrs, name, &v)) ? v : dflt;
 }
 
+bool oa_node_concat_window(const oa_node *n, uint32_t input, int64_t *off, int64_t *len)
+{
+    const int64_t *w;
+    size_t nw = 0;
+    if (n == NULL || !oa_attrs_get_list_int(&n->attrs, "_oa_concat_windows", &w, &nw)) {
+        return false;
+    }
+    for (size_t k = 0; k + 2 < nw; k += 3) {
+        if (w[k] == (int64_t)input) {
+            *off = w[k + 1];
+            *len = w[k + 2];
+            return true;
+        }
+    }
+    return false;
+}
+
 float oa_node_attr_float(const oa_node *n, const char *name, float dflt)
 {
     float v;

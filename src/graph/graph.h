@@ -315,6 +315,9 @@ int64_t oa_node_attr_int(const oa_node *n, const char *name, int64_t dflt);
 float oa_node_attr_float(const oa_node *n, const char *name, float dflt);
 bool oa_node_attr_bool(const oa_node *n, const char *name, bool dflt);
 const char *oa_node_attr_str(const oa_node *n, const char *name, const char *dflt);
+/* The window of data input `input` of a Concat (`_oa_concat_windows`: (input, offset, length)
+ * triples, src/compiler/README.md "Concat windows"); false when that input has none. */
+bool oa_node_concat_window(const oa_node *n, uint32_t input, int64_t *off, int64_t *len);
 
 /* Required attrs: OA_OK with the value, or OA_E_GE_PARAM reported as
  * "node <name> (<type>) misses required attr <attr>" / "has attr <attr> of

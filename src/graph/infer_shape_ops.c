@@ -811,32 +811,26 @@ oa_status oa_infer_concat(oa_infer_ctx *ctx)
             }
         }
     }
-    /* Slices the compiler folded in give only their window along the axis: (input, offset, length)
-     * triples (docs/memory.md "Concat in place") */
-    const int64_t *win = NULL;
-    size_t nwin = 0;
-    (void)oa_attrs_get_list_int(&ctx->node->attrs, "_oa_concat_windows", &win, &nwin);
+    /* Slices the compiler folded in give only their window along the axis (oa_node_concat_window) */
+    const bool windows = oa_attrs_find(&ctx->node->attrs, "_oa_concat_windows") != NULL;
     for (uint32_t k = first; k < first + count; k++) {
         oa_ishape s = oa_ishape_of(ctx->in[k]);
         o.ranged = o.ranged || s.ranged;
         oa_iv part = s.rank < 0 ? oa_iv_any() : s.d[a];
-        for (size_t w = 0; w + 2 < nwin; w += 3) {
-            if (win[w] != (int64_t)(k - first)) {
-                continue;
-            }
-            if (win[w + 1] < 0 || win[w + 2] < 0 || (s.rank >= 0 && oa_iv_is_fixed(s.d[a]) &&
-                                                     win[w + 1] > s.d[a].lo - win[w + 2])) {
+        int64_t off, len;
+        if (windows && oa_node_concat_window(ctx->node, k - first, &off, &len)) {
+            if (off < 0 || len < 0 || (s.rank >= 0 && oa_iv_is_fixed(s.d[a]) && off > s.d[a].lo - len)) {
                 return IFAIL(ctx, OA_E_GE_SHAPE, "_oa_concat_windows: input %u's window [%lld, +%lld) does not fit",
-                             k, (long long)win[w + 1], (long long)win[w + 2]);
+                             k, (long long)off, (long long)len);
             }
-            part = oa_iv_fixed(win[w + 2]);
+            part = oa_iv_fixed(len);
         }
         o.d[a] = oa_iv_add(o.d[a], part);
     }
     oa_infer_set_out(ctx, 0, dt, &o);
     /* Values: concatenate blocks along the axis (not for windows: they only appear in compiled graphs). */
     int64_t n;
-    if (nwin > 0 || !oa_shape_numel(&ctx->out[0]->shape, &n)) {
+    if (windows || !oa_shape_numel(&ctx->out[0]->shape, &n)) {
         return OA_OK;
     }
     for (uint32_t k = first; k < first + count; k++) {

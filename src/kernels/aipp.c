@@ -613,16 +613,10 @@ static oa_status aipp_exec(const oa_kop *op, const void *const *in, void *const 
                                out[0], pool);
 }
 
-static void aipp_release(oa_kop *op)
-{
-    free(op->state);
-    op->state = NULL;
-}
-
 const oa_kfamily oa_kfam_aipp = {
     .params_size = sizeof(oa_kaipp_params),
     .infer = aipp_infer,
     .setup = aipp_setup,
     .run = aipp_exec,
-    .release = aipp_release,
+    .release = oa_kop_state_free,
 };

@@ -11,12 +11,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-static void generic_release(oa_kop *op)
-{
-    free(op->state);
-    op->state = NULL;
-}
-
 /* ---- f16 / bf16 ---- */
 
 static float bf16_to_f32(uint16_t h)
@@ -349,7 +343,7 @@ const oa_kfamily oa_kfam_fill = {
     .infer = fill_infer,
     .setup = fill_setup,
     .run = fill_run,
-    .release = generic_release,
+    .release = oa_kop_state_free,
 };
 
 /* ---- Range ---- */
@@ -447,5 +441,5 @@ const oa_kfamily oa_kfam_range = {
     .infer = range_infer,
     .setup = range_setup,
     .run = range_run,
-    .release = generic_release,
+    .release = oa_kop_state_free,
 };

@@ -8,12 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void cat_release(oa_kop *op)
-{
-    free(op->state);
-    op->state = NULL;
-}
-
 /* =========================== Concat ===================================== */
 
 typedef struct cat_state {
@@ -278,7 +272,7 @@ const oa_kfamily oa_kfam_concat = {
     .infer = cat_infer,
     .setup = cat_setup,
     .run = cat_run,
-    .release = cat_release,
+    .release = oa_kop_state_free,
 };
 
 /* =========================== Split ====================================== */
@@ -422,6 +416,6 @@ const oa_kfamily oa_kfam_split = {
     .infer = split_infer,
     .setup = split_setup,
     .run = split_run,
-    .release = cat_release,
+    .release = oa_kop_state_free,
 };
 

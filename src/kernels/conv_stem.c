@@ -84,10 +84,7 @@ static void stem_task(void *vctx, size_t tid, size_t b, size_t e)
             float *y = c->y + ((n * ocb + k) * g->oh + oy) * g->ow * blk;
             s->stem(x, g->ic, g->ih, g->iw, s->stw + k * g->ic * kk * blk, s->stb + k * blk, g->kh, g->kw, g->sh,
                     g->sw, g->pt, g->pl, oy, g->ow, y);
-            for (int q = 0; q < s->post.n; q++) { /* activations only (oa_conv_stem_eligible) */
-                const oa_kpost *p = &s->post.ops[q];
-                oa_kact_apply(p->act, p->alpha, p->beta, y, row_n);
-            }
+            oa_kpost_acts(&s->post, y, row_n); /* activations only (oa_conv_stem_eligible) */
             const int64_t valid = g->oc - k * blk;
             if (valid < blk) { /* padding lanes stay zero whatever the activation makes of 0 */
                 for (int64_t q = 0; q < g->ow; q++) {

@@ -702,18 +702,12 @@ static oa_status binary_run(const oa_kop *op, const void *const *in, void *const
     return OA_OK;
 }
 
-static void generic_release(oa_kop *op)
-{
-    free(op->state);
-    op->state = NULL;
-}
-
 const oa_kfamily oa_kfam_binary = {
     .params_size = sizeof(oa_kbinary_params),
     .infer = binary_infer,
     .setup = binary_setup,
     .run = binary_run,
-    .release = generic_release,
+    .release = oa_kop_state_free,
 };
 
 /* =========================== unary ====================================== */
@@ -960,7 +954,7 @@ const oa_kfamily oa_kfam_unary = {
     .infer = unary_infer,
     .setup = unary_setup,
     .run = unary_run,
-    .release = generic_release,
+    .release = oa_kop_state_free,
 };
 
 /* =========================== SelectV2 =================================== */
@@ -1053,5 +1047,5 @@ const oa_kfamily oa_kfam_select = {
     .infer = select_infer,
     .setup = select_setup,
     .run = select_run,
-    .release = generic_release,
+    .release = oa_kop_state_free,
 };

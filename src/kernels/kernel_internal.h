@@ -41,6 +41,9 @@ struct oa_kop {
     const char *impl;
 };
 
+/* The release of a family whose state is one malloc'd block: frees op->state. */
+void oa_kop_state_free(oa_kop *op);
+
 /* Families (one per file). */
 extern const oa_kfamily oa_kfam_conv2d, oa_kfam_conv2d_transpose, oa_kfam_matmul, oa_kfam_batchnorm,
     oa_kfam_layernorm, oa_kfam_softmax, oa_kfam_binary, oa_kfam_unary, oa_kfam_select, oa_kfam_pool,
@@ -114,6 +117,8 @@ static inline void oa_kmove(void *dst, const void *src, size_t n)
 
 /* Applies activation `act` over n floats in place (ISA-dispatched). */
 void oa_kact_apply(oa_kact act, float alpha, float beta, float *y, size_t n);
+/* Applies the activations of post (OA_KPOST_ACT entries only; post may be NULL) over n floats in place. */
+void oa_kpost_acts(const oa_kpost_chain *post, float *y, size_t n);
 /* y[i] += r[i] then activation: residual adds in the generic epilogue path. */
 void oa_kadd_inplace(float *y, const float *r, size_t n);
 

@@ -61,6 +61,12 @@ oa_kt2d_fn oa_kt2d_for(oa_kisa_tier t)
     return t >= OA_KISA_AVX512 ? oa_kt2d_avx512 : (t == OA_KISA_AVX2 ? oa_kt2d_avx2 : oa_kt2d_ref);
 }
 
+void oa_kop_state_free(oa_kop *op)
+{
+    free(op->state);
+    op->state = NULL;
+}
+
 oa_kblk_to_rows_fn oa_kblk_to_rows_for(oa_kisa_tier t)
 {
     return t >= OA_KISA_AVX512 ? oa_kblk_to_rows_avx512 : (t == OA_KISA_AVX2 ? oa_kblk_to_rows_avx2 : oa_kblk_to_rows_ref);
@@ -299,6 +305,13 @@ oa_status oa_kpost_check(const oa_kpost_chain *post, bool allow_add, int *n_add)
 void oa_kact_apply(oa_kact act, float alpha, float beta, float *y, size_t n)
 {
     oa_kew()->act[act](y, n, alpha, beta);
+}
+
+void oa_kpost_acts(const oa_kpost_chain *post, float *y, size_t n)
+{
+    for (int k = 0; post != NULL && k < post->n; k++) {
+        oa_kact_apply(post->ops[k].act, post->ops[k].alpha, post->ops[k].beta, y, n);
+    }
 }
 
 void oa_kadd_inplace(float *y, const float *r, size_t n)

@@ -392,16 +392,10 @@ static oa_status lstm_run(const oa_kop *op, const void *const *in, void *const *
     return OA_OK;
 }
 
-static void lstm_release(oa_kop *op)
-{
-    free(op->state);
-    op->state = NULL;
-}
-
 const oa_kfamily oa_kfam_lstm = {
     .params_size = sizeof(oa_klstm_params),
     .infer = lstm_infer,
     .setup = lstm_setup,
     .run = lstm_run,
-    .release = lstm_release,
+    .release = oa_kop_state_free,
 };

@@ -8,12 +8,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-static void generic_release(oa_kop *op)
-{
-    free(op->state);
-    op->state = NULL;
-}
-
 /* =========================== BatchNorm ================================== */
 
 typedef struct bn_state {
@@ -175,7 +169,7 @@ const oa_kfamily oa_kfam_batchnorm = {
     .infer = bn_infer,
     .setup = bn_setup,
     .run = bn_run,
-    .release = generic_release,
+    .release = oa_kop_state_free,
 };
 
 /* =========================== LayerNorm ================================== */
@@ -323,7 +317,7 @@ const oa_kfamily oa_kfam_layernorm = {
     .infer = ln_infer,
     .setup = ln_setup,
     .run = ln_run,
-    .release = generic_release,
+    .release = oa_kop_state_free,
 };
 
 /* =========================== Softmax ==================================== */
@@ -452,5 +446,5 @@ const oa_kfamily oa_kfam_softmax = {
     .infer = sm_infer,
     .setup = sm_setup,
     .run = sm_run,
-    .release = generic_release,
+    .release = oa_kop_state_free,
 };

@@ -552,16 +552,10 @@ static oa_status pool_run(const oa_kop *op, const void *const *in, void *const *
     return OA_OK;
 }
 
-static void pool_release(oa_kop *op)
-{
-    free(op->state);
-    op->state = NULL;
-}
-
 const oa_kfamily oa_kfam_pool = {
     .params_size = sizeof(oa_kpool_params),
     .infer = pool_infer,
     .setup = pool_setup,
     .run = pool_run,
-    .release = pool_release,
+    .release = oa_kop_state_free,
 };

@@ -285,16 +285,10 @@ static oa_status red_run(const oa_kop *op, const void *const *in, void *const *o
     return OA_OK;
 }
 
-static void red_release(oa_kop *op)
-{
-    free(op->state);
-    op->state = NULL;
-}
-
 const oa_kfamily oa_kfam_reduce = {
     .params_size = sizeof(oa_kreduce_params),
     .infer = red_infer,
     .setup = red_setup,
     .run = red_run,
-    .release = red_release,
+    .release = oa_kop_state_free,
 };

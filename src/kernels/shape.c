@@ -13,12 +13,6 @@
 
 #include <stdlib.h>
 
-static void generic_release(oa_kop *op)
-{
-    free(op->state);
-    op->state = NULL;
-}
-
 /* ---- strided N-d copy ---- */
 
 typedef struct nd_plan {
@@ -85,13 +79,6 @@ typedef struct nd_ctx {
     const oa_kpost_chain *post;   /* f32 activations on the rows written (Transpose), or NULL */
 } nd_ctx;
 
-/* The activations of post over n floats at y (in cache: the rows just written). */
-static void post_rows(const oa_kpost_chain *post, float *y, size_t n)
-{
-    for (int k = 0; post != NULL && k < post->n; k++) {
-        oa_kact_apply(post->ops[k].act, post->ops[k].alpha, post->ops[k].beta, y, n);
-    }
-}
 
 /*
  * 4-byte elements whose inner dim is strided in x while the dim above it is
@@ -130,7 +117,7 @@ static void nd_task(void *vctx, size_t tid, size_t b, size_t e)
     if (esz == 4 && p->rank >= 2 && p->istr[p->rank - 2] == 1 && is != 1 && p->dims[p->rank - 2] >= ND_TILE) {
         for (size_t r = b; r < e;) {
             const size_t n = nd_tile32(c, r, e);
-            post_rows(c->post, (float *)(void *)(c->y + r * (size_t)p->inner * 4), n * (size_t)p->inner);
+            oa_kpost_acts(c->post, (float *)(void *)(c->y + r * (size_t)p->inner * 4), n * (size_t)p->inner);
             r += n;
         }
         return;
@@ -170,7 +157,7 @@ static void nd_task(void *vctx, size_t tid, size_t b, size_t e)
                 memcpy(y + (size_t)i * esz, x + i * is * (int64_t)esz, esz);
             }
         }
-        post_rows(c->post, (float *)(void *)y, (size_t)p->inner);
+        oa_kpost_acts(c->post, (float *)(void *)y, (size_t)p->inner);
     }
 }
 
@@ -367,7 +354,7 @@ static void trb_task(void *vctx, size_t tid, size_t b, size_t e)
         float *y0 = c->y + (img * s->groups * s->hw + p0) * s->k;
         c->to_rows(c->x + (img * nb * s->hw + p0) * s->cb, s->hw * s->cb, s->cb, s->c, np, y0, s->k, s->hw * s->k);
         for (int64_t g = 0; s->post.n > 0 && g < s->groups; g++) {
-            post_rows(&s->post, y0 + g * s->hw * s->k, (size_t)(np * s->k));
+            oa_kpost_acts(&s->post, y0 + g * s->hw * s->k, (size_t)(np * s->k));
         }
     }
 }
@@ -397,7 +384,7 @@ const oa_kfamily oa_kfam_transpose = {
     .infer = tr_infer,
     .setup = tr_setup,
     .run = tr_run,
-    .release = generic_release,
+    .release = oa_kop_state_free,
 };
 
 /* =========================== StridedSliceV2 ============================= */
@@ -539,7 +526,7 @@ const oa_kfamily oa_kfam_slice = {
     .infer = slice_infer,
     .setup = slice_setup,
     .run = nd_generic_run,
-    .release = generic_release,
+    .release = oa_kop_state_free,
 };
 
 /* =========================== Expand / BroadcastTo ======================= */
@@ -593,7 +580,7 @@ const oa_kfamily oa_kfam_expand = {
     .infer = expand_infer,
     .setup = expand_setup,
     .run = nd_generic_run,
-    .release = generic_release,
+    .release = oa_kop_state_free,
 };
 
 /* =========================== Tile ======================================= */
@@ -685,7 +672,7 @@ const oa_kfamily oa_kfam_tile = {
     .infer = tile_infer,
     .setup = tile_setup,
     .run = tile_run,
-    .release = generic_release,
+    .release = oa_kop_state_free,
 };
 
 /* =========================== PadV3 ====================================== */
@@ -880,7 +867,7 @@ const oa_kfamily oa_kfam_pad = {
     .infer = pad_infer,
     .setup = pad_setup,
     .run = pad_run,
-    .release = generic_release,
+    .release = oa_kop_state_free,
 };
 
 /* =========================== GatherV2 =================================== */
@@ -1092,7 +1079,7 @@ const oa_kfamily oa_kfam_gather = {
     .infer = gather_infer,
     .setup = gather_setup,
     .run = gather_run,
-    .release = generic_release,
+    .release = oa_kop_state_free,
 };
 
 /* =========================== Copy ======================================= */

@@ -8,12 +8,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-static void generic_release(oa_kop *op)
-{
-    free(op->state);
-    op->state = NULL;
-}
-
 typedef struct kv {
     double v;
     int64_t i;
@@ -175,7 +169,7 @@ const oa_kfamily oa_kfam_topk = {
     .infer = topk_infer,
     .setup = topk_setup,
     .run = topk_run,
-    .release = generic_release,
+    .release = oa_kop_state_free,
 };
 
 /* =========================== NonMaxSuppressionV6 ======================== */
@@ -366,5 +360,5 @@ const oa_kfamily oa_kfam_nms = {
     .infer = nms_infer,
     .setup = nms_setup,
     .run = nms_run,
-    .release = generic_release,
+    .release = oa_kop_state_free,
 };
