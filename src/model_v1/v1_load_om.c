@@ -202,10 +202,11 @@ static void drop_owned(load_ctx *lc)
  * Points every constant of g (and its subgraphs) at memory that lives as long
  * as the model and is 64-byte aligned: tensors in WEIGHTS_DATA move to
  * base + their offset (base: the caller's weight memory, our copy, or the
- * mapped partition itself when it is aligned); others (bytes inline in the
- * ModelDef) stay where they are when the image is kept and they are aligned,
- * else they are copied. The kernels read these bytes at create (packing)
- * and some at run time.
+ * mapped partition itself when it is aligned); others stay where they are
+ * when they are aligned and in the kept image, else they are copied: bytes
+ * inline in the ModelDef always are, since the decoded ModelDef is freed
+ * after the load (load_program). The kernels read these bytes at create
+ * (packing) and some at run time.
  */
 static oa_status relocate_graph(load_ctx *lc, oa_graph *g, const uint8_t *part, size_t part_size, uint8_t *base,
                                 oa_blob *base_blob)
@@ -229,8 +230,8 @@ static oa_status relocate_graph(load_ctx *lc, oa_graph *g, const uint8_t *part, 
         if (part != NULL && d >= part && (size_t)(d - part) <= part_size && t->size <= part_size - (size_t)(d - part)) {
             to = base + (d - part);
             d = to;
-        } else if (lc->keep != NULL && ((uintptr_t)d & 63u) == 0) {
-            continue; /* inline, aligned, in the kept image */
+        } else if (lc->keep != NULL && ((uintptr_t)d & 63u) == 0 && in_image(lc, d, t->size)) {
+            continue; /* aligned, in the kept image (another table's weights) */
         }
         if (to == NULL || ((uintptr_t)to % al) != 0) {
             void *m = own(lc, t->size);
@@ -328,6 +329,8 @@ typedef struct v1_load {
     const oa_model_load_args *args;
     int32_t dev;
     oa_om_model *om;        /* until the graph takes it over */
+    oa_om_model *decoded;   /* the same model, to free its decoded part after the build (load_program) */
+    bool keeps_model;       /* lc.keep holds the model's blob (its image and decoded ModelDef) */
     const oa_om_partition *wp; /* WEIGHTS_DATA of table 0 */
     uint64_t weight_size;   /* every table's weights */
     bool om_mapped;         /* the image is our read-only mapping of the file */
@@ -385,6 +388,7 @@ static oa_status load_preflight(v1_load *L)
 static oa_status load_graph(v1_load *L)
 {
     ((oa_om_loaded *)L->args->om)->model = NULL; /* the graph takes the model over (and destroys it on failure) */
+    L->decoded = L->om;
     oa_status st = oa_om_graph_from_model(L->om, 0, &L->g, &L->gi);
     L->om = NULL;
     if (st != OA_OK) {
@@ -451,6 +455,7 @@ static oa_status load_place_weights(v1_load *L)
             }
         }
         L->lc.keep = any != NULL ? oa_blob_retain(any->blob) : NULL;
+        L->keeps_model = any != NULL && L->decoded != NULL && oa_blob_data(any->blob) == L->decoded->image.data;
         if (L->om_mapped && L->lc.keep != NULL) { /* the image lives on and is our read-only file mapping */
             L->lc.img = L->img;
             L->lc.img_size = L->img_size;
@@ -509,6 +514,13 @@ static oa_status load_program(v1_load *L)
     oa_strlcpy(L->graph_name, oa_graph_name(L->g) != NULL ? oa_graph_name(L->g) : "", sizeof L->graph_name);
     oa_graph_destroy(L->g); /* the image survives through lc.keep when constants point into it */
     L->g = NULL;
+    if (L->keeps_model) {
+        /* lc.keep holds the model (load_place_weights): the program reads weights in the image but
+         * nothing decoded from it (inline constants were copied, names are the program's own), so the
+         * decoded ModelDef goes (docs/memory.md "What a loaded model keeps"). */
+        oa_om_model_drop_decoded(L->decoded);
+    }
+    L->decoded = NULL;
     oa_prefault *pf = release_image(&L->lc, st == OA_OK);
     if (pf != NULL && L->kp == NULL) {
         keeper *k = calloc(1, sizeof(*k));

@@ -1,8 +1,14 @@
-/* om_arena: the per-model bump allocator (see om_arena.h). */
+/*
+ * om_arena: the per-model bump allocator (see om_arena.h). Blocks are
+ * anonymous mappings, not malloc'd: a loader frees a decoded model right
+ * after its load (oa_om_model_drop_decoded) while the heap grows above it,
+ * and freed heap blocks below the top would stay resident.
+ */
 #include "om/om_arena.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "base/util.h"
 
@@ -11,6 +17,7 @@
 
 typedef struct arena_block {
     struct arena_block *next;
+    size_t map_size; /* the whole mapping, header included */
     size_t cap;
     size_t used;
     _Alignas(16) unsigned char data[];
@@ -40,7 +47,7 @@ void oa_om_arena_destroy(oa_om_arena *a)
     arena_block *b = a->head;
     while (b != NULL) {
         arena_block *next = b->next;
-        free(b);
+        munmap(b, b->map_size);
         b = next;
     }
     free(a);
@@ -59,10 +66,12 @@ void *oa_om_arena_alloc(oa_om_arena *a, size_t size)
         if (!oa_add_size(sizeof(arena_block), cap, &bytes)) {
             return NULL;
         }
-        arena_block *nb = malloc(bytes);
-        if (nb == NULL) {
+        void *map = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (map == MAP_FAILED) {
             return NULL;
         }
+        arena_block *nb = map;
+        nb->map_size = bytes;
         nb->cap = cap;
         nb->used = 0;
         /* A large request gets its own block behind the current one, so the

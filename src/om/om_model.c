@@ -26,6 +26,18 @@ void oa_om_model_destroy(oa_om_model *m)
     free(m);
 }
 
+void oa_om_model_drop_decoded(oa_om_model *m)
+{
+    if (m == NULL) {
+        return;
+    }
+    oa_om_arena_destroy(m->arena);
+    m->arena = NULL;
+    m->models = NULL;
+    m->num_models = 0;
+    m->inout = NULL;
+}
+
 Ge__Proto__GraphDef *oa_om_model_find_graph(const Ge__Proto__ModelDef *def, const char *name)
 {
     for (size_t i = 0; def != NULL && i < def->n_graph; ++i) {

@@ -84,6 +84,16 @@ oa_status oa_om_model_open_memory(const void *data, size_t size, unsigned flags,
  */
 oa_status oa_om_model_rebase(oa_om_model *m, const void *copy, size_t size) OA_MUST_CHECK;
 
+/*
+ * Frees what was decoded from the image (every sub-model's ModelDef and
+ * TASK_INFO, the in/out description: the arena) and keeps the image and its
+ * container, so that partitions (WEIGHTS_DATA) stay readable: for a loader
+ * whose program reads weights in place but nothing decoded. Afterwards
+ * num_models is 0; only the image and oa_om_model_destroy() remain. Accepts
+ * NULL.
+ */
+void oa_om_model_drop_decoded(oa_om_model *m);
+
 /* Releases the model (and the mapping); accepts NULL. */
 void oa_om_model_destroy(oa_om_model *m);
 

@@ -13,6 +13,14 @@ their use depends on the CPU), MatMuls with 1024 rows (packed at load, not read
 in place). Weights are deterministic pseudo-random values (fixed seed).
 
     gen_mem_onnx.py OUT.onnx
+
+With --chain N, writes instead a model of many small nodes and little else,
+whose decoded ModelDef is several times its .om file and its weights + work:
+N x (Mul by its own 16 floats near 1, then Abs or Relu) on x f32[1,16]. A
+loaded model must not keep that decoded form (docs/memory.md "What a loaded
+model keeps"):
+
+    gen_mem_onnx.py --chain N OUT.onnx
 """
 import os
 import sys
@@ -22,7 +30,28 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 
+def chain(n, out):
+    rng = np.random.default_rng(23)
+    nodes, inits, prev = [], [], "x"
+    for i in range(n):
+        inits.append(numpy_helper.from_array(rng.uniform(0.99, 1.01, 16).astype(np.float32), f"c{i}"))
+        nodes.append(helper.make_node("Mul", [prev, f"c{i}"], [f"m{i}"], name=f"scale_{i}"))
+        nodes.append(helper.make_node("Relu" if i % 2 else "Abs", [f"m{i}"], [f"a{i}"], name=f"act_{i}"))
+        prev = f"a{i}"
+    g = helper.make_graph(nodes, "chain", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 16])],
+                          [helper.make_tensor_value_info(prev, TensorProto.FLOAT, [1, 16])], inits)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    m.ir_version = 7
+    onnx.checker.check_model(m)
+    onnx.save(m, out)
+
+
 def main():
+    if sys.argv[1] == "--chain":
+        out = sys.argv[3]
+        os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+        chain(int(sys.argv[2]), out)
+        return
     out = sys.argv[1]
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     rng = np.random.default_rng(19)

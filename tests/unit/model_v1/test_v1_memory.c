@@ -25,7 +25,12 @@
  * the mapping's resident size stays under a quarter of the weights, and a
  * second run (kernels cached) gives the same bits.
  *
- *   test_v1_memory DIR   (DIR/mem/mem.om, DIR/mem/mem_dyn.om)
+ * A loaded model keeps no decoded ModelDef: each further copy of gen_mem_onnx.py's chain model
+ * (many small nodes) adds its program, not the decoded .om (loaded_model_keeps_no_decoded_om).
+ *
+ *   test_v1_memory DIR            (DIR/mem/mem.om, DIR/mem/mem_dyn.om)
+ *   test_v1_memory DIR --keeps    (DIR/mem/chain.om; a process of its own, so that the heap freed
+ *                                  by earlier loads does not hide what a load keeps)
  */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -41,6 +46,7 @@
 #include <cmocka.h>
 
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include "acl/acl.h"
 #include "base/sanitizer.h"
@@ -49,7 +55,7 @@
 #define MEM_PEAK_BOUND 1.25
 #define MEM_ANON_BOUND 1.15
 
-static char g_om[PATH_MAX], g_om_dyn[PATH_MAX];
+static char g_om[PATH_MAX], g_om_dyn[PATH_MAX], g_chain[PATH_MAX];
 
 /* a "Key:   N kB" line of a /proc file, in KiB (-1 when absent) */
 static long proc_kib(const char *file, const char *key)
@@ -296,6 +302,48 @@ static void first_run_prefaulted(void **state)
 #endif
 }
 
+/*
+ * (test_v1_memory DIR --keeps) What each loaded copy of chain.om (1000 x Mul by a constant + an activation: many small nodes,
+ * weights mapped in place) adds to private memory, the first load's high-water mark aside: its
+ * program and feature map, not the decoded ModelDef, which is about 8x the file here (keeping it
+ * gave ~16 MiB a copy against ~3.3 MiB; docs/memory.md "What a loaded model keeps"). The copies
+ * give the first one's outputs, so their inline constants were kept readable.
+ */
+static void loaded_model_keeps_no_decoded_om(void **state)
+{
+    (void)state;
+    struct stat sb;
+    assert_int_equal(stat(g_chain, &sb), 0);
+    uint32_t ids[4] = {0};
+    assert_int_equal(aclmdlLoadFromFile(g_chain, &ids[0]), ACL_SUCCESS);
+    io b0, b;
+    io_make(ids[0], &b0);
+    assert_int_equal(aclmdlExecute(ids[0], b0.in, b0.out), ACL_SUCCESS);
+    io_make(ids[0], &b);
+    const long anon0 = proc_kib("/proc/self/smaps_rollup", "Anonymous:");
+    for (int i = 1; i < 4; i++) {
+        assert_int_equal(aclmdlLoadFromFile(g_chain, &ids[i]), ACL_SUCCESS);
+        assert_int_equal(aclmdlExecute(ids[i], b.in, b.out), ACL_SUCCESS);
+        assert_memory_equal(b.y[0], b0.y[0], b.ysize[0]);
+    }
+    const long anon1 = proc_kib("/proc/self/smaps_rollup", "Anonymous:");
+    const double per = (double)(anon1 - anon0) / 3.0, file = (double)sb.st_size / 1024.0;
+    print_message("chain.om (%.0f KiB): %.0f KiB of private memory per loaded copy (%.2f x the file; bound 3)\n",
+                  file, per, per / file);
+    assert_true(per <= 3.0 * file);
+    const float *y = b.y[0];
+    int finite_nonzero = 0;
+    for (size_t i = 0; i < b.ysize[0] / sizeof(float); i++) {
+        finite_nonzero += isfinite(y[i]) && y[i] != 0.0f;
+    }
+    assert_true(finite_nonzero > 0);
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(aclmdlUnload(ids[i]), ACL_SUCCESS);
+    }
+    io_free(&b0);
+    io_free(&b);
+}
+
 static void missing_file_fails(void **state)
 {
     (void)state;
@@ -330,6 +378,11 @@ int main(int argc, char **argv)
     }
     snprintf(g_om, sizeof g_om, "%s/mem/mem.om", dir);
     snprintf(g_om_dyn, sizeof g_om_dyn, "%s/mem/mem_dyn.om", dir);
+    snprintf(g_chain, sizeof g_chain, "%s/mem/chain.om", dir);
+    if (argc > 2 && strcmp(argv[2], "--keeps") == 0) { /* in a process of its own: no freed heap to reuse */
+        const struct CMUnitTest keeps[] = {cmocka_unit_test(loaded_model_keeps_no_decoded_om)};
+        return cmocka_run_group_tests(keeps, setup, teardown);
+    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(peak_rss_within_bound),
         cmocka_unit_test(dynamic_drops_packed_pages),

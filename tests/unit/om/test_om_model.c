@@ -75,6 +75,35 @@ static void static_model_opens_with_everything_decoded(void **state)
     free(img);
 }
 
+/* Dropping the decoded part leaves the image and its partitions: the weights still read through the container. */
+static void dropping_the_decoded_model_keeps_the_image(void **state)
+{
+    (void)state;
+    uint8_t *img;
+    size_t len;
+    assert_int_equal(tm_build_image(TM_STATIC, &img, &len), 0);
+    oa_om_model *m;
+    assert_int_equal(oa_om_model_open_memory(img, len, 0, &m), OA_OK);
+    const Ge__Proto__OpDef *w = find_op(m->models[0].def, "w");
+    const Ge__Proto__AttrDef *v = oa_om_attr_get(w->attr, w->n_attr, "value");
+    const int64_t off = v->t->desc->data_offset;
+    const oa_om_partition *wp = m->models[0].weights;
+    assert_non_null(wp);
+    oa_om_model_drop_decoded(m);
+    assert_int_equal(m->num_models, 0);
+    assert_null(m->models);
+    assert_null(m->inout);
+    assert_true(m->image.data == img && m->image.size == len);
+    assert_true(wp == oa_om_table_find(&m->container.tables[0], OA_OM_PART_WEIGHTS_DATA));
+    float f[4];
+    memcpy(f, wp->data + off, sizeof(f));
+    assert_true(f[0] == 1.0f && f[3] == 4.0f);
+    oa_om_model_drop_decoded(m); /* twice: nothing left to drop */
+    oa_om_model_drop_decoded(NULL);
+    oa_om_model_destroy(m);
+    free(img);
+}
+
 /* A model opened on borrowed memory moves onto a copy: the original can go, weights read from the copy. */
 static void memory_model_rebases_onto_a_copy(void **state)
 {
@@ -439,6 +468,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(static_model_opens_with_everything_decoded),
+        cmocka_unit_test(dropping_the_decoded_model_keeps_the_image),
         cmocka_unit_test(memory_model_rebases_onto_a_copy),
         cmocka_unit_test(compressed_model_is_expanded_unless_asked_not_to),
         cmocka_unit_test(dynamic_model_has_a_submodel_per_table),
