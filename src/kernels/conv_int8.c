@@ -15,7 +15,8 @@
  * MAXPOOL and GAP are the pools between two quantized tensors.
  *
  * CONV splits its output rows over the thread pool (one primitive per band,
- * N == 1 and above the split threshold); the other sub-ops run on the
+ * N == 1 and above the split threshold); QUANTIZE, DEQUANTIZE, ADD and
+ * MAXPOOL split their pixels or rows (qrun_ctx); MATMUL and GAP run on the
  * calling thread.
  */
 #include <math.h>
@@ -687,57 +688,98 @@ static void quant_release(oa_kop *op)
     op->state = NULL;
 }
 
-/* f32 NCHW -> q NHWC */
-static void run_quantize(const oa_kquant_params *p, const oa_ktensor *x, oa_kdtype ydt, const float *src, void *dst)
+/* The sub-ops other than CONV and MATMUL move memory: each splits its pixels (or output rows) over the
+ * pool in chunks of OA_KGRAIN_ELEMS elements; every element is computed as on one thread (same bits). */
+typedef struct qrun_ctx {
+    const oa_kquant_params *p;
+    const oa_ktensor *x, *y;
+    oa_kdtype ydt;
+    const void *a, *b;
+    void *dst;
+    int64_t c, hw; /* channels, pixels per image (QUANTIZE, DEQUANTIZE) */
+} qrun_ctx;
+
+/* grain in pixels (or rows) of `per` elements each */
+static size_t qgrain(int64_t per)
 {
-    /* rank 2: one "channel" of M*K pixels, so the same loop keeps the layout */
-    const int64_t n = x->rank == 4 ? x->dims[0] : 1, c = x->rank == 4 ? x->dims[1] : 1;
-    const int64_t hw = x->rank == 4 ? x->dims[2] * x->dims[3] : x->dims[0] * x->dims[1];
+    return (size_t)(OA_KGRAIN_ELEMS / (per > 0 ? per : 1) + 1);
+}
+
+/* f32 NCHW -> q NHWC: pixels [pb, pe) of the n * hw, every channel */
+static void quantize_task(void *vctx, size_t tid, size_t pb, size_t pe)
+{
+    (void)tid;
+    const qrun_ctx *q = vctx;
+    const int64_t c = q->c, hw = q->hw;
     float lo, hi;
-    q_range(ydt, &lo, &hi);
-    const float zp = (float)p->y_zp, s = p->y_scale;
-    for (int64_t b = 0; b < n; b++) {
-        const float *xs = src + b * c * hw;
+    q_range(q->ydt, &lo, &hi);
+    const float zp = (float)q->p->y_zp, s = q->p->y_scale;
+    for (int64_t px = (int64_t)pb; px < (int64_t)pe;) {
+        const int64_t b = px / hw, i0 = px % hw, i1 = hw - i0 < (int64_t)pe - px ? hw : i0 + ((int64_t)pe - px);
+        const float *xs = (const float *)q->a + b * c * hw;
         for (int64_t ch = 0; ch < c; ch++) {
             const float *xc = xs + ch * hw;
-            if (ydt == OA_KDT_U8) {
-                uint8_t *yc = (uint8_t *)dst + b * hw * c + ch;
-                for (int64_t i = 0; i < hw; i++) {
+            if (q->ydt == OA_KDT_U8) {
+                uint8_t *yc = (uint8_t *)q->dst + b * hw * c + ch;
+                for (int64_t i = i0; i < i1; i++) {
                     yc[i * c] = (uint8_t)quant1(xc[i] / s, zp, lo, hi);
                 }
             } else {
-                int8_t *yc = (int8_t *)dst + b * hw * c + ch;
-                for (int64_t i = 0; i < hw; i++) {
+                int8_t *yc = (int8_t *)q->dst + b * hw * c + ch;
+                for (int64_t i = i0; i < i1; i++) {
                     yc[i * c] = (int8_t)quant1(xc[i] / s, zp, lo, hi);
                 }
             }
         }
+        px += i1 - i0;
     }
 }
 
-/* q NHWC -> f32 NCHW */
-static void run_dequantize(const oa_kquant_params *p, const oa_ktensor *x, const void *src, float *dst)
+static void run_quantize(const oa_kquant_params *p, const oa_ktensor *x, oa_kdtype ydt, const float *src, void *dst,
+                         oa_threadpool *pool)
 {
-    const int64_t n = x->rank == 4 ? x->dims[0] : 1, c = x->rank == 4 ? x->dims[3] : 1;
-    const int64_t hw = x->rank == 4 ? x->dims[1] * x->dims[2] : x->dims[0] * x->dims[1];
-    const float zp = (float)p->x_zp, s = p->x_scale;
-    for (int64_t b = 0; b < n; b++) {
-        float *yb = dst + b * c * hw;
+    /* rank 2: one "channel" of M*K pixels, so the same loop keeps the layout */
+    const int64_t n = x->rank == 4 ? x->dims[0] : 1, c = x->rank == 4 ? x->dims[1] : 1;
+    const int64_t hw = x->rank == 4 ? x->dims[2] * x->dims[3] : x->dims[0] * x->dims[1];
+    qrun_ctx q = {.p = p, .x = x, .ydt = ydt, .a = src, .dst = dst, .c = c, .hw = hw};
+    oa_threadpool_parallel_for(pool, (size_t)(n * hw), qgrain(c), quantize_task, &q);
+}
+
+/* q NHWC -> f32 NCHW: pixels [pb, pe) of the n * hw, every channel */
+static void dequantize_task(void *vctx, size_t tid, size_t pb, size_t pe)
+{
+    (void)tid;
+    const qrun_ctx *q = vctx;
+    const int64_t c = q->c, hw = q->hw;
+    const float zp = (float)q->p->x_zp, s = q->p->x_scale;
+    for (int64_t px = (int64_t)pb; px < (int64_t)pe;) {
+        const int64_t b = px / hw, i0 = px % hw, i1 = hw - i0 < (int64_t)pe - px ? hw : i0 + ((int64_t)pe - px);
+        float *yb = (float *)q->dst + b * c * hw;
         for (int64_t ch = 0; ch < c; ch++) {
             float *yc = yb + ch * hw;
-            if (x->dtype == OA_KDT_U8) {
-                const uint8_t *xc = (const uint8_t *)src + b * hw * c + ch;
-                for (int64_t i = 0; i < hw; i++) {
+            if (q->x->dtype == OA_KDT_U8) {
+                const uint8_t *xc = (const uint8_t *)q->a + b * hw * c + ch;
+                for (int64_t i = i0; i < i1; i++) {
                     yc[i] = ((float)xc[i * c] - zp) * s;
                 }
             } else {
-                const int8_t *xc = (const int8_t *)src + b * hw * c + ch;
-                for (int64_t i = 0; i < hw; i++) {
+                const int8_t *xc = (const int8_t *)q->a + b * hw * c + ch;
+                for (int64_t i = i0; i < i1; i++) {
                     yc[i] = ((float)xc[i * c] - zp) * s;
                 }
             }
         }
+        px += i1 - i0;
     }
+}
+
+static void run_dequantize(const oa_kquant_params *p, const oa_ktensor *x, const void *src, float *dst,
+                           oa_threadpool *pool)
+{
+    const int64_t n = x->rank == 4 ? x->dims[0] : 1, c = x->rank == 4 ? x->dims[3] : 1;
+    const int64_t hw = x->rank == 4 ? x->dims[1] * x->dims[2] : x->dims[0] * x->dims[1];
+    qrun_ctx q = {.p = p, .x = x, .a = src, .dst = dst, .c = c, .hw = hw};
+    oa_threadpool_parallel_for(pool, (size_t)(n * hw), qgrain(c), dequantize_task, &q);
 }
 
 typedef struct add_args {
@@ -790,62 +832,86 @@ static const add_fns *add_table(void)
     return f->avx512f && f->avx512bw && f->avx512vl ? &avx512 : (f->avx2 ? &avx2 : &ref);
 }
 
-static void run_add(const oa_kquant_params *p, const oa_ktensor *x, oa_kdtype ydt, const void *a, const void *b,
-                    void *y)
+/* elements [b, e) of the residual add */
+static void add_task(void *vctx, size_t tid, size_t b, size_t e)
 {
-    const int64_t n = oa_ktensor_numel(x);
+    (void)tid;
+    const qrun_ctx *q = vctx;
+    const oa_kquant_params *p = q->p;
     add_args g = {(float)p->x_zp, p->x_scale, (float)p->b_zp, p->b_scale, (float)p->y_zp, p->y_scale,
                   p->relu ? 0.0f : -INFINITY, 0.0f, 0.0f};
-    q_range(ydt, &g.lo, &g.hi);
+    q_range(q->ydt, &g.lo, &g.hi);
     const add_fns *t = add_table();
-    if (x->dtype == OA_KDT_U8) {
-        if (ydt == OA_KDT_U8) {
-            t->uu(a, b, y, n, g);
+    const int64_t n = (int64_t)(e - b);
+    if (q->x->dtype == OA_KDT_U8) {
+        const uint8_t *a = (const uint8_t *)q->a + b, *bb = (const uint8_t *)q->b + b;
+        if (q->ydt == OA_KDT_U8) {
+            t->uu(a, bb, (uint8_t *)q->dst + b, n, g);
         } else {
-            t->us(a, b, y, n, g);
+            t->us(a, bb, (int8_t *)q->dst + b, n, g);
         }
-    } else if (ydt == OA_KDT_U8) {
-        t->su(a, b, y, n, g);
     } else {
-        t->ss(a, b, y, n, g);
+        const int8_t *a = (const int8_t *)q->a + b, *bb = (const int8_t *)q->b + b;
+        if (q->ydt == OA_KDT_U8) {
+            t->su(a, bb, (uint8_t *)q->dst + b, n, g);
+        } else {
+            t->ss(a, bb, (int8_t *)q->dst + b, n, g);
+        }
     }
 }
 
-/* NHWC window maximum; T is the element type */
+static void run_add(const oa_kquant_params *p, const oa_ktensor *x, oa_kdtype ydt, const void *a, const void *b,
+                    void *y, oa_threadpool *pool)
+{
+    qrun_ctx q = {.p = p, .x = x, .ydt = ydt, .a = a, .b = b, .dst = y};
+    oa_threadpool_parallel_for(pool, (size_t)oa_ktensor_numel(x), OA_KGRAIN_ELEMS, add_task, &q);
+}
+
+/* NHWC window maximum over output rows [r0, r1) of the n * oh; T is the element type */
 #define MAXPOOL_BODY(T, TMIN)                                                                                   \
-    for (int64_t b = 0; b < n; b++) {                                                                         \
-        for (int64_t i = 0; i < oh; i++) {                                                                    \
-            for (int64_t j = 0; j < ow; j++) {                                                                \
-                T *yr = (T *)y + ((b * oh + i) * ow + j) * c;                                                 \
-                for (int64_t ch = 0; ch < c; ch++) {                                                          \
-                    yr[ch] = TMIN;                                                                            \
-                }                                                                                             \
-                for (int64_t ki = 0; ki < p->ksize[0]; ki++) {                                                \
-                    const int64_t hi = i * p->strides[0] - p->pads[0] + ki;                                   \
-                    for (int64_t kj = 0; hi >= 0 && hi < h && kj < p->ksize[1]; kj++) {                       \
-                        const int64_t wj = j * p->strides[1] - p->pads[2] + kj;                               \
-                        if (wj < 0 || wj >= w) {                                                              \
-                            continue;                                                                         \
-                        }                                                                                     \
-                        const T *xr = (const T *)x + ((b * h + hi) * w + wj) * c;                             \
-                        for (int64_t ch = 0; ch < c; ch++) {                                                  \
-                            yr[ch] = xr[ch] > yr[ch] ? xr[ch] : yr[ch];                                       \
-                        }                                                                                     \
+    for (int64_t r = r0; r < r1; r++) {                                                                       \
+        const int64_t b = r / oh, i = r % oh;                                                                 \
+        for (int64_t j = 0; j < ow; j++) {                                                                    \
+            T *yr = (T *)q->dst + ((b * oh + i) * ow + j) * c;                                                \
+            for (int64_t ch = 0; ch < c; ch++) {                                                              \
+                yr[ch] = TMIN;                                                                                \
+            }                                                                                                 \
+            for (int64_t ki = 0; ki < p->ksize[0]; ki++) {                                                    \
+                const int64_t hi = i * p->strides[0] - p->pads[0] + ki;                                       \
+                for (int64_t kj = 0; hi >= 0 && hi < h && kj < p->ksize[1]; kj++) {                           \
+                    const int64_t wj = j * p->strides[1] - p->pads[2] + kj;                                   \
+                    if (wj < 0 || wj >= w) {                                                                  \
+                        continue;                                                                             \
+                    }                                                                                         \
+                    const T *xr = (const T *)q->a + ((b * h + hi) * w + wj) * c;                              \
+                    for (int64_t ch = 0; ch < c; ch++) {                                                      \
+                        yr[ch] = xr[ch] > yr[ch] ? xr[ch] : yr[ch];                                           \
                     }                                                                                         \
                 }                                                                                             \
             }                                                                                                 \
         }                                                                                                     \
     }
 
-static void run_maxpool(const oa_kquant_params *p, const oa_ktensor *xd, const oa_ktensor *yd, const void *x, void *y)
+static void maxpool_task(void *vctx, size_t tid, size_t rb, size_t re)
 {
-    const int64_t n = xd->dims[0], h = xd->dims[1], w = xd->dims[2], c = xd->dims[3];
-    const int64_t oh = yd->dims[1], ow = yd->dims[2];
-    if (xd->dtype == OA_KDT_U8) {
+    (void)tid;
+    const qrun_ctx *q = vctx;
+    const oa_kquant_params *p = q->p;
+    const int64_t h = q->x->dims[1], w = q->x->dims[2], c = q->x->dims[3];
+    const int64_t oh = q->y->dims[1], ow = q->y->dims[2], r0 = (int64_t)rb, r1 = (int64_t)re;
+    if (q->x->dtype == OA_KDT_U8) {
         MAXPOOL_BODY(uint8_t, 0)
     } else {
         MAXPOOL_BODY(int8_t, -128)
     }
+}
+
+static void run_maxpool(const oa_kquant_params *p, const oa_ktensor *xd, const oa_ktensor *yd, const void *x, void *y,
+                        oa_threadpool *pool)
+{
+    qrun_ctx q = {.p = p, .x = xd, .y = yd, .a = x, .dst = y};
+    const int64_t row = yd->dims[2] * yd->dims[3] * p->ksize[0] * p->ksize[1];
+    oa_threadpool_parallel_for(pool, (size_t)(yd->dims[0] * yd->dims[1]), qgrain(row), maxpool_task, &q);
 }
 
 /* the exact integer sum per channel, then the mean in double and QuantizeLinear's rounding */
@@ -890,12 +956,12 @@ static oa_status quant_run(const oa_kop *op, const void *const *in, void *const 
         return OA_FAIL(OA_E_PARAM, "int8 op: NULL data pointer");
     }
     switch (p->op) {
-    case OA_KQ_QUANTIZE: run_quantize(p, &op->in[0], op->out[0].dtype, in[0], out[0]); return OA_OK;
-    case OA_KQ_DEQUANTIZE: run_dequantize(p, &op->in[0], in[0], out[0]); return OA_OK;
-    case OA_KQ_ADD: run_add(p, &op->in[0], op->out[0].dtype, in[0], in[1], out[0]); return OA_OK;
+    case OA_KQ_QUANTIZE: run_quantize(p, &op->in[0], op->out[0].dtype, in[0], out[0], pool); return OA_OK;
+    case OA_KQ_DEQUANTIZE: run_dequantize(p, &op->in[0], in[0], out[0], pool); return OA_OK;
+    case OA_KQ_ADD: run_add(p, &op->in[0], op->out[0].dtype, in[0], in[1], out[0], pool); return OA_OK;
     case OA_KQ_CONV: return qconv_run(op, in, out, ws, pool);
     case OA_KQ_MATMUL: return qmatmul_run(op, in, out, ws);
-    case OA_KQ_MAXPOOL: run_maxpool(p, &op->in[0], &op->out[0], in[0], out[0]); return OA_OK;
+    case OA_KQ_MAXPOOL: run_maxpool(p, &op->in[0], &op->out[0], in[0], out[0], pool); return OA_OK;
     case OA_KQ_GAP:
         if (ws == NULL) {
             return OA_FAIL(OA_E_PARAM, "int8 global average pool: NULL workspace");

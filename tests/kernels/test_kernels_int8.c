@@ -182,6 +182,85 @@ static void test_pools(void **state)
     kt_free(&y);
 }
 
+/* y1 (one thread) and y2 (two) hold the same bytes */
+static void expect_same_bytes(const kt_buf *y1, const kt_buf *y2, const char *what)
+{
+    if (y1->bytes != y2->bytes || memcmp(y1->data, y2->data, y1->bytes) != 0) {
+        fail_msg("%s: two threads differ from one", what);
+    }
+}
+
+/*
+ * QUANTIZE, DEQUANTIZE, ADD and MAXPOOL split their pixels or rows over the pool: shapes of several
+ * grains (16384 elements), two images so that a chunk may end inside one. Two threads give the bytes
+ * of one, and one thread the QDQ formulas (QUANTIZE and ADD here; the small shapes above cover the rest).
+ */
+static void test_split_sub_ops(void **state)
+{
+    (void)state;
+    oa_kquant_params q = {.op = OA_KQ_QUANTIZE, .y_scale = 0.041f, .y_zp = 117};
+    kt_buf x = kt_alloc(KT_D(OA_KDT_F32, 2, 3, 100, 121)), y1 = kt_alloc(KT_D(OA_KDT_U8, 2, 100, 121, 3));
+    kt_buf y2 = kt_alloc(y1.d);
+    kt_fill(&x, 41, -6.0, 6.0);
+    kt_buf *in[2] = {&x, NULL}, *out1[1] = {&y1}, *out2[1] = {&y2};
+    assert_int_equal(kt_run(OA_KOP_QUANT, &q, 1, in, 0, 1, out1, 1), OA_OK);
+    assert_int_equal(kt_run(OA_KOP_QUANT, &q, 1, in, 0, 1, out2, 2), OA_OK);
+    expect_same_bytes(&y1, &y2, "quantize");
+    const int64_t hw = 100 * 121;
+    double *ref = malloc(sizeof(double) * (size_t)(2 * 3 * hw));
+    assert_non_null(ref);
+    for (int64_t n = 0; n < 2; n++) {
+        for (int64_t c = 0; c < 3; c++) {
+            for (int64_t i = 0; i < hw; i++) {
+                ref[(n * hw + i) * 3 + c] = q_ref(((const float *)x.data)[(n * 3 + c) * hw + i], q.y_scale, q.y_zp,
+                                                  OA_KDT_U8);
+            }
+        }
+    }
+    kt_expect_equal(&y1, ref, "quantize, split shape");
+    free(ref);
+
+    oa_kquant_params d = {.op = OA_KQ_DEQUANTIZE, .x_scale = 0.041f, .x_zp = 117};
+    kt_buf z1 = kt_alloc(x.d), z2 = kt_alloc(x.d);
+    kt_buf *din[1] = {&y1}, *dout1[1] = {&z1}, *dout2[1] = {&z2};
+    assert_int_equal(kt_run(OA_KOP_QUANT, &d, 1, din, 0, 1, dout1, 1), OA_OK);
+    assert_int_equal(kt_run(OA_KOP_QUANT, &d, 1, din, 0, 1, dout2, 2), OA_OK);
+    expect_same_bytes(&z1, &z2, "dequantize");
+
+    oa_kquant_params a = {.op = OA_KQ_ADD, .x_scale = 0.02f, .x_zp = 100, .b_scale = 0.05f, .b_zp = 20,
+                          .y_scale = 0.045f, .y_zp = 60, .relu = true};
+    kt_buf aa = kt_alloc(KT_D(OA_KDT_U8, 2, 20, 41, 37)), ab = kt_alloc(aa.d);
+    kt_buf s1 = kt_alloc(aa.d), s2 = kt_alloc(aa.d);
+    kt_fill(&aa, 43, 0.0, 255.0);
+    kt_fill(&ab, 47, 0.0, 255.0);
+    kt_buf *ain[2] = {&aa, &ab}, *aout1[1] = {&s1}, *aout2[1] = {&s2};
+    assert_int_equal(kt_run(OA_KOP_QUANT, &a, 2, ain, 0, 1, aout1, 1), OA_OK);
+    assert_int_equal(kt_run(OA_KOP_QUANT, &a, 2, ain, 0, 1, aout2, 2), OA_OK);
+    expect_same_bytes(&s1, &s2, "add");
+    const int64_t na = 2 * 20 * 41 * 37;
+    ref = malloc(sizeof(double) * (size_t)na);
+    assert_non_null(ref);
+    for (int64_t i = 0; i < na; i++) {
+        const float da = ((float)kt_get(&aa, i) - (float)a.x_zp) * a.x_scale;
+        const float db = ((float)kt_get(&ab, i) - (float)a.b_zp) * a.b_scale;
+        const float v = da + db;
+        ref[i] = q_ref(v < 0.0f ? 0.0f : v, a.y_scale, a.y_zp, OA_KDT_U8);
+    }
+    kt_expect_equal(&s1, ref, "add, split shape");
+    free(ref);
+
+    oa_kquant_params m = {.op = OA_KQ_MAXPOOL, .ksize = {3, 3}, .strides = {2, 2}, .pads = {1, 1, 1, 1}};
+    kt_buf mx = kt_alloc(KT_D(OA_KDT_I8, 2, 60, 80, 19)), m1 = kt_alloc(KT_D(OA_KDT_I8, 2, 30, 40, 19));
+    kt_buf m2 = kt_alloc(m1.d);
+    kt_fill(&mx, 53, -128.0, 127.0);
+    kt_buf *min[1] = {&mx}, *mout1[1] = {&m1}, *mout2[1] = {&m2};
+    assert_int_equal(kt_run(OA_KOP_QUANT, &m, 1, min, 0, 1, mout1, 1), OA_OK);
+    assert_int_equal(kt_run(OA_KOP_QUANT, &m, 1, min, 0, 1, mout2, 2), OA_OK);
+    expect_same_bytes(&m1, &m2, "max pool");
+    kt_free(&x), kt_free(&y1), kt_free(&y2), kt_free(&z1), kt_free(&z2);
+    kt_free(&aa), kt_free(&ab), kt_free(&s1), kt_free(&s2), kt_free(&mx), kt_free(&m1), kt_free(&m2);
+}
+
 typedef struct conv_case {
     int64_t n, h, w, c, o, k, stride, pad, groups;
     oa_kdtype xt, yt;
@@ -377,6 +456,7 @@ int main(void)
         cmocka_unit_test(test_quantize_dequantize),
         cmocka_unit_test(test_add),
         cmocka_unit_test(test_pools),
+        cmocka_unit_test(test_split_sub_ops),
         cmocka_unit_test(test_conv),
         cmocka_unit_test(test_matmul),
         cmocka_unit_test(test_bad_params),
