@@ -295,6 +295,9 @@ static bool matmul_reads_b_at_run(const bld *b, const oa_op_bind *bd, const v1_r
     if (k <= 0 || numel / k > V1_IN_PLACE_MAX_ROWS) {
         return false;
     }
+    if (oa_klowp_compute(bd->params.matmul.lowp) != OA_KLOWP_NONE) {
+        return false; /* packed in bf16: half the bytes a GEMV reads (docs/precision.md) */
+    }
     return b->s->read_in_place(b->s->ctx, bref->abs, bd->src[1].size);
 }
 

@@ -7,6 +7,8 @@
  *     reference computed here from the generator's formulas;
  *   - the MatMuls read their constant b in place: with the application's
  *     weight memory, changing W1 after the load changes the next result;
+ *     with a bf16 compute request on a CPU computing bf16 they are packed
+ *     (in bf16) instead and it does not;
  *   - the weight manager: two models using the same files map each file
  *     once (/proc/self/maps), the mapping lives until the last unload;
  *   - the refusals of src/file_constant/README.md on gen_v1_models' fcw/
@@ -245,6 +247,60 @@ static void user_memory_read_in_place(void **state)
     run_fc(id, 1, false, y);
     fc_ref(x, 1, 2.0, ref);
     expect_near_ref(y, ref, N2, "W1 doubled in the application's memory after the load");
+    OK_ACL(aclmdlUnload(id));
+    free_user_mem(w, n);
+}
+
+/* The CPU computes a bf16 request in bf16 (docs/precision.md): AVX512-BF16 or AMX-BF16, no OPENACL_ISA cap. */
+static bool cpu_computes_bf16(void)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    assert_non_null(f);
+    char line[8192];
+    bool has = false;
+    while (!has && fgets(line, sizeof line, f) != NULL) {
+        has = strncmp(line, "flags", 5) == 0 && (strstr(line, " avx512_bf16") != NULL || strstr(line, " amx_bf16") != NULL);
+    }
+    fclose(f);
+    return has;
+}
+
+/*
+ * A bf16 request packs the constant b of every Linear layer in bf16 at load, the GEMV-like ones too
+ * (half the bytes each run reads), so on a CPU computing in bf16 the application's W1 is no longer
+ * read in place: doubling it after the load changes nothing. Elsewhere the model runs in fp32 and
+ * reads it in place as above.
+ */
+static void bf16_request_packs_gemv_weights(void **state)
+{
+    (void)state;
+    if (getenv("OPENACL_ISA") != NULL) {
+        skip(); /* a capped tier decides, not the CPU flags read here */
+    }
+    wfile w[16];
+    const size_t n = list_weights(w, 16);
+    float x[K1], y0[N2], y[N2];
+    double ref[N2];
+    fc_input(x, 1);
+    uint32_t id = load_user_mem(path_of("ew/fc_bf16_ew1.om"), w, n);
+    run_fc(id, 1, false, y0);
+    fc_ref(x, 1, 1.0, ref);
+    for (int i = 0; i < N2; i++) { /* bf16 products: within 2 % of the reference's scale */
+        if (fabs((double)y0[i] - ref[i]) > 2e-2 * (1.0 + fabs(ref[i]))) {
+            fail_msg("bf16 request: y[%d] = %.9g, reference %.9g", i, (double)y0[i], ref[i]);
+        }
+    }
+    float *w1 = w1_file(w, n)->dev;
+    for (int i = 0; i < N1 * K1; i++) {
+        w1[i] *= 2.0f;
+    }
+    run_fc(id, 1, false, y);
+    if (cpu_computes_bf16()) {
+        assert_memory_equal(y, y0, sizeof y);
+    } else {
+        fc_ref(x, 1, 2.0, ref);
+        expect_near_ref(y, ref, N2, "bf16 request on a CPU without bf16: W1 doubled shows");
+    }
     OK_ACL(aclmdlUnload(id));
     free_user_mem(w, n);
 }
@@ -497,6 +553,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(modes_agree),
         cmocka_unit_test(user_memory_read_in_place),
+        cmocka_unit_test(bf16_request_packs_gemv_weights),
         cmocka_unit_test(one_mapping_per_file),
         cmocka_unit_test(dynamic_mode1_vs_mode0),
         cmocka_unit_test(refusals),
