@@ -58,6 +58,8 @@ typedef struct mm_state {
      * into the workspace at ah_off (bytes); bias, c and post-ops stay f32 */
     bool bf16;
     size_t ah_off;
+    /* one row of a against a transposed b read at run (mm_setup): our row-dot GEMV */
+    oa_kgemv_fn gemv;
 } mm_state;
 
 /* Workspace bytes per thread: the largest scratchpad, then the largest c tile (64-byte aligned). */
@@ -424,7 +426,15 @@ static oa_status mm_setup(oa_kop *op)
     s->use_dnnl = false;
     /* bf16 for Linear layers: constant b, one a matrix (docs/precision.md) */
     s->bf16 = b_const && g->nbatch == 1 && oa_klowp_compute(p->lowp) == OA_KLOWP_BF16;
-    if (oa_dnnl_enabled() && g->M > 0 && g->N > 0 && g->K > 0 && g->nbatch > 0) {
+    /* One row of a against a transposed b given at run (a Linear layer's weights read where they live,
+     * v1_program.c; or an activation): oneDNN copies such a b on every run (ResNet-50's 8 MB classifier:
+     * 0.33-0.45 ms, 0.10 untransposed), our row-dot GEMV reads each row of b once (bench/KERNELS.md
+     * "GEMV for transposed weights read in place"). */
+    if (!b_const && !s->bf16 && g->M == 1 && g->nbatch == 1 && g->tb && g->N > 0 && g->K > 0 &&
+        oa_env_long("OPENACL_MATMUL_GEMV", 1) != 0) {
+        s->gemv = oa_kgemv_for(oa_kisa_tier_used());
+    }
+    if (s->gemv == NULL && oa_dnnl_enabled() && g->M > 0 && g->N > 0 && g->K > 0 && g->nbatch > 0) {
         int saved = oa_dnnl_enter();
         st = mm_setup_dnnl(s, op, b_const);
         if (st != OA_OK && s->bf16) { /* no bf16 kernel: fp32 */
@@ -464,7 +474,7 @@ static oa_status mm_setup(oa_kop *op)
         s->bf16 = false;
         s->post_from = 0;
         s->bias_in_dnnl = false;
-        op->impl = "ref";
+        op->impl = s->gemv != NULL ? "gemv" : "ref";
     }
     return OA_OK;
 }
@@ -618,6 +628,22 @@ static void mm_ref_task(void *vctx, size_t tid, size_t b, size_t e)
     }
 }
 
+/* Output columns [b, e) of the one-row product: c[n] = b[n, :] . a, then bias and post-ops (mm_epilogue). */
+static void mm_gemv_task(void *vctx, size_t tid, size_t b, size_t e)
+{
+    (void)tid;
+    const mm_ref_ctx *c = vctx;
+    const mm_state *s = c->s;
+    const mm_geom *g = &s->g;
+    if (c->deadline != 0 && oa_run_expired(c->deadline)) {
+        return; /* stopped: the caller reports the timeout */
+    }
+    const float *B = s->bcopy ? s->bcopy : (const float *)c->in[1];
+    memset(c->c + b, 0, sizeof(float) * (e - b));
+    s->gemv(B + (int64_t)b * g->K, (int64_t)(e - b), g->K, (const float *)c->in[0], c->c + b);
+    mm_epilogue(s, c->in, c->c, 0, 0, 1, (int64_t)b, (int64_t)e, false);
+}
+
 static oa_status mm_run(const oa_kop *op, const void *const *in, void *const *out, void *ws, oa_threadpool *pool)
 {
     const mm_state *s = op->state;
@@ -659,6 +685,10 @@ static oa_status mm_run(const oa_kop *op, const void *const *in, void *const *ou
         return atomic_load(&c.err) ? OA_FAIL(OA_E_INTERNAL, "MatMul: oneDNN execution failed") : OA_OK;
     }
     mm_ref_ctx c = {s, in, out[0], oa_run_deadline()};
+    if (s->gemv != NULL) {
+        oa_threadpool_parallel_for(pool, (size_t)g->N, (size_t)(OA_KGRAIN_ELEMS / g->K + 1), mm_gemv_task, &c);
+        return OA_OK;
+    }
     oa_threadpool_parallel_for(pool, (size_t)(g->nbatch * g->M), 1, mm_ref_task, &c);
     return OA_OK;
 }

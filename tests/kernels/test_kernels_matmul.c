@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/kernel_internal.h" /* oa_kgemv_for: whether the tier has the GEMV */
 #include "kt_harness.h"
 
 typedef struct mm_case {
@@ -163,6 +164,10 @@ static const mm_case k_cases[] = {
     {2, 2, {64, 128}, {128, 96}, false, false, 1, true, 0, 0, 3},        /* 2 threads: row slices share b, + add */
     {2, 2, {4, 512}, {512, 600}, false, false, 1, true, 0, 0, 1},        /* 2 threads: column slices, c tiles */
     {3, 2, {2, 3, 512}, {512, 600}, false, false, 1, false, 0, 0, 4},    /* the same, b at run time, add + relu */
+    /* one row against b^T at run: the GEMV (K tail of 8, N not a multiple of 8, bias + add + relu) */
+    {2, 2, {1, 1000}, {77, 1000}, false, true, 1, false, 0, 0, 4},
+    {2, 2, {1000, 1}, {300, 1000}, true, true, 0, false, 0, 0, 1},      /* a^T with M = 1 */
+    {1, 2, {37}, {5, 37}, false, true, 0, false, 2.0f, 0, 0},            /* 1-D a, alpha */
 };
 
 static void test_matmul_cases(void **state)
@@ -173,6 +178,22 @@ static void test_matmul_cases(void **state)
             run_case(&k_cases[i], thr, 40 + i);
         }
     }
+}
+
+/* One row against b^T given at run takes the row-dot GEMV where the tier has one (AVX2, AVX-512), else oneDNN or
+ * the reference; a constant b keeps the packed oneDNN path. */
+static void test_matmul_gemv_path(void **state)
+{
+    (void)state;
+    const bool has = oa_kgemv_for(oa_kisa_tier_used()) != NULL;
+    const mm_case at_run = {2, 2, {1, 2048}, {1000, 2048}, false, true, 1, false, 0, 0, 0};
+    run_case(&at_run, 1, 7);
+    if (has != (strcmp(kt_last_impl, "gemv") == 0)) {
+        fail_msg("b^T at run, one row: impl %s on tier %s", kt_last_impl, oa_kisa_tier_name(oa_kisa_tier_used()));
+    }
+    const mm_case packed = {2, 2, {1, 2048}, {1000, 2048}, false, true, 1, true, 0, 0, 0};
+    run_case(&packed, 1, 7);
+    assert_true(strcmp(kt_last_impl, "gemv") != 0);
 }
 
 static void test_matmul_bad_params(void **state)
@@ -199,6 +220,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_matmul_cases),
+        cmocka_unit_test(test_matmul_gemv_path),
         cmocka_unit_test(test_matmul_bad_params),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
