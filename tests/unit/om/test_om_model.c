@@ -38,14 +38,21 @@ static Ge__Proto__OpDef *find_op(const Ge__Proto__ModelDef *d, const char *name)
     return NULL;
 }
 
+/* The static test model's image (the caller frees it) opened from memory. */
+static oa_om_model *open_static(uint8_t **img, size_t *len)
+{
+    assert_int_equal(tm_build_image(TM_STATIC, img, len), 0);
+    oa_om_model *m = NULL;
+    assert_int_equal(oa_om_model_open_memory(*img, *len, 0, &m), OA_OK);
+    return m;
+}
+
 static void static_model_opens_with_everything_decoded(void **state)
 {
     (void)state;
     uint8_t *img;
     size_t len;
-    assert_int_equal(tm_build_image(TM_STATIC, &img, &len), 0);
-    oa_om_model *m;
-    assert_int_equal(oa_om_model_open_memory(img, len, 0, &m), OA_OK);
+    oa_om_model *m = open_static(&img, &len);
     assert_int_equal(m->num_models, 1);
     const oa_om_submodel *sm = &m->models[0];
     assert_string_equal(sm->def->name, "tm");
@@ -81,9 +88,7 @@ static void dropping_the_decoded_model_keeps_the_image(void **state)
     (void)state;
     uint8_t *img;
     size_t len;
-    assert_int_equal(tm_build_image(TM_STATIC, &img, &len), 0);
-    oa_om_model *m;
-    assert_int_equal(oa_om_model_open_memory(img, len, 0, &m), OA_OK);
+    oa_om_model *m = open_static(&img, &len);
     const Ge__Proto__OpDef *w = find_op(m->models[0].def, "w");
     const Ge__Proto__AttrDef *v = oa_om_attr_get(w->attr, w->n_attr, "value");
     const int64_t off = v->t->desc->data_offset;
@@ -110,9 +115,7 @@ static void memory_model_rebases_onto_a_copy(void **state)
     (void)state;
     uint8_t *img;
     size_t len;
-    assert_int_equal(tm_build_image(TM_STATIC, &img, &len), 0);
-    oa_om_model *m;
-    assert_int_equal(oa_om_model_open_memory(img, len, 0, &m), OA_OK);
+    oa_om_model *m = open_static(&img, &len);
     uint8_t *copy = malloc(len);
     assert_non_null(copy);
     memcpy(copy, img, len);
