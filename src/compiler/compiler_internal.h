@@ -40,6 +40,15 @@ bool oa_mem_concat_window_in_place(const oa_node *n, uint32_t slot);
  */
 bool oa_mem_inplace_slot(const oa_node *n, uint32_t slot);
 
+/*
+ * True when n's output may take the memory of its input `slot` while that value has other readers
+ * (all earlier ones: the planner's lifetime rule has it die at n): a Concat's window in place, and
+ * a residual operand of a post-op host that n reads in no other slot (a ResNet block's input, also
+ * read by the block's first conv: docs/memory.md "Residuals in place"). Elsewhere the in-place
+ * input must be read by n alone.
+ */
+bool oa_mem_inplace_last_reader(const oa_node *n, uint32_t slot);
+
 /* ---- io_adjust.c ---- */
 
 /* --out_nodes: NetOutput inputs become the listed node outputs. */

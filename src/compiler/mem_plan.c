@@ -265,6 +265,24 @@ static uint32_t same_bytes_slot(const oa_node *n)
     return UINT32_MAX;
 }
 
+/*
+ * The residual operand of a Conv2D post-op host whose chain starts with that Add: every conv path
+ * adds a first residual where it may alias y (oneDNN's sum post-op reads y before writing it, the
+ * Winograd, stem and few-position GEMV paths and the NCHW unpack add it while writing; conv.c keeps
+ * its 1x1-map GEMV and its NHWC copies for convs without a residual). Not a MatMul's: its epilogue
+ * adds the residual after the primitive wrote c; nor a later Add of the chain, nor a transposed
+ * conv's (docs/memory.md "Residuals in place").
+ */
+static bool residual_in_place(const oa_node *n, uint32_t s)
+{
+    const char *const *ops = NULL;
+    size_t count = 0;
+    const int64_t base = oa_node_attr_int(n, "_oa_post_input_base", -1);
+    return oa_cp_conv_packed(n) && base >= 0 && (int64_t)s == base &&
+           oa_attrs_get_list_str(&n->attrs, "_oa_post_ops", &ops, &count) && count > 0 && ops[0] != NULL &&
+           strcmp(ops[0], "Add") == 0;
+}
+
 /* In-place candidate of output 0 of n (a value index) or -1. */
 bool oa_mem_inplace_slot(const oa_node *n, uint32_t s)
 {
@@ -282,10 +300,17 @@ bool oa_mem_inplace_slot(const oa_node *n, uint32_t s)
                                                                           &n->outputs[0].desc.shape));
     }
     if (oa_cp_is_post_op_host(n)) {
-        int64_t base = oa_node_attr_int(n, "_oa_post_input_base", -1);
-        return base >= 0 && (int64_t)s >= base;
+        return residual_in_place(n, s);
     }
     return oa_mem_concat_window_in_place(n, s); /* a Concat over a window in place */
+}
+
+bool oa_mem_inplace_last_reader(const oa_node *n, uint32_t s)
+{
+    if (oa_mem_concat_window_in_place(n, s)) {
+        return true;
+    }
+    return s < n->num_inputs && residual_in_place(n, s) && !read_twice(n, s);
 }
 
 static int32_t inplace_candidate(const gplan *p, const oa_node *n, size_t size)
@@ -299,9 +324,9 @@ static int32_t inplace_candidate(const gplan *p, const oa_node *n, size_t size)
         /* Layouts must match: blocked (NC1HWC0) and plain (NCHW, ND, ...) never share. */
         bool src_blocked = src && src->outputs[si].desc.format == OA_FORMAT_NC1HWC0;
         bool dst_blocked = n->outputs[0].desc.format == OA_FORMAT_NC1HWC0;
-        /* one reader, but a window's source may have others (the planner checks that it dies here) */
+        /* one reader, but a window's source or a residual may have others (the planner checks that it dies here) */
         if (src == NULL || src_blocked != dst_blocked ||
-            (oa_cp_num_uses(src, si) != 1 && !oa_mem_concat_window_in_place(n, s))) {
+            (oa_cp_num_uses(src, si) != 1 && !oa_mem_inplace_last_reader(n, s))) {
             continue;
         }
         int32_t v = find_val(p, src, (int32_t)si);

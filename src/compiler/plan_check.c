@@ -105,7 +105,8 @@ static oa_status check_graph(const oa_compiled_model *cm, const oa_graph *g, con
         }
     }
     /* In-place pairs: the consumer's output sits where an input it may run in place on was
-     * (oa_mem_inplace_slot): its only reader, or for a Concat's window in place, its last. */
+     * (oa_mem_inplace_slot): its only reader, or for a Concat's window in place or a residual, its last
+     * (oa_mem_inplace_last_reader). */
     for (size_t a = 0; a < nt && st == OA_OK; a++) {
         for (size_t b = 0; b < nt; b++) {
             if (a == b || t[a].off != t[b].off) {
@@ -117,7 +118,7 @@ static oa_status check_graph(const oa_compiled_model *cm, const oa_graph *g, con
                  s++) {
                 uint32_t si;
                 pair = oa_node_input_src(t[b].n, s, &si) == t[a].n && si == t[a].k && oa_mem_inplace_slot(t[b].n, s) &&
-                       (reader == t[b].n || oa_mem_concat_window_in_place(t[b].n, s));
+                       (reader == t[b].n || oa_mem_inplace_last_reader(t[b].n, s));
             }
             if (pair) {
                 parent[find(parent, a)] = find(parent, b);

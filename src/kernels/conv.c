@@ -1011,12 +1011,23 @@ static void nhwc_slice(conv_ctx *c, slice *sl, int64_t n, size_t tid)
         return;
     }
     const int64_t ocb = g->oc / 16;
+    /* a residual add next in the chain is done while copying: it may share y's memory (docs/memory.md
+     * "Residuals in place"), each element read before the same element of y is written */
+    const bool add = s->post_from < s->post.n && s->post.ops[s->post_from].kind == OA_KPOST_ADD;
+    const float *res = add ? (const float *)c->in[s->add_in[s->post_from]] : NULL;
     for (int64_t q = 0; q < ohw; q++) {
         for (int64_t k = 0; k < soc / 16; k++) {
-            memcpy(c->y + ((n * ocb + sl->c0 / 16 + k) * ohw + q) * 16, ys + q * soc + k * 16, 64);
+            const int64_t at = ((n * ocb + sl->c0 / 16 + k) * ohw + q) * 16;
+            if (res != NULL) {
+                for (int j = 0; j < 16; j++) {
+                    c->y[at + j] = ys[q * soc + k * 16 + j] + res[at + j];
+                }
+            } else {
+                memcpy(c->y + at, ys + q * soc + k * 16, 64);
+            }
         }
     }
-    epilogue_channels(s, c->in, c->y, n, sl->c0, sl->c1, s->post_from);
+    epilogue_channels(s, c->in, c->y, n, sl->c0, sl->c1, s->post_from + (add ? 1 : 0));
 }
 
 static void conv_dnnl_worker(void *vctx, size_t tid, size_t b, size_t e)
@@ -1158,12 +1169,21 @@ static void gemv_run(const conv_state *s, const oa_kop *op, const void *const *i
     const geom *g = &s->g;
     const bool xb = op->in[0].layout == OA_KLAYOUT_NCHWC;
     const int64_t xs = xb ? oa_kc_padded(g->ic) : g->ic, ys = g->blocked ? oa_kc_padded(g->oc) : g->oc;
+    /* a first residual add starts the sum (it may share y's memory: docs/memory.md "Residuals in place") */
+    const bool add = s->post.n > 0 && s->post.ops[0].kind == OA_KPOST_ADD;
     for (int64_t n = 0; n < g->n; n++) {
         float *yn = y + n * ys;
-        memcpy(yn, s->bias, (size_t)g->oc * sizeof(float));
+        if (add) {
+            const float *rn = (const float *)in[s->add_in[0]] + n * ys;
+            for (int64_t c = 0; c < g->oc; c++) {
+                yn[c] = s->bias[c] + rn[c];
+            }
+        } else {
+            memcpy(yn, s->bias, (size_t)g->oc * sizeof(float));
+        }
         memset(yn + g->oc, 0, (size_t)(ys - g->oc) * sizeof(float));
         s->gemv(s->wref, g->oc, g->ic, (const float *)in[0] + n * xs, yn);
-        epilogue_channels(s, in, y, n, 0, g->oc, 0);
+        epilogue_channels(s, in, y, n, 0, g->oc, add ? 1 : 0);
     }
 }
 

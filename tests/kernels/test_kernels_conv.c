@@ -100,6 +100,10 @@ typedef struct post_case {
     bool fold_bn;
 } post_case;
 
+/* run_case: a first residual add reads y's own memory (y starts as the residual), as the planner lays it out
+ * (docs/memory.md "Residuals in place") */
+static bool g_res_in_y;
+
 /* mode: 0 NCHW, 1 NCHWc, 2 x NCHW -> y NCHWc (out_nchwc) */
 static void run_case(const conv_case *c, const post_case *pc, int mode, int nthreads, uint64_t seed)
 {
@@ -205,6 +209,11 @@ static void run_case(const conv_case *c, const post_case *pc, int mode, int nthr
     }
     for (int i = 0; i < n_res; i++) {
         ins[n_in++] = &resb[i];
+    }
+    if (g_res_in_y && n_res > 0 && pc->post.ops[0].kind == OA_KPOST_ADD) {
+        assert_int_equal(y.bytes, resb[0].bytes);
+        memcpy(y.data, resb[0].data, y.bytes);
+        ins[n_in - n_res] = &y;
     }
     kt_buf *outs[1] = {&y};
     unsigned host = 0x2 | 0x4 | (pc->fold_bn ? 0x78u : 0u);
@@ -787,6 +796,39 @@ static void test_conv_gemv_1x1(void **state)
 }
 
 /*
+ * A first residual add whose operand is y's own memory (the planner's in-place residual, also when the
+ * residual was read earlier by another op) gives the reference on every conv path: oneDNN blocked (its
+ * sum post-op), NCHW through blocked copies, NHWC copies (3x3 stride 2, 256 channels), Winograd, the
+ * 1x1-map GEMV, the few-position GEMV and the stem; then Relu. 1 and 2 threads, every layout mode.
+ */
+static void test_conv_residual_in_y(void **state)
+{
+    (void)state;
+    static const conv_case shapes[] = {
+        {1, 64, 14, 14, 96, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},  /* 1x1 */
+        {1, 32, 12, 12, 48, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0},  /* 3x3 (Winograd) */
+        {1, 256, 14, 14, 64, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0}, /* 3x3/s2 x 256 (NHWC) */
+        {2, 200, 1, 1, 50, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},   /* 1x1 map (GEMV) */
+        {1, 24, 1, 6, 40, 1, 3, 1, 1, 0, 0, 1, 1, 1, 1, 1, true, false, 0, 0},    /* 6 positions */
+        {1, 3, 32, 32, 16, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0},   /* stem */
+    };
+    post_case pc = post_none();
+    pc.post.n = 2;
+    pc.post.ops[0].kind = OA_KPOST_ADD;
+    pc.post.ops[1].kind = OA_KPOST_ACT;
+    pc.post.ops[1].act = OA_KACT_RELU;
+    g_res_in_y = true;
+    for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++) {
+        for (int mode = 0; mode < 3; mode++) {
+            for (int thr = 1; thr <= 2; thr++) {
+                run_case(&shapes[s], &pc, mode, thr, 900 + s * 10 + (size_t)mode);
+            }
+        }
+    }
+    g_res_in_y = false;
+}
+
+/*
  * Convolutions with at most 8 output positions (silero VAD's 1-D convs, a head on a 1x1 map) run as one
  * multi-column GEMV (kernels/conv_gemv.h) when the tier has a kernel; the op-level epilogue (folded
  * BatchNorm, activations, residual adds before and after) on that path, NCHW, 1 and 2 threads.
@@ -898,6 +940,7 @@ int main(void)
         cmocka_unit_test(test_conv_stem),
         cmocka_unit_test(test_conv_deconv2x2_direct),
         cmocka_unit_test(test_conv_residual_inplace),
+        cmocka_unit_test(test_conv_residual_in_y),
         cmocka_unit_test(test_conv_bad_params),
         cmocka_unit_test(test_conv_few_positions_gemv),
         cmocka_unit_test(test_conv_few_positions_inplace_sum),

@@ -377,6 +377,71 @@ static void plan_concat_window_in_place(void **state)
     }
 }
 
+/* Is the output of `host` planned where its residual operand (slot _oa_post_input_base) lies? */
+static bool on_residual(const oa_compiled_model *cm, const char *host)
+{
+    const oa_node *h = oa_graph_find_node(cm->graph, host);
+    assert_non_null(h);
+    const int64_t base = oa_node_attr_int(h, "_oa_post_input_base", -1);
+    assert_true(base >= 0);
+    uint32_t si = 0;
+    const oa_node *src = oa_node_input_src(h, (uint32_t)base, &si);
+    assert_non_null(src);
+    return mem_of(cm, cm->graph, src->name)->output[si] == mem_of(cm, cm->graph, host)->output[0];
+}
+
+/*
+ *   x ─▶ Relu(r) ─┬─▶ Conv(a) + Relu ─▶ Conv(c) ─▶ Add ─▶ Relu ─▶ Neg ─▶ out
+ *                 └───────────────────────────────┘ (residual)
+ * Residuals in place (docs/memory.md): c's output takes the memory of its residual although the block's
+ * first conv read it too (it dies at c). Not when the Add comes after c's Relu (not the chain's first
+ * post-op), and never for a MatMul (its epilogue adds the residual after the primitive wrote y), even
+ * when the residual has no other reader.
+ */
+static oa_compiled_model *residual_model(bool relu_first, bool matmul)
+{
+    oa_graph *g = ct_graph();
+    oa_node *x = tu_data(g, "x", OA_DT_FLOAT, matmul ? "32,64" : "1,16,8,8");
+    oa_node *r = tu_op1(g, OA_OP_RELU, "r", 1, x);
+    oa_node *c;
+    if (matmul) {
+        oa_node *a = tu_data(g, "a", OA_DT_FLOAT, "32,64");
+        oa_node *srcs[2] = {a, ct_f32(g, "w", "64,64", 0, 0.001f)};
+        c = tu_opn(g, OA_OP_MAT_MUL_V2, "c", 3, 1, srcs, 2);
+    } else {
+        oa_node *a = ct_conv(g, "a", r, ct_f32(g, "w1", "16,16,1,1", 0, 0.01f), NULL);
+        oa_node *ar = tu_op1(g, OA_OP_RELU, "ar", 1, a);
+        c = ct_conv(g, "c", ar, ct_f32(g, "w2", "16,16,1,1", 0, 0.01f), NULL);
+    }
+    oa_node *pre = relu_first ? tu_op1(g, OA_OP_RELU, "cr", 1, c) : c;
+    oa_node *sum = ct_bin(g, OA_OP_ADD, "sum", pre, r);
+    oa_node *post = relu_first ? sum : tu_op1(g, OA_OP_RELU, "sr", 1, sum);
+    oa_node *n = tu_op1(g, OA_OP_NEG, "n", 1, post);
+    (void)ct_out(g, &n, 1);
+    oa_compile_options opt;
+    oa_compile_options_init(&opt);
+    oa_compiled_model *cm = compile_ok(g, &opt);
+    EXPECT_OK(oa_compiled_model_check_plan(cm));
+    char buf[64];
+    assert_string_equal(ct_posts(oa_graph_find_node(cm->graph, "c"), buf, sizeof buf),
+                        relu_first ? "Relu,Add" : "Add,Relu");
+    return cm;
+}
+
+static void plan_residuals_in_place(void **state)
+{
+    (void)state;
+    oa_compiled_model *cm = residual_model(false, false);
+    assert_true(on_residual(cm, "c"));
+    oa_compiled_model_destroy(cm);
+    cm = residual_model(true, false);
+    assert_false(on_residual(cm, "c"));
+    oa_compiled_model_destroy(cm);
+    cm = residual_model(false, true);
+    assert_false(on_residual(cm, "c"));
+    oa_compiled_model_destroy(cm);
+}
+
 /*
  *   x ──────────────────────▶ out0   (an input returned as is)
  *   k(Const) ───────────────▶ out1   (a constant output)
@@ -950,6 +1015,7 @@ int main(void)
         cmocka_unit_test(plan_concat_through_views),
         cmocka_unit_test(plan_concat_blocked),
         cmocka_unit_test(plan_concat_window_in_place),
+        cmocka_unit_test(plan_residuals_in_place),
         cmocka_unit_test(plan_if_regions),
         cmocka_unit_test(plan_while_regions),
         cmocka_unit_test(dynamic_model),
