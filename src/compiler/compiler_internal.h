@@ -35,7 +35,7 @@ bool oa_mem_concat_window_in_place(const oa_node *n, uint32_t slot);
 /*
  * True when n's output may take the memory of its input `slot` (what the planner offers as an
  * in-place candidate, its lifetime rule aside): slot 0 of F_INPLACE ops (views included), the
- * first operand of y's shape of F_INPLACE_EQ ops, the residual operands of post-op hosts, and a
+ * first operand of y's shape of F_INPLACE_EQ ops, the residual of a Conv2D whose post-op chain starts with it, and a
  * Concat's window in place.
  */
 bool oa_mem_inplace_slot(const oa_node *n, uint32_t slot);
@@ -43,9 +43,9 @@ bool oa_mem_inplace_slot(const oa_node *n, uint32_t slot);
 /*
  * True when n's output may take the memory of its input `slot` while that value has other readers
  * (all earlier ones: the planner's lifetime rule has it die at n): a Concat's window in place, and
- * a residual operand of a post-op host that n reads in no other slot (a ResNet block's input, also
- * read by the block's first conv: docs/memory.md "Residuals in place"). Elsewhere the in-place
- * input must be read by n alone.
+ * the residual operand of a Conv2D whose post-op chain starts with that Add, read by n in no other
+ * slot (a ResNet block's input, also read by the block's first conv: docs/memory.md "Residuals in
+ * place"). Elsewhere the in-place input must be read by n alone.
  */
 bool oa_mem_inplace_last_reader(const oa_node *n, uint32_t slot);
 

@@ -268,8 +268,8 @@ static uint32_t same_bytes_slot(const oa_node *n)
 /*
  * The residual operand of a Conv2D post-op host whose chain starts with that Add: every conv path
  * adds a first residual where it may alias y (oneDNN's sum post-op reads y before writing it, the
- * Winograd, stem and few-position GEMV paths and the NCHW unpack add it while writing; conv.c keeps
- * its 1x1-map GEMV and its NHWC copies for convs without a residual). Not a MatMul's: its epilogue
+ * Winograd, stem and few-position GEMV paths and the NCHW unpack add it while writing, the 1x1-map
+ * GEMV starts from bias + residual, the NHWC path adds it in its copy back). Not a MatMul's: its epilogue
  * adds the residual after the primitive wrote c; nor a later Add of the chain, nor a transposed
  * conv's (docs/memory.md "Residuals in place").
  */
