@@ -705,6 +705,14 @@ static size_t qgrain(int64_t per)
     return (size_t)(OA_KGRAIN_ELEMS / (per > 0 ? per : 1) + 1);
 }
 
+/* The part of pixels [px, pe) of the n * hw that lies in one image: image *b, its pixels [*i0, return). */
+static int64_t image_span(int64_t px, int64_t pe, int64_t hw, int64_t *b, int64_t *i0)
+{
+    *b = px / hw;
+    *i0 = px % hw;
+    return hw - *i0 < pe - px ? hw : *i0 + (pe - px);
+}
+
 /* f32 NCHW -> q NHWC: pixels [pb, pe) of the n * hw, every channel */
 static void quantize_task(void *vctx, size_t tid, size_t pb, size_t pe)
 {
@@ -715,7 +723,8 @@ static void quantize_task(void *vctx, size_t tid, size_t pb, size_t pe)
     q_range(q->ydt, &lo, &hi);
     const float zp = (float)q->p->y_zp, s = q->p->y_scale;
     for (int64_t px = (int64_t)pb; px < (int64_t)pe;) {
-        const int64_t b = px / hw, i0 = px % hw, i1 = hw - i0 < (int64_t)pe - px ? hw : i0 + ((int64_t)pe - px);
+        int64_t b, i0;
+        const int64_t i1 = image_span(px, (int64_t)pe, hw, &b, &i0);
         const float *xs = (const float *)q->a + b * c * hw;
         for (int64_t ch = 0; ch < c; ch++) {
             const float *xc = xs + ch * hw;
@@ -753,7 +762,8 @@ static void dequantize_task(void *vctx, size_t tid, size_t pb, size_t pe)
     const int64_t c = q->c, hw = q->hw;
     const float zp = (float)q->p->x_zp, s = q->p->x_scale;
     for (int64_t px = (int64_t)pb; px < (int64_t)pe;) {
-        const int64_t b = px / hw, i0 = px % hw, i1 = hw - i0 < (int64_t)pe - px ? hw : i0 + ((int64_t)pe - px);
+        int64_t b, i0;
+        const int64_t i1 = image_span(px, (int64_t)pe, hw, &b, &i0);
         float *yb = (float *)q->dst + b * c * hw;
         for (int64_t ch = 0; ch < c; ch++) {
             float *yc = yb + ch * hw;
