@@ -590,6 +590,9 @@ static void test_gather(void **state)
         {KT_D(OA_KDT_I64, 4, 5, 6), KT_D(OA_KDT_I64, 2, 2), -1, 0},
         {KT_D(OA_KDT_F32, 4, 5, 6), kt_desc(OA_KDT_I64, 0, NULL), 2, 0},      /* scalar index */
         {KT_D(OA_KDT_F32, 3, 5, 4), KT_D(OA_KDT_I64, 3, 2), 1, 1},            /* batch_dims 1 */
+        /* 8 KB rows: split over the pool's threads, rows prefetched ahead (and past the prefetch cap) */
+        {KT_D(OA_KDT_F32, 300, 2048), KT_D(OA_KDT_I32, 2, 23), 0, 0},
+        {KT_D(OA_KDT_F32, 3, 40, 700), KT_D(OA_KDT_I64, 3, 9), 1, 1}, /* batch_dims 1, 27 rows of 2.8 KB */
     };
     for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
         oa_ktensor xd = cases[c].x, id = cases[c].idx;
@@ -635,11 +638,14 @@ static void test_gather(void **state)
         axb.d.rank = 0;
         oa_kgather_params p = {.axis = cases[c].axis, .batch_dims = bd};
         kt_buf *ins[3] = {&x, &ix, &axb}, *outs[1] = {&y};
-        oa_status st = kt_run(OA_KOP_GATHER, &p, c % 2 ? 3 : 2, ins, 0x4, 1, outs, 1);
-        if (st != OA_OK) {
-            fail_msg("gather case %zu: status %d", c, (int)st);
+        for (int nt = 1; nt <= 2; nt++) { /* the rows split over the pool at 2 */
+            memset(y.data, 0, y.bytes);
+            oa_status st = kt_run(OA_KOP_GATHER, &p, c % 2 ? 3 : 2, ins, 0x4, 1, outs, nt);
+            if (st != OA_OK) {
+                fail_msg("gather case %zu: status %d", c, (int)st);
+            }
+            kt_expect_equal(&y, ref, kt_fmt("gather case %zu, %d threads", c, nt));
         }
-        kt_expect_equal(&y, ref, kt_fmt("gather case %zu", c));
         free(ref);
         kt_free(&x);
         kt_free(&ix);
@@ -652,6 +658,10 @@ static void test_gather(void **state)
     oa_kgather_params p = {.axis = 0};
     kt_buf *ins[2] = {&x, &ix}, *outs[1] = {&y};
     kt_expect_fail(kt_run(OA_KOP_GATHER, &p, 2, ins, 0, 1, outs, 1), OA_E_PARAM, "gather index out of range");
+    kt_free(&ix);
+    ix = kt_host_i64(1, (int64_t[]){-5}); /* below -dim */
+    ins[1] = &ix;
+    kt_expect_fail(kt_run(OA_KOP_GATHER, &p, 2, ins, 0, 1, outs, 1), OA_E_PARAM, "gather index below -dim");
     kt_free(&x);
     kt_free(&ix);
     kt_free(&y);
