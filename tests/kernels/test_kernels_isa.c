@@ -257,6 +257,30 @@ static void check_table(const oa_kew_table *t, const oa_kew_table *r)
             printf("  sum n=%zu: %.9g, baseline %.9g\n", n, (double)s1, (double)s0);
         }
         assert_true(r->max(bs, n) == t->max(bs, n));
+        /* NaNs are skipped by max, at any lane and in the tail; all NaN gives -inf */
+        memcpy(y0, bs, n * sizeof(float));
+        float m_finite = -INFINITY;
+        for (size_t i = 0; i < n; i++) {
+            if (i % 3 == 1 || i + 1 == n) {
+                y0[i] = NAN;
+            } else {
+                m_finite = y0[i] > m_finite ? y0[i] : m_finite;
+            }
+        }
+        assert_true(t->max(y0, n) == m_finite && r->max(y0, n) == m_finite);
+        for (size_t at = 0; at < n && at < 64; at++) { /* the largest value in every lane, NaNs after it */
+            if (at % 3 == 1 || at + 1 == n) {
+                continue;
+            }
+            float keep = y0[at];
+            y0[at] = 1e30f;
+            assert_true(t->max(y0, n) == 1e30f);
+            y0[at] = keep;
+        }
+        for (size_t i = 0; i < n; i++) {
+            y0[i] = NAN;
+        }
+        assert_true(t->max(y0, n) == -INFINITY);
         float e0 = r->exp_sub_sum(bs, y0, n, 2.0f), e1 = t->exp_sub_sum(bs, y1, n, 2.0f);
         close_to("exp_sub_sum", 0, n, e1, e0, tol);
         for (size_t i = 0; i < n; i++) {
