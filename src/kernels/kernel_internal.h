@@ -140,6 +140,10 @@ typedef struct oa_kew_table {
     /* softmax row helpers: y = exp(x - m), returns sum */
     float (*exp_sub_sum)(const float *x, float *y, size_t n, float m);
     void (*scale)(float *y, size_t n, float s);
+    /* one LayerNorm row of d: y = (x - mean) / sqrt(var + eps) * g (+ b when b is not NULL); returns the
+     * row's mean and (biased) variance in *mean, *var */
+    void (*layernorm_row)(const float *x, float *y, size_t d, const float *g, const float *b, float eps, float *mean,
+                          float *var);
     /* pooling: acc = max(acc, x) (a NaN in x skipped) or acc += x over n floats */
     void (*pool_rows)(float *acc, const float *x, size_t n, int max);
     /* one output row of kw-wide windows (stride sw, left pad pl) over a reduced row t of w pixels x cb

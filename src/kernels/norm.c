@@ -260,36 +260,10 @@ static void ln_task(void *vctx, size_t tid, size_t b, size_t e)
     for (size_t r = b; r < e; r++) {
         const float *x = c->x + (int64_t)r * d;
         float *y = c->y + (int64_t)r * d;
-        float mean = ew->sum(x, (size_t)d) / (float)d;
-        float acc[16] = {0};
-        int64_t i = 0;
-        for (; i + 16 <= d; i += 16) { /* 16 partial sums: vectorises without reassociation */
-            for (int j = 0; j < 16; j++) {
-                float t = x[i + j] - mean;
-                acc[j] += t * t;
-            }
-        }
-        float var = 0.0f;
-        for (; i < d; i++) {
-            float t = x[i] - mean;
-            var += t * t;
-        }
-        for (int j = 0; j < 16; j++) {
-            var += acc[j];
-        }
-        var /= (float)d;
-        float inv = 1.0f / sqrtf(var + s->eps);
         const float *g = c->g + (s->g_full ? (int64_t)r * d : 0);
         const float *bb = c->b ? c->b + (s->b_full ? (int64_t)r * d : 0) : NULL;
-        if (bb != NULL) {
-            for (int64_t k = 0; k < d; k++) {
-                y[k] = (x[k] - mean) * inv * g[k] + bb[k];
-            }
-        } else {
-            for (int64_t k = 0; k < d; k++) {
-                y[k] = (x[k] - mean) * inv * g[k];
-            }
-        }
+        float mean, var; /* the row on the tier's vector loops (norm.c itself is built for the baseline) */
+        ew->layernorm_row(x, y, (size_t)d, g, bb, s->eps, &mean, &var);
         if (c->mean) {
             c->mean[r] = mean;
         }

@@ -291,6 +291,16 @@ static void check_table(const oa_kew_table *t, const oa_kew_table *r)
         for (size_t i = 0; i < n; i++) {
             close_to("scale", 0, i, y1[i], y0[i], tol);
         }
+        for (int with_b = 0; with_b < 2 && n > 0; with_b++) {
+            float m0, v0, m1, v1;
+            r->layernorm_row(bs, y0, n, b + 20, with_b ? x + 40 : NULL, 1e-5f, &m0, &v0);
+            t->layernorm_row(bs, y1, n, b + 20, with_b ? x + 40 : NULL, 1e-5f, &m1, &v1);
+            close_to("layernorm mean", with_b, n, m1, m0, tol);
+            close_to("layernorm var", with_b, n, v1, v0, tol);
+            for (size_t i = 0; i < n; i++) {
+                close_to("layernorm", with_b, i, y1[i], y0[i], tol);
+            }
+        }
     }
 }
 
