@@ -150,6 +150,10 @@ typedef struct oa_kew_table {
      * (1, 8 or 16) lanes: each of the ow outputs gets the max or the sum of its taps inside [0, w) */
     void (*pool_win)(const float *t, float *o, int64_t w, int64_t ow, int64_t kw, int64_t sw, int64_t pl, int64_t cb,
                      int max);
+    /* max pooling of one NCHWc plane (h x w pixels of cb = 8 or 16 lanes) into oh x ow, each output straight
+     * from its kh x kw taps inside the plane (pt / pl: top / left pads); a NaN in x is skipped */
+    void (*pool_max_blk)(const float *x, float *y, int64_t h, int64_t w, int64_t oh, int64_t ow, int64_t kh,
+                         int64_t kw, int64_t sh, int64_t sw, int64_t pt, int64_t pl, int64_t cb);
 } oa_kew_table;
 
 /* The table of the tier in use (picked once), and the table a tier would use (tests call each). */

@@ -453,9 +453,11 @@ POOL_PLANE(16)
 /*
  * Windows (not global), separably: per output row, reduce the kh input rows
  * into one row of w pixels x cb lanes, then each output takes kw taps of it,
- * cb lanes at a time (1 for NCHW, the block for NCHWc: YOLO's SPPF 5x5 max
- * pools, ResNet's 3x3 stride-2 one), both through the tier's vector loops
- * (oa_kew pool_rows / pool_win). Returns false when the row does not fit the
+ * cb lanes at a time (1 for NCHW, the block for NCHWc averages), both through
+ * the tier's vector loops (oa_kew pool_rows / pool_win). NCHWc max windows go
+ * to pool_max_blk instead: each output from its taps, one vector a tap, was
+ * 2-3x faster (ResNet's 3x3 stride-2 pool, YOLO's SPPF 5x5 ones; bench/KERNELS.md
+ * "Max pooling from the taps"). Returns false when the row does not fit the
  * stack buffer.
  */
 static bool pool_rows(const pool_geom *g, const float *x, float *y, int64_t cb)
@@ -509,7 +511,9 @@ static void pool_task(void *vctx, size_t tid, size_t b, size_t e)
         const float *x = c->x + (int64_t)idx * in_plane;
         float *y = c->y + (int64_t)idx * out_plane;
         bool global = g->oh == 1 && g->ow == 1 && g->kh == g->h && g->kw == g->w && g->pt == 0 && g->pl == 0;
-        if (!global && pool_rows(g, x, y, cb)) {
+        if (!global && g->max && cb > 1) { /* NCHWc max windows: each output from its taps */
+            oa_kew()->pool_max_blk(x, y, g->h, g->w, g->oh, g->ow, g->kh, g->kw, g->sh, g->sw, g->pt, g->pl, cb);
+        } else if (!global && pool_rows(g, x, y, cb)) {
             /* done */
         } else if (cb == 1) {
             pool_plane_1(g, x, y);
