@@ -457,8 +457,8 @@ POOL_PLANE(16)
  * the tier's vector loops (oa_kew pool_rows / pool_win). NCHWc max windows go
  * to pool_max_blk instead: each output from its taps, one vector a tap, was
  * 2-3x faster (ResNet's 3x3 stride-2 pool, YOLO's SPPF 5x5 ones; bench/KERNELS.md
- * "Max pooling from the taps"). Returns false when the row does not fit the
- * stack buffer.
+ * "Row loops, max windows and embedding rows"). Returns false when the row
+ * does not fit the stack buffer.
  */
 static bool pool_rows(const pool_geom *g, const float *x, float *y, int64_t cb)
 {

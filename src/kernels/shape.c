@@ -1051,7 +1051,8 @@ typedef struct gather_ctx {
 
 /* Rows whose index was checked by gather_run. An embedding table's rows lie far apart (BERT-like's word
  * embeddings: 128 rows of 3 KB from 94 MB), so each copy waited for its row to come from memory: the rows
- * a few ahead are prefetched, which keeps several in flight (bench/KERNELS.md "Embedding rows"). */
+ * a few ahead are prefetched, which keeps several in flight (bench/KERNELS.md "Row loops, max windows and
+ * embedding rows"). */
 enum { GATHER_AHEAD = 4, GATHER_PF_BYTES = 4096 };
 
 static const char *gather_src(const gather_ctx *c, int64_t r)
