@@ -40,6 +40,13 @@ int oa_conv_wino_tile(const geom *g)
     if (g->ic < 16 || g->oc < 16) {
         return 0;
     }
+    /* The filters' memory bounds below hold for both blocks (docs/memory.md: peak RSS within 1.2x the
+     * weights + work): without them AVX2 CPUs ran ResNet-50 with 1.59x (bench/KERNELS.md "Winograd
+     * filters on AVX2 CPUs"). */
+    const int64_t tiles4 = g->n * ((g->oh + 3) / 4) * ((g->ow + 3) / 4);
+    const int64_t icp = oa_kc_padded(g->ic), ocp = oa_kc_padded(g->oc);
+    const int64_t f4_bytes = (int64_t)sizeof(float) * 36 * icp * ocp, f2_bytes = (int64_t)sizeof(float) * 16 * icp * ocp;
+    const bool f4_fits = tiles4 >= 64 || f4_bytes <= ((int64_t)1 << 20), f2_fits = f2_bytes <= ((int64_t)8 << 20);
     if (oa_kernels_block() == 16) {
         /* AVX-512 CPUs: F(4x4) from 20 tiles (OCR rec's 6x40 and up), else F(2x2)
          * (ResNet's 14x14: F(4x4)'s 16 tiles would stream 4x the weights from memory
@@ -50,18 +57,15 @@ int oa_conv_wino_tile(const geom *g)
          * (4x the weights) within 1 MiB: ResNet's 28x28 x 128 on F(2x2) hold 1.3 MiB
          * less each, 3.8 MiB of the model's RSS for 1-2 % of its time (bench/KERNELS.md
          * "Winograd filters and memory") */
-        const int64_t tiles4 = g->n * ((g->oh + 3) / 4) * ((g->ow + 3) / 4);
-        const int64_t icp = oa_kc_padded(g->ic), ocp = oa_kc_padded(g->oc);
-        const int64_t f4_bytes = (int64_t)sizeof(float) * 36 * icp * ocp;
-        if (tiles4 >= 64 || (tiles4 >= 20 && f4_bytes <= ((int64_t)1 << 20))) {
+        if (tiles4 >= 20 && f4_fits) {
             return 4;
         }
-        const int64_t f2_bytes = (int64_t)sizeof(float) * 16 * icp * ocp;
-        return g->oh >= 6 && g->ow >= 6 && f2_bytes <= ((int64_t)8 << 20) ? 2 : 0;
+        return g->oh >= 6 && g->ow >= 6 && f2_fits ? 2 : 0;
     }
     /* F(4x4) from 8x8 outputs; ResNet's 7x7 x 512: F(4x4) pads to 8x8 and
-     * gives too few tiles, F(2x2) still wins at 1 thread and ties at 2 */
-    return g->oh >= 8 && g->ow >= 8 ? 4 : (g->oh >= 6 && g->ow >= 6 ? 2 : 0);
+     * gives too few tiles, F(2x2) won at 1 thread and tied at 2, but its filters
+     * exceed the bound */
+    return g->oh >= 8 && g->ow >= 8 && f4_fits ? 4 : (g->oh >= 6 && g->ow >= 6 && f2_fits ? 2 : 0);
 }
 
 /* The filter transform of wino_setup, for blocks [b, e) of 16 output channels. */
