@@ -262,6 +262,30 @@ static oa_status mm_make_slice(mm_state *s, int i, const void *bconst, int n_pos
     if (ds == dnnl_success) {
         ds = dnnl_primitive_desc_create(&pd, &md, attr, oa_dnnl_engine(), NULL);
     }
+    if (ds == dnnl_success && bconst != NULL) {
+        /* A plain packed b whose rows are a multiple of 2 KB apart (BERT's 3072 columns: 12 KB) ran oneDNN's
+         * gemm:jit (AVX2 CPUs) 1.15-1.7x slower than with the rows 64 bytes further apart: its panels' rows
+         * fell into the same cache sets (bench/KERNELS.md "Padded rows for gemm:jit"). */
+        const size_t esz = s->bf16 ? 2 : 4;
+        dnnl_memory_desc_t plain;
+        dnnl_dims_t bd = {g->K, cols};
+        dnnl_memory_desc_init_by_tag(&plain, 2, bd, s->bf16 ? dnnl_bf16 : dnnl_f32, dnnl_ab);
+        const dnnl_memory_desc_t *chosen = dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
+        if (chosen != NULL && dnnl_memory_desc_equal(chosen, &plain) && ((size_t)cols * esz) % 2048 == 0 &&
+            g->K > 1) {
+            dnnl_dims_t strides = {cols + (dnnl_dim_t)(64 / esz), 1};
+            dnnl_memory_desc_t padded;
+            dnnl_primitive_desc_t pd2 = NULL;
+            if (dnnl_memory_desc_init_by_strides(&padded, 2, bd, s->bf16 ? dnnl_bf16 : dnnl_f32, strides) ==
+                    dnnl_success &&
+                dnnl_matmul_desc_init(&md, &sl->a_md, &padded, s->bias_in_dnnl ? &sl->bias_md : NULL, &sl->c_md) ==
+                    dnnl_success &&
+                dnnl_primitive_desc_create(&pd2, &md, attr, oa_dnnl_engine(), NULL) == dnnl_success) {
+                dnnl_primitive_desc_destroy(pd);
+                pd = pd2;
+            }
+        }
+    }
     dnnl_primitive_attr_destroy(attr);
     if (ds != dnnl_success) {
         return OA_FAIL(OA_E_NOT_SUPPORTED, "oneDNN matmul not available (%d)", (int)ds);

@@ -168,6 +168,9 @@ static const mm_case k_cases[] = {
     {2, 2, {1, 1000}, {77, 1000}, false, true, 1, false, 0, 0, 4},
     {2, 2, {1000, 1}, {300, 1000}, true, true, 0, false, 0, 0, 1},      /* a^T with M = 1 */
     {1, 2, {37}, {5, 37}, false, true, 0, false, 2.0f, 0, 0},            /* 1-D a, alpha */
+    /* packed b whose rows are 2 KB apart: gemm:jit (AVX2) gets them padded; + gelu; then column slices of 512 */
+    {2, 2, {48, 64}, {64, 512}, false, false, 1, true, 0, 0, 2},
+    {2, 2, {40, 600}, {600, 1024}, false, false, 1, true, 0, 0, 3},
 };
 
 static void test_matmul_cases(void **state)
