@@ -22,6 +22,8 @@
  * buffers (allocated and written once right after the load; the RSS they
  * added is reported as "app outputs"), compared with the model's weight +
  * work sizes from aclmdlQuerySize (the issue's "weights + activations").
+ * "steady model RSS" is the same difference taken from VmRSS at that point:
+ * what the model holds once the load's transients are gone.
  * The RESULT line carries every number; run_models.sh makes the table.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -171,6 +173,7 @@ int main(int argc, char **argv)
         first_ms = r == 0 ? bench_now_ms() - f0 : first_ms;
     }
     const double hwm = status_mib("VmHWM:");
+    const double steady = status_mib("VmRSS:"); /* what stays after the load's transients (docs/memory.md) */
     oa_ort *ort = oa_ort_open(NULL);
     if (ort == NULL) {
         fprintf(stderr, "ONNX Runtime: %s\n", oa_ort_last_error());
@@ -224,10 +227,10 @@ int main(int argc, char **argv)
     const double wa = (double)(work_size + weight_size) / (1024.0 * 1024.0);
     printf("RESULT %s threads %d: openacl %.3f ms, ONNX Runtime %.3f ms (spin %d), ratio openacl/ORT %.2f, "
            "load %.1f ms, peak RSS %.1f MiB, model RSS %.1f MiB, weights %.1f MiB, work %.1f MiB, "
-           "model RSS/(weights+work) %.2f, app outputs %.1f MiB, first run %.3f ms\n",
+           "model RSS/(weights+work) %.2f, app outputs %.1f MiB, first run %.3f ms, steady model RSS %.1f MiB\n",
            base ? base + 1 : om, threads, ours_best, ort_best, spin, ours_best / ort_best, load_ms, hwm,
            hwm - rss0 - app_out, (double)weight_size / (1024.0 * 1024.0), (double)work_size / (1024.0 * 1024.0),
-           (hwm - rss0 - app_out) / wa, app_out, first_ms);
+           (hwm - rss0 - app_out) / wa, app_out, first_ms, steady - rss0 - app_out);
     free(t);
     (void)aclmdlUnload(id);
     (void)aclFinalize();
