@@ -1,4 +1,4 @@
-/* Page ranges of read-only file mappings (pages.h). */
+/* Anonymous pages and page ranges of read-only file mappings (pages.h). */
 #include "base/pages.h"
 
 #include <pthread.h>
@@ -12,6 +12,34 @@
 static uintptr_t page_size(void)
 {
     return (uintptr_t)sysconf(_SC_PAGESIZE);
+}
+
+void *oa_pages_anon(size_t n)
+{
+    void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+void oa_pages_anon_free(void *p, size_t n)
+{
+    if (p != NULL) {
+        (void)munmap(p, n);
+    }
+}
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14 */
+#endif
+
+void oa_pages_populate_write(void *p, size_t n)
+{
+    if (p == NULL || n == 0 || madvise(p, n, MADV_POPULATE_WRITE) == 0) {
+        return;
+    }
+    const size_t page = (size_t)page_size();
+    for (size_t off = 0; off < n; off += page) {
+        ((volatile unsigned char *)p)[off] = 0;
+    }
 }
 
 static int cmp_range(const void *a, const void *b)

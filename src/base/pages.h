@@ -1,5 +1,6 @@
 /*
- * Page ranges of read-only file mappings (the .om image, external weight
+ * Pages. Anonymous memory that leaves the process when freed (oa_pages_anon),
+ * and ranges of read-only file mappings (the .om image, external weight
  * files): rounding, merging and releasing them. Releasing is MADV_DONTNEED:
  * on a private read-only or shared file mapping the page leaves this
  * process (RSS) but stays in the page cache, and a later read maps it again,
@@ -10,6 +11,17 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+
+/*
+ * n bytes (n > 0) of zeroed read-write anonymous memory in whole pages, or NULL. Unlike a freed heap
+ * block below the heap's top, oa_pages_anon_free(p, n) gives the pages back to the system at once.
+ */
+void *oa_pages_anon(size_t n);
+void oa_pages_anon_free(void *p, size_t n); /* accepts NULL */
+
+/* Makes the pages of anonymous memory [p, p + n) resident now (MADV_POPULATE_WRITE, or one write of
+ * 0 per page on kernels before 5.14: the memory must be zero there). */
+void oa_pages_populate_write(void *p, size_t n);
 
 typedef struct oa_page_range {
     const char *p;

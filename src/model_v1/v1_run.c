@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "base/error.h"
 #include "base/log.h"
+#include "base/pages.h"
 #include "base/sanitizer.h"
 #include "base/util.h"
 #include "dump/dump_write.h"
@@ -207,15 +207,12 @@ static void ctx_unmap(void *p, size_t n)
 #else
 static void *ctx_map(size_t n)
 {
-    void *p = mmap(NULL, n > 0 ? n : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    return p == MAP_FAILED ? NULL : p;
+    return oa_pages_anon(n > 0 ? n : 1);
 }
 
 static void ctx_unmap(void *p, size_t n)
 {
-    if (p != NULL) {
-        (void)munmap(p, n > 0 ? n : 1);
-    }
+    oa_pages_anon_free(p, n > 0 ? n : 1);
 }
 #endif
 
@@ -227,17 +224,8 @@ static void ctx_unmap(void *p, size_t n)
 static void populate(void *p, size_t n)
 {
 #if !defined(OA_ASAN)
-    if (p == NULL || n == 0 || oa_env_long("OPENACL_PREFAULT", 1) == 0) {
-        return;
-    }
-#if defined(MADV_POPULATE_WRITE)
-    if (madvise(p, n, MADV_POPULATE_WRITE) == 0) {
-        return;
-    }
-#endif
-    /* kernels before 5.14: one write per page (the pages are zero already) */
-    for (size_t off = 0; off < n; off += 4096) {
-        ((volatile unsigned char *)p)[off] = 0;
+    if (oa_env_long("OPENACL_PREFAULT", 1) != 0) {
+        oa_pages_populate_write(p, n); /* ctx_map's pages are zero */
     }
 #else
     (void)p, (void)n; /* the heap copy is zeroed by ctx_map */

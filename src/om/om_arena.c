@@ -8,8 +8,8 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
+#include "base/pages.h"
 #include "base/util.h"
 
 #define ARENA_BLOCK_MIN (64u * 1024u)
@@ -47,7 +47,7 @@ void oa_om_arena_destroy(oa_om_arena *a)
     arena_block *b = a->head;
     while (b != NULL) {
         arena_block *next = b->next;
-        munmap(b, b->map_size);
+        oa_pages_anon_free(b, b->map_size);
         b = next;
     }
     free(a);
@@ -66,11 +66,10 @@ void *oa_om_arena_alloc(oa_om_arena *a, size_t size)
         if (!oa_add_size(sizeof(arena_block), cap, &bytes)) {
             return NULL;
         }
-        void *map = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (map == MAP_FAILED) {
+        arena_block *nb = oa_pages_anon(bytes);
+        if (nb == NULL) {
             return NULL;
         }
-        arena_block *nb = map;
         nb->map_size = bytes;
         nb->cap = cap;
         nb->used = 0;
