@@ -1068,24 +1068,27 @@ static const char *gather_src(const gather_ctx *c, int64_t r)
     return c->x + (o * s->axis_dim + idx) * s->inner_bytes;
 }
 
+/* Asks for the first GATHER_PF_BYTES of row r's source. */
+static void gather_prefetch(const gather_ctx *c, size_t r)
+{
+    const char *p = gather_src(c, (int64_t)r);
+    const int64_t n = c->s->inner_bytes < GATHER_PF_BYTES ? c->s->inner_bytes : GATHER_PF_BYTES;
+    for (int64_t off = 0; off < n; off += 64) {
+        __builtin_prefetch(p + off, 0, 0);
+    }
+}
+
 static void gather_task(void *vctx, size_t tid, size_t b, size_t e)
 {
     (void)tid;
     const gather_ctx *c = vctx;
     const gather_state *s = c->s;
-    int64_t pf = s->inner_bytes < GATHER_PF_BYTES ? s->inner_bytes : GATHER_PF_BYTES;
     for (size_t r = b; r < e && r < b + GATHER_AHEAD; r++) {
-        const char *p = gather_src(c, (int64_t)r);
-        for (int64_t off = 0; off < pf; off += 64) {
-            __builtin_prefetch(p + off, 0, 0);
-        }
+        gather_prefetch(c, r);
     }
     for (size_t r = b; r < e; r++) {
         if (r + GATHER_AHEAD < e) {
-            const char *p = gather_src(c, (int64_t)(r + GATHER_AHEAD));
-            for (int64_t off = 0; off < pf; off += 64) {
-                __builtin_prefetch(p + off, 0, 0);
-            }
+            gather_prefetch(c, r + GATHER_AHEAD);
         }
         memcpy(c->y + (int64_t)r * s->inner_bytes, gather_src(c, (int64_t)r), (size_t)s->inner_bytes);
     }
