@@ -1298,12 +1298,20 @@ static oa_status conv_run(const oa_kop *op, const void *const *in, void *const *
     return OA_OK;
 }
 
+/* Every path packs or copies the filter and the (folded) bias at setup; run reads x and residuals. */
+static bool conv_reads_at_run(const oa_kop *op, int i)
+{
+    (void)op;
+    return i != 1 && i != 2;
+}
+
 const oa_kfamily oa_kfam_conv2d = {
     .params_size = sizeof(oa_kconv_params),
     .infer = conv_infer,
     .setup = conv_setup,
     .run = conv_run,
     .release = conv_release,
+    .reads_at_run = conv_reads_at_run,
 };
 
 const oa_kfamily oa_kfam_conv2d_transpose = {
@@ -1312,4 +1320,5 @@ const oa_kfamily oa_kfam_conv2d_transpose = {
     .setup = conv_setup,
     .run = conv_run,
     .release = conv_release,
+    .reads_at_run = conv_reads_at_run,
 };

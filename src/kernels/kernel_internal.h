@@ -25,6 +25,8 @@ typedef struct oa_kfamily {
     oa_status (*setup)(oa_kop *op);
     oa_status (*run)(const oa_kop *op, const void *const *in, void *const *out, void *ws, oa_threadpool *pool);
     void (*release)(oa_kop *op); /* frees op->state; may be NULL */
+    /* Whether run reads input i (false: a constant packed or copied at setup); NULL: every input. */
+    bool (*reads_at_run)(const oa_kop *op, int i);
     /* true: only dtype and element count of out[0] are checked against infer */
     bool loose_out_check;
 } oa_kfamily;

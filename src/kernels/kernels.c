@@ -615,6 +615,14 @@ oa_status oa_kop_run(const oa_kop *op, const void *const *inputs, void *const *o
     return oa_kop_run_scoped(op, inputs, outputs, workspace, pool, sc, k_names[op->type]);
 }
 
+bool oa_kop_reads_input_at_run(const oa_kop *op, int i)
+{
+    if (op == NULL || i < 0 || i >= op->n_in || op->fam->reads_at_run == NULL) {
+        return true;
+    }
+    return op->fam->reads_at_run(op, i);
+}
+
 oa_kop_type oa_kop_get_type(const oa_kop *op)
 {
     return op->type;

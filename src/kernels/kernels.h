@@ -880,6 +880,14 @@ oa_status oa_kop_reshape(oa_kop *op, int n_in, const oa_ktensor *in, int n_out, 
 oa_status oa_kop_run(const oa_kop *op, const void *const *inputs, void *const *outputs, void *workspace,
                      oa_threadpool *pool) OA_MUST_CHECK;
 
+/*
+ * Whether run reads the bytes of input i: false for a constant the op packed
+ * or copied at create (conv weights and bias, MatMul's b and bias when kept
+ * in the op), so the caller may drop that constant's memory after create;
+ * true otherwise (also for i out of range, and NULL op: the safe answer).
+ */
+bool oa_kop_reads_input_at_run(const oa_kop *op, int i);
+
 /* Releases the op and everything it owns. Accepts NULL. */
 void oa_kop_destroy(oa_kop *op);
 

@@ -717,10 +717,24 @@ static oa_status mm_run(const oa_kop *op, const void *const *in, void *const *ou
     return OA_OK;
 }
 
+/* b packed or copied at setup (a b given only at run is read there), the bias when copied. */
+static bool mm_reads_at_run(const oa_kop *op, int i)
+{
+    const mm_state *s = op->state;
+    if (s == NULL) {
+        return true;
+    }
+    if (i == 1) {
+        return !s->packed && s->bcopy == NULL;
+    }
+    return i != 2 || s->biascopy == NULL;
+}
+
 const oa_kfamily oa_kfam_matmul = {
     .params_size = sizeof(oa_kmatmul_params),
     .infer = mm_infer,
     .setup = mm_setup,
     .run = mm_run,
     .release = mm_release,
+    .reads_at_run = mm_reads_at_run,
 };

@@ -26,6 +26,7 @@
  * state; load_abandon undoes whatever a failed load built.
  */
 #define OA_LOG_MODULE "GE"
+
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -41,6 +42,9 @@
 #include "model_v1/v1_model.h"
 #include "om/om_model.h"
 #include "om_ir/om_ir.h"
+
+/* Constants read at run up to this size are copied out of the image (run_const). */
+#define V1_RUN_CONST_COPY_MAX ((size_t)256 << 10)
 
 typedef struct load_ctx {
     const oa_om_graph_info *gi;
@@ -112,7 +116,7 @@ static bool in_place(void *ctx, const void *p, size_t n)
     if (lc->fc != NULL && oa_fc_set_holds(lc->fc, p, n)) {
         oa_fc_set_mark_in_place(lc->fc, p, n);
     }
-    if (in_image(lc, p, n)) {
+    if (in_image(lc, p, n) && n > V1_RUN_CONST_COPY_MAX) { /* a small one is copied (run_const) */
         push_span(&lc->at_run, &lc->n_at_run, &lc->cap_at_run, p, n);
     }
     return true;
@@ -196,6 +200,34 @@ static void drop_owned(load_ctx *lc)
     free(lc->owned);
     lc->owned = NULL;
     lc->n_owned = lc->cap_owned = 0;
+}
+
+/*
+ * A constant a kernel reads at run (it did not pack it): a small one in the
+ * image is copied, since the image's pages leave the process after the build
+ * and reading a few bytes of it at run maps back a whole folio of the page
+ * cache, up to 2 MiB (PP-OCR rec's LayerNorm parameters, 5 KiB, kept 2.5 MiB
+ * of the .om resident). Large ones and those read in place (at_run) stay
+ * where they are: they are the weights meant to be shared between processes.
+ */
+static const void *run_const(void *ctx, const void *p, size_t n)
+{
+    load_ctx *lc = ctx;
+    if (n > V1_RUN_CONST_COPY_MAX || !in_image(lc, p, n)) {
+        return p;
+    }
+    for (size_t k = 0; k < lc->n_at_run; k++) {
+        if (lc->at_run[k].p < (const char *)p + n && (const char *)p < lc->at_run[k].p + lc->at_run[k].len) {
+            return p;
+        }
+    }
+    void *m = own(lc, n);
+    if (m == NULL) {
+        (void)OA_FAIL(OA_E_NOMEM, "copy of a constant read at run (%zu bytes)", n);
+        return NULL;
+    }
+    memcpy(m, p, n);
+    return m;
 }
 
 /*
@@ -505,6 +537,7 @@ static oa_status load_program(v1_load *L)
         .const_ptr = const_of,
         .read_in_place = in_place,
         .kernel_created = kernel_created,
+        .run_const = run_const,
         .ctx = &L->lc,
         .expect_inputs = L->m->info->n_inputs,
         .expect_outputs = L->m->info->n_outputs,

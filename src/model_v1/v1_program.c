@@ -328,6 +328,20 @@ static oa_status fill_orig_names(bld *b, const oa_node *n, v1_task_meta *meta)
     return OA_OK;
 }
 
+/* A constant read at run: where the loader wants it read (run_const in v1_program.h). */
+static oa_status run_const(bld *b, v1_ref *r, size_t size, const char *what)
+{
+    if (r->kind != V1_REF_ABS || r->abs == NULL || size == 0 || b->s->run_const == NULL) {
+        return OA_OK;
+    }
+    const void *p = b->s->run_const(b->s->ctx, r->abs, size);
+    if (p == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "node %s: constant read at run (%zu bytes)", what, size);
+    }
+    r->abs = p;
+    return OA_OK;
+}
+
 static oa_status emit_kernel(bld *b, const oa_node *n)
 {
     oa_v1_program *p = b->p;
@@ -399,6 +413,11 @@ static oa_status emit_kernel(bld *b, const oa_node *n)
         bd->in[1].data = NULL;
     }
     st = oa_op_bind_create(bd, &op);
+    for (int i = 0; i < bd->n_in && st == OA_OK; i++) {
+        if (bd->src[i].kind == OA_BIND_CONST && !bd->src[i].synthesized && oa_kop_reads_input_at_run(op, i)) {
+            st = run_const(b, &p->prog.refs[arg + (uint32_t)i], bd->src[i].size, what);
+        }
+    }
     if (st == OA_OK) {
         st = oa_grow_array((void **)&p->kops, &b->cap_kops, p->n_kops, sizeof(*p->kops), "program arrays");
     }
@@ -484,6 +503,9 @@ static oa_status emit_net_output(bld *b, const oa_node *n)
             if (kt->size < bytes) {
                 return OA_FAIL(OA_E_GE_PARAM, "NetOutput %s: constant output %u has %zu bytes, needs %zu", n->name, k,
                                kt->size, bytes);
+            }
+            if ((st = run_const(b, &src_ref, bytes, n->name)) != OA_OK) {
+                return st;
             }
         } else {
             int64_t src_off;

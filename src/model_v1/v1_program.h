@@ -70,6 +70,14 @@ typedef struct oa_v1_source {
      * read in place). NULL: nothing.
      */
     void (*kernel_created)(void *ctx);
+    /*
+     * Optional: where the run reads the constant at p (n bytes) that a
+     * kernel did not pack at create, or that a NetOutput copies: p, or the
+     * loader's own copy when reading p at run would map back memory it
+     * releases after the build. NULL with an error recorded to refuse;
+     * the hook NULL: p.
+     */
+    const void *(*run_const)(void *ctx, const void *p, size_t n);
     void *ctx;
     size_t expect_inputs;     /* the model description's counts (SIZE_MAX: not checked) */
     size_t expect_outputs;

@@ -272,6 +272,17 @@ oa_status kt_run(oa_kop_type type, const void *params, int n_in, kt_buf *const *
     if (getenv("OA_KT_VERBOSE") != NULL) {
         printf("  %s impl=%s ws=%zu threads=%d\n", oa_kop_type_name(type), oa_kop_impl_name(op), wsz, nthreads);
     }
+    /* A constant the op says it does not read at run (packed or copied at create) is replaced at run by
+     * bytes of all ones (NaN for floats): a kernel that still read it would give wrong outputs. */
+    void *poison[16] = {NULL};
+    for (int i = 0; i < n_in; i++) {
+        if (in[i] != NULL && ((host_mask >> i) & 1) && !oa_kop_reads_input_at_run(op, i)) {
+            poison[i] = malloc(in[i]->bytes > 0 ? in[i]->bytes : 1);
+            assert_non_null(poison[i]);
+            memset(poison[i], 0xff, in[i]->bytes);
+            ip[i] = poison[i];
+        }
+    }
     unsigned char *ws_raw = malloc(wsz + 2 * KT_GUARD + 64);
     assert_non_null(ws_raw);
     unsigned char *ws = (unsigned char *)(((uintptr_t)ws_raw + KT_GUARD + 63) & ~(uintptr_t)63);
@@ -283,6 +294,9 @@ oa_status kt_run(oa_kop_type type, const void *params, int n_in, kt_buf *const *
         }
     }
     free(ws_raw);
+    for (int i = 0; i < n_in; i++) {
+        free(poison[i]);
+    }
     oa_kop_destroy(op);
     for (int i = 0; i < n_out; i++) {
         kt_check_guards(out[i], kt_fmt("%s output %d", oa_kop_type_name(type), i));

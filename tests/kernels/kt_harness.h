@@ -62,7 +62,9 @@ kt_buf kt_scalar_f32(float v);
  * Runs op `type` with inputs in[] (their descs; bufs whose desc.data is set
  * are passed as constant/host at create, see `host_mask`) and outputs out[]
  * (allocated by the caller with the expected descs). nthreads: 1 or 2.
- * host_mask bit i: input i's data is given at create (desc.data = buf data).
+ * host_mask bit i: input i's data is given at create (desc.data = buf data);
+ * at run it is passed too, unless the op says it no longer reads it
+ * (oa_kop_reads_input_at_run): then run gets bytes of all ones instead.
  * Returns the status of create or run; on success outputs hold results and
  * guards of outputs and workspace are checked.
  */

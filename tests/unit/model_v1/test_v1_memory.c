@@ -25,10 +25,13 @@
  * the mapping's resident size stays under a quarter of the weights, and a
  * second run (kernels cached) gives the same bits.
  *
+ * A static model whose constants are read at run (chain.om) maps none of its .om's pages back at
+ * run: the loader copied those small constants (static_run_maps_no_image_pages).
+ *
  * A loaded model keeps no decoded ModelDef: each further copy of gen_mem_onnx.py's chain model
  * (many small nodes) adds its program, not the decoded .om (loaded_model_keeps_no_decoded_om).
  *
- *   test_v1_memory DIR            (DIR/mem/mem.om, DIR/mem/mem_dyn.om)
+ *   test_v1_memory DIR            (DIR/mem/mem.om, DIR/mem/mem_dyn.om, DIR/mem/chain.om)
  *   test_v1_memory DIR --keeps    (DIR/mem/chain.om; a process of its own, so that the heap freed
  *                                  by earlier loads does not hide what a load keeps)
  */
@@ -263,6 +266,35 @@ static void dynamic_drops_packed_pages(void **state)
 }
 
 /*
+ * A static model whose constants are all read at run (chain.om: 1000 Muls by 16 floats each, in the
+ * .om's weights) leaves no page of its .om mapping in the process after a run: small constants a
+ * kernel reads at run are copied at load, so the run does not map the image back, a folio of the
+ * page cache at a time (docs/memory.md "Constants read at run"). Two runs give the same bits. The
+ * last page of the file, which is not a whole page of the image, may stay.
+ */
+static void static_run_maps_no_image_pages(void **state)
+{
+    (void)state;
+    char real[PATH_MAX];
+    assert_non_null(realpath(g_chain, real));
+    uint32_t id = 0;
+    assert_int_equal(aclmdlLoadFromFile(g_chain, &id), ACL_SUCCESS);
+    io b;
+    io_make(id, &b);
+    assert_int_equal(aclmdlExecute(id, b.in, b.out), ACL_SUCCESS);
+    float y1[16];
+    assert_true(b.ysize[0] == sizeof y1);
+    memcpy(y1, b.y[0], sizeof y1);
+    const long rss = mapping_rss_kib(real);
+    print_message("chain.om: resident pages of its mapping after a run %ld KiB\n", rss);
+    assert_true(rss >= 0 && rss <= 8);
+    assert_int_equal(aclmdlExecute(id, b.in, b.out), ACL_SUCCESS);
+    assert_memory_equal(b.y[0], y1, sizeof y1);
+    assert_int_equal(aclmdlUnload(id), ACL_SUCCESS);
+    io_free(&b);
+}
+
+/*
  * The feature map is made resident by the load (docs/memory.md "Work memory"): the first run of a
  * model loaded with OPENACL_PREFAULT=0 faults the feature map in, so it takes at least a quarter of
  * the work size in pages more faults than the first run of one loaded with the default. (Under AddressSanitizer the work
@@ -386,6 +418,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(peak_rss_within_bound),
         cmocka_unit_test(dynamic_drops_packed_pages),
+        cmocka_unit_test(static_run_maps_no_image_pages),
         cmocka_unit_test(first_run_prefaulted),
         cmocka_unit_test(missing_file_fails),
     };
