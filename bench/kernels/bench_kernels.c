@@ -4,7 +4,7 @@
  * 1 and 2 threads, plus elementwise and thread-pool overhead. Prints
  * markdown tables (bench/KERNELS.md records a run).
  *
- * Usage: bench_kernels [gemm|conv|wino|stem|ew|pool|all] [--quick] [--only=name-substring]
+ * Usage: bench_kernels [gemm|conv|wino|stem|pw|ew|pool|all] [--quick] [--only=name-substring]
  * Each number is the median of 5 rounds of repeated runs (>= ~50 ms each).
  * OpenBLAS runs with its own pthreads (openblas_set_num_threads), oneDNN
  * sgemm with OpenMP (omp_set_num_threads); openacl ops with oa_threadpool.
@@ -350,6 +350,8 @@ static void bench_conv(void)
         {"ResNet l3 1x1 1024->256", 1024, 14, 14, 256, 1, 1, 0, 1},
         {"ResNet l3 3x3 256", 256, 14, 14, 256, 3, 1, 1, 1},
         {"ResNet l4 3x3 512", 512, 7, 7, 512, 3, 1, 1, 1},
+        {"ResNet l4 1x1 512->2048", 512, 7, 7, 2048, 1, 1, 0, 1},
+        {"ResNet l4 1x1 2048->512", 2048, 7, 7, 512, 1, 1, 0, 1},
         {"OCR det stem 3x3 s2", 3, 640, 640, 16, 3, 2, 1, 1},
         {"OCR det dw 3x3 @320", 32, 320, 320, 32, 3, 1, 1, 32},
         {"OCR det pw 1x1 32->64 @160", 32, 160, 160, 64, 1, 1, 0, 1},
@@ -496,6 +498,108 @@ static void bench_stem(void)
         }
         unsetenv("OPENACL_CONV_STEM");
         free(w);
+        free(b);
+        free(y);
+        free(xb);
+    }
+}
+
+/* ---- pointwise convs on small planes: filters in cache (warm) and in memory (cold) ---- */
+
+enum { PW_COPIES = 16 }; /* ops with their own filters, run in turn: 16 x 4 MiB is twice this L3 */
+
+typedef struct pw_ring {
+    op_ctx ops[PW_COPIES];
+    int n, next;
+} pw_ring;
+
+static void pw_ring_fn(void *v)
+{
+    pw_ring *r = v;
+    op_fn(&r->ops[r->next]);
+    r->next = (r->next + 1) % r->n;
+}
+
+static void bench_pw(void)
+{
+    conv_shape shapes[] = {
+        {"ResNet l4 1x1 512->2048 @7", 512, 7, 7, 2048, 1, 1, 0, 1},
+        {"ResNet l4 1x1 2048->512 @7", 2048, 7, 7, 512, 1, 1, 0, 1},
+        {"ResNet l4 1x1 1024->2048 s2 @14", 1024, 14, 14, 2048, 1, 2, 0, 1},
+        {"ResNet l3 1x1 1024->256 @14", 1024, 14, 14, 256, 1, 1, 0, 1},
+        {"ResNet l3 1x1 256->1024 @14", 256, 14, 14, 1024, 1, 1, 0, 1},
+    };
+    printf("\n### Pointwise conv on small planes (NCHWc, GFLOP/s, bias + ReLU; cold: %d ops with their own filters "
+           "run in turn)\n\n", PW_COPIES);
+    printf("| shape | oneDNN warm 1T | pw warm 1T | oneDNN cold 1T | pw cold 1T | oneDNN cold 2T | pw cold 2T |\n");
+    printf("|---|---|---|---|---|---|---|\n");
+    for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+        conv_shape *c = &shapes[i];
+        if (g_filter != NULL && strstr(c->name, g_filter) == NULL) {
+            continue;
+        }
+        const int64_t oh = (c->h - 1) / c->s + 1, ow = (c->w - 1) / c->s + 1;
+        const double fl = 2.0 * (double)(c->oc * oh * ow) * (double)c->ic;
+        float *b = rnd((size_t)c->oc), *y = rnd((size_t)(c->oc * oh * ow)), *xb = rnd((size_t)(c->ic * c->h * c->w));
+        float *w[PW_COPIES];
+        for (int k = 0; k < PW_COPIES; k++) {
+            w[k] = rnd((size_t)(c->oc * c->ic) + (size_t)k);
+        }
+        double r[2][3] = {{0}};
+        for (int pw = 0; pw < 2; pw++) {
+            setenv("OPENACL_CONV_PW", pw ? "1" : "0", 1);
+            pw_ring ring;
+            memset(&ring, 0, sizeof ring);
+            size_t ws = 0;
+            for (int k = 0; k < PW_COPIES; k++) {
+                oa_kconv_params p;
+                memset(&p, 0, sizeof p);
+                p.strides[0] = p.strides[1] = c->s;
+                p.groups = 1;
+                p.post.n = 1;
+                p.post.ops[0].act = OA_KACT_RELU;
+                oa_ktensor in[3], out;
+                oa_ktensor_set(&in[0], OA_KDT_F32, 4, (int64_t[]){1, c->ic, c->h, c->w});
+                oa_ktensor_set(&in[1], OA_KDT_F32, 4, (int64_t[]){c->oc, c->ic, 1, 1});
+                oa_ktensor_set(&in[2], OA_KDT_F32, 1, (int64_t[]){c->oc});
+                in[0].layout = OA_KLAYOUT_NCHWC;
+                in[1].data = w[k];
+                in[2].data = b;
+                if (oa_kernel_infer(OA_KOP_CONV2D, &p, 3, in, 1, &out) != OA_OK) {
+                    exit(1);
+                }
+                out.layout = OA_KLAYOUT_NCHWC;
+                if (oa_kop_create(OA_KOP_CONV2D, &p, 3, in, 1, &out, &ring.ops[k].op) != OA_OK) {
+                    exit(1);
+                }
+                ring.ops[k].in[0] = xb;
+                ring.ops[k].out[0] = y;
+                const size_t wk = oa_kop_workspace_size(ring.ops[k].op);
+                ws = wk > ws ? wk : ws;
+            }
+            void *wsp = ws ? aligned_alloc(64, (ws + 63) / 64 * 64) : NULL;
+            for (int k = 0; k < PW_COPIES; k++) {
+                ring.ops[k].ws = wsp;
+            }
+            r[pw][0] = fl / time_op(&ring.ops[0], 1) * 1e-9;
+            for (int t = 1; t <= 2; t++) {
+                for (int k = 0; k < PW_COPIES; k++) {
+                    ring.ops[k].pool = t > 1 ? g_pool2 : NULL;
+                }
+                ring.n = PW_COPIES;
+                r[pw][t] = fl / time_it(pw_ring_fn, &ring) * 1e-9;
+            }
+            for (int k = 0; k < PW_COPIES; k++) {
+                oa_kop_destroy(ring.ops[k].op);
+            }
+            free(wsp);
+        }
+        unsetenv("OPENACL_CONV_PW");
+        printf("| %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f |\n", c->name, r[0][0], r[1][0], r[0][1], r[1][1],
+               r[0][2], r[1][2]);
+        for (int k = 0; k < PW_COPIES; k++) {
+            free(w[k]);
+        }
         free(b);
         free(y);
         free(xb);
@@ -673,6 +777,9 @@ int main(int argc, char **argv)
     }
     if (!strcmp(what, "stem") || !strcmp(what, "all")) {
         bench_stem();
+    }
+    if (!strcmp(what, "pw") || !strcmp(what, "all")) {
+        bench_pw();
     }
     if (!strcmp(what, "ew") || !strcmp(what, "all")) {
         bench_ew();

@@ -249,6 +249,11 @@ oa_kdeconv2x2_fn oa_kdeconv2x2_for(oa_kisa_tier t)
     return t == OA_KISA_AVX2 ? oa_kdeconv2x2_avx2 : NULL;
 }
 
+oa_kpw_fn oa_kpw_for(oa_kisa_tier t)
+{
+    return t >= OA_KISA_AVX512 ? oa_kpw_avx512 : NULL;
+}
+
 oa_kstem_fn oa_kstem_for(oa_kisa_tier t, int *block)
 {
     *block = t >= OA_KISA_AVX512 ? 16 : (t == OA_KISA_AVX2 ? 8 : 0);

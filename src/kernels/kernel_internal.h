@@ -232,6 +232,16 @@ void oa_kstem_avx512(const float *x, int64_t ic, int64_t ih, int64_t iw, const f
 /* The stem kernel of tier t and its block width (0: none). */
 oa_kstem_fn oa_kstem_for(oa_kisa_tier t, int *block);
 
+/* A tile of a pointwise (1x1) convolution on 16-channel blocks: ob (<= OA_KPW_MAX_OB) output blocks x
+ * np (<= OA_KPW_MAX_NP) pixels, prefetching the next tile group's filter (simd/pw_avx512.c has the
+ * contract; conv_pw.c drives it). NULL below AVX-512. */
+enum { OA_KPW_MAX_OB = 4, OA_KPW_MAX_NP = 7 };
+typedef void (*oa_kpw_fn)(const float *x, int64_t xcs, const int32_t *off, int np, const float *w, int64_t ic, int ob,
+                          const float *bias, const float *res, float *y, int64_t ycs, const void *pf);
+void oa_kpw_avx512(const float *x, int64_t xcs, const int32_t *off, int np, const float *w, int64_t ic, int ob,
+                   const float *bias, const float *res, float *y, int64_t ycs, const void *pf);
+oa_kpw_fn oa_kpw_for(oa_kisa_tier t);
+
 /* Vector class of the tier in use: 0 ref, 1 avx2, 2 avx512 and above (isa.c). */
 int oa_kisa_level(void);
 

@@ -13,6 +13,7 @@
 
 #include "kt_harness.h"
 #include "kernels/kernel_internal.h"
+#include "kernels/onednn.h" /* oa_kernels_slices: the pointwise path needs groups per slice */
 
 typedef struct conv_case {
     int64_t n, ic, h, w, oc, kh, kw, sh, sw, pt, pb, pl, pr, dh, dw, g;
@@ -467,6 +468,60 @@ static void test_conv_stem(void **state)
     run_case(&wide, &pcs[1], 2, 1, 949);
     assert_true(strncmp(kt_last_impl, "stem", 4) != 0);
     run_path_on_off("OPENACL_CONV_STEM", "stem", has, shapes, sizeof(shapes) / sizeof(shapes[0]), pcs, 3, 2, 950);
+}
+
+/*
+ * Pointwise (1x1) convs between NCHWc tensors on small planes (ResNet's last stage) through the
+ * tier's tile (conv_pw.c) on AVX-512, against the double reference: output blocks in groups of
+ * 4 and a remainder of 1, 2 or 3 blocks (the tile's block variants), planes whose pixel count
+ * leaves every tile width 1..7, stride 2, batches, two threads (groups split), folded BN, a
+ * first residual add (done in the tile: it may alias y), an add after an activation, a
+ * non-ReLU activation. The path needs 8 groups of 64 output channels per slice (two slices
+ * here: 1024 channels and up). A plane over the bound, a conv with padding, few groups and 8
+ * input channels stay on oneDNN; OPENACL_CONV_PW=0 takes oneDNN.
+ */
+static void test_conv_pointwise(void **state)
+{
+    (void)state;
+    const bool has = oa_kpw_for(oa_kisa_tier_used()) != NULL && oa_kernels_block() == 16 && oa_kernels_slices() <= 2;
+    if (!has) {
+        print_message("pointwise tile: not taken here (tier %s, block %d, %d slices)\n", oa_kernels_isa(),
+                      oa_kernels_block(), oa_kernels_slices());
+    }
+    static const conv_case shapes[] = {
+        {1, 32, 7, 7, 1024, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},  /* 16 groups of 4, 7 tiles of 7 */
+        {2, 16, 5, 4, 1040, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},  /* + 1 block, 20 = 7+7+6 */
+        {1, 16, 3, 5, 1056, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, false, false, 0, 0}, /* + 2 blocks, 15 = 7+7+1 */
+        {1, 16, 14, 14, 1072, 1, 1, 2, 2, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0}, /* stride 2, + 3 blocks */
+        {1, 32, 9, 11, 1024, 1, 1, 2, 2, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},  /* odd plane s2: 5x6 = 30 */
+        {1, 16, 2, 2, 1024, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},   /* 4 pixels */
+    };
+    post_case pcs[4];
+    pcs[0] = post_act(OA_KACT_RELU, 0, 0);
+    pcs[0].fold_bn = true;
+    pcs[1] = post_none(); /* add + relu: the ResNet block's last conv */
+    pcs[1].post.n = 2;
+    pcs[1].post.ops[0].kind = OA_KPOST_ADD;
+    pcs[1].post.ops[1].kind = OA_KPOST_ACT;
+    pcs[1].post.ops[1].act = OA_KACT_RELU;
+    pcs[2] = post_act(OA_KACT_HARDSWISH, 0, 0); /* then an add after the activation */
+    pcs[2].post.n = 2;
+    pcs[2].post.ops[1].kind = OA_KPOST_ADD;
+    pcs[3] = post_none();
+    run_path_on_off("OPENACL_CONV_PW", "pw-", has, shapes, sizeof(shapes) / sizeof(shapes[0]), pcs, 4, 1, 960);
+    g_res_in_y = true; /* the first add's operand is y itself */
+    run_path_on_off("OPENACL_CONV_PW", "pw-", has, shapes, 2, &pcs[1], 1, 1, 980);
+    g_res_in_y = false;
+    static const conv_case other[] = {
+        {1, 16, 9, 8, 1024, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0}, /* 72 pixels: over the bound */
+        {1, 16, 5, 5, 1024, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0}, /* padded 1x1 */
+        {1, 16, 7, 7, 128, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},  /* 2 groups */
+        {1, 8, 7, 7, 1024, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},  /* 8 input channels */
+    };
+    for (size_t k = 0; k < sizeof(other) / sizeof(other[0]); k++) {
+        run_case(&other[k], &pcs[0], 1, 1, 990 + k);
+        assert_true(strncmp(kt_last_impl, "pw-", 3) != 0);
+    }
 }
 
 /*
@@ -934,6 +989,7 @@ int main(void)
         cmocka_unit_test(test_conv_winograd_choice),
         cmocka_unit_test(test_conv_nhwc_stride2),
         cmocka_unit_test(test_conv_stem),
+        cmocka_unit_test(test_conv_pointwise),
         cmocka_unit_test(test_conv_deconv2x2_direct),
         cmocka_unit_test(test_conv_residual_inplace),
         cmocka_unit_test(test_conv_residual_in_y),
