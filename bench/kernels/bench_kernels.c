@@ -504,7 +504,7 @@ static void bench_stem(void)
     }
 }
 
-/* ---- pointwise convs on small planes: filters in cache (warm) and in memory (cold) ---- */
+/* ---- 1x1 and 3x3 convs on small planes: filters in cache (warm) and in memory (cold) ---- */
 
 enum { PW_COPIES = 16 }; /* ops with their own filters, run in turn: 16 x 4 MiB is twice this L3 */
 
@@ -528,8 +528,10 @@ static void bench_pw(void)
         {"ResNet l4 1x1 1024->2048 s2 @14", 1024, 14, 14, 2048, 1, 2, 0, 1},
         {"ResNet l3 1x1 1024->256 @14", 1024, 14, 14, 256, 1, 1, 0, 1},
         {"ResNet l3 1x1 256->1024 @14", 256, 14, 14, 1024, 1, 1, 0, 1},
+        {"ResNet l4 3x3 512 @7", 512, 7, 7, 512, 3, 1, 1, 1},
+        {"ResNet l4 3x3 512 s2 @14", 512, 14, 14, 512, 3, 2, 1, 1},
     };
-    printf("\n### Pointwise conv on small planes (NCHWc, GFLOP/s, bias + ReLU; cold: %d ops with their own filters "
+    printf("\n### Convs on small planes (NCHWc, GFLOP/s, bias + ReLU; cold: %d ops with their own filters "
            "run in turn)\n\n", PW_COPIES);
     printf("| shape | oneDNN warm 1T | pw warm 1T | oneDNN cold 1T | pw cold 1T | oneDNN cold 2T | pw cold 2T |\n");
     printf("|---|---|---|---|---|---|---|\n");
@@ -538,12 +540,12 @@ static void bench_pw(void)
         if (g_filter != NULL && strstr(c->name, g_filter) == NULL) {
             continue;
         }
-        const int64_t oh = (c->h - 1) / c->s + 1, ow = (c->w - 1) / c->s + 1;
-        const double fl = 2.0 * (double)(c->oc * oh * ow) * (double)c->ic;
+        const int64_t oh = (c->h + 2 * c->p - c->k) / c->s + 1, ow = (c->w + 2 * c->p - c->k) / c->s + 1;
+        const double fl = 2.0 * (double)(c->oc * oh * ow) * (double)(c->ic * c->k * c->k);
         float *b = rnd((size_t)c->oc), *y = rnd((size_t)(c->oc * oh * ow)), *xb = rnd((size_t)(c->ic * c->h * c->w));
         float *w[PW_COPIES];
         for (int k = 0; k < PW_COPIES; k++) {
-            w[k] = rnd((size_t)(c->oc * c->ic) + (size_t)k);
+            w[k] = rnd((size_t)(c->oc * c->ic * c->k * c->k) + (size_t)k);
         }
         double r[2][3] = {{0}};
         for (int pw = 0; pw < 2; pw++) {
@@ -555,12 +557,13 @@ static void bench_pw(void)
                 oa_kconv_params p;
                 memset(&p, 0, sizeof p);
                 p.strides[0] = p.strides[1] = c->s;
+                p.pads[0] = p.pads[1] = p.pads[2] = p.pads[3] = c->p;
                 p.groups = 1;
                 p.post.n = 1;
                 p.post.ops[0].act = OA_KACT_RELU;
                 oa_ktensor in[3], out;
                 oa_ktensor_set(&in[0], OA_KDT_F32, 4, (int64_t[]){1, c->ic, c->h, c->w});
-                oa_ktensor_set(&in[1], OA_KDT_F32, 4, (int64_t[]){c->oc, c->ic, 1, 1});
+                oa_ktensor_set(&in[1], OA_KDT_F32, 4, (int64_t[]){c->oc, c->ic, c->k, c->k});
                 oa_ktensor_set(&in[2], OA_KDT_F32, 1, (int64_t[]){c->oc});
                 in[0].layout = OA_KLAYOUT_NCHWC;
                 in[1].data = w[k];
@@ -582,6 +585,7 @@ static void bench_pw(void)
                 ring.ops[k].ws = wsp;
             }
             r[pw][0] = fl / time_op(&ring.ops[0], 1) * 1e-9;
+            ring.ops[0].ws = wsp; /* time_op ran it on a workspace of its own */
             for (int t = 1; t <= 2; t++) {
                 for (int k = 0; k < PW_COPIES; k++) {
                     ring.ops[k].pool = t > 1 ? g_pool2 : NULL;

@@ -1234,7 +1234,7 @@ static oa_status conv_run(const oa_kop *op, const void *const *in, void *const *
         return oa_conv_stem_run(s, in[0], out[0], pool);
     }
     if (s->pw != NULL) {
-        return oa_conv_pw_run(s, in, out[0], pool);
+        return oa_conv_pw_run(s, in, out[0], ws, pool);
     }
     if (s->wm != 0) {
         return oa_conv_wino_run(s, in, out, ws, pool);

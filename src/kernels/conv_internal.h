@@ -83,10 +83,11 @@ typedef struct conv_state {
     oa_kstem_fn stem;
     float *stw, *stb;
     oa_kgemv_fn gemv; /* 1x1 conv on a 1x1 map (squeeze-excitation): our GEMV on wref (gemv_run) */
-    /* pointwise conv on a small plane (conv_pw.c): the tier's tile on a filter packed per group of blocks */
+    /* 1x1 / 3x3 conv on a small plane (conv_pw.c): the tier's tile on a filter packed per group of blocks */
     oa_kpw_fn pw;
     float *pww;
-    int32_t *pwoff; /* each output pixel's offset in an input block */
+    int32_t *pwoff; /* each output pixel's offset in an input block, then each tap's */
+    bool pwpad;     /* x is read through a zero-padded copy (workspace) */
     oa_kcgemv *gv;    /* few output positions: multi-column GEMV (conv_gemv.h) */
 } conv_state;
 
@@ -104,10 +105,10 @@ bool oa_conv_stem_eligible(const conv_state *s);
 oa_status oa_conv_stem_setup(oa_kop *op, conv_state *s, const float *wf);
 oa_status oa_conv_stem_run(const conv_state *s, const void *x, void *y, oa_threadpool *pool);
 
-/* Pointwise convs on small planes (conv_pw.c): NCHWc16 x into NCHWc16 y. */
+/* 1x1 and 3x3 convs on small planes (conv_pw.c): NCHWc16 x into NCHWc16 y. */
 bool oa_conv_pw_eligible(const conv_state *s);
 oa_status oa_conv_pw_setup(oa_kop *op, conv_state *s, const float *wf);
-oa_status oa_conv_pw_run(const conv_state *s, const void *const *in, void *y, oa_threadpool *pool);
+oa_status oa_conv_pw_run(const conv_state *s, const void *const *in, void *y, void *ws, oa_threadpool *pool);
 
 /* Winograd (conv_wino.c): the tile size m for this geometry (0: not used), the filter transform at setup, the run. */
 int oa_conv_wino_tile(const geom *g);
