@@ -86,7 +86,7 @@ typedef struct conv_state {
     /* 1x1 / 3x3 conv on a small plane (conv_pw.c): the tier's tile on a filter packed per group of blocks */
     oa_kpw_fn pw;
     float *pww;
-    int32_t *pwoff; /* each output pixel's offset in an input block, then each tap's */
+    int32_t *pwoff; /* each output pixel's offset in an input block, then each reduction step's */
     bool pwpad;     /* x is read through a zero-padded copy (workspace) */
     oa_kcgemv *gv;    /* few output positions: multi-column GEMV (conv_gemv.h) */
 } conv_state;

@@ -41,13 +41,13 @@ static int64_t pw_groups(const geom *g)
     return (g->oc / 16 + OA_KPW_MAX_OB - 1) / OA_KPW_MAX_OB;
 }
 
-/* (tap, input block) pairs per chunk of a full group */
+/* Reduction steps (tap, input channel) per chunk of a full group: equal chunks within PW_CHUNK_BYTES. */
 static int64_t pw_chunk_len(const geom *g)
 {
-    const int64_t per = 16 * OA_KPW_MAX_OB * 16 * (int64_t)sizeof(float), r = g->kh * g->kw * (g->ic / 16);
+    const int64_t per = OA_KPW_MAX_OB * 16 * (int64_t)sizeof(float), r = g->kh * g->kw * g->ic;
     const int64_t len = PW_CHUNK_BYTES / per;
     const int64_t nch = (r + len - 1) / len;
-    return (r + nch - 1) / nch; /* equal chunks */
+    return (r + nch - 1) / nch;
 }
 
 bool oa_conv_pw_eligible(const conv_state *s)
@@ -64,7 +64,7 @@ bool oa_conv_pw_eligible(const conv_state *s)
     if (!pw && !k3) {
         return false;
     }
-    const int64_t r = g->kh * g->kw * (g->ic / 16), len = pw_chunk_len(g);
+    const int64_t r = g->kh * g->kw * g->ic, len = pw_chunk_len(g);
     const int64_t pieces = pw_groups(g) * ((r + len - 1) / len);
     return pieces >= PW_MIN_PIECES_PER_SLICE * (int64_t)oa_kernels_slices();
 }
@@ -76,7 +76,7 @@ oa_status oa_conv_pw_setup(oa_kop *op, conv_state *s, const float *wf)
     const int64_t ihp = g->ih + g->pt + g->pb, iwp = g->iw + g->pl + g->pr;
     s->pw = oa_kpw_for(oa_kisa_tier_used());
     s->pww = aligned_alloc(64, sizeof(float) * (size_t)(g->oc * g->ic * kk));
-    s->pwoff = malloc(sizeof(int32_t) * (size_t)(P + kk));
+    s->pwoff = malloc(sizeof(int32_t) * (size_t)(P + kk * g->ic));
     if (s->pww == NULL || s->pwoff == NULL) {
         return OA_FAIL(OA_E_NOMEM, "small-plane conv filter (%lld x %lld x %lld)", (long long)g->oc,
                        (long long)g->ic, (long long)kk);
@@ -97,8 +97,11 @@ oa_status oa_conv_pw_setup(oa_kop *op, conv_state *s, const float *wf)
     for (int64_t p = 0; p < P; p++) { /* a pixel's place in a (padded) input block, tap (0, 0) */
         s->pwoff[p] = (int32_t)(((p / g->ow) * g->sh * iwp + (p % g->ow) * g->sw) * 16);
     }
-    for (int64_t t = 0; t < kk; t++) {
-        s->pwoff[P + t] = (int32_t)(((t / g->kw) * iwp + t % g->kw) * 16);
+    for (int64_t t = 0; t < kk; t++) { /* step (tap, channel): its place in the (padded) input */
+        for (int64_t c = 0; c < g->ic; c++) {
+            s->pwoff[P + t * g->ic + c] =
+                (int32_t)((c / 16) * ihp * iwp * 16 + ((t / g->kw) * iwp + t % g->kw) * 16 + c % 16);
+        }
     }
     s->pwpad = ihp != g->ih || iwp != g->iw;
     op->ws_size = s->pwpad ? sizeof(float) * (size_t)(g->n * g->ic * ihp * iwp) : 0;
@@ -140,11 +143,11 @@ static void pw_groups_run(const pw_ctx *c, size_t b, size_t e)
     const conv_state *s = c->s;
     const geom *g = &s->g;
     const int64_t ocb = g->oc / 16, ngrp = pw_groups(g), P = g->oh * g->ow, kk = g->kh * g->kw;
-    const int64_t icbs = g->ic / 16, R = kk * icbs, len = pw_chunk_len(g);
+    const int64_t R = kk * g->ic, len = pw_chunk_len(g);
     const int64_t ihp = g->ih + g->pt + g->pb, iwp = g->iw + g->pl + g->pr;
     const bool first_add = s->post.n > 0 && s->post.ops[0].kind == OA_KPOST_ADD;
     const int64_t ntiles = (P + OA_KPW_MAX_NP - 1) / OA_KPW_MAX_NP; /* of even widths: 49 = 4 x 6 + 5 x 5 */
-    oa_kpw_tile t = {.xcs = ihp * iwp * 16, .shift = s->pwoff + P, .icbs = icbs, .ycs = P * 16};
+    oa_kpw_tile t = {.xoff = s->pwoff + P, .ycs = P * 16, .ys = 16};
     for (size_t idx = b; idx < e; idx++) {
         const int64_t n = (int64_t)idx / ngrp, k = (int64_t)idx % ngrp, b0 = k * OA_KPW_MAX_OB;
         t.ob = (int)(ocb - b0 < OA_KPW_MAX_OB ? ocb - b0 : OA_KPW_MAX_OB);
@@ -159,14 +162,14 @@ static void pw_groups_run(const pw_ctx *c, size_t b, size_t e)
             const float *nw = NULL;
             int64_t nlines = 0;
             if (t.r1 < R) {
-                nw = t.w + t.r1 * 16 * t.ob * 16;
-                nlines = ((t.r1 + len < R ? t.r1 + len : R) - t.r1) * 16 * t.ob;
+                nw = t.w + t.r1 * t.ob * 16;
+                nlines = ((t.r1 + len < R ? t.r1 + len : R) - t.r1) * t.ob;
             } else if (k + 1 < ngrp) {
                 const int64_t nob = ocb - b0 - OA_KPW_MAX_OB < OA_KPW_MAX_OB ? ocb - b0 - OA_KPW_MAX_OB : OA_KPW_MAX_OB;
                 nw = s->pww + (b0 + OA_KPW_MAX_OB) * 16 * g->ic * kk;
-                nlines = (len < R ? len : R) * 16 * nob;
+                nlines = (len < R ? len : R) * nob;
             }
-            const int64_t steps = (t.r1 - t.r0) * 16;
+            const int64_t steps = t.r1 - t.r0;
             int64_t tile = 0;
             for (int64_t p0 = 0; p0 < P; p0 += t.np, tile++) {
                 t.np = (int)(P / ntiles + (tile < P % ntiles ? 1 : 0));

@@ -232,19 +232,19 @@ void oa_kstem_avx512(const float *x, int64_t ic, int64_t ih, int64_t iw, const f
 /* The stem kernel of tier t and its block width (0: none). */
 oa_kstem_fn oa_kstem_for(oa_kisa_tier t, int *block);
 
-/* A tile of a convolution on a small plane, 16-channel blocks: ob (<= OA_KPW_MAX_OB) output blocks x
- * np (<= OA_KPW_MAX_NP) pixels over reduction range [r0, r1) of (tap, input block) pairs, prefetching
- * the next piece's filter (simd/pw_avx512.c has the contract; conv_pw.c drives it). NULL below AVX-512. */
+/* A tile of a product with the filter streamed from memory (convs on small planes, conv_pw.c; MatMuls with a
+ * constant b, matmul.c): ob (<= OA_KPW_MAX_OB) blocks of 16 outputs x np (<= OA_KPW_MAX_NP) pixels or rows
+ * over reduction steps [r0, r1), prefetching the next piece's filter (simd/pw_avx512.c has the contract).
+ * NULL below AVX-512. */
 enum { OA_KPW_MAX_OB = 4, OA_KPW_MAX_NP = 6 };
 typedef struct oa_kpw_tile {
-    const float *x;       /* the image's (padded) input at block 0 */
-    int64_t xcs;          /* floats between input blocks */
-    const int32_t *off;   /* np pixel offsets in a block (tap 0) */
+    const float *x;       /* input base */
+    const int32_t *off;   /* np pixel (row) offsets into x */
+    const int32_t *xoff;  /* each reduction step's offset into x (indexed by the step) */
     int np, ob;
-    const int32_t *shift; /* each tap's offset */
-    int64_t icbs, r0, r1; /* input blocks per tap; the range of (tap, block) pairs */
-    const float *w;       /* the group's filter [r][16][ob][16] */
-    int64_t ycs;          /* floats between output blocks */
+    int64_t r0, r1;       /* the steps of this range */
+    const float *w;       /* the group's filter [step][ob][16] from step 0 */
+    int64_t ycs, ys;      /* y: floats between output blocks, between pixels (rows) */
 } oa_kpw_tile;
 typedef void (*oa_kpw_fn)(const oa_kpw_tile *t, const float *bias, const float *res, float *y, const void *pf);
 void oa_kpw_avx512(const oa_kpw_tile *t, const float *bias, const float *res, float *y, const void *pf);
