@@ -723,8 +723,10 @@ static void conv_release(oa_kop *op)
     free(s->dcw);
     free(s->stw);
     free(s->stb);
-    free(s->pww);
-    free(s->pwoff);
+    if (s->pw != NULL) {
+        oa_kpw_prod_free(s->pw);
+        free(s->pw);
+    }
     release_slices(s);
     free(s->sl);
     free(s->wu);

@@ -8,6 +8,7 @@
 
 #include "kernels/conv_gemv.h"
 #include "kernels/onednn.h"
+#include "kernels/pw_product.h"
 #include "kernels/wino.h"
 
 #define MAX_SLICES 64
@@ -83,11 +84,9 @@ typedef struct conv_state {
     oa_kstem_fn stem;
     float *stw, *stb;
     oa_kgemv_fn gemv; /* 1x1 conv on a 1x1 map (squeeze-excitation): our GEMV on wref (gemv_run) */
-    /* 1x1 / 3x3 conv on a small plane (conv_pw.c): the tier's tile on a filter packed per group of blocks */
-    oa_kpw_fn pw;
-    float *pww;
-    int32_t *pwoff; /* each output pixel's offset in an input block, then each reduction step's */
-    bool pwpad;     /* x is read through a zero-padded copy (workspace) */
+    /* 1x1 / 3x3 conv on a small plane (conv_pw.c): a streamed-filter product */
+    oa_kpw_prod *pw;
+    bool pwpad; /* x is read through a zero-padded copy (workspace) */
     oa_kcgemv *gv;    /* few output positions: multi-column GEMV (conv_gemv.h) */
 } conv_state;
 

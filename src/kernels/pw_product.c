@@ -1,0 +1,142 @@
+/* Products with a streamed filter on the prefetching tile (pw_product.h). */
+#include "kernels/pw_product.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Filter bytes of a chunk: stays in the L2 cache (1-2 MiB per core on AVX-512 CPUs) next to the input. */
+#define PW_CHUNK_BYTES ((int64_t)384 << 10)
+
+static int64_t groups_of(int64_t nblk)
+{
+    return (nblk + OA_KPW_MAX_OB - 1) / OA_KPW_MAX_OB;
+}
+
+/* Steps per chunk of a full group: equal chunks within PW_CHUNK_BYTES. */
+static int64_t chunk_len(int64_t R)
+{
+    const int64_t most = PW_CHUNK_BYTES / (OA_KPW_MAX_OB * 16 * (int64_t)sizeof(float));
+    const int64_t nch = (R + most - 1) / most;
+    return (R + nch - 1) / nch;
+}
+
+int64_t oa_kpw_prod_pieces(int64_t nblk, int64_t R)
+{
+    const int64_t len = chunk_len(R);
+    return groups_of(nblk) * ((R + len - 1) / len);
+}
+
+oa_status oa_kpw_prod_init(oa_kpw_prod *p, int64_t nblk, int64_t R, int64_t P)
+{
+    memset(p, 0, sizeof(*p));
+    p->tile = oa_kpw_for(oa_kisa_tier_used());
+    p->nblk = nblk;
+    p->R = R;
+    p->P = P;
+    p->len = chunk_len(R);
+    p->n = 1;
+    p->w = aligned_alloc(64, sizeof(float) * (size_t)(nblk * 16 * R));
+    p->zeros = calloc((size_t)(nblk * 16), sizeof(float));
+    p->off = malloc(sizeof(int32_t) * (size_t)P);
+    p->xoff = malloc(sizeof(int32_t) * (size_t)R);
+    if (p->w == NULL || p->zeros == NULL || p->off == NULL || p->xoff == NULL) {
+        oa_kpw_prod_free(p);
+        return OA_FAIL(OA_E_NOMEM, "streamed-filter product (%lld x %lld)", (long long)(nblk * 16), (long long)R);
+    }
+    return OA_OK;
+}
+
+void oa_kpw_prod_free(oa_kpw_prod *p)
+{
+    free(p->w);
+    free(p->zeros);
+    free(p->off);
+    free(p->xoff);
+    memset(p, 0, sizeof(*p));
+}
+
+float *oa_kpw_prod_w(const oa_kpw_prod *p, int64_t b, int64_t r)
+{
+    const int64_t b0 = b / OA_KPW_MAX_OB * OA_KPW_MAX_OB;
+    const int64_t ob = p->nblk - b0 < OA_KPW_MAX_OB ? p->nblk - b0 : OA_KPW_MAX_OB;
+    return p->w + b0 * 16 * p->R + (r * ob + (b - b0)) * 16;
+}
+
+typedef struct prod_ctx {
+    const oa_kpw_prod *p;
+    const float *x, *bias, *res;
+    float *y;
+    oa_kpw_group_fn done;
+    void *done_ctx;
+    size_t units, parts; /* (image, group) units in `parts` contiguous ranges */
+    atomic_size_t next;  /* the next range to take */
+} prod_ctx;
+
+/* Units [b, e) (index = image * groups + group), each group chunk by chunk. */
+static void run_units(const prod_ctx *c, size_t b, size_t e)
+{
+    const oa_kpw_prod *p = c->p;
+    const int64_t ngrp = groups_of(p->nblk), R = p->R, len = p->len, P = p->P;
+    const int64_t ntiles = (P + OA_KPW_MAX_NP - 1) / OA_KPW_MAX_NP; /* of even widths: 49 = 4 x 6 + 5 x 5 */
+    oa_kpw_tile t = {.xoff = p->xoff, .ycs = p->ycs, .ys = p->ys};
+    for (size_t idx = b; idx < e; idx++) {
+        const int64_t n = (int64_t)idx / ngrp, k = (int64_t)idx % ngrp, b0 = k * OA_KPW_MAX_OB;
+        t.ob = (int)(p->nblk - b0 < OA_KPW_MAX_OB ? p->nblk - b0 : OA_KPW_MAX_OB);
+        t.x = c->x + n * p->x_img;
+        t.w = p->w + b0 * 16 * R;
+        const int64_t yoff = n * p->y_img + b0 * p->ycs;
+        float *y = c->y + yoff;
+        const float *res = c->res != NULL ? c->res + yoff : NULL;
+        const float *bias = (c->bias != NULL ? c->bias : p->zeros) + b0 * 16;
+        for (t.r0 = 0; t.r0 < R; t.r0 += len) {
+            t.r1 = t.r0 + len < R ? t.r0 + len : R;
+            /* the next piece: this group's next chunk, or the next group's first (one line per step) */
+            const float *nw = NULL;
+            int64_t nlines = 0;
+            if (t.r1 < R) {
+                nw = t.w + t.r1 * t.ob * 16;
+                nlines = ((t.r1 + len < R ? t.r1 + len : R) - t.r1) * t.ob;
+            } else if (k + 1 < ngrp) {
+                const int64_t nb0 = b0 + OA_KPW_MAX_OB;
+                nw = p->w + nb0 * 16 * R;
+                nlines = (len < R ? len : R) * (p->nblk - nb0 < OA_KPW_MAX_OB ? p->nblk - nb0 : OA_KPW_MAX_OB);
+            }
+            const int64_t steps = t.r1 - t.r0;
+            int64_t tile = 0;
+            for (int64_t p0 = 0; p0 < P; p0 += t.np, tile++) {
+                t.np = (int)(P / ntiles + (tile < P % ntiles ? 1 : 0));
+                t.off = p->off + p0;
+                const void *pf = tile * steps < nlines ? (const char *)nw + tile * steps * 64 : NULL;
+                p->tile(&t, t.r0 == 0 ? bias : NULL, t.r0 == 0 && res != NULL ? res + p0 * p->ys : NULL,
+                        y + p0 * p->ys, pf);
+            }
+        }
+        if (c->done != NULL) {
+            c->done(c->done_ctx, n, b0, t.ob);
+        }
+    }
+}
+
+static void prod_task(void *vctx, size_t tid, size_t b, size_t e)
+{
+    (void)tid;
+    (void)b;
+    (void)e;
+    prod_ctx *c = vctx;
+    for (size_t i = atomic_fetch_add(&c->next, 1); i < c->parts; i = atomic_fetch_add(&c->next, 1)) {
+        run_units(c, c->units * i / c->parts, c->units * (i + 1) / c->parts);
+    }
+}
+
+void oa_kpw_prod_run(const oa_kpw_prod *p, const float *x, float *y, const float *bias, const float *res,
+                     oa_kpw_group_fn done, void *ctx, oa_threadpool *pool)
+{
+    prod_ctx c = {.p = p, .x = x, .bias = bias, .res = res, .y = y, .done = done, .done_ctx = ctx};
+    c.units = (size_t)(p->n * groups_of(p->nblk));
+    c.parts = oa_threadpool_size(pool) < c.units ? oa_threadpool_size(pool) : c.units;
+    atomic_init(&c.next, 0);
+    if (c.parts > 0) {
+        oa_threadpool_run_n(pool, c.parts, prod_task, &c);
+    }
+}

@@ -1,0 +1,57 @@
+/*
+ * Products whose filter streams from memory, run piece by piece on the tier's
+ * prefetching tile (oa_kpw_fn, simd/pw_avx512.c): the small-plane convs
+ * (conv_pw.c) and MatMuls with a constant b (matmul.c). Internal to
+ * src/kernels; bench/KERNELS.md "Convolutions on small planes" has the
+ * measurements behind the rules.
+ *
+ * Outputs come in blocks of 16 (output channels, columns), grouped by up to
+ * OA_KPW_MAX_OB blocks; the reduction in chunks whose filter stays in the L2
+ * cache while the chunk runs over all pixels (rows), up to OA_KPW_MAX_NP at a
+ * time. A piece is one group's chunk: its filter comes from memory once,
+ * prefetched during the piece before. Each thread runs a contiguous range of
+ * groups, so that its prefetches are for its own next piece.
+ */
+#ifndef OA_KERNELS_PW_PRODUCT_H
+#define OA_KERNELS_PW_PRODUCT_H
+
+#include "kernels/kernel_internal.h"
+
+typedef struct oa_kpw_prod {
+    oa_kpw_fn tile;
+    int64_t nblk;         /* output blocks of 16 */
+    int64_t R;            /* reduction steps */
+    int64_t P;            /* pixels (rows) of an image */
+    int64_t len;          /* steps per chunk */
+    int64_t n;            /* images */
+    float *w;             /* packed filter: oa_kpw_prod_w */
+    float *zeros;         /* nblk * 16 zeros: the start when there is no bias */
+    int32_t *off;         /* [P] pixel (row) offsets into an image's x */
+    int32_t *xoff;        /* [R] each step's offset into x */
+    int64_t ycs, ys;      /* y: floats between output blocks, between pixels (rows) */
+    int64_t x_img, y_img; /* floats between images in x and in y */
+} oa_kpw_prod;
+
+/* Pieces of such a product (groups x chunks): the paths need enough per thread (a thread's first piece has
+ * nothing to prefetch its filter). */
+int64_t oa_kpw_prod_pieces(int64_t nblk, int64_t R);
+
+/* Allocates the filter, the offsets and the zeros (tile NULL below AVX-512: the caller checks first). */
+oa_status oa_kpw_prod_init(oa_kpw_prod *p, int64_t nblk, int64_t R, int64_t P);
+void oa_kpw_prod_free(oa_kpw_prod *p);
+
+/* Where lane 0 of output block b's filter at step r goes: 16 consecutive floats, one per lane. */
+float *oa_kpw_prod_w(const oa_kpw_prod *p, int64_t b, int64_t r);
+
+/* Called after the last chunk of a group: blocks [b0, b0 + ob) of image n are final but for the post-ops. */
+typedef void (*oa_kpw_group_fn)(void *ctx, int64_t n, int64_t b0, int ob);
+
+/*
+ * y = start + the product, for every image: start is bias (nblk * 16 values; NULL: zeros) plus, when
+ * res is not NULL, the residual laid out as y (it may be y itself). done, when not NULL, runs after
+ * each group on its thread.
+ */
+void oa_kpw_prod_run(const oa_kpw_prod *p, const float *x, float *y, const float *bias, const float *res,
+                     oa_kpw_group_fn done, void *ctx, oa_threadpool *pool);
+
+#endif /* OA_KERNELS_PW_PRODUCT_H */
