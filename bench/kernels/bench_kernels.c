@@ -610,6 +610,85 @@ static void bench_pw(void)
     }
 }
 
+/* The same for MatMuls with a constant b (BERT-like's Linear layers): oneDNN against the streamed path. */
+static void bench_pw_matmul(void)
+{
+    static const struct {
+        const char *name;
+        int64_t M, N, K;
+    } shapes[] = {
+        {"BERT QKV/out proj", 128, 768, 768},
+        {"BERT FFN up", 128, 3072, 768},
+        {"BERT FFN down", 128, 768, 3072},
+    };
+    printf("\n### MatMul with a constant b (GFLOP/s, bias; cold: %d ops with their own b run in turn)\n\n", PW_COPIES);
+    printf("| shape | M x N x K | oneDNN warm 1T | pw warm 1T | oneDNN cold 1T | pw cold 1T | oneDNN cold 2T | pw cold 2T "
+           "|\n|---|---|---|---|---|---|---|---|\n");
+    for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+        if (g_filter != NULL && strstr(shapes[i].name, g_filter) == NULL) {
+            continue;
+        }
+        const int64_t M = shapes[i].M, N = shapes[i].N, K = shapes[i].K;
+        const double fl = 2.0 * (double)(M * N) * (double)K;
+        float *a = rnd((size_t)(M * K)), *bias = rnd((size_t)N), *y = rnd((size_t)(M * N));
+        float *b[PW_COPIES];
+        for (int k = 0; k < PW_COPIES; k++) {
+            b[k] = rnd((size_t)(K * N) + (size_t)k);
+        }
+        double r[2][3] = {{0}};
+        for (int pw = 0; pw < 2; pw++) {
+            setenv("OPENACL_MATMUL_PW", pw ? "1" : "0", 1);
+            pw_ring ring;
+            memset(&ring, 0, sizeof ring);
+            size_t ws = 0;
+            for (int k = 0; k < PW_COPIES; k++) {
+                oa_kmatmul_params p;
+                memset(&p, 0, sizeof p);
+                oa_ktensor in[3], out;
+                oa_ktensor_set(&in[0], OA_KDT_F32, 2, (int64_t[]){M, K});
+                oa_ktensor_set(&in[1], OA_KDT_F32, 2, (int64_t[]){K, N});
+                oa_ktensor_set(&in[2], OA_KDT_F32, 1, (int64_t[]){N});
+                in[1].data = b[k];
+                in[2].data = bias;
+                if (oa_kernel_infer(OA_KOP_MATMUL, &p, 3, in, 1, &out) != OA_OK ||
+                    oa_kop_create(OA_KOP_MATMUL, &p, 3, in, 1, &out, &ring.ops[k].op) != OA_OK) {
+                    exit(1);
+                }
+                ring.ops[k].in[0] = a;
+                ring.ops[k].out[0] = y;
+                const size_t wk = oa_kop_workspace_size(ring.ops[k].op);
+                ws = wk > ws ? wk : ws;
+            }
+            void *wsp = ws ? aligned_alloc(64, (ws + 63) / 64 * 64) : NULL;
+            for (int k = 0; k < PW_COPIES; k++) {
+                ring.ops[k].ws = wsp;
+            }
+            r[pw][0] = fl / time_op(&ring.ops[0], 1) * 1e-9;
+            ring.ops[0].ws = wsp; /* time_op ran it on a workspace of its own */
+            for (int t = 1; t <= 2; t++) {
+                for (int k = 0; k < PW_COPIES; k++) {
+                    ring.ops[k].pool = t > 1 ? g_pool2 : NULL;
+                }
+                ring.n = PW_COPIES;
+                r[pw][t] = fl / time_it(pw_ring_fn, &ring) * 1e-9;
+            }
+            for (int k = 0; k < PW_COPIES; k++) {
+                oa_kop_destroy(ring.ops[k].op);
+            }
+            free(wsp);
+        }
+        unsetenv("OPENACL_MATMUL_PW");
+        printf("| %s | %lld x %lld x %lld | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f |\n", shapes[i].name, (long long)M,
+               (long long)N, (long long)K, r[0][0], r[1][0], r[0][1], r[1][1], r[0][2], r[1][2]);
+        for (int k = 0; k < PW_COPIES; k++) {
+            free(b[k]);
+        }
+        free(a);
+        free(bias);
+        free(y);
+    }
+}
+
 /* ---- elementwise and pool ---- */
 
 static void bench_ew(void)
@@ -784,6 +863,7 @@ int main(int argc, char **argv)
     }
     if (!strcmp(what, "pw") || !strcmp(what, "all")) {
         bench_pw();
+        bench_pw_matmul();
     }
     if (!strcmp(what, "ew") || !strcmp(what, "all")) {
         bench_ew();

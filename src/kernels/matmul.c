@@ -8,9 +8,13 @@
  * oa_kernels_slices() row slices (one primitive each); run executes
  * (batch item, slice) tasks on the pool. Post-ops oneDNN can't express (and
  * GEMM alpha/beta) are applied by our loops on the slice.
+ * Streamed path (AVX-512): a constant b too large to stay in cache from one
+ * run to the next (BERT's Linear layers) runs as a streamed-filter product
+ * (pw_product.h) that prefetches the next columns' weights while it computes.
  * Reference path: plain triple loop (kept for tests and as fallback).
  */
 #include "kernels/onednn.h"
+#include "kernels/pw_product.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -60,6 +64,8 @@ typedef struct mm_state {
     size_t ah_off;
     /* one row of a against a transposed b read at run (mm_setup): our row-dot GEMV */
     oa_kgemv_fn gemv;
+    /* a constant b streamed from memory (mm_pw_setup) */
+    oa_kpw_prod *pw;
 } mm_state;
 
 /* Workspace bytes per thread: the largest scratchpad, then the largest c tile (64-byte aligned). */
@@ -207,6 +213,10 @@ static void mm_release(oa_kop *op)
     free(s->sl);
     free(s->bcopy);
     free(s->biascopy);
+    if (s->pw != NULL) {
+        oa_kpw_prod_free(s->pw);
+        free(s->pw);
+    }
     free(s);
     op->state = NULL;
 }
@@ -411,6 +421,55 @@ static oa_status mm_setup_dnnl(mm_state *s, const oa_kop *op, bool b_const)
     return OA_E_NOT_SUPPORTED;
 }
 
+/*
+ * The streamed path: a constant b whose columns come in groups of 64, each prefetched while the
+ * previous group computes (bench/KERNELS.md "MatMuls with the weights in memory"). One a matrix of
+ * MM_PW_MIN_ROWS..MM_PW_MAX_ROWS rows (fewer: the GEMV-like paths; more: each b group is reused
+ * enough for oneDNN's blocking), N in whole 16-column blocks, plain alpha and beta, no per-row bias,
+ * fp32, and pieces enough for every slice.
+ */
+#define MM_PW_MIN_ROWS 16
+#define MM_PW_MAX_ROWS 256
+#define MM_PW_MIN_PIECES_PER_SLICE 8
+
+static bool mm_pw_eligible(const mm_state *s, bool b_const)
+{
+    const mm_geom *g = &s->g;
+    return b_const && !s->bf16 && g->nbatch == 1 && s->alpha == 1.0f && s->beta == 1.0f && g->bias_kind != 2 &&
+           g->N % 16 == 0 && g->M >= MM_PW_MIN_ROWS && g->M <= MM_PW_MAX_ROWS && g->K > 0 &&
+           g->M * g->K < INT32_MAX && oa_kpw_for(oa_kisa_tier_used()) != NULL &&
+           oa_kpw_prod_pieces(g->N / 16, g->K) >= MM_PW_MIN_PIECES_PER_SLICE * (int64_t)oa_kernels_slices() &&
+           oa_env_long("OPENACL_MATMUL_PW", 1) != 0;
+}
+
+static oa_status mm_pw_setup(mm_state *s, const float *b)
+{
+    const mm_geom *g = &s->g;
+    s->pw = calloc(1, sizeof(*s->pw));
+    if (s->pw == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "matmul state");
+    }
+    oa_kpw_prod *p = s->pw;
+    oa_status st = oa_kpw_prod_init(p, g->N / 16, g->K, g->M);
+    if (st != OA_OK) {
+        return st;
+    }
+    for (int64_t k = 0; k < g->K; k++) { /* step k: b's row k ([K, N]) or column k ([N, K]) */
+        for (int64_t n = 0; n < g->N; n++) {
+            oa_kpw_prod_w(p, n / 16, k)[n % 16] = g->tb ? b[n * g->K + k] : b[k * g->N + n];
+        }
+        p->xoff[k] = (int32_t)(g->ta ? k * g->M : k);
+    }
+    for (int64_t m = 0; m < g->M; m++) {
+        p->off[m] = (int32_t)(g->ta ? m : m * g->K);
+    }
+    p->ycs = 16;
+    p->ys = g->N;
+    s->packed = true;
+    s->post_from = s->post.n > 0 && s->post.ops[0].kind == OA_KPOST_ADD; /* a first add: in the product */
+    return OA_OK;
+}
+
 static oa_status mm_setup(oa_kop *op)
 {
     mm_state *s = calloc(1, sizeof(*s));
@@ -458,7 +517,14 @@ static oa_status mm_setup(oa_kop *op)
         oa_env_long("OPENACL_MATMUL_GEMV", 1) != 0) {
         s->gemv = oa_kgemv_for(oa_kisa_tier_used());
     }
-    if (s->gemv == NULL && oa_dnnl_enabled() && g->M > 0 && g->N > 0 && g->K > 0 && g->nbatch > 0) {
+    if (s->gemv == NULL && mm_pw_eligible(s, b_const)) {
+        st = mm_pw_setup(s, op->in[1].data);
+        if (st != OA_OK) {
+            return st;
+        }
+    }
+    if (s->gemv == NULL && s->pw == NULL && oa_dnnl_enabled() && g->M > 0 && g->N > 0 && g->K > 0 &&
+        g->nbatch > 0) {
         int saved = oa_dnnl_enter();
         st = mm_setup_dnnl(s, op, b_const);
         if (st != OA_OK && s->bf16) { /* no bf16 kernel: fp32 */
@@ -494,6 +560,8 @@ static oa_status mm_setup(oa_kop *op)
             op->ws_size += (size_t)(g->M * g->K) * 2;
             op->impl = "onednn-bf16";
         }
+    } else if (s->pw != NULL) {
+        op->impl = "pw-avx512";
     } else {
         s->bf16 = false;
         s->post_from = 0;
@@ -668,6 +736,14 @@ static void mm_gemv_task(void *vctx, size_t tid, size_t b, size_t e)
     mm_epilogue(s, c->in, c->c, 0, 0, 1, (int64_t)b, (int64_t)e, false);
 }
 
+/* Rows [b, e) after the streamed product: the post-ops it did not do. */
+static void mm_pw_post_task(void *vctx, size_t tid, size_t b, size_t e)
+{
+    (void)tid;
+    const mm_ref_ctx *c = vctx;
+    mm_epilogue(c->s, c->in, c->c, 0, (int64_t)b, (int64_t)e, 0, c->s->g.N, true);
+}
+
 static oa_status mm_run(const oa_kop *op, const void *const *in, void *const *out, void *ws, oa_threadpool *pool)
 {
     const mm_state *s = op->state;
@@ -709,6 +785,14 @@ static oa_status mm_run(const oa_kop *op, const void *const *in, void *const *ou
         return atomic_load(&c.err) ? OA_FAIL(OA_E_INTERNAL, "MatMul: oneDNN execution failed") : OA_OK;
     }
     mm_ref_ctx c = {s, in, out[0], oa_run_deadline()};
+    if (s->pw != NULL) {
+        const float *bias = g->bias_kind == 1 ? (s->biascopy ? s->biascopy : in[2]) : NULL;
+        oa_kpw_prod_run(s->pw, in[0], out[0], bias, s->post_from == 1 ? in[s->add_in[0]] : NULL, NULL, NULL, pool);
+        if (s->post.n > s->post_from) {
+            oa_threadpool_parallel_for(pool, (size_t)g->M, (size_t)(OA_KGRAIN_ELEMS / g->N + 1), mm_pw_post_task, &c);
+        }
+        return OA_OK;
+    }
     if (s->gemv != NULL) {
         oa_threadpool_parallel_for(pool, (size_t)g->N, (size_t)(OA_KGRAIN_ELEMS / g->K + 1), mm_gemv_task, &c);
         return OA_OK;

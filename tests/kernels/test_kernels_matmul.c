@@ -4,11 +4,13 @@
  * (pre-packed) vs runtime b, fused post-ops (act, residual add), shapes
  * from BERT and small M. Reference: double triple loop.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernels/kernel_internal.h" /* oa_kgemv_for: whether the tier has the GEMV */
+#include "kernels/onednn.h"          /* oa_kernels_slices: the streamed path needs groups per slice */
 #include "kt_harness.h"
 
 typedef struct mm_case {
@@ -199,6 +201,53 @@ static void test_matmul_gemv_path(void **state)
     assert_true(strcmp(kt_last_impl, "gemv") != 0);
 }
 
+/*
+ * A constant b on AVX-512 with enough column groups (64 columns each) for every slice runs as a streamed-filter
+ * product (matmul.c mm_pw_eligible; bench/KERNELS.md "MatMuls with the weights in memory"): against the double
+ * reference with bias, GELU after the product, a residual add done in the product (then ReLU), transposed a
+ * and b, a reduction in two chunks, 16 and 256 rows, column blocks off the group of 4, one and two threads;
+ * OPENACL_MATMUL_PW=0 takes oneDNN. 8 rows, a per-row bias and alpha stay off the path.
+ */
+static void test_matmul_streamed(void **state)
+{
+    (void)state;
+    const bool has = oa_kpw_for(oa_kisa_tier_used()) != NULL && oa_kernels_slices() <= 2;
+    if (!has) {
+        print_message("streamed matmul: not taken here (tier %s, %d slices)\n", oa_kisa_tier_name(oa_kisa_tier_used()),
+                      oa_kernels_slices());
+    }
+    static const mm_case on[] = {
+        {2, 2, {40, 64}, {64, 1072}, false, false, 1, true, 0, 0, 0},    /* 16 groups + 3 blocks, bias */
+        {3, 2, {2, 20, 96}, {96, 1024}, false, false, 1, true, 0, 0, 2}, /* batch folded into 40 rows, GELU */
+        {2, 2, {16, 1600}, {1600, 1024}, false, false, 0, true, 0, 0, 3}, /* 2 chunks, residual add */
+        {2, 2, {72, 48}, {1040, 48}, false, true, 1, true, 0, 0, 4},     /* b^T, add + ReLU, + 1 block */
+        {2, 2, {32, 256}, {32, 1056}, true, false, 1, true, 0, 0, 1},    /* a^T, ReLU, + 2 blocks */
+        {2, 2, {256, 32}, {32, 1024}, false, false, 1, true, 0, 0, 0},   /* 256 rows */
+    };
+    for (int off = 0; off < 2; off++) {
+        setenv("OPENACL_MATMUL_PW", off ? "0" : "1", 1);
+        for (size_t i = 0; i < sizeof(on) / sizeof(on[0]); i++) {
+            for (int thr = 1; thr <= 2; thr++) {
+                run_case(&on[i], thr, 300 + i);
+                if (has && (strcmp(kt_last_impl, "pw-avx512") == 0) != (off == 0)) {
+                    fail_msg("case %zu off=%d: impl %s", i, off, kt_last_impl);
+                }
+            }
+        }
+    }
+    unsetenv("OPENACL_MATMUL_PW");
+    static const mm_case not_on[] = {
+        {2, 2, {8, 64}, {64, 1024}, false, false, 1, true, 0, 0, 0},     /* 8 rows */
+        {2, 2, {33, 17}, {17, 1024}, false, false, 2, true, 0, 0, 0},    /* bias [M, N] */
+        {2, 2, {33, 17}, {17, 1024}, false, false, 1, true, 0.5f, 1, 0}, /* alpha */
+        {2, 2, {33, 17}, {17, 1000}, false, false, 1, true, 0, 0, 0},    /* N off the block */
+    };
+    for (size_t i = 0; i < sizeof(not_on) / sizeof(not_on[0]); i++) {
+        run_case(&not_on[i], 1, 320 + i);
+        assert_true(strcmp(kt_last_impl, "pw-avx512") != 0);
+    }
+}
+
 static void test_matmul_bad_params(void **state)
 {
     (void)state;
@@ -224,6 +273,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_matmul_cases),
         cmocka_unit_test(test_matmul_gemv_path),
+        cmocka_unit_test(test_matmul_streamed),
         cmocka_unit_test(test_matmul_bad_params),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
