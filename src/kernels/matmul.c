@@ -454,10 +454,19 @@ static oa_status mm_pw_setup(mm_state *s, const float *b)
     if (st != OA_OK) {
         return st;
     }
-    for (int64_t k = 0; k < g->K; k++) { /* step k: b's row k ([K, N]) or column k ([N, K]) */
-        for (int64_t n = 0; n < g->N; n++) {
-            oa_kpw_prod_w(p, n / 16, k)[n % 16] = g->tb ? b[n * g->K + k] : b[k * g->N + n];
+    for (int64_t bk = 0; bk < g->N / 16; bk += OA_KPW_MAX_OB) { /* step k: b's row k ([K, N]) or column k */
+        int64_t b0, ob;
+        float *wg = oa_kpw_prod_group(p, bk, &b0, &ob);
+        for (int64_t k = 0; k < g->K && !g->tb; k++) {
+            memcpy(wg + k * ob * 16, b + k * g->N + b0 * 16, sizeof(float) * (size_t)(ob * 16));
         }
+        for (int64_t o = 0; o < ob * 16 && g->tb; o++) {
+            for (int64_t k = 0; k < g->K; k++) {
+                wg[k * ob * 16 + o] = b[(b0 * 16 + o) * g->K + k];
+            }
+        }
+    }
+    for (int64_t k = 0; k < g->K; k++) {
         p->xoff[k] = (int32_t)(g->ta ? k * g->M : k);
     }
     for (int64_t m = 0; m < g->M; m++) {

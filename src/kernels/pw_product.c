@@ -56,11 +56,11 @@ void oa_kpw_prod_free(oa_kpw_prod *p)
     memset(p, 0, sizeof(*p));
 }
 
-float *oa_kpw_prod_w(const oa_kpw_prod *p, int64_t b, int64_t r)
+float *oa_kpw_prod_group(const oa_kpw_prod *p, int64_t b, int64_t *b0, int64_t *ob)
 {
-    const int64_t b0 = b / OA_KPW_MAX_OB * OA_KPW_MAX_OB;
-    const int64_t ob = p->nblk - b0 < OA_KPW_MAX_OB ? p->nblk - b0 : OA_KPW_MAX_OB;
-    return p->w + b0 * 16 * p->R + (r * ob + (b - b0)) * 16;
+    *b0 = b / OA_KPW_MAX_OB * OA_KPW_MAX_OB;
+    *ob = p->nblk - *b0 < OA_KPW_MAX_OB ? p->nblk - *b0 : OA_KPW_MAX_OB;
+    return p->w + *b0 * 16 * p->R;
 }
 
 typedef struct prod_ctx {

@@ -40,8 +40,9 @@ int64_t oa_kpw_prod_pieces(int64_t nblk, int64_t R);
 oa_status oa_kpw_prod_init(oa_kpw_prod *p, int64_t nblk, int64_t R, int64_t P);
 void oa_kpw_prod_free(oa_kpw_prod *p);
 
-/* Where lane 0 of output block b's filter at step r goes: 16 consecutive floats, one per lane. */
-float *oa_kpw_prod_w(const oa_kpw_prod *p, int64_t b, int64_t r);
+/* The packed filter of the group holding output block b: output o of the group (0 .. 16 * *ob - 1) at step r
+ * goes to [r * *ob * 16 + o]; *b0 is the group's first block. */
+float *oa_kpw_prod_group(const oa_kpw_prod *p, int64_t b, int64_t *b0, int64_t *ob);
 
 /* Called after the last chunk of a group: blocks [b0, b0 + ob) of image n are final but for the post-ops. */
 typedef void (*oa_kpw_group_fn)(void *ctx, int64_t n, int64_t b0, int ob);
