@@ -18,6 +18,7 @@
  */
 #include "kernels/conv_internal.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,86 +33,126 @@ bool oa_conv_pw_eligible(const conv_state *s)
 {
     const geom *g = &s->g;
     if (oa_kpw_for(oa_kisa_tier_used()) == NULL || oa_kernels_block() != 16 || !g->blocked || g->xpl || g->iblk ||
-        g->transpose || g->g != 1 || s->bf16 || g->ic % 16 != 0 || g->oc % 16 != 0 || g->oh * g->ow <= 0 ||
+        g->transpose || g->g != 1 || (s->bf16 && oa_kpw_bf16_for() == NULL) || g->ic % 16 != 0 || g->oc % 16 != 0 ||
+        g->oh * g->ow <= 0 ||
         g->oh * g->ow > PW_MAX_PIXELS || g->sh != g->sw || (g->sh != 1 && g->sh != 2) || g->dh != 1 || g->dw != 1 ||
         oa_env_long("OPENACL_CONV_PW", 1) == 0) {
         return false;
     }
     const bool pw = g->kh == 1 && g->kw == 1 && g->pt == 0 && g->pb == 0 && g->pl == 0 && g->pr == 0;
     const bool k3 = g->kh == 3 && g->kw == 3 && g->pt <= 1 && g->pb <= 1 && g->pl <= 1 && g->pr <= 1;
-    return (pw || k3) && oa_kpw_prod_pieces(g->oc / 16, g->kh * g->kw * g->ic) >=
-                             PW_MIN_PIECES_PER_SLICE * (int64_t)oa_kernels_slices();
+    const int64_t steps = g->kh * g->kw * g->ic / (s->bf16 ? 2 : 1);
+    return (pw || k3) && oa_kpw_prod_pieces(g->oc / 16, steps) >= PW_MIN_PIECES_PER_SLICE * (int64_t)oa_kernels_slices();
+}
+
+/* bf16 (docs/precision.md): the filter in bf16 pairs of input channels, the first in the low half */
+static oa_status pack_bf16(oa_kpw_prod *p, const geom *g, const float *wf)
+{
+    const int64_t kk = g->kh * g->kw, n = g->oc * g->ic * kk;
+    uint16_t *h = malloc(sizeof(uint16_t) * (size_t)n);
+    if (h == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "bf16 conv filter (%lld values)", (long long)n);
+    }
+    oa_kbf16_from_f32(wf, h, (size_t)n);
+    for (int64_t b = 0; b < g->oc / 16; b += OA_KPW_MAX_OB) {
+        int64_t b0, ob;
+        uint16_t *wg = (uint16_t *)(void *)oa_kpw_prod_group(p, b, &b0, &ob);
+        for (int64_t o = 0; o < ob * 16; o++) {
+            const uint16_t *src = h + (b0 * 16 + o) * g->ic * kk;
+            for (int64_t c = 0; c < g->ic; c++) {
+                for (int64_t t = 0; t < kk; t++) {
+                    wg[(((t * g->ic + c) / 2 * ob) * 16 + o) * 2 + c % 2] = src[c * kk + t];
+                }
+            }
+        }
+    }
+    free(h);
+    return OA_OK;
 }
 
 oa_status oa_conv_pw_setup(oa_kop *op, conv_state *s, const float *wf)
 {
     const geom *g = &s->g;
-    const int64_t kk = g->kh * g->kw, P = g->oh * g->ow;
+    const int64_t kk = g->kh * g->kw, P = g->oh * g->ow, e = s->bf16 ? 2 : 1; /* elements a 32-bit word */
     const int64_t ihp = g->ih + g->pt + g->pb, iwp = g->iw + g->pl + g->pr;
     s->pw = calloc(1, sizeof(*s->pw));
     if (s->pw == NULL) {
         return OA_FAIL(OA_E_NOMEM, "small-plane conv");
     }
     oa_kpw_prod *p = s->pw;
-    oa_status st = oa_kpw_prod_init(p, g->oc / 16, kk * g->ic, P);
+    oa_status st = oa_kpw_prod_init(p, g->oc / 16, kk * g->ic / e, P);
     if (st != OA_OK) {
         return st;
     }
-    /* wf [oc][ic][kh][kw]; step r = tap * ic + c. The filter is read in order; a group's packed lines
-     * (up to 4.6 MiB at 512 channels) are written 4 bytes at a time, one output after the other. */
-    for (int64_t b = 0; b < g->oc / 16; b += OA_KPW_MAX_OB) {
-        int64_t b0, ob;
-        float *wg = oa_kpw_prod_group(p, b, &b0, &ob);
-        for (int64_t o = 0; o < ob * 16; o++) {
-            const float *src = wf + (b0 * 16 + o) * g->ic * kk;
-            for (int64_t c = 0; c < g->ic; c++) {
-                for (int64_t t = 0; t < kk; t++) {
-                    wg[((t * g->ic + c) * ob) * 16 + o] = src[c * kk + t];
+    if (s->bf16) {
+        p->tile = oa_kpw_bf16_for();
+        if ((st = pack_bf16(p, g, wf)) != OA_OK) {
+            return st;
+        }
+    } else {
+        /* wf [oc][ic][kh][kw]; step r = tap * ic + c. The filter is read in order; a group's packed lines
+         * (up to 4.6 MiB at 512 channels) are written 4 bytes at a time, one output after the other. */
+        for (int64_t b = 0; b < g->oc / 16; b += OA_KPW_MAX_OB) {
+            int64_t b0, ob;
+            float *wg = oa_kpw_prod_group(p, b, &b0, &ob);
+            for (int64_t o = 0; o < ob * 16; o++) {
+                const float *src = wf + (b0 * 16 + o) * g->ic * kk;
+                for (int64_t c = 0; c < g->ic; c++) {
+                    for (int64_t t = 0; t < kk; t++) {
+                        wg[((t * g->ic + c) * ob) * 16 + o] = src[c * kk + t];
+                    }
                 }
             }
         }
     }
-    for (int64_t q = 0; q < P; q++) { /* a pixel's place in a (padded) input block, tap (0, 0) */
-        p->off[q] = (int32_t)(((q / g->ow) * g->sh * iwp + (q % g->ow) * g->sw) * 16);
+    for (int64_t q = 0; q < P; q++) { /* a pixel's place in a (padded) input block, tap (0, 0), in words */
+        p->off[q] = (int32_t)(((q / g->ow) * g->sh * iwp + (q % g->ow) * g->sw) * 16 / e);
     }
-    for (int64_t t = 0; t < kk; t++) { /* step (tap, channel): its place in the (padded) input */
-        for (int64_t c = 0; c < g->ic; c++) {
-            p->xoff[t * g->ic + c] =
-                (int32_t)((c / 16) * ihp * iwp * 16 + ((t / g->kw) * iwp + t % g->kw) * 16 + c % 16);
+    for (int64_t t = 0; t < kk; t++) { /* step (tap, channel or channel pair): its place in the (padded) input */
+        for (int64_t c = 0; c < g->ic; c += e) {
+            p->xoff[(t * g->ic + c) / e] =
+                (int32_t)(((c / 16) * ihp * iwp * 16 + ((t / g->kw) * iwp + t % g->kw) * 16 + c % 16) / e);
         }
     }
     p->n = g->n;
     p->ycs = P * 16;
     p->ys = 16;
-    p->x_img = g->ic * ihp * iwp;
+    p->x_img = g->ic * ihp * iwp / e;
     p->y_img = g->oc * P;
     s->pwpad = ihp != g->ih || iwp != g->iw;
-    op->ws_size = s->pwpad ? sizeof(float) * (size_t)(g->n * g->ic * ihp * iwp) : 0;
-    op->impl = g->kh == 1 ? "pw-avx512" : "pw3x3-avx512";
+    /* the zero-padded copy of x (bf16: always, converted) */
+    op->ws_size = s->pwpad || s->bf16 ? (size_t)(g->n * g->ic * ihp * iwp) * (s->bf16 ? 2 : 4) : 0;
+    op->impl = g->kh == 1 ? (s->bf16 ? "pw-bf16" : "pw-avx512") : (s->bf16 ? "pw3x3-bf16" : "pw3x3-avx512");
     return OA_OK;
 }
 
 typedef struct pw_ctx {
     const conv_state *s;
     const void *const *in;
-    float *xp; /* the padded copy */
+    void *xp; /* the padded copy (f32, or bf16) */
     float *y;
 } pw_ctx;
 
-/* The zero-padded copy of x: one (image, channel block) per index. */
+/* The zero-padded copy of x (bf16: converted): one (image, channel block) per index. */
 static void pad_task(void *vctx, size_t tid, size_t b, size_t e)
 {
     (void)tid;
     const pw_ctx *c = vctx;
     const geom *g = &c->s->g;
     const int64_t ihp = g->ih + g->pt + g->pb, iwp = g->iw + g->pl + g->pr;
+    const size_t esz = c->s->bf16 ? 2 : 4;
     const float *x = c->in[0];
     for (size_t i = b; i < e; i++) {
         const float *src = x + (int64_t)i * g->ih * g->iw * 16;
-        float *dst = c->xp + (int64_t)i * ihp * iwp * 16;
-        memset(dst, 0, sizeof(float) * (size_t)(ihp * iwp * 16));
+        char *dst = (char *)c->xp + (size_t)((int64_t)i * ihp * iwp * 16) * esz;
+        memset(dst, 0, esz * (size_t)(ihp * iwp * 16));
         for (int64_t h = 0; h < g->ih; h++) {
-            memcpy(dst + ((h + g->pt) * iwp + g->pl) * 16, src + h * g->iw * 16, sizeof(float) * (size_t)(g->iw * 16));
+            char *row = dst + (size_t)(((h + g->pt) * iwp + g->pl) * 16) * esz;
+            if (c->s->bf16) {
+                oa_kbf16_from_f32(src + h * g->iw * 16, (uint16_t *)(void *)row, (size_t)(g->iw * 16));
+            } else {
+                memcpy(row, src + h * g->iw * 16, sizeof(float) * (size_t)(g->iw * 16));
+            }
         }
     }
 }
@@ -138,14 +179,14 @@ oa_status oa_conv_pw_run(const conv_state *s, const void *const *in, void *y, vo
 {
     const geom *g = &s->g;
     pw_ctx c = {s, in, ws, y};
-    if (s->pwpad) {
+    if (s->pwpad || s->bf16) {
         const int64_t plane = (g->ih + g->pt + g->pb) * (g->iw + g->pl + g->pr) * 16;
         oa_threadpool_parallel_for(pool, (size_t)(g->n * g->ic / 16), (size_t)(OA_KGRAIN_ELEMS / (plane + 1) + 1),
                                    pad_task, &c);
     }
     const bool first_add = s->post.n > 0 && s->post.ops[0].kind == OA_KPOST_ADD;
     const bool more = s->post.n > (first_add ? 1 : 0);
-    oa_kpw_prod_run(s->pw, s->pwpad ? c.xp : in[0], y, s->bias, first_add ? in[s->add_in[0]] : NULL,
+    oa_kpw_prod_run(s->pw, s->pwpad || s->bf16 ? c.xp : in[0], y, s->bias, first_add ? in[s->add_in[0]] : NULL,
                     more ? group_done : NULL, &c, pool);
     return OA_OK;
 }

@@ -254,6 +254,11 @@ oa_kpw_fn oa_kpw_for(oa_kisa_tier t)
     return t >= OA_KISA_AVX512 ? oa_kpw_avx512 : NULL;
 }
 
+oa_kpw_fn oa_kpw_bf16_for(void)
+{
+    return oa_kisa_level() >= 2 && oa_kisa_features()->avx512_bf16 ? oa_kpw_bf16_avx512 : NULL;
+}
+
 oa_kstem_fn oa_kstem_for(oa_kisa_tier t, int *block)
 {
     *block = t >= OA_KISA_AVX512 ? 16 : (t == OA_KISA_AVX2 ? 8 : 0);

@@ -248,6 +248,10 @@ typedef struct oa_kpw_tile {
 } oa_kpw_tile;
 typedef void (*oa_kpw_fn)(const oa_kpw_tile *t, const float *bias, const float *res, float *y, const void *pf);
 void oa_kpw_avx512(const oa_kpw_tile *t, const float *bias, const float *res, float *y, const void *pf);
+/* The same on bf16 pairs (a step: two input channels; x, w and the offsets in 32-bit pairs), f32 accumulation:
+ * CPUs with AVX512-BF16 (oa_kpw_bf16_for: NULL elsewhere). */
+void oa_kpw_bf16_avx512(const oa_kpw_tile *t, const float *bias, const float *res, float *y, const void *pf);
+oa_kpw_fn oa_kpw_bf16_for(void);
 oa_kpw_fn oa_kpw_for(oa_kisa_tier t);
 
 /* Vector class of the tier in use: 0 ref, 1 avx2, 2 avx512 and above (isa.c). */

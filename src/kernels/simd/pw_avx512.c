@@ -27,65 +27,10 @@
 
 #include "kernels/kernel_internal.h"
 
-#define PW_TILE(OB, NP)                                                                                               \
-    static void pw_##OB##x##NP(const oa_kpw_tile *t, const float *bias, const float *res, float *y, const char *pf) \
-    {                                                                                                                \
-        const int64_t ycs = t->ycs, ys = t->ys;                                                                      \
-        __m512 acc[OB][NP];                                                                                          \
-        for (int o = 0; o < OB; o++) {                                                                               \
-            for (int j = 0; j < NP; j++) {                                                                           \
-                acc[o][j] = bias != NULL ? _mm512_loadu_ps(bias + o * 16) : _mm512_loadu_ps(y + o * ycs + j * ys);  \
-            }                                                                                                        \
-        }                                                                                                            \
-        const float *xp[NP];                                                                                         \
-        for (int j = 0; j < NP; j++) {                                                                               \
-            xp[j] = t->x + t->off[j];                                                                                \
-        }                                                                                                            \
-        const int32_t *xoff = t->xoff;                                                                               \
-        const float *wr = t->w + t->r0 * (OB * 16);                                                                  \
-        for (int64_t r = t->r0; r < t->r1; r++, wr += OB * 16) {                                                     \
-            __m512 wv[OB];                                                                                           \
-            for (int o = 0; o < OB; o++) {                                                                           \
-                wv[o] = _mm512_loadu_ps(wr + o * 16);                                                                \
-            }                                                                                                        \
-            if (pf != NULL) {                                                                                        \
-                _mm_prefetch(pf + (r - t->r0) * 64, _MM_HINT_T1);                                                    \
-            }                                                                                                        \
-            const int64_t xo = xoff[r];                                                                              \
-            _Pragma("GCC unroll 8") for (int j = 0; j < NP; j++)                                                     \
-            {                                                                                                        \
-                const __m512 xv = _mm512_set1_ps(xp[j][xo]);                                                         \
-                for (int o = 0; o < OB; o++) {                                                                       \
-                    acc[o][j] = _mm512_fmadd_ps(xv, wv[o], acc[o][j]);                                               \
-                }                                                                                                    \
-            }                                                                                                        \
-        }                                                                                                            \
-        for (int o = 0; o < OB; o++) {                                                                               \
-            for (int j = 0; j < NP; j++) {                                                                           \
-                __m512 v = acc[o][j];                                                                                \
-                if (res != NULL) {                                                                                   \
-                    v = _mm512_add_ps(v, _mm512_loadu_ps(res + o * ycs + j * ys));                                   \
-                }                                                                                                    \
-                _mm512_storeu_ps(y + o * ycs + j * ys, v);                                                           \
-            }                                                                                                        \
-        }                                                                                                            \
-    }
+#define PW_NAME oa_kpw_avx512
+#define PW_WT __m512
+#define PW_WLOAD(p) _mm512_loadu_ps(p)
+#define PW_BCAST(p) _mm512_set1_ps(*(p))
+#define PW_MAC(a, x, w) _mm512_fmadd_ps((x), (w), (a))
 
-#define PW_ROW(OB) PW_TILE(OB, 1) PW_TILE(OB, 2) PW_TILE(OB, 3) PW_TILE(OB, 4) PW_TILE(OB, 5) PW_TILE(OB, 6)
-PW_ROW(1)
-PW_ROW(2)
-PW_ROW(3)
-PW_ROW(4)
-
-typedef void (*pw_tile_fn)(const oa_kpw_tile *t, const float *bias, const float *res, float *y, const char *pf);
-
-#define PW_FNS(OB) {pw_##OB##x1, pw_##OB##x2, pw_##OB##x3, pw_##OB##x4, pw_##OB##x5, pw_##OB##x6}
-static const pw_tile_fn k_tiles[OA_KPW_MAX_OB][OA_KPW_MAX_NP] = {PW_FNS(1), PW_FNS(2), PW_FNS(3), PW_FNS(4)};
-
-void oa_kpw_avx512(const oa_kpw_tile *t, const float *bias, const float *res, float *y, const void *pf)
-{
-    if (t->ob < 1 || t->ob > OA_KPW_MAX_OB || t->np < 1 || t->np > OA_KPW_MAX_NP) {
-        return; /* conv_pw.c and matmul.c never ask for more */
-    }
-    k_tiles[t->ob - 1][t->np - 1](t, bias, res, y, (const char *)pf);
-}
+#include "kernels/simd/pw_impl.inc"
