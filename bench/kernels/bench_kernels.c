@@ -520,6 +520,33 @@ static void pw_ring_fn(void *v)
     r->next = (r->next + 1) % r->n;
 }
 
+/* GFLOP/s of a ring of PW_COPIES created ops (inputs set): r[0] one op rerun (warm, 1 thread), r[1] and r[2]
+ * the ops in turn at 1 and 2 threads (cold); then destroys the ops. */
+static void pw_ring_time(pw_ring *ring, double fl, double r[3])
+{
+    size_t ws = 0;
+    for (int k = 0; k < PW_COPIES; k++) {
+        const size_t wk = oa_kop_workspace_size(ring->ops[k].op);
+        ws = wk > ws ? wk : ws;
+    }
+    void *wsp = ws ? aligned_alloc(64, (ws + 63) / 64 * 64) : NULL;
+    r[0] = fl / time_op(&ring->ops[0], 1) * 1e-9; /* on a workspace of its own */
+    for (int k = 0; k < PW_COPIES; k++) {
+        ring->ops[k].ws = wsp;
+    }
+    for (int t = 1; t <= 2; t++) {
+        for (int k = 0; k < PW_COPIES; k++) {
+            ring->ops[k].pool = t > 1 ? g_pool2 : NULL;
+        }
+        ring->n = PW_COPIES;
+        r[t] = fl / time_it(pw_ring_fn, ring) * 1e-9;
+    }
+    for (int k = 0; k < PW_COPIES; k++) {
+        oa_kop_destroy(ring->ops[k].op);
+    }
+    free(wsp);
+}
+
 static void bench_pw(void)
 {
     conv_shape shapes[] = {
@@ -552,7 +579,6 @@ static void bench_pw(void)
             setenv("OPENACL_CONV_PW", pw ? "1" : "0", 1);
             pw_ring ring;
             memset(&ring, 0, sizeof ring);
-            size_t ws = 0;
             for (int k = 0; k < PW_COPIES; k++) {
                 oa_kconv_params p;
                 memset(&p, 0, sizeof p);
@@ -577,26 +603,8 @@ static void bench_pw(void)
                 }
                 ring.ops[k].in[0] = xb;
                 ring.ops[k].out[0] = y;
-                const size_t wk = oa_kop_workspace_size(ring.ops[k].op);
-                ws = wk > ws ? wk : ws;
             }
-            void *wsp = ws ? aligned_alloc(64, (ws + 63) / 64 * 64) : NULL;
-            for (int k = 0; k < PW_COPIES; k++) {
-                ring.ops[k].ws = wsp;
-            }
-            r[pw][0] = fl / time_op(&ring.ops[0], 1) * 1e-9;
-            ring.ops[0].ws = wsp; /* time_op ran it on a workspace of its own */
-            for (int t = 1; t <= 2; t++) {
-                for (int k = 0; k < PW_COPIES; k++) {
-                    ring.ops[k].pool = t > 1 ? g_pool2 : NULL;
-                }
-                ring.n = PW_COPIES;
-                r[pw][t] = fl / time_it(pw_ring_fn, &ring) * 1e-9;
-            }
-            for (int k = 0; k < PW_COPIES; k++) {
-                oa_kop_destroy(ring.ops[k].op);
-            }
-            free(wsp);
+            pw_ring_time(&ring, fl, r[pw]);
         }
         unsetenv("OPENACL_CONV_PW");
         printf("| %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f |\n", c->name, r[0][0], r[1][0], r[0][1], r[1][1],
@@ -640,7 +648,6 @@ static void bench_pw_matmul(void)
             setenv("OPENACL_MATMUL_PW", pw ? "1" : "0", 1);
             pw_ring ring;
             memset(&ring, 0, sizeof ring);
-            size_t ws = 0;
             for (int k = 0; k < PW_COPIES; k++) {
                 oa_kmatmul_params p;
                 memset(&p, 0, sizeof p);
@@ -656,26 +663,8 @@ static void bench_pw_matmul(void)
                 }
                 ring.ops[k].in[0] = a;
                 ring.ops[k].out[0] = y;
-                const size_t wk = oa_kop_workspace_size(ring.ops[k].op);
-                ws = wk > ws ? wk : ws;
             }
-            void *wsp = ws ? aligned_alloc(64, (ws + 63) / 64 * 64) : NULL;
-            for (int k = 0; k < PW_COPIES; k++) {
-                ring.ops[k].ws = wsp;
-            }
-            r[pw][0] = fl / time_op(&ring.ops[0], 1) * 1e-9;
-            ring.ops[0].ws = wsp; /* time_op ran it on a workspace of its own */
-            for (int t = 1; t <= 2; t++) {
-                for (int k = 0; k < PW_COPIES; k++) {
-                    ring.ops[k].pool = t > 1 ? g_pool2 : NULL;
-                }
-                ring.n = PW_COPIES;
-                r[pw][t] = fl / time_it(pw_ring_fn, &ring) * 1e-9;
-            }
-            for (int k = 0; k < PW_COPIES; k++) {
-                oa_kop_destroy(ring.ops[k].op);
-            }
-            free(wsp);
+            pw_ring_time(&ring, fl, r[pw]);
         }
         unsetenv("OPENACL_MATMUL_PW");
         printf("| %s | %lld x %lld x %lld | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f |\n", shapes[i].name, (long long)M,
