@@ -8,9 +8,10 @@
  * oa_kernels_slices() row slices (one primitive each); run executes
  * (batch item, slice) tasks on the pool. Post-ops oneDNN can't express (and
  * GEMM alpha/beta) are applied by our loops on the slice.
- * Streamed path (AVX-512): a constant b too large to stay in cache from one
- * run to the next (BERT's Linear layers) runs as a streamed-filter product
- * (pw_product.h) that prefetches the next columns' weights while it computes.
+ * Streamed path (AVX-512): a constant b (BERT's Linear layers, whose weights
+ * do not stay in cache from one run to the next) runs as a streamed-filter
+ * product (pw_product.h) that prefetches the next columns' weights while it
+ * computes.
  * Reference path: plain triple loop (kept for tests and as fallback).
  */
 #include "kernels/onednn.h"
@@ -424,8 +425,8 @@ static oa_status mm_setup_dnnl(mm_state *s, const oa_kop *op, bool b_const)
 /*
  * The streamed path: a constant b whose columns come in groups of 64, each prefetched while the
  * previous group computes (bench/KERNELS.md "MatMuls with the weights in memory"). One a matrix of
- * MM_PW_MIN_ROWS..MM_PW_MAX_ROWS rows (fewer: the GEMV-like paths; more: each b group is reused
- * enough for oneDNN's blocking), N in whole 16-column blocks, plain alpha and beta, no per-row bias,
+ * MM_PW_MIN_ROWS..MM_PW_MAX_ROWS rows (fewer take the GEMV-like paths; more were not measured: the
+ * rule covers BERT-like's 128), N in whole 16-column blocks, plain alpha and beta, no per-row bias,
  * fp32, and pieces enough for every slice.
  */
 #define MM_PW_MIN_ROWS 16
