@@ -1310,11 +1310,11 @@ static oa_status conv_run(const oa_kop *op, const void *const *in, void *const *
     return OA_OK;
 }
 
-/* Every path packs or copies the filter and the (folded) bias at setup; run reads x and residuals. */
+/* Every path packs or copies the filter, the bias and a BatchNorm folded into them at setup; run reads x and the
+ * residuals, which follow those inputs. */
 static bool conv_reads_at_run(const oa_kop *op, int i)
 {
-    (void)op;
-    return i != 1 && i != 2;
+    return i == 0 || i >= 3 + (op->params.conv.fold_bn ? 4 : 0);
 }
 
 const oa_kfamily oa_kfam_conv2d = {
