@@ -36,6 +36,7 @@ oa_status oa_kpw_prod_init(oa_kpw_prod *p, int64_t nblk, int64_t R, int64_t P)
     p->P = P;
     p->len = chunk_len(R);
     p->n = 1;
+    p->pr_len = P;
     p->w = aligned_alloc(64, sizeof(float) * (size_t)(nblk * 16 * R));
     p->zeros = calloc((size_t)(nblk * 16), sizeof(float));
     p->off = malloc(sizeof(int32_t) * (size_t)P);
@@ -69,19 +70,27 @@ typedef struct prod_ctx {
     float *y;
     oa_kpw_group_fn done;
     void *done_ctx;
-    size_t units, parts; /* (image, group) units in `parts` contiguous ranges */
+    size_t units, parts; /* (image, pixel range, group) units in `parts` contiguous ranges */
     atomic_size_t next;  /* the next range to take */
 } prod_ctx;
 
-/* Units [b, e) (index = image * groups + group), each group chunk by chunk. */
+static int64_t ranges_of(const oa_kpw_prod *p)
+{
+    return (p->P + p->pr_len - 1) / p->pr_len;
+}
+
+/* Units [b, e) (index = (image * ranges + range) * groups + group), each group chunk by chunk over the range's
+ * pixels. The next piece, whose filter each piece prefetches, is the group's next chunk or the next unit's
+ * first (the next group, or the first one again for the next range). */
 static void run_units(const prod_ctx *c, size_t b, size_t e)
 {
     const oa_kpw_prod *p = c->p;
-    const int64_t ngrp = groups_of(p->nblk), R = p->R, len = p->len, P = p->P;
-    const int64_t ntiles = (P + OA_KPW_MAX_NP - 1) / OA_KPW_MAX_NP; /* of even widths: 49 = 4 x 6 + 5 x 5 */
+    const int64_t ngrp = groups_of(p->nblk), R = p->R, len = p->len, nr = ranges_of(p);
     oa_kpw_tile t = {.xoff = p->xoff, .ycs = p->ycs, .ys = p->ys};
     for (size_t idx = b; idx < e; idx++) {
-        const int64_t n = (int64_t)idx / ngrp, k = (int64_t)idx % ngrp, b0 = k * OA_KPW_MAX_OB;
+        const int64_t k = (int64_t)idx % ngrp, pr = (int64_t)idx / ngrp % nr, n = (int64_t)idx / ngrp / nr;
+        const int64_t b0 = k * OA_KPW_MAX_OB, lo = pr * p->pr_len, hi = lo + p->pr_len < p->P ? lo + p->pr_len : p->P;
+        const int64_t ntiles = (hi - lo + OA_KPW_MAX_NP - 1) / OA_KPW_MAX_NP; /* even widths: 49 = 4 x 6 + 5 x 5 */
         t.ob = (int)(p->nblk - b0 < OA_KPW_MAX_OB ? p->nblk - b0 : OA_KPW_MAX_OB);
         t.x = c->x + n * p->x_img;
         t.w = p->w + b0 * 16 * R;
@@ -91,21 +100,20 @@ static void run_units(const prod_ctx *c, size_t b, size_t e)
         const float *bias = (c->bias != NULL ? c->bias : p->zeros) + b0 * 16;
         for (t.r0 = 0; t.r0 < R; t.r0 += len) {
             t.r1 = t.r0 + len < R ? t.r0 + len : R;
-            /* the next piece: this group's next chunk, or the next group's first (one line per step) */
-            const float *nw = NULL;
+            const float *nw = NULL; /* one line of the next piece per step */
             int64_t nlines = 0;
             if (t.r1 < R) {
                 nw = t.w + t.r1 * t.ob * 16;
                 nlines = ((t.r1 + len < R ? t.r1 + len : R) - t.r1) * t.ob;
-            } else if (k + 1 < ngrp) {
-                const int64_t nb0 = b0 + OA_KPW_MAX_OB;
+            } else if (idx + 1 < c->units && ngrp > 1) {
+                const int64_t nb0 = (k + 1) % ngrp * OA_KPW_MAX_OB;
                 nw = p->w + nb0 * 16 * R;
                 nlines = (len < R ? len : R) * (p->nblk - nb0 < OA_KPW_MAX_OB ? p->nblk - nb0 : OA_KPW_MAX_OB);
             }
             const int64_t steps = t.r1 - t.r0;
             int64_t tile = 0;
-            for (int64_t p0 = 0; p0 < P; p0 += t.np, tile++) {
-                t.np = (int)(P / ntiles + (tile < P % ntiles ? 1 : 0));
+            for (int64_t p0 = lo; p0 < hi; p0 += t.np, tile++) {
+                t.np = (int)((hi - lo) / ntiles + (tile < (hi - lo) % ntiles ? 1 : 0));
                 t.off = p->off + p0;
                 const void *pf = tile * steps < nlines ? (const char *)nw + tile * steps * 64 : NULL;
                 p->tile(&t, t.r0 == 0 ? bias : NULL, t.r0 == 0 && res != NULL ? res + p0 * p->ys : NULL,
@@ -113,7 +121,7 @@ static void run_units(const prod_ctx *c, size_t b, size_t e)
             }
         }
         if (c->done != NULL) {
-            c->done(c->done_ctx, n, b0, t.ob);
+            c->done(c->done_ctx, n, b0, t.ob, lo, hi);
         }
     }
 }
@@ -133,7 +141,7 @@ void oa_kpw_prod_run(const oa_kpw_prod *p, const float *x, float *y, const float
                      oa_kpw_group_fn done, void *ctx, oa_threadpool *pool)
 {
     prod_ctx c = {.p = p, .x = x, .bias = bias, .res = res, .y = y, .done = done, .done_ctx = ctx};
-    c.units = (size_t)(p->n * groups_of(p->nblk));
+    c.units = (size_t)(p->n * ranges_of(p) * groups_of(p->nblk));
     c.parts = oa_threadpool_size(pool) < c.units ? oa_threadpool_size(pool) : c.units;
     atomic_init(&c.next, 0);
     if (c.parts > 0) {

@@ -7,10 +7,11 @@
  *
  * Outputs come in blocks of 16 (output channels, columns), grouped by up to
  * OA_KPW_MAX_OB blocks; the reduction in chunks whose filter stays in the L2
- * cache while the chunk runs over all pixels (rows), up to OA_KPW_MAX_NP at a
- * time. A piece is one group's chunk: its filter comes from memory once,
- * prefetched during the piece before. Each thread runs a contiguous range of
- * groups, so that its prefetches are for its own next piece.
+ * cache while the chunk runs over the pixels (rows), up to OA_KPW_MAX_NP at a
+ * time; on larger planes, over one range of pixels at a time. A piece is one
+ * group's chunk (over a range): its filter comes from memory once, prefetched
+ * during the piece before. Each thread runs a contiguous range of units, so
+ * that its prefetches are for its own next piece.
  */
 #ifndef OA_KERNELS_PW_PRODUCT_H
 #define OA_KERNELS_PW_PRODUCT_H
@@ -23,6 +24,7 @@ typedef struct oa_kpw_prod {
     int64_t R;            /* reduction steps */
     int64_t P;            /* pixels (rows) of an image */
     int64_t len;          /* steps per chunk */
+    int64_t pr_len;       /* pixels (rows) per range: a group's chunk runs over one range at a time (P: one) */
     int64_t n;            /* images */
     float *w;             /* packed filter: oa_kpw_prod_w */
     float *zeros;         /* nblk * 16 zeros: the start when there is no bias */
@@ -44,8 +46,9 @@ void oa_kpw_prod_free(oa_kpw_prod *p);
  * goes to [r * *ob * 16 + o]; *b0 is the group's first block. */
 float *oa_kpw_prod_group(const oa_kpw_prod *p, int64_t b, int64_t *b0, int64_t *ob);
 
-/* Called after the last chunk of a group: blocks [b0, b0 + ob) of image n are final but for the post-ops. */
-typedef void (*oa_kpw_group_fn)(void *ctx, int64_t n, int64_t b0, int ob);
+/* Called after the last chunk of a group over a range: blocks [b0, b0 + ob) of image n at pixels (rows)
+ * [lo, hi) are final but for the post-ops. */
+typedef void (*oa_kpw_group_fn)(void *ctx, int64_t n, int64_t b0, int ob, int64_t lo, int64_t hi);
 
 /*
  * y = start + the product, for every image: start is bias (nblk * 16 values; NULL: zeros) plus, when

@@ -478,9 +478,10 @@ static void test_conv_stem(void **state)
  * chunks (the second adds to what the first stored), batches, two threads (groups split),
  * folded BN, a first residual add (done in the tile of the first chunk: it may alias y, also
  * with a second chunk), an add after an activation, a non-ReLU activation. The path needs 8
- * pieces (group x chunk) per slice (two slices here: 1024 channels and up). A plane over the
- * bound, a padded 1x1, few groups and 8 input channels stay on oneDNN; OPENACL_CONV_PW=0 takes
- * oneDNN.
+ * pieces (group x chunk) per slice (two slices here: 1024 channels and up). Stride-2 3x3s on larger
+ * planes run in pixel ranges (from 64 input channels, output channels in groups of 64). A 1x1 plane
+ * over the bound, a padded 1x1, few groups, 8 input channels and the larger-plane cases off those
+ * bounds stay on oneDNN; OPENACL_CONV_PW=0 takes oneDNN.
  */
 static void test_conv_pointwise(void **state)
 {
@@ -521,8 +522,21 @@ static void test_conv_pointwise(void **state)
     g_res_in_y = true; /* the first add's operand is y itself */
     run_path_on_off("OPENACL_CONV_PW", "pw", has, shapes, 3, &pcs[1], 1, 1, 980);
     g_res_in_y = false;
+    /* stride-2 3x3s on larger planes, in pixel ranges: 100 pixels in ranges of 60 and 40; odd planes with
+     * pads 0/1 and a batch; the residual in y and an add after the activation over a range's part of each block */
+    static const conv_case ranges[] = {
+        {1, 64, 20, 20, 128, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0},
+        {2, 64, 17, 23, 64, 3, 3, 2, 2, 0, 1, 0, 1, 1, 1, 1, false, false, 0, 0},
+    };
+    const bool has_ranges = oa_kpw_for(oa_kisa_tier_used()) != NULL && oa_kernels_block() == 16;
+    run_path_on_off("OPENACL_CONV_PW", "pw3x3", has_ranges, ranges, 2, pcs, 4, 1, 1000);
+    g_res_in_y = true;
+    run_path_on_off("OPENACL_CONV_PW", "pw3x3", has_ranges, ranges, 2, &pcs[1], 1, 1, 1020);
+    g_res_in_y = false;
     static const conv_case other[] = {
         {1, 16, 9, 8, 1024, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0}, /* 72 pixels: over the bound */
+        {1, 32, 20, 20, 128, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0}, /* larger plane, 32 channels in */
+        {1, 64, 20, 20, 96, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0},  /* larger plane, 96 out */
         {1, 16, 5, 5, 1024, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0}, /* padded 1x1 */
         {1, 16, 7, 7, 128, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},  /* 2 groups */
         {1, 8, 7, 7, 1024, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},  /* 8 input channels */
