@@ -86,7 +86,6 @@ typedef struct conv_state {
     oa_kgemv_fn gemv; /* 1x1 conv on a 1x1 map (squeeze-excitation): our GEMV on wref (gemv_run) */
     /* 1x1 / 3x3 conv on a small plane (conv_pw.c): a streamed-filter product */
     oa_kpw_prod *pw;
-    bool pwpad; /* x is read through a zero-padded copy (workspace) */
     oa_kcgemv *gv;    /* few output positions: multi-column GEMV (conv_gemv.h) */
 } conv_state;
 

@@ -57,6 +57,13 @@ bool oa_conv_pw_eligible(const conv_state *s)
     return (pw || k3) && oa_kpw_prod_pieces(g->oc / 16, steps) >= PW_MIN_PIECES_PER_SLICE * (int64_t)oa_kernels_slices();
 }
 
+/* Whether the tile reads a copy of x in the workspace: zero-padded when the conv pads, converted for bf16. */
+static bool copies_x(const conv_state *s)
+{
+    const geom *g = &s->g;
+    return s->bf16 || g->pt != 0 || g->pb != 0 || g->pl != 0 || g->pr != 0;
+}
+
 /* bf16 (docs/precision.md): the filter in bf16 pairs of input channels, the first in the low half */
 static oa_status pack_bf16(oa_kpw_prod *p, const geom *g, const float *wf)
 {
@@ -138,9 +145,7 @@ oa_status oa_conv_pw_setup(oa_kop *op, conv_state *s, const float *wf)
     p->ys = 16;
     p->x_img = g->ic * ihp * iwp / e;
     p->y_img = g->oc * P;
-    s->pwpad = ihp != g->ih || iwp != g->iw;
-    /* the zero-padded copy of x (bf16: always, converted) */
-    op->ws_size = s->pwpad || s->bf16 ? (size_t)(g->n * g->ic * ihp * iwp) * (s->bf16 ? 2 : 4) : 0;
+    op->ws_size = copies_x(s) ? (size_t)(g->n * g->ic * ihp * iwp) * (s->bf16 ? 2 : 4) : 0;
     op->impl = g->kh == 1 ? (s->bf16 ? "pw-bf16" : "pw-avx512") : (s->bf16 ? "pw3x3-bf16" : "pw3x3-avx512");
     return OA_OK;
 }
@@ -201,14 +206,14 @@ oa_status oa_conv_pw_run(const conv_state *s, const void *const *in, void *y, vo
 {
     const geom *g = &s->g;
     pw_ctx c = {s, in, ws, y};
-    if (s->pwpad || s->bf16) {
+    if (copies_x(s)) {
         const int64_t plane = (g->ih + g->pt + g->pb) * (g->iw + g->pl + g->pr) * 16;
         oa_threadpool_parallel_for(pool, (size_t)(g->n * g->ic / 16), (size_t)(OA_KGRAIN_ELEMS / (plane + 1) + 1),
                                    pad_task, &c);
     }
     const bool first_add = s->post.n > 0 && s->post.ops[0].kind == OA_KPOST_ADD;
     const bool more = s->post.n > (first_add ? 1 : 0);
-    oa_kpw_prod_run(s->pw, s->pwpad || s->bf16 ? c.xp : in[0], y, s->bias, first_add ? in[s->add_in[0]] : NULL,
+    oa_kpw_prod_run(s->pw, copies_x(s) ? c.xp : in[0], y, s->bias, first_add ? in[s->add_in[0]] : NULL,
                     more ? group_done : NULL, &c, pool);
     return OA_OK;
 }

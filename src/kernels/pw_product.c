@@ -57,10 +57,16 @@ void oa_kpw_prod_free(oa_kpw_prod *p)
     memset(p, 0, sizeof(*p));
 }
 
+/* Output blocks of the group starting at block b0 (the last group may have fewer). */
+static int64_t blocks_from(const oa_kpw_prod *p, int64_t b0)
+{
+    return p->nblk - b0 < OA_KPW_MAX_OB ? p->nblk - b0 : OA_KPW_MAX_OB;
+}
+
 float *oa_kpw_prod_group(const oa_kpw_prod *p, int64_t b, int64_t *b0, int64_t *ob)
 {
     *b0 = b / OA_KPW_MAX_OB * OA_KPW_MAX_OB;
-    *ob = p->nblk - *b0 < OA_KPW_MAX_OB ? p->nblk - *b0 : OA_KPW_MAX_OB;
+    *ob = blocks_from(p, *b0);
     return p->w + *b0 * 16 * p->R;
 }
 
@@ -91,7 +97,7 @@ static void run_units(const prod_ctx *c, size_t b, size_t e)
         const int64_t k = (int64_t)idx % ngrp, pr = (int64_t)idx / ngrp % nr, n = (int64_t)idx / ngrp / nr;
         const int64_t b0 = k * OA_KPW_MAX_OB, lo = pr * p->pr_len, hi = lo + p->pr_len < p->P ? lo + p->pr_len : p->P;
         const int64_t ntiles = (hi - lo + OA_KPW_MAX_NP - 1) / OA_KPW_MAX_NP; /* even widths: 49 = 4 x 6 + 5 x 5 */
-        t.ob = (int)(p->nblk - b0 < OA_KPW_MAX_OB ? p->nblk - b0 : OA_KPW_MAX_OB);
+        t.ob = (int)blocks_from(p, b0);
         t.x = c->x + n * p->x_img;
         t.w = p->w + b0 * 16 * R;
         const int64_t yoff = n * p->y_img + b0 * p->ycs;
@@ -108,7 +114,7 @@ static void run_units(const prod_ctx *c, size_t b, size_t e)
             } else if (idx + 1 < c->units && ngrp > 1) {
                 const int64_t nb0 = (k + 1) % ngrp * OA_KPW_MAX_OB;
                 nw = p->w + nb0 * 16 * R;
-                nlines = (len < R ? len : R) * (p->nblk - nb0 < OA_KPW_MAX_OB ? p->nblk - nb0 : OA_KPW_MAX_OB);
+                nlines = (len < R ? len : R) * blocks_from(p, nb0);
             }
             const int64_t steps = t.r1 - t.r0;
             int64_t tile = 0;

@@ -122,6 +122,18 @@ static bool in_place(void *ctx, const void *p, size_t n)
     return true;
 }
 
+/* Whether bytes [p, p + n) overlap a constant registered to be read in place at run (at_run). */
+static bool read_at_run(const load_ctx *lc, const void *p, size_t n)
+{
+    const char *c = p;
+    for (size_t k = 0; k < lc->n_at_run; k++) {
+        if (lc->at_run[k].p < c + n && c < lc->at_run[k].p + lc->at_run[k].len) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /*
  * The kernel just created has packed its constants: the whole pages of
  * those not read in place leave the process (they stay in the page cache;
@@ -135,10 +147,7 @@ static void kernel_created(void *ctx)
     const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
     for (size_t i = 0; i < lc->n_pending; i++) {
         const oa_page_range *r = &lc->pending[i];
-        bool kept = false;
-        for (size_t k = 0; k < lc->n_at_run && !kept; k++) {
-            kept = lc->at_run[k].p < r->p + r->len && r->p < lc->at_run[k].p + lc->at_run[k].len;
-        }
+        const bool kept = read_at_run(lc, r->p, r->len);
         const uintptr_t lo = ((uintptr_t)r->p + page - 1) & ~(page - 1);
         const uintptr_t hi = ((uintptr_t)r->p + r->len) & ~(page - 1); /* neighbours' pages stay */
         if (!kept && hi > lo) {
@@ -216,10 +225,8 @@ static const void *run_const(void *ctx, const void *p, size_t n)
     if (n > V1_RUN_CONST_COPY_MAX || !in_image(lc, p, n)) {
         return p;
     }
-    for (size_t k = 0; k < lc->n_at_run; k++) {
-        if (lc->at_run[k].p < (const char *)p + n && (const char *)p < lc->at_run[k].p + lc->at_run[k].len) {
-            return p;
-        }
+    if (read_at_run(lc, p, n)) {
+        return p;
     }
     void *m = own(lc, n);
     if (m == NULL) {
