@@ -723,6 +723,8 @@ static void conv_release(oa_kop *op)
     free(s->dcw);
     free(s->stw);
     free(s->stb);
+    free(s->dww);
+    free(s->dwb);
     if (s->pw != NULL) {
         oa_kpw_prod_free(s->pw);
         free(s->pw);
@@ -822,6 +824,11 @@ static oa_status conv_setup(oa_kop *op)
     int wm = s->bf16 ? 0 : oa_conv_wino_tile(&s->g); /* bf16: oneDNN's direct bf16 kernels instead */
     if (wm == 0 && oa_conv_stem_eligible(s)) { /* (Winograd takes ic >= 16 unless forced) */
         st = oa_conv_stem_setup(op, s, wf);
+        free(wown);
+        return st;
+    }
+    if (oa_conv_dw_eligible(s)) {
+        st = oa_conv_dw_setup(op, s, wf);
         free(wown);
         return st;
     }
@@ -1234,6 +1241,9 @@ static oa_status conv_run(const oa_kop *op, const void *const *in, void *const *
     }
     if (s->stem != NULL) {
         return oa_conv_stem_run(s, in[0], out[0], pool);
+    }
+    if (s->dw != NULL) {
+        return oa_conv_dw_run(s, in[0], out[0], pool);
     }
     if (s->pw != NULL) {
         return oa_conv_pw_run(s, in, out[0], ws, pool);

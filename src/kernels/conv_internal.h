@@ -83,6 +83,10 @@ typedef struct conv_state {
     /* stem conv (conv_stem.c): the tier's kernel on taps [block][ic][kh][kw][blk] and a padded bias */
     oa_kstem_fn stem;
     float *stw, *stb;
+    /* depthwise conv (conv_dw.c): the tier's row kernel on taps [block][kh][kw][blk] and a padded bias */
+    oa_kdw_fn dw;
+    float *dww, *dwb;
+    oa_kacts dw_acts; /* the activations the kernel applies (post_from: the first one it does not) */
     oa_kgemv_fn gemv; /* 1x1 conv on a 1x1 map (squeeze-excitation): our GEMV on wref (gemv_run) */
     /* 1x1 / 3x3 conv on a small plane (conv_pw.c): a streamed-filter product */
     oa_kpw_prod *pw;
@@ -102,6 +106,11 @@ void oa_conv_to_blocked_task(void *vctx, size_t tid, size_t b, size_t e); /* one
 bool oa_conv_stem_eligible(const conv_state *s);
 oa_status oa_conv_stem_setup(oa_kop *op, conv_state *s, const float *wf);
 oa_status oa_conv_stem_run(const conv_state *s, const void *x, void *y, oa_threadpool *pool);
+
+/* Depthwise convs (conv_dw.c): NCHWc x into NCHWc y, one filter per channel. */
+bool oa_conv_dw_eligible(const conv_state *s);
+oa_status oa_conv_dw_setup(oa_kop *op, conv_state *s, const float *wf);
+oa_status oa_conv_dw_run(const conv_state *s, const void *x, void *y, oa_threadpool *pool);
 
 /* 1x1 and 3x3 convs on small planes (conv_pw.c): NCHWc16 x into NCHWc16 y. */
 bool oa_conv_pw_eligible(const conv_state *s);

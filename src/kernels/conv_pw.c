@@ -37,24 +37,56 @@
 #define PW_RANGES_MIN_IC 64
 #define PW_RANGE_MAX 300
 #define PW_RANGE_MIN 60
+/* 1x1s whose whole filter is this small, and x and y together too, run on the tile on any plane
+ * (MobileNet-style nets: cls's 23 have 1-26 KiB of filter and 30-300 KiB of x and y): no filter to
+ * stream, but no oneDNN primitive per conv either. On larger planes, where x and y come from and go to
+ * memory, oneDNN's kernel ran up to twice as fast (det's 16 -> 32 at 320x320: 0.65 against 1.28 ms).
+ * Pixel ranges keep a range's input near PW_SMALL_RANGE_BYTES, in cache from one group to the next. */
+#define PW_SMALL_FILTER_BYTES ((int64_t)32 << 10)
+#define PW_SMALL_XY_BYTES ((int64_t)512 << 10)
+#define PW_SMALL_RANGE_BYTES ((int64_t)48 << 10)
+
+/* Input channels x holds per image: whole blocks (the padding channels are zeros). */
+static int64_t ic_blocked(const geom *g)
+{
+    return (g->ic + 15) / 16 * 16;
+}
+
+/* Input channels the steps run over: bf16 steps take channel pairs (an odd count gets a zero partner). */
+static int64_t ic_steps(const conv_state *s)
+{
+    return s->bf16 ? (s->g.ic + 1) / 2 * 2 : s->g.ic;
+}
+
+/* A 1x1 small enough for any plane (PW_SMALL_FILTER_BYTES, PW_SMALL_XY_BYTES). */
+static bool small_1x1(const geom *g)
+{
+    const int64_t ocp = (g->oc + 15) / 16 * 16, xy = g->n * (ic_blocked(g) * g->ih * g->iw + ocp * g->oh * g->ow);
+    return g->kh == 1 && g->kw == 1 && g->pt == 0 && g->pb == 0 && g->pl == 0 && g->pr == 0 &&
+           ocp * g->ic * (int64_t)sizeof(float) <= PW_SMALL_FILTER_BYTES &&
+           xy * (int64_t)sizeof(float) <= PW_SMALL_XY_BYTES;
+}
 
 bool oa_conv_pw_eligible(const conv_state *s)
 {
     const geom *g = &s->g;
     if (oa_kpw_for(oa_kisa_tier_used()) == NULL || oa_kernels_block() != 16 || !g->blocked || g->xpl || g->iblk ||
-        g->transpose || g->g != 1 || (s->bf16 && oa_kpw_bf16_for() == NULL) || g->ic % 16 != 0 || g->oc % 16 != 0 ||
-        g->oh * g->ow <= 0 ||
+        g->transpose || g->g != 1 || (s->bf16 && oa_kpw_bf16_for() == NULL) || g->oh * g->ow <= 0 ||
         g->sh != g->sw || (g->sh != 1 && g->sh != 2) || g->dh != 1 || g->dw != 1 ||
         oa_env_long("OPENACL_CONV_PW", 1) == 0) {
         return false;
     }
     const bool pw = g->kh == 1 && g->kw == 1 && g->pt == 0 && g->pb == 0 && g->pl == 0 && g->pr == 0;
     const bool k3 = g->kh == 3 && g->kw == 3 && g->pt <= 1 && g->pb <= 1 && g->pl <= 1 && g->pr <= 1;
-    if (g->oh * g->ow > PW_MAX_PIXELS) { /* larger planes: stride-2 3x3s in pixel ranges (oa_conv_pw_setup) */
-        return k3 && g->sh == 2 && g->oc % (16 * OA_KPW_MAX_OB) == 0 && g->ic >= PW_RANGES_MIN_IC;
+    if (small_1x1(g) && !s->bf16) {
+        return true;
     }
-    const int64_t steps = g->kh * g->kw * g->ic / (s->bf16 ? 2 : 1);
-    return (pw || k3) && oa_kpw_prod_pieces(g->oc / 16, steps) >= PW_MIN_PIECES_PER_SLICE * (int64_t)oa_kernels_slices();
+    if (g->oh * g->ow > PW_MAX_PIXELS) { /* larger planes: stride-2 3x3s in pixel ranges (oa_conv_pw_setup) */
+        return k3 && g->sh == 2 && g->oc % (16 * OA_KPW_MAX_OB) == 0 && g->ic % 16 == 0 &&
+               g->ic >= PW_RANGES_MIN_IC;
+    }
+    const int64_t steps = g->kh * g->kw * ic_steps(s) / (s->bf16 ? 2 : 1);
+    return (pw || k3) && oa_kpw_prod_pieces((g->oc + 15) / 16, steps) >= PW_MIN_PIECES_PER_SLICE * (int64_t)oa_kernels_slices();
 }
 
 /* Whether the tile reads a copy of x in the workspace: zero-padded when the conv pads, converted for bf16. */
@@ -67,20 +99,21 @@ static bool copies_x(const conv_state *s)
 /* bf16 (docs/precision.md): the filter in bf16 pairs of input channels, the first in the low half */
 static oa_status pack_bf16(oa_kpw_prod *p, const geom *g, const float *wf)
 {
-    const int64_t kk = g->kh * g->kw, n = g->oc * g->ic * kk;
+    const int64_t kk = g->kh * g->kw, n = g->oc * g->ic * kk, icp = (g->ic + 1) / 2 * 2; /* ic_steps of a bf16 conv */
     uint16_t *h = malloc(sizeof(uint16_t) * (size_t)n);
     if (h == NULL) {
         return OA_FAIL(OA_E_NOMEM, "bf16 conv filter (%lld values)", (long long)n);
     }
     oa_kbf16_from_f32(wf, h, (size_t)n);
-    for (int64_t b = 0; b < g->oc / 16; b += OA_KPW_MAX_OB) {
+    for (int64_t b = 0; b < p->nblk; b += OA_KPW_MAX_OB) {
         int64_t b0, ob;
         uint16_t *wg = (uint16_t *)(void *)oa_kpw_prod_group(p, b, &b0, &ob);
-        for (int64_t o = 0; o < ob * 16; o++) {
+        memset(wg, 0, sizeof(float) * (size_t)(ob * 16 * p->R)); /* padding channels: zeros */
+        for (int64_t o = 0; o < ob * 16 && b0 * 16 + o < g->oc; o++) {
             const uint16_t *src = h + (b0 * 16 + o) * g->ic * kk;
             for (int64_t c = 0; c < g->ic; c++) {
                 for (int64_t t = 0; t < kk; t++) {
-                    wg[(((t * g->ic + c) / 2 * ob) * 16 + o) * 2 + c % 2] = src[c * kk + t];
+                    wg[(((t * icp + c) / 2 * ob) * 16 + o) * 2 + c % 2] = src[c * kk + t];
                 }
             }
         }
@@ -99,9 +132,16 @@ oa_status oa_conv_pw_setup(oa_kop *op, conv_state *s, const float *wf)
         return OA_FAIL(OA_E_NOMEM, "small-plane conv");
     }
     oa_kpw_prod *p = s->pw;
-    oa_status st = oa_kpw_prod_init(p, g->oc / 16, kk * g->ic / e, P);
+    const int64_t icp = ic_steps(s), icb = ic_blocked(g), ocb = (g->oc + 15) / 16;
+    oa_status st = oa_kpw_prod_init(p, ocb, kk * icp / e, P);
     if (st != OA_OK) {
         return st;
+    }
+    if (g->oc % 16 != 0) { /* the tile reads whole blocks of bias */
+        if ((s->wbias = calloc((size_t)(ocb * 16), sizeof(float))) == NULL) {
+            return OA_FAIL(OA_E_NOMEM, "small-plane conv bias");
+        }
+        memcpy(s->wbias, s->bias, sizeof(float) * (size_t)g->oc);
     }
     if (s->bf16) {
         p->tile = oa_kpw_bf16_for();
@@ -111,14 +151,17 @@ oa_status oa_conv_pw_setup(oa_kop *op, conv_state *s, const float *wf)
     } else {
         /* wf [oc][ic][kh][kw]; step r = tap * ic + c. The filter is read in order; a group's packed lines
          * (up to 4.6 MiB at 512 channels) are written 4 bytes at a time, one output after the other. */
-        for (int64_t b = 0; b < g->oc / 16; b += OA_KPW_MAX_OB) {
+        for (int64_t b = 0; b < p->nblk; b += OA_KPW_MAX_OB) {
             int64_t b0, ob;
             float *wg = oa_kpw_prod_group(p, b, &b0, &ob);
-            for (int64_t o = 0; o < ob * 16; o++) {
+            if (g->oc % 16 != 0) { /* padding channels: zeros */
+                memset(wg, 0, sizeof(float) * (size_t)(ob * 16 * p->R));
+            }
+            for (int64_t o = 0; o < ob * 16 && b0 * 16 + o < g->oc; o++) {
                 const float *src = wf + (b0 * 16 + o) * g->ic * kk;
                 for (int64_t c = 0; c < g->ic; c++) {
                     for (int64_t t = 0; t < kk; t++) {
-                        wg[((t * g->ic + c) * ob) * 16 + o] = src[c * kk + t];
+                        wg[((t * icp + c) * ob) * 16 + o] = src[c * kk + t];
                     }
                 }
             }
@@ -128,13 +171,17 @@ oa_status oa_conv_pw_setup(oa_kop *op, conv_state *s, const float *wf)
         p->off[q] = (int32_t)(((q / g->ow) * g->sh * iwp + (q % g->ow) * g->sw) * 16 / e);
     }
     for (int64_t t = 0; t < kk; t++) { /* step (tap, channel or channel pair): its place in the (padded) input */
-        for (int64_t c = 0; c < g->ic; c += e) {
-            p->xoff[(t * g->ic + c) / e] =
+        for (int64_t c = 0; c < icp; c += e) {
+            p->xoff[(t * icp + c) / e] =
                 (int32_t)(((c / 16) * ihp * iwp * 16 + ((t / g->kw) * iwp + t % g->kw) * 16 + c % 16) / e);
         }
     }
     p->n = g->n;
-    if (P > PW_MAX_PIXELS) { /* pixel ranges: pieces enough for every slice, each range's input in cache */
+    if (P > PW_MAX_PIXELS && small_1x1(g)) { /* pixel ranges whose input stays in cache across the groups */
+        const int64_t pr = (PW_SMALL_RANGE_BYTES / (icb * (int64_t)sizeof(float)) + OA_KPW_MAX_NP - 1) /
+                           OA_KPW_MAX_NP * OA_KPW_MAX_NP;
+        p->pr_len = pr < P ? pr : P;
+    } else if (P > PW_MAX_PIXELS) { /* pixel ranges: pieces enough for every slice, each range's input in cache */
         const int64_t pieces = oa_kpw_prod_pieces(p->nblk, p->R), want = PW_MIN_PIECES_PER_SLICE * oa_kernels_slices();
         const int64_t nr = (want + pieces - 1) / pieces;
         int64_t pr = ((P + nr - 1) / nr + OA_KPW_MAX_NP - 1) / OA_KPW_MAX_NP * OA_KPW_MAX_NP;
@@ -143,9 +190,15 @@ oa_status oa_conv_pw_setup(oa_kop *op, conv_state *s, const float *wf)
     }
     p->ycs = P * 16;
     p->ys = 16;
-    p->x_img = g->ic * ihp * iwp / e;
-    p->y_img = g->oc * P;
-    op->ws_size = copies_x(s) ? (size_t)(g->n * g->ic * ihp * iwp) * (s->bf16 ? 2 : 4) : 0;
+    p->x_img = icb * ihp * iwp / e;
+    p->y_img = ocb * 16 * P;
+    op->ws_size = copies_x(s) ? (size_t)(g->n * icb * ihp * iwp) * (s->bf16 ? 2 : 4) : 0;
+    p->last = (int)(g->oc - (ocb - 1) * 16);
+    p->zero_pad = true;
+    /* the post-ops after a first residual add: in the tile's registers when they are simple activations,
+     * else on each group's output (group_done) */
+    const int from = s->post.n > 0 && s->post.ops[0].kind == OA_KPOST_ADD ? 1 : 0;
+    s->post_from = oa_kacts_from_post(&s->post, from, &p->acts) ? s->post.n : from;
     op->impl = g->kh == 1 ? (s->bf16 ? "pw-bf16" : "pw-avx512") : (s->bf16 ? "pw3x3-bf16" : "pw3x3-avx512");
     return OA_OK;
 }
@@ -187,17 +240,24 @@ static void group_done(void *vctx, int64_t n, int64_t b0, int ob, int64_t lo, in
 {
     const pw_ctx *c = vctx;
     const conv_state *s = c->s;
-    const bool whole = lo == 0 && hi == s->pw->P, first_add = s->post.n > 0 && s->post.ops[0].kind == OA_KPOST_ADD;
+    const bool whole = lo == 0 && hi == s->pw->P;
     for (int o = 0; o < (whole ? 1 : ob); o++) {
         const int64_t off = n * s->pw->y_img + (b0 + o) * s->pw->ycs + lo * 16;
         const size_t len = whole ? (size_t)(ob * s->pw->ycs) : (size_t)((hi - lo) * 16);
-        for (int i = first_add ? 1 : 0; i < s->post.n; i++) {
+        for (int i = s->post_from; i < s->post.n; i++) {
             const oa_kpost *po = &s->post.ops[i];
             if (po->kind == OA_KPOST_ADD) {
                 oa_kadd_inplace(c->y + off, (const float *)c->in[s->add_in[i]] + off, len);
             } else {
                 oa_kact_apply(po->act, po->alpha, po->beta, c->y + off, len);
             }
+        }
+    }
+    const int valid = (int)(s->g.oc - (b0 + ob - 1) * 16);
+    if (valid < 16) { /* the last block's padding channels stay zero whatever the activations make of 0 */
+        float *last = c->y + n * s->pw->y_img + (b0 + ob - 1) * s->pw->ycs;
+        for (int64_t q = lo; q < hi; q++) {
+            memset(last + q * 16 + valid, 0, sizeof(float) * (size_t)(16 - valid));
         }
     }
 }
@@ -208,12 +268,13 @@ oa_status oa_conv_pw_run(const conv_state *s, const void *const *in, void *y, vo
     pw_ctx c = {s, in, ws, y};
     if (copies_x(s)) {
         const int64_t plane = (g->ih + g->pt + g->pb) * (g->iw + g->pl + g->pr) * 16;
-        oa_threadpool_parallel_for(pool, (size_t)(g->n * g->ic / 16), (size_t)(OA_KGRAIN_ELEMS / (plane + 1) + 1),
+        oa_threadpool_parallel_for(pool, (size_t)(g->n * ic_blocked(g) / 16), (size_t)(OA_KGRAIN_ELEMS / (plane + 1) + 1),
                                    pad_task, &c);
     }
     const bool first_add = s->post.n > 0 && s->post.ops[0].kind == OA_KPOST_ADD;
-    const bool more = s->post.n > (first_add ? 1 : 0);
-    oa_kpw_prod_run(s->pw, copies_x(s) ? c.xp : in[0], y, s->bias, first_add ? in[s->add_in[0]] : NULL,
+    const bool more = s->post.n > s->post_from;
+    oa_kpw_prod_run(s->pw, copies_x(s) ? c.xp : in[0], y, s->wbias != NULL ? s->wbias : s->bias,
+                    first_add ? in[s->add_in[0]] : NULL,
                     more ? group_done : NULL, &c, pool);
     return OA_OK;
 }

@@ -264,3 +264,9 @@ oa_kstem_fn oa_kstem_for(oa_kisa_tier t, int *block)
     *block = t >= OA_KISA_AVX512 ? 16 : (t == OA_KISA_AVX2 ? 8 : 0);
     return t >= OA_KISA_AVX512 ? oa_kstem_avx512 : (t == OA_KISA_AVX2 ? oa_kstem_avx2 : NULL);
 }
+
+oa_kdw_fn oa_kdw_for(oa_kisa_tier t, int *block)
+{
+    *block = t >= OA_KISA_AVX512 ? 16 : (t == OA_KISA_AVX2 ? 8 : 0);
+    return t >= OA_KISA_AVX512 ? oa_kdw_avx512 : (t == OA_KISA_AVX2 ? oa_kdw_avx2 : NULL);
+}

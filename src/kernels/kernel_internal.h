@@ -124,6 +124,17 @@ void oa_kpost_acts(const oa_kpost_chain *post, float *y, size_t n);
 /* y[i] += r[i] then activation: residual adds in the generic epilogue path. */
 void oa_kadd_inplace(float *y, const float *r, size_t n);
 
+/* Activations a kernel applies in registers before its stores (simd/acts_impl.inc): post-ops [from, n) of a
+ * chain when all of them are of the kinds without a transcendental function, in order. */
+enum { OA_KACTS_MAX = 4 };
+typedef struct oa_kacts {
+    int n;
+    oa_kact kind[OA_KACTS_MAX];
+    float a[OA_KACTS_MAX], b[OA_KACTS_MAX];
+} oa_kacts;
+/* Fills f with post-ops [from, post->n) and returns true when they can run in registers (none: n = 0). */
+bool oa_kacts_from_post(const oa_kpost_chain *post, int from, oa_kacts *f);
+
 /* ---- ISA-dispatched elementwise primitives (simd/ew_*.c) ---- */
 
 typedef struct oa_kew_table {
@@ -232,6 +243,20 @@ void oa_kstem_avx512(const float *x, int64_t ic, int64_t ih, int64_t iw, const f
 /* The stem kernel of tier t and its block width (0: none). */
 oa_kstem_fn oa_kstem_for(oa_kisa_tier t, int *block);
 
+/* Depthwise convolution of one channel block of an NCHWc tensor, one output row (simd/dw_impl.inc has the
+ * contract); the block width is the tier's vector (8 for AVX2, 16 for AVX-512), NULL for the baseline. */
+typedef void (*oa_kdw_fn)(const float *x, int64_t ih, int64_t iw, const float *w, const float *bias, int64_t kh,
+                          int64_t kw, int64_t sh, int64_t sw, int64_t pt, int64_t pl, int64_t oy, int64_t ow,
+                          const oa_kacts *acts, float *y);
+void oa_kdw_avx2(const float *x, int64_t ih, int64_t iw, const float *w, const float *bias, int64_t kh, int64_t kw,
+                 int64_t sh, int64_t sw, int64_t pt, int64_t pl, int64_t oy, int64_t ow, const oa_kacts *acts,
+                 float *y);
+void oa_kdw_avx512(const float *x, int64_t ih, int64_t iw, const float *w, const float *bias, int64_t kh, int64_t kw,
+                   int64_t sh, int64_t sw, int64_t pt, int64_t pl, int64_t oy, int64_t ow, const oa_kacts *acts,
+                   float *y);
+/* The depthwise kernel of tier t and its block width (0: none). */
+oa_kdw_fn oa_kdw_for(oa_kisa_tier t, int *block);
+
 /* A tile of a product with the filter streamed from memory (convs on small planes, conv_pw.c; MatMuls with a
  * constant b, matmul.c): ob (<= OA_KPW_MAX_OB) blocks of 16 outputs x np (<= OA_KPW_MAX_NP) pixels or rows
  * over reduction steps [r0, r1), prefetching the next piece's filter (simd/pw_avx512.c has the contract).
@@ -245,6 +270,9 @@ typedef struct oa_kpw_tile {
     int64_t r0, r1;       /* the steps of this range */
     const float *w;       /* the group's filter [step][ob][16] from step 0 */
     int64_t ycs, ys;      /* y: floats between output blocks, between pixels (rows) */
+    uint16_t last_lanes;  /* lanes of block ob - 1 that exist (a MatMul's last partial block; else all 16) */
+    uint16_t last_zero;   /* lanes of block ob - 1 stored as zeros (a conv's padding channels) */
+    const oa_kacts *acts; /* activations before the stores (NULL: none; the last reduction range only) */
 } oa_kpw_tile;
 typedef void (*oa_kpw_fn)(const oa_kpw_tile *t, const float *bias, const float *res, float *y, const void *pf);
 void oa_kpw_avx512(const oa_kpw_tile *t, const float *bias, const float *res, float *y, const void *pf);

@@ -314,6 +314,30 @@ void oa_kpost_acts(const oa_kpost_chain *post, float *y, size_t n)
     }
 }
 
+bool oa_kacts_from_post(const oa_kpost_chain *post, int from, oa_kacts *f)
+{
+    memset(f, 0, sizeof(*f));
+    for (int k = from; post != NULL && k < post->n; k++) {
+        const oa_kpost *po = &post->ops[k];
+        const bool simple = po->kind == OA_KPOST_ACT &&
+                            (po->act == OA_KACT_NONE || po->act == OA_KACT_RELU || po->act == OA_KACT_LEAKY_RELU ||
+                             po->act == OA_KACT_CLIP || po->act == OA_KACT_HARDSIGMOID ||
+                             po->act == OA_KACT_HARDSWISH || po->act == OA_KACT_MUL_HARDSIGMOID ||
+                             po->act == OA_KACT_LINEAR);
+        if (!simple || f->n == OA_KACTS_MAX) {
+            memset(f, 0, sizeof(*f));
+            return false;
+        }
+        if (po->act != OA_KACT_NONE) {
+            f->kind[f->n] = po->act;
+            f->a[f->n] = po->alpha;
+            f->b[f->n] = po->beta;
+            f->n++;
+        }
+    }
+    return true;
+}
+
 void oa_kadd_inplace(float *y, const float *r, size_t n)
 {
     oa_kew()->binary[OA_KBIN_ADD][0](y, r, y, n);

@@ -426,9 +426,11 @@ static oa_status mm_setup_dnnl(mm_state *s, const oa_kop *op, bool b_const)
  * The streamed path: a constant b whose columns come in groups of 64, each prefetched while the
  * previous group computes (bench/KERNELS.md "MatMuls with the weights in memory"). One a matrix of
  * MM_PW_MIN_ROWS..MM_PW_MAX_ROWS rows (fewer take the GEMV-like paths; more were not measured: the
- * rule covers BERT-like's 128), N in whole 16-column blocks, plain alpha and beta, no per-row bias,
- * fp32, and pieces enough for every slice.
+ * rule covers BERT-like's 128), plain alpha and beta, no per-row bias, fp32, and pieces enough for
+ * every slice. N need not be a multiple of 16: the last block's missing columns are zeros in the
+ * packed b and are neither read nor written in y (rec's CTC head, N = 6625).
  */
+#define MM_TINY_MACS 4096 /* mm_setup: products this small skip oneDNN */
 #define MM_PW_MIN_ROWS 16
 #define MM_PW_MAX_ROWS 256
 #define MM_PW_MIN_PIECES_PER_SLICE 8
@@ -437,9 +439,9 @@ static bool mm_pw_eligible(const mm_state *s, bool b_const)
 {
     const mm_geom *g = &s->g;
     return b_const && !s->bf16 && g->nbatch == 1 && s->alpha == 1.0f && s->beta == 1.0f && g->bias_kind != 2 &&
-           g->N % 16 == 0 && g->M >= MM_PW_MIN_ROWS && g->M <= MM_PW_MAX_ROWS && g->K > 0 &&
+           g->M >= MM_PW_MIN_ROWS && g->M <= MM_PW_MAX_ROWS && g->K > 0 &&
            g->M * g->K < INT32_MAX && oa_kpw_for(oa_kisa_tier_used()) != NULL &&
-           oa_kpw_prod_pieces(g->N / 16, g->K) >= MM_PW_MIN_PIECES_PER_SLICE * (int64_t)oa_kernels_slices() &&
+           oa_kpw_prod_pieces((g->N + 15) / 16, g->K) >= MM_PW_MIN_PIECES_PER_SLICE * (int64_t)oa_kernels_slices() &&
            oa_env_long("OPENACL_MATMUL_PW", 1) != 0;
 }
 
@@ -451,19 +453,23 @@ static oa_status mm_pw_setup(mm_state *s, const float *b)
         return OA_FAIL(OA_E_NOMEM, "matmul state");
     }
     oa_kpw_prod *p = s->pw;
-    oa_status st = oa_kpw_prod_init(p, g->N / 16, g->K, g->M);
+    const int64_t nblk = (g->N + 15) / 16;
+    oa_status st = oa_kpw_prod_init(p, nblk, g->K, g->M);
     if (st != OA_OK) {
         return st;
     }
-    for (int64_t bk = 0; bk < g->N / 16; bk += OA_KPW_MAX_OB) { /* step k: b's row k ([K, N]) or column k */
+    p->last = (int)(g->N - (nblk - 1) * 16);
+    for (int64_t bk = 0; bk < nblk; bk += OA_KPW_MAX_OB) { /* step k: b's row k ([K, N]) or column k */
         int64_t b0, ob;
         float *wg = oa_kpw_prod_group(p, bk, &b0, &ob);
+        const int64_t cols = b0 + ob == nblk ? g->N - b0 * 16 : ob * 16; /* the rest of the group's lines: zeros */
         for (int64_t k = 0; k < g->K && !g->tb; k++) {
-            memcpy(wg + k * ob * 16, b + k * g->N + b0 * 16, sizeof(float) * (size_t)(ob * 16));
+            memcpy(wg + k * ob * 16, b + k * g->N + b0 * 16, sizeof(float) * (size_t)cols);
+            memset(wg + k * ob * 16 + cols, 0, sizeof(float) * (size_t)(ob * 16 - cols));
         }
         for (int64_t o = 0; o < ob * 16 && g->tb; o++) {
             for (int64_t k = 0; k < g->K; k++) {
-                wg[k * ob * 16 + o] = b[(b0 * 16 + o) * g->K + k];
+                wg[k * ob * 16 + o] = o < cols ? b[(b0 * 16 + o) * g->K + k] : 0.0f;
             }
         }
     }
@@ -533,7 +539,11 @@ static oa_status mm_setup(oa_kop *op)
             return st;
         }
     }
-    if (s->gemv == NULL && s->pw == NULL && oa_dnnl_enabled() && g->M > 0 && g->N > 0 && g->K > 0 &&
+    /* Products of a few thousand multiply-adds (a classifier head such as cls's 1x200 by 200x2) run on the
+     * reference loop: about a microsecond, less than a oneDNN primitive's call, and no primitive to create
+     * (bench/KERNELS.md "Depthwise and small 1x1 convs"). */
+    const bool tiny = g->nbatch * g->M * g->N * g->K <= MM_TINY_MACS && !s->bf16;
+    if (s->gemv == NULL && s->pw == NULL && !tiny && oa_dnnl_enabled() && g->M > 0 && g->N > 0 && g->K > 0 &&
         g->nbatch > 0) {
         int saved = oa_dnnl_enter();
         st = mm_setup_dnnl(s, op, b_const);

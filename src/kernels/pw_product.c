@@ -32,6 +32,7 @@ oa_status oa_kpw_prod_init(oa_kpw_prod *p, int64_t nblk, int64_t R, int64_t P)
     memset(p, 0, sizeof(*p));
     p->tile = oa_kpw_for(oa_kisa_tier_used());
     p->nblk = nblk;
+    p->last = 16;
     p->R = R;
     p->P = P;
     p->len = chunk_len(R);
@@ -98,6 +99,10 @@ static void run_units(const prod_ctx *c, size_t b, size_t e)
         const int64_t b0 = k * OA_KPW_MAX_OB, lo = pr * p->pr_len, hi = lo + p->pr_len < p->P ? lo + p->pr_len : p->P;
         const int64_t ntiles = (hi - lo + OA_KPW_MAX_NP - 1) / OA_KPW_MAX_NP; /* even widths: 49 = 4 x 6 + 5 x 5 */
         t.ob = (int)blocks_from(p, b0);
+        const uint16_t valid = (uint16_t)((1u << p->last) - 1u);
+        const bool last_grp = b0 + t.ob == p->nblk;
+        t.last_lanes = last_grp && !p->zero_pad ? valid : (uint16_t)0xffff;
+        t.last_zero = last_grp && p->zero_pad ? (uint16_t)~valid : (uint16_t)0;
         t.x = c->x + n * p->x_img;
         t.w = p->w + b0 * 16 * R;
         const int64_t yoff = n * p->y_img + b0 * p->ycs;
@@ -106,6 +111,7 @@ static void run_units(const prod_ctx *c, size_t b, size_t e)
         const float *bias = (c->bias != NULL ? c->bias : p->zeros) + b0 * 16;
         for (t.r0 = 0; t.r0 < R; t.r0 += len) {
             t.r1 = t.r0 + len < R ? t.r0 + len : R;
+            t.acts = t.r1 == R && p->acts.n > 0 ? &p->acts : NULL;
             const float *nw = NULL; /* one line of the next piece per step */
             int64_t nlines = 0;
             if (t.r1 < R) {

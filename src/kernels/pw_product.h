@@ -21,6 +21,9 @@
 typedef struct oa_kpw_prod {
     oa_kpw_fn tile;
     int64_t nblk;         /* output blocks of 16 */
+    int last;             /* outputs in the last block (1..16; the filter's others are zeros) */
+    bool zero_pad;        /* y holds the last block's other lanes too (NCHWc padding channels): stored as zeros */
+    oa_kacts acts;        /* activations the tile applies after the last chunk (n = 0: none) */
     int64_t R;            /* reduction steps */
     int64_t P;            /* pixels (rows) of an image */
     int64_t len;          /* steps per chunk */
@@ -38,7 +41,8 @@ typedef struct oa_kpw_prod {
  * nothing to prefetch its filter). */
 int64_t oa_kpw_prod_pieces(int64_t nblk, int64_t R);
 
-/* Allocates the filter, the offsets and the zeros (tile NULL below AVX-512: the caller checks first). */
+/* Allocates the filter, the offsets and the zeros (tile NULL below AVX-512: the caller checks first); every
+ * block has 16 outputs until the caller sets last. */
 oa_status oa_kpw_prod_init(oa_kpw_prod *p, int64_t nblk, int64_t R, int64_t P);
 void oa_kpw_prod_free(oa_kpw_prod *p);
 

@@ -479,9 +479,9 @@ static void test_conv_stem(void **state)
  * folded BN, a first residual add (done in the tile of the first chunk: it may alias y, also
  * with a second chunk), an add after an activation, a non-ReLU activation. The path needs 8
  * pieces (group x chunk) per slice (two slices here: 1024 channels and up). Stride-2 3x3s on larger
- * planes run in pixel ranges (from 64 input channels, output channels in groups of 64). A 1x1 plane
- * over the bound, a padded 1x1, few groups, 8 input channels and the larger-plane cases off those
- * bounds stay on oneDNN; OPENACL_CONV_PW=0 takes oneDNN.
+ * planes run in pixel ranges (from 64 input channels, output channels in groups of 64), and so do
+ * 1x1s with a small filter. A 1x1 plane over the bound, a padded 1x1, few groups and the
+ * larger-plane cases off those bounds stay on oneDNN; OPENACL_CONV_PW=0 takes oneDNN.
  */
 static void test_conv_pointwise(void **state)
 {
@@ -538,13 +538,71 @@ static void test_conv_pointwise(void **state)
         {1, 32, 20, 20, 128, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0}, /* larger plane, 32 channels in */
         {1, 64, 20, 20, 96, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0},  /* larger plane, 96 out */
         {1, 16, 5, 5, 1024, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0}, /* padded 1x1 */
-        {1, 16, 7, 7, 128, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},  /* 2 groups */
-        {1, 8, 7, 7, 1024, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},  /* 8 input channels */
+        {1, 128, 7, 7, 128, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0}, /* 2 groups (64 KiB filter) */
+        {1, 16, 9, 9, 1032, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0}, /* 81 pixels, off-block outputs */
     };
     for (size_t k = 0; k < sizeof(other) / sizeof(other[0]); k++) {
         run_case(&other[k], &pcs[0], 1, 1, 990 + k);
         assert_true(strncmp(kt_last_impl, "pw", 2) != 0);
     }
+    /* 1x1s with a small filter (at most 32 KiB) on any plane, MobileNet-style: channel counts off the block
+     * (x's padding channels are not steps; y's must stay zero, also after an activation that maps 0 elsewhere),
+     * planes in pixel ranges (481 = 256 + 225 at 48 input channels), a batch, stride 2, one and two groups;
+     * activations in the tile's registers (ReLU after folded BN, a linear shift) or after it (hardswish then
+     * an add), a first residual add in the tile */
+    static const conv_case small[] = {
+        {1, 8, 24, 24, 8, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},
+        {1, 40, 13, 37, 88, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},
+        {2, 200, 3, 50, 32, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, false, false, 0, 0},
+        {1, 24, 12, 13, 24, 1, 1, 2, 2, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},
+    };
+    post_case spc[4] = {pcs[0], pcs[1], pcs[2], post_act(OA_KACT_LINEAR, 0.5f, 0.25f)};
+    run_path_on_off("OPENACL_CONV_PW", "pw", has, small, sizeof(small) / sizeof(small[0]), spc, 4, 1, 1040);
+    g_res_in_y = true;
+    run_path_on_off("OPENACL_CONV_PW", "pw", has, small, 2, &spc[1], 1, 1, 1080);
+    g_res_in_y = false;
+}
+
+/*
+ * Depthwise convs (one filter per channel) between NCHWc tensors through the tier's row kernel
+ * (conv_dw.c) against the double reference: the kernels with a compile-time path (3x3 and 5x5,
+ * stride 1 and 2 across, strides 2x1 down) and one without (7x7), channel counts below and off
+ * the block, rows narrower than the kernel's 8-pixel block, asymmetric padding, a batch, two
+ * threads; activations in the kernel's registers (ReLU after folded BN; hardswish then a linear
+ * shift, whose 0.25 must not reach the padding lanes) or after each row (sigmoid). A residual
+ * add stays on oneDNN; OPENACL_CONV_DW=0 takes oneDNN.
+ */
+static void test_conv_depthwise(void **state)
+{
+    (void)state;
+    int blk = 0;
+    const bool has = oa_kdw_for(oa_kisa_tier_used(), &blk) != NULL && blk == oa_kernels_block();
+    if (!has) {
+        print_message("depthwise kernel: not taken here (tier %s, block %d)\n", oa_kernels_isa(), oa_kernels_block());
+    }
+    static const conv_case shapes[] = {
+        {1, 8, 24, 40, 8, 3, 3, 2, 1, 1, 1, 1, 1, 1, 1, 8, true, false, 0, 0},        /* cls's first: 2x1 */
+        {1, 200, 2, 30, 200, 5, 5, 1, 1, 2, 2, 2, 2, 1, 1, 200, true, false, 0, 0},   /* rows of padding */
+        {2, 24, 12, 17, 24, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 24, false, false, 0, 0},    /* batch, stride 2 */
+        {1, 40, 9, 27, 40, 5, 5, 2, 2, 2, 2, 2, 2, 1, 1, 40, true, false, 0, 0},      /* 5x5 stride 2 */
+        {1, 16, 7, 19, 16, 7, 7, 1, 1, 3, 3, 3, 3, 1, 1, 16, true, false, 0, 0},      /* 7x7: general loop */
+        {1, 32, 6, 3, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 32, true, false, 0, 0},       /* 3 pixels a row */
+        {1, 20, 8, 21, 20, 3, 3, 1, 1, 0, 1, 2, 0, 1, 1, 20, true, false, 0, 0},      /* asymmetric pads */
+    };
+    post_case pcs[4];
+    pcs[0] = post_none();
+    pcs[1] = post_act(OA_KACT_RELU, 0, 0);
+    pcs[1].fold_bn = true;
+    pcs[2] = post_act(OA_KACT_HARDSWISH, 0, 0);
+    pcs[2].post.n = 2;
+    pcs[2].post.ops[1] = (oa_kpost){OA_KPOST_ACT, OA_KACT_LINEAR, 0.5f, 0.25f};
+    pcs[3] = post_act(OA_KACT_SIGMOID, 0, 0);
+    run_path_on_off("OPENACL_CONV_DW", "dw", has, shapes, sizeof(shapes) / sizeof(shapes[0]), pcs, 4, 1, 1100);
+    post_case add = post_none();
+    add.post.n = 1;
+    add.post.ops[0].kind = OA_KPOST_ADD;
+    run_case(&shapes[2], &add, 1, 1, 1190);
+    assert_true(strncmp(kt_last_impl, "dw", 2) != 0);
 }
 
 /*
@@ -1013,6 +1071,7 @@ int main(void)
         cmocka_unit_test(test_conv_nhwc_stride2),
         cmocka_unit_test(test_conv_stem),
         cmocka_unit_test(test_conv_pointwise),
+        cmocka_unit_test(test_conv_depthwise),
         cmocka_unit_test(test_conv_deconv2x2_direct),
         cmocka_unit_test(test_conv_residual_inplace),
         cmocka_unit_test(test_conv_residual_in_y),

@@ -186,7 +186,7 @@ static void test_matmul_cases(void **state)
 }
 
 /* One row against b^T given at run takes the row-dot GEMV where the tier has one (AVX2, AVX-512), else oneDNN or
- * the reference; a constant b keeps the packed oneDNN path. */
+ * the reference; a constant b keeps the packed oneDNN path, unless the product is tiny. */
 static void test_matmul_gemv_path(void **state)
 {
     (void)state;
@@ -199,14 +199,25 @@ static void test_matmul_gemv_path(void **state)
     const mm_case packed = {2, 2, {1, 2048}, {1000, 2048}, false, true, 1, true, 0, 0, 0};
     run_case(&packed, 1, 7);
     assert_true(strcmp(kt_last_impl, "gemv") != 0);
+    /* a product of at most 4096 multiply-adds (cls's head: 1x200 by 200x2) takes the reference loop, no oneDNN
+     * primitive; one more column and it does not */
+    const mm_case tiny = {2, 2, {1, 200}, {200, 2}, false, false, 1, true, 0, 0, 1};
+    run_case(&tiny, 1, 8);
+    assert_string_equal(kt_last_impl, "ref");
+    const mm_case over = {2, 2, {1, 200}, {200, 21}, false, false, 1, true, 0, 0, 1};
+    run_case(&over, 1, 8);
+    if (oa_dnnl_enabled()) {
+        assert_string_not_equal(kt_last_impl, "ref");
+    }
 }
 
 /*
  * A constant b on AVX-512 with enough column groups (64 columns each) for every slice runs as a streamed-filter
  * product (matmul.c mm_pw_eligible; bench/KERNELS.md "MatMuls with the weights in memory"): against the double
  * reference with bias, GELU after the product, a residual add done in the product (then ReLU), transposed a
- * and b, a reduction in two chunks, 16 and 256 rows, column blocks off the group of 4, one and two threads;
- * OPENACL_MATMUL_PW=0 takes oneDNN. 8 rows, a per-row bias and alpha stay off the path.
+ * and b, a reduction in two chunks, 16 and 256 rows, column blocks off the group of 4, N off the block of 16
+ * (the last block's missing columns neither read nor written), one and two threads; OPENACL_MATMUL_PW=0 takes
+ * oneDNN. 8 rows, a per-row bias and alpha stay off the path.
  */
 static void test_matmul_streamed(void **state)
 {
@@ -223,6 +234,8 @@ static void test_matmul_streamed(void **state)
         {2, 2, {72, 48}, {1040, 48}, false, true, 1, true, 0, 0, 4},     /* b^T, add + ReLU, + 1 block */
         {2, 2, {32, 256}, {32, 1056}, true, false, 1, true, 0, 0, 1},    /* a^T, ReLU, + 2 blocks */
         {2, 2, {256, 32}, {32, 1024}, false, false, 1, true, 0, 0, 0},   /* 256 rows */
+        {2, 2, {40, 24}, {24, 1001}, false, false, 1, true, 0, 0, 3},    /* N off the block (62 x 16 + 9), add */
+        {2, 2, {17, 24}, {1009, 24}, false, true, 1, true, 0, 0, 4},     /* the same, b^T, add + ReLU */
     };
     for (int off = 0; off < 2; off++) {
         setenv("OPENACL_MATMUL_PW", off ? "0" : "1", 1);
@@ -240,7 +253,6 @@ static void test_matmul_streamed(void **state)
         {2, 2, {8, 64}, {64, 1024}, false, false, 1, true, 0, 0, 0},     /* 8 rows */
         {2, 2, {33, 17}, {17, 1024}, false, false, 2, true, 0, 0, 0},    /* bias [M, N] */
         {2, 2, {33, 17}, {17, 1024}, false, false, 1, true, 0.5f, 1, 0}, /* alpha */
-        {2, 2, {33, 17}, {17, 1000}, false, false, 1, true, 0, 0, 0},    /* N off the block */
     };
     for (size_t i = 0; i < sizeof(not_on) / sizeof(not_on[0]); i++) {
         run_case(&not_on[i], 1, 320 + i);
