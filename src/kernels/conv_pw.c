@@ -3,7 +3,10 @@
  * convolution between NCHWc tensors on a plane of a few dozen pixels, run as
  * a streamed-filter product (pw_product.h) instead of through oneDNN; also
  * stride-2 3x3s on larger planes, in pixel ranges, where oneDNN's direct
- * kernel runs at 190-230 GFLOP/s.
+ * kernel runs at 190-230 GFLOP/s; and small convs that would otherwise be a
+ * oneDNN primitive of a few microseconds (1x1s with a small filter, x and y
+ * on any plane; kernels up to 3x3 with a filter of at most 1 MiB on small
+ * planes), channel counts off the block included.
  *
  * Why: on small planes a layer's filter is large next to its work (ResNet-50's
  * last stage: 4-9 MiB of filter for 49 output pixels), and a model's filters
@@ -15,8 +18,9 @@
  *
  * The product: output channel blocks x pixels over (tap, input channel)
  * steps; a padded conv reads a zero-padded copy of x (workspace). A first
- * residual add (which may alias y) is part of the product's start; the other
- * post-ops run on each group's output as soon as it is final, in cache.
+ * residual add (which may alias y) is part of the product's start; simple
+ * activations after it run in the tile's registers, other post-ops on each
+ * group's output as soon as it is final, in cache.
  */
 #include "kernels/conv_internal.h"
 
@@ -45,6 +49,10 @@
 #define PW_SMALL_FILTER_BYTES ((int64_t)32 << 10)
 #define PW_SMALL_XY_BYTES ((int64_t)512 << 10)
 #define PW_SMALL_RANGE_BYTES ((int64_t)48 << 10)
+/* Small planes whose filter comes in too few pieces for the prefetch rule, but is small enough to stay in
+ * L2 or L3 (rec's 1x3 convs, 480 and 960 -> 60 on 40 pixels: 368 and 737 KiB; oneDNN's direct kernel ran them
+ * at 70-100 GFLOP/s): every kernel up to 3x3, the plane in one range per slice so that every thread works. */
+#define PW_FEW_PIECES_FILTER_BYTES ((int64_t)1 << 20)
 
 /* Input channels x holds per image: whole blocks (the padding channels are zeros). */
 static int64_t ic_blocked(const geom *g)
@@ -86,7 +94,12 @@ bool oa_conv_pw_eligible(const conv_state *s)
                g->ic >= PW_RANGES_MIN_IC;
     }
     const int64_t steps = g->kh * g->kw * ic_steps(s) / (s->bf16 ? 2 : 1);
-    return (pw || k3) && oa_kpw_prod_pieces((g->oc + 15) / 16, steps) >= PW_MIN_PIECES_PER_SLICE * (int64_t)oa_kernels_slices();
+    if ((pw || k3) &&
+        oa_kpw_prod_pieces((g->oc + 15) / 16, steps) >= PW_MIN_PIECES_PER_SLICE * (int64_t)oa_kernels_slices()) {
+        return true;
+    }
+    return !s->bf16 && g->kh <= 3 && g->kw <= 3 && g->pt <= 1 && g->pb <= 1 && g->pl <= 1 && g->pr <= 1 &&
+           (g->oc + 15) / 16 * 16 * steps * (int64_t)sizeof(float) <= PW_FEW_PIECES_FILTER_BYTES;
 }
 
 /* Whether the tile reads a copy of x in the workspace: zero-padded when the conv pads, converted for bf16. */
@@ -181,6 +194,10 @@ oa_status oa_conv_pw_setup(oa_kop *op, conv_state *s, const float *wf)
         const int64_t pr = (PW_SMALL_RANGE_BYTES / (icb * (int64_t)sizeof(float)) + OA_KPW_MAX_NP - 1) /
                            OA_KPW_MAX_NP * OA_KPW_MAX_NP;
         p->pr_len = pr < P ? pr : P;
+    } else if (P <= PW_MAX_PIXELS && oa_kpw_prod_pieces(p->nblk, p->R) < PW_MIN_PIECES_PER_SLICE * oa_kernels_slices()) {
+        const int64_t sl = oa_kernels_slices(); /* few pieces (PW_FEW_PIECES_FILTER_BYTES): a range per slice */
+        const int64_t pr = ((P + sl - 1) / sl + OA_KPW_MAX_NP - 1) / OA_KPW_MAX_NP * OA_KPW_MAX_NP;
+        p->pr_len = pr < P ? pr : P;
     } else if (P > PW_MAX_PIXELS) { /* pixel ranges: pieces enough for every slice, each range's input in cache */
         const int64_t pieces = oa_kpw_prod_pieces(p->nblk, p->R), want = PW_MIN_PIECES_PER_SLICE * oa_kernels_slices();
         const int64_t nr = (want + pieces - 1) / pieces;
@@ -199,7 +216,8 @@ oa_status oa_conv_pw_setup(oa_kop *op, conv_state *s, const float *wf)
      * else on each group's output (group_done) */
     const int from = s->post.n > 0 && s->post.ops[0].kind == OA_KPOST_ADD ? 1 : 0;
     s->post_from = oa_kacts_from_post(&s->post, from, &p->acts) ? s->post.n : from;
-    op->impl = g->kh == 1 ? (s->bf16 ? "pw-bf16" : "pw-avx512") : (s->bf16 ? "pw3x3-bf16" : "pw3x3-avx512");
+    op->impl = g->kh == 1 && g->kw == 1 ? (s->bf16 ? "pw-bf16" : "pw-avx512")
+                                         : (s->bf16 ? "pw3x3-bf16" : "pw3x3-avx512");
     return OA_OK;
 }
 

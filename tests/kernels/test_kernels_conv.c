@@ -426,8 +426,9 @@ static void run_path_on_off(const char *env, const char *impl, bool check, const
             for (int i = 0; i < n_pcs; i++) {
                 for (int thr = 1; thr <= 2; thr++) {
                     run_case(&shapes[k], &pcs[i], mode, thr, seed + k * 10 + (uint64_t)i);
-                    if (check) {
-                        assert_true((strncmp(kt_last_impl, impl, strlen(impl)) == 0) == (off == 0));
+                    if (check && (strncmp(kt_last_impl, impl, strlen(impl)) == 0) != (off == 0)) {
+                        fail_msg("%s=%d, shape %zu, post-ops %d, %d threads: impl %s", env, !off, k, i, thr,
+                                 kt_last_impl);
                     }
                 }
             }
@@ -480,8 +481,9 @@ static void test_conv_stem(void **state)
  * with a second chunk), an add after an activation, a non-ReLU activation. The path needs 8
  * pieces (group x chunk) per slice (two slices here: 1024 channels and up). Stride-2 3x3s on larger
  * planes run in pixel ranges (from 64 input channels, output channels in groups of 64), and so do
- * 1x1s with a small filter. A 1x1 plane over the bound, a padded 1x1, few groups and the
- * larger-plane cases off those bounds stay on oneDNN; OPENACL_CONV_PW=0 takes oneDNN.
+ * 1x1s with a small filter; small planes with few pieces when the filter is at most 1 MiB. A 1x1
+ * plane over the bound, few pieces of a larger filter, a 5x5 and the larger-plane cases off those
+ * bounds stay on oneDNN; OPENACL_CONV_PW=0 takes oneDNN.
  */
 static void test_conv_pointwise(void **state)
 {
@@ -537,8 +539,8 @@ static void test_conv_pointwise(void **state)
         {1, 16, 9, 8, 1024, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0}, /* 72 pixels: over the bound */
         {1, 32, 20, 20, 128, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0}, /* larger plane, 32 channels in */
         {1, 64, 20, 20, 96, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0},  /* larger plane, 96 out */
-        {1, 16, 5, 5, 1024, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0}, /* padded 1x1 */
-        {1, 128, 7, 7, 128, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0}, /* 2 groups (64 KiB filter) */
+        {1, 4096, 7, 7, 128, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0}, /* 6 pieces of a 2 MiB filter */
+        {1, 512, 7, 7, 40, 5, 5, 1, 1, 2, 2, 2, 2, 1, 1, 1, true, false, 0, 0},  /* 5x5 */
         {1, 16, 9, 9, 1032, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0}, /* 81 pixels, off-block outputs */
     };
     for (size_t k = 0; k < sizeof(other) / sizeof(other[0]); k++) {
@@ -558,6 +560,16 @@ static void test_conv_pointwise(void **state)
     };
     post_case spc[4] = {pcs[0], pcs[1], pcs[2], post_act(OA_KACT_LINEAR, 0.5f, 0.25f)};
     run_path_on_off("OPENACL_CONV_PW", "pw", has, small, sizeof(small) / sizeof(small[0]), spc, 4, 1, 1040);
+    /* small planes whose filter (at most 1 MiB) comes in too few pieces for the prefetch rule: rec's 1x3 convs
+     * (480 -> 60 on 1x40, pads 0/1 across: a padded copy), a stride-2 3x3 (stride 1 is Winograd's), a 1x1 into
+     * 40 channels, a padded 1x1; the plane in one range per slice (40 = 24 + 16 at two threads) */
+    static const conv_case few[] = {
+        {1, 480, 1, 40, 60, 1, 3, 1, 1, 0, 0, 1, 1, 1, 1, 1, true, false, 0, 0},
+        {1, 64, 11, 11, 40, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0},
+        {2, 136, 7, 7, 40, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, false, false, 0, 0},
+        {1, 16, 5, 5, 1024, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0}, /* a padded 1x1 */
+    };
+    run_path_on_off("OPENACL_CONV_PW", "pw", has, few, sizeof(few) / sizeof(few[0]), spc, 4, 1, 1060);
     g_res_in_y = true;
     run_path_on_off("OPENACL_CONV_PW", "pw", has, small, 2, &spc[1], 1, 1, 1080);
     g_res_in_y = false;
@@ -638,8 +650,10 @@ static void test_conv_nhwc_stride2(void **state)
     res.post.ops[1].act = OA_KACT_RELU;
     pcs[1] = res;
     pcs[2] = post_act(OA_KACT_HARDSWISH, 0, 0);
+    setenv("OPENACL_CONV_PW", "0", 1); /* these small planes would take the small-plane tile (test_conv_pointwise) */
     run_path_on_off("OPENACL_CONV_NHWC", "onednn-nhwc", expect, shapes, sizeof(shapes) / sizeof(shapes[0]), pcs, 3, 1,
                     900);
+    unsetenv("OPENACL_CONV_PW");
 }
 
 /*
