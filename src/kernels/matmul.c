@@ -427,13 +427,22 @@ static oa_status mm_setup_dnnl(mm_state *s, const oa_kop *op, bool b_const)
  * previous group computes (bench/KERNELS.md "MatMuls with the weights in memory"). One a matrix of
  * MM_PW_MIN_ROWS..MM_PW_MAX_ROWS rows (fewer take the GEMV-like paths; more were not measured: the
  * rule covers BERT-like's 128), plain alpha and beta, no per-row bias, fp32, and pieces enough for
- * every slice. N need not be a multiple of 16: the last block's missing columns are zeros in the
+ * every slice or a small b. N need not be a multiple of 16: the last block's missing columns are zeros in the
  * packed b and are neither read nor written in y (rec's CTC head, N = 6625).
  */
 #define MM_TINY_MACS 4096 /* mm_setup: products this small skip oneDNN */
 #define MM_PW_MIN_ROWS 16
 #define MM_PW_MAX_ROWS 256
 #define MM_PW_MIN_PIECES_PER_SLICE 8
+/* A b this small takes the product whatever its pieces (rec's attention projections, 40 rows by 120 x 120
+ * to 120 x 360: oneDNN calls of 8-23 us), the rows in one range per slice. */
+#define MM_PW_FEW_PIECES_B_BYTES ((int64_t)1 << 20)
+
+/* Whether the product of b has pieces enough for every slice to prefetch its filter. */
+static bool mm_pw_pieces(const mm_geom *g)
+{
+    return oa_kpw_prod_pieces((g->N + 15) / 16, g->K) >= MM_PW_MIN_PIECES_PER_SLICE * (int64_t)oa_kernels_slices();
+}
 
 static bool mm_pw_eligible(const mm_state *s, bool b_const)
 {
@@ -441,7 +450,7 @@ static bool mm_pw_eligible(const mm_state *s, bool b_const)
     return b_const && !s->bf16 && g->nbatch == 1 && s->alpha == 1.0f && s->beta == 1.0f && g->bias_kind != 2 &&
            g->M >= MM_PW_MIN_ROWS && g->M <= MM_PW_MAX_ROWS && g->K > 0 &&
            g->M * g->K < INT32_MAX && oa_kpw_for(oa_kisa_tier_used()) != NULL &&
-           oa_kpw_prod_pieces((g->N + 15) / 16, g->K) >= MM_PW_MIN_PIECES_PER_SLICE * (int64_t)oa_kernels_slices() &&
+           (mm_pw_pieces(g) || (g->N + 15) / 16 * 16 * g->K * (int64_t)sizeof(float) <= MM_PW_FEW_PIECES_B_BYTES) &&
            oa_env_long("OPENACL_MATMUL_PW", 1) != 0;
 }
 
@@ -481,6 +490,11 @@ static oa_status mm_pw_setup(mm_state *s, const float *b)
     }
     p->ycs = 16;
     p->ys = g->N;
+    if (!mm_pw_pieces(g)) { /* a small b (MM_PW_FEW_PIECES_B_BYTES): the rows in one range per slice */
+        const int64_t sl = oa_kernels_slices();
+        const int64_t pr = ((g->M + sl - 1) / sl + OA_KPW_MAX_NP - 1) / OA_KPW_MAX_NP * OA_KPW_MAX_NP;
+        p->pr_len = pr < g->M ? pr : g->M;
+    }
     s->packed = true;
     s->post_from = s->post.n > 0 && s->post.ops[0].kind == OA_KPOST_ADD; /* a first add: in the product */
     return OA_OK;
