@@ -579,7 +579,7 @@ static void test_conv_pointwise(void **state)
  * Depthwise convs (one filter per channel) between NCHWc tensors through the tier's row kernel
  * (conv_dw.c) against the double reference: the kernels with a compile-time path (3x3 and 5x5,
  * stride 1 and 2 across, strides 2x1 down) and one without (7x7), channel counts below and off
- * the block, rows narrower than the kernel's 8-pixel block, asymmetric padding, a batch, two
+ * the block, rows narrower than the kernel's pixel block (16 or 8), asymmetric padding, a batch, two
  * threads; activations in the kernel's registers (ReLU after folded BN; hardswish then a linear
  * shift, whose 0.25 must not reach the padding lanes) or after each row (sigmoid). A residual
  * add stays on oneDNN; OPENACL_CONV_DW=0 takes oneDNN.

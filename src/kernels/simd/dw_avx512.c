@@ -15,7 +15,7 @@
 #define AV_MUL(a, b) _mm512_mul_ps((a), (b))
 #define AV_FMA(a, b, c) _mm512_fmadd_ps((a), (b), (c))
 #define AV_LEAKY(x, a) _mm512_mask_mul_ps((x), _mm512_cmp_ps_mask((x), _mm512_setzero_ps(), _CMP_LT_OQ), (x), (a))
-#define DW_NP 8 /* pixels per register block */
+#define DW_NP 16 /* pixels per register block (16 FMA chains; AVX2 has registers for 8) */
 #define DW_NAME oa_kdw_avx512
 
 #include "kernels/simd/dw_impl.inc"
