@@ -170,7 +170,8 @@ oa_status oa_conv_pw_setup(oa_kop *op, conv_state *s, const float *wf)
             if (g->oc % 16 != 0) { /* padding channels: zeros */
                 memset(wg, 0, sizeof(float) * (size_t)(ob * 16 * p->R));
             }
-            for (int64_t o = 0; o < ob * 16 && b0 * 16 + o < g->oc; o++) {
+            int64_t o = 0;
+            for (; o < ob * 16 && b0 * 16 + o < g->oc; o++) {
                 const float *src = wf + (b0 * 16 + o) * g->ic * kk;
                 for (int64_t c = 0; c < g->ic; c++) {
                     for (int64_t t = 0; t < kk; t++) {
@@ -178,6 +179,8 @@ oa_status oa_conv_pw_setup(oa_kop *op, conv_state *s, const float *wf)
                     }
                 }
             }
+            /* the group's part of the filter, packed: a loader may drop its pages now (kernels.h) */
+            oa_kconst_consumed(wf + b0 * 16 * g->ic * kk, sizeof(float) * (size_t)(o * g->ic * kk));
         }
     }
     for (int64_t q = 0; q < P; q++) { /* a pixel's place in a (padded) input block, tap (0, 0), in words */

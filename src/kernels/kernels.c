@@ -314,6 +314,22 @@ void oa_kpost_acts(const oa_kpost_chain *post, float *y, size_t n)
     }
 }
 
+static _Thread_local oa_kconst_hook t_const_hook;
+static _Thread_local void *t_const_ctx;
+
+void oa_kconst_set_hook(oa_kconst_hook hook, void *ctx)
+{
+    t_const_hook = hook;
+    t_const_ctx = ctx;
+}
+
+void oa_kconst_consumed(const void *p, size_t len)
+{
+    if (t_const_hook != NULL && p != NULL && len > 0) {
+        t_const_hook(t_const_ctx, p, len);
+    }
+}
+
 bool oa_kacts_from_post(const oa_kpost_chain *post, int from, oa_kacts *f)
 {
     memset(f, 0, sizeof(*f));

@@ -861,6 +861,17 @@ oa_status oa_kernel_infer(oa_kop_type type, const void *params, int n_in, const 
 oa_status oa_kop_create(oa_kop_type type, const void *params, int n_in, const oa_ktensor *in, int n_out,
                         const oa_ktensor *out, oa_kop **out_op) OA_MUST_CHECK;
 
+/*
+ * Constants a kernel is done with while it is created (it packed them and will not read them again):
+ * oa_kop_create's caller may set a hook on its thread that releases their pages (a model loader's
+ * read-only mapping of its file, docs/memory.md "Packing and the load's peak"), so that a large
+ * constant's source and its packed copy are not both resident at the end of its packing. Kernels
+ * call oa_kconst_consumed on each part as they finish it; without a hook it does nothing.
+ */
+typedef void (*oa_kconst_hook)(void *ctx, const void *p, size_t len);
+void oa_kconst_set_hook(oa_kconst_hook hook, void *ctx); /* this thread; NULL: none */
+void oa_kconst_consumed(const void *p, size_t len);
+
 /* Workspace bytes run needs (0 if none). Pure. */
 size_t oa_kop_workspace_size(const oa_kop *op);
 

@@ -431,6 +431,7 @@ static oa_status mm_setup_dnnl(mm_state *s, const oa_kop *op, bool b_const)
  * packed b and are neither read nor written in y (rec's CTC head, N = 6625).
  */
 #define MM_TINY_MACS 4096 /* mm_setup: products this small skip oneDNN */
+#define MM_PW_PART_BYTES ((int64_t)256 << 10) /* mm_pw_setup: b handed back in parts of about this size */
 #define MM_PW_MIN_ROWS 16
 #define MM_PW_MAX_ROWS 256
 #define MM_PW_MIN_PIECES_PER_SLICE 8
@@ -468,19 +469,32 @@ static oa_status mm_pw_setup(mm_state *s, const float *b)
         return st;
     }
     p->last = (int)(g->N - (nblk - 1) * 16);
-    for (int64_t bk = 0; bk < nblk; bk += OA_KPW_MAX_OB) { /* step k: b's row k ([K, N]) or column k */
-        int64_t b0, ob;
-        float *wg = oa_kpw_prod_group(p, bk, &b0, &ob);
-        const int64_t cols = b0 + ob == nblk ? g->N - b0 * 16 : ob * 16; /* the rest of the group's lines: zeros */
-        for (int64_t k = 0; k < g->K && !g->tb; k++) {
+    /* b is read in its own order, and each part is handed back once packed (oa_kconst_consumed): a loader then
+     * drops its pages, so that a large b and its packed copy are not both resident (rec's 3.2 MiB head) */
+    const int64_t part = MM_PW_PART_BYTES / (int64_t)sizeof(float) / g->N + 1; /* rows of [K, N] per part */
+    for (int64_t k = 0; k < g->K && !g->tb; k++) { /* step k: b's row k ([K, N]) */
+        for (int64_t bk = 0; bk < nblk; bk += OA_KPW_MAX_OB) {
+            int64_t b0, ob;
+            float *wg = oa_kpw_prod_group(p, bk, &b0, &ob);
+            const int64_t cols = b0 + ob == nblk ? g->N - b0 * 16 : ob * 16; /* the rest of the lines: zeros */
             memcpy(wg + k * ob * 16, b + k * g->N + b0 * 16, sizeof(float) * (size_t)cols);
             memset(wg + k * ob * 16 + cols, 0, sizeof(float) * (size_t)(ob * 16 - cols));
         }
-        for (int64_t o = 0; o < ob * 16 && g->tb; o++) {
+        if ((k + 1) % part == 0 || k + 1 == g->K) {
+            const int64_t k0 = k / part * part;
+            oa_kconst_consumed(b + k0 * g->N, sizeof(float) * (size_t)((k + 1 - k0) * g->N));
+        }
+    }
+    for (int64_t bk = 0; bk < nblk && g->tb; bk += OA_KPW_MAX_OB) { /* step k: b's column k ([N, K]) */
+        int64_t b0, ob;
+        float *wg = oa_kpw_prod_group(p, bk, &b0, &ob);
+        const int64_t cols = b0 + ob == nblk ? g->N - b0 * 16 : ob * 16;
+        for (int64_t o = 0; o < ob * 16; o++) {
             for (int64_t k = 0; k < g->K; k++) {
                 wg[k * ob * 16 + o] = o < cols ? b[(b0 * 16 + o) * g->K + k] : 0.0f;
             }
         }
+        oa_kconst_consumed(b + b0 * 16 * g->K, sizeof(float) * (size_t)(cols * g->K));
     }
     for (int64_t k = 0; k < g->K; k++) {
         p->xoff[k] = (int32_t)(g->ta ? k * g->M : k);

@@ -141,21 +141,34 @@ static bool read_at_run(const load_ctx *lc, const void *p, size_t n)
  * load's peak RSS is the packed copies, not the packed copies plus the
  * mapped weights.
  */
+static void drop_whole_pages(const load_ctx *lc, const void *p, size_t len)
+{
+    const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    const uintptr_t lo = ((uintptr_t)p + page - 1) & ~(page - 1);
+    const uintptr_t hi = ((uintptr_t)p + len) & ~(page - 1); /* neighbours' pages stay */
+    if (!read_at_run(lc, p, len) && hi > lo) {
+        oa_page_range whole = {(const char *)lo, (size_t)(hi - lo)};
+        oa_page_ranges_drop(&whole, 1);
+    }
+}
+
 static void kernel_created(void *ctx)
 {
     load_ctx *lc = ctx;
-    const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
     for (size_t i = 0; i < lc->n_pending; i++) {
-        const oa_page_range *r = &lc->pending[i];
-        const bool kept = read_at_run(lc, r->p, r->len);
-        const uintptr_t lo = ((uintptr_t)r->p + page - 1) & ~(page - 1);
-        const uintptr_t hi = ((uintptr_t)r->p + r->len) & ~(page - 1); /* neighbours' pages stay */
-        if (!kept && hi > lo) {
-            oa_page_range whole = {(const char *)lo, (size_t)(hi - lo)};
-            oa_page_ranges_drop(&whole, 1);
-        }
+        drop_whole_pages(lc, lc->pending[i].p, lc->pending[i].len);
     }
     lc->n_pending = 0;
+}
+
+/* A part of a constant the kernel being created has packed (oa_kconst_consumed): its pages go now, while
+ * the kernel packs the rest (docs/memory.md "Packing and the load's peak"). */
+static void const_consumed(void *ctx, const void *p, size_t n)
+{
+    const load_ctx *lc = ctx;
+    if (in_image(lc, p, n)) {
+        drop_whole_pages(lc, p, n);
+    }
 }
 
 /*
@@ -544,6 +557,7 @@ static oa_status load_program(v1_load *L)
         .const_ptr = const_of,
         .read_in_place = in_place,
         .kernel_created = kernel_created,
+        .const_consumed = const_consumed,
         .run_const = run_const,
         .ctx = &L->lc,
         .expect_inputs = L->m->info->n_inputs,

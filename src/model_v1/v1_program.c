@@ -412,7 +412,9 @@ static oa_status emit_kernel(bld *b, const oa_node *n)
     if (matmul_reads_b_at_run(b, bd, &p->prog.refs[arg + 1])) {
         bd->in[1].data = NULL;
     }
+    oa_kconst_set_hook(b->s->const_consumed, b->s->ctx);
     st = oa_op_bind_create(bd, &op);
+    oa_kconst_set_hook(NULL, NULL);
     for (int i = 0; i < bd->n_in && st == OA_OK; i++) {
         if (bd->src[i].kind == OA_BIND_CONST && !bd->src[i].synthesized && oa_kop_reads_input_at_run(op, i)) {
             st = run_const(b, &p->prog.refs[arg + (uint32_t)i], bd->src[i].size, what);

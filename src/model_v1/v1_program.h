@@ -70,6 +70,9 @@ typedef struct oa_v1_source {
      * read in place). NULL: nothing.
      */
     void (*kernel_created)(void *ctx);
+    /* optional: bytes [p, p + n) of a constant the kernel being created has packed and will not read again
+     * (oa_kconst_set_hook; the loader may release their pages before the kernel is done) */
+    void (*const_consumed)(void *ctx, const void *p, size_t n);
     /*
      * Optional: where the run reads the constant at p (n bytes) that a
      * kernel did not pack at create, or that a NetOutput copies: p, or the

@@ -264,6 +264,71 @@ static void test_matmul_streamed(void **state)
     }
 }
 
+/* What the kernels hand back through oa_kconst_consumed while they are created (kernels.h). */
+typedef struct parts_seen {
+    int n;
+    const char *p[512];
+    size_t len[512];
+} parts_seen;
+
+static void record_part(void *ctx, const void *p, size_t len)
+{
+    parts_seen *ps = ctx;
+    if (ps->n < 512) {
+        ps->p[ps->n] = p;
+        ps->len[ps->n++] = len;
+    }
+}
+
+/* The parts, in the order given, tile one buffer of `bytes` bytes without a gap or an overlap. */
+static void expect_parts_tile(const parts_seen *ps, size_t bytes, const char *what)
+{
+    size_t sum = 0;
+    for (int i = 0; i < ps->n; i++) {
+        if (i > 0 && ps->p[i] != ps->p[i - 1] + ps->len[i - 1]) {
+            fail_msg("%s: part %d does not follow part %d", what, i, i - 1);
+        }
+        sum += ps->len[i];
+    }
+    if (sum != bytes) {
+        fail_msg("%s: parts of %zu bytes in all, b has %zu", what, sum, bytes);
+    }
+}
+
+/*
+ * The streamed path hands b back to the creator in parts as it packs them (oa_kconst_consumed: a loader drops
+ * their pages while the rest is packed): parts of [K, N] rows and, for b^T, of each column group, together
+ * exactly b, in b's order. The harness then gives the op bytes of all ones for b at run (it says it no longer
+ * reads it), so a part handed back too early and read again would show in the results. A hook unset: no call.
+ */
+static void test_matmul_const_parts(void **state)
+{
+    (void)state;
+    if (oa_kpw_for(oa_kisa_tier_used()) == NULL) {
+        print_message("streamed matmul: not taken here (tier %s)\n", oa_kisa_tier_name(oa_kisa_tier_used()));
+        skip();
+    }
+    static const mm_case cases[] = {
+        {2, 2, {40, 120}, {120, 6625}, false, false, 1, true, 0, 0, 0}, /* rec's CTC head: 12 parts of 10 rows */
+        {2, 2, {17, 24}, {1009, 24}, false, true, 1, true, 0, 0, 4},    /* b^T: one part per group of 64 */
+    };
+    const int want_parts[] = {12, 16};
+    for (int i = 0; i < 2; i++) {
+        parts_seen ps = {0};
+        oa_kconst_set_hook(record_part, &ps);
+        run_case(&cases[i], 1, 500 + (uint64_t)i);
+        oa_kconst_set_hook(NULL, NULL);
+        assert_string_equal(kt_last_impl, "pw-avx512");
+        expect_parts_tile(&ps, sizeof(float) * (size_t)(cases[i].b[0] * cases[i].b[1]), i ? "b^T" : "b");
+        assert_int_equal(ps.n, want_parts[i]);
+    }
+    parts_seen ps = {0};
+    oa_kconst_set_hook(record_part, &ps);
+    oa_kconst_set_hook(NULL, NULL);
+    run_case(&cases[0], 1, 502);
+    assert_int_equal(ps.n, 0);
+}
+
 static void test_matmul_bad_params(void **state)
 {
     (void)state;
@@ -290,6 +355,7 @@ int main(void)
         cmocka_unit_test(test_matmul_cases),
         cmocka_unit_test(test_matmul_gemv_path),
         cmocka_unit_test(test_matmul_streamed),
+        cmocka_unit_test(test_matmul_const_parts),
         cmocka_unit_test(test_matmul_bad_params),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
