@@ -6,7 +6,7 @@
  * kernel runs at 190-230 GFLOP/s; and small convs that would otherwise be a
  * oneDNN primitive of a few microseconds (1x1s with a small filter, x and y
  * on any plane; kernels up to 3x3 with a filter of at most 1 MiB on small
- * planes), channel counts off the block included.
+ * planes), channel counts off the block and a plain (NCHW) x included.
  *
  * Why: on small planes a layer's filter is large next to its work (ResNet-50's
  * last stage: 4-9 MiB of filter for 49 output pixels), and a model's filters
@@ -54,10 +54,16 @@
  * at 70-100 GFLOP/s): every kernel up to 3x3, the plane in one range per slice so that every thread works. */
 #define PW_FEW_PIECES_FILTER_BYTES ((int64_t)1 << 20)
 
-/* Input channels x holds per image: whole blocks (the padding channels are zeros). */
+/* Input channels x holds per image: whole blocks (the padding channels are zeros), or ic when x is plain. */
 static int64_t ic_blocked(const geom *g)
 {
-    return (g->ic + 15) / 16 * 16;
+    return g->xpl ? g->ic : (g->ic + 15) / 16 * 16;
+}
+
+/* Floats of x side by side at a pixel: a 16-channel block, or one channel of a plain (NCHW) x. */
+static int64_t x_lanes(const geom *g)
+{
+    return g->xpl ? 1 : 16;
 }
 
 /* Input channels the steps run over: bf16 steps take channel pairs (an odd count gets a zero partner). */
@@ -78,7 +84,8 @@ static bool small_1x1(const geom *g)
 bool oa_conv_pw_eligible(const conv_state *s)
 {
     const geom *g = &s->g;
-    if (oa_kpw_for(oa_kisa_tier_used()) == NULL || oa_kernels_block() != 16 || !g->blocked || g->xpl || g->iblk ||
+    if (oa_kpw_for(oa_kisa_tier_used()) == NULL || oa_kernels_block() != 16 || !g->blocked || (g->xpl && s->bf16) ||
+        g->iblk ||
         g->transpose || g->g != 1 || (s->bf16 && oa_kpw_bf16_for() == NULL) || g->oh * g->ow <= 0 ||
         g->sh != g->sw || (g->sh != 1 && g->sh != 2) || g->dh != 1 || g->dw != 1 ||
         oa_env_long("OPENACL_CONV_PW", 1) == 0) {
@@ -88,6 +95,9 @@ bool oa_conv_pw_eligible(const conv_state *s)
     const bool k3 = g->kh == 3 && g->kw == 3 && g->pt <= 1 && g->pb <= 1 && g->pl <= 1 && g->pr <= 1;
     if (small_1x1(g) && !s->bf16) {
         return true;
+    }
+    if (g->xpl && g->oh * g->ow > PW_MAX_PIXELS) { /* ResNet-50's 3 -> 64 7x7 stem: 1.12 ms here, 1.08 on oneDNN */
+        return false;
     }
     if (g->oh * g->ow > PW_MAX_PIXELS) { /* larger planes: stride-2 3x3s in pixel ranges (oa_conv_pw_setup) */
         return k3 && g->sh == 2 && g->oc % (16 * OA_KPW_MAX_OB) == 0 && g->ic % 16 == 0 &&
@@ -184,12 +194,14 @@ oa_status oa_conv_pw_setup(oa_kop *op, conv_state *s, const float *wf)
         }
     }
     for (int64_t q = 0; q < P; q++) { /* a pixel's place in a (padded) input block, tap (0, 0), in words */
-        p->off[q] = (int32_t)(((q / g->ow) * g->sh * iwp + (q % g->ow) * g->sw) * 16 / e);
+        p->off[q] = (int32_t)(((q / g->ow) * g->sh * iwp + (q % g->ow) * g->sw) * x_lanes(g) / e);
     }
     for (int64_t t = 0; t < kk; t++) { /* step (tap, channel or channel pair): its place in the (padded) input */
         for (int64_t c = 0; c < icp; c += e) {
+            const int64_t tap = (t / g->kw) * iwp + t % g->kw;
             p->xoff[(t * icp + c) / e] =
-                (int32_t)(((c / 16) * ihp * iwp * 16 + ((t / g->kw) * iwp + t % g->kw) * 16 + c % 16) / e);
+                (int32_t)(g->xpl ? c * ihp * iwp + tap
+                                 : ((c / 16) * ihp * iwp * 16 + tap * 16 + c % 16) / e); /* (bf16: never plain) */
         }
     }
     p->n = g->n;
@@ -219,8 +231,9 @@ oa_status oa_conv_pw_setup(oa_kop *op, conv_state *s, const float *wf)
      * else on each group's output (group_done) */
     const int from = s->post.n > 0 && s->post.ops[0].kind == OA_KPOST_ADD ? 1 : 0;
     s->post_from = oa_kacts_from_post(&s->post, from, &p->acts) ? s->post.n : from;
-    op->impl = g->kh == 1 && g->kw == 1 ? (s->bf16 ? "pw-bf16" : "pw-avx512")
-                                         : (s->bf16 ? "pw3x3-bf16" : "pw3x3-avx512");
+    const bool k1 = g->kh == 1 && g->kw == 1, k3 = g->kh == 3 && g->kw == 3;
+    op->impl = s->bf16 ? (k1 ? "pw-bf16" : (k3 ? "pw3x3-bf16" : "pwkxk-bf16"))
+                       : (k1 ? "pw-avx512" : (k3 ? "pw3x3-avx512" : "pwkxk-avx512"));
     return OA_OK;
 }
 
@@ -231,7 +244,7 @@ typedef struct pw_ctx {
     float *y;
 } pw_ctx;
 
-/* The zero-padded copy of x (bf16: converted): one (image, channel block) per index. */
+/* The zero-padded copy of x (bf16: converted): one (image, channel block, or channel of a plain x) per index. */
 static void pad_task(void *vctx, size_t tid, size_t b, size_t e)
 {
     (void)tid;
@@ -240,16 +253,17 @@ static void pad_task(void *vctx, size_t tid, size_t b, size_t e)
     const int64_t ihp = g->ih + g->pt + g->pb, iwp = g->iw + g->pl + g->pr;
     const size_t esz = c->s->bf16 ? 2 : 4;
     const float *x = c->in[0];
+    const int64_t lanes = x_lanes(g);
     for (size_t i = b; i < e; i++) {
-        const float *src = x + (int64_t)i * g->ih * g->iw * 16;
-        char *dst = (char *)c->xp + (size_t)((int64_t)i * ihp * iwp * 16) * esz;
-        memset(dst, 0, esz * (size_t)(ihp * iwp * 16));
+        const float *src = x + (int64_t)i * g->ih * g->iw * lanes;
+        char *dst = (char *)c->xp + (size_t)((int64_t)i * ihp * iwp * lanes) * esz;
+        memset(dst, 0, esz * (size_t)(ihp * iwp * lanes));
         for (int64_t h = 0; h < g->ih; h++) {
-            char *row = dst + (size_t)(((h + g->pt) * iwp + g->pl) * 16) * esz;
+            char *row = dst + (size_t)(((h + g->pt) * iwp + g->pl) * lanes) * esz;
             if (c->s->bf16) {
-                oa_kbf16_from_f32(src + h * g->iw * 16, (uint16_t *)(void *)row, (size_t)(g->iw * 16));
+                oa_kbf16_from_f32(src + h * g->iw * lanes, (uint16_t *)(void *)row, (size_t)(g->iw * lanes));
             } else {
-                memcpy(row, src + h * g->iw * 16, sizeof(float) * (size_t)(g->iw * 16));
+                memcpy(row, src + h * g->iw * lanes, sizeof(float) * (size_t)(g->iw * lanes));
             }
         }
     }
@@ -288,8 +302,8 @@ oa_status oa_conv_pw_run(const conv_state *s, const void *const *in, void *y, vo
     const geom *g = &s->g;
     pw_ctx c = {s, in, ws, y};
     if (copies_x(s)) {
-        const int64_t plane = (g->ih + g->pt + g->pb) * (g->iw + g->pl + g->pr) * 16;
-        oa_threadpool_parallel_for(pool, (size_t)(g->n * ic_blocked(g) / 16), (size_t)(OA_KGRAIN_ELEMS / (plane + 1) + 1),
+        const int64_t plane = (g->ih + g->pt + g->pb) * (g->iw + g->pl + g->pr) * x_lanes(g);
+        oa_threadpool_parallel_for(pool, (size_t)(g->n * ic_blocked(g) / x_lanes(g)), (size_t)(OA_KGRAIN_ELEMS / (plane + 1) + 1),
                                    pad_task, &c);
     }
     const bool first_add = s->post.n > 0 && s->post.ops[0].kind == OA_KPOST_ADD;

@@ -399,6 +399,7 @@ static void test_conv_wide_plain_entry(void **state)
     post_case relu = post_act(OA_KACT_RELU, 0, 0);
     relu.fold_bn = true;
     setenv("OPENACL_WINOGRAD", "0", 1); /* the oneDNN path (test_conv_winograd covers the other) */
+    setenv("OPENACL_CONV_PW", "0", 1);  /* (and test_conv_pointwise the small-plane tile's) */
     for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++) {
         for (int thr = 1; thr <= 2; thr++) {
             run_case(&shapes[s], &relu, 2, thr, 500 + s);
@@ -410,6 +411,7 @@ static void test_conv_wide_plain_entry(void **state)
         }
     }
     unsetenv("OPENACL_WINOGRAD");
+    unsetenv("OPENACL_CONV_PW");
 }
 
 /*
@@ -570,6 +572,14 @@ static void test_conv_pointwise(void **state)
         {1, 16, 5, 5, 1024, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0}, /* a padded 1x1 */
     };
     run_path_on_off("OPENACL_CONV_PW", "pw", has, few, sizeof(few) / sizeof(few[0]), spc, 4, 1, 1060);
+    /* a plain (NCHW) x into an NCHWc y (out_nchwc: rec's 1x1 after a transpose, 120 -> 480 on 1x40): steps
+     * one channel plane apart; a padded stride-2 3x3 from a plain x; a small 1x1 from a plain x on a larger plane */
+    static const conv_case plain[] = {
+        {1, 120, 1, 40, 480, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},
+        {1, 24, 11, 13, 40, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0},
+        {2, 12, 20, 20, 24, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, false, false, 0, 0},
+    };
+    run_path_on_off("OPENACL_CONV_PW", "pw", has, plain, sizeof(plain) / sizeof(plain[0]), spc, 1, 2, 1070);
     g_res_in_y = true;
     run_path_on_off("OPENACL_CONV_PW", "pw", has, small, 2, &spc[1], 1, 1, 1080);
     g_res_in_y = false;
