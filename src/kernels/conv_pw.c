@@ -85,8 +85,7 @@ bool oa_conv_pw_eligible(const conv_state *s)
 {
     const geom *g = &s->g;
     if (oa_kpw_for(oa_kisa_tier_used()) == NULL || oa_kernels_block() != 16 || !g->blocked || (g->xpl && s->bf16) ||
-        g->iblk ||
-        g->transpose || g->g != 1 || (s->bf16 && oa_kpw_bf16_for() == NULL) || g->oh * g->ow <= 0 ||
+        g->iblk || g->transpose || g->g != 1 || (s->bf16 && oa_kpw_bf16_for() == NULL) || g->oh * g->ow <= 0 ||
         g->sh != g->sw || (g->sh != 1 && g->sh != 2) || g->dh != 1 || g->dw != 1 ||
         oa_env_long("OPENACL_CONV_PW", 1) == 0) {
         return false;

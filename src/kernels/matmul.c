@@ -570,7 +570,8 @@ static oa_status mm_setup(oa_kop *op)
     /* Products of a few thousand multiply-adds (a classifier head such as cls's 1x200 by 200x2) run on the
      * reference loop: about a microsecond, less than a oneDNN primitive's call, and no primitive to create
      * (bench/KERNELS.md "Depthwise and small 1x1 convs"). */
-    const bool tiny = g->nbatch * g->M * g->N * g->K <= MM_TINY_MACS && !s->bf16;
+    const bool tiny = !s->bf16 && g->nbatch <= MM_TINY_MACS && g->M <= MM_TINY_MACS && g->N <= MM_TINY_MACS &&
+                      g->K <= MM_TINY_MACS && g->nbatch * g->M * g->N * g->K <= MM_TINY_MACS; /* (no overflow) */
     if (s->gemv == NULL && s->pw == NULL && !tiny && oa_dnnl_enabled() && g->M > 0 && g->N > 0 && g->K > 0 &&
         g->nbatch > 0) {
         int saved = oa_dnnl_enter();

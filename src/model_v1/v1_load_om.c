@@ -134,13 +134,7 @@ static bool read_at_run(const load_ctx *lc, const void *p, size_t n)
     return false;
 }
 
-/*
- * The kernel just created has packed its constants: the whole pages of
- * those not read in place leave the process (they stay in the page cache;
- * a constant shared with a later kernel is read from there again), so the
- * load's peak RSS is the packed copies, not the packed copies plus the
- * mapped weights.
- */
+/* The whole pages inside [p, p + len) leave the process unless a kernel reads them at run. */
 static void drop_whole_pages(const load_ctx *lc, const void *p, size_t len)
 {
     const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
@@ -152,6 +146,13 @@ static void drop_whole_pages(const load_ctx *lc, const void *p, size_t len)
     }
 }
 
+/*
+ * The kernel just created has packed its constants: the whole pages of
+ * those not read in place leave the process (they stay in the page cache;
+ * a constant shared with a later kernel is read from there again), so the
+ * load's peak RSS is the packed copies, not the packed copies plus the
+ * mapped weights.
+ */
 static void kernel_created(void *ctx)
 {
     load_ctx *lc = ctx;
