@@ -935,13 +935,8 @@ static void epilogue_channels(const conv_state *s, const void *const *in, float 
             oa_kact_apply(p->act, p->alpha, p->beta, y + off, (size_t)len);
         }
     }
-    if (g->blocked && c1 == g->oc && g->oc % blk != 0) { /* padding channels stay zero */
-        float *last = y + (n * cpad + cpad - blk) * hw;
-        for (int64_t i = 0; i < hw; i++) {
-            for (int64_t j = g->oc % blk; j < blk; j++) {
-                last[i * blk + j] = 0.0f;
-            }
-        }
+    if (g->blocked && c1 == g->oc) {
+        oa_conv_zero_lanes(y + (n * cpad + cpad - blk) * hw, hw, blk, blk - (cpad - g->oc));
     }
 }
 
@@ -1306,15 +1301,10 @@ static oa_status conv_run(const oa_kop *op, const void *const *in, void *const *
     ref_ctx c = {s, in[0], out[0], in};
     oa_threadpool_parallel_for(pool, (size_t)(g->n * g->oc), 1, conv_ref_task, &c);
     int64_t cb = oa_kernels_block();
-    if (g->blocked && g->oc % cb != 0) { /* padding channels of the output must be zero */
-        int64_t CB = (g->oc + cb - 1) / cb, hw = g->oh * g->ow;
-        float *y = out[0];
+    if (g->blocked) { /* padding channels of the output must be zero */
+        const int64_t CB = (g->oc + cb - 1) / cb, hw = g->oh * g->ow;
         for (int64_t n = 0; n < g->n; n++) {
-            for (int64_t i = 0; i < hw; i++) {
-                for (int64_t j = g->oc % cb; j < cb; j++) {
-                    y[((n * CB + CB - 1) * hw + i) * cb + j] = 0.0f;
-                }
-            }
+            oa_conv_zero_lanes((float *)out[0] + (n * CB + CB - 1) * hw * cb, hw, cb, g->oc - (CB - 1) * cb);
         }
     }
     return OA_OK;

@@ -87,12 +87,7 @@ static void dw_task(void *vctx, size_t tid, size_t b, size_t e)
         if (s->post_from < s->post.n) {
             oa_kpost_acts(&s->post, y, row_n); /* activations only (oa_conv_dw_eligible) */
         }
-        const int64_t valid = g->oc - k * blk;
-        if (valid < blk) { /* padding lanes stay zero whatever the activation makes of 0 */
-            for (int64_t q = 0; q < g->ow; q++) {
-                memset(y + q * blk + valid, 0, sizeof(float) * (size_t)(blk - valid));
-            }
-        }
+        oa_conv_zero_lanes(y, g->ow, blk, g->oc - k * blk);
     }
 }
 

@@ -287,13 +287,8 @@ static void group_done(void *vctx, int64_t n, int64_t b0, int ob, int64_t lo, in
             }
         }
     }
-    const int valid = (int)(s->g.oc - (b0 + ob - 1) * 16);
-    if (valid < 16) { /* the last block's padding channels stay zero whatever the activations make of 0 */
-        float *last = c->y + n * s->pw->y_img + (b0 + ob - 1) * s->pw->ycs;
-        for (int64_t q = lo; q < hi; q++) {
-            memset(last + q * 16 + valid, 0, sizeof(float) * (size_t)(16 - valid));
-        }
-    }
+    oa_conv_zero_lanes(c->y + n * s->pw->y_img + (b0 + ob - 1) * s->pw->ycs + lo * 16, hi - lo, 16,
+                       s->g.oc - (b0 + ob - 1) * 16); /* the group's last block */
 }
 
 oa_status oa_conv_pw_run(const conv_state *s, const void *const *in, void *y, void *ws, oa_threadpool *pool)

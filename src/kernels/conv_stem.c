@@ -85,12 +85,7 @@ static void stem_task(void *vctx, size_t tid, size_t b, size_t e)
             s->stem(x, g->ic, g->ih, g->iw, s->stw + k * g->ic * kk * blk, s->stb + k * blk, g->kh, g->kw, g->sh,
                     g->sw, g->pt, g->pl, oy, g->ow, y);
             oa_kpost_acts(&s->post, y, row_n); /* activations only (oa_conv_stem_eligible) */
-            const int64_t valid = g->oc - k * blk;
-            if (valid < blk) { /* padding lanes stay zero whatever the activation makes of 0 */
-                for (int64_t q = 0; q < g->ow; q++) {
-                    memset(y + q * blk + valid, 0, sizeof(float) * (size_t)(blk - valid));
-                }
-            }
+            oa_conv_zero_lanes(y, g->ow, blk, g->oc - k * blk);
         }
     }
 }
