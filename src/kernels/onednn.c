@@ -147,6 +147,26 @@ static bool append_act(dnnl_post_ops_t po, oa_kact act, float a, float b)
     }
 }
 
+/* The oneDNN eltwise algorithms append_act uses for act, one bit each. */
+static unsigned act_algs(oa_kact act)
+{
+    enum { RELU = 1, CLIP = 2, LINEAR = 4, HSWISH = 8, LOGISTIC = 16, TANH = 32, GELU = 64, SWISH = 128 };
+    switch (act) {
+    case OA_KACT_RELU:
+    case OA_KACT_LEAKY_RELU: return RELU;
+    case OA_KACT_CLIP: return CLIP;
+    case OA_KACT_HARDSIGMOID: return LINEAR | CLIP;
+    case OA_KACT_LINEAR: return LINEAR;
+    case OA_KACT_HARDSWISH:
+    case OA_KACT_MUL_HARDSIGMOID: return HSWISH;
+    case OA_KACT_SIGMOID: return LOGISTIC;
+    case OA_KACT_TANH: return TANH;
+    case OA_KACT_GELU_ERF: return GELU;
+    case OA_KACT_SWISH: return SWISH;
+    default: return 0;
+    }
+}
+
 static bool act_mappable(oa_kact act, float a, float b)
 {
     if (act == OA_KACT_MUL_HARDSIGMOID) {
@@ -169,7 +189,8 @@ dnnl_primitive_attr_t oa_dnnl_attr(const oa_kpost_chain *post, bool allow_sum, i
         return NULL;
     }
     int taken = 0;
-    bool had_sum = false, had_linear = false;
+    bool had_sum = false;
+    unsigned used = 0; /* the eltwise algorithms appended (act_algs) */
     for (int i = 0; post != NULL && i < post->n; i++) {
         const oa_kpost *p = &post->ops[i];
         if (p->kind == OA_KPOST_ADD) {
@@ -178,15 +199,16 @@ dnnl_primitive_attr_t oa_dnnl_attr(const oa_kpost_chain *post, bool allow_sum, i
             }
             had_sum = true;
         } else {
-            /* oneDNN 2.6's JIT convs compute a second eltwise_linear post-op with the
-             * first one's alpha/beta (measured: linear(2,0), linear(1,1) gives 4x):
-             * at most one per primitive, our epilogue does the rest */
-            const bool linear = p->act == OA_KACT_LINEAR || p->act == OA_KACT_HARDSIGMOID;
-            if ((linear && had_linear) || !act_mappable(p->act, p->alpha, p->beta) ||
+            /* oneDNN 2.6's JIT convs compute a second eltwise post-op of an algorithm with the
+             * first one's alpha/beta (measured: linear(2,0), linear(1,1) gives 4x; leaky ReLU 0.2
+             * then ReLU leaves the negatives at 0.2x): at most one of each algorithm per
+             * primitive, our epilogue does the rest */
+            const unsigned algs = act_algs(p->act);
+            if ((algs & used) != 0 || !act_mappable(p->act, p->alpha, p->beta) ||
                 !append_act(po, p->act, p->alpha, p->beta)) {
                 break;
             }
-            had_linear = had_linear || linear;
+            used |= algs;
         }
         taken++;
     }

@@ -289,6 +289,27 @@ static post_case post_none(void)
     return p;
 }
 
+/* Activations only, in order: every kind the kernels apply in registers (oa_kacts), the last chain as long as
+ * a post-op chain may be (OA_KMAX_POST). */
+static void act_chains(post_case out[3])
+{
+    static const oa_kpost a[] = {{OA_KPOST_ACT, OA_KACT_CLIP, -0.5f, 0.8f}, {OA_KPOST_ACT, OA_KACT_LEAKY_RELU, 0.1f, 0}};
+    static const oa_kpost b[] = {{OA_KPOST_ACT, OA_KACT_HARDSIGMOID, 0.2f, 0.5f},
+                                 {OA_KPOST_ACT, OA_KACT_MUL_HARDSIGMOID, 0.3f, 0.4f},
+                                 {OA_KPOST_ACT, OA_KACT_LINEAR, 2.0f, -0.1f}};
+    static const oa_kpost c[] = {{OA_KPOST_ACT, OA_KACT_LEAKY_RELU, 0.2f, 0},
+                                 {OA_KPOST_ACT, OA_KACT_CLIP, -1.0f, 1.0f},
+                                 {OA_KPOST_ACT, OA_KACT_LINEAR, 1.5f, 0.1f},
+                                 {OA_KPOST_ACT, OA_KACT_RELU, 0, 0}};
+    const oa_kpost *ops[3] = {a, b, c};
+    const int n[3] = {2, 3, 4};
+    for (int i = 0; i < 3; i++) {
+        memset(&out[i], 0, sizeof(out[i]));
+        out[i].post.n = n[i];
+        memcpy(out[i].post.ops, ops[i], sizeof(oa_kpost) * (size_t)n[i]);
+    }
+}
+
 static post_case post_act(oa_kact a, float al, float be)
 {
     post_case p = post_none();
@@ -562,6 +583,9 @@ static void test_conv_pointwise(void **state)
     };
     post_case spc[4] = {pcs[0], pcs[1], pcs[2], post_act(OA_KACT_LINEAR, 0.5f, 0.25f)};
     run_path_on_off("OPENACL_CONV_PW", "pw", has, small, sizeof(small) / sizeof(small[0]), spc, 4, 1, 1040);
+    post_case chains[3];
+    act_chains(chains);
+    run_path_on_off("OPENACL_CONV_PW", "pw", has, small, 2, chains, 3, 1, 1050);
     /* small planes whose filter (at most 1 MiB) comes in too few pieces for the prefetch rule: rec's 1x3 convs
      * (480 -> 60 on 1x40, pads 0/1 across: a padded copy), a stride-2 3x3 (stride 1 is Winograd's), a 1x1 into
      * 40 channels, a padded 1x1; the plane in one range per slice (40 = 24 + 16 at two threads) */
@@ -591,7 +615,8 @@ static void test_conv_pointwise(void **state)
  * stride 1 and 2 across, strides 2x1 down) and one without (7x7), channel counts below and off
  * the block, rows narrower than the kernel's pixel block (16 or 8), asymmetric padding, a batch, two
  * threads; activations in the kernel's registers (ReLU after folded BN; hardswish then a linear
- * shift, whose 0.25 must not reach the padding lanes) or after each row (sigmoid). A residual
+ * shift, whose 0.25 must not reach the padding lanes; every other kind of oa_kacts in chains) or
+ * after each row (sigmoid). A residual
  * add stays on oneDNN; OPENACL_CONV_DW=0 takes oneDNN.
  */
 static void test_conv_depthwise(void **state)
@@ -620,6 +645,9 @@ static void test_conv_depthwise(void **state)
     pcs[2].post.ops[1] = (oa_kpost){OA_KPOST_ACT, OA_KACT_LINEAR, 0.5f, 0.25f};
     pcs[3] = post_act(OA_KACT_SIGMOID, 0, 0);
     run_path_on_off("OPENACL_CONV_DW", "dw", has, shapes, sizeof(shapes) / sizeof(shapes[0]), pcs, 4, 1, 1100);
+    post_case chains[3];
+    act_chains(chains);
+    run_path_on_off("OPENACL_CONV_DW", "dw", has, shapes, 3, chains, 3, 1, 1150);
     post_case add = post_none();
     add.post.n = 1;
     add.post.ops[0].kind = OA_KPOST_ADD;
