@@ -351,27 +351,36 @@ static bool same_io(const oa_kop *op, const oa_op_bind *b, const v2_kop_entry *e
  * cache; a later reader maps them again), as the static executor does
  * (docs/memory.md "Dynamic models").
  */
-static void drop_packed_pages(const v2_model *vm, const oa_op_bind *b)
+static void drop_image_pages(const v2_model *vm, const char *p, size_t n)
 {
-    if (vm->img == NULL ||
-        (b->type != OA_KOP_CONV2D && b->type != OA_KOP_CONV2D_TRANSPOSE && b->type != OA_KOP_MATMUL)) {
+    if (vm->img == NULL || p == NULL || n == 0 || p < vm->img || (size_t)(p - vm->img) > vm->img_size ||
+        n > vm->img_size - (size_t)(p - vm->img)) {
         return;
     }
     const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-    for (int i = 1; i < b->n_in; i++) {
-        const char *p = b->in[i].data;
-        const size_t n = oa_ktensor_bytes(&b->in[i]);
-        if (p == NULL || n == 0 || p < vm->img || (size_t)(p - vm->img) > vm->img_size ||
-            n > vm->img_size - (size_t)(p - vm->img)) {
-            continue;
-        }
-        const uintptr_t lo = ((uintptr_t)p + page - 1) & ~(page - 1);
-        const uintptr_t hi = ((uintptr_t)p + n) & ~(page - 1); /* neighbours' pages stay */
-        if (hi > lo) {
-            const oa_page_range r = {(const char *)lo, (size_t)(hi - lo)};
-            oa_page_ranges_drop(&r, 1);
-        }
+    const uintptr_t lo = ((uintptr_t)p + page - 1) & ~(page - 1);
+    const uintptr_t hi = ((uintptr_t)p + n) & ~(page - 1); /* neighbours' pages stay */
+    if (hi > lo) {
+        const oa_page_range r = {(const char *)lo, (size_t)(hi - lo)};
+        oa_page_ranges_drop(&r, 1);
     }
+}
+
+static void drop_packed_pages(const v2_model *vm, const oa_op_bind *b)
+{
+    if (b->type != OA_KOP_CONV2D && b->type != OA_KOP_CONV2D_TRANSPOSE && b->type != OA_KOP_MATMUL) {
+        return;
+    }
+    for (int i = 1; i < b->n_in; i++) {
+        drop_image_pages(vm, b->in[i].data, oa_ktensor_bytes(&b->in[i]));
+    }
+}
+
+/* A part of a constant the kernel being created has packed (oa_kconst_consumed): its pages go at once
+ * (docs/memory.md "Packing and the load's peak"). */
+static void const_consumed(void *ctx, const void *p, size_t n)
+{
+    drop_image_pages(ctx, p, n);
 }
 
 static oa_status create_entry(v2_exec *x, v2_cnode *cn, v2_kop_entry *reuse, v2_kop_entry **out)
@@ -396,7 +405,9 @@ static oa_status create_entry(v2_exec *x, v2_cnode *cn, v2_kop_entry *reuse, v2_
             e->op = reuse->op; /* re-targeted in place (kept its packed state where the family allows) */
             reuse->op = NULL;
         } else {
+            oa_kconst_set_hook(const_consumed, (void *)x->model);
             st = oa_op_bind_create(b, &e->op);
+            oa_kconst_set_hook(NULL, NULL);
             if (st == OA_OK) {
                 drop_packed_pages(x->model, b);
             }
