@@ -217,8 +217,8 @@ static void test_matmul_gemv_path(void **state)
  * reference with bias, GELU after the product, a residual add done in the product (then ReLU), transposed a
  * and b, a reduction in two chunks, 16 and 256 rows, column blocks off the group of 4, N off the block of 16
  * (the last block's missing columns neither read nor written), a small b in few pieces (its rows in one range per
- * slice), one and two threads; OPENACL_MATMUL_PW=0 takes oneDNN. 8 rows, a per-row bias, alpha and few pieces of
- * a b over 1 MiB stay off the path.
+ * slice), one and two threads; OPENACL_MATMUL_PW=0 takes oneDNN. 8 rows, a per-row bias, alpha and too few pieces of
+ * a b over 4 MiB for the slices stay off the path.
  */
 static void test_matmul_streamed(void **state)
 {
@@ -238,6 +238,7 @@ static void test_matmul_streamed(void **state)
         {2, 2, {40, 24}, {24, 1001}, false, false, 1, true, 0, 0, 3},    /* N off the block (62 x 16 + 9), add */
         {2, 2, {17, 24}, {1009, 24}, false, true, 1, true, 0, 0, 4},     /* the same, b^T, add + ReLU */
         {2, 2, {40, 120}, {120, 360}, false, false, 1, true, 0, 0, 0},   /* 6 pieces of a small b: rows per slice */
+        {2, 2, {128, 768}, {768, 768}, false, false, 1, true, 0, 0, 3},  /* BERT's projections: 12 pieces of 2.3 MiB */
         {3, 2, {2, 20, 120}, {240, 120}, false, true, 1, true, 0, 0, 4}, /* the same, b^T, batch folded, add */
     };
     for (int off = 0; off < 2; off++) {
@@ -256,11 +257,16 @@ static void test_matmul_streamed(void **state)
         {2, 2, {8, 64}, {64, 1024}, false, false, 1, true, 0, 0, 0},     /* 8 rows */
         {2, 2, {33, 17}, {17, 1024}, false, false, 2, true, 0, 0, 0},    /* bias [M, N] */
         {2, 2, {33, 17}, {17, 1024}, false, false, 1, true, 0.5f, 1, 0}, /* alpha */
-        {2, 2, {40, 1100}, {1100, 256}, false, false, 1, true, 0, 0, 0}, /* 4 pieces of a b over 1 MiB */
     };
     for (size_t i = 0; i < sizeof(not_on) / sizeof(not_on[0]); i++) {
         run_case(&not_on[i], 1, 320 + i);
         assert_true(strcmp(kt_last_impl, "pw-avx512") != 0);
+    }
+    /* 11 pieces of a b over 4 MiB: enough for one slice to prefetch, not for two */
+    const mm_case big = {2, 2, {40, 1536}, {1536, 704}, false, false, 1, true, 0, 0, 0};
+    run_case(&big, 1, 330);
+    if (has && (strcmp(kt_last_impl, "pw-avx512") == 0) != (oa_kernels_slices() == 1)) {
+        fail_msg("11 pieces of a 4.1 MiB b, %d slices: impl %s", oa_kernels_slices(), kt_last_impl);
     }
 }
 
