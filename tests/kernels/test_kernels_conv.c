@@ -594,6 +594,7 @@ static void test_conv_pointwise(void **state)
         {1, 64, 11, 11, 40, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0},
         {2, 136, 7, 7, 40, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, false, false, 0, 0},
         {1, 16, 5, 5, 1024, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0}, /* a padded 1x1 */
+        {1, 32, 8, 8, 24, 2, 2, 2, 2, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},    /* 2x2 stride 2 */
     };
     run_path_on_off("OPENACL_CONV_PW", "pw", has, few, sizeof(few) / sizeof(few[0]), spc, 4, 1, 1060);
     /* a plain (NCHW) x into an NCHWc y (out_nchwc: rec's 1x1 after a transpose, 120 -> 480 on 1x40): steps
@@ -635,6 +636,7 @@ static void test_conv_depthwise(void **state)
         {1, 16, 7, 19, 16, 7, 7, 1, 1, 3, 3, 3, 3, 1, 1, 16, true, false, 0, 0},      /* 7x7: general loop */
         {1, 32, 6, 3, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 32, true, false, 0, 0},       /* 3 pixels a row */
         {1, 20, 8, 21, 20, 3, 3, 1, 1, 0, 1, 2, 0, 1, 1, 20, true, false, 0, 0},      /* asymmetric pads */
+        {1, 16, 10, 29, 16, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 16, true, false, 0, 0},     /* stride 3: general loop */
     };
     post_case pcs[4];
     pcs[0] = post_none();
