@@ -126,7 +126,7 @@ void oa_kadd_inplace(float *y, const float *r, size_t n);
 
 /* Activations a kernel applies in registers before its stores (simd/acts_impl.inc): post-ops [from, n) of a
  * chain when all of them are of the kinds without a transcendental function, in order. */
-enum { OA_KACTS_MAX = 4 };
+enum { OA_KACTS_MAX = OA_KMAX_POST }; /* a whole chain */
 typedef struct oa_kacts {
     int n;
     oa_kact kind[OA_KACTS_MAX];
