@@ -936,7 +936,7 @@ static void epilogue_channels(const conv_state *s, const void *const *in, float 
         }
     }
     if (g->blocked && c1 == g->oc) {
-        oa_conv_zero_lanes(y + (n * cpad + cpad - blk) * hw, hw, blk, blk - (cpad - g->oc));
+        oa_kblk_zero_lanes(y + (n * cpad + cpad - blk) * hw, hw, blk, blk - (cpad - g->oc));
     }
 }
 
@@ -1304,7 +1304,7 @@ static oa_status conv_run(const oa_kop *op, const void *const *in, void *const *
     if (g->blocked) { /* padding channels of the output must be zero */
         const int64_t CB = (g->oc + cb - 1) / cb, hw = g->oh * g->ow;
         for (int64_t n = 0; n < g->n; n++) {
-            oa_conv_zero_lanes((float *)out[0] + (n * CB + CB - 1) * hw * cb, hw, cb, g->oc - (CB - 1) * cb);
+            oa_kblk_zero_lanes((float *)out[0] + (n * CB + CB - 1) * hw * cb, hw, cb, g->oc - (CB - 1) * cb);
         }
     }
     return OA_OK;

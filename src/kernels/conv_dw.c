@@ -87,7 +87,7 @@ static void dw_task(void *vctx, size_t tid, size_t b, size_t e)
         if (s->post_from < s->post.n) {
             oa_kpost_acts(&s->post, y, row_n); /* activations only (oa_conv_dw_eligible) */
         }
-        oa_conv_zero_lanes(y, g->ow, blk, g->oc - k * blk);
+        oa_kblk_zero_lanes(y, g->ow, blk, g->oc - k * blk);
     }
 }
 

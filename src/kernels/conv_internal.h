@@ -6,8 +6,6 @@
 #ifndef OA_KERNELS_CONV_INTERNAL_H
 #define OA_KERNELS_CONV_INTERNAL_H
 
-#include <string.h>
-
 #include "kernels/conv_gemv.h"
 #include "kernels/onednn.h"
 #include "kernels/pw_product.h"
@@ -103,15 +101,6 @@ typedef struct blk_ctx {
 } blk_ctx;
 void oa_conv_to_plain_task(void *vctx, size_t tid, size_t b, size_t e);   /* one (image, channel) per index */
 void oa_conv_to_blocked_task(void *vctx, size_t tid, size_t b, size_t e); /* one (image, channel block) */
-
-/* The padding lanes [valid, blk) of `pixels` pixels of one NCHWc block at y set to zero: an output's padding
- * channels stay zero whatever its activations made of 0. */
-static inline void oa_conv_zero_lanes(float *y, int64_t pixels, int64_t blk, int64_t valid)
-{
-    for (int64_t q = 0; valid < blk && q < pixels; q++) {
-        memset(y + q * blk + valid, 0, sizeof(float) * (size_t)(blk - valid));
-    }
-}
 
 /* Stem convs (conv_stem.c): plain x with few channels into an NCHWc y. */
 bool oa_conv_stem_eligible(const conv_state *s);

@@ -60,6 +60,12 @@ static int64_t ic_blocked(const geom *g)
     return g->xpl ? g->ic : (g->ic + 15) / 16 * 16;
 }
 
+/* Output blocks of 16 (the last may hold padding channels). */
+static int64_t oc_blocks(const geom *g)
+{
+    return (g->oc + 15) / 16;
+}
+
 /* Floats of x side by side at a pixel: a 16-channel block, or one channel of a plain (NCHW) x. */
 static int64_t x_lanes(const geom *g)
 {
@@ -75,7 +81,7 @@ static int64_t ic_steps(const conv_state *s)
 /* A 1x1 small enough for any plane (PW_SMALL_FILTER_BYTES, PW_SMALL_XY_BYTES). */
 static bool small_1x1(const geom *g)
 {
-    const int64_t ocp = (g->oc + 15) / 16 * 16, xy = g->n * (ic_blocked(g) * g->ih * g->iw + ocp * g->oh * g->ow);
+    const int64_t ocp = oc_blocks(g) * 16, xy = g->n * (ic_blocked(g) * g->ih * g->iw + ocp * g->oh * g->ow);
     return g->kh == 1 && g->kw == 1 && g->pt == 0 && g->pb == 0 && g->pl == 0 && g->pr == 0 &&
            ocp * g->ic * (int64_t)sizeof(float) <= PW_SMALL_FILTER_BYTES &&
            xy * (int64_t)sizeof(float) <= PW_SMALL_XY_BYTES;
@@ -104,11 +110,11 @@ bool oa_conv_pw_eligible(const conv_state *s)
     }
     const int64_t steps = g->kh * g->kw * ic_steps(s) / (s->bf16 ? 2 : 1);
     if ((pw || k3) &&
-        oa_kpw_prod_pieces((g->oc + 15) / 16, steps) >= PW_MIN_PIECES_PER_SLICE * (int64_t)oa_kernels_slices()) {
+        oa_kpw_prod_pieces(oc_blocks(g), steps) >= PW_MIN_PIECES_PER_SLICE * (int64_t)oa_kernels_slices()) {
         return true;
     }
     return !s->bf16 && g->kh <= 3 && g->kw <= 3 && g->pt <= 1 && g->pb <= 1 && g->pl <= 1 && g->pr <= 1 &&
-           (g->oc + 15) / 16 * 16 * steps * (int64_t)sizeof(float) <= PW_FEW_PIECES_FILTER_BYTES;
+           oc_blocks(g) * 16 * steps * (int64_t)sizeof(float) <= PW_FEW_PIECES_FILTER_BYTES;
 }
 
 /* Whether the tile reads a copy of x in the workspace: zero-padded when the conv pads, converted for bf16. */
@@ -154,7 +160,7 @@ oa_status oa_conv_pw_setup(oa_kop *op, conv_state *s, const float *wf)
         return OA_FAIL(OA_E_NOMEM, "small-plane conv");
     }
     oa_kpw_prod *p = s->pw;
-    const int64_t icp = ic_steps(s), icb = ic_blocked(g), ocb = (g->oc + 15) / 16;
+    const int64_t icp = ic_steps(s), icb = ic_blocked(g), ocb = oc_blocks(g);
     oa_status st = oa_kpw_prod_init(p, ocb, kk * icp / e, P);
     if (st != OA_OK) {
         return st;
@@ -287,7 +293,7 @@ static void group_done(void *vctx, int64_t n, int64_t b0, int ob, int64_t lo, in
             }
         }
     }
-    oa_conv_zero_lanes(c->y + n * s->pw->y_img + (b0 + ob - 1) * s->pw->ycs + lo * 16, hi - lo, 16,
+    oa_kblk_zero_lanes(c->y + n * s->pw->y_img + (b0 + ob - 1) * s->pw->ycs + lo * 16, hi - lo, 16,
                        s->g.oc - (b0 + ob - 1) * 16); /* the group's last block */
 }
 

@@ -85,7 +85,7 @@ static void stem_task(void *vctx, size_t tid, size_t b, size_t e)
             s->stem(x, g->ic, g->ih, g->iw, s->stw + k * g->ic * kk * blk, s->stb + k * blk, g->kh, g->kw, g->sh,
                     g->sw, g->pt, g->pl, oy, g->ow, y);
             oa_kpost_acts(&s->post, y, row_n); /* activations only (oa_conv_stem_eligible) */
-            oa_conv_zero_lanes(y, g->ow, blk, g->oc - k * blk);
+            oa_kblk_zero_lanes(y, g->ow, blk, g->oc - k * blk);
         }
     }
 }

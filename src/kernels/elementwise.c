@@ -114,12 +114,7 @@ static void zero_blk_tail(float *y, const oa_ktensor *t)
     }
     int64_t cb = (C + c - 1) / c, hw = t->dims[2] * t->dims[3];
     for (int64_t n = 0; n < t->dims[0]; n++) {
-        float *p = y + ((n * cb + cb - 1) * hw) * c;
-        for (int64_t i = 0; i < hw; i++) {
-            for (int64_t j = C % c; j < c; j++) {
-                p[i * c + j] = 0.0f;
-            }
-        }
+        oa_kblk_zero_lanes(y + ((n * cb + cb - 1) * hw) * c, hw, c, C % c);
     }
 }
 

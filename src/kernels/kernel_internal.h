@@ -124,6 +124,15 @@ void oa_kpost_acts(const oa_kpost_chain *post, float *y, size_t n);
 /* y[i] += r[i] then activation: residual adds in the generic epilogue path. */
 void oa_kadd_inplace(float *y, const float *r, size_t n);
 
+/* The padding lanes [valid, blk) of `pixels` pixels of one NCHWc block at y set to zero: a blocked output's
+ * padding channels stay zero whatever its activations made of 0 (valid >= blk: nothing to do). */
+static inline void oa_kblk_zero_lanes(float *y, int64_t pixels, int64_t blk, int64_t valid)
+{
+    for (int64_t q = 0; valid < blk && q < pixels; q++) {
+        memset(y + q * blk + valid, 0, sizeof(float) * (size_t)(blk - valid));
+    }
+}
+
 /* Activations a kernel applies in registers before its stores (simd/acts_impl.inc): post-ops [from, n) of a
  * chain when all of them are of the kinds without a transcendental function, in order. */
 enum { OA_KACTS_MAX = OA_KMAX_POST }; /* a whole chain */

@@ -340,7 +340,7 @@ bool oa_kacts_from_post(const oa_kpost_chain *post, int from, oa_kacts *f)
                              po->act == OA_KACT_CLIP || po->act == OA_KACT_HARDSIGMOID ||
                              po->act == OA_KACT_HARDSWISH || po->act == OA_KACT_MUL_HARDSIGMOID ||
                              po->act == OA_KACT_LINEAR);
-        if (!simple || f->n == OA_KACTS_MAX) {
+        if (!simple) { /* (a chain has at most OA_KACTS_MAX == OA_KMAX_POST entries) */
             memset(f, 0, sizeof(*f));
             return false;
         }

@@ -121,11 +121,7 @@ static void bn_task(void *vctx, size_t tid, size_t b, size_t e)
             ew->act[s->post.ops[k].act](y, (size_t)len, s->post.ops[k].alpha, s->post.ops[k].beta);
         }
         if (s->blocked && pl == planes - 1 && s->c % blk != 0) {
-            for (int64_t i = 0; i < s->inner; i++) {
-                for (int64_t j = s->c % blk; j < blk; j++) {
-                    y[i * blk + j] = 0.0f;
-                }
-            }
+            oa_kblk_zero_lanes(y, s->inner, blk, s->c % blk);
         }
     }
 }
