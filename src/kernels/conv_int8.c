@@ -366,7 +366,9 @@ static oa_status take_primitive_layouts(qconv_state *s, oa_kop *op, const_dnnl_p
 {
     const char *impl = NULL;
     if (dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl) == dnnl_success && impl != NULL) {
-        op->impl = strstr(impl, "vnni") ? "onednn int8 (vnni)" : "onednn int8";
+        op->impl = strstr(impl, "amx")    ? "onednn int8 (amx)"
+                   : strstr(impl, "vnni") ? "onednn int8 (vnni)"
+                                          : "onednn int8";
     }
     s->wei_md = *dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
     s->pad_md = *dnnl_primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0);
@@ -480,7 +482,9 @@ static oa_status qconv_build(oa_kop *op, qconv_state *s)
         qconv_slices(op, s, attr, &wany, src_dt, strides, dil);
         oa_dnnl_leave(saved);
         if (s->n_slices > 1) {
-            op->impl = strstr(op->impl, "vnni") ? "onednn int8 (vnni) banded" : "onednn int8 banded";
+            op->impl = strstr(op->impl, "amx")    ? "onednn int8 (amx) banded"
+                       : strstr(op->impl, "vnni") ? "onednn int8 (vnni) banded"
+                                                  : "onednn int8 banded";
         }
         const size_t pad = dnnl_memory_desc_get_size(&s->pad_md);
         s->pad_bytes = (pad + 63) / 64 * 64;

@@ -358,16 +358,26 @@ static void test_conv(void **state)
     for (int i = 0; i < (int)(sizeof(cases) / sizeof(cases[0])); i++) {
         run_conv_case(&cases[i], i);
     }
-    /* which oneDNN kernel ran (the last case) */
+    /* which oneDNN kernel ran (the last case): AMX-INT8 tiles where the CPU has them and the cap
+     * (ONEDNN_MAX_CPU_ISA) allows them, else VNNI where allowed, else neither */
     const char *cap = getenv("ONEDNN_MAX_CPU_ISA");
-    const bool vnni = oa_kernels_cpu()->avx512_vnni && (cap == NULL || cap[0] == '\0' || strcmp(cap, "ALL") == 0);
-    if (vnni) {
-        assert_non_null(strstr(kt_last_impl, "vnni"));
+    const bool uncapped = cap == NULL || cap[0] == '\0' || strcmp(cap, "ALL") == 0;
+    const bool vnni_cap = uncapped || (cap != NULL && (strcmp(cap, "AVX512_CORE_VNNI") == 0 ||
+                                                       strcmp(cap, "AVX512_CORE_BF16") == 0));
+    const bool vnni = oa_kernels_cpu()->avx512_vnni && vnni_cap;
+    const bool amx = oa_kernels_cpu()->amx_int8 && uncapped;
+    const bool vnni_ran = strstr(kt_last_impl, "vnni") != NULL;
+    const bool amx_ran = strstr(kt_last_impl, "amx") != NULL;
+    printf("  int8 conv ran on %s (ONEDNN_MAX_CPU_ISA %s)\n", kt_last_impl, cap != NULL ? cap : "unset");
+    if (amx) {
+        assert_true(amx_ran || vnni_ran);
+    } else if (vnni) {
+        assert_true(vnni_ran);
+        assert_false(amx_ran);
     } else {
-        printf("  skipped: VNNI kernel check (%s; impl %s)\n",
-               oa_kernels_cpu()->avx512_vnni ? "oneDNN capped by ONEDNN_MAX_CPU_ISA" : "this CPU has no AVX512-VNNI",
-               kt_last_impl);
-        assert_null(strstr(kt_last_impl, "vnni"));
+        printf("  skipped: VNNI kernel check (%s)\n",
+               oa_kernels_cpu()->avx512_vnni ? "oneDNN capped by ONEDNN_MAX_CPU_ISA" : "this CPU has no AVX512-VNNI");
+        assert_false(vnni_ran || amx_ran);
     }
 }
 
