@@ -274,7 +274,7 @@ static oa_status make_slice(conv_state *s, slice *sl, const float *wf, int n_pos
             return OA_FAIL(OA_E_NOT_SUPPORTED, "NHWC conv with a plain x");
         }
         dnnl_dims_t sd = {1, ic, g->ih, g->iw}, dd = {1, oc, g->oh, g->ow};
-        dnnl_memory_desc_init_by_tag(&sl->src_md, 4, sd, dnnl_f32, dnnl_nhwc);
+        dnnl_memory_desc_init_by_tag(&sl->src_md, 4, sd, cdt, dnnl_nhwc);
         dnnl_memory_desc_init_by_tag(&sl->dst_md, 4, dd, dnnl_f32, dnnl_nhwc);
     } else {
         md_act_dt(&sl->src_md, pblk(g) && !sl->src_plain, ic, g->ih, g->iw, cdt);
@@ -349,10 +349,13 @@ static oa_status make_slice(conv_state *s, slice *sl, const float *wf, int n_pos
                 s->post.n,
                 impl ? impl : "?");
     }
-    if (impl == NULL || strncmp(impl, "ref", 3) == 0 || (g->nhwc && strncmp(impl, "brg", 3) != 0)) {
+    /* NHWC copies pay only with oneDNN's brgemm kernels (fp32) or its AMX ones (bf16) */
+    const bool nhwc_kernel = s->bf16 ? strstr(impl != NULL ? impl : "", "amx") != NULL
+                                     : impl != NULL && strncmp(impl, "brg", 3) == 0;
+    if (impl == NULL || strncmp(impl, "ref", 3) == 0 || (g->nhwc && !nhwc_kernel)) {
         dnnl_primitive_desc_destroy(pd);
         return OA_FAIL(OA_E_NOT_SUPPORTED, "oneDNN has only a reference kernel for this conv%s",
-                       g->nhwc ? " (or no brgemm kernel for NHWC)" : "");
+                       g->nhwc ? (s->bf16 ? " (or no AMX kernel for NHWC)" : " (or no brgemm kernel for NHWC)") : "");
     }
     s->post_from = taken;
     const dnnl_memory_desc_t *wmd = dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
@@ -432,7 +435,7 @@ static oa_status setup_dnnl_layout(conv_state *s, const float *wf)
         for (int i = 0; i < n && st == OA_OK; i++) {
             s->sl[i].c0 = bounds[i];
             s->sl[i].c1 = bounds[i + 1];
-            s->sl[i].src_plain = s->g.xpl; /* plain x: the primitive reads it directly */
+            s->sl[i].src_plain = s->g.xpl && !s->g.nhwc; /* plain x: the primitive reads it directly */
             s->nslices = i + 1;
             st = make_slice(s, &s->sl[i], wf, n_post);
             if (st == OA_E_NOT_SUPPORTED && pblk(&s->g) && !s->sl[i].src_plain) {
@@ -461,7 +464,7 @@ static oa_status setup_dnnl_layout(conv_state *s, const float *wf)
             for (int i = 0; i < s->nslices; i++) {
                 s->scratch_max = s->sl[i].scratch > s->scratch_max ? s->sl[i].scratch : s->scratch_max;
                 s->src_plain |= s->sl[i].src_plain;
-                s->xpack |= s->g.xpl && !s->sl[i].src_plain;
+                s->xpack |= s->g.xpl && !s->sl[i].src_plain && !s->g.nhwc;
             }
             s->has_sum = s->post_from > 0 && s->post.ops[0].kind == OA_KPOST_ADD;
             return OA_OK;
@@ -482,11 +485,28 @@ static oa_status setup_dnnl_layout(conv_state *s, const float *wf)
  * Whole 16-channel blocks only (the copies are block moves), fp32, and no
  * residual for oneDNN's sum (it would need an NHWC residual: our epilogue adds
  * it); OPENACL_CONV_NHWC=0 turns it off.
+ *
+ * bf16 convs on CPUs with AMX-BF16 take the same copies whatever their kernel:
+ * oneDNN 2.6 runs AMX only on NHWC tensors, and its AVX512-BF16 kernels on
+ * blocked ones are slower than fp32 on such CPUs (docs/precision.md "AMX").
+ * x is converted to bf16 while it is copied (a plain x too: the stem), y comes
+ * back in f32.
  */
+static bool nhwc_amx_bf16(const conv_state *s)
+{
+    const geom *g = &s->g;
+    return s->bf16 && oa_kisa_features()->amx_bf16 && g->blocked && !g->transpose && g->g == 1 &&
+           oa_kernels_block() == 16 && (g->xpl || g->ic % 16 == 0) && g->oc % 16 == 0 &&
+           oa_env_long("OPENACL_CONV_NHWC", 1) != 0;
+}
+
 static bool nhwc_eligible(const conv_state *s)
 {
     const geom *g = &s->g;
-    return g->blocked && !g->xpl && !g->transpose && g->g == 1 && !s->bf16 && oa_kernels_block() == 16 &&
+    if (s->bf16) {
+        return nhwc_amx_bf16(s);
+    }
+    return g->blocked && !g->xpl && !g->transpose && g->g == 1 && oa_kernels_block() == 16 &&
            oa_kisa_level() >= 2 && g->kh == 3 && g->kw == 3 && (g->sh == 1 || g->sh == 2) && g->sw == g->sh &&
            g->dh == 1 && g->dw == 1 && g->ic % 16 == 0 && g->oc % 16 == 0 && g->ic >= 256 &&
            oa_env_long("OPENACL_CONV_NHWC", 1) != 0;
@@ -741,6 +761,13 @@ static void conv_release(oa_kop *op)
 
 /* ---- bf16 (docs/precision.md): the bf16 copies of x the primitives read ---- */
 
+/* Bytes of the NHWC copy of x (bf16 or f32), a whole number of cache lines: y's copy follows it. */
+static size_t nhwc_x_bytes(const conv_state *s)
+{
+    const size_t n = (size_t)(s->g.n * s->g.ic * s->g.ih * s->g.iw);
+    return (n * (s->bf16 ? sizeof(uint16_t) : sizeof(float)) + 63) / 64 * 64;
+}
+
 static void bf16_ws(oa_kop *op, conv_state *s)
 {
     const geom *g = &s->g;
@@ -832,7 +859,7 @@ static oa_status conv_setup(oa_kop *op)
         free(wown);
         return st;
     }
-    if (wm == 0 && oa_conv_pw_eligible(s)) {
+    if (wm == 0 && !nhwc_amx_bf16(s) && oa_conv_pw_eligible(s)) {
         st = oa_conv_pw_setup(op, s, wf);
         free(wown);
         return st;
@@ -867,7 +894,7 @@ static oa_status conv_setup(oa_kop *op)
     }
     if (s->use_dnnl) {
         free(wown);
-        op->impl = s->g.nhwc ? "onednn-nhwc" : "onednn";
+        op->impl = s->g.nhwc ? (s->bf16 ? "onednn-nhwc-bf16" : "onednn-nhwc") : "onednn";
         op->ws_size = s->scratch_max == 0 ? 0 : (size_t)oa_kernels_slices() * ((s->scratch_max + 63) / 64 * 64);
         if (s->src_plain && s->g.blocked && !s->g.xpl) { /* plain copy of x */
             op->ws_size += sizeof(float) * (size_t)(s->g.n * s->g.ic * s->g.ih * s->g.iw);
@@ -875,14 +902,14 @@ static oa_status conv_setup(oa_kop *op)
         if (s->xpack) { /* blocked copy of x */
             op->ws_size += sizeof(float) * (size_t)(s->g.n * oa_kc_padded(s->g.ic) * s->g.ih * s->g.iw);
         }
-        if (s->g.nhwc) { /* NHWC copies of x and y */
-            op->ws_size += sizeof(float) * (size_t)(s->g.n * (s->g.ic * s->g.ih * s->g.iw + s->g.oc * s->g.oh * s->g.ow));
+        if (s->g.nhwc) { /* NHWC copies of x (bf16: 2 bytes) and y (f32) */
+            op->ws_size += nhwc_x_bytes(s) + sizeof(float) * (size_t)(s->g.n * s->g.oc * s->g.oh * s->g.ow);
         }
         if (s->g.iblk) { /* blocked copies of x and y */
             op->ws_size += sizeof(float) * (size_t)(s->g.n * (oa_kc_padded(s->g.ic) * s->g.ih * s->g.iw +
                                                              oa_kc_padded(s->g.oc) * s->g.oh * s->g.ow));
         }
-        if (s->bf16) {
+        if (s->bf16 && !s->g.nhwc) { /* (the NHWC copy of x is the bf16 one) */
             bf16_ws(op, s);
         }
     } else {
@@ -954,6 +981,7 @@ typedef struct conv_ctx {
     /* bf16: the f32 sources of the bf16 copies, and the copies (same layout, same offsets) */
     const float *xf_plain, *xf_blk;
     const uint16_t *xh_plain, *xh_blk;
+    const uint16_t *xhn; /* NHWC bf16 copy of x (nhwc_amx_bf16) */
 } conv_ctx;
 
 /* bf16 (docs/precision.md): x as the primitives read it, converted once per run */
@@ -1018,27 +1046,23 @@ static void nhwc_slice(conv_ctx *c, slice *sl, int64_t n, size_t tid)
     const geom *g = &s->g;
     const int64_t ohw = g->oh * g->ow, soc = sl->c1 - sl->c0;
     float *ys = c->yb + n * g->oc * ohw + sl->c0 * ohw;
-    if (!slice_exec(c, sl, tid, c->xb + n * g->ic * g->ih * g->iw, ys)) {
+    const int64_t xoff = n * g->ic * g->ih * g->iw;
+    if (!slice_exec(c, sl, tid, s->bf16 ? (const void *)(c->xhn + xoff) : (const void *)(c->xb + xoff), ys)) {
         return;
     }
-    const int64_t ocb = g->oc / 16;
     /* a residual add next in the chain is done while copying: it may share y's memory (docs/memory.md
-     * "Residuals in place"), each element read before the same element of y is written */
+     * "Residuals in place"), each element read before the same element of y is written; simple
+     * activations after it too, in registers */
     const bool add = s->post_from < s->post.n && s->post.ops[s->post_from].kind == OA_KPOST_ADD;
-    const float *res = add ? (const float *)c->in[s->add_in[s->post_from]] : NULL;
-    for (int64_t q = 0; q < ohw; q++) {
-        for (int64_t k = 0; k < soc / 16; k++) {
-            const int64_t at = ((n * ocb + sl->c0 / 16 + k) * ohw + q) * 16;
-            if (res != NULL) {
-                for (int j = 0; j < 16; j++) {
-                    c->y[at + j] = ys[q * soc + k * 16 + j] + res[at + j];
-                }
-            } else {
-                memcpy(c->y + at, ys + q * soc + k * 16, 64);
-            }
-        }
+    const int from = s->post_from + (add ? 1 : 0);
+    const int64_t at = (n * (g->oc / 16) + sl->c0 / 16) * ohw * 16;
+    const float *res = add ? (const float *)c->in[s->add_in[s->post_from]] + at : NULL;
+    oa_kacts acts;
+    const bool in_regs = oa_kacts_from_post(&s->post, from, &acts);
+    oa_knhwc_to_blk16_avx512(ys, soc, ohw, c->y + at, res, &acts);
+    if (!in_regs) {
+        epilogue_channels(s, c->in, c->y, n, sl->c0, sl->c1, from);
     }
-    epilogue_channels(s, c->in, c->y, n, sl->c0, sl->c1, s->post_from + (add ? 1 : 0));
 }
 
 static void conv_dnnl_worker(void *vctx, size_t tid, size_t b, size_t e)
@@ -1268,11 +1292,18 @@ static oa_status conv_run(const oa_kop *op, const void *const *in, void *const *
             c.xplain = xp;
         }
         if (g->nhwc) { /* NHWC copy of x, then the slices' NHWC outputs, after the scratch slots */
-            c.xb = (float *)(void *)((char *)ws + (size_t)oa_kernels_slices() * c.ws_slot);
-            c.yb = c.xb + g->n * g->ic * g->ih * g->iw;
-            nhwc_ctx m = {in[0], c.xb, g->ic, g->ih, g->iw};
-            oa_threadpool_parallel_for(pool, (size_t)(g->n * g->ih), (size_t)(OA_KGRAIN_ELEMS / (g->iw * g->ic + 1) + 1),
-                                       nhwc_task, &m);
+            char *base = (char *)ws + (size_t)oa_kernels_slices() * c.ws_slot;
+            c.yb = (float *)(void *)(base + nhwc_x_bytes(s));
+            if (s->bf16) {
+                uint16_t *xh = (uint16_t *)(void *)base;
+                oa_kbf16_to_nhwc(pool, in[0], !g->xpl, g->n, g->ic, g->ih, g->iw, xh);
+                c.xhn = xh;
+            } else {
+                c.xb = (float *)(void *)base;
+                nhwc_ctx m = {in[0], c.xb, g->ic, g->ih, g->iw};
+                oa_threadpool_parallel_for(pool, (size_t)(g->n * g->ih),
+                                           (size_t)(OA_KGRAIN_ELEMS / (g->iw * g->ic + 1) + 1), nhwc_task, &m);
+            }
         }
         if (g->iblk) {
             char *base = (char *)ws + (size_t)oa_kernels_slices() * c.ws_slot;
@@ -1289,7 +1320,7 @@ static oa_status conv_run(const oa_kop *op, const void *const *in, void *const *
                                            oa_conv_to_blocked_task, &bc);
             }
         }
-        if (s->bf16) {
+        if (s->bf16 && !g->nhwc) {
             bf16_prepare(s, &c, in, ws, pool);
         }
         size_t nthr = oa_threadpool_size(pool);

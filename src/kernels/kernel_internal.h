@@ -144,6 +144,12 @@ typedef struct oa_kacts {
 /* Fills f with post-ops [from, post->n) and returns true when they can run in registers (none: n = 0). */
 bool oa_kacts_from_post(const oa_kpost_chain *post, int from, oa_kacts *f);
 
+/* A conv slice's dense NHWC output ys (soc channels, a multiple of 16, ohw pixels) to NCHWc blocks starting at y
+ * (a block plane every ohw * 16 floats), plus res in y's layout when not NULL (it may be y), then acts; AVX-512F
+ * (simd/nhwc_avx512.c), for the NHWC oneDNN paths of conv.c, which run only on AVX-512 tiers. */
+void oa_knhwc_to_blk16_avx512(const float *ys, int64_t soc, int64_t ohw, float *y, const float *res,
+                              const oa_kacts *acts);
+
 /* ---- ISA-dispatched elementwise primitives (simd/ew_*.c) ---- */
 
 typedef struct oa_kew_table {
@@ -299,5 +305,9 @@ int oa_kisa_level(void);
 void oa_kbf16_from_f32(const float *x, uint16_t *y, size_t n);
 /* The same split over the pool (NULL: on the caller). */
 void oa_kbf16_convert(oa_threadpool *pool, const float *x, uint16_t *y, size_t n);
+/* n images of x (NCHWc with 16-channel blocks, c a multiple of 16, when blocked16; else plain NCHW) to dense
+ * NHWC bf16 in y, over the pool's threads by pixel rows (the AMX convolutions' input, docs/precision.md). */
+void oa_kbf16_to_nhwc(oa_threadpool *pool, const float *x, bool blocked16, int64_t n, int64_t c, int64_t h,
+                      int64_t w, uint16_t *y);
 
 #endif /* OA_KERNELS_KERNEL_INTERNAL_H */

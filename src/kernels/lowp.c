@@ -10,6 +10,7 @@
 #include <stdatomic.h>
 
 void oa_kbf16_from_f32_avx512(const float *x, uint16_t *y, size_t n);
+void oa_kbf16_blk16_to_nhwc_avx512(const float *x, uint16_t *y, int64_t cb, int64_t hw, int64_t q0, int64_t q1);
 
 static bool g_native;
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
@@ -94,4 +95,61 @@ void oa_kbf16_convert(oa_threadpool *pool, const float *x, uint16_t *y, size_t n
         return;
     }
     oa_threadpool_parallel_for(pool, chunks, 4, cvt_task, &c);
+}
+
+/* x (NCHWc with 16-channel blocks, or plain NCHW) -> NHWC bf16: rows of pixels [b, e) over all images. */
+typedef struct nhwc_cvt_ctx {
+    const float *x;
+    uint16_t *y;
+    int64_t c, h, w;
+    bool blocked;
+} nhwc_cvt_ctx;
+
+static void nhwc_cvt_task(void *vctx, size_t tid, size_t b, size_t e)
+{
+    (void)tid;
+    const nhwc_cvt_ctx *m = vctx;
+    const int64_t hw = m->h * m->w;
+    const bool simd = m->blocked && oa_kisa_features()->avx512_bf16;
+    for (size_t r = b; r < e; r++) {
+        const int64_t n = (int64_t)r / m->h, q0 = (int64_t)r % m->h * m->w, q1 = q0 + m->w;
+        const float *x = m->x + n * m->c * hw;
+        uint16_t *y = m->y + n * m->c * hw;
+        if (simd) {
+            oa_kbf16_blk16_to_nhwc_avx512(x, y, m->c / 16, hw, q0, q1);
+            continue;
+        }
+        if (m->blocked) { /* (no AVX512-BF16) */
+            for (int64_t q = q0; q < q1; q++) {
+                for (int64_t ch = 0; ch < m->c; ch++) {
+                    bf16_ref(x + ((ch / 16) * hw + q) * 16 + ch % 16, y + q * m->c + ch, 1);
+                }
+            }
+            continue;
+        }
+        /* plain: 64 pixels of a channel converted at a time, then spread over the pixels' rows */
+        uint16_t part[64];
+        for (int64_t p0 = q0; p0 < q1; p0 += 64) {
+            const int64_t np = q1 - p0 < 64 ? q1 - p0 : 64;
+            for (int64_t ch = 0; ch < m->c; ch++) {
+                oa_kbf16_from_f32(x + ch * hw + p0, part, (size_t)np);
+                for (int64_t i = 0; i < np; i++) {
+                    y[(p0 + i) * m->c + ch] = part[i];
+                }
+            }
+        }
+    }
+}
+
+void oa_kbf16_to_nhwc(oa_threadpool *pool, const float *x, bool blocked16, int64_t n, int64_t c, int64_t h,
+                      int64_t w, uint16_t *y)
+{
+    pthread_once(&g_once, lowp_once);
+    nhwc_cvt_ctx m = {x, y, c, h, w, blocked16};
+    const size_t rows = (size_t)(n * h), grain = (size_t)(OA_KGRAIN_ELEMS / (w * c + 1) + 1);
+    if (pool == NULL) {
+        nhwc_cvt_task(&m, 0, 0, rows);
+        return;
+    }
+    oa_threadpool_parallel_for(pool, rows, grain, nhwc_cvt_task, &m);
 }

@@ -24,6 +24,12 @@ static bool native_bf16(void)
     return oa_kisa_features()->avx512_bf16 || oa_kisa_features()->amx_bf16;
 }
 
+static bool amx_nhwc(void)
+{
+    const char *e = getenv("OPENACL_CONV_NHWC");
+    return oa_kisa_features()->amx_bf16 && (e == NULL || strcmp(e, "0") != 0);
+}
+
 /* Independent round-to-nearest-even: the nearest of the two bf16 neighbours, ties to an even mantissa. */
 static uint16_t bf16_expect(float f)
 {
@@ -131,8 +137,11 @@ static void expect_lowp(const kt_buf *y32, const kt_buf *ylp, const char *impl, 
     }
 }
 
-/* x [1, ic, h, w] -> conv k x k (pad k/2, g groups) + bias -> relu -> + residual; mode 0 NCHW, 1 NCHWc,
- * 2 NCHW -> NCHWc */
+/* The order of conv_case's post-ops: ReLU then the residual add, or (ResNet's) the add then ReLU. */
+static bool g_add_first;
+
+/* x [1, ic, h, w] -> conv k x k (pad k/2, g groups) + bias -> relu -> + residual (g_add_first: + residual ->
+ * relu); mode 0 NCHW, 1 NCHWc, 2 NCHW -> NCHWc */
 static void conv_case(int64_t ic, int64_t oc, int64_t h, int64_t k, int64_t g, int mode, int nthreads)
 {
     const int64_t p = k / 2, hw = h * h, icg = ic / g, ocg = oc / g;
@@ -157,7 +166,8 @@ static void conv_case(int64_t ic, int64_t oc, int64_t h, int64_t k, int64_t g, i
                         }
                     }
                 }
-                ref[o * hw + yy * h + xx] = (acc > 0 ? acc : 0) + kt_get(&r, o * hw + yy * h + xx);
+                const double res = kt_get(&r, o * hw + yy * h + xx);
+                ref[o * hw + yy * h + xx] = g_add_first ? (acc + res > 0 ? acc + res : 0) : (acc > 0 ? acc : 0) + res;
             }
         }
     }
@@ -175,14 +185,21 @@ static void conv_case(int64_t ic, int64_t oc, int64_t h, int64_t k, int64_t g, i
         cp.out_nchwc = mode == 2;
         cp.groups = g;
         cp.post.n = 2;
-        cp.post.ops[0].kind = OA_KPOST_ACT;
-        cp.post.ops[0].act = OA_KACT_RELU;
-        cp.post.ops[1].kind = OA_KPOST_ADD;
+        cp.post.ops[g_add_first ? 1 : 0].kind = OA_KPOST_ACT;
+        cp.post.ops[g_add_first ? 1 : 0].act = OA_KACT_RELU;
+        cp.post.ops[g_add_first ? 0 : 1].kind = OA_KPOST_ADD;
         cp.lowp = lp ? OA_KLOWP_BF16 : OA_KLOWP_NONE;
         kt_buf *ins[4] = {&xb, &w, &b, &rb}, *outs[1] = {&y[lp]};
         assert_int_equal(kt_run(OA_KOP_CONV2D, &cp, 4, ins, 0x6, 1, outs, nthreads), OA_OK);
         impl[lp] = kt_last_impl;
         yp[lp] = blk ? kt_plain_from_blocked(&y[lp]) : y[lp];
+    }
+    /* on CPUs with AMX-BF16, blocked outputs of whole 16-channel blocks run oneDNN's AMX kernels on NHWC
+     * copies (conv.c nhwc_amx_bf16; OPENACL_CONV_NHWC=0 turns that off) */
+    if (amx_nhwc() && g == 1 && blk && oc % 16 == 0 && (mode == 2 || ic % 16 == 0)) {
+        assert_string_equal(impl[1], "onednn-nhwc-bf16");
+    } else {
+        assert_true(strcmp(impl[1], "onednn-nhwc-bf16") != 0);
     }
     expect_lowp(&yp[0], &yp[1], impl[1], ref, oc * hw, !(g > 1 && g == ic),
                 kt_fmt("conv ic%lld oc%lld %lldx%lld k%lld g%lld %s thr%d", (long long)ic, (long long)oc,
@@ -219,10 +236,16 @@ static void test_conv_bf16(void **state)
         /* small planes with many output channels: the streamed-filter tile on bf16 pairs (conv_pw.c) in
          * NCHWc on CPUs with AVX512-BF16, oneDNN elsewhere */
         conv_case(32, 1024, 7, 3, 1, mode, 1 + mode % 2);
-        const bool pw = mode == 1 && native_bf16() && oa_kpw_bf16_for() != NULL && oa_kernels_slices() <= 2;
+        const bool pw =
+            mode == 1 && native_bf16() && oa_kpw_bf16_for() != NULL && oa_kernels_slices() <= 2 && !amx_nhwc();
         assert_true((strcmp(kt_last_impl, "pw3x3-bf16") == 0) == pw);
         conv_case(64, 1024, 7, 1, 1, mode, 2 - mode % 2);
         assert_true((strcmp(kt_last_impl, "pw-bf16") == 0) == pw);
+        /* the residual first, then ReLU: on the NHWC path both are applied while y is copied back */
+        g_add_first = true;
+        conv_case(32, 48, 14, 3, 1, mode, 1 + mode % 2);
+        conv_case(64, 256, 7, 1, 1, mode, 2 - mode % 2);
+        g_add_first = false;
     }
 }
 
