@@ -41,6 +41,7 @@ struct oa_kop {
     size_t ws_size;
     void *state;
     const char *impl;
+    oa_kthreads thr; /* written through a const oa_kop (oa_kop_run): the operator lives on the heap */
 };
 
 /* The release of a family whose state is one malloc'd block: frees op->state. */

@@ -639,6 +639,80 @@ oa_status oa_kop_reshape(oa_kop *op, int n_in, const oa_ktensor *in, int n_out, 
     return OA_OK;
 }
 
+/*
+ * Threads per operator (kernels.h): a split pays only when the work outweighs handing it over. On a CPU where a
+ * cache line takes long to cross between cores (an Intel Xeon here: ~0.5 us per pooled call, bench/RESULTS.md),
+ * the small operators of a network like PP-OCR cls ran slower on two threads than on one.
+ */
+enum { KTHREADS_SAMPLES = 6, KOP_THREADS_WARM = 2 };
+#define KOP_THREADS_BIG_NS 200000u
+
+static bool kthreads_on(void)
+{
+    static _Atomic int on = -1;
+    int v = atomic_load_explicit(&on, memory_order_relaxed);
+    if (v < 0) {
+        const char *e = getenv("OPENACL_OP_THREADS");
+        v = e == NULL || strcmp(e, "pool") != 0;
+        if (e != NULL && strcmp(e, "pool") != 0 && strcmp(e, "learn") != 0) {
+            OA_LOGW("OPENACL_OP_THREADS=\"%s\" is not one of learn, pool: learning", e);
+        }
+        atomic_store_explicit(&on, v, memory_order_relaxed);
+    }
+    return v != 0;
+}
+
+oa_threadpool *oa_kthreads_pick(oa_kthreads *t, oa_threadpool *pool, uint32_t warm, int *timed)
+{
+    *timed = -1;
+    if (oa_threadpool_size(pool) < 2) {
+        return pool;
+    }
+    const int choice = atomic_load_explicit(&t->choice, memory_order_relaxed);
+    if (choice != OA_KTHREADS_LEARNING) {
+        return choice == OA_KTHREADS_CALLER ? NULL : pool;
+    }
+    if (!kthreads_on()) {
+        atomic_store_explicit(&t->choice, OA_KTHREADS_POOL, memory_order_relaxed);
+        return pool;
+    }
+    const uint32_t n = atomic_fetch_add_explicit(&t->calls, 1, memory_order_relaxed);
+    if (n < warm) { /* first runs: page faults, cold caches (and, for a model, its operators' own learning) */
+        return pool;
+    }
+    *timed = (int)((n - warm) % 2);
+    return *timed == 0 ? pool : NULL;
+}
+
+int oa_kthreads_learn(oa_kthreads *t, uint32_t warm, int mode, uint64_t ns, uint64_t big_ns)
+{
+    if (mode < 0 || mode > 1) {
+        return OA_KTHREADS_LEARNING;
+    }
+    ns = ns > 0 ? ns : 1;
+    uint64_t cur = atomic_load_explicit(&t->best[mode], memory_order_relaxed);
+    while ((cur == 0 || ns < cur) &&
+           !atomic_compare_exchange_weak_explicit(&t->best[mode], &cur, ns, memory_order_relaxed,
+                                                  memory_order_relaxed)) {
+    }
+    const uint64_t pool_ns = atomic_load_explicit(&t->best[0], memory_order_relaxed);
+    const uint64_t caller_ns = atomic_load_explicit(&t->best[1], memory_order_relaxed);
+    int choice = OA_KTHREADS_LEARNING;
+    if ((big_ns > 0 && pool_ns >= big_ns) || (pool_ns > 0 && caller_ns / 3 >= pool_ns / 2)) {
+        choice = OA_KTHREADS_POOL; /* enough work to share whatever the CPU */
+    } else if (atomic_load_explicit(&t->calls, memory_order_relaxed) >= warm + 2 * KTHREADS_SAMPLES &&
+               pool_ns > 0 && caller_ns > 0) {
+        choice = caller_ns <= pool_ns ? OA_KTHREADS_CALLER : OA_KTHREADS_POOL;
+    }
+    int expect = OA_KTHREADS_LEARNING;
+    if (choice != OA_KTHREADS_LEARNING &&
+        atomic_compare_exchange_strong_explicit(&t->choice, &expect, choice, memory_order_relaxed,
+                                                memory_order_relaxed)) {
+        return choice;
+    }
+    return OA_KTHREADS_LEARNING;
+}
+
 oa_status oa_kop_run(const oa_kop *op, const void *const *inputs, void *const *outputs, void *workspace,
                      oa_threadpool *pool)
 {
@@ -648,11 +722,22 @@ oa_status oa_kop_run(const oa_kop *op, const void *const *inputs, void *const *o
     if (op->ws_size > 0 && workspace == NULL) {
         return OA_FAIL(OA_E_PARAM, "%s: workspace of %zu bytes required", k_names[op->type], op->ws_size);
     }
+    int timed = -1;
+    oa_kthreads *thr = (oa_kthreads *)(uintptr_t)&op->thr; /* mutable: see struct oa_kop */
+    pool = oa_kthreads_pick(thr, pool, KOP_THREADS_WARM, &timed);
+    const uint64_t t0 = timed >= 0 ? oa_now_ns() : 0;
     oa_run_scope *sc = oa_run_scope_current();
-    if (sc == NULL) {
-        return op->fam->run(op, inputs, outputs, workspace, pool);
+    const oa_status st = sc == NULL ? op->fam->run(op, inputs, outputs, workspace, pool)
+                                    : oa_kop_run_scoped(op, inputs, outputs, workspace, pool, sc, k_names[op->type]);
+    if (timed >= 0 && st == OA_OK) {
+        (void)oa_kthreads_learn(thr, KOP_THREADS_WARM, timed, oa_now_ns() - t0, KOP_THREADS_BIG_NS);
     }
-    return oa_kop_run_scoped(op, inputs, outputs, workspace, pool, sc, k_names[op->type]);
+    return st;
+}
+
+int oa_kop_threads_choice(const oa_kop *op)
+{
+    return op == NULL ? OA_KTHREADS_POOL : atomic_load_explicit(&op->thr.choice, memory_order_relaxed);
 }
 
 bool oa_kop_reads_input_at_run(const oa_kop *op, int i)

@@ -94,6 +94,7 @@
 #ifndef OA_KERNELS_KERNELS_H
 #define OA_KERNELS_KERNELS_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -905,6 +906,28 @@ void oa_kop_destroy(oa_kop *op);
 /* Op type, and a short name of the implementation chosen ("ref", "avx2", "onednn", ...). */
 oa_kop_type oa_kop_get_type(const oa_kop *op);
 const char *oa_kop_impl_name(const oa_kop *op);
+
+/*
+ * Threads per operator and per model (docs/runtime.md "Threads per operator"). A learner times its first runs
+ * with a pool of two or more threads alternately with the pool and on the calling thread alone, then keeps the
+ * faster. oa_kop_run does it for every operator (one whose first pooled run takes 200 us or more keeps the pool
+ * at once); the static executor does it for a whole run on top (model_v1). The results are the same either
+ * way: every kernel splits its outputs, never a sum. OPENACL_OP_THREADS=pool keeps the pool everywhere.
+ */
+enum { OA_KTHREADS_LEARNING = 0, OA_KTHREADS_POOL = 1, OA_KTHREADS_CALLER = 2 };
+typedef struct oa_kthreads {
+    _Atomic uint32_t calls;   /* runs with a pool of two or more threads */
+    _Atomic uint64_t best[2]; /* fastest timed run, ns: [0] with the pool, [1] on the calling thread (0: none) */
+    _Atomic int choice;       /* OA_KTHREADS_* */
+} oa_kthreads;
+/* The pool this run uses (pool or NULL); *timed = -1 when the run is not timed, else the mode it measures
+ * (0 pool, 1 caller), to hand to oa_kthreads_learn with its duration. `warm` first runs are untimed. */
+oa_threadpool *oa_kthreads_pick(oa_kthreads *t, oa_threadpool *pool, uint32_t warm, int *timed);
+/* Records a timed run; decides after 6 runs of each mode, at once when the pool's run took at least big_ns
+ * (0: never) or the caller's took 1.5x the pool's. Returns the choice this call made (else LEARNING). */
+int oa_kthreads_learn(oa_kthreads *t, uint32_t warm, int mode, uint64_t ns, uint64_t big_ns);
+/* What an operator's learner chose (OA_KTHREADS_LEARNING until then). */
+int oa_kop_threads_choice(const oa_kop *op);
 
 /*
  * Convenience for executors that run an op once (aclop single ops, tests):

@@ -773,6 +773,7 @@ void oa_v1_program_destroy(oa_v1_program *p)
         oa_v1_prof_print(p);
         free(p->prof_ns);
     }
+    free(p->thr);
     for (size_t i = 0; i < p->n_kops; i++) {
         oa_kop_destroy(p->kops[i]);
     }
@@ -848,6 +849,10 @@ oa_status oa_v1_program_build(const oa_v1_source *src, oa_v1_program **out)
     }
     p->ws_full = p->ws_size;
     oa_v1_place_workspaces(p);
+    if ((p->thr = calloc(1, sizeof(*p->thr))) == NULL) {
+        oa_v1_program_destroy(p);
+        return OA_FAIL(OA_E_GE_MEMORY_ALLOCATION, "program thread state");
+    }
     if (p->prof_runs > 0) {
         p->prof_runs = 0;
         p->prof_ns = calloc(p->prog.n_tasks + 1, sizeof(uint64_t));

@@ -168,6 +168,7 @@ typedef struct oa_v1_program {
     uint64_t *prof_ns;      /* OPENACL_V1_PROFILE=1 at load: time per task, summed, then the run count
                              * (n_tasks + 1 entries; printed at destroy) */
     uint64_t prof_runs;     /* load-time flag only */
+    oa_kthreads *thr;       /* whole runs with the pool or on the calling thread (v1_run.c), learnt at run */
 } oa_v1_program;
 
 /*

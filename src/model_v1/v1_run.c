@@ -303,6 +303,9 @@ static uint8_t *stage_of(const oa_v1_program *p, v1_ctx *c, const v1_io_slot *s)
     return c->stage + (s->off - p->zero_copy_off);
 }
 
+/* The first runs let every operator learn its own choice (2 untimed + 12 timed each, kernels.c) first. */
+#define V1_THREADS_WARM 16u
+
 oa_status oa_v1_run(const oa_v1_program *p, v1_ctx *c, const v1_io *io, void *pool)
 {
     const v1_variant *v = &p->variants[io->variant];
@@ -341,6 +344,11 @@ oa_status oa_v1_run(const oa_v1_program *p, v1_ctx *c, const v1_io *io, void *po
         }
     }
     oa_prog_patch(&p->prog, c->ptrs, in_base, out_base);
+    /* whole runs on the calling thread when that is faster (docs/runtime.md "Threads per operator"): the
+     * operators choose one by one, but a pooled operator also leaves its output in the other core's cache */
+    int timed = -1;
+    pool = p->thr != NULL ? oa_kthreads_pick(p->thr, pool, V1_THREADS_WARM, &timed) : pool;
+    const uint64_t t0 = timed >= 0 ? oa_now_ns() : 0;
     v1_exec x = {.e = {.p = &p->prog, .ptrs = c->ptrs, .ws = c->ws, .pool = pool, .branch = (int32_t)io->variant},
                  .p = p, .c = c, .obs = io->obs};
     if (io->obs != NULL || p->prof_ns != NULL) {
@@ -351,6 +359,13 @@ oa_status oa_v1_run(const oa_v1_program *p, v1_ctx *c, const v1_io *io, void *po
         }
     }
     oa_status st = oa_prog_run(&x.e, 0, p->prog.n_main);
+    if (timed >= 0 && st == OA_OK &&
+        oa_kthreads_learn(p->thr, V1_THREADS_WARM, timed, oa_now_ns() - t0, 0) != OA_KTHREADS_LEARNING) {
+        const int caller = atomic_load(&p->thr->choice) == OA_KTHREADS_CALLER;
+        OA_LOGI("[Run][Threads] the model runs %s (fastest run %.1f us on the calling thread, %.1f us with the pool)",
+                caller ? "on the calling thread alone" : "with the thread pool",
+                (double)atomic_load(&p->thr->best[1]) / 1e3, (double)atomic_load(&p->thr->best[0]) / 1e3);
+    }
     if (p->prof_ns != NULL) {
         __atomic_fetch_add(&p->prof_ns[p->prog.n_tasks], 1, __ATOMIC_RELAXED); /* the run counter */
     }

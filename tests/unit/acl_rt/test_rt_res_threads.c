@@ -3,7 +3,8 @@
  * (gen_res_model.py, converted by atc; static shapes for model_v1, dynamic rows for model_v2) run on a stream uses at most as many threads as the stream's limit (else the
  * device's), and run on the calling thread those of aclrtUseStreamResInCurrentThread's stream (else the device's),
  * observed through the thread pool's per-call participant count; its result does not depend on the limit. Links
- * the static parts for oa_threadpool_peak_participants; runs with OPENACL_NUM_THREADS=2 (a pool of two).
+ * the static parts for oa_threadpool_peak_participants; runs with OPENACL_NUM_THREADS=2 (a pool of two) and
+ * OPENACL_OP_THREADS=pool (no operator learns to leave the pool).
  */
 #include <math.h>
 #include <setjmp.h>
