@@ -698,8 +698,9 @@ int oa_kthreads_learn(oa_kthreads *t, uint32_t warm, int mode, uint64_t ns, uint
     const uint64_t pool_ns = atomic_load_explicit(&t->best[0], memory_order_relaxed);
     const uint64_t caller_ns = atomic_load_explicit(&t->best[1], memory_order_relaxed);
     int choice = OA_KTHREADS_LEARNING;
+    /* enough work to share whatever the CPU, or the calling thread alone clearly slower (1.5x) */
     if ((big_ns > 0 && pool_ns >= big_ns) || (pool_ns > 0 && caller_ns / 3 >= pool_ns / 2)) {
-        choice = OA_KTHREADS_POOL; /* enough work to share whatever the CPU */
+        choice = OA_KTHREADS_POOL;
     } else if (atomic_load_explicit(&t->calls, memory_order_relaxed) >= warm + 2 * KTHREADS_SAMPLES &&
                pool_ns > 0 && caller_ns > 0) {
         choice = caller_ns <= pool_ns ? OA_KTHREADS_CALLER : OA_KTHREADS_POOL;
