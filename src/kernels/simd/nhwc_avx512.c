@@ -7,15 +7,7 @@
 
 #include "kernels/kernel_internal.h"
 
-#define AV_T __m512
-#define AV_SET1(s) _mm512_set1_ps(s)
-#define AV_MAX(a, b) _mm512_max_ps((a), (b))
-#define AV_MIN(a, b) _mm512_min_ps((a), (b))
-#define AV_MUL(a, b) _mm512_mul_ps((a), (b))
-#define AV_FMA(a, b, c) _mm512_fmadd_ps((a), (b), (c))
-#define AV_LEAKY(x, a) _mm512_mask_mul_ps((x), _mm512_cmp_ps_mask((x), _mm512_setzero_ps(), _CMP_LT_OQ), (x), (a))
-
-#include "kernels/simd/acts_impl.inc"
+#include "kernels/simd/acts_avx512.inc"
 
 void oa_knhwc_to_blk16_avx512(const float *ys, int64_t soc, int64_t ohw, float *y, const float *res,
                               const oa_kacts *acts)
