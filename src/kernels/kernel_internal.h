@@ -289,6 +289,7 @@ typedef struct oa_kpw_tile {
     uint16_t last_lanes;  /* lanes of block ob - 1 that exist (a MatMul's last partial block; else all 16) */
     uint16_t last_zero;   /* lanes of block ob - 1 stored as zeros (a conv's padding channels) */
     const oa_kacts *acts; /* activations before the stores (NULL: none; the last reduction range only) */
+    int pf_shift;         /* pf: one line every 2^pf_shift steps (pw_product.c spreads a piece over its tiles) */
 } oa_kpw_tile;
 typedef void (*oa_kpw_fn)(const oa_kpw_tile *t, const float *bias, const float *res, float *y, const void *pf);
 void oa_kpw_avx512(const oa_kpw_tile *t, const float *bias, const float *res, float *y, const void *pf);

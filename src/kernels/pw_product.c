@@ -123,11 +123,20 @@ static void run_units(const prod_ctx *c, size_t b, size_t e)
                 nlines = (len < R ? len : R) * blocks_from(p, nb0);
             }
             const int64_t steps = t.r1 - t.r0;
+            /* the next piece's lines spread over this piece's tiles: one every 2^pf_shift steps, as few
+             * per step as cover them (a burst of one line per step outran one core's memory bandwidth on
+             * an Intel Xeon: bench/KERNELS.md "Prefetch spread") */
+            t.pf_shift = 0;
+            while (t.pf_shift < 3 &&
+                   ((steps + ((int64_t)2 << t.pf_shift) - 1) >> (t.pf_shift + 1)) * ntiles >= nlines) {
+                t.pf_shift++;
+            }
+            const int64_t per_tile = (steps + ((int64_t)1 << t.pf_shift) - 1) >> t.pf_shift;
             int64_t tile = 0;
             for (int64_t p0 = lo; p0 < hi; p0 += t.np, tile++) {
                 t.np = (int)((hi - lo) / ntiles + (tile < (hi - lo) % ntiles ? 1 : 0));
                 t.off = p->off + p0;
-                const void *pf = tile * steps < nlines ? (const char *)nw + tile * steps * 64 : NULL;
+                const void *pf = tile * per_tile < nlines ? (const char *)nw + tile * per_tile * 64 : NULL;
                 p->tile(&t, t.r0 == 0 ? bias : NULL, t.r0 == 0 && res != NULL ? res + p0 * p->ys : NULL,
                         y + p0 * p->ys, pf);
             }

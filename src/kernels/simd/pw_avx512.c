@@ -20,8 +20,8 @@
  *   x[off[j] + xoff[r]] * w[r][o][16 lanes]
  * where start is bias[o * 16 ..] or, with bias NULL, y itself (a later reduction range); res, when
  * not NULL, is a residual laid out as y, added before the store (it may be y itself: each value is
- * read before its place is written); pf, when not NULL, is one cache line to prefetch per step
- * (64 bytes apart). Only the lanes of block ob - 1 in last_lanes are read from start and res and
+ * read before its place is written); pf, when not NULL, is the first of the cache lines to prefetch
+ * (64 bytes apart), one every 2^pf_shift steps from r0. Only the lanes of block ob - 1 in last_lanes are read from start and res and
  * written to y (a MatMul whose N is not a multiple of 16: the filter's missing columns are zeros).
  * acts, when not NULL, are applied after res; then the lanes of block ob - 1 in last_zero are
  * stored as zeros (a conv's padding channels, whatever the activations made of them).
