@@ -249,6 +249,76 @@ static void test_conv_bf16(void **state)
     }
 }
 
+/* Two images through a 3x3 NCHWc conv (+ bias, ReLU): each image's bf16 output within 1e-2 of a double
+ * reference, so that the NHWC copies of the AMX path (per image) and the other paths take every image. */
+static void test_conv_bf16_batch(void **state)
+{
+    (void)state;
+    const int64_t n = 2, ic = 32, oc = 48, h = 10, hw = h * h;
+    kt_buf x = kt_alloc(KT_D(OA_KDT_F32, n, ic, h, h)), w = kt_alloc(KT_D(OA_KDT_F32, oc, ic, 3, 3));
+    kt_buf b = kt_alloc(KT_D(OA_KDT_F32, oc));
+    kt_fill(&x, 11, -1, 1);
+    kt_fill(&w, 12, -0.5, 0.5);
+    kt_fill(&b, 13, -0.5, 0.5);
+    double *ref = calloc((size_t)(n * oc * hw), sizeof(double));
+    assert_non_null(ref);
+    for (int64_t i = 0; i < n; i++) {
+        for (int64_t o = 0; o < oc; o++) {
+            for (int64_t q = 0; q < hw; q++) {
+                double acc = kt_get(&b, o);
+                for (int64_t c = 0; c < ic; c++) {
+                    for (int64_t t = 0; t < 9; t++) {
+                        const int64_t iy = q / h + t / 3 - 1, ix = q % h + t % 3 - 1;
+                        if (iy >= 0 && iy < h && ix >= 0 && ix < h) {
+                            acc += kt_get(&x, ((i * ic + c) * h + iy) * h + ix) * kt_get(&w, (o * ic + c) * 9 + t);
+                        }
+                    }
+                }
+                ref[(i * oc + o) * hw + q] = acc > 0 ? acc : 0;
+            }
+        }
+    }
+    kt_buf xb = kt_blocked_from_plain(&x);
+    oa_ktensor yd = KT_D(OA_KDT_F32, n, oc, h, h);
+    yd.layout = OA_KLAYOUT_NCHWC;
+    kt_buf y = kt_alloc(yd);
+    oa_kconv_params cp;
+    memset(&cp, 0, sizeof cp);
+    cp.strides[0] = cp.strides[1] = 1;
+    cp.pads[0] = cp.pads[1] = cp.pads[2] = cp.pads[3] = 1;
+    cp.groups = 1;
+    cp.post.n = 1;
+    cp.post.ops[0].kind = OA_KPOST_ACT;
+    cp.post.ops[0].act = OA_KACT_RELU;
+    cp.lowp = OA_KLOWP_BF16;
+    for (int thr = 1; thr <= 2; thr++) {
+        kt_buf *ins[3] = {&xb, &w, &b}, *outs[1] = {&y};
+        assert_int_equal(kt_run(OA_KOP_CONV2D, &cp, 3, ins, 0x6, 1, outs, thr), OA_OK);
+        if (amx_nhwc()) {
+            assert_string_equal(kt_last_impl, "onednn-nhwc-bf16");
+        }
+        kt_buf yp = kt_plain_from_blocked(&y);
+        for (int64_t i = 0; i < n; i++) {
+            double num = 0, den = 0;
+            for (int64_t k = 0; k < oc * hw; k++) {
+                const double d = kt_get(&yp, i * oc * hw + k) - ref[i * oc * hw + k];
+                num += d * d;
+                den += ref[i * oc * hw + k] * ref[i * oc * hw + k];
+            }
+            const double e = sqrt(num / (den > 0 ? den : 1));
+            print_message("conv bf16 batch image %lld thr%d (%s): relative L2 %.3g\n", (long long)i, thr, kt_last_impl, e);
+            assert_true(e <= 1e-2);
+        }
+        kt_free(&yp);
+    }
+    free(ref);
+    kt_free(&x);
+    kt_free(&xb);
+    kt_free(&w);
+    kt_free(&b);
+    kt_free(&y);
+}
+
 /* a [2, 5, K] x constant b [K, N] (+ bias [N], GELU): Linear layers with the batch folded into M */
 static void mm_case(int64_t m5, int64_t kk, int64_t n, bool trans_b, int nthreads)
 {
@@ -366,6 +436,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bf16_convert),
         cmocka_unit_test(test_conv_bf16),
+        cmocka_unit_test(test_conv_bf16_batch),
         cmocka_unit_test(test_matmul_bf16),
         cmocka_unit_test(test_matmul_bf16_trans_a),
         cmocka_unit_test(test_matmul_two_activations_fp32),
