@@ -902,8 +902,10 @@ static oa_status conv_setup(oa_kop *op)
         if (s->xpack) { /* blocked copy of x */
             op->ws_size += sizeof(float) * (size_t)(s->g.n * oa_kc_padded(s->g.ic) * s->g.ih * s->g.iw);
         }
-        if (s->g.nhwc) { /* NHWC copies of x (bf16: 2 bytes) and y (f32) */
+        if (s->g.nhwc) { /* NHWC copies of x (bf16: 2 bytes) and y (f32); what the copy back applies */
             op->ws_size += nhwc_x_bytes(s) + sizeof(float) * (size_t)(s->g.n * s->g.oc * s->g.oh * s->g.ow);
+            s->nhwc_add = s->post_from < s->post.n && s->post.ops[s->post_from].kind == OA_KPOST_ADD;
+            s->nhwc_acts_all = oa_kacts_from_post(&s->post, s->post_from + (s->nhwc_add ? 1 : 0), &s->nhwc_acts);
         }
         if (s->g.iblk) { /* blocked copies of x and y */
             op->ws_size += sizeof(float) * (size_t)(s->g.n * (oa_kc_padded(s->g.ic) * s->g.ih * s->g.iw +
@@ -1053,15 +1055,11 @@ static void nhwc_slice(conv_ctx *c, slice *sl, int64_t n, size_t tid)
     /* a residual add next in the chain is done while copying: it may share y's memory (docs/memory.md
      * "Residuals in place"), each element read before the same element of y is written; simple
      * activations after it too, in registers */
-    const bool add = s->post_from < s->post.n && s->post.ops[s->post_from].kind == OA_KPOST_ADD;
-    const int from = s->post_from + (add ? 1 : 0);
     const int64_t at = (n * (g->oc / 16) + sl->c0 / 16) * ohw * 16;
-    const float *res = add ? (const float *)c->in[s->add_in[s->post_from]] + at : NULL;
-    oa_kacts acts;
-    const bool in_regs = oa_kacts_from_post(&s->post, from, &acts);
-    oa_knhwc_to_blk16_avx512(ys, soc, ohw, c->y + at, res, &acts);
-    if (!in_regs) {
-        epilogue_channels(s, c->in, c->y, n, sl->c0, sl->c1, from);
+    const float *res = s->nhwc_add ? (const float *)c->in[s->add_in[s->post_from]] + at : NULL;
+    oa_knhwc_to_blk16_avx512(ys, soc, ohw, c->y + at, res, &s->nhwc_acts);
+    if (!s->nhwc_acts_all) {
+        epilogue_channels(s, c->in, c->y, n, sl->c0, sl->c1, s->post_from + (s->nhwc_add ? 1 : 0));
     }
 }
 

@@ -80,6 +80,10 @@ typedef struct conv_state {
     bool bf16;
     size_t xh_off;
     int64_t xh_plain, xh_blk; /* elements of the plain / blocked bf16 copies (0: none) */
+    /* NHWC copies (geom.nhwc): what the copy back does after oneDNN's post-ops, set at setup (conv.c) */
+    bool nhwc_add;        /* the next post-op is a residual add, done while copying */
+    bool nhwc_acts_all;   /* the post-ops after it are all in nhwc_acts (else our epilogue runs them) */
+    oa_kacts nhwc_acts;
     /* stem conv (conv_stem.c): the tier's kernel on taps [block][ic][kh][kw][blk] and a padded bias */
     oa_kstem_fn stem;
     float *stw, *stb;
