@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "support/acl_checks.h"
@@ -616,20 +617,46 @@ static void run_conv(uint32_t id, float *y)
 /*
  * Threads per operator and per model (docs/runtime.md "Threads per operator"): the first runs alternate between
  * the pool and the calling thread, per operator and then per run, until each chooses; the outputs are the same
- * bits throughout (every kernel splits its outputs, never a sum).
+ * bits throughout (every kernel splits its outputs, never a sum). Run with OA_EXPECT_THREADS_LOG=1 (ctest
+ * test_v1_api_threads: a pool of two, INFO lines on stdout), the model must also have logged its choice.
  */
 static void runs_while_learning_threads(void **state)
 {
     (void)state;
+    const bool expect_log = getenv("OA_EXPECT_THREADS_LOG") != NULL;
     uint32_t id = 0;
     OK_ACL(aclmdlLoadFromFile(model("conv.om"), &id));
+    FILE *cap = NULL;
+    int saved = -1;
+    if (expect_log) { /* stdout (where the log goes) into a file while the model runs */
+        cap = tmpfile();
+        assert_non_null(cap);
+        fflush(stdout);
+        saved = dup(STDOUT_FILENO);
+        assert_true(saved >= 0 && dup2(fileno(cap), STDOUT_FILENO) >= 0);
+    }
     float first[8], y[8];
     run_conv(id, first);
+    bool same = true;
     for (int r = 1; r < 60; r++) {
         memset(y, 0xff, sizeof y);
         run_conv(id, y);
-        assert_memory_equal(y, first, sizeof y);
+        same &= memcmp(y, first, sizeof y) == 0;
     }
+    if (expect_log) {
+        fflush(stdout);
+        assert_true(dup2(saved, STDOUT_FILENO) >= 0);
+        close(saved);
+        char line[1024];
+        bool logged = false;
+        rewind(cap);
+        while (fgets(line, sizeof line, cap) != NULL) {
+            logged |= strstr(line, "[Run][Threads] the model runs ") != NULL;
+        }
+        fclose(cap);
+        assert_true(logged);
+    }
+    assert_true(same);
     OK_ACL(aclmdlUnload(id));
 }
 
@@ -866,5 +893,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(queue_loads_refused), cmocka_unit_test(bundles),
         cmocka_unit_test(weights_alignment),    cmocka_unit_test(runs_while_learning_threads),
     };
+    if (getenv("OA_EXPECT_THREADS_LOG") != NULL) { /* test_v1_api_threads: that case alone */
+        const struct CMUnitTest threads[] = {cmocka_unit_test(runs_while_learning_threads)};
+        return cmocka_run_group_tests(threads, setup, teardown);
+    }
     return cmocka_run_group_tests(tests, setup, teardown);
 }
