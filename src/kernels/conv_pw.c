@@ -53,6 +53,15 @@
  * L2 or L3 (rec's 1x3 convs, 480 and 960 -> 60 on 40 pixels: 368 and 737 KiB; oneDNN's direct kernel ran them
  * at 70-100 GFLOP/s): every kernel up to 3x3, the plane in one range per slice so that every thread works. */
 #define PW_FEW_PIECES_FILTER_BYTES ((int64_t)1 << 20)
+/* Stride-1 1x1s on mid-size planes (ResNet-50's 56x56 and 28x28, OCR rec's 24x160 down to 3x80, det's 40x40
+ * and 20x20): in pixel ranges, two threads each take whole ranges with every output channel, where oneDNN's
+ * slices split the output channels (a 64-channel conv: two 32-channel primitives). At two threads ResNet-50's
+ * 64- and 128-channel 1x1s ran 0.53 -> 0.35 and 0.90 -> 0.70 ms, YOLO-like's 2.47 -> 2.07 ms in all, rec's
+ * 4.60 -> 4.29; at one thread a tie (within 5 % either way per layer). Few input channels (det's 16 -> 32
+ * at 320x320, the tile twice oneDNN's time) and stride 2 (3-8 % slower) stay on oneDNN;
+ * bench/KERNELS.md "1x1s on mid-size planes". */
+#define PW_PLANE_MAX_PIXELS 4096
+#define PW_PLANE_MIN_IC 32
 
 /* Input channels x holds per image: whole blocks (the padding channels are zeros), or ic when x is plain. */
 static int64_t ic_blocked(const geom *g)
@@ -104,7 +113,10 @@ bool oa_conv_pw_eligible(const conv_state *s)
     if (g->xpl && g->oh * g->ow > PW_MAX_PIXELS) { /* ResNet-50's 3 -> 64 7x7 stem: 1.12 ms here, 1.08 on oneDNN */
         return false;
     }
-    if (g->oh * g->ow > PW_MAX_PIXELS) { /* larger planes: stride-2 3x3s in pixel ranges (oa_conv_pw_setup) */
+    if (g->oh * g->ow > PW_MAX_PIXELS) { /* larger planes: stride-2 3x3s and mid-size 1x1s in pixel ranges */
+        if (pw && g->sh == 1 && !s->bf16 && g->oh * g->ow <= PW_PLANE_MAX_PIXELS && g->ic >= PW_PLANE_MIN_IC) {
+            return true;
+        }
         return k3 && g->sh == 2 && g->oc % (16 * OA_KPW_MAX_OB) == 0 && g->ic % 16 == 0 &&
                g->ic >= PW_RANGES_MIN_IC;
     }
@@ -219,10 +231,17 @@ oa_status oa_conv_pw_setup(oa_kop *op, conv_state *s, const float *wf)
         const int64_t pr = ((P + sl - 1) / sl + OA_KPW_MAX_NP - 1) / OA_KPW_MAX_NP * OA_KPW_MAX_NP;
         p->pr_len = pr < P ? pr : P;
     } else if (P > PW_MAX_PIXELS) { /* pixel ranges: pieces enough for every slice, each range's input in cache */
-        const int64_t pieces = oa_kpw_prod_pieces(p->nblk, p->R), want = PW_MIN_PIECES_PER_SLICE * oa_kernels_slices();
-        const int64_t nr = (want + pieces - 1) / pieces;
-        int64_t pr = ((P + nr - 1) / nr + OA_KPW_MAX_NP - 1) / OA_KPW_MAX_NP * OA_KPW_MAX_NP;
-        pr = pr < PW_RANGE_MIN ? PW_RANGE_MIN : (pr > PW_RANGE_MAX ? PW_RANGE_MAX : pr);
+        /* ranges of PW_RANGE_MIN..PW_RANGE_MAX pixels, as many as give every slice its pieces, a multiple of the
+         * slices and of equal length: each thread then runs whole ranges of the same work (ResNet-50's 196 pixels
+         * in ranges of 60 had one thread run 120 pixels and the other 76) */
+        const int64_t sl = oa_kernels_slices(), pieces = oa_kpw_prod_pieces(p->nblk, p->R);
+        int64_t nr = (PW_MIN_PIECES_PER_SLICE * sl + pieces - 1) / pieces;
+        nr = nr > (P + PW_RANGE_MAX - 1) / PW_RANGE_MAX ? nr : (P + PW_RANGE_MAX - 1) / PW_RANGE_MAX;
+        nr = (nr + sl - 1) / sl * sl;
+        while (nr > sl && P / nr < PW_RANGE_MIN) {
+            nr -= sl;
+        }
+        const int64_t pr = (P + nr - 1) / nr;
         p->pr_len = pr < P ? pr : P;
     }
     p->ycs = P * 16;
