@@ -57,11 +57,11 @@
  * and 20x20): in pixel ranges, two threads each take whole ranges with every output channel, where oneDNN's
  * slices split the output channels (a 64-channel conv: two 32-channel primitives). At two threads ResNet-50's
  * 64- and 128-channel 1x1s ran 0.53 -> 0.35 and 0.90 -> 0.70 ms, YOLO-like's 2.47 -> 2.07 ms in all, rec's
- * 4.60 -> 4.29; at one thread a tie (within 5 % either way per layer). Few input channels (det's 16 -> 32
- * at 320x320, the tile twice oneDNN's time) and stride 2 (3-8 % slower) stay on oneDNN;
- * bench/KERNELS.md "1x1s on mid-size planes". */
+ * 4.60 -> 4.29; at one thread a tie (within 5 % either way per layer; rec's 16 -> 32 at 24x160 0.067 ->
+ * 0.053 ms). Larger planes (det's 16 -> 32 at 320x320: the tile twice oneDNN's time), fewer than 16 input
+ * channels and stride 2 (3-8 % slower) stay on oneDNN; bench/KERNELS.md "1x1s on mid-size planes". */
 #define PW_PLANE_MAX_PIXELS 4096
-#define PW_PLANE_MIN_IC 32
+#define PW_PLANE_MIN_IC 16
 
 /* Input channels x holds per image: whole blocks (the padding channels are zeros), or ic when x is plain. */
 static int64_t ic_blocked(const geom *g)
@@ -173,7 +173,7 @@ oa_status oa_conv_pw_setup(oa_kop *op, conv_state *s, const float *wf)
     }
     oa_kpw_prod *p = s->pw;
     const int64_t icp = ic_steps(s), icb = ic_blocked(g), ocb = oc_blocks(g);
-    oa_status st = oa_kpw_prod_init(p, ocb, kk * icp / e, P);
+    oa_status st = oa_kpw_prod_init(p, ocb, kk * icp / e, P, true);
     if (st != OA_OK) {
         return st;
     }

@@ -65,8 +65,11 @@ typedef struct mm_state {
     size_t ah_off;
     /* one row of a against a transposed b read at run (mm_setup): our row-dot GEMV */
     oa_kgemv_fn gemv;
-    /* a constant b streamed from memory (mm_pw_setup) */
+    /* a constant b streamed from memory (mm_pw_setup), or a small b given at run packed per batch item into
+     * the workspace, pw_slot bytes per thread (mm_batch_setup) */
     oa_kpw_prod *pw;
+    bool pw_at_run;
+    size_t pw_slot;
 } mm_state;
 
 /* Workspace bytes per thread: the largest scratchpad, then the largest c tile (64-byte aligned). */
@@ -456,6 +459,39 @@ static bool mm_pw_eligible(const mm_state *s, bool b_const)
            oa_env_long("OPENACL_MATMUL_PW", 1) != 0;
 }
 
+/* Packs b ([K, N]; tb: [N, K]) rows k0..k1 of the output blocks' group holding block bk into w, packed like the
+ * product's filter: step k's 16 * ob columns side by side, zeros past N. */
+static void mm_pack_b(const oa_kpw_prod *p, const mm_geom *g, const float *b, float *w, int64_t bk, int64_t k0,
+                      int64_t k1)
+{
+    int64_t b0, ob;
+    float *wg = oa_kpw_prod_group_in(p, w, bk, &b0, &ob);
+    const int64_t cols = b0 + ob == p->nblk ? g->N - b0 * 16 : ob * 16; /* the rest of the lines: zeros */
+    for (int64_t k = k0; k < k1 && !g->tb; k++) {
+        memcpy(wg + k * ob * 16, b + k * g->N + b0 * 16, sizeof(float) * (size_t)cols);
+        memset(wg + k * ob * 16 + cols, 0, sizeof(float) * (size_t)(ob * 16 - cols));
+    }
+    for (int64_t o = 0; o < ob * 16 && g->tb; o++) {
+        for (int64_t k = k0; k < k1; k++) {
+            wg[k * ob * 16 + o] = o < cols ? b[(b0 * 16 + o) * g->K + k] : 0.0f;
+        }
+    }
+}
+
+/* Rows and steps of the product: a's row m and step k (ta: a is [K, M]); c's rows N floats apart. */
+static void mm_pw_offsets(oa_kpw_prod *p, const mm_geom *g)
+{
+    for (int64_t k = 0; k < g->K; k++) {
+        p->xoff[k] = (int32_t)(g->ta ? k * g->M : k);
+    }
+    for (int64_t m = 0; m < g->M; m++) {
+        p->off[m] = (int32_t)(g->ta ? m : m * g->K);
+    }
+    p->ycs = 16;
+    p->ys = g->N;
+    p->last = (int)(g->N - (p->nblk - 1) * 16);
+}
+
 static oa_status mm_pw_setup(mm_state *s, const float *b)
 {
     const mm_geom *g = &s->g;
@@ -465,46 +501,26 @@ static oa_status mm_pw_setup(mm_state *s, const float *b)
     }
     oa_kpw_prod *p = s->pw;
     const int64_t nblk = (g->N + 15) / 16;
-    oa_status st = oa_kpw_prod_init(p, nblk, g->K, g->M);
+    oa_status st = oa_kpw_prod_init(p, nblk, g->K, g->M, true);
     if (st != OA_OK) {
         return st;
     }
-    p->last = (int)(g->N - (nblk - 1) * 16);
+    mm_pw_offsets(p, g);
     /* b is read in its own order, and each part is handed back once packed (oa_kconst_consumed): a loader then
      * drops its pages, so that a large b and its packed copy are not both resident (rec's 3.2 MiB head) */
     const int64_t part = MM_PW_PART_BYTES / (int64_t)sizeof(float) / g->N + 1; /* rows of [K, N] per part */
-    for (int64_t k = 0; k < g->K && !g->tb; k++) { /* step k: b's row k ([K, N]) */
+    for (int64_t k0 = 0; k0 < g->K && !g->tb; k0 += part) { /* steps k: b's rows k ([K, N]) */
+        const int64_t k1 = k0 + part < g->K ? k0 + part : g->K;
         for (int64_t bk = 0; bk < nblk; bk += OA_KPW_MAX_OB) {
-            int64_t b0, ob;
-            float *wg = oa_kpw_prod_group(p, bk, &b0, &ob);
-            const int64_t cols = b0 + ob == nblk ? g->N - b0 * 16 : ob * 16; /* the rest of the lines: zeros */
-            memcpy(wg + k * ob * 16, b + k * g->N + b0 * 16, sizeof(float) * (size_t)cols);
-            memset(wg + k * ob * 16 + cols, 0, sizeof(float) * (size_t)(ob * 16 - cols));
+            mm_pack_b(p, g, b, p->w, bk, k0, k1);
         }
-        if ((k + 1) % part == 0 || k + 1 == g->K) {
-            const int64_t k0 = k / part * part;
-            oa_kconst_consumed(b + k0 * g->N, sizeof(float) * (size_t)((k + 1 - k0) * g->N));
-        }
+        oa_kconst_consumed(b + k0 * g->N, sizeof(float) * (size_t)((k1 - k0) * g->N));
     }
     for (int64_t bk = 0; bk < nblk && g->tb; bk += OA_KPW_MAX_OB) { /* step k: b's column k ([N, K]) */
-        int64_t b0, ob;
-        float *wg = oa_kpw_prod_group(p, bk, &b0, &ob);
-        const int64_t cols = b0 + ob == nblk ? g->N - b0 * 16 : ob * 16;
-        for (int64_t o = 0; o < ob * 16; o++) {
-            for (int64_t k = 0; k < g->K; k++) {
-                wg[k * ob * 16 + o] = o < cols ? b[(b0 * 16 + o) * g->K + k] : 0.0f;
-            }
-        }
+        mm_pack_b(p, g, b, p->w, bk, 0, g->K);
+        const int64_t b0 = bk, cols = b0 + OA_KPW_MAX_OB < nblk ? OA_KPW_MAX_OB * 16 : g->N - b0 * 16;
         oa_kconst_consumed(b + b0 * 16 * g->K, sizeof(float) * (size_t)(cols * g->K));
     }
-    for (int64_t k = 0; k < g->K; k++) {
-        p->xoff[k] = (int32_t)(g->ta ? k * g->M : k);
-    }
-    for (int64_t m = 0; m < g->M; m++) {
-        p->off[m] = (int32_t)(g->ta ? m : m * g->K);
-    }
-    p->ycs = 16;
-    p->ys = g->N;
     if (!mm_pw_pieces(g)) { /* a small b (MM_PW_FEW_PIECES_B_BYTES): the rows in one range per slice */
         const int64_t sl = oa_kernels_slices();
         const int64_t pr = ((g->M + sl - 1) / sl + OA_KPW_MAX_NP - 1) / OA_KPW_MAX_NP * OA_KPW_MAX_NP;
@@ -512,6 +528,45 @@ static oa_status mm_pw_setup(mm_state *s, const float *b)
     }
     s->packed = true;
     s->post_from = s->post.n > 0 && s->post.ops[0].kind == OA_KPOST_ADD; /* a first add: in the product */
+    return OA_OK;
+}
+
+/*
+ * Small products with b given at run (attention: rec's 8 heads of 40 x 15 by 15 x 40 and 40 x 40 by 40 x 15;
+ * oneDNN calls of 9-39 us, and the one primitive kind that kept rec's process on oneDNN): each batch item's b
+ * is packed into the thread's workspace (at most MM_BATCH_B_BYTES, in L1 or L2) and the rows run on the
+ * product's tile. Bounded by MM_BATCH_MACS per item; larger ones (BERT-like's 128 x 64 by 64 x 128 heads)
+ * stay on oneDNN, not measured against it. docs/memory.md "Parts of a loaded model".
+ */
+#define MM_BATCH_MACS ((int64_t)1 << 18)
+#define MM_BATCH_B_BYTES ((int64_t)64 << 10)
+
+static bool mm_batch_eligible(const mm_state *s, const oa_kop *op)
+{
+    const mm_geom *g = &s->g;
+    return op->in[1].data == NULL && !s->bf16 && oa_kpw_for(oa_kisa_tier_used()) != NULL && g->M > 0 &&
+           g->N > 0 && g->K > 0 && g->M <= MM_BATCH_MACS && g->N <= MM_BATCH_MACS && g->K <= MM_BATCH_MACS &&
+           g->M * g->N * g->K <= MM_BATCH_MACS && (g->N + 15) / 16 * 16 * g->K * (int64_t)sizeof(float) <= MM_BATCH_B_BYTES &&
+           oa_env_long("OPENACL_MATMUL_PW", 1) != 0;
+}
+
+static oa_status mm_batch_setup(oa_kop *op, mm_state *s)
+{
+    const mm_geom *g = &s->g;
+    s->pw = calloc(1, sizeof(*s->pw));
+    if (s->pw == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "matmul state");
+    }
+    const int64_t nblk = (g->N + 15) / 16;
+    oa_status st = oa_kpw_prod_init(s->pw, nblk, g->K, g->M, false);
+    if (st != OA_OK) {
+        return st;
+    }
+    mm_pw_offsets(s->pw, g);
+    s->pw_at_run = true;
+    s->pw_slot = (size_t)((nblk * 16 * g->K * (int64_t)sizeof(float) + 63) / 64 * 64);
+    op->ws_size = (size_t)oa_kernels_slices() * s->pw_slot;
+    s->post_from = 0; /* bias, alpha and beta and the post-ops: mm_epilogue on each item's rows */
     return OA_OK;
 }
 
@@ -573,6 +628,12 @@ static oa_status mm_setup(oa_kop *op)
      * (bench/KERNELS.md "Depthwise and small 1x1 convs"). */
     const bool tiny = !s->bf16 && g->nbatch <= MM_TINY_MACS && g->M <= MM_TINY_MACS && g->N <= MM_TINY_MACS &&
                       g->K <= MM_TINY_MACS && g->nbatch * g->M * g->N * g->K <= MM_TINY_MACS; /* (no overflow) */
+    if (s->gemv == NULL && s->pw == NULL && !tiny && mm_batch_eligible(s, op)) {
+        st = mm_batch_setup(op, s);
+        if (st != OA_OK) {
+            return st;
+        }
+    }
     if (s->gemv == NULL && s->pw == NULL && !tiny && oa_dnnl_enabled() && g->M > 0 && g->N > 0 && g->K > 0 &&
         g->nbatch > 0) {
         int saved = oa_dnnl_enter();
@@ -611,7 +672,7 @@ static oa_status mm_setup(oa_kop *op)
             op->impl = "onednn-bf16";
         }
     } else if (s->pw != NULL) {
-        op->impl = "pw-avx512";
+        op->impl = s->pw_at_run ? "pw-batch-avx512" : "pw-avx512";
     } else {
         s->bf16 = false;
         s->post_from = 0;
@@ -786,6 +847,39 @@ static void mm_gemv_task(void *vctx, size_t tid, size_t b, size_t e)
     mm_epilogue(s, c->in, c->c, 0, 0, 1, (int64_t)b, (int64_t)e, false);
 }
 
+typedef struct mm_batch_ctx {
+    const mm_state *s;
+    const void *const *in;
+    float *c;
+    char *ws;
+    uint64_t deadline;
+    _Atomic size_t next;
+} mm_batch_ctx;
+
+/* Batch items one after another from a shared counter: b packed into this thread's slot, the rows on the tile,
+ * then mm_epilogue (bias, alpha and beta, post-ops) on the item's rows while they are in cache. */
+static void mm_batch_worker(void *vctx, size_t tid, size_t b, size_t e)
+{
+    (void)b, (void)e;
+    mm_batch_ctx *c = vctx;
+    const mm_state *s = c->s;
+    const mm_geom *g = &s->g;
+    float *w = (float *)(void *)(c->ws + tid * s->pw_slot);
+    for (int64_t bi = (int64_t)atomic_fetch_add(&c->next, 1); bi < g->nbatch;
+         bi = (int64_t)atomic_fetch_add(&c->next, 1)) {
+        if (c->deadline != 0 && oa_run_expired(c->deadline)) {
+            return; /* stopped: the caller reports the timeout */
+        }
+        int64_t oa, ob;
+        batch_offsets(g, bi, &oa, &ob);
+        for (int64_t bk = 0; bk < s->pw->nblk; bk += OA_KPW_MAX_OB) {
+            mm_pack_b(s->pw, g, (const float *)c->in[1] + ob, w, bk, 0, g->K);
+        }
+        oa_kpw_prod_run_here(s->pw, w, (const float *)c->in[0] + oa, c->c + bi * g->M * g->N);
+        mm_epilogue(s, c->in, c->c, bi, 0, g->M, 0, g->N, false);
+    }
+}
+
 /* Rows [b, e) after the streamed product: the post-ops it did not do. */
 static void mm_pw_post_task(void *vctx, size_t tid, size_t b, size_t e)
 {
@@ -833,6 +927,14 @@ static oa_status mm_run(const oa_kop *op, const void *const *in, void *const *ou
         nthr = nthr < cap ? nthr : cap;
         oa_threadpool_run_n(pool, nthr < c.ntasks ? nthr : c.ntasks, mm_dnnl_worker, &c);
         return atomic_load(&c.err) ? OA_FAIL(OA_E_INTERNAL, "MatMul: oneDNN execution failed") : OA_OK;
+    }
+    if (s->pw_at_run) {
+        mm_batch_ctx c = {.s = s, .in = in, .c = out[0], .ws = ws, .deadline = oa_run_deadline()};
+        atomic_init(&c.next, 0);
+        size_t nthr = oa_threadpool_size(pool), cap = (size_t)oa_kernels_slices();
+        nthr = nthr < cap ? nthr : cap;
+        oa_threadpool_run_n(pool, nthr < (size_t)g->nbatch ? nthr : (size_t)g->nbatch, mm_batch_worker, &c);
+        return OA_OK;
     }
     mm_ref_ctx c = {s, in, out[0], oa_run_deadline()};
     if (s->pw != NULL) {

@@ -27,7 +27,7 @@ int64_t oa_kpw_prod_pieces(int64_t nblk, int64_t R)
     return groups_of(nblk) * ((R + len - 1) / len);
 }
 
-oa_status oa_kpw_prod_init(oa_kpw_prod *p, int64_t nblk, int64_t R, int64_t P)
+oa_status oa_kpw_prod_init(oa_kpw_prod *p, int64_t nblk, int64_t R, int64_t P, bool with_w)
 {
     memset(p, 0, sizeof(*p));
     p->tile = oa_kpw_for(oa_kisa_tier_used());
@@ -38,11 +38,11 @@ oa_status oa_kpw_prod_init(oa_kpw_prod *p, int64_t nblk, int64_t R, int64_t P)
     p->len = chunk_len(R);
     p->n = 1;
     p->pr_len = P;
-    p->w = aligned_alloc(64, sizeof(float) * (size_t)(nblk * 16 * R));
+    p->w = with_w ? aligned_alloc(64, sizeof(float) * (size_t)(nblk * 16 * R)) : NULL;
     p->zeros = calloc((size_t)(nblk * 16), sizeof(float));
     p->off = malloc(sizeof(int32_t) * (size_t)P);
     p->xoff = malloc(sizeof(int32_t) * (size_t)R);
-    if (p->w == NULL || p->zeros == NULL || p->off == NULL || p->xoff == NULL) {
+    if ((with_w && p->w == NULL) || p->zeros == NULL || p->off == NULL || p->xoff == NULL) {
         oa_kpw_prod_free(p);
         return OA_FAIL(OA_E_NOMEM, "streamed-filter product (%lld x %lld)", (long long)(nblk * 16), (long long)R);
     }
@@ -64,15 +64,21 @@ static int64_t blocks_from(const oa_kpw_prod *p, int64_t b0)
     return p->nblk - b0 < OA_KPW_MAX_OB ? p->nblk - b0 : OA_KPW_MAX_OB;
 }
 
-float *oa_kpw_prod_group(const oa_kpw_prod *p, int64_t b, int64_t *b0, int64_t *ob)
+float *oa_kpw_prod_group_in(const oa_kpw_prod *p, float *w, int64_t b, int64_t *b0, int64_t *ob)
 {
     *b0 = b / OA_KPW_MAX_OB * OA_KPW_MAX_OB;
     *ob = blocks_from(p, *b0);
-    return p->w + *b0 * 16 * p->R;
+    return w + *b0 * 16 * p->R;
+}
+
+float *oa_kpw_prod_group(const oa_kpw_prod *p, int64_t b, int64_t *b0, int64_t *ob)
+{
+    return oa_kpw_prod_group_in(p, p->w, b, b0, ob);
 }
 
 typedef struct prod_ctx {
     const oa_kpw_prod *p;
+    const float *w; /* the packed filter: p->w, or one packed at run */
     const float *x, *bias, *res;
     float *y;
     oa_kpw_group_fn done;
@@ -104,7 +110,7 @@ static void run_units(const prod_ctx *c, size_t b, size_t e)
         t.last_lanes = last_grp && !p->zero_pad ? valid : (uint16_t)0xffff;
         t.last_zero = last_grp && p->zero_pad ? (uint16_t)~valid : (uint16_t)0;
         t.x = c->x + n * p->x_img;
-        t.w = p->w + b0 * 16 * R;
+        t.w = c->w + b0 * 16 * R;
         const int64_t yoff = n * p->y_img + b0 * p->ycs;
         float *y = c->y + yoff;
         const float *res = c->res != NULL ? c->res + yoff : NULL;
@@ -119,7 +125,7 @@ static void run_units(const prod_ctx *c, size_t b, size_t e)
                 nlines = ((t.r1 + len < R ? t.r1 + len : R) - t.r1) * t.ob;
             } else if (idx + 1 < c->units && ngrp > 1) {
                 const int64_t nb0 = (k + 1) % ngrp * OA_KPW_MAX_OB;
-                nw = p->w + nb0 * 16 * R;
+                nw = c->w + nb0 * 16 * R;
                 nlines = (len < R ? len : R) * blocks_from(p, nb0);
             }
             const int64_t steps = t.r1 - t.r0;
@@ -161,11 +167,18 @@ static void prod_task(void *vctx, size_t tid, size_t b, size_t e)
 void oa_kpw_prod_run(const oa_kpw_prod *p, const float *x, float *y, const float *bias, const float *res,
                      oa_kpw_group_fn done, void *ctx, oa_threadpool *pool)
 {
-    prod_ctx c = {.p = p, .x = x, .bias = bias, .res = res, .y = y, .done = done, .done_ctx = ctx};
+    prod_ctx c = {.p = p, .w = p->w, .x = x, .bias = bias, .res = res, .y = y, .done = done, .done_ctx = ctx};
     c.units = (size_t)(p->n * ranges_of(p) * groups_of(p->nblk));
     c.parts = oa_threadpool_size(pool) < c.units ? oa_threadpool_size(pool) : c.units;
     atomic_init(&c.next, 0);
     if (c.parts > 0) {
         oa_threadpool_run_n(pool, c.parts, prod_task, &c);
     }
+}
+
+void oa_kpw_prod_run_here(const oa_kpw_prod *p, const float *w, const float *x, float *y)
+{
+    prod_ctx c = {.p = p, .w = w, .x = x, .y = y};
+    c.units = (size_t)(ranges_of(p) * groups_of(p->nblk)); /* one image */
+    run_units(&c, 0, c.units);
 }

@@ -41,14 +41,17 @@ typedef struct oa_kpw_prod {
  * nothing to prefetch its filter). */
 int64_t oa_kpw_prod_pieces(int64_t nblk, int64_t R);
 
-/* Allocates the filter, the offsets and the zeros (tile NULL below AVX-512: the caller checks first); every
- * block has 16 outputs until the caller sets last. */
-oa_status oa_kpw_prod_init(oa_kpw_prod *p, int64_t nblk, int64_t R, int64_t P);
+/* Allocates the filter (unless with_w is false: a filter packed at run, oa_kpw_prod_run_here), the offsets and
+ * the zeros (tile NULL below AVX-512: the caller checks first); every block has 16 outputs until the caller
+ * sets last. */
+oa_status oa_kpw_prod_init(oa_kpw_prod *p, int64_t nblk, int64_t R, int64_t P, bool with_w);
 void oa_kpw_prod_free(oa_kpw_prod *p);
 
 /* The packed filter of the group holding output block b: output o of the group (0 .. 16 * *ob - 1) at step r
  * goes to [r * *ob * 16 + o]; *b0 is the group's first block. */
 float *oa_kpw_prod_group(const oa_kpw_prod *p, int64_t b, int64_t *b0, int64_t *ob);
+/* The same group in a filter packed like p's at w (nblk * 16 * R floats). */
+float *oa_kpw_prod_group_in(const oa_kpw_prod *p, float *w, int64_t b, int64_t *b0, int64_t *ob);
 
 /* Called after the last chunk of a group over a range: blocks [b0, b0 + ob) of image n at pixels (rows)
  * [lo, hi) are final but for the post-ops. */
@@ -61,5 +64,9 @@ typedef void (*oa_kpw_group_fn)(void *ctx, int64_t n, int64_t b0, int ob, int64_
  */
 void oa_kpw_prod_run(const oa_kpw_prod *p, const float *x, float *y, const float *bias, const float *res,
                      oa_kpw_group_fn done, void *ctx, oa_threadpool *pool);
+
+/* y = the product for one image (x, y: its matrices) on the calling thread, with a filter packed like p's at w:
+ * a MatMul's b given at run, packed per batch item into the workspace. No bias, no residual, no callback. */
+void oa_kpw_prod_run_here(const oa_kpw_prod *p, const float *w, const float *x, float *y);
 
 #endif /* OA_KERNELS_PW_PRODUCT_H */

@@ -505,7 +505,7 @@ static void test_conv_stem(void **state)
  * pieces (group x chunk) per slice (two slices here: 1024 channels and up). Stride-2 3x3s on larger
  * planes run in pixel ranges (from 64 input channels, output channels in groups of 64), and so do
  * 1x1s with a small filter, and stride-1 1x1s on mid-size planes (ranges of equal length, whole ones per
- * thread); small planes with few pieces when the filter is at most 1 MiB. A 1x1 with 16 input channels
+ * thread); small planes with few pieces when the filter is at most 1 MiB. A 1x1 with 8 input channels
  * on a 72-pixel plane, few pieces of a larger filter, a 5x5 and the larger-plane cases off those
  * bounds stay on oneDNN; OPENACL_CONV_PW=0 takes oneDNN.
  */
@@ -560,22 +560,23 @@ static void test_conv_pointwise(void **state)
     run_path_on_off("OPENACL_CONV_PW", "pw3x3", has_ranges, ranges, 2, &pcs[1], 1, 1, 1020);
     g_res_in_y = false;
     static const conv_case other[] = {
-        {1, 16, 9, 8, 1024, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0}, /* 72 pixels: over the bound */
+        {1, 8, 9, 8, 2048, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0}, /* 72 pixels, 8 channels in */
         {1, 32, 20, 20, 128, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0}, /* larger plane, 32 channels in */
         {1, 64, 20, 20, 96, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0},  /* larger plane, 96 out */
         {1, 4096, 7, 7, 128, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0}, /* 6 pieces of a 2 MiB filter */
         {1, 512, 7, 7, 40, 5, 5, 1, 1, 2, 2, 2, 2, 1, 1, 1, true, false, 0, 0},  /* 5x5 */
-        {1, 16, 9, 9, 1032, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0}, /* 81 pixels, off-block outputs */
+        {1, 8, 9, 9, 1032, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},  /* 81 pixels, off-block outputs */
     };
     for (size_t k = 0; k < sizeof(other) / sizeof(other[0]); k++) {
         run_case(&other[k], &pcs[0], 1, 1, 990 + k);
         assert_true(strncmp(kt_last_impl, "pw", 2) != 0);
     }
-    /* stride-1 1x1s on mid-size planes (up to 4096 pixels, from 32 input channels): pixel ranges of equal
+    /* stride-1 1x1s on mid-size planes (up to 4096 pixels, from 16 input channels): pixel ranges of equal
      * length, a multiple of the slices (196 = 2 x 98 at two threads), a batch with output channels off the
      * block (88: groups of 4 and 2 blocks), input channels off the block, 4096 pixels (ranges of at most 300); the
-     * residual in y too. Past the bounds (4160 pixels, 16 input channels, stride 2) they stay on oneDNN. */
+     * residual in y too. Past the bounds (4160 pixels, 8 input channels, stride 2) they stay on oneDNN. */
     static const conv_case mid[] = {
+        {1, 16, 24, 40, 32, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0}, /* 16 channels in (rec's first) */
         {1, 48, 14, 14, 256, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},
         {2, 64, 9, 13, 88, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, false, false, 0, 0},
         {1, 40, 30, 31, 24, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},
@@ -587,7 +588,7 @@ static void test_conv_pointwise(void **state)
     g_res_in_y = false;
     static const conv_case mid_off[] = {
         {1, 32, 65, 64, 32, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},
-        {1, 16, 48, 48, 64, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},
+        {1, 8, 48, 48, 64, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},
         {1, 64, 30, 30, 256, 1, 1, 2, 2, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},
     };
     for (size_t k = 0; k < sizeof(mid_off) / sizeof(mid_off[0]); k++) {

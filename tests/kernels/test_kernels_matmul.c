@@ -270,6 +270,55 @@ static void test_matmul_streamed(void **state)
     }
 }
 
+/*
+ * Small products with b given at run (attention heads) on AVX-512: each batch item's b packed into the thread's
+ * workspace, the rows on the streamed product's tile (matmul.c mm_batch_eligible), against the double reference:
+ * rec's two attention shapes (8 heads, N = 40 and 15 off the block), b^T, a^T with a bias and GELU, batch
+ * broadcasting either way, a bias [M, N] with alpha and beta, a residual add then ReLU, N of 9 blocks (groups
+ * of 4, 4 and 1), K = 1; one and two threads; OPENACL_MATMUL_PW=0 takes oneDNN. Items over 2^18
+ * multiply-adds or with a packed b over 64 KiB stay off the path.
+ */
+static void test_matmul_batched(void **state)
+{
+    (void)state;
+    const bool has = oa_kpw_for(oa_kisa_tier_used()) != NULL;
+    if (!has) {
+        print_message("batched matmul tile: not taken here (tier %s)\n", oa_kisa_tier_name(oa_kisa_tier_used()));
+    }
+    static const mm_case on[] = {
+        {4, 4, {1, 8, 40, 15}, {1, 8, 15, 40}, false, false, 0, false, 0, 0, 0},
+        {4, 4, {1, 8, 40, 40}, {1, 8, 40, 15}, false, false, 0, false, 0, 0, 0},
+        {4, 4, {1, 8, 40, 15}, {1, 8, 40, 15}, false, true, 0, false, 0, 0, 0},
+        {3, 3, {3, 15, 40}, {3, 15, 24}, true, false, 1, false, 0, 0, 2},
+        {4, 3, {2, 3, 20, 24}, {3, 24, 33}, false, false, 0, false, 0, 0, 0},
+        {3, 4, {3, 20, 24}, {2, 1, 24, 33}, false, false, 1, false, 0, 0, 1},
+        {3, 3, {2, 33, 17}, {2, 17, 65}, false, false, 2, false, 0.5f, 2.0f, 0},
+        {3, 3, {2, 40, 17}, {2, 17, 24}, false, false, 0, false, 0, 0, 4},
+        {3, 3, {2, 30, 12}, {2, 12, 130}, false, false, 1, false, 0, 0, 3},
+        {3, 3, {5, 60, 1}, {5, 1, 70}, false, false, 0, false, 0, 0, 0},
+    };
+    for (int off = 0; off < 2; off++) {
+        setenv("OPENACL_MATMUL_PW", off ? "0" : "1", 1);
+        for (size_t i = 0; i < sizeof(on) / sizeof(on[0]); i++) {
+            for (int thr = 1; thr <= 2; thr++) {
+                run_case(&on[i], thr, 400 + i);
+                if (has && (strcmp(kt_last_impl, "pw-batch-avx512") == 0) != (off == 0)) {
+                    fail_msg("case %zu off=%d: impl %s", i, off, kt_last_impl);
+                }
+            }
+        }
+    }
+    unsetenv("OPENACL_MATMUL_PW");
+    static const mm_case not_on[] = {
+        {3, 3, {2, 128, 64}, {2, 64, 128}, false, false, 0, false, 0, 0, 0}, /* 2^20 per item */
+        {3, 3, {2, 4, 1100}, {2, 1100, 16}, false, false, 0, false, 0, 0, 0}, /* 70 KiB of packed b */
+    };
+    for (size_t i = 0; i < sizeof(not_on) / sizeof(not_on[0]); i++) {
+        run_case(&not_on[i], 2, 420 + i);
+        assert_true(strcmp(kt_last_impl, "pw-batch-avx512") != 0);
+    }
+}
+
 /* What the kernels hand back through oa_kconst_consumed while they are created (kernels.h). */
 typedef struct parts_seen {
     int n;
@@ -361,6 +410,7 @@ int main(void)
         cmocka_unit_test(test_matmul_cases),
         cmocka_unit_test(test_matmul_gemv_path),
         cmocka_unit_test(test_matmul_streamed),
+        cmocka_unit_test(test_matmul_batched),
         cmocka_unit_test(test_matmul_const_parts),
         cmocka_unit_test(test_matmul_bad_params),
     };
