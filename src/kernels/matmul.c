@@ -535,10 +535,11 @@ static oa_status mm_pw_setup(mm_state *s, const float *b)
  * Small products with b given at run (attention: rec's 8 heads of 40 x 15 by 15 x 40 and 40 x 40 by 40 x 15;
  * oneDNN calls of 9-39 us, and the one primitive kind that kept rec's process on oneDNN): each batch item's b
  * is packed into the thread's workspace (at most MM_BATCH_B_BYTES, in L1 or L2) and the rows run on the
- * product's tile. Bounded by MM_BATCH_MACS per item; larger ones (BERT-like's 128 x 64 by 64 x 128 heads)
- * stay on oneDNN, not measured against it. docs/memory.md "Parts of a loaded model".
+ * product's tile. Bounded by MM_BATCH_MACS per item, BERT-like's 12 heads of 128 x 64 by 64 x 128 (a tie with
+ * oneDNN) and 128 x 128 by 128 x 64 (0.22 -> 0.18 ms at one thread) included; larger ones were not measured.
+ * docs/memory.md "Parts of a loaded model".
  */
-#define MM_BATCH_MACS ((int64_t)1 << 18)
+#define MM_BATCH_MACS ((int64_t)1 << 20)
 #define MM_BATCH_B_BYTES ((int64_t)64 << 10)
 
 static bool mm_batch_eligible(const mm_state *s, const oa_kop *op)

@@ -275,8 +275,8 @@ static void test_matmul_streamed(void **state)
  * workspace, the rows on the streamed product's tile (matmul.c mm_batch_eligible), against the double reference:
  * rec's two attention shapes (8 heads, N = 40 and 15 off the block), b^T, a^T with a bias and GELU, batch
  * broadcasting either way, a bias [M, N] with alpha and beta, a residual add then ReLU, N of 9 blocks (groups
- * of 4, 4 and 1), K = 1; one and two threads; OPENACL_MATMUL_PW=0 takes oneDNN. Items over 2^18
- * multiply-adds or with a packed b over 64 KiB stay off the path.
+ * of 4, 4 and 1), K = 1, BERT-like's 128 x 64 by (128 x 64)^T; one and two threads; OPENACL_MATMUL_PW=0 takes
+ * oneDNN. Items over 2^20 multiply-adds or with a packed b over 64 KiB stay off the path.
  */
 static void test_matmul_batched(void **state)
 {
@@ -296,6 +296,7 @@ static void test_matmul_batched(void **state)
         {3, 3, {2, 40, 17}, {2, 17, 24}, false, false, 0, false, 0, 0, 4},
         {3, 3, {2, 30, 12}, {2, 12, 130}, false, false, 1, false, 0, 0, 3},
         {3, 3, {5, 60, 1}, {5, 1, 70}, false, false, 0, false, 0, 0, 0},
+        {4, 4, {1, 2, 128, 64}, {1, 2, 128, 64}, false, true, 0, false, 0, 0, 0}, /* BERT-like's heads: 2^20 */
     };
     for (int off = 0; off < 2; off++) {
         setenv("OPENACL_MATMUL_PW", off ? "0" : "1", 1);
@@ -310,7 +311,7 @@ static void test_matmul_batched(void **state)
     }
     unsetenv("OPENACL_MATMUL_PW");
     static const mm_case not_on[] = {
-        {3, 3, {2, 128, 64}, {2, 64, 128}, false, false, 0, false, 0, 0, 0}, /* 2^20 per item */
+        {3, 3, {2, 256, 64}, {2, 64, 128}, false, false, 0, false, 0, 0, 0}, /* 2^21 per item */
         {3, 3, {2, 4, 1100}, {2, 1100, 16}, false, false, 0, false, 0, 0, 0}, /* 70 KiB of packed b */
     };
     for (size_t i = 0; i < sizeof(not_on) / sizeof(not_on[0]); i++) {
