@@ -225,11 +225,11 @@ oa_status oa_conv_pw_setup(oa_kop *op, conv_state *s, const float *wf)
     if (P > PW_MAX_PIXELS && small_1x1(g)) { /* pixel ranges whose input stays in cache across the groups */
         const int64_t pr = (PW_SMALL_RANGE_BYTES / (icb * (int64_t)sizeof(float)) + OA_KPW_MAX_NP - 1) /
                            OA_KPW_MAX_NP * OA_KPW_MAX_NP;
-        p->pr_len = pr < P ? pr : P;
+        oa_kpw_prod_set_ranges(p, pr);
     } else if (P <= PW_MAX_PIXELS && oa_kpw_prod_pieces(p->nblk, p->R) < PW_MIN_PIECES_PER_SLICE * oa_kernels_slices()) {
         const int64_t sl = oa_kernels_slices(); /* few pieces (PW_FEW_PIECES_FILTER_BYTES): a range per slice */
         const int64_t pr = ((P + sl - 1) / sl + OA_KPW_MAX_NP - 1) / OA_KPW_MAX_NP * OA_KPW_MAX_NP;
-        p->pr_len = pr < P ? pr : P;
+        oa_kpw_prod_set_ranges(p, pr);
     } else if (P > PW_MAX_PIXELS) { /* pixel ranges: pieces enough for every slice, each range's input in cache */
         /* ranges of PW_RANGE_MIN..PW_RANGE_MAX pixels, as many as give every slice its pieces, a multiple of the
          * slices and of equal length: each thread then runs whole ranges of the same work (ResNet-50's 196 pixels
@@ -242,7 +242,7 @@ oa_status oa_conv_pw_setup(oa_kop *op, conv_state *s, const float *wf)
             nr -= sl;
         }
         const int64_t pr = (P + nr - 1) / nr;
-        p->pr_len = pr < P ? pr : P;
+        oa_kpw_prod_set_ranges(p, pr);
     }
     p->ycs = P * 16;
     p->ys = 16;

@@ -524,7 +524,7 @@ static oa_status mm_pw_setup(mm_state *s, const float *b)
     if (!mm_pw_pieces(g)) { /* a small b (MM_PW_FEW_PIECES_B_BYTES): the rows in one range per slice */
         const int64_t sl = oa_kernels_slices();
         const int64_t pr = ((g->M + sl - 1) / sl + OA_KPW_MAX_NP - 1) / OA_KPW_MAX_NP * OA_KPW_MAX_NP;
-        p->pr_len = pr < g->M ? pr : g->M;
+        oa_kpw_prod_set_ranges(p, pr);
     }
     s->packed = true;
     s->post_from = s->post.n > 0 && s->post.ops[0].kind == OA_KPOST_ADD; /* a first add: in the product */

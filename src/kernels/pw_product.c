@@ -7,24 +7,39 @@
 
 /* Filter bytes of a chunk: stays in the L2 cache (1-2 MiB per core on AVX-512 CPUs) next to the input. */
 #define PW_CHUNK_BYTES ((int64_t)384 << 10)
+/* What a chunk keeps in L2 while it runs over a range: the range's rows of x for its steps, its filter and the
+ * next piece's (prefetched). With BERT-like's 3072-long FFN-down rows (128 rows: 1.5 MiB of x for a 1536-step
+ * chunk) they did not fit, and its product ran 115-120 GFLOP/s with the filter from memory against 129-133 in
+ * chunks of 512-1024 steps (bench_kernels pw); bench/KERNELS.md "Chunks and the rows of x". */
+#define PW_CHUNK_L2_BYTES ((int64_t)1 << 20)
 
 static int64_t groups_of(int64_t nblk)
 {
     return (nblk + OA_KPW_MAX_OB - 1) / OA_KPW_MAX_OB;
 }
 
-/* Steps per chunk of a full group: equal chunks within PW_CHUNK_BYTES. */
-static int64_t chunk_len(int64_t R)
+/* Steps per chunk of a full group over ranges of pr rows: equal chunks within PW_CHUNK_BYTES of filter and,
+ * with x's rows and the next piece, within PW_CHUNK_L2_BYTES (pr 0: the filter bound alone). */
+static int64_t chunk_len(int64_t R, int64_t pr)
 {
-    const int64_t most = PW_CHUNK_BYTES / (OA_KPW_MAX_OB * 16 * (int64_t)sizeof(float));
+    const int64_t step_w = OA_KPW_MAX_OB * 16 * (int64_t)sizeof(float);
+    int64_t most = PW_CHUNK_BYTES / step_w;
+    const int64_t fit = PW_CHUNK_L2_BYTES / (pr * (int64_t)sizeof(float) + 2 * step_w);
+    most = pr > 0 && fit < most ? (fit > 64 ? fit : 64) : most;
     const int64_t nch = (R + most - 1) / most;
     return (R + nch - 1) / nch;
 }
 
 int64_t oa_kpw_prod_pieces(int64_t nblk, int64_t R)
 {
-    const int64_t len = chunk_len(R);
+    const int64_t len = chunk_len(R, 0);
     return groups_of(nblk) * ((R + len - 1) / len);
+}
+
+void oa_kpw_prod_set_ranges(oa_kpw_prod *p, int64_t pr_len)
+{
+    p->pr_len = pr_len < p->P ? pr_len : p->P;
+    p->len = chunk_len(p->R, p->pr_len);
 }
 
 oa_status oa_kpw_prod_init(oa_kpw_prod *p, int64_t nblk, int64_t R, int64_t P, bool with_w)
@@ -35,9 +50,8 @@ oa_status oa_kpw_prod_init(oa_kpw_prod *p, int64_t nblk, int64_t R, int64_t P, b
     p->last = 16;
     p->R = R;
     p->P = P;
-    p->len = chunk_len(R);
     p->n = 1;
-    p->pr_len = P;
+    oa_kpw_prod_set_ranges(p, P);
     p->w = with_w ? aligned_alloc(64, sizeof(float) * (size_t)(nblk * 16 * R)) : NULL;
     p->zeros = calloc((size_t)(nblk * 16), sizeof(float));
     p->off = malloc(sizeof(int32_t) * (size_t)P);

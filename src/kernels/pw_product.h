@@ -27,7 +27,8 @@ typedef struct oa_kpw_prod {
     int64_t R;            /* reduction steps */
     int64_t P;            /* pixels (rows) of an image */
     int64_t len;          /* steps per chunk */
-    int64_t pr_len;       /* pixels (rows) per range: a group's chunk runs over one range at a time (P: one) */
+    int64_t pr_len;       /* pixels (rows) per range: a group's chunk runs over one range at a time (P: one);
+                           * set with oa_kpw_prod_set_ranges */
     int64_t n;            /* images */
     float *w;             /* packed filter: oa_kpw_prod_w */
     float *zeros;         /* nblk * 16 zeros: the start when there is no bias */
@@ -46,6 +47,9 @@ int64_t oa_kpw_prod_pieces(int64_t nblk, int64_t R);
  * sets last. */
 oa_status oa_kpw_prod_init(oa_kpw_prod *p, int64_t nblk, int64_t R, int64_t P, bool with_w);
 void oa_kpw_prod_free(oa_kpw_prod *p);
+
+/* Rows per range (at most P), and the chunk length that fits such a range's rows of x (in L2). */
+void oa_kpw_prod_set_ranges(oa_kpw_prod *p, int64_t pr_len);
 
 /* The packed filter of the group holding output block b: output o of the group (0 .. 16 * *ob - 1) at step r
  * goes to [r * *ob * 16 + o]; *b0 is the group's first block. */

@@ -215,9 +215,9 @@ static void test_matmul_gemv_path(void **state)
  * A constant b on AVX-512 with enough column groups (64 columns each) for every slice runs as a streamed-filter
  * product (matmul.c mm_pw_eligible; bench/KERNELS.md "MatMuls with the weights in memory"): against the double
  * reference with bias, GELU after the product, a residual add done in the product (then ReLU), transposed a
- * and b, a reduction in two chunks, 16 and 256 rows, column blocks off the group of 4, N off the block of 16
- * (the last block's missing columns neither read nor written), a small b in few pieces (its rows in one range per
- * slice), one and two threads; OPENACL_MATMUL_PW=0 takes oneDNN. 8 rows, a per-row bias, alpha and too few pieces of
+ * and b, a reduction in two chunks (three where 128 rows of x would not fit in L2 with longer ones), 16 and
+ * 256 rows, column blocks off the group of 4, N off the block of 16 (the last block's missing columns neither
+ * read nor written), a small b in few pieces (its rows in one range per slice), one and two threads; OPENACL_MATMUL_PW=0 takes oneDNN. 8 rows, a per-row bias, alpha and too few pieces of
  * a b over 4 MiB for the slices stay off the path.
  */
 static void test_matmul_streamed(void **state)
@@ -240,6 +240,7 @@ static void test_matmul_streamed(void **state)
         {2, 2, {40, 120}, {120, 360}, false, false, 1, true, 0, 0, 0},   /* 6 pieces of a small b: rows per slice */
         {2, 2, {128, 768}, {768, 768}, false, false, 1, true, 0, 0, 3},  /* BERT's projections: 12 pieces of 2.3 MiB */
         {3, 2, {2, 20, 120}, {240, 120}, false, true, 1, true, 0, 0, 4}, /* the same, b^T, batch folded, add */
+        {2, 2, {128, 3072}, {3072, 256}, false, false, 1, true, 0, 0, 3}, /* 128 rows of x in L2: 3 chunks */
     };
     for (int off = 0; off < 2; off++) {
         setenv("OPENACL_MATMUL_PW", off ? "0" : "1", 1);
