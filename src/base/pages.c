@@ -48,6 +48,13 @@ static int cmp_range(const void *a, const void *b)
     return (x->p > y->p) - (x->p < y->p);
 }
 
+void oa_pages_small(const void *p, size_t n)
+{
+    if (p != NULL && n > 0) {
+        (void)madvise((void *)(uintptr_t)p, n, MADV_NOHUGEPAGE); /* EINVAL without THP: nothing to do */
+    }
+}
+
 size_t oa_page_ranges_merge(oa_page_range *r, size_t n)
 {
     if (n == 0) {

@@ -32,6 +32,16 @@ typedef struct oa_page_range {
  * or touching ones, in place. Returns the new count. */
 size_t oa_page_ranges_merge(oa_page_range *r, size_t n);
 
+/*
+ * Asks that the file mapping [p, p + n) be mapped in small pages only (MADV_NOHUGEPAGE). Kernels from 6.16
+ * keep ext4 files in large page-cache folios and may map a 2 MiB one with a single entry: the whole 2 MiB
+ * then counts in RSS, and releasing a part of it (below) frees nothing until the folio is split. A mapping
+ * that is read once and released as it is used (the .om image, external weight files) wants small pages:
+ * OCR rec's load peaked 2.1 MiB higher without this (docs/memory.md "Packing and the load's peak"). Kernels
+ * without transparent huge pages refuse the advice; nothing changes there.
+ */
+void oa_pages_small(const void *p, size_t n);
+
 /* Releases the pages of the ranges (whole pages as given). */
 void oa_page_ranges_drop(const oa_page_range *r, size_t n);
 

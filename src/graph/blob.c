@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/error.h"
+#include "base/pages.h"
 
 struct oa_blob {
     atomic_long refs;
@@ -100,6 +101,7 @@ oa_status oa_blob_map_file(const char *path, oa_blob **out)
         }
     }
     close(fd);
+    oa_pages_small(p, size); /* external weights: released page by page once packed (base/pages.h) */
     oa_blob *b = oa_blob_create(p, size, unmap, NULL);
     if (b == NULL) {
         unmap(NULL, p, size);

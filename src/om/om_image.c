@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "base/error.h"
+#include "base/pages.h"
 
 oa_status oa_om_image_map_file(const char *path, oa_om_image *img)
 {
@@ -39,6 +40,7 @@ oa_status oa_om_image_map_file(const char *path, oa_om_image *img)
                      ? OA_FAIL(OA_E_GE_MEMORY_ALLOCATION, "[Open][File] mmap %s failed: %s", path, strerror(errno))
                      : OA_FAIL(OA_E_GE_MODEL_PATH, "[Open][File] mmap %s failed: %s", path, strerror(errno));
         } else {
+            oa_pages_small(m, (size_t)sb.st_size); /* released page by page as kernels pack (base/pages.h) */
             img->map = m;
             img->map_size = (size_t)sb.st_size;
             img->data = m;
