@@ -62,6 +62,10 @@
  * channels and stride 2 (3-8 % slower) stay on oneDNN; bench/KERNELS.md "1x1s on mid-size planes". */
 #define PW_PLANE_MAX_PIXELS 4096
 #define PW_PLANE_MIN_IC 16
+/* On larger planes (PP-OCR det's 160x160 and 320x320) the tile ties oneDNN at one thread (0.9-1.1x per layer),
+ * and at two beats it wherever oneDNN's slices get at most 4 output blocks each (det's 12- to 96-channel
+ * 1x1s: 4.8 -> 3.5 ms in all; its 48-channel ones 0.88 -> 0.59 ms): from two slices those take the tile too. */
+#define PW_PLANE_NARROW_BLOCKS 4
 
 /* Input channels x holds per image: whole blocks (the padding channels are zeros), or ic when x is plain. */
 static int64_t ic_blocked(const geom *g)
@@ -114,7 +118,9 @@ bool oa_conv_pw_eligible(const conv_state *s)
         return false;
     }
     if (g->oh * g->ow > PW_MAX_PIXELS) { /* larger planes: stride-2 3x3s and mid-size 1x1s in pixel ranges */
-        if (pw && g->sh == 1 && !s->bf16 && g->oh * g->ow <= PW_PLANE_MAX_PIXELS && g->ic >= PW_PLANE_MIN_IC) {
+        const int64_t sl = oa_kernels_slices();
+        if (pw && g->sh == 1 && !s->bf16 && g->ic >= PW_PLANE_MIN_IC &&
+            (g->oh * g->ow <= PW_PLANE_MAX_PIXELS || (sl >= 2 && oc_blocks(g) <= PW_PLANE_NARROW_BLOCKS * sl))) {
             return true;
         }
         return k3 && g->sh == 2 && g->oc % (16 * OA_KPW_MAX_OB) == 0 && g->ic % 16 == 0 &&

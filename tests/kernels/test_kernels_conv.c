@@ -574,7 +574,8 @@ static void test_conv_pointwise(void **state)
     /* stride-1 1x1s on mid-size planes (up to 4096 pixels, from 16 input channels): pixel ranges of equal
      * length, a multiple of the slices (196 = 2 x 98 at two threads), a batch with output channels off the
      * block (88: groups of 4 and 2 blocks), input channels off the block, 4096 pixels (ranges of at most 300); the
-     * residual in y too. Past the bounds (4160 pixels, 8 input channels, stride 2) they stay on oneDNN. */
+     * residual in y too. Past the bounds (4160 pixels into 160 channels, 8 input channels, stride 2) they stay
+     * on oneDNN. */
     static const conv_case mid[] = {
         {1, 16, 24, 40, 32, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0}, /* 16 channels in (rec's first) */
         {1, 48, 14, 14, 256, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},
@@ -587,13 +588,28 @@ static void test_conv_pointwise(void **state)
     run_path_on_off("OPENACL_CONV_PW", "pw", has_ranges, mid, 2, &pcs[1], 1, 1, 1035);
     g_res_in_y = false;
     static const conv_case mid_off[] = {
-        {1, 32, 65, 64, 32, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},
+        {1, 32, 65, 64, 160, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},
         {1, 8, 48, 48, 64, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},
         {1, 64, 30, 30, 256, 1, 1, 2, 2, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},
     };
     for (size_t k = 0; k < sizeof(mid_off) / sizeof(mid_off[0]); k++) {
         run_case(&mid_off[k], &pcs[0], 1, 1, 1037 + k);
         assert_true(strncmp(kt_last_impl, "pw", 2) != 0);
+    }
+    /* larger planes: from two slices, 1x1s whose oneDNN slices would get at most 4 output blocks each (48
+     * channels on 4900 pixels) take the tile; wider ones (160 channels) and one slice stay on oneDNN */
+    static const conv_case large[] = {
+        {1, 16, 70, 70, 48, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},
+        {1, 32, 66, 66, 160, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},
+    };
+    for (size_t k = 0; k < sizeof(large) / sizeof(large[0]); k++) {
+        for (int thr = 1; thr <= 2; thr++) {
+            run_case(&large[k], &pcs[1], 1, thr, 1045 + k);
+            const bool want = has_ranges && k == 0 && oa_kernels_slices() >= 2;
+            if ((strncmp(kt_last_impl, "pw", 2) == 0) != want) {
+                fail_msg("large plane %zu, %d slices: impl %s", k, oa_kernels_slices(), kt_last_impl);
+            }
+        }
     }
     /* 1x1s with a small filter (at most 32 KiB) on any plane, MobileNet-style: channel counts off the block
      * (x's padding channels are not steps; y's must stay zero, also after an activation that maps 0 elsewhere),
