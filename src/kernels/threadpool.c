@@ -52,6 +52,7 @@ struct oa_threadpool {
     bool per_thread; /* run_n mode: chunk i is the call fn(ctx, i, i, i + 1) */
     uint32_t nchunks;
     uint64_t deadline; /* the caller's run deadline (run_scope.h): later chunks are skipped once it passed */
+    unsigned fp_mode;  /* the caller's denormal mode (run_scope.h): workers compute the task with it */
     _Atomic int fp_excepts; /* IEEE exception flags the workers raised, handed to the caller */
     _Alignas(64) _Atomic uint64_t work;    /* next chunk << 32 | chunk count */
     _Alignas(64) _Atomic uint32_t done;    /* completed chunks */
@@ -90,6 +91,9 @@ static void do_chunks(oa_threadpool *p, size_t tid)
             continue;
         }
         /* claimed chunk `next` of the current task: its fields are stable until it completes */
+        if (tid != 0) {
+            oa_fp_set_mode(p->fp_mode);
+        }
         if (p->deadline != 0 && oa_run_expired(p->deadline)) {
             /* cancelled: the operator's deadline passed; its caller reports the timeout */
         } else if (p->per_thread) {
@@ -277,6 +281,7 @@ static void dispatch(oa_threadpool *p, size_t n_use, oa_parallel_fn fn, void *ct
     p->chunk = chunk;
     p->per_thread = per_thread;
     p->deadline = oa_run_deadline();
+    p->fp_mode = oa_fp_mode();
     uint32_t n = (uint32_t)(per_thread ? range : (range + chunk - 1) / chunk);
     p->nchunks = n;
     atomic_store(&p->done, 0);
