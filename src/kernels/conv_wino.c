@@ -124,6 +124,13 @@ static void wino_filter_task(void *vctx, size_t tid, size_t b, size_t e)
     }
 }
 
+/* Planes of at most this many tiles run as one chunk (per output-channel part): the transformed filters, 16/9 or
+ * 4x the weights and read from memory on every run, are then read once instead of once per chunk. ResNet-50's
+ * 14x14 planes (49 tiles, 4.2 MiB of filters a layer) in chunks of 18 read them three times: 1.4 -> 1.15 ms
+ * a layer in one chunk, whose transformed tiles (1.6 MiB) no longer fit the L2 budget below (bench/KERNELS.md
+ * "Winograd: two columns per step"). */
+#define WINO_ONE_CHUNK_TILES 64
+
 oa_status oa_conv_wino_setup(oa_kop *op, conv_state *s, const float *wf, int m)
 {
     const geom *g = &s->g;
@@ -158,6 +165,9 @@ oa_status oa_conv_wino_setup(oa_kop *op, conv_state *s, const float *wf, int m)
     c = c > 96 ? 96 : c;
     c = c > want ? want : c;
     s->wchunk = c < 6 ? 6 : c;
+    if (tiles <= WINO_ONE_CHUNK_TILES) {
+        s->wchunk = (tiles + 5) / 6 * 6;
+    }
     int64_t chunks = (tiles + s->wchunk - 1) / s->wchunk;
     s->wsplit = 1;
     if (nth > 1 && chunks < 2 * nth) {
@@ -273,6 +283,16 @@ static void wino_worker(void *vctx, size_t tid, size_t b, size_t e)
             for (int64_t j = j0; j < j1; j++) {
                 const float *u = s->wu + ((int64_t)t * oc16 + j) * icp * 16;
                 float *m0 = M + ((t * ocb + 2 * j) * C) * 8;
+                /* two columns per step; the second may end in a padding half (det's 24 channels: 16 + 8), which is
+                 * computed anyway (one 16-lane FMA) and never read */
+                if (in16 && j + 1 < j1 && 2 * j + 2 < ocr) {
+                    for (int64_t i0 = 0; i0 < nt; i0 += 12) {
+                        oa_kwino_gemm2_avx512(u, icp * 16, V + (t * C + i0) * icp, icp, icp,
+                                              (int)(nt - i0 < 12 ? nt - i0 : 12), m0 + i0 * 8, C * 8);
+                    }
+                    j++;
+                    continue;
+                }
                 float *m1 = 2 * j + 1 < ocr ? m0 + C * 8 : NULL;
                 if (in16 && m1 != NULL) { /* 16 channels per 512-bit register */
                     for (int64_t i0 = 0; i0 < nt; i0 += 12) {

@@ -46,5 +46,8 @@ void oa_kwino_out_avx2(int m, const float *mt, int64_t tstride, const float *bia
 void oa_kwino_gemm_avx2(const float *u, const float *v, int64_t k, int64_t vs, int nt, float *m0, float *m1);
 /* nt <= 12 tiles x 16 output channels in 512-bit registers (simd/wino_avx512.c), both halves stored. */
 void oa_kwino_gemm_avx512(const float *u, const float *v, int64_t k, int64_t vs, int nt, float *m0, float *m1);
+/* The same for two columns of 16 output channels, u and u + us: the four 8-channel halves at m + h * ms. */
+void oa_kwino_gemm2_avx512(const float *u, int64_t us, const float *v, int64_t k, int64_t vs, int nt, float *m,
+                           int64_t ms);
 
 #endif /* OA_KERNELS_WINO_H */

@@ -781,7 +781,9 @@ static void test_conv_deconv2x2_direct(void **state)
 /*
  * Winograd F(2x2) and F(4x4) (3x3, stride 1, NCHWc y from NCHWc or NCHW x): forced on with
  * OPENACL_WINOGRAD against the double reference, over odd sizes, partial
- * tiles, asymmetric padding, channel counts off the block, batches, chunks
+ * tiles, asymmetric padding, channel counts off the block (AVX-512: output
+ * columns in pairs, a pair ending in a padding half, an odd column alone),
+ * batches, planes in one chunk (up to 64 tiles) and in several, chunks
  * shared by threads, and the post-op chains (ReLU/adds in the transform,
  * other activations on y's rows once a block is written, or with a residual
  * on a copy).
@@ -802,6 +804,7 @@ static void test_conv_winograd(void **state)
         {1, 20, 10, 14, 40, 3, 3, 1, 1, 0, 2, 1, 0, 1, 1, 1, true, false, 0, 0},
         {1, 64, 29, 30, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0},
         {1, 3, 3, 5, 5, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0},
+        {1, 16, 40, 37, 72, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0}, /* 100 / 380 tiles: chunks */
     };
     post_case pcs[6];
     int n = 0;

@@ -124,3 +124,59 @@ void oa_kwino_gemm_avx512(const float *u, const float *v, int64_t k, int64_t vs,
     default: gemm_rows(u, v, k, vs, m0, m1, 12); break;
     }
 }
+
+/*
+ * Two 16-channel columns at once (u0 and u0 + us, consecutive in the filter): 2 weight loads and NT broadcasts
+ * per step feed 2 * NT FMAs, where one column is one load and NT broadcasts for NT FMAs, as many loads as
+ * FMAs (bench/KERNELS.md "Winograd: two columns per step"). The four 8-channel halves go to m + h * ms. The
+ * next pair's columns are prefetched while this one runs.
+ */
+static inline __attribute__((always_inline)) void gemm_rows2(const float *u0, int64_t us, const float *v, int64_t k,
+                                                             int64_t vs, float *m, int64_t ms, const int NT)
+{
+    V16 a[12], b[12];
+    const float *u1 = u0 + us;
+#pragma GCC unroll 12
+    for (int r = 0; r < NT; r++) {
+        a[r] = _mm512_setzero_ps();
+        b[r] = _mm512_setzero_ps();
+    }
+    const char *pf = (const char *)(u0 + 2 * us);
+    for (int64_t i = 0; i < k; i++) {
+        V16 w0 = _mm512_loadu_ps(u0 + i * 16), w1 = _mm512_loadu_ps(u1 + i * 16);
+        _mm_prefetch(pf + i * 64, _MM_HINT_T0);
+        _mm_prefetch(pf + us * 4 + i * 64, _MM_HINT_T0);
+#pragma GCC unroll 12
+        for (int r = 0; r < NT; r++) {
+            const V16 x = _mm512_set1_ps(v[r * vs + i]);
+            a[r] = _mm512_fmadd_ps(x, w0, a[r]);
+            b[r] = _mm512_fmadd_ps(x, w1, b[r]);
+        }
+    }
+#pragma GCC unroll 12
+    for (int r = 0; r < NT; r++) {
+        _mm256_storeu_ps(m + r * 8, _mm512_castps512_ps256(a[r]));
+        _mm256_storeu_ps(m + ms + r * 8, _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(a[r]), 1)));
+        _mm256_storeu_ps(m + 2 * ms + r * 8, _mm512_castps512_ps256(b[r]));
+        _mm256_storeu_ps(m + 3 * ms + r * 8, _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(b[r]), 1)));
+    }
+}
+
+void oa_kwino_gemm2_avx512(const float *u, int64_t us, const float *v, int64_t k, int64_t vs, int nt, float *m,
+                           int64_t ms)
+{
+    switch (nt) {
+    case 1: gemm_rows2(u, us, v, k, vs, m, ms, 1); break;
+    case 2: gemm_rows2(u, us, v, k, vs, m, ms, 2); break;
+    case 3: gemm_rows2(u, us, v, k, vs, m, ms, 3); break;
+    case 4: gemm_rows2(u, us, v, k, vs, m, ms, 4); break;
+    case 5: gemm_rows2(u, us, v, k, vs, m, ms, 5); break;
+    case 6: gemm_rows2(u, us, v, k, vs, m, ms, 6); break;
+    case 7: gemm_rows2(u, us, v, k, vs, m, ms, 7); break;
+    case 8: gemm_rows2(u, us, v, k, vs, m, ms, 8); break;
+    case 9: gemm_rows2(u, us, v, k, vs, m, ms, 9); break;
+    case 10: gemm_rows2(u, us, v, k, vs, m, ms, 10); break;
+    case 11: gemm_rows2(u, us, v, k, vs, m, ms, 11); break;
+    default: gemm_rows2(u, us, v, k, vs, m, ms, 12); break;
+    }
+}
