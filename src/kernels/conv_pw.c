@@ -58,8 +58,9 @@
  * slices split the output channels (a 64-channel conv: two 32-channel primitives). At two threads ResNet-50's
  * 64- and 128-channel 1x1s ran 0.53 -> 0.35 and 0.90 -> 0.70 ms, YOLO-like's 2.47 -> 2.07 ms in all, rec's
  * 4.60 -> 4.29; at one thread a tie (within 5 % either way per layer; rec's 16 -> 32 at 24x160 0.067 ->
- * 0.053 ms). Larger planes (det's 16 -> 32 at 320x320: the tile twice oneDNN's time), fewer than 16 input
- * channels and stride 2 (3-8 % slower) stay on oneDNN; bench/KERNELS.md "1x1s on mid-size planes". */
+ * 0.053 ms). Larger planes at one thread (det's 16 -> 32 at 320x320: 1.86 ms on oneDNN, 2.01 on the tile),
+ * fewer than 16 input channels and stride 2 (3-8 % slower) stay on oneDNN; bench/KERNELS.md "1x1s on mid-size
+ * planes". */
 #define PW_PLANE_MAX_PIXELS 4096
 #define PW_PLANE_MIN_IC 16
 /* On larger planes (PP-OCR det's 160x160 and 320x320) the tile ties oneDNN at one thread (0.9-1.1x per layer),

@@ -547,7 +547,8 @@ static bool mm_batch_eligible(const mm_state *s, const oa_kop *op)
     const mm_geom *g = &s->g;
     return op->in[1].data == NULL && !s->bf16 && oa_kpw_for(oa_kisa_tier_used()) != NULL && g->M > 0 &&
            g->N > 0 && g->K > 0 && g->M <= MM_BATCH_MACS && g->N <= MM_BATCH_MACS && g->K <= MM_BATCH_MACS &&
-           g->M * g->N * g->K <= MM_BATCH_MACS && (g->N + 15) / 16 * 16 * g->K * (int64_t)sizeof(float) <= MM_BATCH_B_BYTES &&
+           g->M * g->N * g->K <= MM_BATCH_MACS &&
+           (g->N + 15) / 16 * 16 * g->K * (int64_t)sizeof(float) <= MM_BATCH_B_BYTES &&
            oa_env_long("OPENACL_MATMUL_PW", 1) != 0;
 }
 

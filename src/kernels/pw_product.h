@@ -30,7 +30,7 @@ typedef struct oa_kpw_prod {
     int64_t pr_len;       /* pixels (rows) per range: a group's chunk runs over one range at a time (P: one);
                            * set with oa_kpw_prod_set_ranges */
     int64_t n;            /* images */
-    float *w;             /* packed filter: oa_kpw_prod_w */
+    float *w;             /* packed filter (oa_kpw_prod_group), NULL when it is packed at run */
     float *zeros;         /* nblk * 16 zeros: the start when there is no bias */
     int32_t *off;         /* [P] pixel (row) offsets into an image's x */
     int32_t *xoff;        /* [R] each step's offset into x */

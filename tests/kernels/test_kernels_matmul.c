@@ -217,8 +217,9 @@ static void test_matmul_gemv_path(void **state)
  * reference with bias, GELU after the product, a residual add done in the product (then ReLU), transposed a
  * and b, a reduction in two chunks (three where 128 rows of x would not fit in L2 with longer ones), 16 and
  * 256 rows, column blocks off the group of 4, N off the block of 16 (the last block's missing columns neither
- * read nor written), a small b in few pieces (its rows in one range per slice), one and two threads; OPENACL_MATMUL_PW=0 takes oneDNN. 8 rows, a per-row bias, alpha and too few pieces of
- * a b over 4 MiB for the slices stay off the path.
+ * read nor written), a small b in few pieces (its rows in one range per slice), one and two threads;
+ * OPENACL_MATMUL_PW=0 takes oneDNN. 8 rows, a per-row bias, alpha and too few pieces of a b over 4 MiB for the
+ * slices stay off the path.
  */
 static void test_matmul_streamed(void **state)
 {
