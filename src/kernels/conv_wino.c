@@ -155,7 +155,8 @@ oa_status oa_conv_wino_setup(oa_kop *op, conv_state *s, const float *wf, int m)
     oa_threadpool_parallel_for(oa_threadpool_setup_pool(), (size_t)oc16, 1, wino_filter_task, &fc);
     /* Tiles per chunk: the chunk's transformed input and products within
      * ~768 KiB (L2), a multiple of the microkernel's 6 rows, at most 96, and
-     * about 4 chunks per thread (dynamic balance). Fewer than 2 chunks per
+     * about 4 chunks per thread (dynamic balance); a plane of at most
+     * WINO_ONE_CHUNK_TILES tiles in one chunk. Fewer than 2 chunks per
      * thread (ResNet's 14x14 and 7x7): each chunk is also split by output
      * channels, each part redoing the chunk's input transform. */
     int64_t th = (g->oh + m - 1) / m, tw = (g->ow + m - 1) / m, tiles = g->n * th * tw;
@@ -164,10 +165,7 @@ oa_status oa_conv_wino_setup(oa_kop *op, conv_state *s, const float *wf, int m)
     int64_t want = ((tiles + 4 * nth - 1) / (4 * nth) + 5) / 6 * 6;
     c = c > 96 ? 96 : c;
     c = c > want ? want : c;
-    s->wchunk = c < 6 ? 6 : c;
-    if (tiles <= WINO_ONE_CHUNK_TILES) {
-        s->wchunk = (tiles + 5) / 6 * 6;
-    }
+    s->wchunk = tiles <= WINO_ONE_CHUNK_TILES ? (tiles + 5) / 6 * 6 : (c < 6 ? 6 : c);
     int64_t chunks = (tiles + s->wchunk - 1) / s->wchunk;
     s->wsplit = 1;
     if (nth > 1 && chunks < 2 * nth) {

@@ -66,10 +66,9 @@ typedef struct mm_state {
     /* one row of a against a transposed b read at run (mm_setup): our row-dot GEMV */
     oa_kgemv_fn gemv;
     /* a constant b streamed from memory (mm_pw_setup), or a small b given at run packed per batch item into
-     * the workspace, pw_slot bytes per thread (mm_batch_setup) */
+     * the workspace, mm_batch_slot bytes per thread (mm_batch_setup) */
     oa_kpw_prod *pw;
     bool pw_at_run;
-    size_t pw_slot;
 } mm_state;
 
 /* Workspace bytes per thread: the largest scratchpad, then the largest c tile (64-byte aligned). */
@@ -552,6 +551,12 @@ static bool mm_batch_eligible(const mm_state *s, const oa_kop *op)
            oa_env_long("OPENACL_MATMUL_PW", 1) != 0;
 }
 
+/* Workspace bytes per thread of the batched path: one item's packed b, 64-byte aligned. */
+static size_t mm_batch_slot(const oa_kpw_prod *p)
+{
+    return (size_t)((p->nblk * 16 * p->R * (int64_t)sizeof(float) + 63) / 64 * 64);
+}
+
 static oa_status mm_batch_setup(oa_kop *op, mm_state *s)
 {
     const mm_geom *g = &s->g;
@@ -566,8 +571,7 @@ static oa_status mm_batch_setup(oa_kop *op, mm_state *s)
     }
     mm_pw_offsets(s->pw, g);
     s->pw_at_run = true;
-    s->pw_slot = (size_t)((nblk * 16 * g->K * (int64_t)sizeof(float) + 63) / 64 * 64);
-    op->ws_size = (size_t)oa_kernels_slices() * s->pw_slot;
+    op->ws_size = (size_t)oa_kernels_slices() * mm_batch_slot(s->pw);
     s->post_from = 0; /* bias, alpha and beta and the post-ops: mm_epilogue on each item's rows */
     return OA_OK;
 }
@@ -866,7 +870,7 @@ static void mm_batch_worker(void *vctx, size_t tid, size_t b, size_t e)
     mm_batch_ctx *c = vctx;
     const mm_state *s = c->s;
     const mm_geom *g = &s->g;
-    float *w = (float *)(void *)(c->ws + tid * s->pw_slot);
+    float *w = (float *)(void *)(c->ws + tid * mm_batch_slot(s->pw));
     for (int64_t bi = (int64_t)atomic_fetch_add(&c->next, 1); bi < g->nbatch;
          bi = (int64_t)atomic_fetch_add(&c->next, 1)) {
         if (c->deadline != 0 && oa_run_expired(c->deadline)) {

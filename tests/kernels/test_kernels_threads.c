@@ -40,28 +40,28 @@ static void test_learner_rules(void **state)
         print_message("OPENACL_OP_THREADS=pool: the pool at once\n");
         return;
     }
-    /* the caller alone is faster: decided after 2 untimed + 6 runs of each kind */
+    /* pooled and caller-alone durations, big_ns, the runs until the choice, the choice */
+    static const struct {
+        uint64_t pool_ns, caller_ns, big_ns;
+        int runs, choice;
+    } rules[] = {
+        {1000, 900, 0, 14, OA_KTHREADS_CALLER},       /* the caller faster: after 2 untimed + 6 runs of each */
+        {900, 1000, 0, 14, OA_KTHREADS_POOL},         /* the pool faster */
+        {1000, 1000, 0, 14, OA_KTHREADS_CALLER},      /* a tie: the caller (never slower than one thread) */
+        {1000, 1500, 0, 4, OA_KTHREADS_POOL},         /* the caller 1.5x the pool: after the first run of each */
+        {300000, 1, 200000, 3, OA_KTHREADS_POOL},     /* a pooled run of at least big_ns: no run on the caller */
+    };
+    for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+        oa_kthreads t = {0};
+        assert_int_equal(learn(&t, pool, rules[i].pool_ns, rules[i].caller_ns, rules[i].big_ns), rules[i].runs);
+        assert_int_equal(atomic_load(&t.choice), rules[i].choice);
+    }
+    /* once the caller is chosen, runs go to it untimed */
     oa_kthreads t1 = {0};
-    assert_int_equal(learn(&t1, pool, 1000, 900, 0), 14);
-    assert_int_equal(atomic_load(&t1.choice), OA_KTHREADS_CALLER);
+    (void)learn(&t1, pool, 1000, 900, 0);
     int timed = 7;
     assert_null(oa_kthreads_pick(&t1, pool, 2, &timed));
     assert_int_equal(timed, -1);
-    /* the pool is faster, a tie goes to the caller (never slower than one thread) */
-    oa_kthreads t2 = {0};
-    assert_int_equal(learn(&t2, pool, 900, 1000, 0), 14);
-    assert_int_equal(atomic_load(&t2.choice), OA_KTHREADS_POOL);
-    oa_kthreads t3 = {0};
-    assert_int_equal(learn(&t3, pool, 1000, 1000, 0), 14);
-    assert_int_equal(atomic_load(&t3.choice), OA_KTHREADS_CALLER);
-    /* the caller takes 1.5x the pool's time: the pool after the first run of each */
-    oa_kthreads t4 = {0};
-    assert_int_equal(learn(&t4, pool, 1000, 1500, 0), 4);
-    assert_int_equal(atomic_load(&t4.choice), OA_KTHREADS_POOL);
-    /* a pooled run of at least big_ns: the pool after it, no run on the caller alone */
-    oa_kthreads t5 = {0};
-    assert_int_equal(learn(&t5, pool, 300000, 1, 200000), 3);
-    assert_int_equal(atomic_load(&t5.choice), OA_KTHREADS_POOL);
     /* no pool, or one thread: nothing timed, nothing counted */
     oa_kthreads t6 = {0};
     assert_null(oa_kthreads_pick(&t6, NULL, 2, &timed));
