@@ -1,5 +1,6 @@
 /* Anonymous pages and page ranges of read-only file mappings (pages.h). */
 #include "base/pages.h"
+#include "base/sanitizer.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -24,6 +25,66 @@ void oa_pages_anon_free(void *p, size_t n)
 {
     if (p != NULL) {
         (void)munmap(p, n);
+    }
+}
+
+/* What sits in the 64 bytes before an oa_pages_huge_alloc block: where its memory came from. */
+typedef struct huge_head {
+    void *base;  /* the heap block, or the mapping */
+    size_t len;  /* the mapping's length; 0: a heap block */
+} huge_head;
+
+#define HUGE_HEAD 64 /* keeps the array 64-byte aligned */
+
+#if defined(OA_ASAN)
+#define OA_PAGES_HUGE_ON_HEAP 1 /* the heap's redzones catch a kernel packing past its weights */
+#else
+#define OA_PAGES_HUGE_ON_HEAP 0
+#endif
+
+void *oa_pages_huge_alloc(size_t n)
+{
+    if (n == 0 || n > SIZE_MAX / 2) {
+        return NULL;
+    }
+    const size_t hp = OA_PAGES_HUGE_MIN, page = (size_t)page_size();
+    if (n < hp || OA_PAGES_HUGE_ON_HEAP) {
+        void *b = aligned_alloc(64, HUGE_HEAD + (n + 63) / 64 * 64);
+        if (b == NULL) {
+            return NULL;
+        }
+        *(huge_head *)b = (huge_head){.base = b, .len = 0};
+        return (char *)b + HUGE_HEAD;
+    }
+    /* one page for the head before a 2 MiB boundary, then the array; the slack around is unmapped */
+    const size_t span = page + n + hp;
+    char *m = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) {
+        return NULL;
+    }
+    char *a = (char *)(((uintptr_t)m + page + hp - 1) & ~(uintptr_t)(hp - 1));
+    char *lo = a - page, *hi = (char *)(((uintptr_t)a + n + page - 1) & ~(uintptr_t)(page - 1));
+    if (lo > m) {
+        (void)munmap(m, (size_t)(lo - m));
+    }
+    if (m + span > hi) {
+        (void)munmap(hi, (size_t)(m + span - hi));
+    }
+    (void)madvise(a, n & ~(hp - 1), MADV_HUGEPAGE); /* EINVAL without THP: small pages stay */
+    *(huge_head *)(a - HUGE_HEAD) = (huge_head){.base = lo, .len = (size_t)(hi - lo)};
+    return a;
+}
+
+void oa_pages_huge_free(void *p)
+{
+    if (p == NULL) {
+        return;
+    }
+    const huge_head h = *(const huge_head *)((char *)p - HUGE_HEAD);
+    if (h.len == 0) {
+        free(h.base);
+    } else {
+        (void)munmap(h.base, h.len);
     }
 }
 

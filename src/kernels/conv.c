@@ -21,6 +21,7 @@
  * Reference path (always kept): direct loops, used when oneDNN is disabled
  * (OA_KERNELS_ONEDNN=0) or has no JIT kernel for the case.
  */
+#include "base/pages.h"
 #include "kernels/conv_internal.h"
 
 #include <math.h>
@@ -243,7 +244,7 @@ static void release_slices(conv_state *s)
     for (int i = 0; i < s->nslices; i++) {
         dnnl_primitive_destroy(s->sl[i].prim);
         oa_dnnl_args_release(&s->sl[i].args);
-        free(s->sl[i].wei);
+        oa_pages_huge_free(s->sl[i].wei);
         s->sl[i].prim = NULL;
         s->sl[i].wei = NULL;
     }
@@ -365,7 +366,7 @@ static oa_status make_slice(conv_state *s, slice *sl, const float *wf, int n_pos
     dnnl_dims_t sd = {(dnnl_dim_t)sl->scratch};
     dnnl_memory_desc_init_by_tag(&sl->scr_md, 1, sd, dnnl_u8, dnnl_a);
     size_t wsz = dnnl_memory_desc_get_size(wmd);
-    sl->wei = aligned_alloc(64, (wsz + 63) / 64 * 64);
+    sl->wei = oa_pages_huge_alloc(wsz);
     oa_status st = OA_OK;
     if (sl->wei == NULL) {
         st = OA_FAIL(OA_E_NOMEM, "packed conv weights (%zu bytes)", wsz);
@@ -751,7 +752,7 @@ static void conv_release(oa_kop *op)
     }
     release_slices(s);
     free(s->sl);
-    free(s->wu);
+    oa_pages_huge_free(s->wu);
     free(s->wbias);
     free(s->bias);
     free(s->wref);

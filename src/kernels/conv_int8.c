@@ -22,6 +22,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "base/pages.h"
 #include "kernels/kernel_internal.h"
 #include "kernels/onednn.h"
 
@@ -288,7 +289,7 @@ static void qconv_free(qconv_state *s)
         }
         free(s->slices);
         dnnl_primitive_destroy(s->prim);
-        free(s->wei);
+        oa_pages_huge_free(s->wei);
         free(s->bias);
         free(s);
     }
@@ -373,7 +374,7 @@ static oa_status take_primitive_layouts(qconv_state *s, oa_kop *op, const_dnnl_p
     s->wei_md = *dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
     s->pad_md = *dnnl_primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0);
     const size_t wbytes = dnnl_memory_desc_get_size(&s->wei_md);
-    if ((s->wei = aligned_alloc(64, (wbytes + 63) / 64 * 64)) == NULL) {
+    if ((s->wei = oa_pages_huge_alloc(wbytes)) == NULL) {
         return OA_FAIL(OA_E_NOMEM, "%s: out of memory for %zu bytes of packed weights", what, wbytes);
     }
     return OA_OK;

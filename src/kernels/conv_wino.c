@@ -2,6 +2,7 @@
  * The Winograd path of Conv2D (conv.c chooses it at setup): filter transform
  * at load on the thread pool, then per run the tile pipeline below.
  */
+#include "base/pages.h"
 #include "kernels/conv_internal.h"
 
 #include <stdatomic.h>
@@ -144,7 +145,7 @@ oa_status oa_conv_wino_setup(oa_kop *op, conv_state *s, const float *wf, int m)
                                     {0, 0, 1}};
     static const double G2[4][3] = {{1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}};
     size_t usz = sizeof(float) * (size_t)(T * oc16 * icp * 16);
-    s->wu = aligned_alloc(64, (usz + 63) / 64 * 64);
+    s->wu = oa_pages_huge_alloc(usz);
     s->wbias = calloc((size_t)ocp, sizeof(float));
     if (s->wu == NULL || s->wbias == NULL) {
         return OA_FAIL(OA_E_NOMEM, "Winograd filters (%zu bytes)", usz);

@@ -14,6 +14,7 @@
  * computes.
  * Reference path: plain triple loop (kept for tests and as fallback).
  */
+#include "base/pages.h"
 #include "kernels/onednn.h"
 #include "kernels/pw_product.h"
 
@@ -199,7 +200,7 @@ static void mm_release_slices(mm_state *s)
         dnnl_primitive_destroy(s->sl[i].prim);
         oa_dnnl_args_release(&s->sl[i].args);
         if (!s->sl[i].bpk_shared) {
-            free(s->sl[i].bpk);
+            oa_pages_huge_free(s->sl[i].bpk);
         }
         s->sl[i].prim = NULL;
         s->sl[i].bpk = NULL;
@@ -320,7 +321,7 @@ static oa_status mm_make_slice(mm_state *s, int i, const void *bconst, int n_pos
             }
         }
         if (sl->bpk == NULL) {
-            sl->bpk = aligned_alloc(64, (sz + 63) / 64 * 64);
+            sl->bpk = oa_pages_huge_alloc(sz);
         }
         if (sl->bpk == NULL) {
             st = OA_FAIL(OA_E_NOMEM, "packed matmul weights (%zu bytes)", sz);

@@ -1,4 +1,5 @@
 /* Products with a streamed filter on the prefetching tile (pw_product.h). */
+#include "base/pages.h"
 #include "kernels/pw_product.h"
 
 #include <stdatomic.h>
@@ -52,7 +53,7 @@ oa_status oa_kpw_prod_init(oa_kpw_prod *p, int64_t nblk, int64_t R, int64_t P, b
     p->P = P;
     p->n = 1;
     oa_kpw_prod_set_ranges(p, P);
-    p->w = with_w ? aligned_alloc(64, sizeof(float) * (size_t)(nblk * 16 * R)) : NULL;
+    p->w = with_w ? oa_pages_huge_alloc(sizeof(float) * (size_t)(nblk * 16 * R)) : NULL;
     p->zeros = calloc((size_t)(nblk * 16), sizeof(float));
     p->off = malloc(sizeof(int32_t) * (size_t)P);
     p->xoff = malloc(sizeof(int32_t) * (size_t)R);
@@ -65,7 +66,7 @@ oa_status oa_kpw_prod_init(oa_kpw_prod *p, int64_t nblk, int64_t R, int64_t P, b
 
 void oa_kpw_prod_free(oa_kpw_prod *p)
 {
-    free(p->w);
+    oa_pages_huge_free(p->w);
     free(p->zeros);
     free(p->off);
     free(p->xoff);

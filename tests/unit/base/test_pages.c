@@ -1,5 +1,5 @@
 /* base/pages: anonymous pages (zeroed, resident only once written or populated, given back on free); file
- * mappings asked to stay in small pages. */
+ * mappings asked to stay in small pages; arrays for packed weights in huge pages. */
 #define _DEFAULT_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "base/pages.h"
+#include "base/sanitizer.h"
 
 /* Resident pages of [p, p + n) by mincore (the kernel's own answer, not our bookkeeping). */
 static size_t resident(void *p, size_t n)
@@ -104,11 +105,60 @@ static void file_mapping_small_pages(void **state)
     unlink(path);
 }
 
+/* Is p inside a mapping of this process (mincore answers ENOMEM for an unmapped page)? */
+static bool mapped(const void *p)
+{
+    const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    unsigned char v;
+    return mincore((void *)((uintptr_t)p & ~(page - 1)), 1, &v) == 0;
+}
+
+/* Arrays for packed weights: 64-byte aligned and writable to their last byte at every size; from
+ * OA_PAGES_HUGE_MIN in a mapping of their own on a 2 MiB boundary carrying the huge-page advice ("hg"),
+ * given back whole on free (the heap under ASan: its redzones guard the array instead). */
+static void huge_alloc_arrays(void **state)
+{
+    (void)state;
+    assert_null(oa_pages_huge_alloc(0));
+    assert_null(oa_pages_huge_alloc(SIZE_MAX));
+    oa_pages_huge_free(NULL);
+    const size_t sizes[] = {1, 100, 4096, OA_PAGES_HUGE_MIN - 1, OA_PAGES_HUGE_MIN, 2 * OA_PAGES_HUGE_MIN + 100};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        const size_t n = sizes[i];
+        unsigned char *p = oa_pages_huge_alloc(n);
+        assert_non_null(p);
+        assert_int_equal((uintptr_t)p % 64, 0);
+        p[n - 1] = 2;
+        p[0] = 1;
+        assert_int_equal(p[n - 1], n > 1 ? 2 : 1);
+#if !defined(OA_ASAN)
+        if (n >= OA_PAGES_HUGE_MIN) {
+            assert_int_equal((uintptr_t)p % OA_PAGES_HUGE_MIN, 0);
+            char flags[512];
+            vm_flags_of(p, flags, sizeof flags);
+            if (madvise(p, OA_PAGES_HUGE_MIN, MADV_HUGEPAGE) != 0) {
+                print_message("no transparent huge pages on this kernel: the advice is refused\n");
+            } else {
+                assert_non_null(strstr(flags, " hg"));
+            }
+            const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+            oa_pages_huge_free(p);
+            assert_false(mapped(p));
+            assert_false(mapped(p + n - 1));
+            assert_false(mapped(p - page)); /* the head's page goes too */
+            continue;
+        }
+#endif
+        oa_pages_huge_free(p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(anon_pages_populate_on_request),
         cmocka_unit_test(file_mapping_small_pages),
+        cmocka_unit_test(huge_alloc_arrays),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
