@@ -159,7 +159,10 @@ oa_status oa_conv_wino_setup(oa_kop *op, conv_state *s, const float *wf, int m)
      * about 4 chunks per thread (dynamic balance); a plane of at most
      * WINO_ONE_CHUNK_TILES tiles in one chunk. Fewer than 2 chunks per
      * thread (ResNet's 14x14 and 7x7): each chunk is also split by output
-     * channels, each part redoing the chunk's input transform. */
+     * channels, each part redoing the chunk's input transform; a single chunk
+     * in one part per thread (ResNet-50's five 14x14 layers at two threads:
+     * 4.09-4.42 ms in four parts, 3.67-4.10 in two; bench/KERNELS.md
+     * "Huge pages for packed weights"). */
     int64_t th = (g->oh + m - 1) / m, tw = (g->ow + m - 1) / m, tiles = g->n * th * tw;
     int64_t per_tile = (int64_t)sizeof(float) * T * (icp + ocp);
     int64_t c = (768 * 1024 / per_tile) / 6 * 6, nth = oa_kernels_slices();
@@ -170,7 +173,7 @@ oa_status oa_conv_wino_setup(oa_kop *op, conv_state *s, const float *wf, int m)
     int64_t chunks = (tiles + s->wchunk - 1) / s->wchunk;
     s->wsplit = 1;
     if (nth > 1 && chunks < 2 * nth) {
-        s->wsplit = (2 * nth + chunks - 1) / chunks;
+        s->wsplit = chunks == 1 ? nth : (2 * nth + chunks - 1) / chunks;
         s->wsplit = s->wsplit > oc16 ? oc16 : s->wsplit;
     }
     s->wslot = ((size_t)(s->wchunk * per_tile) + 63) / 64 * 64;
