@@ -76,6 +76,7 @@ enum {
   ORT_SLOT_Run = 9,
   ORT_SLOT_CreateSessionOptions = 10,
   ORT_SLOT_SetSessionExecutionMode = 13,
+  ORT_SLOT_EnableProfiling = 14,
   ORT_SLOT_SetSessionGraphOptimizationLevel = 23,
   ORT_SLOT_SetIntraOpNumThreads = 24,
   ORT_SLOT_SetInterOpNumThreads = 25,
@@ -129,6 +130,8 @@ typedef OrtStatus *(*ort_Run_fn)(OrtSession *session, const OrtRunOptions *run_o
                                  size_t output_count, OrtValue **outputs);
 typedef OrtStatus *(*ort_CreateSessionOptions_fn)(OrtSessionOptions **out);
 typedef OrtStatus *(*ort_SetSessionExecutionMode_fn)(OrtSessionOptions *options, int mode);
+/* The profile (Chrome trace JSON) is written to <prefix>_<date>_<time>.json when the session is released. */
+typedef OrtStatus *(*ort_EnableProfiling_fn)(OrtSessionOptions *options, const char *profile_file_prefix);
 typedef OrtStatus *(*ort_SetSessionGraphOptimizationLevel_fn)(OrtSessionOptions *options, int level);
 typedef OrtStatus *(*ort_SetIntraOpNumThreads_fn)(OrtSessionOptions *options, int threads);
 typedef OrtStatus *(*ort_SetInterOpNumThreads_fn)(OrtSessionOptions *options, int threads);

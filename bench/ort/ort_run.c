@@ -26,6 +26,7 @@ static const char *k_usage =
     "  --spin 0|1         session.{intra,inter}_op.allow_spinning (default: ORT's)\n"
     "  --opt-level L      graph optimisation 0|1|2|99 (default 99)\n"
     "  --parallel         ORT_PARALLEL execution mode (default sequential)\n"
+    "  --profile PREFIX   ORT's profiler: per-node times in PREFIX_<date>_<time>.json\n"
     "  --warmup W         untimed runs first (default 0)\n"
     "  --repeat K         timed runs (default 1); outputs come from the last one\n"
     "  --lib PATH         libonnxruntime.so (default $OA_ORT_LIB or the npm copy)\n"
@@ -313,6 +314,8 @@ int main(int argc, char **argv) {
       out_dir = argv[++i];
     } else if (strcmp(a, "--lib") == 0) {
       lib = argv[++i];
+    } else if (strcmp(a, "--profile") == 0) {
+      opts.profile_prefix = argv[++i];
     } else if (strcmp(a, "--threads") == 0 && parse_int(v, 0, 1024, &n) == 0) {
       opts.intra_threads = (int)n;
       i++;

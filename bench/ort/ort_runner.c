@@ -222,6 +222,7 @@ void oa_ort_options_init(oa_ort_options *opts) {
   opts->opt_level = ORT_OPT_ALL;
   opts->allow_spinning = -1;
   opts->parallel = 0;
+  opts->profile_prefix = NULL;
 }
 
 static int configure(const oa_ort *o, OrtSessionOptions *so, const oa_ort_options *opts) {
@@ -245,6 +246,9 @@ static int configure(const oa_ort *o, OrtSessionOptions *so, const oa_ort_option
             ORT_FN(api, SetSessionExecutionMode)(
                 so, opts->parallel ? ORT_EXECUTION_PARALLEL : ORT_EXECUTION_SEQUENTIAL),
             "SetSessionExecutionMode"))
+    return -1;
+  if (opts->profile_prefix != NULL &&
+      check(o, ORT_FN(api, EnableProfiling)(so, opts->profile_prefix), "EnableProfiling"))
     return -1;
   if (opts->allow_spinning >= 0) {
     const char *v = opts->allow_spinning ? "1" : "0";

@@ -84,6 +84,8 @@ typedef struct oa_ort_options {
   int opt_level;      /* graph optimisation: 0, 1, 2 or 99 (all) */
   int allow_spinning; /* 1/0 set session.{intra,inter}_op.allow_spinning; -1 = ORT default */
   int parallel;       /* 1 = ORT_PARALLEL execution mode, 0 = sequential */
+  const char *profile_prefix; /* non-NULL: ORT's profiler on, its JSON written as <prefix>_<date>_<time>.json
+                               * when the session is destroyed (per-node times, `cat` "Node") */
 } oa_ort_options;
 
 /* Defaults: ORT's own thread defaults, opt level 99, spinning left to ORT,

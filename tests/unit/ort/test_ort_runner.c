@@ -5,7 +5,7 @@
  * Environment: OA_ORT_TEST_DATA (make_model.py's output directory),
  * OA_ORT_CLS_MODEL (ch_ppocr_mobile_v2.0_cls_infer.onnx). Exits 77 (skipped)
  * only when the ONNX Runtime library file is missing. */
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE
 
 #include <math.h>
 #include <setjmp.h>
@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -250,6 +251,51 @@ static void test_tiny_model_two_threads_and_spinning(void **state) {
   oa_ort_session_destroy(s);
 }
 
+/* ORT's profiler (EnableProfiling): the session writes its trace when destroyed, under the prefix given,
+ * with one kernel-time event per node run (ort_run --profile). */
+static void test_profile_written_on_destroy(void **state) {
+  (void)state;
+  char dir[] = "/tmp/oa_ort_profile_XXXXXX";
+  if (mkdtemp(dir) == NULL) fail_msg("mkdtemp failed");
+  char prefix[256];
+  snprintf(prefix, sizeof prefix, "%s/tiny", dir);
+  oa_ort_options o;
+  oa_ort_options_init(&o);
+  o.intra_threads = 1;
+  o.profile_prefix = prefix;
+  oa_ort_session *s = oa_ort_session_create(g_ort, data_path("tiny.onnx"), &o);
+  if (s == NULL) fail_msg("%s", oa_ort_last_error());
+  float *x = load("x.bin", sizeof(float) * TN * 3 * 64);
+  oa_ort_tensor in = tiny_input(x);
+  oa_ort_tensor out = {.name = "logits"};
+  if (oa_ort_run(s, &in, 1, &out, 1) != 0) fail_msg("run: %s", oa_ort_last_error());
+  free(out.data);
+  free(x);
+  oa_ort_session_destroy(s);
+  DIR *d = opendir(dir);
+  assert_non_null(d);
+  struct dirent *e;
+  int files = 0;
+  char path[512], text[1 << 16];
+  size_t got = 0;
+  while ((e = readdir(d)) != NULL) {
+    if (strncmp(e->d_name, "tiny_", 5) != 0) continue;
+    files++;
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    got = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[got] = '\0';
+    unlink(path);
+  }
+  closedir(d);
+  rmdir(dir);
+  assert_int_equal(files, 1);
+  assert_non_null(strstr(text, "{\"cat\" : \"Node\""));
+  assert_non_null(strstr(text, "_kernel_time\""));
+}
+
 static void test_output_subset_into_caller_buffer(void **state) {
   (void)state;
   oa_ort_session *s = open_session("tiny.onnx", 1);
@@ -456,6 +502,7 @@ int main(void) {
       cmocka_unit_test(test_tiny_model_info),
       cmocka_unit_test(test_tiny_model_matches_numpy),
       cmocka_unit_test(test_tiny_model_two_threads_and_spinning),
+      cmocka_unit_test(test_profile_written_on_destroy),
       cmocka_unit_test(test_output_subset_into_caller_buffer),
       cmocka_unit_test(test_fixed_shape_output_is_written_in_place),
       cmocka_unit_test(test_run_rejects_bad_requests),
