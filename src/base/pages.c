@@ -28,10 +28,19 @@ void oa_pages_anon_free(void *p, size_t n)
     }
 }
 
-/* What sits in the 64 bytes before an oa_pages_huge_alloc block: where its memory came from. */
+#ifndef MADV_COLLAPSE
+#define MADV_COLLAPSE 25 /* Linux 6.1 */
+#endif
+
+/* Where an oa_pages_huge_alloc array's memory came from (the 64 bytes before it say). */
+enum { HUGE_HEAP, HUGE_OWN, HUGE_SEG };
+
+typedef struct huge_seg huge_seg;
+
 typedef struct huge_head {
-    void *base;  /* the heap block, or the mapping */
-    size_t len;  /* the mapping's length; 0: a heap block */
+    int kind;
+    void *base;     /* HUGE_HEAP: the heap block; HUGE_OWN: the mapping; HUGE_SEG: the segment */
+    size_t len;     /* HUGE_OWN: the mapping's length; HUGE_SEG: the array's bytes after the head */
 } huge_head;
 
 #define HUGE_HEAD 64 /* keeps the array 64-byte aligned */
@@ -42,36 +51,139 @@ typedef struct huge_head {
 #define OA_PAGES_HUGE_ON_HEAP 0
 #endif
 
+/*
+ * Arrays under OA_PAGES_HUGE_MIN (ResNet-50's 1 MiB filters) are laid end to end in segments of address
+ * space. A 2 MiB piece of a segment becomes a huge page (MADV_COLLAPSE) once arrays allocated before the
+ * current one cover it whole: they have been written then (kernels pack right after allocating), and no
+ * piece holds bytes no array uses, so nothing is added to the RSS. A freed array's whole pages go at once;
+ * a segment whose arrays are all freed starts over (the current one) or is unmapped.
+ */
+#define SEG_BYTES ((size_t)256 << 20)
+
+struct huge_seg {
+    char *base;       /* 2 MiB aligned, SEG_BYTES */
+    size_t used;      /* bytes handed out, from base */
+    size_t collapsed; /* bytes from base made huge (whole pieces) */
+    size_t live;      /* arrays not freed */
+    huge_seg *next;
+};
+
+static pthread_mutex_t g_seg_mu = PTHREAD_MUTEX_INITIALIZER;
+static huge_seg *g_segs; /* the current segment first */
+
+/* A mapping of n bytes (a multiple of the page) starting on a 2 MiB boundary, after `before` bytes of its
+ * own (for a head), or NULL; the slack around is unmapped. flags: MAP_NORESERVE or 0. */
+static char *map_aligned(size_t n, size_t before, int flags)
+{
+    const size_t hp = OA_PAGES_HUGE_MIN, span = before + n + hp;
+    char *m = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | flags, -1, 0);
+    if (m == MAP_FAILED) {
+        return NULL;
+    }
+    char *a = (char *)(((uintptr_t)m + before + hp - 1) & ~(uintptr_t)(hp - 1));
+    if (a - before > m) {
+        (void)munmap(m, (size_t)(a - before - m));
+    }
+    if (m + span > a + n) {
+        (void)munmap(a + n, (size_t)(m + span - (a + n)));
+    }
+    return a;
+}
+
+static void seg_collapse_to(huge_seg *g, size_t end)
+{
+    const size_t hp = OA_PAGES_HUGE_MIN, upto = end & ~(hp - 1);
+    if (upto > g->collapsed) {
+        (void)madvise(g->base + g->collapsed, upto - g->collapsed, MADV_HUGEPAGE);
+        (void)madvise(g->base + g->collapsed, upto - g->collapsed, MADV_COLLAPSE); /* before 6.1: khugepaged */
+        g->collapsed = upto;
+    }
+}
+
+static void *seg_alloc(size_t n)
+{
+    const size_t need = HUGE_HEAD + (n + 63) / 64 * 64;
+    pthread_mutex_lock(&g_seg_mu);
+    huge_seg *g = g_segs;
+    if (g == NULL || g->used + need > SEG_BYTES) {
+        huge_seg *ng = calloc(1, sizeof *ng);
+        char *b = ng != NULL ? map_aligned(SEG_BYTES, 0, MAP_NORESERVE) : NULL;
+        if (b == NULL) {
+            free(ng);
+            pthread_mutex_unlock(&g_seg_mu);
+            return NULL;
+        }
+        (void)madvise(b, SEG_BYTES, MADV_NOHUGEPAGE); /* until a piece is whole (THP "always" would fill it) */
+        ng->base = b;
+        ng->next = g_segs;
+        g_segs = g = ng;
+    }
+    seg_collapse_to(g, g->used);
+    char *a = g->base + g->used + HUGE_HEAD;
+    g->used += need;
+    g->live++;
+    *(huge_head *)(a - HUGE_HEAD) = (huge_head){.kind = HUGE_SEG, .base = g, .len = need - HUGE_HEAD};
+    pthread_mutex_unlock(&g_seg_mu);
+    return a;
+}
+
+static void seg_free(char *a, huge_seg *g, size_t len)
+{
+    const uintptr_t page = page_size();
+    pthread_mutex_lock(&g_seg_mu);
+    const uintptr_t lo = ((uintptr_t)a + page - 1) & ~(page - 1), hi = ((uintptr_t)a + len) & ~(page - 1);
+    if (hi > lo) {
+        (void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
+    }
+    /* a collapse would bring the freed pages back as zeros: the pieces up to its end stay small */
+    const size_t end = ((size_t)(a + len - g->base) + OA_PAGES_HUGE_MIN - 1) & ~(OA_PAGES_HUGE_MIN - 1);
+    g->collapsed = end > g->collapsed ? end : g->collapsed;
+    if (--g->live == 0) {
+        if (g == g_segs) { /* the current one starts over */
+            (void)madvise(g->base, g->used, MADV_DONTNEED);
+            (void)madvise(g->base, SEG_BYTES, MADV_NOHUGEPAGE);
+            g->used = g->collapsed = 0;
+        } else {
+            huge_seg **pp = &g_segs;
+            while (*pp != g) {
+                pp = &(*pp)->next;
+            }
+            *pp = g->next;
+            (void)munmap(g->base, SEG_BYTES);
+            free(g);
+        }
+    }
+    pthread_mutex_unlock(&g_seg_mu);
+}
+
 void *oa_pages_huge_alloc(size_t n)
 {
     if (n == 0 || n > SIZE_MAX / 2) {
         return NULL;
     }
     const size_t hp = OA_PAGES_HUGE_MIN, page = (size_t)page_size();
+    if (!OA_PAGES_HUGE_ON_HEAP && n < hp) {
+        void *a = seg_alloc(n);
+        if (a != NULL) {
+            return a;
+        }
+    }
     if (n < hp || OA_PAGES_HUGE_ON_HEAP) {
         void *b = aligned_alloc(64, HUGE_HEAD + (n + 63) / 64 * 64);
         if (b == NULL) {
             return NULL;
         }
-        *(huge_head *)b = (huge_head){.base = b, .len = 0};
+        *(huge_head *)b = (huge_head){.kind = HUGE_HEAP, .base = b};
         return (char *)b + HUGE_HEAD;
     }
-    /* one page for the head before a 2 MiB boundary, then the array; the slack around is unmapped */
-    const size_t span = page + n + hp;
-    char *m = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED) {
+    /* a page for the head before a 2 MiB boundary, then the array: huge where it fills whole pieces */
+    const size_t len = (n + page - 1) & ~(page - 1);
+    char *a = map_aligned(len, page, 0);
+    if (a == NULL) {
         return NULL;
     }
-    char *a = (char *)(((uintptr_t)m + page + hp - 1) & ~(uintptr_t)(hp - 1));
-    char *lo = a - page, *hi = (char *)(((uintptr_t)a + n + page - 1) & ~(uintptr_t)(page - 1));
-    if (lo > m) {
-        (void)munmap(m, (size_t)(lo - m));
-    }
-    if (m + span > hi) {
-        (void)munmap(hi, (size_t)(m + span - hi));
-    }
     (void)madvise(a, n & ~(hp - 1), MADV_HUGEPAGE); /* EINVAL without THP: small pages stay */
-    *(huge_head *)(a - HUGE_HEAD) = (huge_head){.base = lo, .len = (size_t)(hi - lo)};
+    *(huge_head *)(a - HUGE_HEAD) = (huge_head){.kind = HUGE_OWN, .base = a - page, .len = page + len};
     return a;
 }
 
@@ -81,10 +193,12 @@ void oa_pages_huge_free(void *p)
         return;
     }
     const huge_head h = *(const huge_head *)((char *)p - HUGE_HEAD);
-    if (h.len == 0) {
+    if (h.kind == HUGE_HEAP) {
         free(h.base);
-    } else {
+    } else if (h.kind == HUGE_OWN) {
         (void)munmap(h.base, h.len);
+    } else {
+        seg_free(p, h.base, h.len);
     }
 }
 

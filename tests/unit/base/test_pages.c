@@ -153,12 +153,99 @@ static void huge_alloc_arrays(void **state)
     }
 }
 
+/* The AnonHugePages of the mapping holding p in /proc/self/smaps, in kB. */
+static long anon_huge_kb(const void *p)
+{
+    FILE *f = fopen("/proc/self/smaps", "r");
+    assert_non_null(f);
+    char line[512];
+    bool in = false;
+    long kb = -1;
+    while (fgets(line, sizeof line, f) != NULL) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' ')) {
+            in = (uintptr_t)p >= lo && (uintptr_t)p < hi;
+        } else if (in && sscanf(line, "AnonHugePages: %ld kB", &kb) == 1) {
+            break;
+        }
+    }
+    fclose(f);
+    return kb;
+}
+
+/* Whether this kernel collapses a written 2 MiB piece of anonymous memory into a huge page on request. */
+static bool collapse_works(void)
+{
+    const size_t hp = OA_PAGES_HUGE_MIN;
+    char *m = mmap(NULL, 2 * hp, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    assert_true(m != MAP_FAILED);
+    char *a = (char *)(((uintptr_t)m + hp - 1) & ~(uintptr_t)(hp - 1));
+    memset(a, 1, hp);
+    const bool ok = madvise(a, hp, 25 /* MADV_COLLAPSE */) == 0;
+    munmap(m, 2 * hp);
+    return ok;
+}
+
+/* Arrays under OA_PAGES_HUGE_MIN are laid end to end: once arrays allocated before cover a 2 MiB piece, it
+ * carries the huge-page advice (and is one huge page where the kernel collapses it), with every byte written
+ * before still there; freed arrays leave the process. */
+static void huge_alloc_small_arrays_share_pieces(void **state)
+{
+    (void)state;
+#if defined(OA_ASAN)
+    print_message("ASan build: arrays come from the heap\n");
+#else
+    const size_t n = (size_t)1 << 20, page = (size_t)sysconf(_SC_PAGESIZE);
+    unsigned char *a[4];
+    for (int i = 0; i < 4; i++) {
+        a[i] = oa_pages_huge_alloc(n);
+        assert_non_null(a[i]);
+        assert_int_equal((uintptr_t)a[i] % 64, 0);
+        memset(a[i], 0x11 * (i + 1), n);
+    }
+    for (int i = 1; i < 4; i++) {
+        assert_true(a[i] > a[i - 1] && a[i] - a[i - 1] < (ptrdiff_t)(n + page)); /* end to end */
+    }
+    /* a[0] and a[1] were written before a[2] was allocated: the piece they cover whole is huge */
+    const uintptr_t piece = ((uintptr_t)a[0] - 64) & ~(uintptr_t)(OA_PAGES_HUGE_MIN - 1);
+    char flags[512];
+    vm_flags_of((const void *)piece, flags, sizeof flags);
+    if (madvise((void *)piece, OA_PAGES_HUGE_MIN, MADV_HUGEPAGE) != 0) {
+        print_message("no transparent huge pages on this kernel: the advice is refused\n");
+    } else {
+        assert_non_null(strstr(flags, " hg"));
+        if (collapse_works()) {
+            assert_true(anon_huge_kb((const void *)piece) >= 2048);
+        } else {
+            print_message("MADV_COLLAPSE refused here (kernels before 6.1): the piece waits for khugepaged\n");
+        }
+    }
+    for (int i = 0; i < 4; i++) {
+        for (size_t k = 0; k < n; k += 4093) {
+            if (a[i][k] != 0x11 * (i + 1)) {
+                fail_msg("array %d byte %zu is %u", i, k, a[i][k]);
+            }
+        }
+    }
+    for (int i = 0; i < 4; i++) {
+        oa_pages_huge_free(a[i]);
+    }
+    const uintptr_t lo = ((uintptr_t)a[1] + page - 1) & ~(uintptr_t)(page - 1);
+    unsigned char v[16];
+    assert_int_equal(mincore((void *)lo, 16 * page, v), 0);
+    for (int k = 0; k < 16; k++) {
+        assert_int_equal(v[k] & 1u, 0); /* freed: not resident */
+    }
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(anon_pages_populate_on_request),
         cmocka_unit_test(file_mapping_small_pages),
         cmocka_unit_test(huge_alloc_arrays),
+        cmocka_unit_test(huge_alloc_small_arrays_share_pieces),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
