@@ -105,6 +105,7 @@ static void file_mapping_small_pages(void **state)
     unlink(path);
 }
 
+#if !defined(OA_ASAN) /* (the helpers of the mapping checks, which ASan builds skip: arrays on the heap) */
 /* Is p inside a mapping of this process (mincore answers ENOMEM for an unmapped page)? */
 static bool mapped(const void *p)
 {
@@ -112,6 +113,8 @@ static bool mapped(const void *p)
     unsigned char v;
     return mincore((void *)((uintptr_t)p & ~(page - 1)), 1, &v) == 0;
 }
+
+#endif
 
 /* Arrays for packed weights: 64-byte aligned and writable to their last byte at every size; from
  * OA_PAGES_HUGE_MIN in a mapping of their own on a 2 MiB boundary carrying the huge-page advice ("hg"),
@@ -153,6 +156,7 @@ static void huge_alloc_arrays(void **state)
     }
 }
 
+#if !defined(OA_ASAN)
 /* The AnonHugePages of the mapping holding p in /proc/self/smaps, in kB. */
 static long anon_huge_kb(const void *p)
 {
@@ -185,6 +189,8 @@ static bool collapse_works(void)
     munmap(m, 2 * hp);
     return ok;
 }
+
+#endif
 
 /* Arrays under OA_PAGES_HUGE_MIN are laid end to end: once arrays allocated before cover a 2 MiB piece, it
  * carries the huge-page advice (and is one huge page where the kernel collapses it), with every byte written
