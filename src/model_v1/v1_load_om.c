@@ -257,8 +257,8 @@ static const void *run_const(void *ctx, const void *p, size_t n)
  * base + their offset (base: the caller's weight memory, our copy, or the
  * mapped partition itself when it is aligned); others stay where they are
  * when they are aligned and in the kept image, else they are copied: bytes
- * inline in the ModelDef always are, since the decoded ModelDef is freed
- * after the load (load_program). The kernels read these bytes at create
+ * inline in the ModelDef always are: the graph's copies go with the graph
+ * after the build (load_program). The kernels read these bytes at create
  * (packing) and some at run time.
  */
 static oa_status relocate_graph(load_ctx *lc, oa_graph *g, const uint8_t *part, size_t part_size, uint8_t *base,
@@ -382,8 +382,7 @@ typedef struct v1_load {
     const oa_model_load_args *args;
     int32_t dev;
     oa_om_model *om;        /* until the graph takes it over */
-    oa_om_model *decoded;   /* the same model, to free its decoded part after the build (load_program) */
-    bool keeps_model;       /* lc.keep holds the model's blob (its image and decoded ModelDef) */
+    oa_om_model *decoded;   /* the same model, its decoded part freed once the graph is built (load_graph) */
     const oa_om_partition *wp; /* WEIGHTS_DATA of table 0 */
     uint64_t weight_size;   /* every table's weights */
     bool om_mapped;         /* the image is our read-only mapping of the file */
@@ -457,6 +456,10 @@ static oa_status load_graph(v1_load *L)
         return OA_FAIL(OA_E_GE_PARAM, "model %u: zero_copy_memory_size %lld is not within memory_size %lld", L->m->id,
                        (long long)L->zero_copy, (long long)L->memory_size);
     }
+    /* the graph holds copies of everything decoded (inline constants, names, attrs) and borrows only the
+     * image: the decoded ModelDef goes before the kernels pack (OCR cls: its 1.1 MiB of protobuf messages
+     * were the load's peak; docs/memory.md "Packing and the load's peak") */
+    oa_om_model_drop_decoded(L->decoded);
     L->need = (uint64_t)(L->memory_size - L->zero_copy);
     if (L->args->work_ptr != NULL && L->args->work_size < L->need) {
         return OA_FAIL(OA_E_GE_PARAM, "E13025: work memory of %zu bytes is smaller than the model needs (%llu bytes, "
@@ -508,7 +511,6 @@ static oa_status load_place_weights(v1_load *L)
             }
         }
         L->lc.keep = any != NULL ? oa_blob_retain(any->blob) : NULL;
-        L->keeps_model = any != NULL && L->decoded != NULL && oa_blob_data(any->blob) == L->decoded->image.data;
         if (L->om_mapped && L->lc.keep != NULL) { /* the image lives on and is our read-only file mapping */
             L->lc.img = L->img;
             L->lc.img_size = L->img_size;
@@ -569,12 +571,6 @@ static oa_status load_program(v1_load *L)
     oa_strlcpy(L->graph_name, oa_graph_name(L->g) != NULL ? oa_graph_name(L->g) : "", sizeof L->graph_name);
     oa_graph_destroy(L->g); /* the image survives through lc.keep when constants point into it */
     L->g = NULL;
-    if (L->keeps_model) {
-        /* lc.keep holds the model (load_place_weights): the program reads weights in the image but
-         * nothing decoded from it (inline constants were copied, names are the program's own), so the
-         * decoded ModelDef goes (docs/memory.md "What a loaded model keeps"). */
-        oa_om_model_drop_decoded(L->decoded);
-    }
     L->decoded = NULL;
     oa_prefault *pf = release_image(&L->lc, st == OA_OK);
     if (pf != NULL && L->kp == NULL) {

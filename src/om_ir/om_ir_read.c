@@ -147,13 +147,11 @@ static oa_status tensor_from_pb(rctx *c, const Ge__Proto__TensorDef *t, const ch
                        where, size, oa_dtype_name(d.dtype), want);
     }
     oa_tensor *tensor = NULL;
-    if (size == 0) {
-        st = oa_graph_make_tensor(c->root, d.dtype, &d.shape, NULL, 0, &tensor);
-    } else if (in_image) {
+    if (in_image) {
         st = oa_graph_make_tensor_borrowed(c->root, d.dtype, &d.shape, c->blob,
                                            (size_t)(data - c->m->image.data), size, &tensor);
-    } else {
-        st = oa_graph_make_tensor_borrowed_ptr(c->root, d.dtype, &d.shape, c->blob, data, size, &tensor);
+    } else { /* inline data is copied: the decoded ModelDef may go once the graph is built (v1_load_om.c) */
+        st = oa_graph_make_tensor(c->root, d.dtype, &d.shape, data, size, &tensor);
     }
     if (st != OA_OK) {
         return st;
@@ -541,9 +539,17 @@ static oa_status record_mem(rctx *c, const oa_node *n, const Ge__Proto__OpDef *o
         c->mems = m;
         c->n_mems = nn;
     }
-    /* The arrays live in the decoded ModelDef, which the graph keeps alive. */
-    c->mems[n->id] = (oa_om_node_mem){op->input_i, op->n_input_i, op->output_i, op->n_output_i,
-                                      op->workspace, op->n_workspace, op->workspace_bytes, op->n_workspace_bytes};
+    /* copied into the graph: the decoded ModelDef may go once the graph is built (v1_load_om.c) */
+    oa_arena *ar = oa_graph_arena(c->root);
+    const int64_t *src[4] = {op->input_i, op->output_i, op->workspace, op->workspace_bytes};
+    const size_t cnt[4] = {op->n_input_i, op->n_output_i, op->n_workspace, op->n_workspace_bytes};
+    const int64_t *dup[4] = {NULL, NULL, NULL, NULL};
+    for (int k = 0; k < 4; k++) {
+        if (cnt[k] != 0 && (dup[k] = oa_arena_memdup(ar, src[k], cnt[k] * sizeof(int64_t))) == NULL) {
+            return OA_FAIL(OA_E_NOMEM, "[Load][Graph] memory plan of node %s", n->name);
+        }
+    }
+    c->mems[n->id] = (oa_om_node_mem){dup[0], cnt[0], dup[1], cnt[1], dup[2], cnt[2], dup[3], cnt[3]};
     return OA_OK;
 }
 
