@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/pages.h"
 #include "base/util.h"
 #include "kernels/kernels.h"
 
@@ -604,6 +605,7 @@ static void bench_pw(void)
                 ring.ops[k].in[0] = xb;
                 ring.ops[k].out[0] = y;
             }
+            oa_pages_huge_settle(); /* the packed filters in huge pages, as after a load */
             pw_ring_time(&ring, fl, r[pw]);
         }
         unsetenv("OPENACL_CONV_PW");
@@ -664,6 +666,7 @@ static void bench_pw_matmul(void)
                 ring.ops[k].in[0] = a;
                 ring.ops[k].out[0] = y;
             }
+            oa_pages_huge_settle(); /* the packed filters in huge pages, as after a load */
             pw_ring_time(&ring, fl, r[pw]);
         }
         unsetenv("OPENACL_MATMUL_PW");

@@ -2,12 +2,14 @@
 #include "base/pages.h"
 #include "base/sanitizer.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 static uintptr_t page_size(void)
@@ -39,8 +41,8 @@ typedef struct huge_seg huge_seg;
 
 typedef struct huge_head {
     int kind;
-    void *base;     /* HUGE_HEAP: the heap block; HUGE_OWN: the mapping; HUGE_SEG: the segment */
-    size_t len;     /* HUGE_OWN: the mapping's length; HUGE_SEG: the array's bytes after the head */
+    void *base; /* HUGE_HEAP: the heap block; HUGE_OWN: the mapping; HUGE_SEG: the segment */
+    size_t len; /* HUGE_OWN: the mapping's length; HUGE_SEG: the array's bytes after the head */
 } huge_head;
 
 #define HUGE_HEAD 64 /* keeps the array 64-byte aligned */
@@ -52,19 +54,174 @@ typedef struct huge_head {
 #endif
 
 /*
+ * The collapser: a thread that makes queued 2 MiB pieces huge pages (MADV_COLLAPSE: a copy into a new huge
+ * page, every byte kept while runs read them). The arrays themselves are mapped and written in small pages:
+ * a huge page taken on a fault in the loading thread was slow where the memory behind it had to come back
+ * from the host first (a VM whose free pages go back to the hypervisor: ResNet-50's load 90-105 -> 290-350
+ * ms after another model's run); the collapser pays that beside the load. Kernels before 6.1 refuse the
+ * collapse: the piece is then asked to be huge (MADV_HUGEPAGE), for khugepaged.
+ */
+#define COLLAPSE_QUEUE 4096 /* pieces waiting (8 GiB); more are left in small pages */
+#define COLLAPSE_TRIES 20  /* EAGAIN (pages in use, e.g. still being written): retried 1 ms later */
+#define COLLAPSE_QUIET_NS 50000000 /* collapses start 50 ms after the last array was queued */
+
+static struct {
+    pthread_mutex_t mu;
+    pthread_cond_t wake, idle;
+    uintptr_t q[COLLAPSE_QUEUE]; /* piece addresses, oldest at head */
+    size_t head, n;
+    uintptr_t busy; /* the piece being collapsed (0: none) */
+    bool busy_gone; /* its range is being released: not to be queued again */
+    bool settling;  /* someone waits in oa_pages_huge_settle: no quiet wait */
+    int64_t last_queue; /* CLOCK_MONOTONIC ns of the last queueing */
+    bool started, failed;
+} g_col = {.mu = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER, .idle = PTHREAD_COND_INITIALIZER};
+
+static void *collapser_main(void *arg)
+{
+    (void)arg;
+    const size_t hp = OA_PAGES_HUGE_MIN;
+    pthread_mutex_lock(&g_col.mu);
+    for (;;) {
+        while (g_col.n == 0) {
+            pthread_cond_broadcast(&g_col.idle);
+            pthread_cond_wait(&g_col.wake, &g_col.mu);
+        }
+        /* while a load still allocates, wait for it to end: the collapse would hold the page tables the
+         * loader faults in (ResNet-50's load 100 -> 160-260 ms on a VM when both ran together) */
+        for (;;) {
+            struct timespec now;
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            const int64_t t = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec, quiet = t - g_col.last_queue;
+            if (quiet >= COLLAPSE_QUIET_NS || g_col.settling) {
+                break;
+            }
+            struct timespec until;
+            clock_gettime(CLOCK_REALTIME, &until);
+            const int64_t wake = (int64_t)until.tv_nsec + (COLLAPSE_QUIET_NS - quiet);
+            until.tv_sec += (time_t)(wake / 1000000000);
+            until.tv_nsec = (long)(wake % 1000000000);
+            (void)pthread_cond_timedwait(&g_col.wake, &g_col.mu, &until);
+        }
+        if (g_col.n == 0) {
+            continue; /* all taken back meanwhile (collapse_forget) */
+        }
+        const uintptr_t e = g_col.q[g_col.head], p = e & ~(uintptr_t)(hp - 1), tries = e & (hp - 1);
+        g_col.head = (g_col.head + 1) % COLLAPSE_QUEUE;
+        g_col.n--;
+        g_col.busy = p;
+        pthread_mutex_unlock(&g_col.mu);
+        int err = madvise((void *)p, hp, MADV_COLLAPSE) == 0 ? 0 : errno;
+        if (err == EINVAL) {
+            (void)madvise((void *)p, hp, MADV_HUGEPAGE); /* EINVAL too without THP: small pages stay */
+        } else if (err == EAGAIN && tries < COLLAPSE_TRIES) {
+            (void)usleep(1000); /* its pages in use (a kernel still packing): later */
+        }
+        pthread_mutex_lock(&g_col.mu);
+        if (err == EAGAIN && tries < COLLAPSE_TRIES && !g_col.busy_gone && g_col.n < COLLAPSE_QUEUE) {
+            g_col.q[(g_col.head + g_col.n++) % COLLAPSE_QUEUE] = p | (tries + 1);
+        }
+        g_col.busy = 0;
+        g_col.busy_gone = false;
+        pthread_cond_broadcast(&g_col.idle);
+    }
+    return NULL;
+}
+
+/* A child of fork has no collapser: it starts its own when it queues. */
+static void collapser_forget_in_child(void)
+{
+    pthread_mutex_init(&g_col.mu, NULL);
+    pthread_cond_init(&g_col.wake, NULL);
+    pthread_cond_init(&g_col.idle, NULL);
+    g_col.head = g_col.n = 0;
+    g_col.busy = 0;
+    g_col.busy_gone = g_col.started = g_col.failed = false;
+}
+
+static pthread_once_t g_col_once = PTHREAD_ONCE_INIT;
+
+static void collapser_atfork(void)
+{
+    (void)pthread_atfork(NULL, NULL, collapser_forget_in_child);
+}
+
+/* Queues the whole 2 MiB pieces of [lo, hi) (lo aligned). */
+static void collapse_queue(uintptr_t lo, uintptr_t hi)
+{
+    const uintptr_t hp = OA_PAGES_HUGE_MIN;
+    if (hi < lo + hp) {
+        return;
+    }
+    pthread_once(&g_col_once, collapser_atfork);
+    pthread_mutex_lock(&g_col.mu);
+    if (!g_col.started && !g_col.failed) {
+        pthread_attr_t at;
+        pthread_t t;
+        bool ok = pthread_attr_init(&at) == 0;
+        ok = ok && pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED) == 0 &&
+             pthread_create(&t, &at, collapser_main, NULL) == 0;
+        (void)pthread_attr_destroy(&at);
+        g_col.started = ok;
+        g_col.failed = !ok;
+    }
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    g_col.last_queue = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+    for (uintptr_t p = lo; g_col.started && p + hp <= hi && g_col.n < COLLAPSE_QUEUE; p += hp) {
+        g_col.q[(g_col.head + g_col.n++) % COLLAPSE_QUEUE] = p;
+    }
+    pthread_cond_signal(&g_col.wake);
+    pthread_mutex_unlock(&g_col.mu);
+}
+
+/* Takes the pieces touching [lo, hi) off the queue and waits while one is being collapsed: the range is about
+ * to be released (a collapse there would bring freed pages back, or touch a later mapping). */
+static void collapse_forget(uintptr_t lo, uintptr_t hi)
+{
+    const uintptr_t hp = OA_PAGES_HUGE_MIN;
+    pthread_mutex_lock(&g_col.mu);
+    size_t kept = 0;
+    for (size_t i = 0; i < g_col.n; i++) {
+        const uintptr_t e = g_col.q[(g_col.head + i) % COLLAPSE_QUEUE], p = e & ~(hp - 1);
+        if (p + hp <= lo || p >= hi) {
+            g_col.q[(g_col.head + kept++) % COLLAPSE_QUEUE] = e;
+        }
+    }
+    g_col.n = kept;
+    while (g_col.busy != 0 && g_col.busy < hi && g_col.busy + hp > lo) {
+        g_col.busy_gone = true;
+        pthread_cond_wait(&g_col.idle, &g_col.mu);
+    }
+    pthread_mutex_unlock(&g_col.mu);
+}
+
+void oa_pages_huge_settle(void)
+{
+    pthread_mutex_lock(&g_col.mu);
+    g_col.settling = true;
+    pthread_cond_signal(&g_col.wake);
+    while (g_col.n != 0 || g_col.busy != 0) {
+        pthread_cond_wait(&g_col.idle, &g_col.mu);
+    }
+    g_col.settling = false;
+    pthread_mutex_unlock(&g_col.mu);
+}
+
+/*
  * Arrays under OA_PAGES_HUGE_MIN (ResNet-50's 1 MiB filters) are laid end to end in segments of address
- * space. A 2 MiB piece of a segment becomes a huge page (MADV_COLLAPSE) once arrays allocated before the
- * current one cover it whole: they have been written then (kernels pack right after allocating), and no
- * piece holds bytes no array uses, so nothing is added to the RSS. A freed array's whole pages go at once;
- * a segment whose arrays are all freed starts over (the current one) or is unmapped.
+ * space; a 2 MiB piece is queued for the collapser once arrays cover it whole, so no huge page holds bytes no
+ * array uses and nothing is added to the RSS. A freed array's whole pages go at once (the pieces up to its
+ * end are then never collapsed: that would bring them back as zeros); a segment whose arrays are all freed
+ * starts over (the current one) or is unmapped.
  */
 #define SEG_BYTES ((size_t)256 << 20)
 
 struct huge_seg {
-    char *base;       /* 2 MiB aligned, SEG_BYTES */
-    size_t used;      /* bytes handed out, from base */
-    size_t collapsed; /* bytes from base made huge (whole pieces) */
-    size_t live;      /* arrays not freed */
+    char *base;    /* 2 MiB aligned, SEG_BYTES */
+    size_t used;   /* bytes handed out, from base */
+    size_t queued; /* bytes from base whose pieces were queued or are never to be (whole pieces) */
+    size_t live;   /* arrays not freed */
     huge_seg *next;
 };
 
@@ -90,16 +247,6 @@ static char *map_aligned(size_t n, size_t before, int flags)
     return a;
 }
 
-static void seg_collapse_to(huge_seg *g, size_t end)
-{
-    const size_t hp = OA_PAGES_HUGE_MIN, upto = end & ~(hp - 1);
-    if (upto > g->collapsed) {
-        (void)madvise(g->base + g->collapsed, upto - g->collapsed, MADV_HUGEPAGE);
-        (void)madvise(g->base + g->collapsed, upto - g->collapsed, MADV_COLLAPSE); /* before 6.1: khugepaged */
-        g->collapsed = upto;
-    }
-}
-
 static void *seg_alloc(size_t n)
 {
     const size_t need = HUGE_HEAD + (n + 63) / 64 * 64;
@@ -113,15 +260,18 @@ static void *seg_alloc(size_t n)
             pthread_mutex_unlock(&g_seg_mu);
             return NULL;
         }
-        (void)madvise(b, SEG_BYTES, MADV_NOHUGEPAGE); /* until a piece is whole (THP "always" would fill it) */
         ng->base = b;
         ng->next = g_segs;
         g_segs = g = ng;
     }
-    seg_collapse_to(g, g->used);
     char *a = g->base + g->used + HUGE_HEAD;
     g->used += need;
     g->live++;
+    const size_t upto = g->used & ~(OA_PAGES_HUGE_MIN - 1);
+    if (upto > g->queued) {
+        collapse_queue((uintptr_t)g->base + g->queued, (uintptr_t)g->base + upto);
+        g->queued = upto;
+    }
     *(huge_head *)(a - HUGE_HEAD) = (huge_head){.kind = HUGE_SEG, .base = g, .len = need - HUGE_HEAD};
     pthread_mutex_unlock(&g_seg_mu);
     return a;
@@ -129,20 +279,20 @@ static void *seg_alloc(size_t n)
 
 static void seg_free(char *a, huge_seg *g, size_t len)
 {
-    const uintptr_t page = page_size();
+    const uintptr_t page = page_size(), hp = OA_PAGES_HUGE_MIN;
     pthread_mutex_lock(&g_seg_mu);
     const uintptr_t lo = ((uintptr_t)a + page - 1) & ~(page - 1), hi = ((uintptr_t)a + len) & ~(page - 1);
+    collapse_forget((uintptr_t)a & ~(hp - 1), ((uintptr_t)a + len + hp - 1) & ~(hp - 1));
     if (hi > lo) {
         (void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
     }
-    /* a collapse would bring the freed pages back as zeros: the pieces up to its end stay small */
-    const size_t end = ((size_t)(a + len - g->base) + OA_PAGES_HUGE_MIN - 1) & ~(OA_PAGES_HUGE_MIN - 1);
-    g->collapsed = end > g->collapsed ? end : g->collapsed;
+    const size_t end = ((size_t)(a + len - g->base) + hp - 1) & ~(hp - 1);
+    g->queued = end > g->queued ? end : g->queued;
     if (--g->live == 0) {
-        if (g == g_segs) { /* the current one starts over */
+        collapse_forget((uintptr_t)g->base, (uintptr_t)g->base + SEG_BYTES);
+        if (g == g_segs) { /* the current one starts over, in small pages */
             (void)madvise(g->base, g->used, MADV_DONTNEED);
-            (void)madvise(g->base, SEG_BYTES, MADV_NOHUGEPAGE);
-            g->used = g->collapsed = 0;
+            g->used = g->queued = 0;
         } else {
             huge_seg **pp = &g_segs;
             while (*pp != g) {
@@ -176,14 +326,14 @@ void *oa_pages_huge_alloc(size_t n)
         *(huge_head *)b = (huge_head){.kind = HUGE_HEAP, .base = b};
         return (char *)b + HUGE_HEAD;
     }
-    /* a page for the head before a 2 MiB boundary, then the array: huge where it fills whole pieces */
+    /* a page for the head before a 2 MiB boundary, then the array: its whole pieces go to the collapser */
     const size_t len = (n + page - 1) & ~(page - 1);
     char *a = map_aligned(len, page, 0);
     if (a == NULL) {
         return NULL;
     }
-    (void)madvise(a, n & ~(hp - 1), MADV_HUGEPAGE); /* EINVAL without THP: small pages stay */
     *(huge_head *)(a - HUGE_HEAD) = (huge_head){.kind = HUGE_OWN, .base = a - page, .len = page + len};
+    collapse_queue((uintptr_t)a, (uintptr_t)a + (n & ~(hp - 1)));
     return a;
 }
 
@@ -196,6 +346,7 @@ void oa_pages_huge_free(void *p)
     if (h.kind == HUGE_HEAP) {
         free(h.base);
     } else if (h.kind == HUGE_OWN) {
+        collapse_forget((uintptr_t)h.base, (uintptr_t)h.base + h.len);
         (void)munmap(h.base, h.len);
     } else {
         seg_free(p, h.base, h.len);

@@ -22,17 +22,18 @@ void oa_pages_anon_free(void *p, size_t n); /* accepts NULL */
 /*
  * n bytes (n > 0) for an array that kernels read from memory in long streams (packed weights), 64-byte
  * aligned, not zeroed, or NULL; freed with oa_pages_huge_free. From OA_PAGES_HUGE_MIN bytes it is a mapping of
- * its own starting on a 2 MiB boundary, whose whole 2 MiB pieces are asked to be transparent huge pages
- * (MADV_HUGEPAGE; the rest, and kernels without them, keep small pages). Smaller arrays are laid end to end
- * in shared segments, whose 2 MiB pieces become huge pages (MADV_COLLAPSE, Linux 6.1) once arrays allocated
- * earlier cover them whole. A stream over small pages misses the TLB at every 4 KiB and the cache's
- * prefetchers start over there: ResNet-50's last-stage filters (4-9 MiB a layer) came in at a third of the
- * memory's speed (bench/KERNELS.md "Huge pages for packed weights"). No memory is added: only pieces that
- * arrays fill are huge. Under ASan, from the heap.
+ * its own starting on a 2 MiB boundary; smaller arrays are laid end to end in shared segments. A background
+ * thread makes the whole 2 MiB pieces that arrays fill transparent huge pages (MADV_COLLAPSE, Linux 6.1; before,
+ * MADV_HUGEPAGE for khugepaged) while the caller writes and reads them in small pages. A stream over small
+ * pages misses the TLB at every 4 KiB and the cache's prefetchers start over there: ResNet-50's last-stage
+ * filters (4-9 MiB a layer) came in at a third of the memory's speed (bench/KERNELS.md "Huge pages for packed
+ * weights"). No memory is added: only pieces that arrays fill are huge. Under ASan, from the heap.
  */
 #define OA_PAGES_HUGE_MIN ((size_t)2 << 20)
 void *oa_pages_huge_alloc(size_t n);
 void oa_pages_huge_free(void *p); /* accepts NULL */
+/* Waits until the pieces queued so far are huge pages (or refused): for tests and measurements. */
+void oa_pages_huge_settle(void);
 
 /* Makes the pages of anonymous memory [p, p + n) resident now (MADV_POPULATE_WRITE, or one write of
  * 0 per page on kernels before 5.14: the memory must be zero there). */

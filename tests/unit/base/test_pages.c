@@ -114,50 +114,7 @@ static bool mapped(const void *p)
     return mincore((void *)((uintptr_t)p & ~(page - 1)), 1, &v) == 0;
 }
 
-#endif
-
-/* Arrays for packed weights: 64-byte aligned and writable to their last byte at every size; from
- * OA_PAGES_HUGE_MIN in a mapping of their own on a 2 MiB boundary carrying the huge-page advice ("hg"),
- * given back whole on free (the heap under ASan: its redzones guard the array instead). */
-static void huge_alloc_arrays(void **state)
-{
-    (void)state;
-    assert_null(oa_pages_huge_alloc(0));
-    assert_null(oa_pages_huge_alloc(SIZE_MAX));
-    oa_pages_huge_free(NULL);
-    const size_t sizes[] = {1, 100, 4096, OA_PAGES_HUGE_MIN - 1, OA_PAGES_HUGE_MIN, 2 * OA_PAGES_HUGE_MIN + 100};
-    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-        const size_t n = sizes[i];
-        unsigned char *p = oa_pages_huge_alloc(n);
-        assert_non_null(p);
-        assert_int_equal((uintptr_t)p % 64, 0);
-        p[n - 1] = 2;
-        p[0] = 1;
-        assert_int_equal(p[n - 1], n > 1 ? 2 : 1);
-#if !defined(OA_ASAN)
-        if (n >= OA_PAGES_HUGE_MIN) {
-            assert_int_equal((uintptr_t)p % OA_PAGES_HUGE_MIN, 0);
-            char flags[512];
-            vm_flags_of(p, flags, sizeof flags);
-            if (madvise(p, OA_PAGES_HUGE_MIN, MADV_HUGEPAGE) != 0) {
-                print_message("no transparent huge pages on this kernel: the advice is refused\n");
-            } else {
-                assert_non_null(strstr(flags, " hg"));
-            }
-            const size_t page = (size_t)sysconf(_SC_PAGESIZE);
-            oa_pages_huge_free(p);
-            assert_false(mapped(p));
-            assert_false(mapped(p + n - 1));
-            assert_false(mapped(p - page)); /* the head's page goes too */
-            continue;
-        }
-#endif
-        oa_pages_huge_free(p);
-    }
-}
-
-#if !defined(OA_ASAN)
-/* The AnonHugePages of the mapping holding p in /proc/self/smaps, in kB. */
+/* The AnonHugePages of the mapping holding p in /proc/self/smaps, in kB (the kernel's own count). */
 static long anon_huge_kb(const void *p)
 {
     FILE *f = fopen("/proc/self/smaps", "r");
@@ -187,14 +144,83 @@ static bool collapse_works(void)
     memset(a, 1, hp);
     const bool ok = madvise(a, hp, 25 /* MADV_COLLAPSE */) == 0;
     munmap(m, 2 * hp);
+    if (!ok) {
+        print_message("MADV_COLLAPSE refused here (no THP, or a kernel before 6.1): pieces stay small\n");
+    }
     return ok;
 }
 
+/* Fills n bytes with a pattern of seed, or checks it. */
+static void pattern(unsigned char *p, size_t n, unsigned seed, bool check)
+{
+    for (size_t k = 0; k < n; k += 509) {
+        const unsigned char want = (unsigned char)(k * 7u + seed);
+        if (!check) {
+            p[k] = want;
+        } else if (p[k] != want) {
+            fail_msg("byte %zu of array %u is %u, not %u", k, seed, p[k], want);
+        }
+    }
+}
 #endif
 
-/* Arrays under OA_PAGES_HUGE_MIN are laid end to end: once arrays allocated before cover a 2 MiB piece, it
- * carries the huge-page advice (and is one huge page where the kernel collapses it), with every byte written
- * before still there; freed arrays leave the process. */
+/* Arrays for packed weights: 64-byte aligned and writable to their last byte at every size; from
+ * OA_PAGES_HUGE_MIN in a mapping of their own on a 2 MiB boundary whose whole pieces become huge pages in the
+ * background with every byte kept, given back whole on free, also while still queued (the heap under ASan:
+ * its redzones guard the array instead). */
+static void huge_alloc_arrays(void **state)
+{
+    (void)state;
+    assert_null(oa_pages_huge_alloc(0));
+    assert_null(oa_pages_huge_alloc(SIZE_MAX));
+    oa_pages_huge_free(NULL);
+    const size_t sizes[] = {1, 100, 4096, OA_PAGES_HUGE_MIN - 1, OA_PAGES_HUGE_MIN, 2 * OA_PAGES_HUGE_MIN + 100};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        const size_t n = sizes[i];
+        unsigned char *p = oa_pages_huge_alloc(n);
+        assert_non_null(p);
+        assert_int_equal((uintptr_t)p % 64, 0);
+        p[n - 1] = 2;
+        p[0] = 1;
+        assert_int_equal(p[n - 1], n > 1 ? 2 : 1);
+#if !defined(OA_ASAN)
+        if (n >= OA_PAGES_HUGE_MIN) {
+            assert_int_equal((uintptr_t)p % OA_PAGES_HUGE_MIN, 0);
+            pattern(p, n, (unsigned)i, false);
+            oa_pages_huge_settle();
+            if (collapse_works()) {
+                assert_true(anon_huge_kb(p) >= (long)(n / OA_PAGES_HUGE_MIN * 2048));
+            }
+            pattern(p, n, (unsigned)i, true);
+            const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+            oa_pages_huge_free(p);
+            assert_false(mapped(p));
+            assert_false(mapped(p + n - 1));
+            assert_false(mapped(p - page)); /* the head's page goes too */
+            continue;
+        }
+#endif
+        oa_pages_huge_free(p);
+    }
+    /* freed while their pieces wait for the collapser (it waits 50 ms after the last queueing): it finds its
+     * queue empty then; an array allocated after still settles (a hang is killed by the alarm) and keeps its
+     * bytes */
+    alarm(60);
+    for (int i = 0; i < 8; i++) {
+        oa_pages_huge_free(oa_pages_huge_alloc(4 * OA_PAGES_HUGE_MIN));
+    }
+    usleep(120 * 1000);
+    unsigned char *q = oa_pages_huge_alloc(2 * OA_PAGES_HUGE_MIN);
+    assert_non_null(q);
+    memset(q, 5, 2 * OA_PAGES_HUGE_MIN);
+    oa_pages_huge_settle();
+    assert_int_equal(q[2 * OA_PAGES_HUGE_MIN - 1], 5);
+    oa_pages_huge_free(q);
+    alarm(0);
+}
+
+/* Arrays under OA_PAGES_HUGE_MIN are laid end to end; the 2 MiB pieces they cover whole become huge pages
+ * with every byte written still there; freed arrays leave the process. */
 static void huge_alloc_small_arrays_share_pieces(void **state)
 {
     (void)state;
@@ -202,38 +228,24 @@ static void huge_alloc_small_arrays_share_pieces(void **state)
     print_message("ASan build: arrays come from the heap\n");
 #else
     const size_t n = (size_t)1 << 20, page = (size_t)sysconf(_SC_PAGESIZE);
-    unsigned char *a[4];
-    for (int i = 0; i < 4; i++) {
+    unsigned char *a[5];
+    for (int i = 0; i < 5; i++) {
         a[i] = oa_pages_huge_alloc(n);
         assert_non_null(a[i]);
         assert_int_equal((uintptr_t)a[i] % 64, 0);
-        memset(a[i], 0x11 * (i + 1), n);
+        pattern(a[i], n, (unsigned)i, false);
     }
-    for (int i = 1; i < 4; i++) {
+    for (int i = 1; i < 5; i++) {
         assert_true(a[i] > a[i - 1] && a[i] - a[i - 1] < (ptrdiff_t)(n + page)); /* end to end */
     }
-    /* a[0] and a[1] were written before a[2] was allocated: the piece they cover whole is huge */
-    const uintptr_t piece = ((uintptr_t)a[0] - 64) & ~(uintptr_t)(OA_PAGES_HUGE_MIN - 1);
-    char flags[512];
-    vm_flags_of((const void *)piece, flags, sizeof flags);
-    if (madvise((void *)piece, OA_PAGES_HUGE_MIN, MADV_HUGEPAGE) != 0) {
-        print_message("no transparent huge pages on this kernel: the advice is refused\n");
-    } else {
-        assert_non_null(strstr(flags, " hg"));
-        if (collapse_works()) {
-            assert_true(anon_huge_kb((const void *)piece) >= 2048);
-        } else {
-            print_message("MADV_COLLAPSE refused here (kernels before 6.1): the piece waits for khugepaged\n");
-        }
+    oa_pages_huge_settle();
+    if (collapse_works()) {
+        assert_true(anon_huge_kb(a[0]) >= 2 * 2048); /* five arrays of 1 MiB and a head cover two pieces */
     }
-    for (int i = 0; i < 4; i++) {
-        for (size_t k = 0; k < n; k += 4093) {
-            if (a[i][k] != 0x11 * (i + 1)) {
-                fail_msg("array %d byte %zu is %u", i, k, a[i][k]);
-            }
-        }
+    for (int i = 0; i < 5; i++) {
+        pattern(a[i], n, (unsigned)i, true);
     }
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 5; i++) {
         oa_pages_huge_free(a[i]);
     }
     const uintptr_t lo = ((uintptr_t)a[1] + page - 1) & ~(uintptr_t)(page - 1);
