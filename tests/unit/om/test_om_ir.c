@@ -374,45 +374,19 @@ static void reader_restores_the_graph_and_round_trips(void **state)
         assert_int_equal(bl, al);
         assert_memory_equal(b, a, al);
         free(b);
-        oa_graph_destroy(back); /* releases the model too (ASan checks) */
-        free(a);
-    }
-    oa_graph_destroy(g);
-}
-
-/* The graph keeps no pointer into the decoded ModelDef: with its messages freed (the static loader frees them
- * once the graph is built), inline constants, attrs and the memory plan still read as written. */
-static void graph_outlives_the_decoded_model(void **state)
-{
-    (void)state;
-    oa_graph *g = build_graph();
-    plan_ctx pc;
-    memset(&pc, 0, sizeof(pc));
-    oa_om_mem_plan plan = {4096, plan_lookup, &pc};
-    for (int variant = 0; variant < 2; ++variant) {
-        oa_om_write_opts o;
-        oa_om_write_opts_init(&o);
-        o.plan = &plan;
-        o.inline_weights = variant == 1;
-        uint8_t *a;
-        size_t al;
-        OK(oa_om_write_graph_memory(g, &o, &a, &al));
-        oa_om_model *m;
-        OK(oa_om_model_open_memory(a, al, 0, &m));
-        oa_graph *back = NULL;
-        const oa_om_graph_info *info = NULL;
-        OK(oa_om_graph_from_model(m, 0, &back, &info));
-        oa_om_model_drop_decoded(m); /* the graph owns m; its arena (the decoded messages) is unmapped */
+        /* the graph keeps no pointer into the decoded ModelDef: with its messages freed (the static loader
+         * frees them once the graph is built), inline constants, attrs and the plan still read as written */
+        oa_om_model_drop_decoded(m);
         assert_null(m->models);
-        char msg[512];
         if (om_ir_compare(g, back, msg, sizeof(msg)) != 0) {
-            fail_msg("variant %d: %s", variant, msg);
+            fail_msg("variant %d, decoded model freed: %s", variant, msg);
         }
-        const oa_om_node_mem *nm = info->plan.node_mem(info->plan.ctx, oa_graph_find_node(back, "mul"));
-        assert_non_null(nm);
-        assert_int_equal(nm->n_input, 2);
-        assert_int_equal(nm->input_offsets[1], 7);
-        oa_graph_destroy(back);
+        if (variant == 0) {
+            const oa_om_node_mem *nm = info->plan.node_mem(info->plan.ctx, oa_graph_find_node(back, "mul"));
+            assert_non_null(nm);
+            assert_int_equal(nm->input_offsets[1], 7);
+        }
+        oa_graph_destroy(back); /* releases the model too (ASan checks) */
         free(a);
     }
     oa_graph_destroy(g);
@@ -600,7 +574,6 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(writer_follows_ge),
         cmocka_unit_test(reader_restores_the_graph_and_round_trips),
-        cmocka_unit_test(graph_outlives_the_decoded_model),
         cmocka_unit_test(weights_start_aligned_in_the_file),
         cmocka_unit_test(model_def_and_file_entry_points),
         cmocka_unit_test(reader_refusals),
