@@ -382,7 +382,6 @@ typedef struct v1_load {
     const oa_model_load_args *args;
     int32_t dev;
     oa_om_model *om;        /* until the graph takes it over */
-    oa_om_model *decoded;   /* the same model, its decoded part freed once the graph is built (load_graph) */
     const oa_om_partition *wp; /* WEIGHTS_DATA of table 0 */
     uint64_t weight_size;   /* every table's weights */
     bool om_mapped;         /* the image is our read-only mapping of the file */
@@ -440,7 +439,7 @@ static oa_status load_preflight(v1_load *L)
 static oa_status load_graph(v1_load *L)
 {
     ((oa_om_loaded *)L->args->om)->model = NULL; /* the graph takes the model over (and destroys it on failure) */
-    L->decoded = L->om;
+    oa_om_model *decoded = L->om; /* the graph's from here; its decoded part is freed below */
     oa_status st = oa_om_graph_from_model(L->om, 0, &L->g, &L->gi);
     L->om = NULL;
     if (st != OA_OK) {
@@ -458,8 +457,8 @@ static oa_status load_graph(v1_load *L)
     }
     /* the graph holds copies of everything decoded (inline constants, names, attrs) and borrows only the
      * image: the decoded ModelDef goes before the kernels pack (OCR cls: its 1.1 MiB of protobuf messages
-     * were the load's peak; docs/memory.md "Packing and the load's peak") */
-    oa_om_model_drop_decoded(L->decoded);
+     * were the load's peak; docs/memory.md "What a loaded model keeps") */
+    oa_om_model_drop_decoded(decoded);
     L->need = (uint64_t)(L->memory_size - L->zero_copy);
     if (L->args->work_ptr != NULL && L->args->work_size < L->need) {
         return OA_FAIL(OA_E_GE_PARAM, "E13025: work memory of %zu bytes is smaller than the model needs (%llu bytes, "
@@ -571,7 +570,6 @@ static oa_status load_program(v1_load *L)
     oa_strlcpy(L->graph_name, oa_graph_name(L->g) != NULL ? oa_graph_name(L->g) : "", sizeof L->graph_name);
     oa_graph_destroy(L->g); /* the image survives through lc.keep when constants point into it */
     L->g = NULL;
-    L->decoded = NULL;
     oa_prefault *pf = release_image(&L->lc, st == OA_OK);
     if (pf != NULL && L->kp == NULL) {
         keeper *k = calloc(1, sizeof(*k));
