@@ -60,6 +60,12 @@ typedef struct conv_state {
      * into [N, oc*kh*kw, H, W] in the workspace, then a depth-to-space scatter */
     oa_kop *s2d;
     size_t s2d_ws; /* the inner op's workspace, 64-byte rounded; the product follows */
+    /* NCHW conv run on the NCHWc kernels of our own (conv.c detour_setup): the inner op on blocked copies of x
+     * and y in the workspace (after its own workspace), post-ops from detour_from on NCHW y after the copy back */
+    oa_kop *detour;
+    size_t detour_ws;
+    int detour_from;
+    bool detour_xpl; /* the inner op reads x as it is (plain x, blocked y: the stem kernels) */
     /* 2x2 / stride-2 transposed conv of the same kind run directly (dc_setup) */
     oa_kdeconv2x2_fn dc;
     float *dcw; /* taps [oc][ic][4] */

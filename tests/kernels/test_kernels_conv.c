@@ -699,6 +699,73 @@ static void test_conv_depthwise(void **state)
 }
 
 /*
+ * NCHW convs (a dynamic model's: no layout planned at compile time) on the NCHWc kernels of our own behind
+ * copies of x and y (conv.c detour_setup), against the double reference: a Winograd-sized 3x3, a depthwise
+ * 3x3, a stem (plain x read in place), a 1x1 on a small plane, a batch; no post-ops, folded BN + ReLU, a first
+ * residual add (left to the copy back) then ReLU, an activation then an add. The oracle for the path: the
+ * same conv on NCHWc tensors with the post-ops before the first add (what the inner op is) gets one of our
+ * kernels: then the NCHW conv reports that kernel with OPENACL_CONV_DETOUR on, and not with it off; else it
+ * stays on oneDNN (or the reference) either way.
+ */
+static void test_conv_plain_detour(void **state)
+{
+    (void)state;
+    static const conv_case shapes[] = {
+        {1, 32, 20, 20, 24, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0},   /* Winograd */
+        {1, 24, 15, 17, 24, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 24, true, false, 0, 0},  /* depthwise */
+        {1, 3, 21, 37, 16, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0},    /* stem */
+        {1, 64, 7, 7, 40, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, false, false, 0, 0},    /* small plane, partial block */
+        {2, 16, 12, 10, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 16, true, false, 0, 0},  /* batch */
+    };
+    post_case pcs[4];
+    pcs[0] = post_none();
+    pcs[1] = post_act(OA_KACT_RELU, 0, 0);
+    pcs[1].fold_bn = true;
+    pcs[2] = post_none(); /* ResNet's conv + BN + add + relu */
+    pcs[2].fold_bn = true;
+    pcs[2].post.n = 2;
+    pcs[2].post.ops[0].kind = OA_KPOST_ADD;
+    pcs[2].post.ops[1] = (oa_kpost){OA_KPOST_ACT, OA_KACT_RELU, 0, 0};
+    pcs[3] = post_act(OA_KACT_HARDSWISH, 0, 0);
+    pcs[3].post.n = 2;
+    pcs[3].post.ops[1].kind = OA_KPOST_ADD;
+    int taken = 0;
+    for (size_t k = 0; k < sizeof(shapes) / sizeof(shapes[0]); k++) {
+        for (int i = 0; i < 4; i++) {
+            post_case inner = pcs[i];
+            for (int j = 0; j < inner.post.n; j++) {
+                if (inner.post.ops[j].kind == OA_KPOST_ADD) {
+                    inner.post.n = j;
+                }
+            }
+            const uint64_t seed = 1300 + k * 10 + (uint64_t)i;
+            run_case(&shapes[k], &inner, shapes[k].ic < oa_kernels_block() ? 2 : 1, 1, seed);
+            char want[64];
+            snprintf(want, sizeof want, "%s", kt_last_impl);
+            const bool ours = strncmp(want, "onednn", 6) != 0 && strcmp(want, "ref") != 0;
+            taken += ours;
+            for (int off = 0; off < 2; off++) {
+                setenv("OPENACL_CONV_DETOUR", off ? "0" : "1", 1);
+                for (int thr = 1; thr <= 2; thr++) {
+                    run_case(&shapes[k], &pcs[i], 0, thr, seed);
+                    const bool same = strcmp(kt_last_impl, want) == 0;
+                    const bool dnnl_or_ref = strncmp(kt_last_impl, "onednn", 6) == 0 || strcmp(kt_last_impl, "ref") == 0;
+                    if (ours ? same == (off != 0) : !dnnl_or_ref) {
+                        fail_msg("OPENACL_CONV_DETOUR=%d, shape %zu, post-ops %d, %d threads: impl %s (NCHWc: %s)",
+                                 !off, k, i, thr, kt_last_impl, want);
+                    }
+                }
+            }
+            unsetenv("OPENACL_CONV_DETOUR");
+        }
+    }
+    if (taken == 0) {
+        print_message("NCHW detour: no kernel of our own here (tier %s, block %d)\n", oa_kernels_isa(),
+                      oa_kernels_block());
+    }
+}
+
+/*
  * Wide 3x3 convs of NCHWc chains on AVX-512 CPUs (ResNet's downsampling 3x3s, and its stride-1
  * 7x7 x 512 ones that Winograd leaves): oneDNN's brgemm kernels on NHWC copies of x and y
  * (conv.c nhwc_eligible), against the double
@@ -1170,6 +1237,7 @@ int main(void)
         cmocka_unit_test(test_conv_stem),
         cmocka_unit_test(test_conv_pointwise),
         cmocka_unit_test(test_conv_depthwise),
+        cmocka_unit_test(test_conv_plain_detour),
         cmocka_unit_test(test_conv_deconv2x2_direct),
         cmocka_unit_test(test_conv_residual_inplace),
         cmocka_unit_test(test_conv_residual_in_y),
