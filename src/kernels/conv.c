@@ -654,73 +654,6 @@ static oa_status s2d_run(const conv_state *s, const void *const *in, void *const
 }
 
 /*
- * An NCHW conv (a dynamic model's: no layout planned at compile time) on the NCHWc kernels of our own
- * (Winograd, stem, depthwise, small planes) behind copies of x and y, docs/dynamic_models.md "Convolutions
- * without a planned layout": the inner op is the same conv on NCHWc tensors in the workspace; its post-ops
- * stop at the first residual add, which the copy back adds, and the rest run on y's rows while they are in
- * cache. Taken only when the inner op lands on one of our kernels: oneDNN already runs NCHW convs on
- * blocked copies itself (iblk).
- */
-static bool detour_eligible(const oa_kop *op, const conv_state *s)
-{
-    const geom *g = &s->g;
-    return !g->blocked && !g->transpose && !s->bf16 && op->in[0].layout == OA_KLAYOUT_PLAIN &&
-           op->out[0].layout == OA_KLAYOUT_PLAIN && g->n * g->oc * g->oh * g->ow > 0 &&
-           oa_env_long("OPENACL_CONV_DETOUR", 1) != 0;
-}
-
-static bool impl_is_ours(const char *impl)
-{
-    return impl != NULL && strncmp(impl, "onednn", 6) != 0 && strcmp(impl, "ref") != 0;
-}
-
-/* s->detour set when taken; OA_OK and no detour when the inner op would not run on our kernels. */
-static oa_status detour_setup(oa_kop *op, conv_state *s)
-{
-    const geom *g = &s->g;
-    int from = 0;
-    while (from < s->post.n && s->post.ops[from].kind != OA_KPOST_ADD) {
-        from++;
-    }
-    oa_kconv_params p1 = op->params.conv;
-    p1.post.n = from;
-    const int first_add = 3 + (p1.fold_bn ? 4 : 0); /* x, filter, bias, the batch norm's four: at most 7 */
-    const int n_in1 = op->n_in < first_add ? op->n_in : first_add;
-    oa_ktensor in1[7], out1 = op->out[0];
-    for (int i = 0; i < n_in1; i++) {
-        in1[i] = op->in[i];
-    }
-    in1[0].data = NULL;
-    out1.data = NULL;
-    out1.layout = OA_KLAYOUT_NCHWC;
-    /* few input channels: the stem kernels read plain x into a blocked y (no copy of x) */
-    for (int xpl = g->ic < oa_kernels_block() ? 1 : 0; xpl >= 0; xpl--) {
-        p1.out_nchwc = xpl != 0;
-        in1[0].layout = xpl ? OA_KLAYOUT_PLAIN : OA_KLAYOUT_NCHWC;
-        oa_kop *inner = NULL;
-        oa_error_quiet_push();
-        oa_status st = oa_kop_create(OA_KOP_CONV2D, &p1, n_in1, in1, 1, &out1, &inner);
-        oa_error_quiet_pop();
-        if (st != OA_OK || !impl_is_ours(inner->impl)) {
-            oa_error_clear();
-            oa_kop_destroy(inner);
-            continue;
-        }
-        s->detour = inner;
-        s->detour_xpl = xpl != 0;
-        s->detour_from = from;
-        s->detour_ws = (oa_kop_workspace_size(inner) + 63) / 64 * 64;
-        const size_t xb = xpl ? 0 : sizeof(float) * (size_t)(g->n * oa_kc_padded(g->ic) * g->ih * g->iw);
-        const size_t yb = sizeof(float) * (size_t)(g->n * oa_kc_padded(g->oc) * g->oh * g->ow);
-        op->ws_size = s->detour_ws + (xb + 63) / 64 * 64 + yb;
-        op->impl = inner->impl;
-        s->post_from = s->post.n;
-        return OA_OK;
-    }
-    return OA_OK;
-}
-
-/*
  * The 2x2 / stride-2 case of the above (PP-OCR det's upsamplers) without the
  * intermediate product: an ISA kernel (simd/deconv_impl.inc) writes each
  * input row's two output rows, interleaving the taps in registers, and the
@@ -917,8 +850,8 @@ static oa_status conv_setup(oa_kop *op)
             return st;
         }
     }
-    if (detour_eligible(op, s)) {
-        st = detour_setup(op, s); /* the inner op folds and packs its own copy */
+    if (oa_conv_detour_eligible(op, s)) {
+        st = oa_conv_detour_setup(op, s); /* the inner op folds and packs its own copy */
         if (st != OA_OK || s->detour != NULL) {
             free(wown);
             return st;
@@ -1020,8 +953,8 @@ static inline int64_t addr(const geom *g, bool blocked, int64_t C, int64_t H, in
 }
 
 /* Applies post-ops [from, n) to output channels [c0, c1) of image n (a contiguous region). */
-static void epilogue_channels(const conv_state *s, const void *const *in, float *y, int64_t n, int64_t c0, int64_t c1,
-                              int from)
+void oa_conv_epilogue_channels(const conv_state *s, const void *const *in, float *y, int64_t n, int64_t c0,
+                               int64_t c1, int from)
 {
     const geom *g = &s->g;
     if (from >= s->post.n) {
@@ -1043,61 +976,6 @@ static void epilogue_channels(const conv_state *s, const void *const *in, float 
     if (g->blocked && c1 == g->oc) {
         oa_kblk_zero_lanes(y + (n * cpad + cpad - blk) * hw, hw, blk, blk - (cpad - g->oc));
     }
-}
-
-typedef struct detour_ctx {
-    const conv_state *s;
-    const void *const *in;
-    const float *yb;
-    float *y;
-} detour_ctx;
-
-/* NCHWc -> NCHW for one (image, channel block) per index, adding the residual, then the later post-ops */
-static void detour_back_task(void *vctx, size_t tid, size_t b, size_t e)
-{
-    (void)tid;
-    const detour_ctx *c = vctx;
-    const conv_state *s = c->s;
-    const geom *g = &s->g;
-    const int64_t blk = oa_kernels_block(), cb = (g->oc + blk - 1) / blk, hw = g->oh * g->ow;
-    const int from = s->detour_from;
-    const float *res = from < s->post.n ? (const float *)c->in[s->add_in[from]] : NULL;
-    for (size_t idx = b; idx < e; idx++) {
-        const int64_t n = (int64_t)idx / cb, k = (int64_t)idx % cb, c0 = k * blk;
-        const int64_t nc = g->oc - c0 < blk ? g->oc - c0 : blk;
-        const int64_t off = (n * g->oc + c0) * hw;
-        oa_kblk_unpack(c->yb + (int64_t)idx * hw * blk, nc, hw, c->y + off, blk, res != NULL ? res + off : NULL);
-        epilogue_channels(s, c->in, c->y, n, c0, c0 + nc, from + 1);
-    }
-}
-
-static oa_status detour_run(const conv_state *s, const void *const *in, void *const *out, void *ws,
-                            oa_threadpool *pool)
-{
-    const geom *g = &s->g;
-    char *base = (char *)ws + s->detour_ws;
-    const void *x = in[0];
-    if (!s->detour_xpl) {
-        float *xb = (float *)(void *)base;
-        blk_ctx bc = {in[0], xb, g->ic, g->ih * g->iw};
-        const size_t tasks = (size_t)(g->n * (oa_kc_padded(g->ic) / oa_kernels_block()));
-        oa_threadpool_parallel_for(pool, tasks, (size_t)(OA_KGRAIN_ELEMS / (bc.hw * 8 + 1) + 1),
-                                   oa_conv_to_blocked_task, &bc);
-        x = xb;
-        base += (sizeof(float) * (size_t)(g->n * oa_kc_padded(g->ic) * g->ih * g->iw) + 63) / 64 * 64;
-    }
-    float *yb = (float *)(void *)base;
-    const void *ins[1] = {x};
-    void *outs[1] = {yb};
-    oa_status st = oa_kop_run(s->detour, ins, outs, ws, pool);
-    if (st != OA_OK) {
-        return st;
-    }
-    detour_ctx c = {s, in, yb, out[0]};
-    const size_t tasks = (size_t)(g->n * (oa_kc_padded(g->oc) / oa_kernels_block()));
-    oa_threadpool_parallel_for(pool, tasks, (size_t)(OA_KGRAIN_ELEMS / (g->oh * g->ow * 8 + 1) + 1),
-                               detour_back_task, &c);
-    return OA_OK;
 }
 
 typedef struct conv_ctx {
@@ -1190,7 +1068,7 @@ static void nhwc_slice(conv_ctx *c, slice *sl, int64_t n, size_t tid)
     const float *res = s->nhwc_add ? (const float *)c->in[s->add_in[s->post_from]] + at : NULL;
     oa_knhwc_to_blk16_avx512(ys, soc, ohw, c->y + at, res, &s->nhwc_acts);
     if (!s->nhwc_acts_all) {
-        epilogue_channels(s, c->in, c->y, n, sl->c0, sl->c1, s->post_from + (s->nhwc_add ? 1 : 0));
+        oa_conv_epilogue_channels(s, c->in, c->y, n, sl->c0, sl->c1, s->post_from + (s->nhwc_add ? 1 : 0));
     }
 }
 
@@ -1249,7 +1127,7 @@ static void conv_dnnl_worker(void *vctx, size_t tid, size_t b, size_t e)
                 oa_kblk_unpack(y + (c0 - sl->c0) * ohw, nc, ohw, c->y + off, blk, res != NULL ? res + off : NULL);
             }
         }
-        epilogue_channels(s, c->in, c->y, n, sl->c0, sl->c1, from);
+        oa_conv_epilogue_channels(s, c->in, c->y, n, sl->c0, sl->c1, from);
     }
     oa_dnnl_leave(saved);
 }
@@ -1327,7 +1205,7 @@ static void conv_ref_task(void *vctx, size_t tid, size_t b, size_t e)
 }
 
 /* y = bias + W x per image (1x1 map: x and y are channel vectors, padded when
- * blocked), then the post-ops; padding lanes end zero (epilogue_channels). */
+ * blocked), then the post-ops; padding lanes end zero (oa_conv_epilogue_channels). */
 static void gemv_run(const conv_state *s, const oa_kop *op, const void *const *in, float *y)
 {
     const geom *g = &s->g;
@@ -1347,7 +1225,7 @@ static void gemv_run(const conv_state *s, const oa_kop *op, const void *const *i
         }
         memset(yn + g->oc, 0, (size_t)(ys - g->oc) * sizeof(float));
         s->gemv(s->wref, g->oc, g->ic, (const float *)in[0] + n * xs, yn);
-        epilogue_channels(s, in, y, n, 0, g->oc, add ? 1 : 0);
+        oa_conv_epilogue_channels(s, in, y, n, 0, g->oc, add ? 1 : 0);
     }
 }
 
@@ -1374,7 +1252,7 @@ static oa_status conv_run(const oa_kop *op, const void *const *in, void *const *
         int from = s->post.n > 0 && s->add_in[0] >= 0;
         oa_kcgemv_run(s->gv, in[0], from ? in[s->add_in[0]] : NULL, out[0], ws, pool);
         for (int64_t n = 0; n < g->n; n++) {
-            epilogue_channels(s, in, out[0], n, 0, g->oc, from);
+            oa_conv_epilogue_channels(s, in, out[0], n, 0, g->oc, from);
         }
         return OA_OK;
     }
@@ -1388,7 +1266,7 @@ static oa_status conv_run(const oa_kop *op, const void *const *in, void *const *
         return s2d_run(s, in, out, ws, pool);
     }
     if (s->detour != NULL) {
-        return detour_run(s, in, out, ws, pool);
+        return oa_conv_detour_run(s, in, out, ws, pool);
     }
     if (s->stem != NULL) {
         return oa_conv_stem_run(s, in[0], out[0], pool);

@@ -112,6 +112,17 @@ typedef struct blk_ctx {
 void oa_conv_to_plain_task(void *vctx, size_t tid, size_t b, size_t e);   /* one (image, channel) per index */
 void oa_conv_to_blocked_task(void *vctx, size_t tid, size_t b, size_t e); /* one (image, channel block) */
 
+/* Applies post-ops [from, n) to output channels [c0, c1) of image n (a contiguous region; conv.c). */
+void oa_conv_epilogue_channels(const conv_state *s, const void *const *in, float *y, int64_t n, int64_t c0,
+                               int64_t c1, int from);
+
+/* NCHW convs on our NCHWc kernels behind copies of x and y (conv_detour.c): setup leaves s->detour NULL when
+ * the inner op would not run on one of our kernels. */
+bool oa_conv_detour_eligible(const oa_kop *op, const conv_state *s);
+oa_status oa_conv_detour_setup(oa_kop *op, conv_state *s);
+oa_status oa_conv_detour_run(const conv_state *s, const void *const *in, void *const *out, void *ws,
+                             oa_threadpool *pool);
+
 /* Stem convs (conv_stem.c): plain x with few channels into an NCHWc y. */
 bool oa_conv_stem_eligible(const conv_state *s);
 oa_status oa_conv_stem_setup(oa_kop *op, conv_state *s, const float *wf);

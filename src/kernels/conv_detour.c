@@ -1,0 +1,127 @@
+/* NCHW convs on the NCHWc kernels of our own behind copies of x and y (conv_internal.h). */
+#include "kernels/conv_internal.h"
+
+#include <string.h>
+
+/*
+ * An NCHW conv (a dynamic model's: no layout planned at compile time) on the NCHWc kernels of our own
+ * (Winograd, stem, depthwise, small planes) behind copies of x and y, docs/dynamic_models.md "Convolutions
+ * without a planned layout": the inner op is the same conv on NCHWc tensors in the workspace; its post-ops
+ * stop at the first residual add, which the copy back adds, and the rest run on y's rows while they are in
+ * cache. Taken only when the inner op lands on one of our kernels: oneDNN already runs NCHW convs on
+ * blocked copies itself (iblk).
+ */
+bool oa_conv_detour_eligible(const oa_kop *op, const conv_state *s)
+{
+    const geom *g = &s->g;
+    return !g->blocked && !g->transpose && !s->bf16 && op->in[0].layout == OA_KLAYOUT_PLAIN &&
+           op->out[0].layout == OA_KLAYOUT_PLAIN && g->n * g->oc * g->oh * g->ow > 0 &&
+           oa_env_long("OPENACL_CONV_DETOUR", 1) != 0;
+}
+
+static bool impl_is_ours(const char *impl)
+{
+    return impl != NULL && strncmp(impl, "onednn", 6) != 0 && strcmp(impl, "ref") != 0;
+}
+
+/* s->detour set when taken; OA_OK and no detour when the inner op would not run on our kernels. */
+oa_status oa_conv_detour_setup(oa_kop *op, conv_state *s)
+{
+    const geom *g = &s->g;
+    int from = 0;
+    while (from < s->post.n && s->post.ops[from].kind != OA_KPOST_ADD) {
+        from++;
+    }
+    oa_kconv_params p1 = op->params.conv;
+    p1.post.n = from;
+    const int first_add = 3 + (p1.fold_bn ? 4 : 0); /* x, filter, bias, the batch norm's four: at most 7 */
+    const int n_in1 = op->n_in < first_add ? op->n_in : first_add;
+    oa_ktensor in1[7], out1 = op->out[0];
+    for (int i = 0; i < n_in1; i++) {
+        in1[i] = op->in[i];
+    }
+    in1[0].data = NULL;
+    out1.data = NULL;
+    out1.layout = OA_KLAYOUT_NCHWC;
+    /* few input channels: the stem kernels read plain x into a blocked y (no copy of x) */
+    for (int xpl = g->ic < oa_kernels_block() ? 1 : 0; xpl >= 0; xpl--) {
+        p1.out_nchwc = xpl != 0;
+        in1[0].layout = xpl ? OA_KLAYOUT_PLAIN : OA_KLAYOUT_NCHWC;
+        oa_kop *inner = NULL;
+        oa_error_quiet_push();
+        oa_status st = oa_kop_create(OA_KOP_CONV2D, &p1, n_in1, in1, 1, &out1, &inner);
+        oa_error_quiet_pop();
+        if (st != OA_OK || !impl_is_ours(inner->impl)) {
+            oa_error_clear();
+            oa_kop_destroy(inner);
+            continue;
+        }
+        s->detour = inner;
+        s->detour_xpl = xpl != 0;
+        s->detour_from = from;
+        s->detour_ws = (oa_kop_workspace_size(inner) + 63) / 64 * 64;
+        const size_t xb = xpl ? 0 : sizeof(float) * (size_t)(g->n * oa_kc_padded(g->ic) * g->ih * g->iw);
+        const size_t yb = sizeof(float) * (size_t)(g->n * oa_kc_padded(g->oc) * g->oh * g->ow);
+        op->ws_size = s->detour_ws + (xb + 63) / 64 * 64 + yb;
+        op->impl = inner->impl;
+        s->post_from = s->post.n;
+        return OA_OK;
+    }
+    return OA_OK;
+}
+
+typedef struct detour_ctx {
+    const conv_state *s;
+    const void *const *in;
+    const float *yb;
+    float *y;
+} detour_ctx;
+
+/* NCHWc -> NCHW for one (image, channel block) per index, adding the residual, then the later post-ops */
+static void detour_back_task(void *vctx, size_t tid, size_t b, size_t e)
+{
+    (void)tid;
+    const detour_ctx *c = vctx;
+    const conv_state *s = c->s;
+    const geom *g = &s->g;
+    const int64_t blk = oa_kernels_block(), cb = (g->oc + blk - 1) / blk, hw = g->oh * g->ow;
+    const int from = s->detour_from;
+    const float *res = from < s->post.n ? (const float *)c->in[s->add_in[from]] : NULL;
+    for (size_t idx = b; idx < e; idx++) {
+        const int64_t n = (int64_t)idx / cb, k = (int64_t)idx % cb, c0 = k * blk;
+        const int64_t nc = g->oc - c0 < blk ? g->oc - c0 : blk;
+        const int64_t off = (n * g->oc + c0) * hw;
+        oa_kblk_unpack(c->yb + (int64_t)idx * hw * blk, nc, hw, c->y + off, blk, res != NULL ? res + off : NULL);
+        oa_conv_epilogue_channels(s, c->in, c->y, n, c0, c0 + nc, from + 1);
+    }
+}
+
+oa_status oa_conv_detour_run(const conv_state *s, const void *const *in, void *const *out, void *ws,
+                            oa_threadpool *pool)
+{
+    const geom *g = &s->g;
+    char *base = (char *)ws + s->detour_ws;
+    const void *x = in[0];
+    if (!s->detour_xpl) {
+        float *xb = (float *)(void *)base;
+        blk_ctx bc = {in[0], xb, g->ic, g->ih * g->iw};
+        const size_t tasks = (size_t)(g->n * (oa_kc_padded(g->ic) / oa_kernels_block()));
+        oa_threadpool_parallel_for(pool, tasks, (size_t)(OA_KGRAIN_ELEMS / (bc.hw * 8 + 1) + 1),
+                                   oa_conv_to_blocked_task, &bc);
+        x = xb;
+        base += (sizeof(float) * (size_t)(g->n * oa_kc_padded(g->ic) * g->ih * g->iw) + 63) / 64 * 64;
+    }
+    float *yb = (float *)(void *)base;
+    const void *ins[1] = {x};
+    void *outs[1] = {yb};
+    oa_status st = oa_kop_run(s->detour, ins, outs, ws, pool);
+    if (st != OA_OK) {
+        return st;
+    }
+    detour_ctx c = {s, in, yb, out[0]};
+    const size_t tasks = (size_t)(g->n * (oa_kc_padded(g->oc) / oa_kernels_block()));
+    oa_threadpool_parallel_for(pool, tasks, (size_t)(OA_KGRAIN_ELEMS / (g->oh * g->ow * 8 + 1) + 1),
+                               detour_back_task, &c);
+    return OA_OK;
+}
+
