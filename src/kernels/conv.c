@@ -741,6 +741,7 @@ static void conv_release(oa_kop *op)
     conv_state *s = op->state;
     oa_kop_destroy(s->s2d);
     oa_kop_destroy(s->detour);
+    free(s->plw);
     oa_kcgemv_destroy(s->gv);
     free(s->dcw);
     free(s->stw);
@@ -849,6 +850,11 @@ static oa_status conv_setup(oa_kop *op)
             free(wown);
             return st;
         }
+    }
+    if (oa_conv_nchw1x1_eligible(op, s)) {
+        st = oa_conv_nchw1x1_setup(op, s, wf);
+        free(wown);
+        return st;
     }
     if (oa_conv_detour_eligible(op, s)) {
         st = oa_conv_detour_setup(op, s); /* the inner op folds and packs its own copy */
@@ -1264,6 +1270,9 @@ static oa_status conv_run(const oa_kop *op, const void *const *in, void *const *
     }
     if (s->s2d != NULL) {
         return s2d_run(s, in, out, ws, pool);
+    }
+    if (s->pl1x1 != NULL) {
+        return oa_conv_nchw1x1_run(s, in, out, pool);
     }
     if (s->detour != NULL) {
         return oa_conv_detour_run(s, in, out, ws, pool);

@@ -66,6 +66,9 @@ typedef struct conv_state {
     size_t detour_ws;
     int detour_from;
     bool detour_xpl; /* the inner op reads x as it is (plain x, blocked y: the stem kernels) */
+    /* NCHW 1x1 conv in its layout (conv_nchw.c): the tier's tile on the folded filter [oc][ic] and s->bias */
+    oa_kpl1x1_fn pl1x1;
+    float *plw;
     /* 2x2 / stride-2 transposed conv of the same kind run directly (dc_setup) */
     oa_kdeconv2x2_fn dc;
     float *dcw; /* taps [oc][ic][4] */
@@ -116,12 +119,16 @@ void oa_conv_to_blocked_task(void *vctx, size_t tid, size_t b, size_t e); /* one
 void oa_conv_epilogue_channels(const conv_state *s, const void *const *in, float *y, int64_t n, int64_t c0,
                                int64_t c1, int from);
 
-/* NCHW convs on our NCHWc kernels behind copies of x and y (conv_detour.c): setup leaves s->detour NULL when
+/* NCHW convs on our NCHWc kernels behind copies of x and y (conv_nchw.c): setup leaves s->detour NULL when
  * the inner op would not run on one of our kernels. */
 bool oa_conv_detour_eligible(const oa_kop *op, const conv_state *s);
 oa_status oa_conv_detour_setup(oa_kop *op, conv_state *s);
 oa_status oa_conv_detour_run(const conv_state *s, const void *const *in, void *const *out, void *ws,
                              oa_threadpool *pool);
+/* NCHW 1x1 stride-1 convs in their own layout (conv_nchw.c); wf is the folded filter (copied). */
+bool oa_conv_nchw1x1_eligible(const oa_kop *op, const conv_state *s);
+oa_status oa_conv_nchw1x1_setup(oa_kop *op, conv_state *s, const float *wf);
+oa_status oa_conv_nchw1x1_run(const conv_state *s, const void *const *in, void *const *out, oa_threadpool *pool);
 
 /* Stem convs (conv_stem.c): plain x with few channels into an NCHWc y. */
 bool oa_conv_stem_eligible(const conv_state *s);

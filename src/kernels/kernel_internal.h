@@ -234,6 +234,15 @@ typedef void (*oa_kgemv_fn)(const float *A, int64_t rows, int64_t k, const float
 /* The GEMV of a tier; NULL for the baseline (callers run their scalar loop). */
 oa_kgemv_fn oa_kgemv_for(oa_kisa_tier t);
 
+/* NCHW 1x1 convolution of a chunk of np pixels (simd/pl1x1_impl.inc has the contract); NULL for the baseline. */
+typedef void (*oa_kpl1x1_fn)(const float *w, const float *bias, bool acc, int64_t oc, int64_t ic, const float *x,
+                             int64_t ldx, float *y, int64_t ldy, int64_t np);
+void oa_kpl1x1_avx2(const float *w, const float *bias, bool acc, int64_t oc, int64_t ic, const float *x, int64_t ldx,
+                    float *y, int64_t ldy, int64_t np);
+void oa_kpl1x1_avx512(const float *w, const float *bias, bool acc, int64_t oc, int64_t ic, const float *x,
+                      int64_t ldx, float *y, int64_t ldy, int64_t np);
+oa_kpl1x1_fn oa_kpl1x1_for(oa_kisa_tier t);
+
 /* Transposed 2x2 / stride-2 convolution of one input row, written directly
  * (simd/deconv_impl.inc has the contract); NULL for the baseline (conv.c then
  * runs it as a 1x1 convolution and a scatter). */

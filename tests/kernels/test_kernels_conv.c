@@ -700,8 +700,8 @@ static void test_conv_depthwise(void **state)
 
 /*
  * NCHW convs (a dynamic model's: no layout planned at compile time) on the NCHWc kernels of our own behind
- * copies of x and y (conv.c detour_setup), against the double reference: a Winograd-sized 3x3, a depthwise
- * 3x3, a stem (plain x read in place), a 1x1 on a small plane, a batch; no post-ops, folded BN + ReLU, a first
+ * copies of x and y (conv_nchw.c), against the double reference: a Winograd-sized 3x3, a depthwise 3x3, a
+ * stem (plain x read in place), a 3x3 on a small plane, a batch; no post-ops, folded BN + ReLU, a first
  * residual add (left to the copy back) then ReLU, an activation then an add. The oracle for the path: the
  * same conv on NCHWc tensors with the post-ops before the first add (what the inner op is) gets one of our
  * kernels: then the NCHW conv reports that kernel with OPENACL_CONV_DETOUR on, and not with it off; else it
@@ -714,7 +714,7 @@ static void test_conv_plain_detour(void **state)
         {1, 32, 20, 20, 24, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0},   /* Winograd */
         {1, 24, 15, 17, 24, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 24, true, false, 0, 0},  /* depthwise */
         {1, 3, 21, 37, 16, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0},    /* stem */
-        {1, 64, 7, 7, 40, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, false, false, 0, 0},    /* small plane, partial block */
+        {1, 64, 7, 7, 40, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, false, false, 0, 0},    /* small plane, partial block */
         {2, 16, 12, 10, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 16, true, false, 0, 0},  /* batch */
     };
     post_case pcs[4];
@@ -763,6 +763,51 @@ static void test_conv_plain_detour(void **state)
         print_message("NCHW detour: no kernel of our own here (tier %s, block %d)\n", oa_kernels_isa(),
                       oa_kernels_block());
     }
+}
+
+/*
+ * 1x1 stride-1 NCHW convs directly in their layout (conv_nchw.c, the tier's tile with its lanes over pixels)
+ * against the double reference: planes off the tile widths and the chunk (tails of 1 .. 15 pixels, several
+ * chunks), output channels off the tile's group (1, 5, 7, 13), batches, two threads; post-ops: none, folded
+ * BN + ReLU, a first residual add then an activation (the tile's start), an activation then an add, and a
+ * residual that is the output buffer itself (in place). OPENACL_CONV_NCHW1X1=0 takes another path.
+ */
+static void test_conv_nchw1x1(void **state)
+{
+    (void)state;
+    const bool has = oa_kpl1x1_for(oa_kisa_tier_used()) != NULL;
+    if (!has) {
+        print_message("NCHW 1x1 tile: not taken here (tier %s)\n", oa_kernels_isa());
+    }
+    static const conv_case shapes[] = {
+        {1, 16, 20, 20, 32, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},  /* 400 px: two chunks */
+        {2, 13, 7, 9, 7, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, false, false, 0, 0},    /* 63 px, odd channels */
+        {1, 40, 3, 3, 5, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},     /* 9 px: one partial vector */
+        {1, 3, 33, 35, 13, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},   /* 1155 px, 3 chunks + tail */
+        {1, 24, 6, 5, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},     /* one output channel */
+    };
+    post_case pcs[4];
+    pcs[0] = post_none();
+    pcs[1] = post_act(OA_KACT_RELU, 0, 0);
+    pcs[1].fold_bn = true;
+    pcs[2] = post_none();
+    pcs[2].fold_bn = true;
+    pcs[2].post.n = 2;
+    pcs[2].post.ops[0].kind = OA_KPOST_ADD;
+    pcs[2].post.ops[1] = (oa_kpost){OA_KPOST_ACT, OA_KACT_HARDSWISH, 0, 0};
+    pcs[3] = post_act(OA_KACT_SIGMOID, 0, 0);
+    pcs[3].post.n = 2;
+    pcs[3].post.ops[1].kind = OA_KPOST_ADD;
+    run_path_on_off("OPENACL_CONV_NCHW1X1", "nchw1x1", has, shapes, sizeof(shapes) / sizeof(shapes[0]), pcs, 4, 0,
+                    1400);
+    g_res_in_y = true; /* the residual is y's own buffer */
+    for (size_t k = 0; k < sizeof(shapes) / sizeof(shapes[0]); k++) {
+        run_case(&shapes[k], &pcs[2], 0, 1 + (int)(k % 2), 1450 + k);
+        if (has) {
+            assert_true(strncmp(kt_last_impl, "nchw1x1", 7) == 0);
+        }
+    }
+    g_res_in_y = false;
 }
 
 /*
@@ -1238,6 +1283,7 @@ int main(void)
         cmocka_unit_test(test_conv_pointwise),
         cmocka_unit_test(test_conv_depthwise),
         cmocka_unit_test(test_conv_plain_detour),
+        cmocka_unit_test(test_conv_nchw1x1),
         cmocka_unit_test(test_conv_deconv2x2_direct),
         cmocka_unit_test(test_conv_residual_inplace),
         cmocka_unit_test(test_conv_residual_in_y),

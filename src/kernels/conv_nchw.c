@@ -1,6 +1,10 @@
-/* NCHW convs on the NCHWc kernels of our own behind copies of x and y (conv_internal.h). */
+/*
+ * NCHW convs (a dynamic model's: no layout planned at compile time) on kernels of our own (conv_internal.h):
+ * 1x1s directly in NCHW, the others on our NCHWc kernels behind copies of x and y.
+ */
 #include "kernels/conv_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /*
@@ -125,3 +129,90 @@ oa_status oa_conv_detour_run(const conv_state *s, const void *const *in, void *c
     return OA_OK;
 }
 
+
+/*
+ * 1x1 stride-1 NCHW convs directly in their layout (docs/dynamic_models.md "Convolutions without a planned
+ * layout"): a tile with its lanes over pixels (simd/pl1x1_impl.inc) reads x and writes y once, where the
+ * blocked kernels would add two copies; every post-op runs on the chunk's rows right after it.
+ */
+bool oa_conv_nchw1x1_eligible(const oa_kop *op, const conv_state *s)
+{
+    const geom *g = &s->g;
+    return oa_conv_detour_eligible(op, s) && g->g == 1 && g->kh == 1 && g->kw == 1 && g->sh == 1 && g->sw == 1 &&
+           g->pt == 0 && g->pb == 0 && g->pl == 0 && g->pr == 0 && oa_kpl1x1_for(oa_kisa_tier_used()) != NULL &&
+           oa_env_long("OPENACL_CONV_NCHW1X1", 1) != 0;
+}
+
+oa_status oa_conv_nchw1x1_setup(oa_kop *op, conv_state *s, const float *wf)
+{
+    const geom *g = &s->g;
+    const size_t wb = sizeof(float) * (size_t)(g->oc * g->ic);
+    s->plw = malloc(wb > 0 ? wb : 1);
+    if (s->plw == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "NCHW 1x1 conv weights (%zu bytes)", wb);
+    }
+    memcpy(s->plw, wf, wb);
+    s->pl1x1 = oa_kpl1x1_for(oa_kisa_tier_used());
+    op->impl = oa_kisa_tier_used() >= OA_KISA_AVX512 ? "nchw1x1-avx512" : "nchw1x1-avx2";
+    op->ws_size = 0;
+    s->post_from = s->post.n;
+    return OA_OK;
+}
+
+/* Pixels of a chunk: a multiple of both tiles' widths (64 AVX-512, 24 AVX2) */
+#define NCHW1X1_CHUNK 384
+
+typedef struct nchw1x1_ctx {
+    const conv_state *s;
+    const void *const *in;
+    float *y;
+    int64_t chunks; /* per image */
+} nchw1x1_ctx;
+
+static void nchw1x1_task(void *vctx, size_t tid, size_t b, size_t e)
+{
+    (void)tid;
+    const nchw1x1_ctx *c = vctx;
+    const conv_state *s = c->s;
+    const geom *g = &s->g;
+    const int64_t hw = g->oh * g->ow;
+    for (size_t idx = b; idx < e; idx++) {
+        const int64_t n = (int64_t)idx / c->chunks, p0 = (int64_t)idx % c->chunks * NCHW1X1_CHUNK;
+        const int64_t np = hw - p0 < NCHW1X1_CHUNK ? hw - p0 : NCHW1X1_CHUNK;
+        const float *x = (const float *)c->in[0] + n * g->ic * hw + p0;
+        float *y = c->y + n * g->oc * hw + p0;
+        /* a first residual add is the tile's start: y = residual + bias (the residual may be y itself) */
+        const bool res_first = s->post.n > 0 && s->post.ops[0].kind == OA_KPOST_ADD;
+        if (res_first) {
+            const float *r = (const float *)c->in[s->add_in[0]] + n * g->oc * hw + p0;
+            for (int64_t o = 0; o < g->oc; o++) {
+                const float bo = s->bias != NULL ? s->bias[o] : 0.0f;
+                for (int64_t i = 0; i < np; i++) {
+                    y[o * hw + i] = r[o * hw + i] + bo;
+                }
+            }
+        }
+        s->pl1x1(s->plw, s->bias, res_first, g->oc, g->ic, x, hw, y, hw, np);
+        for (int k = res_first ? 1 : 0; k < s->post.n; k++) {
+            const oa_kpost *p = &s->post.ops[k];
+            for (int64_t o = 0; o < g->oc; o++) {
+                if (p->kind == OA_KPOST_ADD) {
+                    oa_kadd_inplace(y + o * hw, (const float *)c->in[s->add_in[k]] + (n * g->oc + o) * hw + p0,
+                                    (size_t)np);
+                } else {
+                    oa_kact_apply(p->act, p->alpha, p->beta, y + o * hw, (size_t)np);
+                }
+            }
+        }
+    }
+}
+
+oa_status oa_conv_nchw1x1_run(const conv_state *s, const void *const *in, void *const *out, oa_threadpool *pool)
+{
+    const geom *g = &s->g;
+    const int64_t hw = g->oh * g->ow;
+    nchw1x1_ctx c = {s, in, out[0], (hw + NCHW1X1_CHUNK - 1) / NCHW1X1_CHUNK};
+    const size_t grain = (size_t)(OA_KGRAIN_ELEMS / (NCHW1X1_CHUNK * (g->ic + g->oc) + 1) + 1);
+    oa_threadpool_parallel_for(pool, (size_t)(g->n * c.chunks), grain, nchw1x1_task, &c);
+    return OA_OK;
+}
