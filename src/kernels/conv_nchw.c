@@ -162,13 +162,17 @@ oa_status oa_conv_nchw1x1_setup(oa_kop *op, conv_state *s, const float *wf)
 /* Pixels of a chunk: a multiple of both tiles' widths (64 AVX-512, 24 AVX2) */
 #define NCHW1X1_CHUNK 384
 
+/* Output channels of a part: a multiple of both tiles' groups (6 AVX-512, 4 AVX2) */
+#define NCHW1X1_PART_OC 12
+
 typedef struct nchw1x1_ctx {
     const conv_state *s;
     const void *const *in;
     float *y;
-    int64_t chunks; /* per image */
+    int64_t chunks, parts; /* pixel chunks per image, output-channel parts per chunk */
 } nchw1x1_ctx;
 
+/* One (image, pixel chunk, output-channel part) per index. */
 static void nchw1x1_task(void *vctx, size_t tid, size_t b, size_t e)
 {
     (void)tid;
@@ -176,28 +180,32 @@ static void nchw1x1_task(void *vctx, size_t tid, size_t b, size_t e)
     const conv_state *s = c->s;
     const geom *g = &s->g;
     const int64_t hw = g->oh * g->ow;
+    /* a first residual add is the tile's start: y = residual + bias (the residual may be y itself) */
+    const bool res_first = s->post.n > 0 && s->post.ops[0].kind == OA_KPOST_ADD;
     for (size_t idx = b; idx < e; idx++) {
-        const int64_t n = (int64_t)idx / c->chunks, p0 = (int64_t)idx % c->chunks * NCHW1X1_CHUNK;
+        const int64_t part = (int64_t)idx % c->parts, ch = (int64_t)idx / c->parts % c->chunks;
+        const int64_t n = (int64_t)idx / c->parts / c->chunks, p0 = ch * NCHW1X1_CHUNK;
         const int64_t np = hw - p0 < NCHW1X1_CHUNK ? hw - p0 : NCHW1X1_CHUNK;
+        const int64_t per = (g->oc + c->parts - 1) / c->parts;
+        const int64_t o0 = part * per, o1 = o0 + per < g->oc ? o0 + per : g->oc;
         const float *x = (const float *)c->in[0] + n * g->ic * hw + p0;
-        float *y = c->y + n * g->oc * hw + p0;
-        /* a first residual add is the tile's start: y = residual + bias (the residual may be y itself) */
-        const bool res_first = s->post.n > 0 && s->post.ops[0].kind == OA_KPOST_ADD;
+        float *y = c->y + (n * g->oc + o0) * hw + p0;
+        const float *bias = s->bias != NULL ? s->bias + o0 : NULL;
         if (res_first) {
-            const float *r = (const float *)c->in[s->add_in[0]] + n * g->oc * hw + p0;
-            for (int64_t o = 0; o < g->oc; o++) {
-                const float bo = s->bias != NULL ? s->bias[o] : 0.0f;
+            const float *r = (const float *)c->in[s->add_in[0]] + (n * g->oc + o0) * hw + p0;
+            for (int64_t o = 0; o < o1 - o0; o++) {
+                const float bo = bias != NULL ? bias[o] : 0.0f;
                 for (int64_t i = 0; i < np; i++) {
                     y[o * hw + i] = r[o * hw + i] + bo;
                 }
             }
         }
-        s->pl1x1(s->plw, s->bias, res_first, g->oc, g->ic, x, hw, y, hw, np);
+        s->pl1x1(s->plw + o0 * g->ic, bias, res_first, o1 - o0, g->ic, x, hw, y, hw, np);
         for (int k = res_first ? 1 : 0; k < s->post.n; k++) {
             const oa_kpost *p = &s->post.ops[k];
-            for (int64_t o = 0; o < g->oc; o++) {
+            for (int64_t o = 0; o < o1 - o0; o++) {
                 if (p->kind == OA_KPOST_ADD) {
-                    oa_kadd_inplace(y + o * hw, (const float *)c->in[s->add_in[k]] + (n * g->oc + o) * hw + p0,
+                    oa_kadd_inplace(y + o * hw, (const float *)c->in[s->add_in[k]] + (n * g->oc + o0 + o) * hw + p0,
                                     (size_t)np);
                 } else {
                     oa_kact_apply(p->act, p->alpha, p->beta, y + o * hw, (size_t)np);
@@ -211,8 +219,17 @@ oa_status oa_conv_nchw1x1_run(const conv_state *s, const void *const *in, void *
 {
     const geom *g = &s->g;
     const int64_t hw = g->oh * g->ow;
-    nchw1x1_ctx c = {s, in, out[0], (hw + NCHW1X1_CHUNK - 1) / NCHW1X1_CHUNK};
-    const size_t grain = (size_t)(OA_KGRAIN_ELEMS / (NCHW1X1_CHUNK * (g->ic + g->oc) + 1) + 1);
-    oa_threadpool_parallel_for(pool, (size_t)(g->n * c.chunks), grain, nchw1x1_task, &c);
+    nchw1x1_ctx c = {s, in, out[0], (hw + NCHW1X1_CHUNK - 1) / NCHW1X1_CHUNK, 1};
+    /* few chunks for the threads (a small plane): the output channels split too */
+    const int64_t want = 2 * (int64_t)oa_threadpool_size(pool), have = g->n * c.chunks;
+    if (have < want) {
+        const int64_t most = (g->oc + NCHW1X1_PART_OC - 1) / NCHW1X1_PART_OC;
+        c.parts = (want + have - 1) / have < most ? (want + have - 1) / have : most;
+        const int64_t per = ((g->oc + c.parts - 1) / c.parts + NCHW1X1_PART_OC - 1) / NCHW1X1_PART_OC * NCHW1X1_PART_OC;
+        c.parts = (g->oc + per - 1) / per; /* whole tile groups per part */
+    }
+    const int64_t per = (g->oc + c.parts - 1) / c.parts;
+    const size_t grain = (size_t)(OA_KGRAIN_ELEMS / (NCHW1X1_CHUNK * (g->ic + per) + 1) + 1);
+    oa_threadpool_parallel_for(pool, (size_t)(have * c.parts), grain, nchw1x1_task, &c);
     return OA_OK;
 }
