@@ -742,6 +742,7 @@ static void conv_release(oa_kop *op)
     oa_kop_destroy(s->s2d);
     oa_kop_destroy(s->detour);
     free(s->plw);
+    free(s->dpw);
     oa_kcgemv_destroy(s->gv);
     free(s->dcw);
     free(s->stw);
@@ -853,6 +854,11 @@ static oa_status conv_setup(oa_kop *op)
     }
     if (oa_conv_nchw1x1_eligible(op, s)) {
         st = oa_conv_nchw1x1_setup(op, s, wf);
+        free(wown);
+        return st;
+    }
+    if (oa_conv_nchw_dw_eligible(op, s)) {
+        st = oa_conv_nchw_dw_setup(op, s, wf);
         free(wown);
         return st;
     }
@@ -1273,6 +1279,9 @@ static oa_status conv_run(const oa_kop *op, const void *const *in, void *const *
     }
     if (s->pl1x1 != NULL) {
         return oa_conv_nchw1x1_run(s, in, out, pool);
+    }
+    if (s->dwpl != NULL) {
+        return oa_conv_nchw_dw_run(s, in, out, ws, pool);
     }
     if (s->detour != NULL) {
         return oa_conv_detour_run(s, in, out, ws, pool);

@@ -69,6 +69,12 @@ typedef struct conv_state {
     /* NCHW 1x1 conv in its layout (conv_nchw.c): the tier's tile on the folded filter [oc][ic] and s->bias */
     oa_kpl1x1_fn pl1x1;
     float *plw;
+    /* NCHW depthwise conv in its layout (conv_nchw.c): the tier's plane kernel on taps [oc][kh][kw] and s->bias;
+     * each task's workspace slot holds one padded input plane (dp_rows x dp_iwp) */
+    oa_kdwpl_fn dwpl;
+    float *dpw;
+    int64_t dp_rows, dp_iwp;
+    size_t dp_slot;
     /* 2x2 / stride-2 transposed conv of the same kind run directly (dc_setup) */
     oa_kdeconv2x2_fn dc;
     float *dcw; /* taps [oc][ic][4] */
@@ -129,6 +135,11 @@ oa_status oa_conv_detour_run(const conv_state *s, const void *const *in, void *c
 bool oa_conv_nchw1x1_eligible(const oa_kop *op, const conv_state *s);
 oa_status oa_conv_nchw1x1_setup(oa_kop *op, conv_state *s, const float *wf);
 oa_status oa_conv_nchw1x1_run(const conv_state *s, const void *const *in, void *const *out, oa_threadpool *pool);
+/* NCHW depthwise convs (stride 1 or 2, kernels up to 7x7) in their own layout (conv_nchw.c). */
+bool oa_conv_nchw_dw_eligible(const oa_kop *op, const conv_state *s);
+oa_status oa_conv_nchw_dw_setup(oa_kop *op, conv_state *s, const float *wf);
+oa_status oa_conv_nchw_dw_run(const conv_state *s, const void *const *in, void *const *out, void *ws,
+                              oa_threadpool *pool);
 
 /* Stem convs (conv_stem.c): plain x with few channels into an NCHWc y. */
 bool oa_conv_stem_eligible(const conv_state *s);

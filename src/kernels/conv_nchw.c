@@ -1,9 +1,10 @@
 /*
  * NCHW convs (a dynamic model's: no layout planned at compile time) on kernels of our own (conv_internal.h):
- * 1x1s directly in NCHW, the others on our NCHWc kernels behind copies of x and y.
+ * 1x1s and depthwise convs directly in NCHW, the others on our NCHWc kernels behind copies of x and y.
  */
 #include "kernels/conv_internal.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,7 +117,10 @@ oa_status oa_conv_detour_run(const conv_state *s, const void *const *in, void *c
         base += (sizeof(float) * (size_t)(g->n * oa_kc_padded(g->ic) * g->ih * g->iw) + 63) / 64 * 64;
     }
     float *yb = (float *)(void *)base;
-    const void *ins[1] = {x};
+    const void *ins[7] = {x}; /* the inner op's inputs: x's copy, then the filter, bias and batch norm's */
+    for (int i = 1; i < s->detour->n_in && i < 7; i++) {
+        ins[i] = in[i];
+    }
     void *outs[1] = {yb};
     oa_status st = oa_kop_run(s->detour, ins, outs, ws, pool);
     if (st != OA_OK) {
@@ -231,5 +235,110 @@ oa_status oa_conv_nchw1x1_run(const conv_state *s, const void *const *in, void *
     const int64_t per = (g->oc + c.parts - 1) / c.parts;
     const size_t grain = (size_t)(OA_KGRAIN_ELEMS / (NCHW1X1_CHUNK * (g->ic + per) + 1) + 1);
     oa_threadpool_parallel_for(pool, (size_t)(have * c.parts), grain, nchw1x1_task, &c);
+    return OA_OK;
+}
+
+/*
+ * Depthwise NCHW convs directly in their layout (docs/dynamic_models.md "Convolutions without a planned layout"):
+ * each channel's plane is copied with its padding written out into the task's workspace slot (it stays in
+ * cache), then the tier's plane kernel (simd/dwpl_impl.inc) runs vectors along the output rows, and the post-ops
+ * run on the channel's output plane.
+ */
+bool oa_conv_nchw_dw_eligible(const oa_kop *op, const conv_state *s)
+{
+    const geom *g = &s->g;
+    return oa_conv_detour_eligible(op, s) && g->g > 1 && g->g == g->ic && g->g == g->oc && g->dh == 1 &&
+           g->dw == 1 && g->sh == g->sw && (g->sh == 1 || g->sh == 2) && g->kh <= 7 && g->kw <= 7 &&
+           oa_kdwpl_for(oa_kisa_tier_used()) != NULL && oa_env_long("OPENACL_CONV_NCHW_DW", 1) != 0;
+}
+
+oa_status oa_conv_nchw_dw_setup(oa_kop *op, conv_state *s, const float *wf)
+{
+    const geom *g = &s->g;
+    const size_t wb = sizeof(float) * (size_t)(g->oc * g->kh * g->kw);
+    s->dpw = malloc(wb > 0 ? wb : 1);
+    if (s->dpw == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "NCHW depthwise conv taps (%zu bytes)", wb);
+    }
+    memcpy(s->dpw, wf, wb);
+    const bool z = oa_kisa_tier_used() >= OA_KISA_AVX512;
+    const int64_t lanes = z ? 16 : 8, owr = (g->ow + lanes - 1) / lanes * lanes;
+    int64_t iwp = g->pl + g->iw + g->pr;
+    if (iwp < g->sw * owr + g->kw + g->sw * lanes) { /* what the kernel's last vectors read */
+        iwp = g->sw * owr + g->kw + g->sw * lanes;
+    }
+    s->dp_iwp = (iwp + 15) / 16 * 16;
+    s->dp_rows = g->ih + g->pt + g->pb;
+    s->dp_slot = (sizeof(float) * (size_t)(s->dp_rows * s->dp_iwp) + 63) / 64 * 64;
+    s->dwpl = oa_kdwpl_for(oa_kisa_tier_used());
+    op->impl = z ? "nchw-dw-avx512" : "nchw-dw-avx2";
+    op->ws_size = (size_t)oa_kernels_slices() * s->dp_slot;
+    s->post_from = s->post.n;
+    return OA_OK;
+}
+
+typedef struct nchw_dw_ctx {
+    const conv_state *s;
+    const void *const *in;
+    float *y;
+    char *ws;
+    atomic_size_t next; /* the next (image, channel) */
+} nchw_dw_ctx;
+
+static void nchw_dw_task(void *vctx, size_t i, size_t b, size_t e)
+{
+    (void)b;
+    (void)e;
+    nchw_dw_ctx *c = vctx;
+    const conv_state *s = c->s;
+    const geom *g = &s->g;
+    float *xp = (float *)(void *)(c->ws + i * s->dp_slot);
+    const int64_t ihw = g->ih * g->iw, ohw = g->oh * g->ow, iwp = s->dp_iwp;
+    for (size_t u = atomic_fetch_add(&c->next, 1); u < (size_t)(g->n * g->oc); u = atomic_fetch_add(&c->next, 1)) {
+        const int64_t ch = (int64_t)u % g->oc;
+        const float *x = (const float *)c->in[0] + (int64_t)u * ihw;
+        for (int64_t r = 0; r < s->dp_rows; r++) { /* the plane with its padding written out */
+            float *row = xp + r * iwp;
+            const int64_t src = r - g->pt;
+            if (src < 0 || src >= g->ih) {
+                memset(row, 0, sizeof(float) * (size_t)iwp);
+                continue;
+            }
+            memset(row, 0, sizeof(float) * (size_t)g->pl);
+            memcpy(row + g->pl, x + src * g->iw, sizeof(float) * (size_t)g->iw);
+            memset(row + g->pl + g->iw, 0, sizeof(float) * (size_t)(iwp - g->pl - g->iw));
+        }
+        float *y = c->y + (int64_t)u * ohw;
+        const float bias = s->bias != NULL ? s->bias[ch] : 0.0f;
+        /* a first residual add is the kernel's start: y = residual + bias (the residual may be y itself) */
+        const bool res_first = s->post.n > 0 && s->post.ops[0].kind == OA_KPOST_ADD;
+        if (res_first) {
+            const float *r = (const float *)c->in[s->add_in[0]] + (int64_t)u * ohw;
+            for (int64_t q = 0; q < ohw; q++) {
+                y[q] = r[q] + bias;
+            }
+        }
+        s->dwpl(xp, iwp, s->dpw + ch * g->kh * g->kw, bias, res_first, g->kh, g->kw, g->sh, y, g->oh, g->ow);
+        for (int k = res_first ? 1 : 0; k < s->post.n; k++) {
+            const oa_kpost *p = &s->post.ops[k];
+            if (p->kind == OA_KPOST_ADD) {
+                oa_kadd_inplace(y, (const float *)c->in[s->add_in[k]] + (int64_t)u * ohw, (size_t)ohw);
+            } else {
+                oa_kact_apply(p->act, p->alpha, p->beta, y, (size_t)ohw);
+            }
+        }
+    }
+}
+
+oa_status oa_conv_nchw_dw_run(const conv_state *s, const void *const *in, void *const *out, void *ws,
+                              oa_threadpool *pool)
+{
+    const geom *g = &s->g;
+    nchw_dw_ctx c = {.s = s, .in = in, .y = out[0], .ws = ws};
+    atomic_init(&c.next, 0);
+    const double flops = 2.0 * (double)(g->n * g->oc * g->oh * g->ow * g->kh * g->kw);
+    size_t n = flops < oa_kernels_split_flops() ? 1 : (size_t)oa_kernels_slices();
+    n = n < (size_t)(g->n * g->oc) ? n : (size_t)(g->n * g->oc);
+    oa_threadpool_run_n(pool, n, nchw_dw_task, &c);
     return OA_OK;
 }

@@ -82,6 +82,11 @@ oa_kpl1x1_fn oa_kpl1x1_for(oa_kisa_tier t)
     return t >= OA_KISA_AVX512 ? oa_kpl1x1_avx512 : (t == OA_KISA_AVX2 ? oa_kpl1x1_avx2 : NULL);
 }
 
+oa_kdwpl_fn oa_kdwpl_for(oa_kisa_tier t)
+{
+    return t >= OA_KISA_AVX512 ? oa_kdwpl_avx512 : (t == OA_KISA_AVX2 ? oa_kdwpl_avx2 : NULL);
+}
+
 void oa_kblk_pack(const float *x, int64_t nc, int64_t hw, float *y, int64_t blk)
 {
     oa_kblk_pack_for(oa_kisa_tier_used())(x, nc, hw, y, blk);

@@ -700,7 +700,7 @@ static void test_conv_depthwise(void **state)
 
 /*
  * NCHW convs (a dynamic model's: no layout planned at compile time) on the NCHWc kernels of our own behind
- * copies of x and y (conv_nchw.c), against the double reference: a Winograd-sized 3x3, a depthwise 3x3, a
+ * copies of x and y (conv_nchw.c), against the double reference: a Winograd-sized 3x3, a stride-2 3x3, a
  * stem (plain x read in place), a 3x3 on a small plane, a batch; no post-ops, folded BN + ReLU, a first
  * residual add (left to the copy back) then ReLU, an activation then an add. The oracle for the path: the
  * same conv on NCHWc tensors with the post-ops before the first add (what the inner op is) gets one of our
@@ -712,10 +712,10 @@ static void test_conv_plain_detour(void **state)
     (void)state;
     static const conv_case shapes[] = {
         {1, 32, 20, 20, 24, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0},   /* Winograd */
-        {1, 24, 15, 17, 24, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 24, true, false, 0, 0},  /* depthwise */
+        {1, 64, 13, 11, 64, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0},   /* stride 2, small plane */
         {1, 3, 21, 37, 16, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0},    /* stem */
         {1, 64, 7, 7, 40, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, false, false, 0, 0},    /* small plane, partial block */
-        {2, 16, 12, 10, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 16, true, false, 0, 0},  /* batch */
+        {2, 16, 12, 10, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, true, false, 0, 0},   /* batch */
     };
     post_case pcs[4];
     pcs[0] = post_none();
@@ -808,6 +808,58 @@ static void test_conv_nchw1x1(void **state)
         }
     }
     g_res_in_y = false;
+}
+
+/*
+ * Depthwise NCHW convs directly in their layout (conv_nchw.c: each channel's plane padded in the workspace, the
+ * tier's plane kernel along the output rows) against the double reference: 3x3, 5x5 and 7x7 taps, strides 1
+ * and 2 (the even-column loads), zero and asymmetric padding, output rows narrower than a vector, off the
+ * 4-vector step and longer than it (tails), batches, two threads; post-ops: none, folded BN + ReLU, HardSwish
+ * and an affine, a first residual add then an activation, an activation then an add, and a residual that is the
+ * output buffer itself. OPENACL_CONV_NCHW_DW=0 takes another path.
+ */
+static void test_conv_nchw_depthwise(void **state)
+{
+    (void)state;
+    const bool has = oa_kdwpl_for(oa_kisa_tier_used()) != NULL;
+    if (!has) {
+        print_message("NCHW depthwise kernel: not taken here (tier %s)\n", oa_kernels_isa());
+    }
+    static const conv_case shapes[] = {
+        {1, 16, 20, 70, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 16, true, false, 0, 0},   /* 70 columns: step + tails */
+        {1, 32, 21, 43, 32, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 32, true, false, 0, 0},   /* stride 2 */
+        {2, 12, 9, 5, 12, 5, 5, 1, 1, 2, 2, 2, 2, 1, 1, 12, false, false, 0, 0},    /* 5 columns, batch */
+        {1, 8, 17, 33, 8, 5, 5, 2, 2, 2, 2, 2, 2, 1, 1, 8, true, false, 0, 0},      /* 5x5 stride 2 */
+        {1, 5, 11, 19, 5, 7, 7, 1, 1, 3, 3, 3, 3, 1, 1, 5, true, false, 0, 0},      /* 7x7 */
+        {1, 6, 8, 21, 6, 3, 3, 1, 1, 0, 1, 2, 0, 1, 1, 6, true, false, 0, 0},       /* asymmetric pads */
+        {1, 4, 10, 10, 4, 3, 3, 1, 1, 0, 0, 0, 0, 1, 1, 4, true, false, 0, 0},      /* no padding */
+    };
+    post_case pcs[5];
+    pcs[0] = post_none();
+    pcs[1] = post_act(OA_KACT_RELU, 0, 0);
+    pcs[1].fold_bn = true;
+    pcs[2] = post_act(OA_KACT_HARDSWISH, 0, 0);
+    pcs[2].post.n = 2;
+    pcs[2].post.ops[1] = (oa_kpost){OA_KPOST_ACT, OA_KACT_LINEAR, 0.5f, 0.25f};
+    pcs[3] = post_none();
+    pcs[3].post.n = 2;
+    pcs[3].post.ops[0].kind = OA_KPOST_ADD;
+    pcs[3].post.ops[1] = (oa_kpost){OA_KPOST_ACT, OA_KACT_SIGMOID, 0, 0};
+    pcs[4] = post_act(OA_KACT_CLIP, 0, 6);
+    pcs[4].post.n = 2;
+    pcs[4].post.ops[1].kind = OA_KPOST_ADD;
+    setenv("OA_KERNELS_SPLIT_FLOPS", "0", 1); /* two tasks even on these small planes */
+    run_path_on_off("OPENACL_CONV_NCHW_DW", "nchw-dw", has, shapes, sizeof(shapes) / sizeof(shapes[0]), pcs, 5, 0,
+                    1500);
+    g_res_in_y = true; /* the residual is y's own buffer */
+    for (size_t k = 0; k < sizeof(shapes) / sizeof(shapes[0]); k++) {
+        run_case(&shapes[k], &pcs[3], 0, 1 + (int)(k % 2), 1550 + k);
+        if (has) {
+            assert_true(strncmp(kt_last_impl, "nchw-dw", 7) == 0);
+        }
+    }
+    g_res_in_y = false;
+    unsetenv("OA_KERNELS_SPLIT_FLOPS");
 }
 
 /*
@@ -1284,6 +1336,7 @@ int main(void)
         cmocka_unit_test(test_conv_depthwise),
         cmocka_unit_test(test_conv_plain_detour),
         cmocka_unit_test(test_conv_nchw1x1),
+        cmocka_unit_test(test_conv_nchw_depthwise),
         cmocka_unit_test(test_conv_deconv2x2_direct),
         cmocka_unit_test(test_conv_residual_inplace),
         cmocka_unit_test(test_conv_residual_in_y),
