@@ -75,6 +75,9 @@ typedef struct conv_state {
     float *dpw;
     int64_t dp_rows, dp_iwp;
     size_t dp_slot;
+    /* both: the post-ops after a first residual add, when they all run in registers (nchw_acts_all) */
+    bool nchw_acts_all;
+    oa_kacts nchw_acts;
     /* 2x2 / stride-2 transposed conv of the same kind run directly (dc_setup) */
     oa_kdeconv2x2_fn dc;
     float *dcw; /* taps [oc][ic][4] */

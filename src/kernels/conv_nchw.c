@@ -139,6 +139,22 @@ oa_status oa_conv_detour_run(const conv_state *s, const void *const *in, void *c
  * layout"): a tile with its lanes over pixels (simd/pl1x1_impl.inc) reads x and writes y once, where the
  * blocked kernels would add two copies; every post-op runs on the chunk's rows right after it.
  */
+/* The post-ops after a first residual add (which the kernels take as their start) in registers when they can be. */
+static void nchw_post_setup(conv_state *s)
+{
+    const int from = s->post.n > 0 && s->post.ops[0].kind == OA_KPOST_ADD ? 1 : 0;
+    s->nchw_acts_all = oa_kacts_from_post(&s->post, from, &s->nchw_acts);
+    s->post_from = s->post.n;
+}
+
+/* What the kernels apply before their stores (NULL: nothing), and the first post-op left to a pass after them. */
+static const oa_kacts *nchw_post_regs(const conv_state *s, int *rest)
+{
+    const int from = s->post.n > 0 && s->post.ops[0].kind == OA_KPOST_ADD ? 1 : 0;
+    *rest = s->nchw_acts_all ? s->post.n : from;
+    return s->nchw_acts_all && s->nchw_acts.n > 0 ? &s->nchw_acts : NULL;
+}
+
 bool oa_conv_nchw1x1_eligible(const oa_kop *op, const conv_state *s)
 {
     const geom *g = &s->g;
@@ -159,7 +175,7 @@ oa_status oa_conv_nchw1x1_setup(oa_kop *op, conv_state *s, const float *wf)
     s->pl1x1 = oa_kpl1x1_for(oa_kisa_tier_used());
     op->impl = oa_kisa_tier_used() >= OA_KISA_AVX512 ? "nchw1x1-avx512" : "nchw1x1-avx2";
     op->ws_size = 0;
-    s->post_from = s->post.n;
+    nchw_post_setup(s);
     return OA_OK;
 }
 
@@ -204,8 +220,10 @@ static void nchw1x1_task(void *vctx, size_t tid, size_t b, size_t e)
                 }
             }
         }
-        s->pl1x1(s->plw + o0 * g->ic, bias, res_first, o1 - o0, g->ic, x, hw, y, hw, np);
-        for (int k = res_first ? 1 : 0; k < s->post.n; k++) {
+        int rest;
+        const oa_kacts *acts = nchw_post_regs(s, &rest);
+        s->pl1x1(s->plw + o0 * g->ic, bias, res_first, o1 - o0, g->ic, x, hw, y, hw, np, acts);
+        for (int k = rest; k < s->post.n; k++) {
             const oa_kpost *p = &s->post.ops[k];
             for (int64_t o = 0; o < o1 - o0; o++) {
                 if (p->kind == OA_KPOST_ADD) {
@@ -273,7 +291,7 @@ oa_status oa_conv_nchw_dw_setup(oa_kop *op, conv_state *s, const float *wf)
     s->dwpl = oa_kdwpl_for(oa_kisa_tier_used());
     op->impl = z ? "nchw-dw-avx512" : "nchw-dw-avx2";
     op->ws_size = (size_t)oa_kernels_slices() * s->dp_slot;
-    s->post_from = s->post.n;
+    nchw_post_setup(s);
     return OA_OK;
 }
 
@@ -318,8 +336,10 @@ static void nchw_dw_task(void *vctx, size_t i, size_t b, size_t e)
                 y[q] = r[q] + bias;
             }
         }
-        s->dwpl(xp, iwp, s->dpw + ch * g->kh * g->kw, bias, res_first, g->kh, g->kw, g->sh, y, g->oh, g->ow);
-        for (int k = res_first ? 1 : 0; k < s->post.n; k++) {
+        int rest;
+        const oa_kacts *acts = nchw_post_regs(s, &rest);
+        s->dwpl(xp, iwp, s->dpw + ch * g->kh * g->kw, bias, res_first, g->kh, g->kw, g->sh, y, g->oh, g->ow, acts);
+        for (int k = rest; k < s->post.n; k++) {
             const oa_kpost *p = &s->post.ops[k];
             if (p->kind == OA_KPOST_ADD) {
                 oa_kadd_inplace(y, (const float *)c->in[s->add_in[k]] + (int64_t)u * ohw, (size_t)ohw);

@@ -236,21 +236,21 @@ oa_kgemv_fn oa_kgemv_for(oa_kisa_tier t);
 
 /* NCHW 1x1 convolution of a chunk of np pixels (simd/pl1x1_impl.inc has the contract); NULL for the baseline. */
 typedef void (*oa_kpl1x1_fn)(const float *w, const float *bias, bool acc, int64_t oc, int64_t ic, const float *x,
-                             int64_t ldx, float *y, int64_t ldy, int64_t np);
+                             int64_t ldx, float *y, int64_t ldy, int64_t np, const oa_kacts *acts);
 void oa_kpl1x1_avx2(const float *w, const float *bias, bool acc, int64_t oc, int64_t ic, const float *x, int64_t ldx,
-                    float *y, int64_t ldy, int64_t np);
+                    float *y, int64_t ldy, int64_t np, const oa_kacts *acts);
 void oa_kpl1x1_avx512(const float *w, const float *bias, bool acc, int64_t oc, int64_t ic, const float *x,
-                      int64_t ldx, float *y, int64_t ldy, int64_t np);
+                      int64_t ldx, float *y, int64_t ldy, int64_t np, const oa_kacts *acts);
 oa_kpl1x1_fn oa_kpl1x1_for(oa_kisa_tier t);
 
 /* NCHW depthwise convolution of one channel's padded plane (simd/dwpl_impl.inc has the contract); NULL for the
  * baseline. */
 typedef void (*oa_kdwpl_fn)(const float *xp, int64_t iwp, const float *w, float bias, bool acc, int64_t kh,
-                            int64_t kw, int64_t s, float *y, int64_t oh, int64_t ow);
+                            int64_t kw, int64_t s, float *y, int64_t oh, int64_t ow, const oa_kacts *acts);
 void oa_kdwpl_avx2(const float *xp, int64_t iwp, const float *w, float bias, bool acc, int64_t kh, int64_t kw,
-                   int64_t s, float *y, int64_t oh, int64_t ow);
+                   int64_t s, float *y, int64_t oh, int64_t ow, const oa_kacts *acts);
 void oa_kdwpl_avx512(const float *xp, int64_t iwp, const float *w, float bias, bool acc, int64_t kh, int64_t kw,
-                     int64_t s, float *y, int64_t oh, int64_t ow);
+                     int64_t s, float *y, int64_t oh, int64_t ow, const oa_kacts *acts);
 oa_kdwpl_fn oa_kdwpl_for(oa_kisa_tier t);
 
 /* Transposed 2x2 / stride-2 convolution of one input row, written directly

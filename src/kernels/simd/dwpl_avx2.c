@@ -28,4 +28,12 @@ static inline __m256i dp_mask256(int64_t n)
 #define DP_MSTORE(p, v, n) _mm256_maskstore_ps((p), dp_mask256(n), (v))
 #define DP_EVEN(p) dp_even256(p)
 
+#define AV_T __m256
+#define AV_SET1(s) _mm256_set1_ps(s)
+#define AV_MAX(a, b) _mm256_max_ps((a), (b))
+#define AV_MIN(a, b) _mm256_min_ps((a), (b))
+#define AV_MUL(a, b) _mm256_mul_ps((a), (b))
+#define AV_FMA(a, b, c) _mm256_fmadd_ps((a), (b), (c))
+#define AV_LEAKY(x, a) _mm256_blendv_ps((x), _mm256_mul_ps((x), (a)), _mm256_cmp_ps((x), _mm256_setzero_ps(), _CMP_LT_OQ))
+
 #include "kernels/simd/dwpl_impl.inc"

@@ -22,4 +22,12 @@ static inline __m256i pl_mask(int64_t n)
 #define PL_MLOAD(p, n) _mm256_maskload_ps((p), pl_mask(n))
 #define PL_MSTORE(p, v, n) _mm256_maskstore_ps((p), pl_mask(n), (v))
 
+#define AV_T __m256
+#define AV_SET1(s) _mm256_set1_ps(s)
+#define AV_MAX(a, b) _mm256_max_ps((a), (b))
+#define AV_MIN(a, b) _mm256_min_ps((a), (b))
+#define AV_MUL(a, b) _mm256_mul_ps((a), (b))
+#define AV_FMA(a, b, c) _mm256_fmadd_ps((a), (b), (c))
+#define AV_LEAKY(x, a) _mm256_blendv_ps((x), _mm256_mul_ps((x), (a)), _mm256_cmp_ps((x), _mm256_setzero_ps(), _CMP_LT_OQ))
+
 #include "kernels/simd/pl1x1_impl.inc"
