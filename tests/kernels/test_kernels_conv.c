@@ -814,7 +814,8 @@ static void test_conv_nchw1x1(void **state)
  * Depthwise NCHW convs directly in their layout (conv_nchw.c: each channel's plane padded in the workspace, the
  * tier's plane kernel along the output rows) against the double reference: 3x3, 5x5 and 7x7 taps, strides 1
  * and 2 (the even-column loads), zero and asymmetric padding, output rows narrower than a vector, off the
- * 4-vector step and longer than it (tails), batches, two threads; post-ops: none, folded BN + ReLU, HardSwish
+ * 8-vector step and longer than it (tails), batches, two threads (planes under 1024 output pixels take another
+ * path, checked too); post-ops: none, folded BN + ReLU, HardSwish
  * and an affine, a first residual add then an activation, an activation then an add, and a residual that is the
  * output buffer itself. OPENACL_CONV_NCHW_DW=0 takes another path.
  */
@@ -827,12 +828,12 @@ static void test_conv_nchw_depthwise(void **state)
     }
     static const conv_case shapes[] = {
         {1, 16, 20, 70, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 16, true, false, 0, 0},   /* 70 columns: step + tails */
-        {1, 32, 21, 43, 32, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 32, true, false, 0, 0},   /* stride 2 */
-        {2, 12, 9, 5, 12, 5, 5, 1, 1, 2, 2, 2, 2, 1, 1, 12, false, false, 0, 0},    /* 5 columns, batch */
-        {1, 8, 17, 33, 8, 5, 5, 2, 2, 2, 2, 2, 2, 1, 1, 8, true, false, 0, 0},      /* 5x5 stride 2 */
-        {1, 5, 11, 19, 5, 7, 7, 1, 1, 3, 3, 3, 3, 1, 1, 5, true, false, 0, 0},      /* 7x7 */
-        {1, 6, 8, 21, 6, 3, 3, 1, 1, 0, 1, 2, 0, 1, 1, 6, true, false, 0, 0},       /* asymmetric pads */
-        {1, 4, 10, 10, 4, 3, 3, 1, 1, 0, 0, 0, 0, 1, 1, 4, true, false, 0, 0},      /* no padding */
+        {1, 32, 96, 47, 32, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 32, true, false, 0, 0},   /* stride 2 */
+        {2, 12, 240, 5, 12, 5, 5, 1, 1, 2, 2, 2, 2, 1, 1, 12, false, false, 0, 0},  /* 5 columns, batch */
+        {1, 8, 80, 65, 8, 5, 5, 2, 2, 2, 2, 2, 2, 1, 1, 8, true, false, 0, 0},      /* 5x5 stride 2 */
+        {1, 5, 40, 30, 5, 7, 7, 1, 1, 3, 3, 3, 3, 1, 1, 5, true, false, 0, 0},      /* 7x7 */
+        {1, 6, 40, 29, 6, 3, 3, 1, 1, 0, 1, 2, 0, 1, 1, 6, true, false, 0, 0},      /* asymmetric pads */
+        {1, 4, 40, 40, 4, 3, 3, 1, 1, 0, 0, 0, 0, 1, 1, 4, true, false, 0, 0},      /* no padding */
     };
     post_case pcs[5];
     pcs[0] = post_none();
@@ -859,6 +860,10 @@ static void test_conv_nchw_depthwise(void **state)
         }
     }
     g_res_in_y = false;
+    /* a plane under 1024 output pixels (PP-OCR cls's 2 x 96) stays off the direct path */
+    static const conv_case small = {1, 24, 2, 96, 24, 5, 5, 1, 1, 2, 2, 2, 2, 1, 1, 24, true, false, 0, 0};
+    run_case(&small, &pcs[1], 0, 1, 1590);
+    assert_true(strncmp(kt_last_impl, "nchw-dw", 7) != 0);
     unsetenv("OA_KERNELS_SPLIT_FLOPS");
 }
 
