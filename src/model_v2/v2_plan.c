@@ -41,6 +41,7 @@
 #include "base/util.h"
 #include "mem/planner.h"
 #include "model_v2/v2_internal.h"
+#include "kernels/kernels.h"
 #include "program/program.h"
 
 #define PLANS_PER_GRAPH 16
@@ -96,6 +97,7 @@ struct v2_plan {
     uint32_t *out_cell; /* building: per output its cell */
     oa_tensor_desc *out_desc;
     size_t *out_bytes;
+    oa_kthreads thr; /* whole runs with the pool or on the calling thread (plan_run) */
 };
 
 struct v2_plan_inst {
@@ -1026,6 +1028,9 @@ static oa_status observe_plan(oa_prog_exec *e, size_t i)
     return st;
 }
 
+/* Untimed first runs of a plan before its thread choice is measured (as model_v1's runs). */
+#define V2_PLAN_THREADS_WARM 16u
+
 /*
  * Patches the input and output cells and runs. ins/outs: the pointers per
  * input / output slot. With the stream's external allocator in use, the
@@ -1048,11 +1053,23 @@ static uint32_t plan_run(v2_exec *x, v2_plan *p, void *const *ins, void *const *
     }
     oa_prog_patch(&p->prog, pi->ptrs, ins, outs);
     pi->in_use++;
-    oa_prog_exec e = {.p = &p->prog, .ptrs = pi->ptrs, .ws = x->ws, .pool = x->pool, .owner = x};
+    /* whole runs on the calling thread when that is faster, as the static executor decides (docs/runtime.md
+     * "Threads per operator"): a small model's operators each keep one thread, but a pooled one still leaves
+     * its output in the other core's cache */
+    int timed = -1;
+    oa_threadpool *pool = oa_kthreads_pick(&p->thr, x->pool, V2_PLAN_THREADS_WARM, &timed);
+    const uint64_t t0 = timed >= 0 ? oa_now_ns() : 0;
+    oa_prog_exec e = {.p = &p->prog, .ptrs = pi->ptrs, .ws = x->ws, .pool = pool, .owner = x};
     if (x->model->profile != NULL) {
         e.observe = observe_plan;
     }
     st = oa_prog_run(&e, 0, p->prog.n_main);
+    if (timed >= 0 && st == OA_OK &&
+        oa_kthreads_learn(&p->thr, V2_PLAN_THREADS_WARM, timed, oa_now_ns() - t0, 0) != OA_KTHREADS_LEARNING) {
+        OA_LOGI("[Run][Threads] the plan runs %s (fastest run %.1f us on the calling thread, %.1f us with the pool)",
+                atomic_load(&p->thr.choice) == OA_KTHREADS_CALLER ? "on the calling thread alone" : "with the pool",
+                (double)atomic_load(&p->thr.best[1]) / 1e3, (double)atomic_load(&p->thr.best[0]) / 1e3);
+    }
     pi->in_use--;
     if (ext != NULL) {
         bind_block(pi, pi->block);

@@ -26,6 +26,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -359,6 +360,45 @@ static void shapes_plans_and_operators(void **state)
     assert_int_equal(s3.dynamic_runs, 2);
     assert_int_equal(s3.plan_runs, 3);
     assert_int_equal(s3.kop_creates, 2 * s1.kop_creates); /* one operator per node and signature */
+    assert_int_equal(aclmdlUnload(id), ACL_SUCCESS);
+}
+
+/*
+ * Threads per plan (docs/runtime.md "Threads per operator"): a plan's first runs alternate between the pool and the
+ * calling thread until it chooses; every run gives the same values. Run with OA_EXPECT_THREADS_LOG=1 (ctest
+ * test_v2_model_threads: a pool of two, INFO lines on stdout), the plan must also have logged its choice.
+ */
+static void plan_runs_while_learning_threads(void **state)
+{
+    (void)state;
+    const bool expect_log = getenv("OA_EXPECT_THREADS_LOG") != NULL;
+    const uint32_t id = load_relu_add(NULL);
+    FILE *cap = NULL;
+    int saved = -1;
+    if (expect_log) { /* stdout (where the log goes) into a file while the model runs */
+        cap = tmpfile();
+        assert_non_null(cap);
+        fflush(stdout);
+        saved = dup(STDOUT_FILENO);
+        assert_true(saved >= 0 && dup2(fileno(cap), STDOUT_FILENO) >= 0);
+    }
+    for (int r = 0; r < 60; r++) {
+        run_relu_add(id, 5); /* checks every value */
+    }
+    if (expect_log) {
+        fflush(stdout);
+        assert_true(dup2(saved, STDOUT_FILENO) >= 0);
+        close(saved);
+        char line[1024];
+        bool logged = false;
+        rewind(cap);
+        while (fgets(line, sizeof line, cap) != NULL) {
+            logged |= strstr(line, "[Run][Threads] the plan runs ") != NULL;
+        }
+        fclose(cap);
+        assert_true(logged);
+    }
+    assert_true(stats(id).plan_runs >= 59);
     assert_int_equal(aclmdlUnload(id), ACL_SUCCESS);
 }
 
@@ -1164,6 +1204,7 @@ int main(void)
         cmocka_unit_test(io_reuse_parser),
         cmocka_unit_test(range_check),
         cmocka_unit_test(shapes_plans_and_operators),
+        cmocka_unit_test(plan_runs_while_learning_threads),
         cmocka_unit_test(input_shape_errors),
         cmocka_unit_test(outputs_null_small_and_descs),
         cmocka_unit_test(io_reuse_addresses),
