@@ -51,6 +51,7 @@ typedef struct oa_v2_stats {
     uint64_t kop_creates;    /* kernel operators created or re-targeted for a new signature */
     uint64_t allocs;         /* AllocMemory allocations */
     uint64_t executors;      /* executors created (per stream, and the synchronous pool) */
+    uint64_t plan_blocks;    /* plan memory blocks allocated (executors' plan arenas, branch and capture blocks) */
 } oa_v2_stats;
 
 /* The counters of model m (an OA_ROUTE_V2 model); false for other models. */

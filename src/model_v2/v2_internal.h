@@ -217,7 +217,7 @@ struct v2_model {
     char om_name[256];          /* dump: the .om base name ("" for memory loads) */
     atomic_uint_fast64_t runs;  /* executions started: the dump step */
     struct {
-        atomic_uint_fast64_t dynamic_runs, plan_runs, plans_recorded, infers, kop_creates, allocs, executors;
+        atomic_uint_fast64_t dynamic_runs, plan_runs, plans_recorded, infers, kop_creates, allocs, executors, plan_blocks;
     } stats;
 };
 #define V2_STAT(m, field) atomic_fetch_add_explicit(&(m)->stats.field, 1, memory_order_relaxed)
@@ -283,6 +283,9 @@ struct v2_exec {
     /* plans instantiated on this executor */
     v2_plan_inst **plan_insts;
     size_t n_plan_insts, cap_plan_insts;
+    /* the block every top-level plan run binds (v2_plan.c inst_bind): one per executor, the largest plan's size,
+     * so a new input shape's plan reuses memory already faulted in */
+    oa_v2_block *plan_arena;
 };
 
 /* ---- v2_lower.c ---- */

@@ -1118,6 +1118,7 @@ bool oa_v2_model_stats(oa_model *m, oa_v2_stats *out)
     out->kop_creates = atomic_load(&vm->stats.kop_creates);
     out->allocs = atomic_load(&vm->stats.allocs);
     out->executors = atomic_load(&vm->stats.executors);
+    out->plan_blocks = atomic_load(&vm->stats.plan_blocks);
     return true;
 }
 

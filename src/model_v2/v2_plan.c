@@ -102,8 +102,10 @@ struct v2_plan {
 
 struct v2_plan_inst {
     v2_plan *plan;
-    void **ptrs;         /* the program's pointer table, bound onto block */
-    oa_v2_block *block;  /* from the caching allocator, kept with the instance */
+    void **ptrs;         /* the program's pointer table, bound onto block (or the executor's plan arena) */
+    oa_v2_block *block;  /* from the caching allocator, kept with the instance (NULL until a branch run needs it) */
+    const void *bound;   /* the address ptrs are bound to (binding depends on the address alone) */
+    bool is_bound;
     uint64_t last_use;
     int in_use;          /* running (a branch plan may run inside its owner's plan) */
 };
@@ -301,6 +303,8 @@ void oa_v2_plan_insts_free(v2_exec *x)
     for (size_t i = 0; i < x->n_plan_insts; ++i) {
         inst_free(x->plan_insts[i]);
     }
+    oa_v2_block_release(x->plan_arena);
+    x->plan_arena = NULL;
     free(x->plan_insts);
     x->plan_insts = NULL;
     x->n_plan_insts = 0;
@@ -357,11 +361,14 @@ static oa_status inst_get(v2_exec *x, v2_plan *p, v2_plan_inst **out)
     pi->plan = p;
     atomic_fetch_add_explicit(&p->refs, 1, memory_order_relaxed);
     oa_status st = oa_v2_ensure_ws(x, p->ws);
-    if (st == OA_OK && p->block_size > 0) {
-        oa_v2_allocator *ca = x->plan_alloc != NULL ? x->plan_alloc : oa_v2_caching_base(x->caching);
-        pi->block = ca->alloc(ca, p->block_size);
+    if (st == OA_OK && p->block_size > 0 && x->plan_alloc != NULL) {
+        /* a captured execution's plan: its block comes from capture's allocator, kept until the instance goes
+         * (docs/runtime.md "Work memory of captured model executions") */
+        pi->block = x->plan_alloc->alloc(x->plan_alloc, p->block_size);
         if (pi->block == NULL) {
             st = OA_E_GE_MEMORY_ALLOCATION;
+        } else {
+            V2_STAT(x->model, plan_blocks);
         }
     }
     if (st == OA_OK) {
@@ -369,9 +376,6 @@ static oa_status inst_get(v2_exec *x, v2_plan *p, v2_plan_inst **out)
         if (pi->ptrs == NULL) {
             st = OA_FAIL(OA_E_NOMEM, "plan pointers");
         }
-    }
-    if (st == OA_OK) {
-        bind_block(pi, pi->block);
     }
     if (st != OA_OK) {
         inst_free(pi);
@@ -1036,7 +1040,55 @@ static oa_status observe_plan(oa_prog_exec *e, size_t i)
  * input / output slot. With the stream's external allocator in use, the
  * block of this execution comes from it and goes back right after.
  */
-static uint32_t plan_run(v2_exec *x, v2_plan *p, void *const *ins, void *const *outs)
+/*
+ * The block a run of pi binds. A top-level run on the caching allocator takes the executor's plan arena, grown to
+ * the largest plan seen: every input shape's plan then runs in memory that earlier runs already faulted in (a new
+ * shape's own block cost PP-OCRv4 det 8000 page faults, 20 ms, on its first planned run). A branch's plan runs
+ * inside its owner's, so it keeps a block of its own (created on first use); so does an instance whose blocks
+ * come from capture's allocator (created with the instance, inst_get).
+ */
+static void bind_to(v2_plan_inst *pi, const oa_v2_block *block)
+{
+    const void *addr = block != NULL ? block->addr : NULL;
+    if (!pi->is_bound || pi->bound != addr) {
+        bind_block(pi, block);
+        pi->bound = addr;
+        pi->is_bound = true;
+    }
+}
+
+static oa_status inst_bind(v2_exec *x, v2_plan_inst *pi, bool top)
+{
+    const v2_plan *p = pi->plan;
+    if (p->block_size == 0) {
+        bind_to(pi, NULL);
+        return OA_OK;
+    }
+    oa_v2_allocator *ca = x->plan_alloc != NULL ? x->plan_alloc : oa_v2_caching_base(x->caching);
+    if (top && x->plan_alloc == NULL) {
+        if (x->plan_arena == NULL || x->plan_arena->size < p->block_size) {
+            oa_v2_block *b = ca->alloc(ca, p->block_size);
+            if (b == NULL) {
+                return OA_E_GE_MEMORY_ALLOCATION;
+            }
+            V2_STAT(x->model, plan_blocks);
+            oa_v2_block_release(x->plan_arena);
+            x->plan_arena = b;
+        }
+        bind_to(pi, x->plan_arena);
+        return OA_OK;
+    }
+    if (pi->block == NULL) {
+        if ((pi->block = ca->alloc(ca, p->block_size)) == NULL) {
+            return OA_E_GE_MEMORY_ALLOCATION;
+        }
+        V2_STAT(x->model, plan_blocks);
+    }
+    bind_to(pi, pi->block);
+    return OA_OK;
+}
+
+static uint32_t plan_run(v2_exec *x, v2_plan *p, void *const *ins, void *const *outs, bool top)
 {
     v2_plan_inst *pi = NULL;
     oa_status st = inst_get(x, p, &pi);
@@ -1049,7 +1101,9 @@ static uint32_t plan_run(v2_exec *x, v2_plan *p, void *const *ins, void *const *
         if (ext == NULL) {
             return (uint32_t)OA_E_GE_MEMORY_ALLOCATION;
         }
-        bind_block(pi, ext);
+        bind_to(pi, ext);
+    } else if ((st = inst_bind(x, pi, top)) != OA_OK) {
+        return (uint32_t)st;
     }
     oa_prog_patch(&p->prog, pi->ptrs, ins, outs);
     pi->in_use++;
@@ -1072,7 +1126,6 @@ static uint32_t plan_run(v2_exec *x, v2_plan *p, void *const *ins, void *const *
     }
     pi->in_use--;
     if (ext != NULL) {
-        bind_block(pi, pi->block);
         oa_v2_block_release(ext);
     }
     return (uint32_t)st;
@@ -1133,7 +1186,7 @@ static uint32_t run_child_planned(v2_exec *x, const pl_cf *cf, const v2_gprog *c
                 }
             }
             if (rc == 0) {
-                rc = plan_run(x, p, in_ptrs, out_ptrs);
+                rc = plan_run(x, p, in_ptrs, out_ptrs, false);
             }
             plan_release(p);
         } else {
@@ -1282,7 +1335,7 @@ v2_plan_result oa_v2_plan_try_root(v2_exec *x, oa_status *st)
     }
     if (*st == OA_OK && res == V2_PLAN_RAN) {
         V2_STAT(m, plan_runs);
-        const uint32_t rc = plan_run(x, p, ins, outs);
+        const uint32_t rc = plan_run(x, p, ins, outs, true);
         if (rc == REPLAN) {
             atomic_store(&p->unplannable, true); /* a branch changed the shapes: this signature stays dynamic */
             res = V2_PLAN_NONE;

@@ -19,6 +19,7 @@
  * external allocator, and the RT2 helpers (range check, io-reuse parser).
  */
 #define _GNU_SOURCE
+#include <math.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -360,6 +361,79 @@ static void shapes_plans_and_operators(void **state)
     assert_int_equal(s3.dynamic_runs, 2);
     assert_int_equal(s3.plan_runs, 3);
     assert_int_equal(s3.kop_creates, 2 * s1.kop_creates); /* one operator per node and signature */
+    assert_int_equal(aclmdlUnload(id), ACL_SUCCESS);
+}
+
+/* relu_add on rows of 4096 values (1 .. 64 rows): its Relu result (16 KiB a row) lives in the plan's block */
+static uint32_t load_relu_add_wide(void)
+{
+    oa_graph *g = NULL;
+    assert_int_equal(oa_graph_create("relu_add_wide", &g), OA_OK);
+    oa_node *x = data(g, "x", 0, OA_DT_FLOAT, 2, (const int64_t[]){-1, 4096});
+    const int64_t lo[2] = {1, 4096}, hi[2] = {64, 4096};
+    oa_shape s = oa_shape_make(2, (const int64_t[]){-1, 4096});
+    assert_int_equal(oa_graph_set_input_shape(x, &s, lo, hi), OA_OK);
+    const float c[1] = {0.5f};
+    oa_node *k = konst(g, "c", OA_DT_FLOAT, 1, (const int64_t[]){1}, c, sizeof c);
+    oa_node *r = node1(g, OA_OP_RELU, "relu", x, NULL);
+    oa_node *e = node1(g, OA_OP_EXP, "exp", r, NULL); /* a second intermediate beside the Relu result */
+    oa_node *a = node1(g, OA_OP_ADD, "add", e, k);
+    outputs(g, &a, NULL, 1);
+    return load(g, NULL);
+}
+
+static void run_relu_add_wide(uint32_t id, int64_t rows)
+{
+    const size_t n = (size_t)rows * 4096;
+    float *xin = malloc(n * sizeof(float));
+    assert_non_null(xin);
+    for (size_t i = 0; i < n; ++i) {
+        xin[i] = (float)(i % 7) * 0.25f - 0.5f;
+    }
+    const int64_t dims[2] = {rows, 4096};
+    const void *h[1] = {xin};
+    const size_t bytes[1] = {n * sizeof(float)};
+    const int64_t *d[1] = {dims};
+    const size_t nd[1] = {2};
+    io in = make_io(1, h, bytes, d, nd, NULL);
+    io out = make_io(1, NULL, bytes, NULL, NULL, NULL);
+    assert_int_equal(aclmdlExecute(id, in.ds, out.ds), ACL_SUCCESS);
+    const float *y = out.mem[0];
+    for (size_t i = 0; i < n; ++i) {
+        const float want = expf(xin[i] > 0 ? xin[i] : 0) + 0.5f;
+        assert_true(fabsf(y[i] - want) <= 1e-5f * want);
+    }
+    free_io(&in);
+    free_io(&out);
+    free(xin);
+}
+
+/*
+ * Plans of several input shapes on one executor run in one block, the largest plan's (v2_plan.c inst_bind): a
+ * smaller shape's plan allocates nothing, a larger one replaces the block once, and every run's values stay right.
+ */
+static void plans_share_the_executors_block(void **state)
+{
+    (void)state;
+    const uint32_t id = load_relu_add_wide();
+    run_relu_add_wide(id, 16);
+    run_relu_add_wide(id, 16); /* the first plan run: the block */
+    const oa_v2_stats a = stats(id);
+    assert_int_equal(a.plan_runs, 1);
+    assert_int_equal(a.plan_blocks, 1);
+    run_relu_add_wide(id, 2);
+    run_relu_add_wide(id, 2);
+    run_relu_add_wide(id, 16);
+    const oa_v2_stats b = stats(id);
+    assert_int_equal(b.plan_runs, 3);
+    assert_int_equal(b.plan_blocks, 1); /* two shapes, one block */
+    run_relu_add_wide(id, 64);
+    run_relu_add_wide(id, 64);
+    run_relu_add_wide(id, 2);
+    run_relu_add_wide(id, 16);
+    const oa_v2_stats c = stats(id);
+    assert_int_equal(c.plan_runs, 6);
+    assert_int_equal(c.plan_blocks, 2); /* grown once for the larger shape */
     assert_int_equal(aclmdlUnload(id), ACL_SUCCESS);
 }
 
@@ -1205,6 +1279,7 @@ int main(void)
         cmocka_unit_test(range_check),
         cmocka_unit_test(shapes_plans_and_operators),
         cmocka_unit_test(plan_runs_while_learning_threads),
+        cmocka_unit_test(plans_share_the_executors_block),
         cmocka_unit_test(input_shape_errors),
         cmocka_unit_test(outputs_null_small_and_descs),
         cmocka_unit_test(io_reuse_addresses),
