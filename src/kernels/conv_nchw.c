@@ -54,7 +54,9 @@ oa_status oa_conv_detour_setup(oa_kop *op, conv_state *s)
         in1[0].layout = xpl ? OA_KLAYOUT_PLAIN : OA_KLAYOUT_NCHWC;
         oa_kop *inner = NULL;
         oa_error_quiet_push();
+        oa_dnnl_off_push(); /* only our kernels count: no oneDNN primitive built to be thrown away */
         oa_status st = oa_kop_create(OA_KOP_CONV2D, &p1, n_in1, in1, 1, &out1, &inner);
+        oa_dnnl_off_pop();
         oa_error_quiet_pop();
         if (st != OA_OK || !impl_is_ours(inner->impl)) {
             oa_error_clear();

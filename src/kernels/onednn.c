@@ -47,10 +47,22 @@ dnnl_engine_t oa_dnnl_engine(void)
     return g_engine;
 }
 
+static _Thread_local int t_off; /* oa_dnnl_off_push depth on this thread */
+
 bool oa_dnnl_enabled(void)
 {
     pthread_once(&g_once, init_once);
-    return g_enabled;
+    return g_enabled && t_off == 0;
+}
+
+void oa_dnnl_off_push(void)
+{
+    t_off++;
+}
+
+void oa_dnnl_off_pop(void)
+{
+    t_off--;
 }
 
 dnnl_stream_t oa_dnnl_stream(void)

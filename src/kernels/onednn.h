@@ -22,6 +22,11 @@ dnnl_engine_t oa_dnnl_engine(void);
 dnnl_stream_t oa_dnnl_stream(void);
 /* false when OA_KERNELS_ONEDNN=0 or the engine could not be created. */
 bool oa_dnnl_enabled(void);
+/* Between push and pop, oa_dnnl_enabled() is false on this thread: an operator created there takes our kernels
+ * or the reference, never a oneDNN primitive (conv_nchw.c probes for its inner NCHWc operator so, without
+ * building and JIT-compiling primitives it would throw away). Nests. */
+void oa_dnnl_off_push(void);
+void oa_dnnl_off_pop(void);
 
 /* Pins the OpenMP thread count of the calling thread to 1; returns the previous value. */
 int oa_dnnl_enter(void);
