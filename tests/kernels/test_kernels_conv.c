@@ -766,11 +766,44 @@ static void test_conv_plain_detour(void **state)
 }
 
 /*
+ * A direct NCHW path (conv_nchw.c) on shapes, switched by env, reporting impl: every shape with the post-op chains
+ * the paths treat apart (none; folded BN + ReLU; HardSwish then an affine, in registers; a first residual add,
+ * the kernel's start, then Sigmoid, a pass; Clip then an add) on and off (run_path_on_off), then the first add
+ * reading y's own buffer (in place).
+ */
+static void run_nchw_direct(const char *env, const char *impl, bool has, const conv_case *shapes, size_t n,
+                            uint64_t seed)
+{
+    post_case pcs[5];
+    pcs[0] = post_none();
+    pcs[1] = post_act(OA_KACT_RELU, 0, 0);
+    pcs[1].fold_bn = true;
+    pcs[2] = post_act(OA_KACT_HARDSWISH, 0, 0);
+    pcs[2].post.n = 2;
+    pcs[2].post.ops[1] = (oa_kpost){OA_KPOST_ACT, OA_KACT_LINEAR, 0.5f, 0.25f};
+    pcs[3] = post_none();
+    pcs[3].post.n = 2;
+    pcs[3].post.ops[0].kind = OA_KPOST_ADD;
+    pcs[3].post.ops[1] = (oa_kpost){OA_KPOST_ACT, OA_KACT_SIGMOID, 0, 0};
+    pcs[4] = post_act(OA_KACT_CLIP, 0, 6);
+    pcs[4].post.n = 2;
+    pcs[4].post.ops[1].kind = OA_KPOST_ADD;
+    run_path_on_off(env, impl, has, shapes, n, pcs, 5, 0, seed);
+    g_res_in_y = true; /* the residual is y's own buffer */
+    for (size_t k = 0; k < n; k++) {
+        run_case(&shapes[k], &pcs[3], 0, 1 + (int)(k % 2), seed + 50 + k);
+        if (has) {
+            assert_true(strncmp(kt_last_impl, impl, strlen(impl)) == 0);
+        }
+    }
+    g_res_in_y = false;
+}
+
+/*
  * 1x1 stride-1 NCHW convs directly in their layout (conv_nchw.c, the tier's tile with its lanes over pixels)
  * against the double reference: planes off the tile widths and the chunk (tails of 1 .. 15 pixels, several
- * chunks), output channels off the tile's group (1, 5, 7, 13), batches, two threads; post-ops: none, folded
- * BN + ReLU, a first residual add then an activation (the tile's start), an activation then an add, and a
- * residual that is the output buffer itself (in place). OPENACL_CONV_NCHW1X1=0 takes another path.
+ * chunks), output channels off the tile's group (1, 5, 7, 13), batches, two threads, the post-op chains of
+ * run_nchw_direct. OPENACL_CONV_NCHW1X1=0 takes another path.
  */
 static void test_conv_nchw1x1(void **state)
 {
@@ -786,28 +819,7 @@ static void test_conv_nchw1x1(void **state)
         {1, 3, 33, 35, 13, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},   /* 1155 px, 3 chunks + tail */
         {1, 24, 6, 5, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, true, false, 0, 0},     /* one output channel */
     };
-    post_case pcs[4];
-    pcs[0] = post_none();
-    pcs[1] = post_act(OA_KACT_RELU, 0, 0);
-    pcs[1].fold_bn = true;
-    pcs[2] = post_none();
-    pcs[2].fold_bn = true;
-    pcs[2].post.n = 2;
-    pcs[2].post.ops[0].kind = OA_KPOST_ADD;
-    pcs[2].post.ops[1] = (oa_kpost){OA_KPOST_ACT, OA_KACT_HARDSWISH, 0, 0};
-    pcs[3] = post_act(OA_KACT_SIGMOID, 0, 0);
-    pcs[3].post.n = 2;
-    pcs[3].post.ops[1].kind = OA_KPOST_ADD;
-    run_path_on_off("OPENACL_CONV_NCHW1X1", "nchw1x1", has, shapes, sizeof(shapes) / sizeof(shapes[0]), pcs, 4, 0,
-                    1400);
-    g_res_in_y = true; /* the residual is y's own buffer */
-    for (size_t k = 0; k < sizeof(shapes) / sizeof(shapes[0]); k++) {
-        run_case(&shapes[k], &pcs[2], 0, 1 + (int)(k % 2), 1450 + k);
-        if (has) {
-            assert_true(strncmp(kt_last_impl, "nchw1x1", 7) == 0);
-        }
-    }
-    g_res_in_y = false;
+    run_nchw_direct("OPENACL_CONV_NCHW1X1", "nchw1x1", has, shapes, sizeof(shapes) / sizeof(shapes[0]), 1400);
 }
 
 /*
@@ -815,9 +827,7 @@ static void test_conv_nchw1x1(void **state)
  * tier's plane kernel along the output rows) against the double reference: 3x3, 5x5 and 7x7 taps, strides 1
  * and 2 (the even-column loads), zero and asymmetric padding, output rows narrower than a vector, off the
  * 8-vector step and longer than it (tails), batches, two threads (planes under 1024 output pixels take another
- * path, checked too); post-ops: none, folded BN + ReLU, HardSwish
- * and an affine, a first residual add then an activation, an activation then an add, and a residual that is the
- * output buffer itself. OPENACL_CONV_NCHW_DW=0 takes another path.
+ * path, checked too), the post-op chains of run_nchw_direct. OPENACL_CONV_NCHW_DW=0 takes another path.
  */
 static void test_conv_nchw_depthwise(void **state)
 {
@@ -835,34 +845,12 @@ static void test_conv_nchw_depthwise(void **state)
         {1, 6, 40, 29, 6, 3, 3, 1, 1, 0, 1, 2, 0, 1, 1, 6, true, false, 0, 0},      /* asymmetric pads */
         {1, 4, 40, 40, 4, 3, 3, 1, 1, 0, 0, 0, 0, 1, 1, 4, true, false, 0, 0},      /* no padding */
     };
-    post_case pcs[5];
-    pcs[0] = post_none();
-    pcs[1] = post_act(OA_KACT_RELU, 0, 0);
-    pcs[1].fold_bn = true;
-    pcs[2] = post_act(OA_KACT_HARDSWISH, 0, 0);
-    pcs[2].post.n = 2;
-    pcs[2].post.ops[1] = (oa_kpost){OA_KPOST_ACT, OA_KACT_LINEAR, 0.5f, 0.25f};
-    pcs[3] = post_none();
-    pcs[3].post.n = 2;
-    pcs[3].post.ops[0].kind = OA_KPOST_ADD;
-    pcs[3].post.ops[1] = (oa_kpost){OA_KPOST_ACT, OA_KACT_SIGMOID, 0, 0};
-    pcs[4] = post_act(OA_KACT_CLIP, 0, 6);
-    pcs[4].post.n = 2;
-    pcs[4].post.ops[1].kind = OA_KPOST_ADD;
     setenv("OA_KERNELS_SPLIT_FLOPS", "0", 1); /* two tasks even on these small planes */
-    run_path_on_off("OPENACL_CONV_NCHW_DW", "nchw-dw", has, shapes, sizeof(shapes) / sizeof(shapes[0]), pcs, 5, 0,
-                    1500);
-    g_res_in_y = true; /* the residual is y's own buffer */
-    for (size_t k = 0; k < sizeof(shapes) / sizeof(shapes[0]); k++) {
-        run_case(&shapes[k], &pcs[3], 0, 1 + (int)(k % 2), 1550 + k);
-        if (has) {
-            assert_true(strncmp(kt_last_impl, "nchw-dw", 7) == 0);
-        }
-    }
-    g_res_in_y = false;
+    run_nchw_direct("OPENACL_CONV_NCHW_DW", "nchw-dw", has, shapes, sizeof(shapes) / sizeof(shapes[0]), 1500);
     /* a plane under 1024 output pixels (PP-OCR cls's 2 x 96) stays off the direct path */
     static const conv_case small = {1, 24, 2, 96, 24, 5, 5, 1, 1, 2, 2, 2, 2, 1, 1, 24, true, false, 0, 0};
-    run_case(&small, &pcs[1], 0, 1, 1590);
+    post_case relu = post_act(OA_KACT_RELU, 0, 0);
+    run_case(&small, &relu, 0, 1, 1590);
     assert_true(strncmp(kt_last_impl, "nchw-dw", 7) != 0);
     unsetenv("OA_KERNELS_SPLIT_FLOPS");
 }

@@ -16,12 +16,6 @@
 #define PL_MLOAD(p, n) _mm512_maskz_loadu_ps((__mmask16)((1u << (n)) - 1u), (p))
 #define PL_MSTORE(p, v, n) _mm512_mask_storeu_ps((p), (__mmask16)((1u << (n)) - 1u), (v))
 
-#define AV_T __m512
-#define AV_SET1(s) _mm512_set1_ps(s)
-#define AV_MAX(a, b) _mm512_max_ps((a), (b))
-#define AV_MIN(a, b) _mm512_min_ps((a), (b))
-#define AV_MUL(a, b) _mm512_mul_ps((a), (b))
-#define AV_FMA(a, b, c) _mm512_fmadd_ps((a), (b), (c))
-#define AV_LEAKY(x, a) _mm512_mask_mul_ps((x), _mm512_cmp_ps_mask((x), _mm512_setzero_ps(), _CMP_LT_OQ), (x), (a))
+#include "kernels/simd/acts_avx512.inc"
 
 #include "kernels/simd/pl1x1_impl.inc"

@@ -24,6 +24,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "support/log_capture.h"
+
 #include "support/acl_checks.h"
 
 #include "acl/acl.h"
@@ -626,14 +628,9 @@ static void runs_while_learning_threads(void **state)
     const bool expect_log = getenv("OA_EXPECT_THREADS_LOG") != NULL;
     uint32_t id = 0;
     OK_ACL(aclmdlLoadFromFile(model("conv.om"), &id));
-    FILE *cap = NULL;
-    int saved = -1;
+    oa_log_capture cap = {NULL, -1};
     if (expect_log) { /* stdout (where the log goes) into a file while the model runs */
-        cap = tmpfile();
-        assert_non_null(cap);
-        fflush(stdout);
-        saved = dup(STDOUT_FILENO);
-        assert_true(saved >= 0 && dup2(fileno(cap), STDOUT_FILENO) >= 0);
+        cap = oa_log_capture_begin();
     }
     float first[8], y[8];
     run_conv(id, first);
@@ -644,17 +641,7 @@ static void runs_while_learning_threads(void **state)
         same &= memcmp(y, first, sizeof y) == 0;
     }
     if (expect_log) {
-        fflush(stdout);
-        assert_true(dup2(saved, STDOUT_FILENO) >= 0);
-        close(saved);
-        char line[1024];
-        bool logged = false;
-        rewind(cap);
-        while (fgets(line, sizeof line, cap) != NULL) {
-            logged |= strstr(line, "[Run][Threads] the model runs ") != NULL;
-        }
-        fclose(cap);
-        assert_true(logged);
+        assert_true(oa_log_capture_end(&cap, "[Run][Threads] the model runs "));
     }
     assert_true(same);
     OK_ACL(aclmdlUnload(id));

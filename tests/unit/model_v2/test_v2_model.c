@@ -31,6 +31,8 @@
 
 #include <cmocka.h>
 
+#include "support/log_capture.h"
+
 #include "acl/acl.h"
 #include "acl_mdl/model.h"
 #include "acl_mdl/model_reader.h"
@@ -447,30 +449,15 @@ static void plan_runs_while_learning_threads(void **state)
     (void)state;
     const bool expect_log = getenv("OA_EXPECT_THREADS_LOG") != NULL;
     const uint32_t id = load_relu_add(NULL);
-    FILE *cap = NULL;
-    int saved = -1;
+    oa_log_capture cap = {NULL, -1};
     if (expect_log) { /* stdout (where the log goes) into a file while the model runs */
-        cap = tmpfile();
-        assert_non_null(cap);
-        fflush(stdout);
-        saved = dup(STDOUT_FILENO);
-        assert_true(saved >= 0 && dup2(fileno(cap), STDOUT_FILENO) >= 0);
+        cap = oa_log_capture_begin();
     }
     for (int r = 0; r < 60; r++) {
         run_relu_add(id, 5); /* checks every value */
     }
     if (expect_log) {
-        fflush(stdout);
-        assert_true(dup2(saved, STDOUT_FILENO) >= 0);
-        close(saved);
-        char line[1024];
-        bool logged = false;
-        rewind(cap);
-        while (fgets(line, sizeof line, cap) != NULL) {
-            logged |= strstr(line, "[Run][Threads] the plan runs ") != NULL;
-        }
-        fclose(cap);
-        assert_true(logged);
+        assert_true(oa_log_capture_end(&cap, "[Run][Threads] the plan runs "));
     }
     assert_true(stats(id).plan_runs >= 59);
     assert_int_equal(aclmdlUnload(id), ACL_SUCCESS);
