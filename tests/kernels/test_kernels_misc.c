@@ -103,9 +103,11 @@ static void run_resize(const oa_kresize_params *p, int64_t c, int64_t ih, int64_
 static void test_resize(void **state)
 {
     (void)state;
-    int64_t sizes[][4] = {{5, 7, 10, 14}, {8, 8, 4, 4}, {6, 5, 9, 11}, {1, 4, 3, 8}, {7, 3, 7, 3}};
+    /* 2x, down, fractional, 2x columns, identity, 4x (nearest on plain rows: the pair, the repeat and the
+     * table paths of rs_task) */
+    int64_t sizes[][4] = {{5, 7, 10, 14}, {8, 8, 4, 4}, {6, 5, 9, 11}, {1, 4, 3, 8}, {7, 3, 7, 3}, {3, 4, 12, 16}};
     int id = 0;
-    for (int s = 0; s < 5; s++) {
+    for (int s = 0; s < 6; s++) {
         for (int cm = OA_KCT_HALF_PIXEL; cm <= OA_KCT_TF_NN_ALIGN_CORNERS; cm++) {
             for (int nm = 0; nm < 4; nm++) {
                 oa_kresize_params p = {.mode = OA_KRESIZE_NEAREST, .coord = (oa_kcoord_mode)cm,
