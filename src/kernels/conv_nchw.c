@@ -16,12 +16,17 @@
  * cache. Taken only when the inner op lands on one of our kernels: oneDNN already runs NCHW convs on
  * blocked copies itself (iblk).
  */
-bool oa_conv_detour_eligible(const oa_kop *op, const conv_state *s)
+/* An f32 conv (not transposed) between NCHW tensors with an output: what the three paths of this file take. */
+static bool nchw_conv(const oa_kop *op, const conv_state *s)
 {
     const geom *g = &s->g;
     return !g->blocked && !g->transpose && !s->bf16 && op->in[0].layout == OA_KLAYOUT_PLAIN &&
-           op->out[0].layout == OA_KLAYOUT_PLAIN && g->n * g->oc * g->oh * g->ow > 0 &&
-           oa_env_long("OPENACL_CONV_DETOUR", 1) != 0;
+           op->out[0].layout == OA_KLAYOUT_PLAIN && g->n * g->oc * g->oh * g->ow > 0;
+}
+
+bool oa_conv_detour_eligible(const oa_kop *op, const conv_state *s)
+{
+    return nchw_conv(op, s) && oa_env_long("OPENACL_CONV_DETOUR", 1) != 0;
 }
 
 static bool impl_is_ours(const char *impl)
@@ -135,7 +140,6 @@ oa_status oa_conv_detour_run(const conv_state *s, const void *const *in, void *c
     return OA_OK;
 }
 
-
 /*
  * 1x1 stride-1 NCHW convs directly in their layout (docs/dynamic_models.md "Convolutions without a planned
  * layout"): a tile with its lanes over pixels (simd/pl1x1_impl.inc) reads x and writes y once, where the
@@ -160,7 +164,7 @@ static const oa_kacts *nchw_post_regs(const conv_state *s, int *rest)
 bool oa_conv_nchw1x1_eligible(const oa_kop *op, const conv_state *s)
 {
     const geom *g = &s->g;
-    return oa_conv_detour_eligible(op, s) && g->g == 1 && g->kh == 1 && g->kw == 1 && g->sh == 1 && g->sw == 1 &&
+    return nchw_conv(op, s) && g->g == 1 && g->kh == 1 && g->kw == 1 && g->sh == 1 && g->sw == 1 &&
            g->pt == 0 && g->pb == 0 && g->pl == 0 && g->pr == 0 && oa_kpl1x1_for(oa_kisa_tier_used()) != NULL &&
            oa_env_long("OPENACL_CONV_NCHW1X1", 1) != 0;
 }
@@ -272,9 +276,9 @@ oa_status oa_conv_nchw1x1_run(const conv_state *s, const void *const *in, void *
 bool oa_conv_nchw_dw_eligible(const oa_kop *op, const conv_state *s)
 {
     const geom *g = &s->g;
-    return oa_conv_detour_eligible(op, s) && g->oh * g->ow >= NCHW_DW_MIN_PIXELS && g->g > 1 && g->g == g->ic && g->g == g->oc && g->dh == 1 &&
-           g->dw == 1 && g->sh == g->sw && (g->sh == 1 || g->sh == 2) && g->kh <= 7 && g->kw <= 7 &&
-           oa_kdwpl_for(oa_kisa_tier_used()) != NULL && oa_env_long("OPENACL_CONV_NCHW_DW", 1) != 0;
+    return nchw_conv(op, s) && g->oh * g->ow >= NCHW_DW_MIN_PIXELS && g->g > 1 && g->g == g->ic &&
+           g->g == g->oc && g->dh == 1 && g->dw == 1 && g->sh == g->sw && (g->sh == 1 || g->sh == 2) && g->kh <= 7 &&
+           g->kw <= 7 && oa_kdwpl_for(oa_kisa_tier_used()) != NULL && oa_env_long("OPENACL_CONV_NCHW_DW", 1) != 0;
 }
 
 oa_status oa_conv_nchw_dw_setup(oa_kop *op, conv_state *s, const float *wf)

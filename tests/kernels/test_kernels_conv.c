@@ -749,7 +749,8 @@ static void test_conv_plain_detour(void **state)
                 for (int thr = 1; thr <= 2; thr++) {
                     run_case(&shapes[k], &pcs[i], 0, thr, seed);
                     const bool same = strcmp(kt_last_impl, want) == 0;
-                    const bool dnnl_or_ref = strncmp(kt_last_impl, "onednn", 6) == 0 || strcmp(kt_last_impl, "ref") == 0;
+                    const bool dnnl_or_ref =
+                        strncmp(kt_last_impl, "onednn", 6) == 0 || strcmp(kt_last_impl, "ref") == 0;
                     if (ours ? same == (off != 0) : !dnnl_or_ref) {
                         fail_msg("OPENACL_CONV_DETOUR=%d, shape %zu, post-ops %d, %d threads: impl %s (NCHWc: %s)",
                                  !off, k, i, thr, kt_last_impl, want);

@@ -1,4 +1,5 @@
-/* AVX2+FMA NCHW depthwise plane (contract in simd/dwpl_impl.inc): 8 vectors of 8 output columns per step (8 FMA chains). */
+/* AVX2+FMA NCHW depthwise plane (contract in simd/dwpl_impl.inc): 8 vectors of 8 output columns per step
+ * (8 FMA chains). */
 #include <immintrin.h>
 
 #include "kernels/kernel_internal.h"

@@ -1,4 +1,5 @@
-/* AVX-512F NCHW depthwise plane (contract in simd/dwpl_impl.inc): 8 vectors of 16 output columns per step (8 FMA chains). */
+/* AVX-512F NCHW depthwise plane (contract in simd/dwpl_impl.inc): 8 vectors of 16 output columns per step
+ * (8 FMA chains). */
 #include <immintrin.h>
 
 #include "kernels/kernel_internal.h"
