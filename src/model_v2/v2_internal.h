@@ -217,7 +217,8 @@ struct v2_model {
     char om_name[256];          /* dump: the .om base name ("" for memory loads) */
     atomic_uint_fast64_t runs;  /* executions started: the dump step */
     struct {
-        atomic_uint_fast64_t dynamic_runs, plan_runs, plans_recorded, infers, kop_creates, allocs, executors, plan_blocks;
+        atomic_uint_fast64_t dynamic_runs, plan_runs, plans_recorded, infers, kop_creates, allocs, executors, plan_blocks,
+            plan_inplace;
     } stats;
 };
 #define V2_STAT(m, field) atomic_fetch_add_explicit(&(m)->stats.field, 1, memory_order_relaxed)

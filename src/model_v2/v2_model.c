@@ -1119,6 +1119,7 @@ bool oa_v2_model_stats(oa_model *m, oa_v2_stats *out)
     out->allocs = atomic_load(&vm->stats.allocs);
     out->executors = atomic_load(&vm->stats.executors);
     out->plan_blocks = atomic_load(&vm->stats.plan_blocks);
+    out->plan_inplace = atomic_load(&vm->stats.plan_inplace);
     return true;
 }
 

@@ -796,6 +796,29 @@ static bool try_fold(builder *b, const v2_cnode *cn, const v2_kop_entry *e, cons
     return true;
 }
 
+/*
+ * A kernel whose output 0 may overwrite its input 0 (op_bind's inplace_ok: element-wise ops on equal shapes) offers
+ * the planner that input's memory for the output; the planner takes it when the input dies at this record (no
+ * later reader, views included). Both in the block and of one size. Writing into memory just read saves a
+ * stream: det's 96x160x160 Add ran 1.29 ms into fresh memory against 0.70 in place on the static path.
+ */
+static void offer_in_place(builder *b, const v2_kop_entry *e, const uint32_t *vin, const uint32_t *vout)
+{
+    if (!e->inplace_ok || e->n_in < 1 || e->n_out < 1 || e->src[0].kind != V2_KSRC_ACT) {
+        return;
+    }
+    const uint32_t vi = b->pv_of_cell[vin[0]], vo = b->pv_of_cell[vout[0]];
+    if (vi == V2_NONE || vo == V2_NONE || vi == vo || b->pv[vi].size != b->pv[vo].size) {
+        return;
+    }
+    for (int k = 1; k < e->n_in; ++k) { /* x read twice (Mul(x, x)): still in place, element by element */
+        if (vin[k] == vout[0]) {
+            return; /* an input that is the output cell already: leave it */
+        }
+    }
+    b->pv[vo].inplace_candidate = (int32_t)vi;
+}
+
 static oa_status build_records(builder *b)
 {
     v2_exec *x = b->x;
@@ -874,6 +897,7 @@ static oa_status build_records(builder *b)
             /* the kernel's record lists inputs then outputs as separate value arrays */
             st = add_record(b, oa_prog_task_kernel, e->op, 0, cn->node->name, NULL, vin, (uint32_t)e->n_in, vout,
                             (uint32_t)e->n_out);
+            offer_in_place(b, e, vin, vout);
             continue;
         }
         /* control flow: one cell per IR input slot, then per output */
@@ -990,7 +1014,11 @@ static oa_status plan_build(v2_exec *x, const v2_gprog *g, const sig *s, uint64_
         if (offs == NULL) {
             st = OA_FAIL(OA_E_NOMEM, "plan offsets");
         } else {
-            st = oa_planner_plan(b.pv, b.n_pv, OA_PLANNER_ALIGN, offs, &p->block_size, NULL);
+            oa_plan_stats ps;
+            st = oa_planner_plan(b.pv, b.n_pv, OA_PLANNER_ALIGN, offs, &p->block_size, &ps);
+            if (st == OA_OK) {
+                atomic_fetch_add_explicit(&x->model->stats.plan_inplace, ps.num_inplace, memory_order_relaxed);
+            }
         }
         for (size_t i = 0; i < b.n_pv && st == OA_OK; ++i) {
             b.cells[b.pv_cell[i]].off = offs[i];

@@ -412,7 +412,8 @@ static void run_relu_add_wide(uint32_t id, int64_t rows)
 
 /*
  * Plans of several input shapes on one executor run in one block, the largest plan's (v2_plan.c inst_bind): a
- * smaller shape's plan allocates nothing, a larger one replaces the block once, and every run's values stay right.
+ * smaller shape's plan allocates nothing, a larger one replaces the block once, and every run's values stay right;
+ * an element-wise op's output takes the memory of the input that dies at it (offer_in_place).
  */
 static void plans_share_the_executors_block(void **state)
 {
@@ -423,6 +424,8 @@ static void plans_share_the_executors_block(void **state)
     const oa_v2_stats a = stats(id);
     assert_int_equal(a.plan_runs, 1);
     assert_int_equal(a.plan_blocks, 1);
+    /* Exp writes over the Relu result it reads last (the Add writes the caller's output) */
+    assert_int_equal(a.plan_inplace, 1);
     run_relu_add_wide(id, 2);
     run_relu_add_wide(id, 2);
     run_relu_add_wide(id, 16);
