@@ -741,8 +741,6 @@ static void conv_release(oa_kop *op)
     conv_state *s = op->state;
     oa_kop_destroy(s->s2d);
     oa_kop_destroy(s->detour);
-    free(s->plw);
-    free(s->dpw);
     oa_kcgemv_destroy(s->gv);
     free(s->dcw);
     free(s->stw);
@@ -785,6 +783,22 @@ static void bf16_ws(oa_kop *op, conv_state *s)
     s->xh_off = (op->ws_size + 63) / 64 * 64;
     op->ws_size = s->xh_off + ((size_t)s->xh_plain * 2 + 63) / 64 * 64 + (size_t)s->xh_blk * 2;
     op->impl = "onednn-bf16";
+}
+
+/* The folded filter (*wown, when folding made one) or a copy of the model's, kept as s->wref: the paths that read
+ * the filter in its input layout at run (the GEMVs, the NCHW kernels, the reference). */
+static oa_status keep_wref(const oa_kop *op, conv_state *s, float **wown)
+{
+    if (*wown == NULL) { /* the model's constant may not outlive the operator */
+        const size_t wb = sizeof(float) * (size_t)oa_ktensor_numel(&op->in[1]);
+        if ((*wown = malloc(wb > 0 ? wb : 1)) == NULL) {
+            return OA_FAIL(OA_E_NOMEM, "conv weights");
+        }
+        memcpy(*wown, op->in[1].data, wb);
+    }
+    s->wref = *wown;
+    *wown = NULL;
+    return OA_OK;
 }
 
 static oa_status conv_setup(oa_kop *op)
@@ -831,16 +845,8 @@ static oa_status conv_setup(oa_kop *op)
     if (!gg->transpose && gg->g == 1 && gg->kh == 1 && gg->kw == 1 && gg->ih == 1 && gg->iw == 1 && gg->oh == 1 &&
         gg->ow == 1 && oa_env_long("OPENACL_CONV_GEMV", 1) != 0 &&
         (s->gemv = oa_kgemv_for(oa_kisa_tier_used())) != NULL) {
-        if (wown == NULL) { /* [oc][ic], the GEMV's rows: a copy of ours (wf may be the model's constant) */
-            const size_t wb = sizeof(float) * (size_t)(gg->oc * gg->ic);
-            if ((wown = malloc(wb > 0 ? wb : 1)) == NULL) {
-                return OA_FAIL(OA_E_NOMEM, "conv weights");
-            }
-            memcpy(wown, wf, wb);
-        }
-        s->wref = wown;
-        op->impl = "gemv-1x1";
-        return OA_OK;
+        op->impl = "gemv-1x1"; /* on wref: [oc][ic], the GEMV's rows */
+        return keep_wref(op, s, &wown);
     }
     if (!s->g.transpose && s->g.g == 1 && !pblk(&s->g) && !s->g.xpl && !s->bf16) {
         const geom *g = &s->g;
@@ -853,14 +859,12 @@ static oa_status conv_setup(oa_kop *op)
         }
     }
     if (oa_conv_nchw1x1_eligible(op, s)) {
-        st = oa_conv_nchw1x1_setup(op, s, wf);
-        free(wown);
-        return st;
+        st = keep_wref(op, s, &wown);
+        return st != OA_OK ? st : oa_conv_nchw1x1_setup(op, s);
     }
     if (oa_conv_nchw_dw_eligible(op, s)) {
-        st = oa_conv_nchw_dw_setup(op, s, wf);
-        free(wown);
-        return st;
+        st = keep_wref(op, s, &wown);
+        return st != OA_OK ? st : oa_conv_nchw_dw_setup(op, s);
     }
     if (oa_conv_detour_eligible(op, s)) {
         st = oa_conv_detour_setup(op, s); /* the inner op folds and packs its own copy */
@@ -936,14 +940,10 @@ static oa_status conv_setup(oa_kop *op)
             bf16_ws(op, s);
         }
     } else {
-        if (wown == NULL) { /* the reference path keeps its own copy */
-            size_t wb = sizeof(float) * (size_t)oa_ktensor_numel(&op->in[1]);
-            if ((wown = malloc(wb > 0 ? wb : 1)) == NULL) {
-                return OA_FAIL(OA_E_NOMEM, "conv weights");
-            }
-            memcpy(wown, wf, wb);
+        st = keep_wref(op, s, &wown); /* the reference path keeps its own copy */
+        if (st != OA_OK) {
+            return st;
         }
-        s->wref = wown;
         s->post_from = 0;
         op->impl = "ref";
         op->ws_size = 0;

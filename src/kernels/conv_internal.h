@@ -66,13 +66,11 @@ typedef struct conv_state {
     size_t detour_ws;
     int detour_from;
     bool detour_xpl; /* the inner op reads x as it is (plain x, blocked y: the stem kernels) */
-    /* NCHW 1x1 conv in its layout (conv_nchw.c): the tier's tile on the folded filter [oc][ic] and s->bias */
+    /* NCHW 1x1 conv in its layout (conv_nchw.c): the tier's tile on wref ([oc][ic]) and s->bias */
     oa_kpl1x1_fn pl1x1;
-    float *plw;
-    /* NCHW depthwise conv in its layout (conv_nchw.c): the tier's plane kernel on taps [oc][kh][kw] and s->bias;
-     * each task's workspace slot holds one padded input plane (dp_rows x dp_iwp) */
+    /* NCHW depthwise conv in its layout (conv_nchw.c): the tier's plane kernel on wref (taps [oc][kh][kw]) and
+     * s->bias; each task's workspace slot holds one padded input plane (dp_rows x dp_iwp) */
     oa_kdwpl_fn dwpl;
-    float *dpw;
     int64_t dp_rows, dp_iwp;
     size_t dp_slot;
     /* both: the post-ops after a first residual add, when they all run in registers (nchw_acts_all) */
@@ -134,13 +132,13 @@ bool oa_conv_detour_eligible(const oa_kop *op, const conv_state *s);
 oa_status oa_conv_detour_setup(oa_kop *op, conv_state *s);
 oa_status oa_conv_detour_run(const conv_state *s, const void *const *in, void *const *out, void *ws,
                              oa_threadpool *pool);
-/* NCHW 1x1 stride-1 convs in their own layout (conv_nchw.c); wf is the folded filter (copied). */
+/* NCHW 1x1 stride-1 convs in their own layout (conv_nchw.c); setup reads the folded filter from s->wref. */
 bool oa_conv_nchw1x1_eligible(const oa_kop *op, const conv_state *s);
-oa_status oa_conv_nchw1x1_setup(oa_kop *op, conv_state *s, const float *wf);
+oa_status oa_conv_nchw1x1_setup(oa_kop *op, conv_state *s);
 oa_status oa_conv_nchw1x1_run(const conv_state *s, const void *const *in, void *const *out, oa_threadpool *pool);
-/* NCHW depthwise convs (stride 1 or 2, kernels up to 7x7) in their own layout (conv_nchw.c). */
+/* NCHW depthwise convs (stride 1 or 2, kernels up to 7x7) in their own layout (conv_nchw.c; filter: s->wref). */
 bool oa_conv_nchw_dw_eligible(const oa_kop *op, const conv_state *s);
-oa_status oa_conv_nchw_dw_setup(oa_kop *op, conv_state *s, const float *wf);
+oa_status oa_conv_nchw_dw_setup(oa_kop *op, conv_state *s);
 oa_status oa_conv_nchw_dw_run(const conv_state *s, const void *const *in, void *const *out, void *ws,
                               oa_threadpool *pool);
 

@@ -169,15 +169,8 @@ bool oa_conv_nchw1x1_eligible(const oa_kop *op, const conv_state *s)
            oa_env_long("OPENACL_CONV_NCHW1X1", 1) != 0;
 }
 
-oa_status oa_conv_nchw1x1_setup(oa_kop *op, conv_state *s, const float *wf)
+oa_status oa_conv_nchw1x1_setup(oa_kop *op, conv_state *s)
 {
-    const geom *g = &s->g;
-    const size_t wb = sizeof(float) * (size_t)(g->oc * g->ic);
-    s->plw = malloc(wb > 0 ? wb : 1);
-    if (s->plw == NULL) {
-        return OA_FAIL(OA_E_NOMEM, "NCHW 1x1 conv weights (%zu bytes)", wb);
-    }
-    memcpy(s->plw, wf, wb);
     s->pl1x1 = oa_kpl1x1_for(oa_kisa_tier_used());
     op->impl = oa_kisa_tier_used() >= OA_KISA_AVX512 ? "nchw1x1-avx512" : "nchw1x1-avx2";
     op->ws_size = 0;
@@ -228,7 +221,7 @@ static void nchw1x1_task(void *vctx, size_t tid, size_t b, size_t e)
         }
         int rest;
         const oa_kacts *acts = nchw_post_regs(s, &rest);
-        s->pl1x1(s->plw + o0 * g->ic, bias, res_first, o1 - o0, g->ic, x, hw, y, hw, np, acts);
+        s->pl1x1(s->wref + o0 * g->ic, bias, res_first, o1 - o0, g->ic, x, hw, y, hw, np, acts);
         for (int k = rest; k < s->post.n; k++) {
             const oa_kpost *p = &s->post.ops[k];
             for (int64_t o = 0; o < o1 - o0; o++) {
@@ -281,15 +274,9 @@ bool oa_conv_nchw_dw_eligible(const oa_kop *op, const conv_state *s)
            g->kw <= 7 && oa_kdwpl_for(oa_kisa_tier_used()) != NULL && oa_env_long("OPENACL_CONV_NCHW_DW", 1) != 0;
 }
 
-oa_status oa_conv_nchw_dw_setup(oa_kop *op, conv_state *s, const float *wf)
+oa_status oa_conv_nchw_dw_setup(oa_kop *op, conv_state *s)
 {
     const geom *g = &s->g;
-    const size_t wb = sizeof(float) * (size_t)(g->oc * g->kh * g->kw);
-    s->dpw = malloc(wb > 0 ? wb : 1);
-    if (s->dpw == NULL) {
-        return OA_FAIL(OA_E_NOMEM, "NCHW depthwise conv taps (%zu bytes)", wb);
-    }
-    memcpy(s->dpw, wf, wb);
     const bool z = oa_kisa_tier_used() >= OA_KISA_AVX512;
     const int64_t lanes = z ? 16 : 8, owr = (g->ow + lanes - 1) / lanes * lanes;
     int64_t iwp = g->pl + g->iw + g->pr;
@@ -349,15 +336,8 @@ static void nchw_dw_task(void *vctx, size_t i, size_t b, size_t e)
         }
         int rest;
         const oa_kacts *acts = nchw_post_regs(s, &rest);
-        s->dwpl(xp, iwp, s->dpw + ch * g->kh * g->kw, bias, res_first, g->kh, g->kw, g->sh, y, g->oh, g->ow, acts);
-        for (int k = rest; k < s->post.n; k++) {
-            const oa_kpost *p = &s->post.ops[k];
-            if (p->kind == OA_KPOST_ADD) {
-                oa_kadd_inplace(y, (const float *)c->in[s->add_in[k]] + (int64_t)u * ohw, (size_t)ohw);
-            } else {
-                oa_kact_apply(p->act, p->alpha, p->beta, y, (size_t)ohw);
-            }
-        }
+        s->dwpl(xp, iwp, s->wref + ch * g->kh * g->kw, bias, res_first, g->kh, g->kw, g->sh, y, g->oh, g->ow, acts);
+        oa_conv_epilogue_channels(s, c->in, c->y, (int64_t)u / g->oc, ch, ch + 1, rest); /* one plane */
     }
 }
 

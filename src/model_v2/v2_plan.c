@@ -811,9 +811,9 @@ static void offer_in_place(builder *b, const v2_kop_entry *e, const uint32_t *vi
     if (vi == V2_NONE || vo == V2_NONE || vi == vo || b->pv[vi].size != b->pv[vo].size) {
         return;
     }
-    for (int k = 1; k < e->n_in; ++k) { /* x read twice (Mul(x, x)): still in place, element by element */
+    for (int k = 1; k < e->n_in; ++k) { /* another input already in the output's place: nothing to offer */
         if (vin[k] == vout[0]) {
-            return; /* an input that is the output cell already: leave it */
+            return;
         }
     }
     b->pv[vo].inplace_candidate = (int32_t)vi;
