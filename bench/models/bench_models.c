@@ -23,7 +23,10 @@
  * added is reported as "app outputs"), compared with the model's weight +
  * work sizes from aclmdlQuerySize (the issue's "weights + activations").
  * "steady model RSS" is the same difference taken from VmRSS at that point:
- * what the model holds once the load's transients are gone.
+ * what the model holds once the load's transients are gone; "of it anonymous"
+ * its RssAnon part: the process's own memory, without the pages of code and
+ * files it maps (libascendcl's and oneDNN's code that ran, the .om's pages
+ * read in place), which other processes share.
  * The RESULT line carries every number; run_models.sh makes the table.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -136,7 +139,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "query size %s failed: %s\n", om, aclGetRecentErrMsg());
         return 1;
     }
-    const double rss0 = status_mib("VmRSS:");
+    const double rss0 = status_mib("VmRSS:"), anon0 = status_mib("RssAnon:");
     uint32_t id = 0;
     const double l0 = bench_now_ms();
     if (aclmdlLoadFromFile(om, &id) != ACL_SUCCESS) {
@@ -153,7 +156,7 @@ int main(int argc, char **argv)
     void *outs[16];
     const size_t n_out = aclmdlGetNumOutputs(desc);
     /* the application's output buffers are its memory like the inputs: their pages are not the model's */
-    const double rss_out0 = status_mib("VmRSS:");
+    const double rss_out0 = status_mib("VmRSS:"), anon_out0 = status_mib("RssAnon:");
     for (size_t j = 0; j < n_out && j < 16; j++) {
         const size_t size = aclmdlGetOutputSizeByIndex(desc, j);
         outs[j] = malloc(size);
@@ -162,7 +165,7 @@ int main(int argc, char **argv)
         }
         (void)aclmdlAddDatasetBuffer(ds_out, aclCreateDataBuffer(outs[j], size));
     }
-    const double app_out = status_mib("VmRSS:") - rss_out0;
+    const double app_out = status_mib("VmRSS:") - rss_out0, app_anon = status_mib("RssAnon:") - anon_out0;
     double first_ms = -1; /* the first execution after the load (work that waited for it shows here) */
     for (int r = 0; r < warmup; r++) {
         const double f0 = bench_now_ms();
@@ -174,6 +177,7 @@ int main(int argc, char **argv)
     }
     const double hwm = status_mib("VmHWM:");
     const double steady = status_mib("VmRSS:"); /* what stays after the load's transients (docs/memory.md) */
+    const double steady_anon = status_mib("RssAnon:"); /* of it, the process's own memory (not code, not files) */
     oa_ort *ort = oa_ort_open(NULL);
     if (ort == NULL) {
         fprintf(stderr, "ONNX Runtime: %s\n", oa_ort_last_error());
@@ -227,10 +231,12 @@ int main(int argc, char **argv)
     const double wa = (double)(work_size + weight_size) / (1024.0 * 1024.0);
     printf("RESULT %s threads %d: openacl %.3f ms, ONNX Runtime %.3f ms (spin %d), ratio openacl/ORT %.2f, "
            "load %.1f ms, peak RSS %.1f MiB, model RSS %.1f MiB, weights %.1f MiB, work %.1f MiB, "
-           "model RSS/(weights+work) %.2f, app outputs %.1f MiB, first run %.3f ms, steady model RSS %.1f MiB\n",
+           "model RSS/(weights+work) %.2f, app outputs %.1f MiB, first run %.3f ms, steady model RSS %.1f MiB, "
+           "of it anonymous %.1f MiB %.2f of weights+work\n",
            base ? base + 1 : om, threads, ours_best, ort_best, spin, ours_best / ort_best, load_ms, hwm,
            hwm - rss0 - app_out, (double)weight_size / (1024.0 * 1024.0), (double)work_size / (1024.0 * 1024.0),
-           (hwm - rss0 - app_out) / wa, app_out, first_ms, steady - rss0 - app_out);
+           (hwm - rss0 - app_out) / wa, app_out, first_ms, steady - rss0 - app_out, steady_anon - anon0 - app_anon,
+           (steady_anon - anon0 - app_anon) / wa);
     free(t);
     (void)aclmdlUnload(id);
     (void)aclFinalize();

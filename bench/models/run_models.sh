@@ -54,9 +54,10 @@ run yolo "$GEN/yolo.onnx" "images:1,3,640,640" "images=$IN/yolo_x.bin:float32:1,
 
 # RESULT <name>.om threads T: openacl A ms, ONNX Runtime B ms (spin 1), ratio openacl/ORT C, load D ms,
 #   peak RSS E MiB, model RSS F MiB, weights G MiB, work H MiB, model RSS/(weights+work) I, app outputs J MiB,
-#   first run K ms, steady model RSS M MiB, isa L
+#   first run K ms, steady model RSS M MiB, of it anonymous N MiB P of weights+work, isa L
 echo
-echo "| model | threads | CPU | ISA | openacl ms | ORT ms | openacl/ORT | load ms | first run ms | peak RSS MiB | model RSS MiB | weights + work MiB | model RSS / (weights + work) | steady model RSS MiB |"
-echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+echo "| model | threads | CPU | ISA | openacl ms | ORT ms | openacl/ORT | load ms | first run ms | peak RSS MiB | model RSS MiB | weights + work MiB | model RSS / (weights + work) | steady model RSS MiB | of it anonymous MiB | anonymous / (weights + work) |"
+echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 tr -d ',' < "$LOG" | awk -v cpu="$CPU" '{ sub(/\.om$/, "", $2); sub(/:$/, "", $4);
-  printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.1f | %s | %s |\n", $2, $4, cpu, $51, $6, $10, $16, $18, $43, $22, $26, $29 + $32, $36, $48 }'
+  printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.1f | %s | %s | %s | %s |\n", $2, $4, cpu, $59,
+    $6, $10, $16, $18, $43, $22, $26, $29 + $32, $36, $48, $53, $55 }'

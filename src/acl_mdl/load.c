@@ -24,6 +24,7 @@
 
 #include "acl/acl_rt.h"
 #include "acl_mdl/mdl_internal.h"
+#include "base/pages.h"
 #include "acl_mdl/model_reader.h"
 #include "acl_state/acl_state.h"
 #include "base/acl_check.h"
@@ -215,6 +216,7 @@ static oa_status do_load_inner(const load_req *req, uint32_t *model_id)
         reader->close(&img);
     }
     oa_model_info_release(info);
+    oa_pages_trim_heap(); /* the load's transients (graph, decoded parts) leave the process */
     if (st != OA_OK) {
         return st;
     }

@@ -3,6 +3,9 @@
 #include "base/sanitizer.h"
 
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -509,4 +512,11 @@ void oa_prefault_stop(oa_prefault *pf)
     pthread_join(pf->thread, NULL);
     free(pf->r);
     free(pf);
+}
+
+void oa_pages_trim_heap(void)
+{
+#ifdef __GLIBC__
+    (void)malloc_trim(0);
+#endif
 }

@@ -35,6 +35,14 @@ void oa_pages_huge_free(void *p); /* accepts NULL */
 /* Waits until the pieces queued so far are huge pages (or refused): for tests and measurements. */
 void oa_pages_huge_settle(void);
 
+/*
+ * Gives the free memory of the C heap back to the system (glibc's malloc_trim: the free blocks' whole pages
+ * below the heap's top too, not just the top). A model load builds a graph and a program on the heap and frees
+ * the graph: without this the freed blocks stay resident among the program's allocations (PP-OCR cls: 0.3 MiB,
+ * a third of its weights and work; docs/memory.md "What a loaded model keeps"). Elsewhere than glibc, nothing.
+ */
+void oa_pages_trim_heap(void);
+
 /* Makes the pages of anonymous memory [p, p + n) resident now (MADV_POPULATE_WRITE, or one write of
  * 0 per page on kernels before 5.14: the memory must be zero there). */
 void oa_pages_populate_write(void *p, size_t n);

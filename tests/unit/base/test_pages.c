@@ -257,6 +257,45 @@ static void huge_alloc_small_arrays_share_pieces(void **state)
 #endif
 }
 
+/* Freed heap blocks below the heap's top leave the process when the heap is trimmed (what a model load ends with). */
+static void trim_heap_releases_freed_blocks(void **state)
+{
+    (void)state;
+#if !defined(OA_ASAN) && defined(__GLIBC__) /* ASan's allocator is not glibc's heap */
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE), blk = 4 * page; /* below the mmap threshold: on the heap */
+    enum { N = 16 };
+    unsigned char *b[N + 1];
+    for (int i = 0; i <= N; i++) {
+        b[i] = malloc(blk);
+        assert_non_null(b[i]);
+        memset(b[i], 0x5a, blk);
+    }
+    /* b[N] stays: the freed blocks are not the heap's top, which free alone would give back */
+    unsigned char *lo = b[0], *hi = b[0] + blk;
+    for (int i = 1; i < N; i++) {
+        lo = b[i] < lo ? b[i] : lo;
+        hi = b[i] + blk > hi ? b[i] + blk : hi;
+    }
+    if ((size_t)(hi - lo) > (size_t)(N + 2) * blk) { /* not one run of blocks: nothing to measure here */
+        for (int i = 0; i <= N; i++) {
+            free(b[i]);
+        }
+        skip();
+    }
+    unsigned char *mid = (unsigned char *)(((uintptr_t)lo + 2 * page - 1) & ~(uintptr_t)(page - 1));
+    const size_t n_mid = 32; /* pages well inside the freed run */
+    assert_true(mid + n_mid * page <= hi);
+    assert_int_equal(resident(mid, n_mid * page), n_mid);
+    for (int i = 0; i < N; i++) {
+        free(b[i]);
+    }
+    assert_int_equal(resident(mid, n_mid * page), n_mid); /* free keeps them */
+    oa_pages_trim_heap();
+    assert_true(resident(mid, n_mid * page) < n_mid / 2);
+    free(b[N]);
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -264,6 +303,7 @@ int main(void)
         cmocka_unit_test(file_mapping_small_pages),
         cmocka_unit_test(huge_alloc_arrays),
         cmocka_unit_test(huge_alloc_small_arrays_share_pieces),
+        cmocka_unit_test(trim_heap_releases_freed_blocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
