@@ -54,10 +54,9 @@ oa_status oa_kpw_prod_init(oa_kpw_prod *p, int64_t nblk, int64_t R, int64_t P, b
     p->n = 1;
     oa_kpw_prod_set_ranges(p, P);
     p->w = with_w ? oa_pages_huge_alloc(sizeof(float) * (size_t)(nblk * 16 * R)) : NULL;
-    p->zeros = calloc((size_t)(nblk * 16), sizeof(float));
     p->off = malloc(sizeof(int32_t) * (size_t)P);
     p->xoff = malloc(sizeof(int32_t) * (size_t)R);
-    if ((with_w && p->w == NULL) || p->zeros == NULL || p->off == NULL || p->xoff == NULL) {
+    if ((with_w && p->w == NULL) || p->off == NULL || p->xoff == NULL) {
         oa_kpw_prod_free(p);
         return OA_FAIL(OA_E_NOMEM, "streamed-filter product (%lld x %lld)", (long long)(nblk * 16), (long long)R);
     }
@@ -67,11 +66,13 @@ oa_status oa_kpw_prod_init(oa_kpw_prod *p, int64_t nblk, int64_t R, int64_t P, b
 void oa_kpw_prod_free(oa_kpw_prod *p)
 {
     oa_pages_huge_free(p->w);
-    free(p->zeros);
     free(p->off);
     free(p->xoff);
     memset(p, 0, sizeof(*p));
 }
+
+/* The start of a group's blocks when there is no bias (one array for every product, not one per kernel). */
+static const float k_no_bias[OA_KPW_MAX_OB * 16];
 
 /* Output blocks of the group starting at block b0 (the last group may have fewer). */
 static int64_t blocks_from(const oa_kpw_prod *p, int64_t b0)
@@ -129,7 +130,7 @@ static void run_units(const prod_ctx *c, size_t b, size_t e)
         const int64_t yoff = n * p->y_img + b0 * p->ycs;
         float *y = c->y + yoff;
         const float *res = c->res != NULL ? c->res + yoff : NULL;
-        const float *bias = (c->bias != NULL ? c->bias : p->zeros) + b0 * 16;
+        const float *bias = c->bias != NULL ? c->bias + b0 * 16 : k_no_bias;
         for (t.r0 = 0; t.r0 < R; t.r0 += len) {
             t.r1 = t.r0 + len < R ? t.r0 + len : R;
             t.acts = t.r1 == R && p->acts.n > 0 ? &p->acts : NULL;
