@@ -111,10 +111,40 @@ static size_t g_stamp_cap;
 static uint64_t g_step_index;
 static cJSON *g_str_ids; /* id -> string, written with the trace */
 
-static _Thread_local range_frame t_push_stack[TX_STACK_MAX];
-static _Thread_local size_t t_push_depth;
-static _Thread_local range_frame t_range_stack[TX_STACK_MAX];
-static _Thread_local size_t t_range_depth;
+/* A thread's msproftx stacks (aclprofPush, aclprofRangePushEx): on the heap from the thread's first push and freed
+ * when it exits. As thread-local arrays they put 72 KiB into every thread of the process, written when the thread
+ * starts (a pool worker's first 100 KiB of memory were mostly these). */
+typedef struct tx_stacks {
+    range_frame push[TX_STACK_MAX];
+    size_t push_depth;
+    range_frame range[TX_STACK_MAX];
+    size_t range_depth;
+} tx_stacks;
+static _Thread_local tx_stacks *t_tx;
+static pthread_key_t g_tx_key; /* frees t_tx at the thread's exit */
+static pthread_once_t g_tx_once = PTHREAD_ONCE_INIT;
+static bool g_tx_key_ok;
+
+static void tx_key_create(void)
+{
+    g_tx_key_ok = pthread_key_create(&g_tx_key, free) == 0;
+}
+
+/* The calling thread's stacks; made on the first push (create), NULL when that fails or nothing was pushed. */
+static tx_stacks *tx_stacks_of_thread(bool create)
+{
+    if (t_tx != NULL || !create) {
+        return t_tx;
+    }
+    pthread_once(&g_tx_once, tx_key_create);
+    tx_stacks *s = g_tx_key_ok ? calloc(1, sizeof(*s)) : NULL;
+    if (s != NULL && pthread_setspecific(g_tx_key, s) != 0) {
+        free(s);
+        s = NULL;
+    }
+    t_tx = s;
+    return s;
+}
 
 static uint32_t current_tid(void)
 {
@@ -886,6 +916,7 @@ MSVP_PROF_API aclError aclprofPush(void *stamp)
 {
     pthread_mutex_lock(&g_lock);
     aclError ret = ACL_SUCCESS;
+    tx_stacks *tx = NULL;
     tx_stamp *s = NULL;
     if (!tx_enabled_locked()) {
         ret = TX_FAIL("msproftx is not enabled: start profiling with ACL_PROF_MSPROFTX first");
@@ -893,10 +924,12 @@ MSVP_PROF_API aclError aclprofPush(void *stamp)
         ret = TX_FAIL("parameter [stamp] must not be null");
     } else if ((s = find_stamp_locked(stamp)) == NULL) {
         ret = TX_FAIL("stamp %p was not created by aclprofCreateStamp", stamp);
-    } else if (t_push_depth >= TX_STACK_MAX) {
+    } else if ((tx = tx_stacks_of_thread(true)) == NULL) {
+        ret = oa_status_to_acl(OA_FAIL(OA_E_NOMEM, "aclprofPush: no memory for the thread's range stack"));
+    } else if (tx->push_depth >= TX_STACK_MAX) {
         ret = TX_FAIL("aclprofPush nesting exceeds %d", TX_STACK_MAX);
     } else {
-        range_frame *f = &t_push_stack[t_push_depth++];
+        range_frame *f = &tx->push[tx->push_depth++];
         oa_strlcpy(f->name, s->message[0] != '\0' ? s->message : "push", sizeof(f->name));
         f->start_ns = oa_now_ns();
         f->stamp = s;
@@ -909,12 +942,13 @@ MSVP_PROF_API aclError aclprofPop(void)
 {
     pthread_mutex_lock(&g_lock);
     aclError ret = ACL_SUCCESS;
+    tx_stacks *tx = tx_stacks_of_thread(false);
     if (!tx_enabled_locked()) {
         ret = TX_FAIL("msproftx is not enabled: start profiling with ACL_PROF_MSPROFTX first");
-    } else if (t_push_depth == 0) {
+    } else if (tx == NULL || tx->push_depth == 0) {
         ret = TX_FAIL("aclprofPop without a matching aclprofPush");
     } else {
-        const range_frame *f = &t_push_stack[--t_push_depth];
+        const range_frame *f = &tx->push[--tx->push_depth];
         const uint64_t now = oa_now_ns();
         add_event_locked('X', "msproftx", f->name, f->start_ns, now - f->start_ns);
     }
@@ -1000,16 +1034,19 @@ MSVP_PROF_API aclError aclprofRangePushEx(aclprofEventAttributes *attr)
 {
     pthread_mutex_lock(&g_lock);
     aclError ret = ACL_SUCCESS;
+    tx_stacks *tx = NULL;
     if (!tx_enabled_locked()) {
         ret = TX_FAIL("msproftx is not enabled: start profiling with ACL_PROF_MSPROFTX first");
     } else if (attr == NULL || attr->version != ACL_PROF_EVENT_ATTR_VERSION ||
                attr->messageType != (uint32_t)ACL_PROF_MESSAGE_TYPE_TENSOR_INFO || attr->message.tensorInfo == NULL) {
         ret = TX_FAIL("event attributes are invalid (version %d, tensor info message required)",
                       ACL_PROF_EVENT_ATTR_VERSION);
-    } else if (t_range_depth >= TX_STACK_MAX) {
+    } else if ((tx = tx_stacks_of_thread(true)) == NULL) {
+        ret = oa_status_to_acl(OA_FAIL(OA_E_NOMEM, "aclprofRangePushEx: no memory for the thread's range stack"));
+    } else if (tx->range_depth >= TX_STACK_MAX) {
         ret = TX_FAIL("aclprofRangePushEx nesting exceeds %d", TX_STACK_MAX);
     } else {
-        range_frame *f = &t_range_stack[t_range_depth++];
+        range_frame *f = &tx->range[tx->range_depth++];
         tensor_info_name_locked(attr->message.tensorInfo, f->name, sizeof(f->name));
         f->start_ns = oa_now_ns();
         f->stamp = NULL;
@@ -1022,12 +1059,13 @@ MSVP_PROF_API aclError aclprofRangePop(void)
 {
     pthread_mutex_lock(&g_lock);
     aclError ret = ACL_SUCCESS;
+    tx_stacks *tx = tx_stacks_of_thread(false);
     if (!tx_enabled_locked()) {
         ret = TX_FAIL("msproftx is not enabled: start profiling with ACL_PROF_MSPROFTX first");
-    } else if (t_range_depth == 0) {
+    } else if (tx == NULL || tx->range_depth == 0) {
         ret = TX_FAIL("aclprofRangePop without a matching aclprofRangePushEx");
     } else {
-        const range_frame *f = &t_range_stack[--t_range_depth];
+        const range_frame *f = &tx->range[--tx->range_depth];
         add_event_locked('X', "msproftx", f->name, f->start_ns, oa_now_ns() - f->start_ns);
     }
     pthread_mutex_unlock(&g_lock);

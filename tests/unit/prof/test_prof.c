@@ -1,6 +1,7 @@
 /* acl_prof.h: session rules, msproftx markers, steps, operator records and the Chrome trace. */
 #define _GNU_SOURCE
 #include <limits.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -37,6 +38,15 @@
     } while (0)
 
 static char g_dir[PATH_MAX];
+
+/* aclprofPop / aclprofRangePop on a thread of their own: each thread has its own range stacks */
+static void *pop_on_thread(void *arg)
+{
+    int *codes = arg;
+    codes[0] = aclprofPop();
+    codes[1] = aclprofRangePop();
+    return NULL;
+}
 
 static void run_child(void (*fn)(void))
 {
@@ -268,6 +278,12 @@ static void sc_msproftx(void)
 
     C_CODE(aclprofSetStampTraceMessage(s2, "push1", 5), ACL_SUCCESS);
     C_CODE(aclprofPush(s2), ACL_SUCCESS);
+    int other[2] = {0, 0}; /* another thread finds nothing pushed */
+    pthread_t th;
+    C_TRUE(pthread_create(&th, NULL, pop_on_thread, other) == 0);
+    C_TRUE(pthread_join(th, NULL) == 0);
+    C_EQ(other[0], -1);
+    C_EQ(other[1], -1);
     C_CODE(aclprofPop(), ACL_SUCCESS);
     C_CODE(aclprofPop(), -1);
 
