@@ -753,10 +753,10 @@ static void conv_release(oa_kop *op)
     }
     release_slices(s);
     free(s->sl);
-    oa_pages_huge_free(s->wu);
+    oa_kderived_put(s->wu);
     free(s->wbias);
     free(s->bias);
-    free(s->wref);
+    free(s->wref_own);
     free(s);
     op->state = NULL;
 }
@@ -785,10 +785,15 @@ static void bf16_ws(oa_kop *op, conv_state *s)
     op->impl = "onednn-bf16";
 }
 
-/* The folded filter (*wown, when folding made one) or a copy of the model's, kept as s->wref: the paths that read
- * the filter in its input layout at run (the GEMVs, the NCHW kernels, the reference). */
+/* The folded filter (*wown, when folding made one), the model's read in place when it is stable (it outlives the
+ * operator), else a copy of it, kept as s->wref: the paths that read the filter in its input layout at run (the
+ * GEMVs, the NCHW kernels, the reference). */
 static oa_status keep_wref(const oa_kop *op, conv_state *s, float **wown)
 {
+    if (*wown == NULL && s->wstable) {
+        s->wref = op->in[1].data;
+        return OA_OK;
+    }
     if (*wown == NULL) { /* the model's constant may not outlive the operator */
         const size_t wb = sizeof(float) * (size_t)oa_ktensor_numel(&op->in[1]);
         if ((*wown = malloc(wb > 0 ? wb : 1)) == NULL) {
@@ -796,7 +801,7 @@ static oa_status keep_wref(const oa_kop *op, conv_state *s, float **wown)
         }
         memcpy(*wown, op->in[1].data, wb);
     }
-    s->wref = *wown;
+    s->wref = s->wref_own = *wown;
     *wown = NULL;
     return OA_OK;
 }
@@ -831,6 +836,7 @@ static oa_status conv_setup(oa_kop *op)
         return st;
     }
     const float *wf = wown != NULL ? wown : (const float *)op->in[1].data;
+    s->wstable = wown == NULL && op->in[1].stable;
     s->use_dnnl = false;
     /* depthwise convs stay fp32: memory-bound, bf16 only adds error (docs/precision.md) */
     s->bf16 = oa_klowp_compute(op->params.conv.lowp) == OA_KLOWP_BF16 && oa_dnnl_enabled() &&
@@ -1369,10 +1375,15 @@ static oa_status conv_run(const oa_kop *op, const void *const *in, void *const *
     return OA_OK;
 }
 
-/* Every path packs or copies the filter, the bias and a BatchNorm folded into them at setup; run reads x and the
- * residuals, which follow those inputs. */
+/* Every path packs or copies the filter, the bias and a BatchNorm folded into them at setup, but for a stable
+ * filter the paths on wref read in place; run reads x and the residuals, which follow those inputs. */
 static bool conv_reads_at_run(const oa_kop *op, int i)
 {
+    const conv_state *s = op->state;
+    if (i == 1 && s != NULL && ((s->wref != NULL && s->wref_own == NULL) ||
+                                (s->detour != NULL && oa_kop_reads_input_at_run(s->detour, 1)))) {
+        return true; /* a stable filter read in place */
+    }
     return i == 0 || i >= 3 + (op->params.conv.fold_bn ? 4 : 0);
 }
 

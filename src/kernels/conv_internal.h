@@ -55,7 +55,9 @@ typedef struct conv_state {
     bool src_plain; /* some slice reads the plain copy of x (made per run in the workspace) */
     bool xpack;     /* out_nchwc op (plain x) with a slice reading a blocked copy of x (workspace) */
     /* reference */
-    float *wref; /* folded weights in the input layout */
+    const float *wref; /* folded weights in the input layout: wref_own, or a stable filter read in place */
+    float *wref_own;
+    bool wstable; /* the filter is in[1] unfolded and stable (oa_ktensor.stable): what it derives may be shared */
     /* non-overlapping transposed convolution (kernel == stride): a 1x1 Conv2D
      * into [N, oc*kh*kw, H, W] in the workspace, then a depth-to-space scatter */
     oa_kop *s2d;

@@ -144,7 +144,7 @@ static bool copies_x(const conv_state *s)
 }
 
 /* bf16 (docs/precision.md): the filter in bf16 pairs of input channels, the first in the low half */
-static oa_status pack_bf16(oa_kpw_prod *p, const geom *g, const float *wf)
+static oa_status pack_bf16(const oa_kpw_prod *p, const geom *g, const float *wf, float *w)
 {
     const int64_t kk = g->kh * g->kw, n = g->oc * g->ic * kk, icp = (g->ic + 1) / 2 * 2; /* ic_steps of a bf16 conv */
     uint16_t *h = malloc(sizeof(uint16_t) * (size_t)n);
@@ -154,7 +154,7 @@ static oa_status pack_bf16(oa_kpw_prod *p, const geom *g, const float *wf)
     oa_kbf16_from_f32(wf, h, (size_t)n);
     for (int64_t b = 0; b < p->nblk; b += OA_KPW_MAX_OB) {
         int64_t b0, ob;
-        uint16_t *wg = (uint16_t *)(void *)oa_kpw_prod_group(p, b, &b0, &ob);
+        uint16_t *wg = (uint16_t *)(void *)oa_kpw_prod_group_in(p, w, b, &b0, &ob);
         memset(wg, 0, sizeof(float) * (size_t)(ob * 16 * p->R)); /* padding channels: zeros */
         for (int64_t o = 0; o < ob * 16 && b0 * 16 + o < g->oc; o++) {
             const uint16_t *src = h + (b0 * 16 + o) * g->ic * kk;
@@ -169,6 +169,48 @@ static oa_status pack_bf16(oa_kpw_prod *p, const geom *g, const float *wf)
     return OA_OK;
 }
 
+typedef struct pw_pack_ctx {
+    const oa_kpw_prod *p;
+    const geom *g;
+    const float *wf;
+    int64_t icp;
+    bool bf16;
+} pw_pack_ctx;
+
+/* The packed filter into w (an oa_kderived_fill): wf [oc][ic][kh][kw]; step r = tap * ic + c. The filter is read
+ * in order; a group's packed lines (up to 4.6 MiB at 512 channels) are written 4 bytes at a time, one output after
+ * the other. */
+static oa_status pw_pack(void *ctx, void *array)
+{
+    const pw_pack_ctx *c = ctx;
+    const oa_kpw_prod *p = c->p;
+    const geom *g = c->g;
+    float *w = array;
+    if (c->bf16) {
+        return pack_bf16(p, g, c->wf, w);
+    }
+    const int64_t kk = g->kh * g->kw;
+    for (int64_t b = 0; b < p->nblk; b += OA_KPW_MAX_OB) {
+        int64_t b0, ob;
+        float *wg = oa_kpw_prod_group_in(p, w, b, &b0, &ob);
+        if (g->oc % 16 != 0) { /* padding channels: zeros */
+            memset(wg, 0, sizeof(float) * (size_t)(ob * 16 * p->R));
+        }
+        int64_t o = 0;
+        for (; o < ob * 16 && b0 * 16 + o < g->oc; o++) {
+            const float *src = c->wf + (b0 * 16 + o) * g->ic * kk;
+            for (int64_t ch = 0; ch < g->ic; ch++) {
+                for (int64_t t = 0; t < kk; t++) {
+                    wg[((t * c->icp + ch) * ob) * 16 + o] = src[ch * kk + t];
+                }
+            }
+        }
+        /* the group's part of the filter, packed: a loader may drop its pages now (kernels.h) */
+        oa_kconst_consumed(c->wf + b0 * 16 * g->ic * kk, sizeof(float) * (size_t)(o * g->ic * kk));
+    }
+    return OA_OK;
+}
+
 oa_status oa_conv_pw_setup(oa_kop *op, conv_state *s, const float *wf)
 {
     const geom *g = &s->g;
@@ -180,7 +222,7 @@ oa_status oa_conv_pw_setup(oa_kop *op, conv_state *s, const float *wf)
     }
     oa_kpw_prod *p = s->pw;
     const int64_t icp = ic_steps(s), icb = ic_blocked(g), ocb = oc_blocks(g);
-    oa_status st = oa_kpw_prod_init(p, ocb, kk * icp / e, P, true);
+    oa_status st = oa_kpw_prod_init(p, ocb, kk * icp / e, P, false);
     if (st != OA_OK) {
         return st;
     }
@@ -192,31 +234,19 @@ oa_status oa_conv_pw_setup(oa_kop *op, conv_state *s, const float *wf)
     }
     if (s->bf16) {
         p->tile = oa_kpw_bf16_for();
-        if ((st = pack_bf16(p, g, wf)) != OA_OK) {
-            return st;
-        }
-    } else {
-        /* wf [oc][ic][kh][kw]; step r = tap * ic + c. The filter is read in order; a group's packed lines
-         * (up to 4.6 MiB at 512 channels) are written 4 bytes at a time, one output after the other. */
-        for (int64_t b = 0; b < p->nblk; b += OA_KPW_MAX_OB) {
-            int64_t b0, ob;
-            float *wg = oa_kpw_prod_group(p, b, &b0, &ob);
-            if (g->oc % 16 != 0) { /* padding channels: zeros */
-                memset(wg, 0, sizeof(float) * (size_t)(ob * 16 * p->R));
-            }
-            int64_t o = 0;
-            for (; o < ob * 16 && b0 * 16 + o < g->oc; o++) {
-                const float *src = wf + (b0 * 16 + o) * g->ic * kk;
-                for (int64_t c = 0; c < g->ic; c++) {
-                    for (int64_t t = 0; t < kk; t++) {
-                        wg[((t * icp + c) * ob) * 16 + o] = src[c * kk + t];
-                    }
-                }
-            }
-            /* the group's part of the filter, packed: a loader may drop its pages now (kernels.h) */
-            oa_kconst_consumed(wf + b0 * 16 * g->ic * kk, sizeof(float) * (size_t)(o * g->ic * kk));
-        }
     }
+    /* the packed filter depends on the filter and these, not on the plane: a stable filter's operators share it */
+    const int64_t form[7] = {ocb, p->R, icp, g->ic, g->oc, kk, e};
+    oa_ktensor src = op->in[1];
+    src.stable = s->wstable;
+    pw_pack_ctx pc = {.p = p, .g = g, .wf = wf, .icp = icp, .bf16 = s->bf16};
+    void *w = NULL;
+    if ((st = oa_kderived_get(&src, form, sizeof form, sizeof(float) * (size_t)(p->nblk * 16 * p->R), pw_pack, &pc,
+                              &w)) != OA_OK) {
+        return st;
+    }
+    p->w = w;
+    p->w_derived = true;
     for (int64_t q = 0; q < P; q++) { /* a pixel's place in a (padded) input block, tap (0, 0), in words */
         p->off[q] = (int32_t)(((q / g->ow) * g->sh * iwp + (q % g->ow) * g->sw) * x_lanes(g) / e);
     }

@@ -125,6 +125,16 @@ static void wino_filter_task(void *vctx, size_t tid, size_t b, size_t e)
     }
 }
 
+/* The transformed filter into wu: blocks of 16 output channels are independent, spread over the setup pool
+ * (docs/memory.md "Load time"). */
+static oa_status wino_filter_fill(void *ctx, void *wu)
+{
+    wino_filter_ctx *fc = ctx;
+    fc->wu = wu;
+    oa_threadpool_parallel_for(oa_threadpool_setup_pool(), (size_t)fc->oc16, 1, wino_filter_task, fc);
+    return OA_OK;
+}
+
 /* Planes of at most this many tiles run as one chunk (per output-channel part): the transformed filters, 16/9 or
  * 4x the weights and read from memory on every run, are then read once instead of once per chunk. ResNet-50's
  * 14x14 planes (49 tiles, 4.2 MiB of filters a layer) in chunks of 18 read them three times: 1.4 -> 1.15 ms
@@ -145,15 +155,22 @@ oa_status oa_conv_wino_setup(oa_kop *op, conv_state *s, const float *wf, int m)
                                     {0, 0, 1}};
     static const double G2[4][3] = {{1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}};
     size_t usz = sizeof(float) * (size_t)(T * oc16 * icp * 16);
-    s->wu = oa_pages_huge_alloc(usz);
     s->wbias = calloc((size_t)ocp, sizeof(float));
-    if (s->wu == NULL || s->wbias == NULL) {
-        return OA_FAIL(OA_E_NOMEM, "Winograd filters (%zu bytes)", usz);
+    if (s->wbias == NULL) {
+        return OA_FAIL(OA_E_NOMEM, "Winograd bias");
     }
     memcpy(s->wbias, s->bias, sizeof(float) * (size_t)g->oc);
-    wino_filter_ctx fc = {.g = g, .wf = wf, .wu = s->wu, .G = m == 4 ? G4 : G2, .n = n, .icp = icp, .oc16 = oc16};
-    /* blocks of 16 output channels are independent: spread over the setup pool (docs/memory.md "Load time") */
-    oa_threadpool_parallel_for(oa_threadpool_setup_pool(), (size_t)oc16, 1, wino_filter_task, &fc);
+    wino_filter_ctx fc = {.g = g, .wf = wf, .G = m == 4 ? G4 : G2, .n = n, .icp = icp, .oc16 = oc16};
+    /* what the transformed filter depends on besides the filter's bytes: shared by a stable filter's operators */
+    const int64_t form[4] = {m, g->ic, g->oc, oa_kernels_block()};
+    oa_ktensor src = op->in[1];
+    src.stable = s->wstable;
+    void *wu = NULL;
+    oa_status st = oa_kderived_get(&src, form, sizeof form, usz, wino_filter_fill, &fc, &wu);
+    if (st != OA_OK) {
+        return st;
+    }
+    s->wu = wu;
     /* Tiles per chunk: the chunk's transformed input and products within
      * ~768 KiB (L2), a multiple of the microkernel's 6 rows, at most 96, and
      * about 4 chunks per thread (dynamic balance); a plane of at most

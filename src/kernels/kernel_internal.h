@@ -318,6 +318,18 @@ void oa_kpw_bf16_avx512(const oa_kpw_tile *t, const float *bias, const float *re
 oa_kpw_fn oa_kpw_bf16_for(void);
 oa_kpw_fn oa_kpw_for(oa_kisa_tier t);
 
+/*
+ * An array derived from constant src (a transformed or packed filter: derived.c), made by fill(ctx, array) into
+ * `bytes` of memory from oa_pages_huge_alloc. The form says how it was derived (the transform, its tile, the
+ * blocking: every parameter the contents depend on besides src's bytes, at most 64 bytes). When src is stable
+ * (oa_ktensor.stable), operators asking for the same src in the same form share one array (a dynamic model's
+ * operators for its input shapes); otherwise the array is the caller's alone. Released with oa_kderived_put.
+ */
+typedef oa_status (*oa_kderived_fill)(void *ctx, void *array);
+oa_status oa_kderived_get(const oa_ktensor *src, const void *form, size_t form_len, size_t bytes,
+                          oa_kderived_fill fill, void *ctx, void **out) OA_MUST_CHECK;
+void oa_kderived_put(void *array); /* accepts NULL */
+
 /* Vector class of the tier in use: 0 ref, 1 avx2, 2 avx512 and above (isa.c). */
 int oa_kisa_level(void);
 

@@ -140,6 +140,10 @@ typedef struct oa_ktensor {
     int64_t dims[OA_KMAX_DIMS]; /* logical dims, >= 0 */
     oa_klayout layout;
     const void *data; /* constant/host data at create/reshape/infer; NULL otherwise */
+    /* data is a constant that outlives every operator made from it and never changes (a dynamic model's
+     * weights, which its executor keeps for the operators of later input shapes): kernels may read it in place
+     * and share what they derive from it between operators (oa_kderived_stats) */
+    bool stable;
 } oa_ktensor;
 
 /* Number of elements (product of dims; 1 for rank 0). -1 on overflow. */
@@ -872,6 +876,10 @@ oa_status oa_kop_create(oa_kop_type type, const void *params, int n_in, const oa
 typedef void (*oa_kconst_hook)(void *ctx, const void *p, size_t len);
 void oa_kconst_set_hook(oa_kconst_hook hook, void *ctx); /* this thread; NULL: none */
 void oa_kconst_consumed(const void *p, size_t len);
+
+/* Arrays derived from constants (transformed or packed filters) alive in the process, and their bytes; those
+ * derived from a stable constant (oa_ktensor.stable) in one form count once however many operators share them. */
+void oa_kderived_stats(size_t *arrays, size_t *bytes);
 
 /* Workspace bytes run needs (0 if none). Pure. */
 size_t oa_kop_workspace_size(const oa_kop *op);

@@ -65,7 +65,11 @@ oa_status oa_kpw_prod_init(oa_kpw_prod *p, int64_t nblk, int64_t R, int64_t P, b
 
 void oa_kpw_prod_free(oa_kpw_prod *p)
 {
-    oa_pages_huge_free(p->w);
+    if (p->w_derived) {
+        oa_kderived_put(p->w);
+    } else {
+        oa_pages_huge_free(p->w);
+    }
     free(p->off);
     free(p->xoff);
     memset(p, 0, sizeof(*p));

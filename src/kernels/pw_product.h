@@ -31,6 +31,7 @@ typedef struct oa_kpw_prod {
                            * set with oa_kpw_prod_set_ranges */
     int64_t n;            /* images */
     float *w;             /* packed filter (oa_kpw_prod_group), NULL when it is packed at run */
+    bool w_derived;       /* w is a derived array (oa_kderived_get: a conv's, shared with its other shapes) */
     int32_t *off;         /* [P] pixel (row) offsets into an image's x */
     int32_t *xoff;        /* [R] each step's offset into x */
     int64_t ycs, ys;      /* y: floats between output blocks, between pixels (rows) */

@@ -53,6 +53,7 @@ typedef struct oa_v2_stats {
     uint64_t executors;      /* executors created (per stream, and the synchronous pool) */
     uint64_t plan_blocks;    /* plan memory blocks allocated (executors' plan arenas, branch and capture blocks) */
     uint64_t plan_inplace;   /* outputs the plans' memory planner put in place of a dying input (all plans built) */
+    uint64_t returned_chunks; /* chunks the executors' caches gave back: outgrown plan blocks, earlier shapes' tensors */
 } oa_v2_stats;
 
 /* The counters of model m (an OA_ROUTE_V2 model); false for other models. */

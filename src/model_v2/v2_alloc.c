@@ -37,6 +37,7 @@ struct chunk {
     size_t size;
     chunk *prev, *next;
     struct span *first; /* the span at base (stays first: merges keep the lower span) */
+    uint64_t epoch;     /* the allocator's epoch when a block last came from it (oa_v2_caching_trim_unused) */
 };
 
 struct oa_v2_caching_allocator {
@@ -51,6 +52,7 @@ struct oa_v2_caching_allocator {
     chunk *chunks;
     oa_v2_caching_stats stats;
     unsigned fail_next;
+    uint64_t epoch;
 };
 
 void oa_v2_scalable_config_init(oa_v2_scalable_config *cfg, size_t device_total, int64_t pool_threshold_gb)
@@ -320,6 +322,7 @@ static oa_v2_block *caching_alloc(oa_v2_allocator *a, size_t size)
     }
     s->blk.size = bytes;
     s->blk.refs = 1;
+    s->ch->epoch = ca->epoch;
     ca->stats.in_use_bytes += bytes;
     return &s->blk;
 }
@@ -348,6 +351,37 @@ static span *merge(oa_v2_caching_allocator *ca, span *s)
         span_put(ca, n);
     }
     return s;
+}
+
+size_t oa_v2_caching_trim_unused(oa_v2_caching_allocator *ca)
+{
+    size_t n = 0;
+    chunk *c = ca->chunks;
+    while (c != NULL) {
+        chunk *next = c->next;
+        if (c->epoch != ca->epoch && c->first->is_free && span_is_whole_chunk(c->first)) {
+            chunk_release(ca, c, c->first);
+            n++;
+        }
+        c = next;
+    }
+    ca->epoch++;
+    return n;
+}
+
+bool oa_v2_caching_release_now(oa_v2_caching_allocator *ca, oa_v2_block *b)
+{
+    if (b == NULL || --b->refs > 0) {
+        return false;
+    }
+    ca->stats.in_use_bytes -= b->size;
+    span *s = merge(ca, (span *)b);
+    free_insert(ca, s);
+    if (!span_is_whole_chunk(s)) {
+        return false;
+    }
+    chunk_release(ca, s->ch, s);
+    return true;
 }
 
 static void caching_free(oa_v2_allocator *a, oa_v2_block *b)

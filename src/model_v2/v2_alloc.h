@@ -106,6 +106,17 @@ void oa_v2_caching_destroy(oa_v2_caching_allocator *ca);
 oa_v2_allocator *oa_v2_caching_base(oa_v2_caching_allocator *ca);
 /* Returns every wholly free chunk to the system. */
 void oa_v2_caching_recycle(oa_v2_caching_allocator *ca);
+/*
+ * Ends an epoch: every wholly free chunk no block came from since the last call goes back to the system. The
+ * executor calls it after each execution on the dynamic path, so that what stays cached is that execution's
+ * working set, not the tensors of every input shape seen so far (a host's memory is the process's RSS; the
+ * device pool RT2 models keeps up to its threshold, docs/dynamic_models.md "Allocator").
+ */
+size_t oa_v2_caching_trim_unused(oa_v2_caching_allocator *ca); /* chunks given back */
+/* Drops a reference to b; when that was the last, b is freed and its chunk goes back to the system at once if
+ * nothing else of it is in use: a block that will not be asked for at its size again (the plan block an executor
+ * outgrew), which the cache would otherwise keep resident up to its threshold. */
+bool oa_v2_caching_release_now(oa_v2_caching_allocator *ca, oa_v2_block *b); /* true: a chunk went back */
 void oa_v2_caching_stats_get(const oa_v2_caching_allocator *ca, oa_v2_caching_stats *st);
 /* Page count (layer) of a block of this allocator. */
 size_t oa_v2_caching_block_pages(const oa_v2_block *b);

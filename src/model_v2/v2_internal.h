@@ -218,7 +218,7 @@ struct v2_model {
     atomic_uint_fast64_t runs;  /* executions started: the dump step */
     struct {
         atomic_uint_fast64_t dynamic_runs, plan_runs, plans_recorded, infers, kop_creates, allocs, executors, plan_blocks,
-            plan_inplace;
+            plan_inplace, returned_chunks;
     } stats;
 };
 #define V2_STAT(m, field) atomic_fetch_add_explicit(&(m)->stats.field, 1, memory_order_relaxed)

@@ -256,7 +256,8 @@ static oa_status shadow_bind(v2_exec *x, const v2_cnode *cn, oa_graph **out_g, o
     oa_blob_release(blob);
     if (st == OA_OK) {
         shadow s = {x, cn, stubs};
-        oa_op_bind_opts opts = {.host_data = host_data, .ctx = &s, .dds_count = true};
+        /* the model's constants stay for the operators of later shapes: kernels share what they derive */
+        oa_op_bind_opts opts = {.host_data = host_data, .ctx = &s, .dds_count = true, .consts_stable = true};
         st = oa_op_bind_node(sn, &opts, out_b);
     }
     /* constants the binding points at, by the stub that produced them */

@@ -748,6 +748,10 @@ oa_status oa_v2_run_exec(v2_exec *x, const oa_model_run *run, bool async, aclrtS
         oa_v2_plan_record_root(x);
     }
     reset_run(x);
+    if (x->alloc == oa_v2_caching_base(x->caching)) { /* tensors of earlier shapes' runs leave the process */
+        atomic_fetch_add_explicit(&vm->stats.returned_chunks, oa_v2_caching_trim_unused(x->caching),
+                                  memory_order_relaxed);
+    }
     x->sub = NULL;
     drop_saved(&ss);
     if (ss.dump != NULL) {
@@ -1120,6 +1124,7 @@ bool oa_v2_model_stats(oa_model *m, oa_v2_stats *out)
     out->executors = atomic_load(&vm->stats.executors);
     out->plan_blocks = atomic_load(&vm->stats.plan_blocks);
     out->plan_inplace = atomic_load(&vm->stats.plan_inplace);
+    out->returned_chunks = atomic_load(&vm->stats.returned_chunks);
     return true;
 }
 

@@ -1100,7 +1100,9 @@ static oa_status inst_bind(v2_exec *x, v2_plan_inst *pi, bool top)
                 return OA_E_GE_MEMORY_ALLOCATION;
             }
             V2_STAT(x->model, plan_blocks);
-            oa_v2_block_release(x->plan_arena);
+            if (x->plan_arena != NULL && oa_v2_caching_release_now(x->caching, x->plan_arena)) {
+                V2_STAT(x->model, returned_chunks); /* outgrown: its pages leave the process, not the cache */
+            }
             x->plan_arena = b;
         }
         bind_to(pi, x->plan_arena);

@@ -201,6 +201,7 @@ oa_status oa_bind_in(oa_bctx *c, uint32_t slot, bool required, bool host)
             return BFAIL(c, OA_E_PARAM, "constant input %u holds %zu bytes, its desc needs %zu", slot, k->size, want);
         }
         t->data = k->data;
+        t->stable = c->opts != NULL && c->opts->consts_stable;
         s->kind = OA_BIND_CONST;
         s->size = k->size;
     } else if (host) {

@@ -101,6 +101,15 @@ typedef struct oa_op_bind_opts {
      * NonZero/Unique/Compress need outputs of the exact size.
      */
     bool dds_count;
+    /*
+     * The bytes of the node's Const producers outlive every operator made
+     * from the binding and never change (a dynamic executor keeps its
+     * model's weights for the operators of later input shapes): the kernel
+     * inputs they fill are marked stable (oa_ktensor.stable), so kernels may
+     * read them in place and share what they derive from them. Synthesized
+     * constants and host values are never stable.
+     */
+    bool consts_stable;
 } oa_op_bind_opts;
 
 /* out_index of the count output of a data-dependent op (opts.dds_count). */

@@ -767,6 +767,135 @@ static void test_conv_plain_detour(void **state)
 }
 
 /*
+ * A stable filter (oa_ktensor.stable: a dynamic model's weights) is shared by the operators made from it for other
+ * input shapes: what kernels derive from it (Winograd's transformed filter, the small-plane tile's packed filter)
+ * exists once, and the NCHW paths read it in place. Every operator's output equals that of its twin made from an
+ * unstable copy of the same filter (which derives its own), and forms that differ (Winograd F(4x4) and F(2x2))
+ * are not shared.
+ */
+typedef struct share_case {
+    const char *what;
+    int64_t ic, oc, k, h1, w1, h2, w2;
+    bool blocked; /* NCHWc in and out (a static model's layout), else plain NCHW */
+    int derived;  /* arrays one operator derives (its shapes share them) */
+} share_case;
+
+static oa_kop *share_conv(const share_case *c, int64_t h, int64_t w, const kt_buf *wt, const kt_buf *b, bool stable)
+{
+    oa_kconv_params p;
+    memset(&p, 0, sizeof p);
+    p.strides[0] = p.strides[1] = 1;
+    p.dilations[0] = p.dilations[1] = 1;
+    p.pads[0] = p.pads[1] = p.pads[2] = p.pads[3] = c->k / 2;
+    p.groups = 1;
+    oa_ktensor in[3] = {KT_D(OA_KDT_F32, 1, c->ic, h, w), wt->d, b->d}, out = KT_D(OA_KDT_F32, 1, c->oc, h, w);
+    in[0].layout = out.layout = c->blocked ? OA_KLAYOUT_NCHWC : OA_KLAYOUT_PLAIN;
+    in[1].data = wt->data;
+    in[1].stable = stable;
+    in[2].data = b->data;
+    oa_kop *op = NULL;
+    assert_int_equal(oa_kop_create(OA_KOP_CONV2D, &p, 3, in, 1, &out, &op), OA_OK);
+    return op;
+}
+
+static void share_run(const oa_kop *op, const kt_buf *x, kt_buf *y)
+{
+    const size_t ws = oa_kop_workspace_size(op);
+    void *wsp = ws > 0 ? aligned_alloc(64, (ws + 63) / 64 * 64) : NULL;
+    const void *ins[3] = {x->data, NULL, NULL};
+    void *outs[1] = {y->data};
+    assert_int_equal(oa_kop_run(op, ins, outs, wsp, kt_pool(2)), OA_OK);
+    free(wsp);
+}
+
+static void test_conv_stable_filter_shared(void **state)
+{
+    (void)state;
+    const share_case cases[] = {
+        {"Winograd, NCHWc", 32, 48, 3, 24, 20, 16, 28, true, 1},
+        {"Winograd behind NCHW copies", 32, 24, 3, 20, 20, 28, 24, false, 1},
+        {"small-plane tile", 64, 40, 3, 6, 5, 5, 6, true, 1},
+        {"NCHW 1x1 in place", 64, 48, 1, 40, 40, 48, 32, false, 0},
+    };
+    for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        const share_case *c = &cases[k];
+        kt_buf wt = kt_alloc(KT_D(OA_KDT_F32, c->oc, c->ic, c->k, c->k)), b = kt_alloc(KT_D(OA_KDT_F32, c->oc));
+        kt_fill(&wt, 4100 + k, -0.5, 0.5);
+        kt_fill(&b, 4200 + k, -0.5, 0.5);
+        size_t a0, a1, a2, bytes;
+        oa_kderived_stats(&a0, &bytes);
+        oa_kop *s1 = share_conv(c, c->h1, c->w1, &wt, &b, true);
+        oa_kderived_stats(&a1, &bytes);
+        oa_kop *s2 = share_conv(c, c->h2, c->w2, &wt, &b, true);
+        oa_kderived_stats(&a2, &bytes);
+        const char *impl = oa_kop_impl_name(s2);
+        if (strncmp(impl, "onednn", 6) == 0 || strcmp(impl, "ref") == 0) { /* a tier without our kernel here */
+            print_message("%s: %s at this tier (%s), nothing to share\n", c->what, impl, oa_kernels_isa());
+            oa_kop_destroy(s1);
+            oa_kop_destroy(s2);
+            kt_free(&wt);
+            kt_free(&b);
+            continue;
+        }
+        if (a1 - a0 != (size_t)c->derived || a2 != a1) {
+            fail_msg("%s (%s, then %s): %zu then %zu arrays derived, want %d then none more", c->what,
+                     oa_kop_impl_name(s1), impl, a1 - a0, a2 - a1, c->derived);
+        }
+        /* the paths reading the filter in place say so (a loader must keep its pages) */
+        assert_int_equal(oa_kop_reads_input_at_run(s2, 1), c->derived == 0);
+        oa_kop *u2 = share_conv(c, c->h2, c->w2, &wt, &b, false); /* its own derived arrays */
+        size_t a3;
+        oa_kderived_stats(&a3, &bytes);
+        assert_int_equal(a3 - a2, (size_t)c->derived);
+        assert_false(oa_kop_reads_input_at_run(u2, 1));
+        const int64_t hs[2] = {c->h1, c->h2}, ws[2] = {c->w1, c->w2};
+        for (int i = 0; i < 2; i++) {
+            oa_ktensor xd = KT_D(OA_KDT_F32, 1, c->ic, hs[i], ws[i]), yd = KT_D(OA_KDT_F32, 1, c->oc, hs[i], ws[i]);
+            xd.layout = yd.layout = c->blocked ? OA_KLAYOUT_NCHWC : OA_KLAYOUT_PLAIN;
+            kt_buf x = kt_alloc(xd), ys = kt_alloc(yd), yu = kt_alloc(yd);
+            kt_fill(&x, 4300 + k, -1, 1);
+            share_run(i == 0 ? s1 : s2, &x, &ys);
+            if (i == 1) {
+                share_run(u2, &x, &yu);
+                if (memcmp(ys.data, yu.data, ys.bytes) != 0) {
+                    fail_msg("%s: the shared filter's output differs from its own copy's", c->what);
+                }
+            }
+            kt_free(&x);
+            kt_free(&ys);
+            kt_free(&yu);
+        }
+        oa_kop_destroy(s1);
+        oa_kop_destroy(u2);
+        oa_kderived_stats(&a3, &bytes);
+        assert_int_equal(a3, a0 + (size_t)c->derived); /* s2 still holds the shared one */
+        oa_kop_destroy(s2);
+        oa_kderived_stats(&a3, &bytes);
+        assert_int_equal(a3, a0);
+        kt_free(&wt);
+        kt_free(&b);
+    }
+    /* forms that differ do not share: F(4x4) on a large plane, F(2x2) on a small one, one stable filter */
+    const share_case big = {"F(4x4)", 64, 64, 3, 56, 56, 0, 0, true, 1}, small = {"F(2x2)", 64, 64, 3, 7, 7, 0, 0, true, 1};
+    kt_buf wt = kt_alloc(KT_D(OA_KDT_F32, 64, 64, 3, 3)), b = kt_alloc(KT_D(OA_KDT_F32, 64));
+    kt_fill(&wt, 4400, -0.5, 0.5);
+    kt_fill(&b, 4401, -0.5, 0.5);
+    size_t a0, a1, bytes;
+    oa_kderived_stats(&a0, &bytes);
+    oa_kop *f4 = share_conv(&big, 56, 56, &wt, &b, true), *f2 = share_conv(&small, 7, 7, &wt, &b, true);
+    oa_kderived_stats(&a1, &bytes);
+    if (strcmp(oa_kop_impl_name(f4), "winograd-f4x4") == 0 && strcmp(oa_kop_impl_name(f2), "winograd-f2x2") == 0) {
+        assert_int_equal(a1 - a0, 2);
+    } else {
+        print_message("F(4x4) / F(2x2): %s / %s at this tier\n", oa_kop_impl_name(f4), oa_kop_impl_name(f2));
+    }
+    oa_kop_destroy(f4);
+    oa_kop_destroy(f2);
+    kt_free(&wt);
+    kt_free(&b);
+}
+
+/*
  * A direct NCHW path (conv_nchw.c) on shapes, switched by env, reporting impl: every shape with the post-op chains
  * the paths treat apart (none; folded BN + ReLU; HardSwish then an affine, in registers; a first residual add,
  * the kernel's start, then Sigmoid, a pass; Clip then an add) on and off (run_path_on_off), then the first add
@@ -1329,6 +1458,7 @@ int main(void)
         cmocka_unit_test(test_conv_pointwise),
         cmocka_unit_test(test_conv_depthwise),
         cmocka_unit_test(test_conv_plain_detour),
+        cmocka_unit_test(test_conv_stable_filter_shared),
         cmocka_unit_test(test_conv_nchw1x1),
         cmocka_unit_test(test_conv_nchw_depthwise),
         cmocka_unit_test(test_conv_deconv2x2_direct),

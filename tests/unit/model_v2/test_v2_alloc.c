@@ -148,6 +148,75 @@ static void uncacheable_spans_are_released(void **state)
     oa_v2_caching_destroy(ca);
 }
 
+/* A block released at once gives its chunk back when nothing else of the chunk is in use (an outgrown plan
+ * block), and keeps it while a neighbour is. */
+static void release_now_returns_the_chunk(void **state)
+{
+    (void)state;
+    oa_v2_caching_allocator *ca = make();
+    oa_v2_allocator *a = oa_v2_caching_base(ca);
+    oa_v2_block *big = a->alloc(a, 3 * OA_V2_HUGE_PAGE_SIZE);
+    oa_v2_block *s1 = a->alloc(a, OA_V2_PAGE_SIZE), *s2 = a->alloc(a, OA_V2_PAGE_SIZE); /* one 2 MiB chunk */
+    oa_v2_caching_stats st;
+    oa_v2_caching_stats_get(ca, &st);
+    assert_int_equal(st.chunks, 2);
+    oa_v2_block_retain(big);
+    oa_v2_caching_release_now(ca, big); /* still referenced: stays */
+    oa_v2_caching_stats_get(ca, &st);
+    assert_int_equal(st.chunks, 2);
+    oa_v2_caching_release_now(ca, big);
+    oa_v2_caching_stats_get(ca, &st);
+    assert_int_equal(st.chunks, 1);
+    assert_int_equal(st.system_bytes, OA_V2_HUGE_PAGE_SIZE);
+    oa_v2_caching_release_now(ca, s1); /* s2 still uses the chunk */
+    oa_v2_caching_stats_get(ca, &st);
+    assert_int_equal(st.chunks, 1);
+    assert_int_equal(st.in_use_bytes, OA_V2_PAGE_SIZE);
+    oa_v2_caching_release_now(ca, s2);
+    oa_v2_caching_stats_get(ca, &st);
+    assert_int_equal(st.chunks, 0);
+    assert_int_equal(st.in_use_bytes, 0);
+    oa_v2_caching_destroy(ca);
+}
+
+/* An epoch keeps the chunks blocks came from since the last one (a run's working set, cached for the next) and
+ * gives back the wholly free ones no block came from. */
+static void trim_unused_keeps_the_last_epochs_chunks(void **state)
+{
+    (void)state;
+    oa_v2_caching_allocator *ca = make();
+    oa_v2_allocator *a = oa_v2_caching_base(ca);
+    /* epoch 1: two big blocks, freed (cached) */
+    oa_v2_block *x = a->alloc(a, 4 * OA_V2_HUGE_PAGE_SIZE), *y = a->alloc(a, 2 * OA_V2_HUGE_PAGE_SIZE);
+    oa_v2_block_release(x);
+    oa_v2_block_release(y);
+    oa_v2_caching_trim_unused(ca);
+    oa_v2_caching_stats st;
+    oa_v2_caching_stats_get(ca, &st);
+    assert_int_equal(st.chunks, 2); /* used this epoch: kept for the next run */
+    /* epoch 2: the same 4-chunk size again (the cached chunk serves it), the other chunk idle */
+    const size_t allocs = st.system_allocs;
+    oa_v2_block *x2 = a->alloc(a, 4 * OA_V2_HUGE_PAGE_SIZE);
+    oa_v2_caching_stats_get(ca, &st);
+    assert_int_equal(st.system_allocs, allocs);
+    oa_v2_block_release(x2);
+    oa_v2_caching_trim_unused(ca);
+    oa_v2_caching_stats_get(ca, &st);
+    assert_int_equal(st.chunks, 1);
+    assert_int_equal(st.system_bytes, 4 * OA_V2_HUGE_PAGE_SIZE);
+    /* a chunk in use is never given back, whatever its epoch */
+    oa_v2_block *held = a->alloc(a, 4 * OA_V2_HUGE_PAGE_SIZE);
+    oa_v2_caching_trim_unused(ca);
+    oa_v2_caching_trim_unused(ca);
+    oa_v2_caching_stats_get(ca, &st);
+    assert_int_equal(st.chunks, 1);
+    oa_v2_block_release(held);
+    oa_v2_caching_trim_unused(ca); /* free now, its blocks came two epochs ago: given back */
+    oa_v2_caching_stats_get(ca, &st);
+    assert_int_equal(st.chunks, 0);
+    oa_v2_caching_destroy(ca);
+}
+
 static void out_of_memory_recycles_then_retries(void **state)
 {
     (void)state;
@@ -242,6 +311,8 @@ int main(void)
         cmocka_unit_test(referenced_span_is_not_freed),
         cmocka_unit_test(recycle_when_over_threshold),
         cmocka_unit_test(uncacheable_spans_are_released),
+        cmocka_unit_test(release_now_returns_the_chunk),
+        cmocka_unit_test(trim_unused_keeps_the_last_epochs_chunks),
         cmocka_unit_test(out_of_memory_recycles_then_retries),
         cmocka_unit_test(scalable_config_thresholds),
         cmocka_unit_test(external_allocator_wrapper),

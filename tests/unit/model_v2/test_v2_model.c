@@ -367,13 +367,13 @@ static void shapes_plans_and_operators(void **state)
 }
 
 /* relu_add on rows of 4096 values (1 .. 64 rows): its Relu result (16 KiB a row) lives in the plan's block */
-static uint32_t load_relu_add_wide(void)
+static uint32_t load_relu_add_cols(int64_t cols)
 {
     oa_graph *g = NULL;
     assert_int_equal(oa_graph_create("relu_add_wide", &g), OA_OK);
-    oa_node *x = data(g, "x", 0, OA_DT_FLOAT, 2, (const int64_t[]){-1, 4096});
-    const int64_t lo[2] = {1, 4096}, hi[2] = {64, 4096};
-    oa_shape s = oa_shape_make(2, (const int64_t[]){-1, 4096});
+    oa_node *x = data(g, "x", 0, OA_DT_FLOAT, 2, (const int64_t[]){-1, cols});
+    const int64_t lo[2] = {1, cols}, hi[2] = {64, cols};
+    oa_shape s = oa_shape_make(2, (const int64_t[]){-1, cols});
     assert_int_equal(oa_graph_set_input_shape(x, &s, lo, hi), OA_OK);
     const float c[1] = {0.5f};
     oa_node *k = konst(g, "c", OA_DT_FLOAT, 1, (const int64_t[]){1}, c, sizeof c);
@@ -384,15 +384,20 @@ static uint32_t load_relu_add_wide(void)
     return load(g, NULL);
 }
 
-static void run_relu_add_wide(uint32_t id, int64_t rows)
+static uint32_t load_relu_add_wide(void)
 {
-    const size_t n = (size_t)rows * 4096;
+    return load_relu_add_cols(4096);
+}
+
+static void run_relu_add_cols(uint32_t id, int64_t rows, int64_t cols)
+{
+    const size_t n = (size_t)(rows * cols);
     float *xin = malloc(n * sizeof(float));
     assert_non_null(xin);
     for (size_t i = 0; i < n; ++i) {
         xin[i] = (float)(i % 7) * 0.25f - 0.5f;
     }
-    const int64_t dims[2] = {rows, 4096};
+    const int64_t dims[2] = {rows, cols};
     const void *h[1] = {xin};
     const size_t bytes[1] = {n * sizeof(float)};
     const int64_t *d[1] = {dims};
@@ -408,6 +413,11 @@ static void run_relu_add_wide(uint32_t id, int64_t rows)
     free_io(&in);
     free_io(&out);
     free(xin);
+}
+
+static void run_relu_add_wide(uint32_t id, int64_t rows)
+{
+    run_relu_add_cols(id, rows, 4096);
 }
 
 /*
@@ -439,6 +449,34 @@ static void plans_share_the_executors_block(void **state)
     const oa_v2_stats c = stats(id);
     assert_int_equal(c.plan_runs, 6);
     assert_int_equal(c.plan_blocks, 2); /* grown once for the larger shape */
+    assert_int_equal(aclmdlUnload(id), ACL_SUCCESS);
+}
+
+/*
+ * Memory the executor outgrew leaves the process (docs/dynamic_models.md "Allocator"): the plan block of a smaller
+ * shape when a larger one comes, and the dynamic path's tensors of earlier shapes, which no later run used; what
+ * the last run used stays cached (running that shape again allocates nothing from the system).
+ */
+static void outgrown_memory_is_returned(void **state)
+{
+    (void)state;
+    const int64_t cols = 1 << 16; /* 256 KiB a row: tensors of whole chunks of their own */
+    const uint32_t id = load_relu_add_cols(cols);
+    run_relu_add_cols(id, 8, cols);
+    run_relu_add_cols(id, 8, cols); /* the plan block for 8 rows */
+    const oa_v2_stats a = stats(id);
+    run_relu_add_cols(id, 24, cols); /* the dynamic path: 6 MiB tensors; 8 rows' tensors were not used */
+    const oa_v2_stats b = stats(id);
+    assert_true(b.returned_chunks > a.returned_chunks);
+    run_relu_add_cols(id, 24, cols); /* a larger plan block: the 8-row one goes back */
+    const oa_v2_stats c = stats(id);
+    assert_int_equal(c.plan_blocks, a.plan_blocks + 1);
+    assert_true(c.returned_chunks > b.returned_chunks);
+    run_relu_add_cols(id, 8, cols);  /* planned: in the 24-row block */
+    run_relu_add_cols(id, 24, cols);
+    const oa_v2_stats d = stats(id);
+    assert_int_equal(d.plan_blocks, c.plan_blocks);
+    assert_int_equal(d.returned_chunks, c.returned_chunks);
     assert_int_equal(aclmdlUnload(id), ACL_SUCCESS);
 }
 
@@ -1270,6 +1308,7 @@ int main(void)
         cmocka_unit_test(shapes_plans_and_operators),
         cmocka_unit_test(plan_runs_while_learning_threads),
         cmocka_unit_test(plans_share_the_executors_block),
+        cmocka_unit_test(outgrown_memory_is_returned),
         cmocka_unit_test(input_shape_errors),
         cmocka_unit_test(outputs_null_small_and_descs),
         cmocka_unit_test(io_reuse_addresses),
