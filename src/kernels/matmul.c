@@ -492,7 +492,39 @@ static void mm_pw_offsets(oa_kpw_prod *p, const mm_geom *g)
     p->last = (int)(g->N - (p->nblk - 1) * 16);
 }
 
-static oa_status mm_pw_setup(mm_state *s, const float *b)
+typedef struct mm_pack_ctx {
+    const oa_kpw_prod *p;
+    const mm_geom *g;
+    const float *b;
+} mm_pack_ctx;
+
+/* b packed into w (an oa_kderived_fill). b is read in its own order, and each part is handed back once packed
+ * (oa_kconst_consumed): a loader then drops its pages, so that a large b and its packed copy are not both resident
+ * (rec's 3.2 MiB head). */
+static oa_status mm_pack_fill(void *ctx, void *array)
+{
+    const mm_pack_ctx *c = ctx;
+    const oa_kpw_prod *p = c->p;
+    const mm_geom *g = c->g;
+    float *w = array;
+    const int64_t nblk = p->nblk;
+    const int64_t part = MM_PW_PART_BYTES / (int64_t)sizeof(float) / g->N + 1; /* rows of [K, N] per part */
+    for (int64_t k0 = 0; k0 < g->K && !g->tb; k0 += part) { /* steps k: b's rows k ([K, N]) */
+        const int64_t k1 = k0 + part < g->K ? k0 + part : g->K;
+        for (int64_t bk = 0; bk < nblk; bk += OA_KPW_MAX_OB) {
+            mm_pack_b(p, g, c->b, w, bk, k0, k1);
+        }
+        oa_kconst_consumed(c->b + k0 * g->N, sizeof(float) * (size_t)((k1 - k0) * g->N));
+    }
+    for (int64_t bk = 0; bk < nblk && g->tb; bk += OA_KPW_MAX_OB) { /* step k: b's column k ([N, K]) */
+        mm_pack_b(p, g, c->b, w, bk, 0, g->K);
+        const int64_t b0 = bk, cols = b0 + OA_KPW_MAX_OB < nblk ? OA_KPW_MAX_OB * 16 : g->N - b0 * 16;
+        oa_kconst_consumed(c->b + b0 * 16 * g->K, sizeof(float) * (size_t)(cols * g->K));
+    }
+    return OA_OK;
+}
+
+static oa_status mm_pw_setup(mm_state *s, const oa_ktensor *bt)
 {
     const mm_geom *g = &s->g;
     s->pw = calloc(1, sizeof(*s->pw));
@@ -501,26 +533,21 @@ static oa_status mm_pw_setup(mm_state *s, const float *b)
     }
     oa_kpw_prod *p = s->pw;
     const int64_t nblk = (g->N + 15) / 16;
-    oa_status st = oa_kpw_prod_init(p, nblk, g->K, g->M, true);
+    oa_status st = oa_kpw_prod_init(p, nblk, g->K, g->M, false);
     if (st != OA_OK) {
         return st;
     }
     mm_pw_offsets(p, g);
-    /* b is read in its own order, and each part is handed back once packed (oa_kconst_consumed): a loader then
-     * drops its pages, so that a large b and its packed copy are not both resident (rec's 3.2 MiB head) */
-    const int64_t part = MM_PW_PART_BYTES / (int64_t)sizeof(float) / g->N + 1; /* rows of [K, N] per part */
-    for (int64_t k0 = 0; k0 < g->K && !g->tb; k0 += part) { /* steps k: b's rows k ([K, N]) */
-        const int64_t k1 = k0 + part < g->K ? k0 + part : g->K;
-        for (int64_t bk = 0; bk < nblk; bk += OA_KPW_MAX_OB) {
-            mm_pack_b(p, g, b, p->w, bk, k0, k1);
-        }
-        oa_kconst_consumed(b + k0 * g->N, sizeof(float) * (size_t)((k1 - k0) * g->N));
+    /* packed b depends on b and these, not on the rows: a stable b's operators (other shapes) share it */
+    const int64_t form[3] = {g->K, g->N, g->tb};
+    mm_pack_ctx pc = {.p = p, .g = g, .b = bt->data};
+    void *w = NULL;
+    if ((st = oa_kderived_get(bt, form, sizeof form, sizeof(float) * (size_t)(nblk * 16 * g->K), mm_pack_fill, &pc,
+                              &w)) != OA_OK) {
+        return st;
     }
-    for (int64_t bk = 0; bk < nblk && g->tb; bk += OA_KPW_MAX_OB) { /* step k: b's column k ([N, K]) */
-        mm_pack_b(p, g, b, p->w, bk, 0, g->K);
-        const int64_t b0 = bk, cols = b0 + OA_KPW_MAX_OB < nblk ? OA_KPW_MAX_OB * 16 : g->N - b0 * 16;
-        oa_kconst_consumed(b + b0 * 16 * g->K, sizeof(float) * (size_t)(cols * g->K));
-    }
+    p->w = w;
+    p->w_derived = true;
     if (!mm_pw_pieces(g)) { /* a small b (MM_PW_FEW_PIECES_B_BYTES): the rows in one range per slice */
         const int64_t sl = oa_kernels_slices();
         const int64_t pr = ((g->M + sl - 1) / sl + OA_KPW_MAX_NP - 1) / OA_KPW_MAX_NP * OA_KPW_MAX_NP;
@@ -625,7 +652,7 @@ static oa_status mm_setup(oa_kop *op)
         s->gemv = oa_kgemv_for(oa_kisa_tier_used());
     }
     if (s->gemv == NULL && mm_pw_eligible(s, b_const)) {
-        st = mm_pw_setup(s, op->in[1].data);
+        st = mm_pw_setup(s, &op->in[1]);
         if (st != OA_OK) {
             return st;
         }

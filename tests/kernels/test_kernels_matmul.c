@@ -387,6 +387,69 @@ static void test_matmul_const_parts(void **state)
     assert_int_equal(ps.n, 0);
 }
 
+/* A stable b (a dynamic model's weight) packed once for the streamed products of every row count (its input shapes):
+ * one derived array, outputs equal to those of a twin made from an unstable b, released with the last product. */
+static oa_kop *mm_rows(int64_t M, const kt_buf *b, bool stable, bool tb)
+{
+    oa_kmatmul_params p;
+    memset(&p, 0, sizeof p);
+    p.transpose_b = tb;
+    oa_ktensor in[3] = {KT_D(OA_KDT_F32, M, tb ? b->d.dims[1] : b->d.dims[0]), b->d, {.dtype = OA_KDT_UNDEFINED}};
+    in[1].data = b->data;
+    in[1].stable = stable;
+    oa_ktensor out;
+    assert_int_equal(oa_kernel_infer(OA_KOP_MATMUL, &p, 3, in, 1, &out), OA_OK);
+    oa_kop *op = NULL;
+    assert_int_equal(oa_kop_create(OA_KOP_MATMUL, &p, 3, in, 1, &out, &op), OA_OK);
+    return op;
+}
+
+static void test_matmul_stable_b_shared(void **state)
+{
+    (void)state;
+    for (int tb = 0; tb < 2; tb++) {
+        kt_buf b = tb ? kt_alloc(KT_D(OA_KDT_F32, 200, 96)) : kt_alloc(KT_D(OA_KDT_F32, 96, 200));
+        kt_fill(&b, 700 + (uint64_t)tb, -1, 1);
+        size_t a0, a1, a2, bytes;
+        oa_kderived_stats(&a0, &bytes);
+        oa_kop *s1 = mm_rows(40, &b, true, tb);
+        oa_kderived_stats(&a1, &bytes);
+        oa_kop *s2 = mm_rows(72, &b, true, tb);
+        oa_kderived_stats(&a2, &bytes);
+        if (strcmp(oa_kop_impl_name(s2), "pw-avx512") != 0) {
+            print_message("stable b: %s at this tier, nothing to share\n", oa_kop_impl_name(s2));
+        } else {
+            assert_int_equal(a1 - a0, 1);
+            assert_int_equal(a2, a1); /* 72 rows: the same packed b */
+            oa_kop *u2 = mm_rows(72, &b, false, tb);
+            size_t a3;
+            oa_kderived_stats(&a3, &bytes);
+            assert_int_equal(a3, a2 + 1);
+            kt_buf x = kt_alloc(KT_D(OA_KDT_F32, 72, 96)), ys = kt_alloc(KT_D(OA_KDT_F32, 72, 200)),
+                   yu = kt_alloc(KT_D(OA_KDT_F32, 72, 200));
+            kt_fill(&x, 710 + (uint64_t)tb, -1, 1);
+            const void *ins[3] = {x.data, NULL, NULL};
+            void *o1[1] = {ys.data}, *o2[1] = {yu.data};
+            const size_t wsz = oa_kop_workspace_size(s2) > oa_kop_workspace_size(u2) ? oa_kop_workspace_size(s2)
+                                                                                     : oa_kop_workspace_size(u2);
+            void *ws = wsz > 0 ? aligned_alloc(64, (wsz + 63) / 64 * 64) : NULL;
+            assert_int_equal(oa_kop_run(s2, ins, o1, ws, kt_pool(2)), OA_OK);
+            assert_int_equal(oa_kop_run(u2, ins, o2, ws, kt_pool(2)), OA_OK);
+            free(ws);
+            assert_memory_equal(ys.data, yu.data, ys.bytes);
+            oa_kop_destroy(u2);
+            kt_free(&x);
+            kt_free(&ys);
+            kt_free(&yu);
+        }
+        oa_kop_destroy(s1);
+        oa_kop_destroy(s2);
+        oa_kderived_stats(&a1, &bytes);
+        assert_int_equal(a1, a0);
+        kt_free(&b);
+    }
+}
+
 static void test_matmul_bad_params(void **state)
 {
     (void)state;
@@ -415,6 +478,7 @@ int main(void)
         cmocka_unit_test(test_matmul_streamed),
         cmocka_unit_test(test_matmul_batched),
         cmocka_unit_test(test_matmul_const_parts),
+        cmocka_unit_test(test_matmul_stable_b_shared),
         cmocka_unit_test(test_matmul_bad_params),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
