@@ -67,7 +67,7 @@ typedef struct conv_state {
     oa_kop *detour;
     size_t detour_ws;
     int detour_from;
-    bool detour_xpl; /* the inner op reads x as it is (plain x, blocked y: the stem kernels) */
+    bool detour_xpl; /* the inner op reads x as it is (plain x, blocked y: the stem kernels, Winograd) */
     /* NCHW 1x1 conv in its layout (conv_nchw.c): the tier's tile on wref ([oc][ic]) and s->bias */
     oa_kpl1x1_fn pl1x1;
     /* NCHW depthwise conv in its layout (conv_nchw.c): the tier's plane kernel on wref (taps [oc][kh][kw]) and
@@ -88,6 +88,7 @@ typedef struct conv_state {
     int64_t wchunk; /* tiles per chunk (a multiple of 6) */
     int64_t wsplit; /* tasks per chunk: output-channel parts (few chunks, several threads) */
     size_t wslot;   /* workspace bytes per thread */
+    size_t wband;   /* plain x (xpl): bytes per thread of a band of x's rows in blocks, after the slots */
     bool winline;   /* post-ops all done by the output transform */
     bool wact_rows; /* activations only, some not ReLU: run on each tile's rows of y once a block is written */
     bool win16;     /* input transform on whole 16-channel blocks (AVX-512, block 16) */

@@ -53,8 +53,12 @@ oa_status oa_conv_detour_setup(oa_kop *op, conv_state *s)
     in1[0].data = NULL;
     out1.data = NULL;
     out1.layout = OA_KLAYOUT_NCHWC;
-    /* few input channels: the stem kernels read plain x into a blocked y (no copy of x) */
-    for (int xpl = g->ic < oa_kernels_block() ? 1 : 0; xpl >= 0; xpl--) {
+    /* few input channels: the stem kernels read plain x into a blocked y (no copy of x); Winograd reads plain x
+     * too, a band of rows at a time as its tiles reach them (conv_wino.c), instead of a whole copy first */
+    geom gb = *g;
+    gb.blocked = true;
+    const bool stem = g->ic < oa_kernels_block(), wino = oa_conv_wino_tile(&gb) != 0;
+    for (int xpl = stem || wino ? 1 : 0; xpl >= 0; xpl--) {
         p1.out_nchwc = xpl != 0;
         in1[0].layout = xpl ? OA_KLAYOUT_PLAIN : OA_KLAYOUT_NCHWC;
         oa_kop *inner = NULL;
@@ -63,7 +67,8 @@ oa_status oa_conv_detour_setup(oa_kop *op, conv_state *s)
         oa_status st = oa_kop_create(OA_KOP_CONV2D, &p1, n_in1, in1, 1, &out1, &inner);
         oa_dnnl_off_pop();
         oa_error_quiet_pop();
-        if (st != OA_OK || !impl_is_ours(inner->impl)) {
+        if (st != OA_OK || !impl_is_ours(inner->impl) ||
+            (xpl && !stem && strncmp(inner->impl, "winograd", 8) != 0)) { /* plain x: the stem or Winograd only */
             oa_error_clear();
             oa_kop_destroy(inner);
             continue;

@@ -197,6 +197,11 @@ extern const oa_kew_table oa_kew_ref, oa_kew_avx2, oa_kew_avx512;
  */
 void oa_kblk_pack(const float *x, int64_t nc, int64_t hw, float *y, int64_t blk);
 void oa_kblk_unpack(const float *y, int64_t nc, int64_t hw, float *x, int64_t blk, const float *add);
+/* The same from nc channel rows of n floats that are xs floats apart (a band of rows of NCHW planes). */
+void oa_kblk_pack_rows(const float *x, int64_t nc, int64_t n, int64_t xs, float *y, int64_t blk);
+void oa_kblk_pack_rows_ref(const float *x, int64_t nc, int64_t n, int64_t xs, float *y, int64_t blk);
+void oa_kblk_pack_rows_avx2(const float *x, int64_t nc, int64_t n, int64_t xs, float *y, int64_t blk);
+void oa_kblk_pack_rows_avx512(const float *x, int64_t nc, int64_t n, int64_t xs, float *y, int64_t blk);
 void oa_kblk_pack_ref(const float *x, int64_t nc, int64_t hw, float *y, int64_t blk);
 void oa_kblk_unpack_ref(const float *y, int64_t nc, int64_t hw, float *x, int64_t blk, const float *add);
 void oa_kblk_pack_avx2(const float *x, int64_t nc, int64_t hw, float *y, int64_t blk);

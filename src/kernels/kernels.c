@@ -92,6 +92,13 @@ void oa_kblk_pack(const float *x, int64_t nc, int64_t hw, float *y, int64_t blk)
     oa_kblk_pack_for(oa_kisa_tier_used())(x, nc, hw, y, blk);
 }
 
+void oa_kblk_pack_rows(const float *x, int64_t nc, int64_t n, int64_t xs, float *y, int64_t blk)
+{
+    const oa_kisa_tier t = oa_kisa_tier_used();
+    (t >= OA_KISA_AVX512 ? oa_kblk_pack_rows_avx512 : (t == OA_KISA_AVX2 ? oa_kblk_pack_rows_avx2 : oa_kblk_pack_rows_ref))(
+        x, nc, n, xs, y, blk);
+}
+
 void oa_kblk_unpack(const float *y, int64_t nc, int64_t hw, float *x, int64_t blk, const float *add)
 {
     oa_kblk_unpack_for(oa_kisa_tier_used())(y, nc, hw, x, blk, add);
