@@ -212,6 +212,8 @@ typedef void (*oa_kblk_pack_fn)(const float *x, int64_t nc, int64_t hw, float *y
 typedef void (*oa_kblk_unpack_fn)(const float *y, int64_t nc, int64_t hw, float *x, int64_t blk, const float *add);
 /* The block moves a tier would use (tests call each; oa_kblk_pack/unpack use the tier in use). */
 oa_kblk_pack_fn oa_kblk_pack_for(oa_kisa_tier t);
+typedef void (*oa_kblk_pack_rows_fn)(const float *x, int64_t nc, int64_t n, int64_t xs, float *y, int64_t blk);
+oa_kblk_pack_rows_fn oa_kblk_pack_rows_for(oa_kisa_tier t);
 oa_kblk_unpack_fn oa_kblk_unpack_for(oa_kisa_tier t);
 
 /* y[c * ys + r] = x[r * xs + c] (r < rows, c < cols), 4-byte elements bit for bit; ISA-dispatched

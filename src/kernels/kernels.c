@@ -50,6 +50,12 @@ oa_kblk_pack_fn oa_kblk_pack_for(oa_kisa_tier t)
     return t >= OA_KISA_AVX512 ? oa_kblk_pack_avx512 : (t == OA_KISA_AVX2 ? oa_kblk_pack_avx2 : oa_kblk_pack_ref);
 }
 
+oa_kblk_pack_rows_fn oa_kblk_pack_rows_for(oa_kisa_tier t)
+{
+    return t >= OA_KISA_AVX512 ? oa_kblk_pack_rows_avx512
+                               : (t == OA_KISA_AVX2 ? oa_kblk_pack_rows_avx2 : oa_kblk_pack_rows_ref);
+}
+
 oa_kblk_unpack_fn oa_kblk_unpack_for(oa_kisa_tier t)
 {
     return t >= OA_KISA_AVX512 ? oa_kblk_unpack_avx512
@@ -94,9 +100,7 @@ void oa_kblk_pack(const float *x, int64_t nc, int64_t hw, float *y, int64_t blk)
 
 void oa_kblk_pack_rows(const float *x, int64_t nc, int64_t n, int64_t xs, float *y, int64_t blk)
 {
-    const oa_kisa_tier t = oa_kisa_tier_used();
-    (t >= OA_KISA_AVX512 ? oa_kblk_pack_rows_avx512 : (t == OA_KISA_AVX2 ? oa_kblk_pack_rows_avx2 : oa_kblk_pack_rows_ref))(
-        x, nc, n, xs, y, blk);
+    oa_kblk_pack_rows_for(oa_kisa_tier_used())(x, nc, n, xs, y, blk);
 }
 
 void oa_kblk_unpack(const float *y, int64_t nc, int64_t hw, float *x, int64_t blk, const float *add)

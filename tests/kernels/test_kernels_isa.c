@@ -369,6 +369,31 @@ static void check_reorders(oa_kisa_tier tier)
                 for (size_t i = ny; i < ny + 16; i++) {
                     assert_true(isnan(y[i])); /* nothing written past the block */
                 }
+                /* from rows of a longer stride (a band of NCHW planes): channel c's pixels at x + c * (hw + 5) */
+                const int64_t xs = hw + 5;
+                float *xw = malloc((size_t)(nc * xs) * sizeof(float));
+                assert_non_null(xw);
+                for (int64_t i = 0; i < nc * xs; i++) {
+                    xw[i] = i % xs < hw ? x[i / xs * hw + i % xs] : NAN; /* the gaps are never read */
+                }
+                for (size_t i = 0; i < ny + 16; i++) {
+                    y[i] = NAN;
+                }
+                oa_kblk_pack_rows_for(tier)(xw, nc, hw, xs, y, blk);
+                for (int64_t p = 0; p < hw; p++) {
+                    for (int64_t c = 0; c < blk; c++) {
+                        float want = c < nc ? x[c * hw + p] : 0.0f;
+                        if (y[p * blk + c] != want && g_fail++ < 20) {
+                            printf("  pack rows %s blk %lld nc %lld n %lld: pixel %lld channel %lld %g, want %g\n",
+                                   oa_kisa_tier_name(tier), (long long)blk, (long long)nc, (long long)hw,
+                                   (long long)p, (long long)c, (double)y[p * blk + c], (double)want);
+                        }
+                    }
+                }
+                for (size_t i = ny; i < ny + 16; i++) {
+                    assert_true(isnan(y[i]));
+                }
+                free(xw);
                 for (int with_add = 0; with_add < 2; with_add++) {
                     for (size_t i = 0; i < nx + 16; i++) {
                         x2[i] = NAN;
