@@ -71,9 +71,9 @@ typedef struct conv_state {
     /* NCHW 1x1 conv in its layout (conv_nchw.c): the tier's tile on wref ([oc][ic]) and s->bias */
     oa_kpl1x1_fn pl1x1;
     /* NCHW depthwise conv in its layout (conv_nchw.c): the tier's plane kernel on wref (taps [oc][kh][kw]) and
-     * s->bias; each task's workspace slot holds one padded input plane (dp_rows x dp_iwp) */
+     * s->bias; each task's workspace slot holds the padded input rows (dp_rows x dp_iwp) of dp_band output rows */
     oa_kdwpl_fn dwpl;
-    int64_t dp_rows, dp_iwp;
+    int64_t dp_rows, dp_iwp, dp_band;
     size_t dp_slot;
     /* both: the post-ops after a first residual add, when they all run in registers (nchw_acts_all) */
     bool nchw_acts_all;

@@ -279,6 +279,8 @@ bool oa_conv_nchw_dw_eligible(const oa_kop *op, const conv_state *s)
            g->kw <= 7 && oa_kdwpl_for(oa_kisa_tier_used()) != NULL && oa_env_long("OPENACL_CONV_NCHW_DW", 1) != 0;
 }
 
+#define DW_BAND_BYTES ((int64_t)32 << 10)
+
 oa_status oa_conv_nchw_dw_setup(oa_kop *op, conv_state *s)
 {
     const geom *g = &s->g;
@@ -289,7 +291,13 @@ oa_status oa_conv_nchw_dw_setup(oa_kop *op, conv_state *s)
         iwp = g->sw * owr + g->kw + g->sw * lanes;
     }
     s->dp_iwp = (iwp + 15) / 16 * 16;
-    s->dp_rows = g->ih + g->pt + g->pb;
+    /* a band of output rows at a time, on a copy of the input rows it reads that stays in the L1 cache: a whole
+     * padded plane (400 KiB for a 320x320 one) went through the L2 cache and back and cost as much as the taps */
+    int64_t in_rows = DW_BAND_BYTES / (s->dp_iwp * (int64_t)sizeof(float));
+    in_rows = in_rows < g->kh + g->sh ? g->kh + g->sh : in_rows;
+    s->dp_band = (in_rows - g->kh) / g->sh + 1;
+    s->dp_band = s->dp_band < g->oh ? s->dp_band : g->oh;
+    s->dp_rows = (s->dp_band - 1) * g->sh + g->kh;
     s->dp_slot = (sizeof(float) * (size_t)(s->dp_rows * s->dp_iwp) + 63) / 64 * 64;
     s->dwpl = oa_kdwpl_for(oa_kisa_tier_used());
     op->impl = z ? "nchw-dw-avx512" : "nchw-dw-avx2";
@@ -318,17 +326,6 @@ static void nchw_dw_task(void *vctx, size_t i, size_t b, size_t e)
     for (size_t u = atomic_fetch_add(&c->next, 1); u < (size_t)(g->n * g->oc); u = atomic_fetch_add(&c->next, 1)) {
         const int64_t ch = (int64_t)u % g->oc;
         const float *x = (const float *)c->in[0] + (int64_t)u * ihw;
-        for (int64_t r = 0; r < s->dp_rows; r++) { /* the plane with its padding written out */
-            float *row = xp + r * iwp;
-            const int64_t src = r - g->pt;
-            if (src < 0 || src >= g->ih) {
-                memset(row, 0, sizeof(float) * (size_t)iwp);
-                continue;
-            }
-            memset(row, 0, sizeof(float) * (size_t)g->pl);
-            memcpy(row + g->pl, x + src * g->iw, sizeof(float) * (size_t)g->iw);
-            memset(row + g->pl + g->iw, 0, sizeof(float) * (size_t)(iwp - g->pl - g->iw));
-        }
         float *y = c->y + (int64_t)u * ohw;
         const float bias = s->bias != NULL ? s->bias[ch] : 0.0f;
         /* a first residual add is the kernel's start: y = residual + bias (the residual may be y itself) */
@@ -341,7 +338,22 @@ static void nchw_dw_task(void *vctx, size_t i, size_t b, size_t e)
         }
         int rest;
         const oa_kacts *acts = nchw_post_regs(s, &rest);
-        s->dwpl(xp, iwp, s->wref + ch * g->kh * g->kw, bias, res_first, g->kh, g->kw, g->sh, y, g->oh, g->ow, acts);
+        for (int64_t r0 = 0; r0 < g->oh; r0 += s->dp_band) { /* the band's input rows, padding written out */
+            const int64_t nr = g->oh - r0 < s->dp_band ? g->oh - r0 : s->dp_band, rows = (nr - 1) * g->sh + g->kh;
+            for (int64_t r = 0; r < rows; r++) {
+                float *row = xp + r * iwp;
+                const int64_t src = r0 * g->sh + r - g->pt;
+                if (src < 0 || src >= g->ih) {
+                    memset(row, 0, sizeof(float) * (size_t)iwp);
+                    continue;
+                }
+                memset(row, 0, sizeof(float) * (size_t)g->pl);
+                memcpy(row + g->pl, x + src * g->iw, sizeof(float) * (size_t)g->iw);
+                memset(row + g->pl + g->iw, 0, sizeof(float) * (size_t)(iwp - g->pl - g->iw));
+            }
+            s->dwpl(xp, iwp, s->wref + ch * g->kh * g->kw, bias, res_first, g->kh, g->kw, g->sh, y + r0 * g->ow, nr,
+                    g->ow, acts);
+        }
         oa_conv_epilogue_channels(s, c->in, c->y, (int64_t)u / g->oc, ch, ch + 1, rest); /* one plane */
     }
 }

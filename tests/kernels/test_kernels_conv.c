@@ -974,6 +974,10 @@ static void test_conv_nchw_depthwise(void **state)
         {1, 5, 40, 30, 5, 7, 7, 1, 1, 3, 3, 3, 3, 1, 1, 5, true, false, 0, 0},      /* 7x7 */
         {1, 6, 40, 29, 6, 3, 3, 1, 1, 0, 1, 2, 0, 1, 1, 6, true, false, 0, 0},      /* asymmetric pads */
         {1, 4, 40, 40, 4, 3, 3, 1, 1, 0, 0, 0, 0, 1, 1, 4, true, false, 0, 0},      /* no padding */
+        {1, 3, 9, 300, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 3, true, false, 0, 0},      /* wide rows: steps of vectors */
+        {1, 3, 16, 333, 3, 5, 5, 2, 2, 2, 2, 2, 2, 1, 1, 3, true, false, 0, 0},     /* the same, 5x5 stride 2 */
+        {1, 2, 101, 200, 2, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 2, true, false, 0, 0},    /* tall: bands of rows + a tail */
+        {1, 2, 131, 150, 2, 5, 5, 2, 2, 2, 2, 2, 2, 1, 1, 2, true, false, 0, 0},    /* the same, 5x5 stride 2 */
     };
     setenv("OA_KERNELS_SPLIT_FLOPS", "0", 1); /* two tasks even on these small planes */
     run_nchw_direct("OPENACL_CONV_NCHW_DW", "nchw-dw", has, shapes, sizeof(shapes) / sizeof(shapes[0]), 1500);

@@ -1,5 +1,5 @@
-/* AVX2+FMA NCHW depthwise plane (contract in simd/dwpl_impl.inc): 8 vectors of 8 output columns per step
- * (8 FMA chains). */
+/* AVX2+FMA NCHW depthwise plane (contract in simd/dwpl_impl.inc): 4 vectors of 8 output columns per step
+ * (4 FMA chains). */
 #include <immintrin.h>
 
 #include "kernels/kernel_internal.h"
@@ -16,7 +16,7 @@ static inline __m256 dp_even256(const float *p)
 #define DP_NAME oa_kdwpl_avx2
 #define DP_V __m256
 #define DP_L 8
-#define DP_NV 8
+#define DP_NV 4
 #define DP_LOAD(p) _mm256_loadu_ps(p)
 #define DP_SET1(f) _mm256_set1_ps(f)
 #define DP_FMA(a, b, c) _mm256_fmadd_ps((a), (b), (c))

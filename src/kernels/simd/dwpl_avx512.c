@@ -1,5 +1,5 @@
-/* AVX-512F NCHW depthwise plane (contract in simd/dwpl_impl.inc): 8 vectors of 16 output columns per step
- * (8 FMA chains). */
+/* AVX-512F NCHW depthwise plane (contract in simd/dwpl_impl.inc): 4 vectors of 16 output columns per step
+ * (4 FMA chains). */
 #include <immintrin.h>
 
 #include "kernels/kernel_internal.h"
@@ -13,7 +13,7 @@ static inline __m512 dp_even512(const float *p)
 #define DP_NAME oa_kdwpl_avx512
 #define DP_V __m512
 #define DP_L 16
-#define DP_NV 8
+#define DP_NV 4
 #define DP_LOAD(p) _mm512_loadu_ps(p)
 #define DP_SET1(f) _mm512_set1_ps(f)
 #define DP_FMA(a, b, c) _mm512_fmadd_ps((a), (b), (c))
