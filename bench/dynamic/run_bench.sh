@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Dynamic-model benchmark (not a test): converts the models with the build
 # tree's atc (-1 dims / shape ranges), then runs bench_dynamic on each at 1
-# and 2 threads against ONNX Runtime, and the 2000-node chain for the
-# per-node overhead (static through model_v1 when it loads, dynamic through
+# and 2 threads against ONNX Runtime, det and rec over many input sizes
+# (bench_shapes: first runs, steady runs, memory), and the 2000-node chain for
+# the per-node overhead (static through model_v1 when it loads, dynamic through
 # model_v2 with plans, and the dynamic path alone). Prints one line per cell.
 #
 # usage: bench/dynamic/run_bench.sh [BUILD_DIR] [PASSES]
@@ -39,6 +40,14 @@ for t in 1 2; do
     $M/ch_ppocr_mobile_v2.0_cls_infer.onnx x=@random:float32:1,3,48,192
   "$BENCH" --threads $t --passes $PASSES --runs 300 --label "vad 512 samples" $OUT/vad.om $V \
     input=@random:float32:1,512 state=@0:float32:2,1,128 sr=@16000:int64:
+done
+# Many input sizes, as an OCR application meets them: each size's first run and steady runs, twice through the list,
+# and the memory the process holds at the end (bench_shapes.c).
+DET=""; for h in 320 352 384 416 448 480 512 544 576 608 640; do for w in 480 576 640; do DET="$DET;1,3,$h,$w"; done; done
+REC=""; for w in $(seq 80 32 1008); do REC="$REC;1,3,48,$w"; done
+for t in 1 2; do
+  "$B/bench/dynamic/bench_shapes" --threads $t --rounds 2 $OUT/det.om "${DET#;}"
+  "$B/bench/dynamic/bench_shapes" --threads $t --rounds 2 $OUT/rec.om "${REC#;}"
 done
 "$BENCH" --threads 1 --passes $PASSES --runs 300 --nodes 2000 --label "chain static (model_v1)" \
   $OUT/chain_static.om $OUT/chain.onnx x=@random:float32:1,8 || echo "chain static: model_v1 not available"

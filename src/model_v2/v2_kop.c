@@ -27,7 +27,7 @@
 #include "model_v2/v2_internal.h"
 #include "op_bind/op_bind.h"
 
-#define OA_V2_KOPS_MAX 16
+#define OA_V2_KOPS_MAX 64
 #define HOST_VALUE_MAX 64 /* elements of a non-constant integer input that enter the key */
 
 void oa_v2_kops_init(v2_kops *k)

@@ -44,8 +44,8 @@
 #include "kernels/kernels.h"
 #include "program/program.h"
 
-#define PLANS_PER_GRAPH 16
-#define INSTS_PER_EXEC 8
+#define PLANS_PER_GRAPH 64 /* an OCR model's few dozen input sizes (README.md "The plan cache") */
+#define INSTS_PER_EXEC 64
 #define REPLAN ((uint32_t)OA_PROG_ABANDON) /* a record's status: rerun on the dynamic path (program.h) */
 
 static uint8_t g_zero[64] __attribute__((aligned(64)));
