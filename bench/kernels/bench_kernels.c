@@ -634,6 +634,9 @@ static void bench_pw_matmul(void)
         {"BERT QKV/out proj", 128, 768, 768},
         {"BERT FFN up", 128, 3072, 768},
         {"BERT FFN down", 128, 768, 3072},
+        {"BERT 512 QKV/out proj", 512, 768, 768},
+        {"BERT 512 FFN up", 512, 3072, 768},
+        {"BERT 512 FFN down", 512, 768, 3072},
     };
     printf("\n### MatMul with a constant b (GFLOP/s, bias; cold: %d ops with their own b run in turn)\n\n", PW_COPIES);
     printf("| shape | M x N x K | oneDNN warm 1T | pw warm 1T | oneDNN cold 1T | pw cold 1T | oneDNN cold 2T | pw cold 2T "

@@ -244,7 +244,7 @@ static void release_slices(conv_state *s)
     for (int i = 0; i < s->nslices; i++) {
         dnnl_primitive_destroy(s->sl[i].prim);
         oa_dnnl_args_release(&s->sl[i].args);
-        oa_pages_huge_free(s->sl[i].wei);
+        oa_kderived_put(s->sl[i].wei);
         s->sl[i].prim = NULL;
         s->sl[i].wei = NULL;
     }
@@ -260,6 +260,18 @@ static oa_status conv_alloc_slices(conv_state *s, int n)
 }
 
 /* Creates the primitive of one slice (output channels [c0, c1), whole groups). */
+typedef struct conv_reorder_ctx {
+    const dnnl_memory_desc_t *src_md;
+    const void *src;
+    const dnnl_memory_desc_t *dst_md;
+} conv_reorder_ctx;
+
+static oa_status conv_reorder_fill(void *ctx, void *array)
+{
+    const conv_reorder_ctx *c = ctx;
+    return oa_dnnl_reorder(c->src_md, c->src, c->dst_md, array);
+}
+
 static oa_status make_slice(conv_state *s, slice *sl, const float *wf, int n_post_try)
 {
     const geom *g = &s->g;
@@ -366,13 +378,24 @@ static oa_status make_slice(conv_state *s, slice *sl, const float *wf, int n_pos
     dnnl_dims_t sd = {(dnnl_dim_t)sl->scratch};
     dnnl_memory_desc_init_by_tag(&sl->scr_md, 1, sd, dnnl_u8, dnnl_a);
     size_t wsz = dnnl_memory_desc_get_size(wmd);
-    sl->wei = oa_pages_huge_alloc(wsz);
-    oa_status st = OA_OK;
-    if (sl->wei == NULL) {
-        st = OA_FAIL(OA_E_NOMEM, "packed conv weights (%zu bytes)", wsz);
-    } else {
-        st = oa_dnnl_reorder(&wei_user, wsrc, wmd, sl->wei);
-    }
+    /* a derived array: a stable filter's operators for other shapes share it (the form: the packed layout, the
+     * slice, the way the filter is read) */
+    int64_t form[64];
+    size_t nf = oa_dnnl_md_form(wmd, form, 58);
+    const bool described = nf > 0;
+    form[nf++] = sl->c0;
+    form[nf++] = sl->c1;
+    form[nf++] = g->transpose;
+    form[nf++] = g->g;
+    oa_ktensor src_t;
+    const int64_t wn = g->oc * (g->ic / g->g) * g->kh * g->kw;
+    oa_ktensor_set(&src_t, OA_KDT_F32, 1, &wn);
+    src_t.data = wf;
+    src_t.stable = s->wstable && described;
+    conv_reorder_ctx rc = {&wei_user, wsrc, wmd};
+    void *wei = NULL;
+    oa_status st = oa_kderived_get(&src_t, form, nf * sizeof(int64_t), wsz, conv_reorder_fill, &rc, &wei);
+    sl->wei = wei;
     if (st == OA_OK) {
         oa_dnnl_prime_gemm(pd);
     }

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DERIVED_FORM_MAX 64 /* bytes of the form a key keeps */
+#define DERIVED_FORM_MAX 256 /* bytes of the form a key keeps (oneDNN's packed layouts: a few dozen numbers) */
 #define DERIVED_BUCKETS 256
-#define DERIVED_HEAD 128 /* the header, in front of the array: keeps it 64-byte aligned */
+#define DERIVED_HEAD 384 /* the header, in front of the array: keeps it 64-byte aligned */
 
 typedef struct derived {
     struct derived *next; /* in its bucket (shared arrays only) */

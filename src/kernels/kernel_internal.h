@@ -328,7 +328,8 @@ oa_kpw_fn oa_kpw_for(oa_kisa_tier t);
 /*
  * An array derived from constant src (a transformed or packed filter: derived.c), made by fill(ctx, array) into
  * `bytes` of memory from oa_pages_huge_alloc. The form says how it was derived (the transform, its tile, the
- * blocking: every parameter the contents depend on besides src's bytes, at most 64 bytes). When src is stable
+ * blocking: every parameter the contents depend on besides src's bytes, at most 256 bytes; a longer one is not
+ * shared). When src is stable
  * (oa_ktensor.stable), operators asking for the same src in the same form share one array (a dynamic model's
  * operators for its input shapes); otherwise the array is the caller's alone. Released with oa_kderived_put.
  */

@@ -200,7 +200,7 @@ static void mm_release_slices(mm_state *s)
         dnnl_primitive_destroy(s->sl[i].prim);
         oa_dnnl_args_release(&s->sl[i].args);
         if (!s->sl[i].bpk_shared) {
-            oa_pages_huge_free(s->sl[i].bpk);
+            oa_kderived_put(s->sl[i].bpk);
         }
         s->sl[i].prim = NULL;
         s->sl[i].bpk = NULL;
@@ -240,8 +240,21 @@ static void md_view(dnnl_memory_desc_t *md, int64_t rows, int64_t cols, int64_t 
 }
 
 /* One primitive for output block rows [m0, m1) x cols [n0, n1) (slice `i` of s->sl). */
-static oa_status mm_make_slice(mm_state *s, int i, const void *bconst, int n_post)
+typedef struct mm_reorder_ctx {
+    const dnnl_memory_desc_t *src_md, *dst_md;
+    const void *src;
+} mm_reorder_ctx;
+
+static oa_status mm_reorder_fill(void *ctx, void *array)
 {
+    const mm_reorder_ctx *c = ctx;
+    return oa_dnnl_reorder(c->src_md, c->src, c->dst_md, array);
+}
+
+/* bt: constant b (NULL: b at run) */
+static oa_status mm_make_slice(mm_state *s, int i, const oa_ktensor *bt, int n_post)
+{
+    const void *bconst = bt != NULL ? bt->data : NULL;
     mm_slice *sl = &s->sl[i];
     const mm_geom *g = &s->g;
     int64_t rows = sl->m1 - sl->m0, cols = sl->n1 - sl->n0;
@@ -320,14 +333,16 @@ static oa_status mm_make_slice(mm_state *s, int i, const void *bconst, int n_pos
                 sl->bpk_shared = true;
             }
         }
-        if (sl->bpk == NULL) {
-            sl->bpk = oa_pages_huge_alloc(sz);
-        }
-        if (sl->bpk == NULL) {
-            st = OA_FAIL(OA_E_NOMEM, "packed matmul weights (%zu bytes)", sz);
-        } else {
-            const float *src = (const float *)bconst + (g->tb ? sl->n0 * g->K : sl->n0);
-            st = sl->bpk_shared ? OA_OK : oa_dnnl_reorder(&b_user, src, &sl->b_md, sl->bpk);
+        if (sl->bpk == NULL) { /* a derived array: a stable b's operators for other shapes share it */
+            int64_t form[64];
+            size_t nf = oa_dnnl_md_form(&sl->b_md, form, 60);
+            form[nf++] = sl->n0;
+            form[nf++] = sl->n1;
+            form[nf++] = g->tb;
+            oa_ktensor src_t = *bt;
+            src_t.stable = bt->stable && nf > 3; /* (a layout oa_dnnl_md_form does not describe: not shared) */
+            mm_reorder_ctx rc = {&b_user, &sl->b_md, (const float *)bconst + (g->tb ? sl->n0 * g->K : sl->n0)};
+            st = oa_kderived_get(&src_t, form, nf * sizeof(int64_t), sz, mm_reorder_fill, &rc, &sl->bpk);
         }
     } else {
         sl->b_md = b_user;
@@ -405,7 +420,7 @@ static oa_status mm_setup_dnnl(mm_state *s, const oa_kop *op, bool b_const)
                 s->nslices = i; /* empty trailing column block */
                 break;
             }
-            st = mm_make_slice(s, i, b_const ? op->in[1].data : NULL, n_try[attempt]);
+            st = mm_make_slice(s, i, b_const ? &op->in[1] : NULL, n_try[attempt]);
         }
         if (st == OA_OK) {
             s->packed = b_const;

@@ -327,6 +327,38 @@ void oa_dnnl_args_release(oa_dnnl_args *a)
     memset(a, 0, sizeof(*a));
 }
 
+size_t oa_dnnl_md_form(const dnnl_memory_desc_t *md, int64_t *out, size_t cap)
+{
+    const int nd = md->ndims;
+    const dnnl_blocking_desc_t *b = &md->format_desc.blocking;
+    if (md->format_kind != dnnl_blocked || nd < 0 || nd > DNNL_MAX_NDIMS || b->inner_nblks < 0 ||
+        b->inner_nblks > DNNL_MAX_NDIMS || (size_t)(9 + 4 * nd + 2 * b->inner_nblks) > cap) {
+        return 0;
+    }
+    size_t n = 0;
+    out[n++] = nd;
+    out[n++] = (int64_t)md->data_type;
+    out[n++] = md->offset0;
+    for (int d = 0; d < nd; d++) {
+        out[n++] = md->dims[d];
+        out[n++] = md->padded_dims[d];
+        out[n++] = md->padded_offsets[d];
+        out[n++] = b->strides[d];
+    }
+    out[n++] = b->inner_nblks;
+    for (int k = 0; k < b->inner_nblks; k++) {
+        out[n++] = b->inner_blks[k];
+        out[n++] = b->inner_idxs[k];
+    }
+    int32_t scale_bits;
+    memcpy(&scale_bits, &md->extra.scale_adjust, sizeof scale_bits);
+    out[n++] = (int64_t)md->extra.flags;
+    out[n++] = md->extra.compensation_mask;
+    out[n++] = md->extra.asymm_compensation_mask;
+    out[n++] = scale_bits;
+    return n;
+}
+
 oa_status oa_dnnl_reorder(const dnnl_memory_desc_t *src_md, const void *src, const dnnl_memory_desc_t *dst_md,
                           void *dst)
 {

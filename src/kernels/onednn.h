@@ -37,6 +37,13 @@ void oa_dnnl_leave(int saved);
  * taken as a sum post-op only when allow_sum). NULL on failure. */
 dnnl_primitive_attr_t oa_dnnl_attr(const oa_kpost_chain *post, bool allow_sum, int *n_taken);
 
+/*
+ * What a memory desc says about its bytes' layout, as numbers (dims, padding, data type, the blocking, the extra
+ * flags): a key part of a packed array (oa_kderived_get's form); two descs of the same layout give the same
+ * numbers. Returns how many were written, 0 when the layout is not a plain blocked one or cap is too small.
+ */
+size_t oa_dnnl_md_form(const dnnl_memory_desc_t *md, int64_t *out, size_t cap);
+
 /* Reorders src (md + data) into dst (md + data) synchronously on the calling thread. */
 oa_status oa_dnnl_reorder(const dnnl_memory_desc_t *src_md, const void *src, const dnnl_memory_desc_t *dst_md,
                           void *dst);
