@@ -5,16 +5,21 @@
  * signature, its plan recorded) and then its steady executions (the plan),
  * and what the process holds at the end.
  *
- *   bench_shapes --threads N [--steady K] [--rounds R] [--verbose] MODEL.om "D0,D1,...;D0,D1,...;..."
+ *   bench_shapes --threads N [--steady K] [--rounds R] [--inputs I] [--out-per-elem F] [--verbose]
+ *                MODEL.om "D0,D1,...;..."
  *
- * The shapes are those of the model's first input (float32, values uniform
- * in [0, 1) from a fixed seed); the list is run R times (the later rounds
+ * The shapes are those of the model's first I inputs (1 unless --inputs:
+ * BERT's ids, mask and token types share theirs), of the model's data types:
+ * floats uniform in [0, 1) from a fixed seed, integers 1; the other inputs of
+ * a model are not supported. Each output buffer holds F (default 8) floats
+ * per element of the largest input shape. The list is run R times (the later rounds
  * meet shapes already seen: their first execution is a plan run). Prints
  * the average first and steady (best of K) times of the first round, and
  * VmRSS / RssAnon / VmHWM at the end. The process's memory before the load
  * is printed too, so the model's part is the difference.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,16 +78,34 @@ static int parse_shapes(char *list, shape *out, int cap)
     return n;
 }
 
+#define MAX_IO 8
+
+typedef struct io {
+    int n_in, n_out;
+    aclDataType dt[MAX_IO];
+    void *x[MAX_IO]; /* each input's data, for the largest shape */
+    void *y[MAX_IO];
+    size_t y_bytes;
+} io;
+
 /* One execution on shape s; its time in ms, or < 0 on failure (reported). */
-static double run_once(uint32_t id, const shape *s, float *x, void *y, size_t y_bytes)
+static double run_once(uint32_t id, const shape *s, const io *b)
 {
     aclmdlDataset *in = aclmdlCreateDataset(), *out = aclmdlCreateDataset();
-    aclDataBuffer *xb = aclCreateDataBuffer(x, s->elems * sizeof(float)), *yb = aclCreateDataBuffer(y, y_bytes);
-    aclTensorDesc *d = aclCreateTensorDesc(ACL_FLOAT, s->rank, s->dims, ACL_FORMAT_NCHW);
+    bool ok = in != NULL && out != NULL;
+    for (int k = 0; k < b->n_in && ok; k++) {
+        aclDataBuffer *xb = aclCreateDataBuffer(b->x[k], s->elems * aclDataTypeSize(b->dt[k]));
+        aclTensorDesc *d = aclCreateTensorDesc(b->dt[k], s->rank, s->dims, ACL_FORMAT_ND);
+        ok = xb != NULL && d != NULL && aclmdlAddDatasetBuffer(in, xb) == ACL_SUCCESS &&
+             aclmdlSetDatasetTensorDesc(in, d, (size_t)k) == ACL_SUCCESS;
+        aclDestroyTensorDesc(d);
+    }
+    for (int k = 0; k < b->n_out && ok; k++) {
+        aclDataBuffer *yb = aclCreateDataBuffer(b->y[k], b->y_bytes);
+        ok = yb != NULL && aclmdlAddDatasetBuffer(out, yb) == ACL_SUCCESS;
+    }
     double ms = -1;
-    if (in != NULL && out != NULL && xb != NULL && yb != NULL && d != NULL &&
-        aclmdlAddDatasetBuffer(in, xb) == ACL_SUCCESS && aclmdlAddDatasetBuffer(out, yb) == ACL_SUCCESS &&
-        aclmdlSetDatasetTensorDesc(in, d, 0) == ACL_SUCCESS) {
+    if (ok) {
         const double t0 = bench_now_ms();
         if (aclmdlExecute(id, in, out) == ACL_SUCCESS) {
             ms = bench_now_ms() - t0;
@@ -90,9 +113,12 @@ static double run_once(uint32_t id, const shape *s, float *x, void *y, size_t y_
             fprintf(stderr, "bench_shapes: execute: %s\n", aclGetRecentErrMsg());
         }
     }
-    aclDestroyTensorDesc(d);
-    aclDestroyDataBuffer(xb);
-    aclDestroyDataBuffer(yb);
+    for (size_t k = 0; in != NULL && k < aclmdlGetDatasetNumBuffers(in); k++) {
+        aclDestroyDataBuffer(aclmdlGetDatasetBuffer(in, k));
+    }
+    for (size_t k = 0; out != NULL && k < aclmdlGetDatasetNumBuffers(out); k++) {
+        aclDestroyDataBuffer(aclmdlGetDatasetBuffer(out, k));
+    }
     aclmdlDestroyDataset(in);
     aclmdlDestroyDataset(out);
     return ms;
@@ -100,7 +126,8 @@ static double run_once(uint32_t id, const shape *s, float *x, void *y, size_t y_
 
 int main(int argc, char **argv)
 {
-    int threads = 1, steady_runs = 3, rounds = 1, verbose = 0, a = 1;
+    int threads = 1, steady_runs = 3, rounds = 1, n_in = 1, verbose = 0, a = 1;
+    long out_per_elem = 8;
     for (; a < argc && strncmp(argv[a], "--", 2) == 0; a++) {
         if (strcmp(argv[a], "--verbose") == 0) {
             verbose = 1;
@@ -110,6 +137,10 @@ int main(int argc, char **argv)
             steady_runs = atoi(argv[++a]);
         } else if (a + 1 < argc && strcmp(argv[a], "--rounds") == 0) {
             rounds = atoi(argv[++a]);
+        } else if (a + 1 < argc && strcmp(argv[a], "--inputs") == 0) {
+            n_in = atoi(argv[++a]);
+        } else if (a + 1 < argc && strcmp(argv[a], "--out-per-elem") == 0) {
+            out_per_elem = atol(argv[++a]);
         } else {
             fprintf(stderr, "bench_shapes: unknown option %s\n", argv[a]);
             return 2;
@@ -117,8 +148,9 @@ int main(int argc, char **argv)
     }
     static shape shapes[MAX_SHAPES];
     const int n = a + 2 == argc ? parse_shapes(argv[a + 1], shapes, MAX_SHAPES) : -1;
-    if (n <= 0 || threads < 1 || steady_runs < 1 || rounds < 1) {
-        fprintf(stderr, "usage: %s --threads N [--steady K] [--rounds R] [--verbose] MODEL.om \"D0,D1,...;...\"\n",
+    if (n <= 0 || threads < 1 || steady_runs < 1 || rounds < 1 || n_in < 1 || n_in > MAX_IO || out_per_elem < 1) {
+        fprintf(stderr, "usage: %s --threads N [--steady K] [--rounds R] [--inputs I] [--out-per-elem F] [--verbose] "
+                        "MODEL.om \"D0,D1,...;...\"\n",
                 argv[0]);
         return 2;
     }
@@ -133,18 +165,50 @@ int main(int argc, char **argv)
     for (int i = 0; i < n; i++) {
         most = shapes[i].elems > most ? shapes[i].elems : most;
     }
-    float *x = malloc(most * sizeof(float));
-    const size_t y_bytes = most * sizeof(float) * 8; /* room for the outputs of the models benchmarked here */
-    void *y = malloc(y_bytes);
-    if (x == NULL || y == NULL) {
+    io b = {.n_in = n_in};
+    /* the data are made before the load: the baseline holds them */
+    uint32_t probe = 0;
+    aclmdlDesc *desc = aclmdlCreateDesc();
+    if (desc == NULL || aclmdlLoadFromFile(argv[a], &probe) != ACL_SUCCESS || aclmdlGetDesc(desc, probe) != ACL_SUCCESS) {
+        fprintf(stderr, "load %s failed: %s\n", argv[a], aclGetRecentErrMsg());
         return 1;
     }
-    uint64_t seed = 42;
-    for (size_t i = 0; i < most; i++) {
-        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-        x[i] = (float)(seed >> 40) / (float)(1u << 24);
+    if ((size_t)n_in > aclmdlGetNumInputs(desc) || aclmdlGetNumOutputs(desc) > MAX_IO) {
+        fprintf(stderr, "bench_shapes: the model has %zu inputs and %zu outputs\n", aclmdlGetNumInputs(desc),
+                aclmdlGetNumOutputs(desc));
+        return 2;
     }
-    memset(y, 0, y_bytes);
+    b.n_out = (int)aclmdlGetNumOutputs(desc);
+    uint64_t seed = 42;
+    for (int k = 0; k < n_in; k++) {
+        b.dt[k] = aclmdlGetInputDataType(desc, (size_t)k);
+        const size_t es = aclDataTypeSize(b.dt[k]);
+        if ((b.x[k] = malloc(most * (es > 0 ? es : 1))) == NULL) {
+            return 1;
+        }
+        for (size_t i = 0; i < most; i++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            const float f = (float)(seed >> 40) / (float)(1u << 24);
+            if (b.dt[k] == ACL_FLOAT) {
+                ((float *)b.x[k])[i] = f;
+            } else if (b.dt[k] == ACL_INT64) {
+                ((int64_t *)b.x[k])[i] = 1;
+            } else if (b.dt[k] == ACL_INT32) {
+                ((int32_t *)b.x[k])[i] = 1;
+            } else {
+                fprintf(stderr, "bench_shapes: input %d: data type %d not supported here\n", k, (int)b.dt[k]);
+                return 2;
+            }
+        }
+    }
+    (void)aclmdlDestroyDesc(desc);
+    (void)aclmdlUnload(probe);
+    b.y_bytes = most * sizeof(float) * (size_t)out_per_elem;
+    for (int k = 0; k < b.n_out; k++) {
+        if ((b.y[k] = calloc(1, b.y_bytes)) == NULL) {
+            return 1;
+        }
+    }
     const double rss0 = status_mib("VmRSS:"), anon0 = status_mib("RssAnon:");
     uint32_t id = 0;
     if (aclmdlLoadFromFile(argv[a], &id) != ACL_SUCCESS) {
@@ -154,10 +218,10 @@ int main(int argc, char **argv)
     double first = 0, steady = 0, later_first = 0;
     for (int r = 0; r < rounds; r++) {
         for (int i = 0; i < n; i++) {
-            const double f = run_once(id, &shapes[i], x, y, y_bytes);
+            const double f = run_once(id, &shapes[i], &b);
             double best = 1e30;
             for (int k = 0; k < steady_runs && f >= 0; k++) {
-                const double t = run_once(id, &shapes[i], x, y, y_bytes);
+                const double t = run_once(id, &shapes[i], &b);
                 best = t >= 0 && t < best ? t : best;
             }
             if (f < 0 || best > 1e29) {
@@ -184,7 +248,11 @@ int main(int argc, char **argv)
            rss0, status_mib("RssAnon:"), anon0, status_mib("VmHWM:"));
     (void)aclmdlUnload(id);
     (void)aclFinalize();
-    free(x);
-    free(y);
+    for (int k = 0; k < b.n_in; k++) {
+        free(b.x[k]);
+    }
+    for (int k = 0; k < b.n_out; k++) {
+        free(b.y[k]);
+    }
     return 0;
 }

@@ -49,6 +49,10 @@ for t in 1 2; do
   "$B/bench/dynamic/bench_shapes" --threads $t --rounds 2 $OUT/det.om "${DET#;}"
   "$B/bench/dynamic/bench_shapes" --threads $t --rounds 2 $OUT/rec.om "${REC#;}"
 done
+# the BERT-like model with a -1 sequence length, past the 256 rows its MatMuls stream (oneDNN beyond)
+conv --model=$B/test-models/bert.onnx --output=$OUT/bert_dyn "--input_shape=input_ids:1,-1;attention_mask:1,-1;token_type_ids:1,-1"
+BERT=""; for l in $(seq 264 16 512); do BERT="$BERT;1,$l"; done
+"$B/bench/dynamic/bench_shapes" --threads 1 --inputs 3 --out-per-elem 1024 $OUT/bert_dyn.om "${BERT#;}"
 "$BENCH" --threads 1 --passes $PASSES --runs 300 --nodes 2000 --label "chain static (model_v1)" \
   $OUT/chain_static.om $OUT/chain.onnx x=@random:float32:1,8 || echo "chain static: model_v1 not available"
 "$BENCH" --threads 1 --passes $PASSES --runs 300 --nodes 2000 --label "chain dynamic (plan)" \
