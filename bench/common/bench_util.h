@@ -1,7 +1,8 @@
 /*
  * What every benchmark driver in bench/ needs besides the ACL API: a
- * monotonic clock, the median of a sample (sorts it in place) and reading a
- * whole input file. Header-only: the drivers are single-file programs.
+ * monotonic clock, the median of a sample (sorts it in place), reading a
+ * whole input file and a line of /proc/self/status. Header-only: the drivers
+ * are single-file programs.
  */
 #ifndef OA_BENCH_UTIL_H
 #define OA_BENCH_UTIL_H
@@ -32,6 +33,25 @@ static inline int bench_cpu_time_wanted(void)
 {
     const char *v = getenv("OA_BENCH_CPUTIME");
     return v != NULL && strcmp(v, "0") != 0;
+}
+
+/* A "VmRSS:" / "VmHWM:" / "RssAnon:" ... line of /proc/self/status, in MiB (< 0 when absent). */
+static inline double bench_status_mib(const char *key)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    double kib = -1;
+    const size_t n = strlen(key);
+    while (f != NULL && fgets(line, sizeof line, f) != NULL) {
+        if (strncmp(line, key, n) == 0) {
+            kib = atof(line + n);
+            break;
+        }
+    }
+    if (f != NULL) {
+        fclose(f);
+    }
+    return kib / 1024.0;
 }
 
 static inline double bench_now_us(void)

@@ -31,24 +31,6 @@
 #define MAX_SHAPES 256
 #define MAX_RANK 8
 
-static double status_mib(const char *key)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    double kib = -1;
-    const size_t n = strlen(key);
-    while (f != NULL && fgets(line, sizeof line, f) != NULL) {
-        if (strncmp(line, key, n) == 0) {
-            kib = atof(line + n);
-            break;
-        }
-    }
-    if (f != NULL) {
-        fclose(f);
-    }
-    return kib / 1024.0;
-}
-
 typedef struct shape {
     int rank;
     int64_t dims[MAX_RANK];
@@ -169,7 +151,8 @@ int main(int argc, char **argv)
     /* the data are made before the load: the baseline holds them */
     uint32_t probe = 0;
     aclmdlDesc *desc = aclmdlCreateDesc();
-    if (desc == NULL || aclmdlLoadFromFile(argv[a], &probe) != ACL_SUCCESS || aclmdlGetDesc(desc, probe) != ACL_SUCCESS) {
+    if (desc == NULL || aclmdlLoadFromFile(argv[a], &probe) != ACL_SUCCESS ||
+        aclmdlGetDesc(desc, probe) != ACL_SUCCESS) {
         fprintf(stderr, "load %s failed: %s\n", argv[a], aclGetRecentErrMsg());
         return 1;
     }
@@ -209,7 +192,7 @@ int main(int argc, char **argv)
             return 1;
         }
     }
-    const double rss0 = status_mib("VmRSS:"), anon0 = status_mib("RssAnon:");
+    const double rss0 = bench_status_mib("VmRSS:"), anon0 = bench_status_mib("RssAnon:");
     uint32_t id = 0;
     if (aclmdlLoadFromFile(argv[a], &id) != ACL_SUCCESS) {
         fprintf(stderr, "load %s failed: %s\n", argv[a], aclGetRecentErrMsg());
@@ -235,7 +218,7 @@ int main(int argc, char **argv)
             }
             if (verbose) {
                 printf("round %d shape %d: first %.3f ms, steady %.3f ms, RSS %.1f MiB\n", r + 1, i + 1, f, best,
-                       status_mib("VmRSS:"));
+                       bench_status_mib("VmRSS:"));
             }
         }
     }
@@ -244,8 +227,8 @@ int main(int argc, char **argv)
     if (rounds > 1) {
         printf(", later rounds' first %.3f ms", later_first / ((double)n * (rounds - 1)));
     }
-    printf(", RSS %.1f MiB (before the load %.1f), anonymous %.1f MiB (%.1f), peak %.1f MiB\n", status_mib("VmRSS:"),
-           rss0, status_mib("RssAnon:"), anon0, status_mib("VmHWM:"));
+    printf(", RSS %.1f MiB (before the load %.1f), anonymous %.1f MiB (%.1f), peak %.1f MiB\n",
+           bench_status_mib("VmRSS:"), rss0, bench_status_mib("RssAnon:"), anon0, bench_status_mib("VmHWM:"));
     (void)aclmdlUnload(id);
     (void)aclFinalize();
     for (int k = 0; k < b.n_in; k++) {

@@ -43,14 +43,16 @@ for t in 1 2; do
 done
 # Many input sizes, as an OCR application meets them: each size's first run and steady runs, twice through the list,
 # and the memory the process holds at the end (bench_shapes.c).
-DET=""; for h in 320 352 384 416 448 480 512 544 576 608 640; do for w in 480 576 640; do DET="$DET;1,3,$h,$w"; done; done
+DET=""
+for h in 320 352 384 416 448 480 512 544 576 608 640; do for w in 480 576 640; do DET="$DET;1,3,$h,$w"; done; done
 REC=""; for w in $(seq 80 32 1008); do REC="$REC;1,3,48,$w"; done
 for t in 1 2; do
   "$B/bench/dynamic/bench_shapes" --threads $t --rounds 2 $OUT/det.om "${DET#;}"
   "$B/bench/dynamic/bench_shapes" --threads $t --rounds 2 $OUT/rec.om "${REC#;}"
 done
 # the BERT-like model with a -1 sequence length, past the 256 rows its MatMuls stream (oneDNN beyond)
-conv --model=$B/test-models/bert.onnx --output=$OUT/bert_dyn "--input_shape=input_ids:1,-1;attention_mask:1,-1;token_type_ids:1,-1"
+conv --model=$B/test-models/bert.onnx --output=$OUT/bert_dyn \
+  "--input_shape=input_ids:1,-1;attention_mask:1,-1;token_type_ids:1,-1"
 BERT=""; for l in $(seq 264 16 512); do BERT="$BERT;1,$l"; done
 "$B/bench/dynamic/bench_shapes" --threads 1 --inputs 3 --out-per-elem 1024 $OUT/bert_dyn.om "${BERT#;}"
 "$BENCH" --threads 1 --passes $PASSES --runs 300 --nodes 2000 --label "chain static (model_v1)" \

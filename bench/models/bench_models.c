@@ -41,25 +41,6 @@
 
 #define MAX_IN 8
 
-/* a "VmRSS:"/"VmHWM:" line of /proc/self/status, in MiB */
-static double status_mib(const char *key)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    double kib = -1;
-    const size_t n = strlen(key);
-    while (f != NULL && fgets(line, sizeof line, f) != NULL) {
-        if (strncmp(line, key, n) == 0) {
-            kib = atof(line + n);
-            break;
-        }
-    }
-    if (f != NULL) {
-        fclose(f);
-    }
-    return kib / 1024.0;
-}
-
 /* NAME=FILE:DTYPE:D0,D1,... */
 static int parse_input(const char *spec, oa_ort_tensor *t, char *name, size_t cap)
 {
@@ -139,7 +120,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "query size %s failed: %s\n", om, aclGetRecentErrMsg());
         return 1;
     }
-    const double rss0 = status_mib("VmRSS:"), anon0 = status_mib("RssAnon:");
+    const double rss0 = bench_status_mib("VmRSS:"), anon0 = bench_status_mib("RssAnon:");
     uint32_t id = 0;
     const double l0 = bench_now_ms();
     if (aclmdlLoadFromFile(om, &id) != ACL_SUCCESS) {
@@ -156,7 +137,7 @@ int main(int argc, char **argv)
     void *outs[16];
     const size_t n_out = aclmdlGetNumOutputs(desc);
     /* the application's output buffers are its memory like the inputs: their pages are not the model's */
-    const double rss_out0 = status_mib("VmRSS:"), anon_out0 = status_mib("RssAnon:");
+    const double rss_out0 = bench_status_mib("VmRSS:"), anon_out0 = bench_status_mib("RssAnon:");
     for (size_t j = 0; j < n_out && j < 16; j++) {
         const size_t size = aclmdlGetOutputSizeByIndex(desc, j);
         outs[j] = malloc(size);
@@ -165,7 +146,8 @@ int main(int argc, char **argv)
         }
         (void)aclmdlAddDatasetBuffer(ds_out, aclCreateDataBuffer(outs[j], size));
     }
-    const double app_out = status_mib("VmRSS:") - rss_out0, app_anon = status_mib("RssAnon:") - anon_out0;
+    const double app_out = bench_status_mib("VmRSS:") - rss_out0;
+    const double app_anon = bench_status_mib("RssAnon:") - anon_out0;
     double first_ms = -1; /* the first execution after the load (work that waited for it shows here) */
     for (int r = 0; r < warmup; r++) {
         const double f0 = bench_now_ms();
@@ -175,9 +157,9 @@ int main(int argc, char **argv)
         }
         first_ms = r == 0 ? bench_now_ms() - f0 : first_ms;
     }
-    const double hwm = status_mib("VmHWM:");
-    const double steady = status_mib("VmRSS:"); /* what stays after the load's transients (docs/memory.md) */
-    const double steady_anon = status_mib("RssAnon:"); /* of it, the process's own memory (not code, not files) */
+    const double hwm = bench_status_mib("VmHWM:");
+    const double steady = bench_status_mib("VmRSS:"); /* what stays after the load's transients (docs/memory.md) */
+    const double steady_anon = bench_status_mib("RssAnon:"); /* of it, the process's own memory (not code, not files) */
     oa_ort *ort = oa_ort_open(NULL);
     if (ort == NULL) {
         fprintf(stderr, "ONNX Runtime: %s\n", oa_ort_last_error());

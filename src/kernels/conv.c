@@ -260,18 +260,6 @@ static oa_status conv_alloc_slices(conv_state *s, int n)
 }
 
 /* Creates the primitive of one slice (output channels [c0, c1), whole groups). */
-typedef struct conv_reorder_ctx {
-    const dnnl_memory_desc_t *src_md;
-    const void *src;
-    const dnnl_memory_desc_t *dst_md;
-} conv_reorder_ctx;
-
-static oa_status conv_reorder_fill(void *ctx, void *array)
-{
-    const conv_reorder_ctx *c = ctx;
-    return oa_dnnl_reorder(c->src_md, c->src, c->dst_md, array);
-}
-
 static oa_status make_slice(conv_state *s, slice *sl, const float *wf, int n_post_try)
 {
     const geom *g = &s->g;
@@ -392,9 +380,9 @@ static oa_status make_slice(conv_state *s, slice *sl, const float *wf, int n_pos
     oa_ktensor_set(&src_t, OA_KDT_F32, 1, &wn);
     src_t.data = wf;
     src_t.stable = s->wstable && described;
-    conv_reorder_ctx rc = {&wei_user, wsrc, wmd};
+    oa_dnnl_reorder_job rj = {&wei_user, wsrc, wmd};
     void *wei = NULL;
-    oa_status st = oa_kderived_get(&src_t, form, nf * sizeof(int64_t), wsz, conv_reorder_fill, &rc, &wei);
+    oa_status st = oa_kderived_get(&src_t, form, nf * sizeof(int64_t), wsz, oa_dnnl_reorder_fill, &rj, &wei);
     sl->wei = wei;
     if (st == OA_OK) {
         oa_dnnl_prime_gemm(pd);

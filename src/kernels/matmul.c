@@ -240,17 +240,6 @@ static void md_view(dnnl_memory_desc_t *md, int64_t rows, int64_t cols, int64_t 
 }
 
 /* One primitive for output block rows [m0, m1) x cols [n0, n1) (slice `i` of s->sl). */
-typedef struct mm_reorder_ctx {
-    const dnnl_memory_desc_t *src_md, *dst_md;
-    const void *src;
-} mm_reorder_ctx;
-
-static oa_status mm_reorder_fill(void *ctx, void *array)
-{
-    const mm_reorder_ctx *c = ctx;
-    return oa_dnnl_reorder(c->src_md, c->src, c->dst_md, array);
-}
-
 /* bt: constant b (NULL: b at run) */
 static oa_status mm_make_slice(mm_state *s, int i, const oa_ktensor *bt, int n_post)
 {
@@ -341,8 +330,8 @@ static oa_status mm_make_slice(mm_state *s, int i, const oa_ktensor *bt, int n_p
             form[nf++] = g->tb;
             oa_ktensor src_t = *bt;
             src_t.stable = bt->stable && nf > 3; /* (a layout oa_dnnl_md_form does not describe: not shared) */
-            mm_reorder_ctx rc = {&b_user, &sl->b_md, (const float *)bconst + (g->tb ? sl->n0 * g->K : sl->n0)};
-            st = oa_kderived_get(&src_t, form, nf * sizeof(int64_t), sz, mm_reorder_fill, &rc, &sl->bpk);
+            oa_dnnl_reorder_job rj = {&b_user, (const float *)bconst + (g->tb ? sl->n0 * g->K : sl->n0), &sl->b_md};
+            st = oa_kderived_get(&src_t, form, nf * sizeof(int64_t), sz, oa_dnnl_reorder_fill, &rj, &sl->bpk);
         }
     } else {
         sl->b_md = b_user;

@@ -327,6 +327,12 @@ void oa_dnnl_args_release(oa_dnnl_args *a)
     memset(a, 0, sizeof(*a));
 }
 
+oa_status oa_dnnl_reorder_fill(void *job, void *array)
+{
+    const oa_dnnl_reorder_job *j = job;
+    return oa_dnnl_reorder(j->src_md, j->src, j->dst_md, array);
+}
+
 size_t oa_dnnl_md_form(const dnnl_memory_desc_t *md, int64_t *out, size_t cap)
 {
     const int nd = md->ndims;

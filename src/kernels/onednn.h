@@ -48,6 +48,14 @@ size_t oa_dnnl_md_form(const dnnl_memory_desc_t *md, int64_t *out, size_t cap);
 oa_status oa_dnnl_reorder(const dnnl_memory_desc_t *src_md, const void *src, const dnnl_memory_desc_t *dst_md,
                           void *dst);
 
+/* A reorder into an array made later (oa_kderived_get's fill: oa_dnnl_reorder_fill(job, array)). */
+typedef struct oa_dnnl_reorder_job {
+    const dnnl_memory_desc_t *src_md;
+    const void *src;
+    const dnnl_memory_desc_t *dst_md;
+} oa_dnnl_reorder_job;
+oa_status oa_dnnl_reorder_fill(void *job, void *array);
+
 /*
  * The memory objects of one primitive's arguments, kept from one run to the next: creating and destroying one
  * costs two aligned allocations (about 130 ns; PP-OCR's cls makes some 200 per run), changing its data pointer

@@ -330,6 +330,25 @@ static void test_ew_tables(void **state)
 
 /* ---- NCHW <-> NCHWc block moves of every tier against a plain formula ---- */
 
+/* y (hw pixels of blk floats, 16 guard floats after) against the block move of x (nc channel rows of hw) */
+static void check_packed(const char *what, oa_kisa_tier tier, const float *x, int64_t nc, int64_t hw, const float *y,
+                         int64_t blk)
+{
+    for (int64_t p = 0; p < hw; p++) {
+        for (int64_t c = 0; c < blk; c++) {
+            float want = c < nc ? x[c * hw + p] : 0.0f;
+            if (y[p * blk + c] != want && g_fail++ < 20) {
+                printf("  %s %s blk %lld nc %lld hw %lld: pixel %lld channel %lld %g, want %g\n", what,
+                       oa_kisa_tier_name(tier), (long long)blk, (long long)nc, (long long)hw, (long long)p, (long long)c,
+                       (double)y[p * blk + c], (double)want);
+            }
+        }
+    }
+    for (int64_t i = blk * hw; i < blk * hw + 16; i++) {
+        assert_true(isnan(y[i])); /* nothing written past the block */
+    }
+}
+
 static void check_reorders(oa_kisa_tier tier)
 {
     oa_kblk_pack_fn pack = oa_kblk_pack_for(tier);
@@ -356,19 +375,7 @@ static void check_reorders(oa_kisa_tier tier)
                     y[i] = NAN;
                 }
                 pack(x, nc, hw, y, blk);
-                for (int64_t p = 0; p < hw; p++) {
-                    for (int64_t c = 0; c < blk; c++) {
-                        float want = c < nc ? x[c * hw + p] : 0.0f;
-                        if (y[p * blk + c] != want && g_fail++ < 20) {
-                            printf("  pack %s blk %lld nc %lld hw %lld: pixel %lld channel %lld %g, want %g\n",
-                                   oa_kisa_tier_name(tier), (long long)blk, (long long)nc, (long long)hw,
-                                   (long long)p, (long long)c, (double)y[p * blk + c], (double)want);
-                        }
-                    }
-                }
-                for (size_t i = ny; i < ny + 16; i++) {
-                    assert_true(isnan(y[i])); /* nothing written past the block */
-                }
+                check_packed("pack", tier, x, nc, hw, y, blk);
                 /* from rows of a longer stride (a band of NCHW planes): channel c's pixels at x + c * (hw + 5) */
                 const int64_t xs = hw + 5;
                 float *xw = malloc((size_t)(nc * xs) * sizeof(float));
@@ -380,19 +387,7 @@ static void check_reorders(oa_kisa_tier tier)
                     y[i] = NAN;
                 }
                 oa_kblk_pack_rows_for(tier)(xw, nc, hw, xs, y, blk);
-                for (int64_t p = 0; p < hw; p++) {
-                    for (int64_t c = 0; c < blk; c++) {
-                        float want = c < nc ? x[c * hw + p] : 0.0f;
-                        if (y[p * blk + c] != want && g_fail++ < 20) {
-                            printf("  pack rows %s blk %lld nc %lld n %lld: pixel %lld channel %lld %g, want %g\n",
-                                   oa_kisa_tier_name(tier), (long long)blk, (long long)nc, (long long)hw,
-                                   (long long)p, (long long)c, (double)y[p * blk + c], (double)want);
-                        }
-                    }
-                }
-                for (size_t i = ny; i < ny + 16; i++) {
-                    assert_true(isnan(y[i]));
-                }
+                check_packed("pack rows", tier, x, nc, hw, y, blk);
                 free(xw);
                 for (int with_add = 0; with_add < 2; with_add++) {
                     for (size_t i = 0; i < nx + 16; i++) {

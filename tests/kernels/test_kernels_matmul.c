@@ -404,6 +404,25 @@ static oa_kop *mm_rows(int64_t M, const kt_buf *b, bool stable, bool tb)
     return op;
 }
 
+/* The products a (shared b) and b (its own) of M rows of 96 give the same bits. */
+static void expect_same_rows(const oa_kop *a, const oa_kop *b, int64_t M, uint64_t seed)
+{
+    kt_buf x = kt_alloc(KT_D(OA_KDT_F32, M, 96)), ya = kt_alloc(KT_D(OA_KDT_F32, M, 200)),
+           yb = kt_alloc(KT_D(OA_KDT_F32, M, 200));
+    kt_fill(&x, seed, -1, 1);
+    const void *ins[3] = {x.data, NULL, NULL};
+    void *oa[1] = {ya.data}, *ob[1] = {yb.data};
+    const size_t wa = oa_kop_workspace_size(a), wb = oa_kop_workspace_size(b), wsz = wa > wb ? wa : wb;
+    void *ws = wsz > 0 ? aligned_alloc(64, (wsz + 63) / 64 * 64) : NULL;
+    assert_int_equal(oa_kop_run(a, ins, oa, ws, kt_pool(2)), OA_OK);
+    assert_int_equal(oa_kop_run(b, ins, ob, ws, kt_pool(2)), OA_OK);
+    free(ws);
+    assert_memory_equal(ya.data, yb.data, ya.bytes);
+    kt_free(&x);
+    kt_free(&ya);
+    kt_free(&yb);
+}
+
 static void test_matmul_stable_b_shared(void **state)
 {
     (void)state;
@@ -425,22 +444,8 @@ static void test_matmul_stable_b_shared(void **state)
             size_t a3;
             oa_kderived_stats(&a3, &bytes);
             assert_int_equal(a3, a2 + 1);
-            kt_buf x = kt_alloc(KT_D(OA_KDT_F32, 72, 96)), ys = kt_alloc(KT_D(OA_KDT_F32, 72, 200)),
-                   yu = kt_alloc(KT_D(OA_KDT_F32, 72, 200));
-            kt_fill(&x, 710 + (uint64_t)tb, -1, 1);
-            const void *ins[3] = {x.data, NULL, NULL};
-            void *o1[1] = {ys.data}, *o2[1] = {yu.data};
-            const size_t wsz = oa_kop_workspace_size(s2) > oa_kop_workspace_size(u2) ? oa_kop_workspace_size(s2)
-                                                                                     : oa_kop_workspace_size(u2);
-            void *ws = wsz > 0 ? aligned_alloc(64, (wsz + 63) / 64 * 64) : NULL;
-            assert_int_equal(oa_kop_run(s2, ins, o1, ws, kt_pool(2)), OA_OK);
-            assert_int_equal(oa_kop_run(u2, ins, o2, ws, kt_pool(2)), OA_OK);
-            free(ws);
-            assert_memory_equal(ys.data, yu.data, ys.bytes);
+            expect_same_rows(s2, u2, 72, 710 + (uint64_t)tb);
             oa_kop_destroy(u2);
-            kt_free(&x);
-            kt_free(&ys);
-            kt_free(&yu);
         }
         oa_kop_destroy(s1);
         oa_kop_destroy(s2);
@@ -458,21 +463,7 @@ static void test_matmul_stable_b_shared(void **state)
             assert_true(c1 > a1);
             assert_int_equal(c2, c1);                /* d2 takes d1's packed slices */
             assert_int_equal(a3 - c2, c1 - a1);      /* u packs its own */
-            kt_buf x = kt_alloc(KT_D(OA_KDT_F32, 300, 96)), ys = kt_alloc(KT_D(OA_KDT_F32, 300, 200)),
-                   yu = kt_alloc(KT_D(OA_KDT_F32, 300, 200));
-            kt_fill(&x, 720 + (uint64_t)tb, -1, 1);
-            const void *ins[3] = {x.data, NULL, NULL};
-            void *o1[1] = {ys.data}, *o2[1] = {yu.data};
-            const size_t wsz = oa_kop_workspace_size(d2) > oa_kop_workspace_size(u) ? oa_kop_workspace_size(d2)
-                                                                                    : oa_kop_workspace_size(u);
-            void *ws = wsz > 0 ? aligned_alloc(64, (wsz + 63) / 64 * 64) : NULL;
-            assert_int_equal(oa_kop_run(d2, ins, o1, ws, kt_pool(2)), OA_OK);
-            assert_int_equal(oa_kop_run(u, ins, o2, ws, kt_pool(2)), OA_OK);
-            free(ws);
-            assert_memory_equal(ys.data, yu.data, ys.bytes);
-            kt_free(&x);
-            kt_free(&ys);
-            kt_free(&yu);
+            expect_same_rows(d2, u, 300, 720 + (uint64_t)tb);
         } else {
             print_message("stable b, 300 rows: %s here\n", oa_kop_impl_name(d1));
         }
