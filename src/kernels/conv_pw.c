@@ -222,7 +222,7 @@ oa_status oa_conv_pw_setup(oa_kop *op, conv_state *s, const float *wf)
     }
     oa_kpw_prod *p = s->pw;
     const int64_t icp = ic_steps(s), icb = ic_blocked(g), ocb = oc_blocks(g);
-    oa_status st = oa_kpw_prod_init(p, ocb, kk * icp / e, P, false);
+    oa_status st = oa_kpw_prod_init(p, ocb, kk * icp / e, P);
     if (st != OA_OK) {
         return st;
     }
@@ -240,13 +240,9 @@ oa_status oa_conv_pw_setup(oa_kop *op, conv_state *s, const float *wf)
     oa_ktensor src = op->in[1];
     src.stable = s->wstable;
     pw_pack_ctx pc = {.p = p, .g = g, .wf = wf, .icp = icp, .bf16 = s->bf16};
-    void *w = NULL;
-    if ((st = oa_kderived_get(&src, form, sizeof form, sizeof(float) * (size_t)(p->nblk * 16 * p->R), pw_pack, &pc,
-                              &w)) != OA_OK) {
+    if ((st = oa_kpw_prod_pack(p, &src, form, sizeof form, pw_pack, &pc)) != OA_OK) {
         return st;
     }
-    p->w = w;
-    p->w_derived = true;
     for (int64_t q = 0; q < P; q++) { /* a pixel's place in a (padded) input block, tap (0, 0), in words */
         p->off[q] = (int32_t)(((q / g->ow) * g->sh * iwp + (q % g->ow) * g->sw) * x_lanes(g) / e);
     }

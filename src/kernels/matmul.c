@@ -537,7 +537,7 @@ static oa_status mm_pw_setup(mm_state *s, const oa_ktensor *bt)
     }
     oa_kpw_prod *p = s->pw;
     const int64_t nblk = (g->N + 15) / 16;
-    oa_status st = oa_kpw_prod_init(p, nblk, g->K, g->M, false);
+    oa_status st = oa_kpw_prod_init(p, nblk, g->K, g->M);
     if (st != OA_OK) {
         return st;
     }
@@ -545,13 +545,9 @@ static oa_status mm_pw_setup(mm_state *s, const oa_ktensor *bt)
     /* packed b depends on b and these, not on the rows: a stable b's operators (other shapes) share it */
     const int64_t form[3] = {g->K, g->N, g->tb};
     mm_pack_ctx pc = {.p = p, .g = g, .b = bt->data};
-    void *w = NULL;
-    if ((st = oa_kderived_get(bt, form, sizeof form, sizeof(float) * (size_t)(nblk * 16 * g->K), mm_pack_fill, &pc,
-                              &w)) != OA_OK) {
+    if ((st = oa_kpw_prod_pack(p, bt, form, sizeof form, mm_pack_fill, &pc)) != OA_OK) {
         return st;
     }
-    p->w = w;
-    p->w_derived = true;
     if (!mm_pw_pieces(g)) { /* a small b (MM_PW_FEW_PIECES_B_BYTES): the rows in one range per slice */
         const int64_t sl = oa_kernels_slices();
         const int64_t pr = ((g->M + sl - 1) / sl + OA_KPW_MAX_NP - 1) / OA_KPW_MAX_NP * OA_KPW_MAX_NP;
@@ -597,7 +593,7 @@ static oa_status mm_batch_setup(oa_kop *op, mm_state *s)
         return OA_FAIL(OA_E_NOMEM, "matmul state");
     }
     const int64_t nblk = (g->N + 15) / 16;
-    oa_status st = oa_kpw_prod_init(s->pw, nblk, g->K, g->M, false);
+    oa_status st = oa_kpw_prod_init(s->pw, nblk, g->K, g->M);
     if (st != OA_OK) {
         return st;
     }

@@ -1,5 +1,4 @@
 /* Products with a streamed filter on the prefetching tile (pw_product.h). */
-#include "base/pages.h"
 #include "kernels/pw_product.h"
 
 #include <stdatomic.h>
@@ -43,7 +42,7 @@ void oa_kpw_prod_set_ranges(oa_kpw_prod *p, int64_t pr_len)
     p->len = chunk_len(p->R, p->pr_len);
 }
 
-oa_status oa_kpw_prod_init(oa_kpw_prod *p, int64_t nblk, int64_t R, int64_t P, bool with_w)
+oa_status oa_kpw_prod_init(oa_kpw_prod *p, int64_t nblk, int64_t R, int64_t P)
 {
     memset(p, 0, sizeof(*p));
     p->tile = oa_kpw_for(oa_kisa_tier_used());
@@ -53,23 +52,28 @@ oa_status oa_kpw_prod_init(oa_kpw_prod *p, int64_t nblk, int64_t R, int64_t P, b
     p->P = P;
     p->n = 1;
     oa_kpw_prod_set_ranges(p, P);
-    p->w = with_w ? oa_pages_huge_alloc(sizeof(float) * (size_t)(nblk * 16 * R)) : NULL;
     p->off = malloc(sizeof(int32_t) * (size_t)P);
     p->xoff = malloc(sizeof(int32_t) * (size_t)R);
-    if ((with_w && p->w == NULL) || p->off == NULL || p->xoff == NULL) {
+    if (p->off == NULL || p->xoff == NULL) {
         oa_kpw_prod_free(p);
         return OA_FAIL(OA_E_NOMEM, "streamed-filter product (%lld x %lld)", (long long)(nblk * 16), (long long)R);
     }
     return OA_OK;
 }
 
+oa_status oa_kpw_prod_pack(oa_kpw_prod *p, const oa_ktensor *src, const void *form, size_t form_len,
+                           oa_kderived_fill fill, void *ctx)
+{
+    void *w = NULL;
+    oa_status st =
+        oa_kderived_get(src, form, form_len, sizeof(float) * (size_t)(p->nblk * 16 * p->R), fill, ctx, &w);
+    p->w = w;
+    return st;
+}
+
 void oa_kpw_prod_free(oa_kpw_prod *p)
 {
-    if (p->w_derived) {
-        oa_kderived_put(p->w);
-    } else {
-        oa_pages_huge_free(p->w);
-    }
+    oa_kderived_put(p->w);
     free(p->off);
     free(p->xoff);
     memset(p, 0, sizeof(*p));

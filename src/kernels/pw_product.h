@@ -30,8 +30,7 @@ typedef struct oa_kpw_prod {
     int64_t pr_len;       /* pixels (rows) per range: a group's chunk runs over one range at a time (P: one);
                            * set with oa_kpw_prod_set_ranges */
     int64_t n;            /* images */
-    float *w;             /* packed filter (oa_kpw_prod_group), NULL when it is packed at run */
-    bool w_derived;       /* w is a derived array (oa_kderived_get: a conv's, shared with its other shapes) */
+    float *w;             /* packed filter (oa_kpw_prod_group; a derived array), NULL when it is packed at run */
     int32_t *off;         /* [P] pixel (row) offsets into an image's x */
     int32_t *xoff;        /* [R] each step's offset into x */
     int64_t ycs, ys;      /* y: floats between output blocks, between pixels (rows) */
@@ -42,10 +41,13 @@ typedef struct oa_kpw_prod {
  * nothing to prefetch its filter). */
 int64_t oa_kpw_prod_pieces(int64_t nblk, int64_t R);
 
-/* Allocates the filter (unless with_w is false: a filter packed at run, oa_kpw_prod_run_here), the offsets and
- * the zeros (tile NULL below AVX-512: the caller checks first); every block has 16 outputs until the caller
- * sets last. */
-oa_status oa_kpw_prod_init(oa_kpw_prod *p, int64_t nblk, int64_t R, int64_t P, bool with_w);
+/* Allocates the offsets (tile NULL below AVX-512: the caller checks first); every block has 16 outputs until the
+ * caller sets last. The filter comes from oa_kpw_prod_pack, or is packed at run (oa_kpw_prod_run_here). */
+oa_status oa_kpw_prod_init(oa_kpw_prod *p, int64_t nblk, int64_t R, int64_t P);
+/* The packed filter (nblk * 16 * R floats) as a derived array of constant src in form (oa_kderived_get: shared by
+ * the products of a stable constant), made by fill into the array. */
+oa_status oa_kpw_prod_pack(oa_kpw_prod *p, const oa_ktensor *src, const void *form, size_t form_len,
+                           oa_kderived_fill fill, void *ctx);
 void oa_kpw_prod_free(oa_kpw_prod *p);
 
 /* Rows per range (at most P), and the chunk length that fits such a range's rows of x (in L2). */

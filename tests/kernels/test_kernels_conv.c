@@ -651,6 +651,18 @@ static void test_conv_pointwise(void **state)
     g_res_in_y = false;
 }
 
+/* pcs[0..2]: the post-op chains the direct kernels run in registers (none; folded BN + ReLU; HardSwish then an
+ * affine) */
+static void register_chains(post_case *pcs)
+{
+    pcs[0] = post_none();
+    pcs[1] = post_act(OA_KACT_RELU, 0, 0);
+    pcs[1].fold_bn = true;
+    pcs[2] = post_act(OA_KACT_HARDSWISH, 0, 0);
+    pcs[2].post.n = 2;
+    pcs[2].post.ops[1] = (oa_kpost){OA_KPOST_ACT, OA_KACT_LINEAR, 0.5f, 0.25f};
+}
+
 /*
  * Depthwise convs (one filter per channel) between NCHWc tensors through the tier's row kernel
  * (conv_dw.c) against the double reference: the kernels with a compile-time path (3x3 and 5x5,
@@ -680,12 +692,7 @@ static void test_conv_depthwise(void **state)
         {1, 16, 10, 29, 16, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 16, true, false, 0, 0},     /* stride 3: general loop */
     };
     post_case pcs[4];
-    pcs[0] = post_none();
-    pcs[1] = post_act(OA_KACT_RELU, 0, 0);
-    pcs[1].fold_bn = true;
-    pcs[2] = post_act(OA_KACT_HARDSWISH, 0, 0);
-    pcs[2].post.n = 2;
-    pcs[2].post.ops[1] = (oa_kpost){OA_KPOST_ACT, OA_KACT_LINEAR, 0.5f, 0.25f};
+    register_chains(pcs);
     pcs[3] = post_act(OA_KACT_SIGMOID, 0, 0);
     run_path_on_off("OPENACL_CONV_DW", "dw", has, shapes, sizeof(shapes) / sizeof(shapes[0]), pcs, 4, 1, 1100);
     post_case chains[3];
@@ -908,12 +915,7 @@ static void run_nchw_direct(const char *env, const char *impl, bool has, const c
                             uint64_t seed)
 {
     post_case pcs[5];
-    pcs[0] = post_none();
-    pcs[1] = post_act(OA_KACT_RELU, 0, 0);
-    pcs[1].fold_bn = true;
-    pcs[2] = post_act(OA_KACT_HARDSWISH, 0, 0);
-    pcs[2].post.n = 2;
-    pcs[2].post.ops[1] = (oa_kpost){OA_KPOST_ACT, OA_KACT_LINEAR, 0.5f, 0.25f};
+    register_chains(pcs);
     pcs[3] = post_none();
     pcs[3].post.n = 2;
     pcs[3].post.ops[0].kind = OA_KPOST_ADD;
