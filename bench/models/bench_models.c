@@ -4,7 +4,10 @@
  * one thread count, on the same inputs.
  *
  *   bench_models --threads N [--passes P] [--runs K] [--warmup W] [--spin 0|1]
- *                MODEL.om MODEL.onnx NAME=FILE:DTYPE:D0,D1,... [...]
+ *                [--cpu LEVEL] MODEL.om MODEL.onnx NAME=FILE:DTYPE:D0,D1,... [...]
+ *
+ * --cpu avx2|avx512|avx512_vnni|avx512_bf16: both sides run as on a CPU with
+ * only that much of this one's instruction set (../common/cpu_mask.h).
  *
  * Fairness as bench/ort/README.md asks: equal thread counts (openacl:
  * OPENACL_NUM_THREADS=N, set here before aclInit; ORT: intra_threads N,
@@ -37,6 +40,7 @@
 
 #include "acl/acl.h"
 #include "../common/bench_util.h"
+#include "../common/cpu_mask.h"
 #include "ort_runner.h"
 
 #define MAX_IN 8
@@ -73,6 +77,7 @@ static int parse_input(const char *spec, oa_ort_tensor *t, char *name, size_t ca
 int main(int argc, char **argv)
 {
     int threads = 1, passes = 3, runs = 10, warmup = 3, spin = 1;
+    const char *cpu_level = NULL;
     int i = 1;
     for (; i + 1 < argc && strncmp(argv[i], "--", 2) == 0; i += 2) {
         if (strcmp(argv[i], "--threads") == 0) {
@@ -85,13 +90,21 @@ int main(int argc, char **argv)
             warmup = atoi(argv[i + 1]);
         } else if (strcmp(argv[i], "--spin") == 0) {
             spin = atoi(argv[i + 1]);
+        } else if (strcmp(argv[i], "--cpu") == 0) {
+            cpu_level = argv[i + 1];
         } else {
             break;
         }
     }
     if (argc - i < 3 || threads < 1 || passes < 1 || runs < 1 || runs > 1000) {
         fprintf(stderr, "usage: bench_models --threads N [--passes P] [--runs K] [--warmup W] [--spin 0|1] "
-                        "MODEL.om MODEL.onnx NAME=FILE:DTYPE:DIMS...\n");
+                        "[--cpu LEVEL] MODEL.om MODEL.onnx NAME=FILE:DTYPE:DIMS...\n");
+        return 2;
+    }
+    /* before any library reads CPUID: both sides then choose their kernels as on that smaller CPU */
+    char err[256];
+    if (cpu_level != NULL && bench_cpu_mask(cpu_level, err, sizeof err) != 0) {
+        fprintf(stderr, "--cpu %s: %s\n", cpu_level, err);
         return 2;
     }
     const char *om = argv[i], *onnx = argv[i + 1];
@@ -219,6 +232,9 @@ int main(int argc, char **argv)
            hwm - rss0 - app_out, (double)weight_size / (1024.0 * 1024.0), (double)work_size / (1024.0 * 1024.0),
            (hwm - rss0 - app_out) / wa, app_out, first_ms, steady - rss0 - app_out, steady_anon - anon0 - app_anon,
            (steady_anon - anon0 - app_anon) / wa);
+    if (cpu_level != NULL) {
+        printf("cpu mask %s: %lu CPUID instructions answered\n", cpu_level, bench_cpu_mask_faults());
+    }
     free(t);
     (void)aclmdlUnload(id);
     (void)aclFinalize();

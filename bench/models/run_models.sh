@@ -8,6 +8,9 @@
 # generated models of the compat tests (run `ctest -R models_` once):
 # BUILD_DIR/test-data/models/inputs, BUILD_DIR/test-models/*.onnx.
 # Prints the RESULT line of every run, then the table.
+# OA_BENCH_CPU=avx2|avx512|avx512_vnni|avx512_bf16: both sides run as on a CPU
+# with only that much of this one's instruction set (bench_models --cpu, CPUID
+# masked; glibc's string functions told the same through GLIBC_TUNABLES).
 set -e
 B=${1:?build dir}
 P=${2:-3}
@@ -24,10 +27,19 @@ LOG=$OUT/results.txt
 # The CPU and the ISA tier the kernels use (docs/isa.md; OPENACL_ISA caps it), for every row.
 CPU="$(grep -m1 '^model name' /proc/cpuinfo | sed 's/.*: //') (family $(grep -m1 '^cpu family' /proc/cpuinfo |
   sed 's/.*: //'), model $(grep -m1 '^model[[:space:]]*:' /proc/cpuinfo | sed 's/.*: //'))"
+MASK=
+if [ -n "${OA_BENCH_CPU:-}" ]; then
+  MASK="--cpu $OA_BENCH_CPU"
+  CPU="$CPU, CPUID masked to $OA_BENCH_CPU"
+  case $OA_BENCH_CPU in avx2)
+    export GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX512F,-AVX512VL,-AVX512BW,-AVX512DQ,-AVX512CD ;;
+  esac
+fi
 "$B/tools/atc/atc" --framework=5 --soc_version=Ascend310P3 \
   --model="$OCR/ch_ppocr_mobile_v2.0_cls_infer.onnx" --output="$OUT/isa_probe" \
   "--input_shape=x:1,3,48,192" > "$OUT/isa_probe.atc.log"
-ISA=$(ASCEND_GLOBAL_LOG_LEVEL=1 ASCEND_SLOG_PRINT_TO_STDOUT=1 "$B/bench/models/bench_models" --threads 1 \
+# shellcheck disable=SC2086 # MASK: an option and its value, word-split on purpose
+ISA=$(ASCEND_GLOBAL_LOG_LEVEL=1 ASCEND_SLOG_PRINT_TO_STDOUT=1 "$B/bench/models/bench_models" $MASK --threads 1 \
   --passes 1 --runs 1 "$OUT/isa_probe.om" "$OCR/ch_ppocr_mobile_v2.0_cls_infer.onnx" \
   "x=$IN/cls_x.bin:float32:1,3,48,192" 2>&1 | sed -n 's/.*ISA: detected [a-z0-9_]*, using \([a-z0-9_]*\),.*/\1/p' | head -n 1)
 echo "CPU: $CPU; ISA tier used: $ISA"
@@ -39,7 +51,8 @@ run() { # name onnx input_shape inputs...
   "$B/tools/atc/atc" --framework=5 --soc_version=Ascend310P3 --model="$onnx" --output="$OUT/$name" \
     "--input_shape=$shape" ${OA_BENCH_ATC_FLAGS:-} > "$OUT/$name.atc.log"
   for t in 1 2; do
-    "$B/bench/models/bench_models" --threads $t --passes "$P" --runs "$R" "$OUT/$name.om" "$onnx" "$@" |
+    # shellcheck disable=SC2086 # MASK: as above
+    "$B/bench/models/bench_models" $MASK --threads $t --passes "$P" --runs "$R" "$OUT/$name.om" "$onnx" "$@" |
       grep RESULT | sed "s/\$/, isa $ISA/" | tee -a "$LOG"
   done
 }
