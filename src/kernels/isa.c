@@ -251,7 +251,7 @@ oa_kdeconv2x2_fn oa_kdeconv2x2_for(oa_kisa_tier t)
 
 oa_kpw_fn oa_kpw_for(oa_kisa_tier t)
 {
-    return t >= OA_KISA_AVX512 ? oa_kpw_avx512 : NULL;
+    return t >= OA_KISA_AVX512 ? oa_kpw_avx512 : (t == OA_KISA_AVX2 ? oa_kpw_avx2 : NULL);
 }
 
 oa_kpw_fn oa_kpw_bf16_for(void)

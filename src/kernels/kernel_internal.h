@@ -319,6 +319,8 @@ typedef struct oa_kpw_tile {
 } oa_kpw_tile;
 typedef void (*oa_kpw_fn)(const oa_kpw_tile *t, const float *bias, const float *res, float *y, const void *pf);
 void oa_kpw_avx512(const oa_kpw_tile *t, const float *bias, const float *res, float *y, const void *pf);
+/* The same contract in 256-bit registers, one block per pass (simd/pw_avx2.c): the avx2 tier's MatMuls. */
+void oa_kpw_avx2(const oa_kpw_tile *t, const float *bias, const float *res, float *y, const void *pf);
 /* The same on bf16 pairs (a step: two input channels; x, w and the offsets in 32-bit pairs), f32 accumulation:
  * CPUs with AVX512-BF16 (oa_kpw_bf16_for: NULL elsewhere). */
 void oa_kpw_bf16_avx512(const oa_kpw_tile *t, const float *bias, const float *res, float *y, const void *pf);

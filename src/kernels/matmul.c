@@ -706,7 +706,8 @@ static oa_status mm_setup(oa_kop *op)
             op->impl = "onednn-bf16";
         }
     } else if (s->pw != NULL) {
-        op->impl = s->pw_at_run ? "pw-batch-avx512" : "pw-avx512";
+        const bool wide = oa_kisa_level() >= 2; /* the tile of the tier (oa_kpw_for) */
+        op->impl = s->pw_at_run ? (wide ? "pw-batch-avx512" : "pw-batch-avx2") : (wide ? "pw-avx512" : "pw-avx2");
     } else {
         s->bf16 = false;
         s->post_from = 0;

@@ -41,7 +41,7 @@ typedef struct oa_kpw_prod {
  * nothing to prefetch its filter). */
 int64_t oa_kpw_prod_pieces(int64_t nblk, int64_t R);
 
-/* Allocates the offsets (tile NULL below AVX-512: the caller checks first); every block has 16 outputs until the
+/* Allocates the offsets (tile NULL below AVX2: the caller checks first); every block has 16 outputs until the
  * caller sets last. The filter comes from oa_kpw_prod_pack, or is packed at run (oa_kpw_prod_run_here). */
 oa_status oa_kpw_prod_init(oa_kpw_prod *p, int64_t nblk, int64_t R, int64_t P);
 /* The packed filter (nblk * 16 * R floats) as a derived array of constant src in form (oa_kderived_get: shared by
