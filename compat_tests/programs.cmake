@@ -116,6 +116,16 @@ _mdl_fix(resnet50)
 oa_compat_test(oa_run_resnet50 PROGRAM ${_oa_run} ARGS --model ${_md}/om/resnet50.om --input ${_md}/inputs/resnet_x.bin
                --compare ${_md}/ref/resnet50 --top5 --output ${_md}/out FIXTURES ${_fx} LABELS models)
 
+# The BERT-like model as an AVX2 CPU runs it: our avx2 tier (its MatMuls on the AVX2 streamed-filter tile) and
+# oneDNN capped to AVX2, against ONNX Runtime's outputs.
+_mdl_fix(bert)
+oa_compat_test(oa_run_bert_avx2 PROGRAM ${_oa_run} ARGS --model ${_md}/om/bert.om
+               --input ${_md}/inputs/bert_ids.bin,${_md}/inputs/bert_mask.bin,${_md}/inputs/bert_type.bin
+               --compare ${_md}/ref/bert FIXTURES ${_fx} LABELS models)
+if(TEST compat_oa_run_bert_avx2)
+  set_property(TEST compat_oa_run_bert_avx2 APPEND PROPERTY ENVIRONMENT OPENACL_ISA=avx2 ONEDNN_MAX_CPU_ISA=AVX2)
+endif()
+
 # atc --precision_mode (docs/precision.md): the installed atc converts ResNet-50 and the BERT-like
 # model with an fp32 mode, a bf16 mode and an fp16-named mode; compat_tests/tools/check_precision.py
 # checks the fp32 results bit-identical, the lower-precision ones within 1e-2 of ONNX Runtime and

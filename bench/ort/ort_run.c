@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cpu_mask.h"
 #include "ort_runner.h"
 
 #define MAX_INPUTS 64
@@ -30,6 +31,8 @@ static const char *k_usage =
     "  --warmup W         untimed runs first (default 0)\n"
     "  --repeat K         timed runs (default 1); outputs come from the last one\n"
     "  --lib PATH         libonnxruntime.so (default $OA_ORT_LIB or the npm copy)\n"
+    "  --cpu LEVEL        run as on a CPU with only avx2|avx512|avx512_vnni|avx512_bf16 of this one's\n"
+    "                     instruction set (CPUID masked: bench/common/README.md)\n"
     "  --info             print the model's inputs and outputs and exit\n";
 
 typedef struct input_spec {
@@ -280,6 +283,7 @@ int main(int argc, char **argv) {
   size_t n_ins = 0;
   long warmup = 0, repeat = 1;
   int info_only = 0;
+  const char *cpu_level = NULL;
   oa_ort_options opts;
   oa_ort_options_init(&opts);
   memset(ins, 0, sizeof ins);
@@ -316,6 +320,8 @@ int main(int argc, char **argv) {
       lib = argv[++i];
     } else if (strcmp(a, "--profile") == 0) {
       opts.profile_prefix = argv[++i];
+    } else if (strcmp(a, "--cpu") == 0) {
+      cpu_level = argv[++i];
     } else if (strcmp(a, "--threads") == 0 && parse_int(v, 0, 1024, &n) == 0) {
       opts.intra_threads = (int)n;
       i++;
@@ -346,6 +352,11 @@ int main(int argc, char **argv) {
     return 2;
   }
 
+  char err[256];
+  if (cpu_level != NULL && bench_cpu_mask(cpu_level, err, sizeof err) != 0) { /* before ORT reads CPUID */
+    fprintf(stderr, "ort_run: --cpu %s: %s\n", cpu_level, err);
+    return 2;
+  }
   int rc = 1;
   oa_ort *ort = oa_ort_open(lib);
   oa_ort_session *s = NULL;
