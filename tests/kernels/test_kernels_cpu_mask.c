@@ -39,6 +39,7 @@ static void read_raw(raw_cpuid *r)
     memset(r, 0, sizeof(*r));
     __cpuid_count(0, 0, r->l0[0], r->l0[1], r->l0[2], r->l0[3]);
     __cpuid_count(1, 0, r->l1[0], r->l1[1], r->l1[2], r->l1[3]);
+    r->l1[1] &= 0x00ffffffu; /* EBX 31-24: the APIC ID of the core the thread runs on */
     if (r->l0[0] >= 7) {
         __cpuid_count(7, 0, r->l7[0], r->l7[1], r->l7[2], r->l7[3]);
         if (r->l7[0] >= 1) {
