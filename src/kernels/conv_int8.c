@@ -22,7 +22,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "base/pages.h"
 #include "kernels/kernel_internal.h"
 #include "kernels/onednn.h"
 
@@ -289,7 +288,7 @@ static void qconv_free(qconv_state *s)
         }
         free(s->slices);
         dnnl_primitive_destroy(s->prim);
-        oa_pages_huge_free(s->wei);
+        oa_kderived_put(s->wei);
         free(s->bias);
         free(s);
     }
@@ -361,9 +360,8 @@ static void qconv_slices(oa_kop *op, qconv_state *s, const_dnnl_primitive_attr_t
     s->slice_pad = (pad_max + 63) / 64 * 64;
 }
 
-/* What the chosen primitive needs: its implementation's name on op, the packed-weight and scratchpad layouts, and
- * the packed-weight buffer (`what` names the op in the out-of-memory message). */
-static oa_status take_primitive_layouts(qconv_state *s, oa_kop *op, const_dnnl_primitive_desc_t pd, const char *what)
+/* What the chosen primitive needs: its implementation's name on op, the packed-weight and scratchpad layouts. */
+static void take_primitive_layouts(qconv_state *s, oa_kop *op, const_dnnl_primitive_desc_t pd)
 {
     const char *impl = NULL;
     if (dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl) == dnnl_success && impl != NULL) {
@@ -373,11 +371,24 @@ static oa_status take_primitive_layouts(qconv_state *s, oa_kop *op, const_dnnl_p
     }
     s->wei_md = *dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
     s->pad_md = *dnnl_primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0);
-    const size_t wbytes = dnnl_memory_desc_get_size(&s->wei_md);
-    if ((s->wei = oa_pages_huge_alloc(wbytes)) == NULL) {
-        return OA_FAIL(OA_E_NOMEM, "%s: out of memory for %zu bytes of packed weights", what, wbytes);
-    }
-    return OA_OK;
+}
+
+/* The packed weights: w (read as wplain) reordered into the primitive's layout, a derived array of w, so that the
+ * operators of a stable filter (a dynamic model's shapes) share one (the form: the packed layout and how w is read:
+ * `how` tells conv from matmul and their groups or transpose). */
+static oa_status pack_weights(qconv_state *s, const oa_ktensor *w, const dnnl_memory_desc_t *wplain, int64_t how)
+{
+    int64_t form[64];
+    size_t nf = oa_dnnl_md_form(&s->wei_md, form, 60);
+    oa_ktensor src = *w;
+    src.stable = w->stable && nf > 0; /* a layout the form cannot describe stays private */
+    form[nf++] = how;
+    oa_dnnl_reorder_job rj = {wplain, w->data, &s->wei_md};
+    void *wei = NULL;
+    oa_status st = oa_kderived_get(&src, form, nf * sizeof(int64_t), dnnl_memory_desc_get_size(&s->wei_md),
+                                   oa_dnnl_reorder_fill, &rj, &wei);
+    s->wei = wei;
+    return st;
 }
 
 static oa_status qconv_build(oa_kop *op, qconv_state *s)
@@ -472,11 +483,11 @@ static oa_status qconv_build(oa_kop *op, qconv_state *s)
         s->shift_src = true;
     }
     if (st == OA_OK) {
-        st = take_primitive_layouts(s, op, pd, "int8 conv");
+        take_primitive_layouts(s, op, pd);
     }
     oa_dnnl_leave(saved);
     if (st == OA_OK) {
-        st = oa_dnnl_reorder(&wplain, w->data, &s->wei_md, s->wei);
+        st = pack_weights(s, w, &wplain, g); /* groups >= 1: a conv */
     }
     if (st == OA_OK) {
         saved = oa_dnnl_enter();
@@ -617,11 +628,11 @@ static oa_status qmatmul_build(oa_kop *op, qconv_state *s)
         st = OA_FAIL(OA_E_FEATURE_UNSUPPORTED, "int8 matmul: oneDNN has no int8 matmul for this shape");
     }
     if (st == OA_OK) {
-        st = take_primitive_layouts(s, op, pd, "int8 matmul");
+        take_primitive_layouts(s, op, pd);
     }
     oa_dnnl_leave(saved);
     if (st == OA_OK) {
-        st = oa_dnnl_reorder(&wplain, w->data, &s->wei_md, s->wei);
+        st = pack_weights(s, w, &wplain, p->transpose_b ? -2 : -1); /* negative: a matmul */
     }
     if (st == OA_OK) {
         s->pad_bytes = (dnnl_memory_desc_get_size(&s->pad_md) + 63) / 64 * 64;

@@ -381,6 +381,86 @@ static void test_conv(void **state)
     }
 }
 
+/* An int8 conv or matmul of a stable w (a dynamic model's constant), or of a private one. */
+static oa_kop *stable_qop(const oa_kquant_params *p, const kt_buf *x, const kt_buf *w, const kt_buf *ws,
+                          const kt_buf *b, const kt_buf *y, bool stable)
+{
+    oa_ktensor in[4] = {x->d, w->d, ws->d, b->d}, out = y->d;
+    in[1].data = w->data;
+    in[1].stable = stable;
+    in[2].data = ws->data;
+    in[3].data = b->data;
+    oa_kop *op = NULL;
+    assert_int_equal(oa_kop_create(OA_KOP_QUANT, p, 4, in, 1, &out, &op), OA_OK);
+    return op;
+}
+
+static void run_qop(const oa_kop *op, const kt_buf *x, kt_buf *y)
+{
+    const size_t n = oa_kop_workspace_size(op);
+    void *ws = n > 0 ? aligned_alloc(64, (n + 63) / 64 * 64) : NULL;
+    const void *ins[4] = {x->data, NULL, NULL, NULL};
+    void *outs[1] = {y->data};
+    assert_int_equal(oa_kop_run(op, ins, outs, ws, kt_pool(1)), OA_OK);
+    free(ws);
+}
+
+/*
+ * The packed weights of a stable w are shared (docs/memory.md "Dynamic models"): a second operator of the same
+ * w, here of another input size, takes the first one's array when its primitive wants the same layout; one of
+ * a private w packs its own; the outputs are the same bytes either way.
+ */
+static void test_stable_weights_shared(void **state)
+{
+    (void)state;
+    for (int kind = 0; kind < 2; kind++) {
+        const bool conv = kind == 0;
+        oa_kquant_params p = {.op = conv ? OA_KQ_CONV : OA_KQ_MATMUL, .x_scale = 0.03f, .x_zp = 5, .y_scale = 0.1f,
+                              .y_zp = 3, .strides = {1, 1}, .dilations = {1, 1}, .pads = {1, 1, 1, 1}, .groups = 1};
+        kt_buf w = conv ? kt_alloc(KT_D(OA_KDT_I8, 32, 16, 3, 3)) : kt_alloc(KT_D(OA_KDT_I8, 64, 48));
+        const int64_t no = conv ? 32 : 48;
+        kt_buf ws = kt_alloc(KT_D(OA_KDT_F32, no)), b = kt_alloc(KT_D(OA_KDT_F32, no));
+        kt_fill(&w, 71 + (uint64_t)kind, -63, 63);
+        kt_fill(&ws, 73 + (uint64_t)kind, 0.002, 0.02);
+        kt_fill(&b, 79 + (uint64_t)kind, -1.0, 1.0);
+        kt_buf x1 = conv ? kt_alloc(KT_D(OA_KDT_U8, 1, 9, 8, 16)) : kt_alloc(KT_D(OA_KDT_U8, 5, 64));
+        kt_buf x2 = conv ? kt_alloc(KT_D(OA_KDT_U8, 1, 7, 11, 16)) : kt_alloc(KT_D(OA_KDT_U8, 7, 64));
+        kt_buf y1 = conv ? kt_alloc(KT_D(OA_KDT_U8, 1, 9, 8, 32)) : kt_alloc(KT_D(OA_KDT_F32, 5, 48));
+        kt_buf y2 = conv ? kt_alloc(KT_D(OA_KDT_U8, 1, 7, 11, 32)) : kt_alloc(KT_D(OA_KDT_F32, 7, 48));
+        kt_buf y3 = kt_alloc(y2.d);
+        kt_fill(&x1, 83 + (uint64_t)kind, 0, 255);
+        kt_fill(&x2, 89 + (uint64_t)kind, 0, 255);
+        size_t a0, a1, a2, a3, a4, bytes;
+        oa_kderived_stats(&a0, &bytes);
+        oa_kop *s1 = stable_qop(&p, &x1, &w, &ws, &b, &y1, true);
+        oa_kderived_stats(&a1, &bytes);
+        oa_kop *same = stable_qop(&p, &x1, &w, &ws, &b, &y1, true); /* the same shape: the same layout */
+        oa_kderived_stats(&a2, &bytes);
+        oa_kop *s2 = stable_qop(&p, &x2, &w, &ws, &b, &y2, true);
+        oa_kderived_stats(&a3, &bytes);
+        oa_kop *u2 = stable_qop(&p, &x2, &w, &ws, &b, &y2, false);
+        oa_kderived_stats(&a4, &bytes);
+        print_message("int8 %s (%s): %zu, %zu, %zu, %zu arrays\n", conv ? "conv" : "matmul", oa_kop_impl_name(s1),
+                      a1 - a0, a2 - a0, a3 - a0, a4 - a0);
+        assert_int_equal(a1 - a0, 1);
+        assert_int_equal(a2, a1);
+        assert_true(a3 - a2 <= 1); /* 0 when the other shape's primitive wants the same layout */
+        assert_int_equal(a4 - a3, 1);
+        run_qop(s2, &x2, &y2);
+        run_qop(u2, &x2, &y3);
+        if (memcmp(y2.data, y3.data, y2.bytes) != 0) {
+            fail_msg("int8 %s: the shared weights' output differs from a private copy's", conv ? "conv" : "matmul");
+        }
+        oa_kop_destroy(s1);
+        oa_kop_destroy(same);
+        oa_kop_destroy(s2);
+        oa_kop_destroy(u2);
+        oa_kderived_stats(&a1, &bytes);
+        assert_int_equal(a1, a0); /* every array released with its last operator */
+        kt_free(&w), kt_free(&ws), kt_free(&b), kt_free(&x1), kt_free(&x2), kt_free(&y1), kt_free(&y2), kt_free(&y3);
+    }
+}
+
 static void test_matmul(void **state)
 {
     (void)state;
@@ -469,6 +549,7 @@ int main(void)
         cmocka_unit_test(test_split_sub_ops),
         cmocka_unit_test(test_conv),
         cmocka_unit_test(test_matmul),
+        cmocka_unit_test(test_stable_weights_shared),
         cmocka_unit_test(test_bad_params),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
