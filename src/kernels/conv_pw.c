@@ -289,9 +289,10 @@ oa_status oa_conv_pw_setup(oa_kop *op, conv_state *s, const float *wf)
     const int from = s->post.n > 0 && s->post.ops[0].kind == OA_KPOST_ADD ? 1 : 0;
     s->post_from = oa_kacts_from_post(&s->post, from, &p->acts) ? s->post.n : from;
     const bool k1 = g->kh == 1 && g->kw == 1, k3 = g->kh == 3 && g->kw == 3;
+    const bool wide = oa_kisa_level() >= 2; /* else the avx2 tier with its block forced to 16 (tests) */
     op->impl = s->bf16 ? (k1 ? "pw-bf16" : (k3 ? "pw3x3-bf16" : "pwkxk-bf16"))
-                       : oa_kisa_level() < 2 ? (k1 ? "pw-avx2" : (k3 ? "pw3x3-avx2" : "pwkxk-avx2")) /* block 16 forced */
-                                             : (k1 ? "pw-avx512" : (k3 ? "pw3x3-avx512" : "pwkxk-avx512"));
+               : wide  ? (k1 ? "pw-avx512" : (k3 ? "pw3x3-avx512" : "pwkxk-avx512"))
+                       : (k1 ? "pw-avx2" : (k3 ? "pw3x3-avx2" : "pwkxk-avx2"));
     return OA_OK;
 }
 
