@@ -5,7 +5,7 @@
  * process, at one thread count, on the same inputs.
  *
  *   bench_dynamic --threads N [--passes P] [--runs K] [--warmup W] [--spin 0|1]
- *                 [--nodes COUNT] [--label TEXT] [--no-plans]
+ *                 [--nodes COUNT] [--label TEXT] [--no-plans] [--cpu LEVEL]
  *                 MODEL.om MODEL.onnx NAME=SOURCE:DTYPE:D0,D1,... [...]
  *   SOURCE: a raw file, @random (uniform [0,1) floats, fixed seed), or @V
  *           (every element V, e.g. sr=@16000:int64:)
@@ -28,6 +28,7 @@
 
 #include "acl/acl.h"
 #include "../common/bench_util.h"
+#include "../common/cpu_mask.h"
 #include "ort_runner.h"
 
 #define MAX_IN 8
@@ -244,7 +245,7 @@ int main(int argc, char **argv)
 {
     int threads = 1, passes = 3, runs = 20, warmup = 3, spin = 1;
     long nodes = 0;
-    const char *label = NULL;
+    const char *label = NULL, *cpu_level = NULL;
     int a = 1;
     for (; a < argc && strncmp(argv[a], "--", 2) == 0; a += 2) {
         if (strcmp(argv[a], "--no-plans") == 0) {
@@ -269,6 +270,8 @@ int main(int argc, char **argv)
             nodes = atol(argv[a + 1]);
         } else if (strcmp(argv[a], "--label") == 0) {
             label = argv[a + 1];
+        } else if (strcmp(argv[a], "--cpu") == 0) {
+            cpu_level = argv[a + 1];
         } else {
             fprintf(stderr, "bench_dynamic: unknown option %s\n", argv[a]);
             return 2;
@@ -276,8 +279,14 @@ int main(int argc, char **argv)
     }
     if (argc - a < 3 || threads < 1 || passes < 1 || runs < 1 || warmup < 1) {
         fprintf(stderr, "usage: %s --threads N [--passes P] [--runs K] [--warmup W] [--spin 0|1] [--nodes N] "
-                        "[--label T] [--no-plans] MODEL.om MODEL.onnx NAME=SOURCE:DTYPE:DIMS ...\n",
+                        "[--label T] [--no-plans] [--cpu LEVEL] MODEL.om MODEL.onnx NAME=SOURCE:DTYPE:DIMS ...\n",
                 argv[0]);
+        return 2;
+    }
+    /* before any library reads CPUID: both sides then run as on that smaller CPU (../common/cpu_mask.h) */
+    char err[256];
+    if (cpu_level != NULL && bench_cpu_mask(cpu_level, err, sizeof err) != 0) {
+        fprintf(stderr, "bench_dynamic: --cpu %s: %s\n", cpu_level, err);
         return 2;
     }
     const char *om = argv[a], *onnx = argv[a + 1];
