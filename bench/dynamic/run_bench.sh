@@ -28,6 +28,7 @@ V=node_modules/@ricky0123/vad-web/dist/silero_vad_v5.onnx
 mkdir -p "$OUT"
 export LD_LIBRARY_PATH=$B/src/libascendcl${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export ASCEND_GLOBAL_LOG_LEVEL=${ASCEND_GLOBAL_LOG_LEVEL:-3}
+bench() { "$BENCH" "${MASK[@]}" "$@"; } # bench_dynamic, masked when asked
 conv() { "$ATC" --framework=5 --soc_version=Ascend310P3 "$@" > /dev/null; }
 conv --model=$M/ch_PP-OCRv4_det_infer.onnx --output=$OUT/det "--input_shape_range=x:[1,3,32~1536,32~1536]"
 conv --model=$M/ch_PP-OCRv4_rec_infer.onnx --output=$OUT/rec "--input_shape=x:-1,3,48,-1"
@@ -37,17 +38,17 @@ conv --model=$V --output=$OUT/vad "--input_shape=input:-1,-1;state:2,-1,128;sr:"
 conv --model=$OUT/chain.onnx --output=$OUT/chain_dyn "--input_shape=x:-1,8"
 conv --model=$OUT/chain.onnx --output=$OUT/chain_static "--input_shape=x:1,8"
 for t in 1 2; do
-  "$BENCH" "${MASK[@]}" --threads $t --passes $PASSES --runs 10 --label "det 1x3x640x640" $OUT/det.om $M/ch_PP-OCRv4_det_infer.onnx \
+  bench --threads $t --passes $PASSES --runs 10 --label "det 1x3x640x640" $OUT/det.om $M/ch_PP-OCRv4_det_infer.onnx \
     x=@random:float32:1,3,640,640
-  "$BENCH" "${MASK[@]}" --threads $t --passes $PASSES --runs 30 --label "det 1x3x320x320" $OUT/det.om $M/ch_PP-OCRv4_det_infer.onnx \
+  bench --threads $t --passes $PASSES --runs 30 --label "det 1x3x320x320" $OUT/det.om $M/ch_PP-OCRv4_det_infer.onnx \
     x=@random:float32:1,3,320,320
-  "$BENCH" "${MASK[@]}" --threads $t --passes $PASSES --runs 30 --label "rec 1x3x48x320" $OUT/rec.om $M/ch_PP-OCRv4_rec_infer.onnx \
+  bench --threads $t --passes $PASSES --runs 30 --label "rec 1x3x48x320" $OUT/rec.om $M/ch_PP-OCRv4_rec_infer.onnx \
     x=@random:float32:1,3,48,320
-  "$BENCH" "${MASK[@]}" --threads $t --passes $PASSES --runs 10 --label "rec 8x3x48x320" $OUT/rec.om $M/ch_PP-OCRv4_rec_infer.onnx \
+  bench --threads $t --passes $PASSES --runs 10 --label "rec 8x3x48x320" $OUT/rec.om $M/ch_PP-OCRv4_rec_infer.onnx \
     x=@random:float32:8,3,48,320
-  "$BENCH" "${MASK[@]}" --threads $t --passes $PASSES --runs 100 --label "cls 1x3x48x192" $OUT/cls.om \
+  bench --threads $t --passes $PASSES --runs 100 --label "cls 1x3x48x192" $OUT/cls.om \
     $M/ch_ppocr_mobile_v2.0_cls_infer.onnx x=@random:float32:1,3,48,192
-  "$BENCH" "${MASK[@]}" --threads $t --passes $PASSES --runs 300 --label "vad 512 samples" $OUT/vad.om $V \
+  bench --threads $t --passes $PASSES --runs 300 --label "vad 512 samples" $OUT/vad.om $V \
     input=@random:float32:1,512 state=@0:float32:2,1,128 sr=@16000:int64:
 done
 # Many input sizes, as an OCR application meets them: each size's first run and steady runs, twice through the list,
@@ -64,9 +65,9 @@ conv --model=$B/test-models/bert.onnx --output=$OUT/bert_dyn \
   "--input_shape=input_ids:1,-1;attention_mask:1,-1;token_type_ids:1,-1"
 BERT=""; for l in $(seq 264 16 512); do BERT="$BERT;1,$l"; done
 "$B/bench/dynamic/bench_shapes" --threads 1 --inputs 3 --out-per-elem 1024 $OUT/bert_dyn.om "${BERT#;}"
-"$BENCH" "${MASK[@]}" --threads 1 --passes $PASSES --runs 300 --nodes 2000 --label "chain static (model_v1)" \
+bench --threads 1 --passes $PASSES --runs 300 --nodes 2000 --label "chain static (model_v1)" \
   $OUT/chain_static.om $OUT/chain.onnx x=@random:float32:1,8 || echo "chain static: model_v1 not available"
-"$BENCH" "${MASK[@]}" --threads 1 --passes $PASSES --runs 300 --nodes 2000 --label "chain dynamic (plan)" \
+bench --threads 1 --passes $PASSES --runs 300 --nodes 2000 --label "chain dynamic (plan)" \
   $OUT/chain_dyn.om $OUT/chain.onnx x=@random:float32:1,8
-"$BENCH" "${MASK[@]}" --threads 1 --passes $PASSES --runs 100 --nodes 2000 --no-plans --label "chain dynamic (dynamic path)" \
+bench --threads 1 --passes $PASSES --runs 100 --nodes 2000 --no-plans --label "chain dynamic (dynamic path)" \
   $OUT/chain_dyn.om $OUT/chain.onnx x=@random:float32:1,8
