@@ -138,6 +138,16 @@ int bench_cpu_mask(const char *level, char *err, unsigned long err_len)
     return 0;
 }
 
+int bench_cpu_mask_option(const char *prog, const char *level)
+{
+    char err[256];
+    if (level == NULL || bench_cpu_mask(level, err, sizeof err) == 0) {
+        return 0;
+    }
+    fprintf(stderr, "%s: --cpu %s: %s\n", prog, level, err);
+    return -1;
+}
+
 unsigned long bench_cpu_mask_faults(void)
 {
     return atomic_load(&g_faults);

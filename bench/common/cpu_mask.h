@@ -23,6 +23,10 @@
 /* 0, or -1 with a message in err (unknown level; no CPUID faulting here: ENODEV). */
 int bench_cpu_mask(const char *level, char *err, unsigned long err_len);
 
+/* The same for a driver's --cpu option: NULL level is nothing to do (0); a failure is printed to stderr as
+ * "<prog>: --cpu <level>: <why>" (-1). */
+int bench_cpu_mask_option(const char *prog, const char *level);
+
 /* CPUID instructions answered by the mask so far. */
 unsigned long bench_cpu_mask_faults(void);
 

@@ -284,9 +284,7 @@ int main(int argc, char **argv)
         return 2;
     }
     /* before any library reads CPUID: both sides then run as on that smaller CPU (../common/cpu_mask.h) */
-    char err[256];
-    if (cpu_level != NULL && bench_cpu_mask(cpu_level, err, sizeof err) != 0) {
-        fprintf(stderr, "bench_dynamic: --cpu %s: %s\n", cpu_level, err);
+    if (bench_cpu_mask_option("bench_dynamic", cpu_level) != 0) {
         return 2;
     }
     const char *om = argv[a], *onnx = argv[a + 1];

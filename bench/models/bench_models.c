@@ -102,9 +102,7 @@ int main(int argc, char **argv)
         return 2;
     }
     /* before any library reads CPUID: both sides then choose their kernels as on that smaller CPU */
-    char err[256];
-    if (cpu_level != NULL && bench_cpu_mask(cpu_level, err, sizeof err) != 0) {
-        fprintf(stderr, "--cpu %s: %s\n", cpu_level, err);
+    if (bench_cpu_mask_option("bench_models", cpu_level) != 0) {
         return 2;
     }
     const char *om = argv[i], *onnx = argv[i + 1];

@@ -27,13 +27,10 @@ LOG=$OUT/results.txt
 # The CPU and the ISA tier the kernels use (docs/isa.md; OPENACL_ISA caps it), for every row.
 CPU="$(grep -m1 '^model name' /proc/cpuinfo | sed 's/.*: //') (family $(grep -m1 '^cpu family' /proc/cpuinfo |
   sed 's/.*: //'), model $(grep -m1 '^model[[:space:]]*:' /proc/cpuinfo | sed 's/.*: //'))"
-MASK=
-if [ -n "${OA_BENCH_CPU:-}" ]; then
-  MASK="--cpu $OA_BENCH_CPU"
+. "$S/bench/common/cpu_mask_env.sh"
+MASK=$CPU_MASK_OPT
+if [ -n "$MASK" ]; then
   CPU="$CPU, CPUID masked to $OA_BENCH_CPU"
-  case $OA_BENCH_CPU in avx2)
-    export GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX512F,-AVX512VL,-AVX512BW,-AVX512DQ,-AVX512CD ;;
-  esac
 fi
 "$B/tools/atc/atc" --framework=5 --soc_version=Ascend310P3 \
   --model="$OCR/ch_ppocr_mobile_v2.0_cls_infer.onnx" --output="$OUT/isa_probe" \

@@ -352,9 +352,7 @@ int main(int argc, char **argv) {
     return 2;
   }
 
-  char err[256];
-  if (cpu_level != NULL && bench_cpu_mask(cpu_level, err, sizeof err) != 0) { /* before ORT reads CPUID */
-    fprintf(stderr, "ort_run: --cpu %s: %s\n", cpu_level, err);
+  if (bench_cpu_mask_option("ort_run", cpu_level) != 0) { /* before ORT reads CPUID */
     return 2;
   }
   int rc = 1;

@@ -236,6 +236,23 @@ oa_threadpool *kt_pool(int nthreads)
 
 const char *kt_last_impl = "";
 
+oa_status kt_run_op(const oa_kop *op, const void *const *in, void *const *out, int nthreads)
+{
+    const size_t wsz = oa_kop_workspace_size(op);
+    unsigned char *ws_raw = malloc(wsz + 2 * KT_GUARD + 64);
+    assert_non_null(ws_raw);
+    unsigned char *ws = (unsigned char *)(((uintptr_t)ws_raw + KT_GUARD + 63) & ~(uintptr_t)63);
+    memset(ws_raw, GUARD_BYTE, wsz + 2 * KT_GUARD + 64);
+    const oa_status st = oa_kop_run(op, in, out, wsz ? ws : NULL, kt_pool(nthreads));
+    for (size_t i = 0; i < KT_GUARD; i++) {
+        if (ws[wsz + i] != GUARD_BYTE || ws[-1 - (ptrdiff_t)i] != GUARD_BYTE) {
+            fail_msg("%s: workspace guard overwritten", oa_kop_impl_name(op));
+        }
+    }
+    free(ws_raw);
+    return st;
+}
+
 oa_status kt_run(oa_kop_type type, const void *params, int n_in, kt_buf *const *in, unsigned host_mask, int n_out,
                  kt_buf *const *out, int nthreads)
 {
@@ -283,17 +300,7 @@ oa_status kt_run(oa_kop_type type, const void *params, int n_in, kt_buf *const *
             ip[i] = poison[i];
         }
     }
-    unsigned char *ws_raw = malloc(wsz + 2 * KT_GUARD + 64);
-    assert_non_null(ws_raw);
-    unsigned char *ws = (unsigned char *)(((uintptr_t)ws_raw + KT_GUARD + 63) & ~(uintptr_t)63);
-    memset(ws_raw, GUARD_BYTE, wsz + 2 * KT_GUARD + 64);
-    st = oa_kop_run(op, ip, op_, wsz ? ws : NULL, kt_pool(nthreads));
-    for (size_t i = 0; i < KT_GUARD; i++) {
-        if (ws[wsz + i] != GUARD_BYTE || ws[-1 - (ptrdiff_t)i] != GUARD_BYTE) {
-            fail_msg("%s: workspace guard overwritten", oa_kop_type_name(type));
-        }
-    }
-    free(ws_raw);
+    st = kt_run_op(op, ip, op_, nthreads);
     for (int i = 0; i < n_in; i++) {
         free(poison[i]);
     }

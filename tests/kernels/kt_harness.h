@@ -68,6 +68,10 @@ kt_buf kt_scalar_f32(float v);
  * Returns the status of create or run; on success outputs hold results and
  * guards of outputs and workspace are checked.
  */
+/* Runs an operator the test created itself (it keeps it across runs) with a guarded workspace: in[] and out[] as
+ * oa_kop_run takes them. Returns the status of the run; fails the test when the workspace guards are overwritten. */
+oa_status kt_run_op(const oa_kop *op, const void *const *in, void *const *out, int nthreads);
+
 /* Implementation name of the op kt_run created last ("onednn", "ref", ...). */
 extern const char *kt_last_impl;
 oa_status kt_run(oa_kop_type type, const void *params, int n_in, kt_buf *const *in, unsigned host_mask, int n_out,

@@ -807,12 +807,9 @@ static oa_kop *share_conv(const share_case *c, int64_t h, int64_t w, const kt_bu
 
 static void share_run(const oa_kop *op, const kt_buf *x, kt_buf *y)
 {
-    const size_t ws = oa_kop_workspace_size(op);
-    void *wsp = ws > 0 ? aligned_alloc(64, (ws + 63) / 64 * 64) : NULL;
     const void *ins[3] = {x->data, NULL, NULL};
     void *outs[1] = {y->data};
-    assert_int_equal(oa_kop_run(op, ins, outs, wsp, kt_pool(2)), OA_OK);
-    free(wsp);
+    assert_int_equal(kt_run_op(op, ins, outs, 2), OA_OK);
 }
 
 static void test_conv_stable_filter_shared(void **state)

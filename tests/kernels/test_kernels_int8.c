@@ -397,12 +397,9 @@ static oa_kop *stable_qop(const oa_kquant_params *p, const kt_buf *x, const kt_b
 
 static void run_qop(const oa_kop *op, const kt_buf *x, kt_buf *y)
 {
-    const size_t n = oa_kop_workspace_size(op);
-    void *ws = n > 0 ? aligned_alloc(64, (n + 63) / 64 * 64) : NULL;
     const void *ins[4] = {x->data, NULL, NULL, NULL};
     void *outs[1] = {y->data};
-    assert_int_equal(oa_kop_run(op, ins, outs, ws, kt_pool(1)), OA_OK);
-    free(ws);
+    assert_int_equal(kt_run_op(op, ins, outs, 1), OA_OK);
 }
 
 /*
