@@ -665,7 +665,8 @@ oa_status oa_kop_reshape(oa_kop *op, int n_in, const oa_ktensor *in, int n_out, 
  * cache line takes long to cross between cores (an Intel Xeon here: ~0.5 us per pooled call, bench/RESULTS.md),
  * the small operators of a network like PP-OCR cls ran slower on two threads than on one.
  */
-enum { KTHREADS_SAMPLES = 6, KOP_THREADS_WARM = 2 };
+enum { KTHREADS_SAMPLES = 4, KOP_THREADS_WARM = 2 };
+_Static_assert(KOP_THREADS_WARM + 2 * KTHREADS_SAMPLES == OA_KTHREADS_OP_RUNS, "kernels.h OA_KTHREADS_OP_RUNS");
 #define KOP_THREADS_BIG_NS 200000u
 
 static bool kthreads_on(void)

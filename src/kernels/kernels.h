@@ -924,6 +924,9 @@ const char *oa_kop_impl_name(const oa_kop *op);
  * way: every kernel splits its outputs, never a sum. OPENACL_OP_THREADS=pool keeps the pool everywhere.
  */
 enum { OA_KTHREADS_LEARNING = 0, OA_KTHREADS_POOL = 1, OA_KTHREADS_CALLER = 2 };
+/* Runs an operator's learner takes at most with the pool (2 untimed, then 4 of each mode): a model's own learner
+ * starts after them, so that its pooled runs time operators that have chosen. */
+#define OA_KTHREADS_OP_RUNS 10u
 typedef struct oa_kthreads {
     _Atomic uint32_t calls;   /* runs with a pool of two or more threads */
     _Atomic uint64_t best[2]; /* fastest timed run, ns: [0] with the pool, [1] on the calling thread (0: none) */

@@ -303,8 +303,8 @@ static uint8_t *stage_of(const oa_v1_program *p, v1_ctx *c, const v1_io_slot *s)
     return c->stage + (s->off - p->zero_copy_off);
 }
 
-/* The first runs let every operator learn its own choice (2 untimed + 12 timed each, kernels.c) first. */
-#define V1_THREADS_WARM 16u
+/* The first runs let every operator learn its own choice first (kernels.h OA_KTHREADS_OP_RUNS). */
+#define V1_THREADS_WARM OA_KTHREADS_OP_RUNS
 
 oa_status oa_v1_run(const oa_v1_program *p, v1_ctx *c, const v1_io *io, void *pool)
 {

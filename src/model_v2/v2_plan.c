@@ -1061,7 +1061,7 @@ static oa_status observe_plan(oa_prog_exec *e, size_t i)
 }
 
 /* Untimed first runs of a plan before its thread choice is measured (as model_v1's runs). */
-#define V2_PLAN_THREADS_WARM 16u
+#define V2_PLAN_THREADS_WARM OA_KTHREADS_OP_RUNS
 
 /*
  * Patches the input and output cells and runs. ins/outs: the pointers per

@@ -45,9 +45,9 @@ static void test_learner_rules(void **state)
         uint64_t pool_ns, caller_ns, big_ns;
         int runs, choice;
     } rules[] = {
-        {1000, 900, 0, 14, OA_KTHREADS_CALLER},       /* the caller faster: after 2 untimed + 6 runs of each */
-        {900, 1000, 0, 14, OA_KTHREADS_POOL},         /* the pool faster */
-        {1000, 1000, 0, 14, OA_KTHREADS_CALLER},      /* a tie: the caller (never slower than one thread) */
+        {1000, 900, 0, 10, OA_KTHREADS_CALLER},       /* the caller faster: after 2 untimed + 4 runs of each */
+        {900, 1000, 0, 10, OA_KTHREADS_POOL},         /* the pool faster */
+        {1000, 1000, 0, 10, OA_KTHREADS_CALLER},      /* a tie: the caller (never slower than one thread) */
         {1000, 1500, 0, 4, OA_KTHREADS_POOL},         /* the caller 1.5x the pool: after the first run of each */
         {300000, 1, 200000, 3, OA_KTHREADS_POOL},     /* a pooled run of at least big_ns: no run on the caller */
     };
