@@ -164,6 +164,7 @@ typedef struct bin_state {
     oa_kpost_chain post;
     int pow_unary; /* Pow with a constant scalar exponent run as this unary op, or -1 */
     int64_t n;     /* output elements */
+    size_t esz_in, esz_out;
     /* operand period_op (1: a, 2: b) repeats a vector of `period` floats along the nest's inner
      * dim (e.g. [3, 6400, 2] * [3, 1, 2], merged into rows of 12800): 0 when not */
     int64_t period;
@@ -315,6 +316,8 @@ static oa_status binary_setup(oa_kop *op)
     s->post = op->params.binary.post;
     s->blocked = op->out[0].layout == OA_KLAYOUT_NCHWC;
     s->n = oa_ktensor_numel(&op->out[0]);
+    s->esz_in = oa_kdtype_size(s->dt);
+    s->esz_out = oa_kdtype_size(op->out[0].dtype);
     s->pow_unary = -1;
     if (s->op == OA_KBIN_POW && s->dt == OA_KDT_F32 && op->in[1].data != NULL && oa_ktensor_numel(&op->in[1]) == 1 &&
         oa_ktensor_numel(&op->in[0]) == s->n && !s->blocked) {
@@ -655,18 +658,13 @@ static oa_status binary_run(const oa_kop *op, const void *const *in, void *const
 {
     (void)ws;
     const bin_state *s = op->state;
-    if (oa_ktensor_numel(&op->out[0]) == 0) {
+    if (s->n == 0) {
         return OA_OK; /* an empty result (its buffers may be NULL) */
     }
     if (in[0] == NULL || (in[1] == NULL && s->pow_unary < 0) || out[0] == NULL) {
         return OA_FAIL(OA_E_PARAM, "%s: NULL data pointer", k_bin_names[s->op]);
     }
-    bin_run_ctx c = {.s = s, .a = in[0], .b = in[1], .y = out[0]};
-    c.esz_in = oa_kdtype_size(s->dt);
-    c.esz_out = oa_kdtype_size(op->out[0].dtype);
-    if (oa_ktensor_numel(&op->out[0]) == 0) {
-        return OA_OK;
-    }
+    bin_run_ctx c = {.s = s, .a = in[0], .b = in[1], .y = out[0], .esz_in = s->esz_in, .esz_out = s->esz_out};
     if (s->blocked) {
         const oa_ktensor *y = &op->out[0];
         c.c = oa_kernels_block();
