@@ -138,7 +138,7 @@ static inline void oa_kblk_zero_lanes(float *y, int64_t pixels, int64_t blk, int
         }
         return;
     }
-    const int64_t w = n >= 8 ? 8 : n >= 4 ? 4 : n >= 2 ? 2 : 1; /* n <= 2 w: [0, w) and [n - w, n) cover it */
+    const int64_t w = n >= 8 ? 8 : n >= 4 ? 4 : n >= 2 ? 2 : 1; /* w <= n < 2 w: [0, w) and [n - w, n) cover it */
     for (int64_t q = 0; q < pixels; q++) {
         float *p = y + q * blk + valid;
         switch (w) {
