@@ -167,6 +167,19 @@ bool oa_kacts_from_post(const oa_kpost_chain *post, int from, oa_kacts *f);
 void oa_knhwc_to_blk16_avx512(const float *ys, int64_t soc, int64_t ohw, float *y, const float *res,
                               const oa_kacts *acts);
 
+/* exp(x) = 2^n e^r with n = round(x log2 e) and r = x - n ln 2, ln 2 = LN2_HI - LN2_LO (n * LN2_HI is exact), and
+ * e^r = 1 + r + r^2 P(r) with P of degree 5 (P0 its constant term; relative error ~2e-7): the element-wise loops'
+ * ew_exp and the SIMD tiers' av_exp (simd/acts_impl.inc) share them. */
+#define OA_KEXP_LOG2E 1.44269504088896341f
+#define OA_KEXP_LN2_HI 0.693359375f
+#define OA_KEXP_LN2_LO 2.12194440e-4f
+#define OA_KEXP_P5 1.9875691500E-4f
+#define OA_KEXP_P4 1.3981999507E-3f
+#define OA_KEXP_P3 8.3334519073E-3f
+#define OA_KEXP_P2 4.1665795894E-2f
+#define OA_KEXP_P1 1.6666665459E-1f
+#define OA_KEXP_P0 5.0000001201E-1f
+
 /* ---- ISA-dispatched elementwise primitives (simd/ew_*.c) ---- */
 
 typedef struct oa_kew_table {
