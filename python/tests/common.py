@@ -1,5 +1,9 @@
 """Shared bits of the acl module's tests: pyACL programs hard-code CANN's enum values, so do these."""
+import atexit
+import os
+import shutil
 import sys
+import tempfile
 
 ACL_SUCCESS = 0
 ACL_ERROR_INVALID_PARAM = 100000
@@ -53,6 +57,20 @@ def done():
         print("%d check(s) failed" % len(_failures))
         sys.exit(1)
     print("all checks passed")
+
+
+def scratch_dir(prefix):
+    """A fresh directory under the system's temp dir, removed with everything in it when the test exits
+    (a test that leaves its outputs behind fills /tmp over many runs)."""
+    path = tempfile.mkdtemp(prefix=prefix)
+    here = os.getcwd()
+
+    def remove():
+        if os.path.realpath(os.getcwd()).startswith(os.path.realpath(path)):
+            os.chdir(here)
+        shutil.rmtree(path, ignore_errors=True)
+    atexit.register(remove)
+    return path
 
 
 def rel_l2(got, ref):

@@ -5,7 +5,6 @@ TypeError / ValueError (pyACL's exceptions), never crash the interpreter; the ta
 wrappers raise exactly TypeError("acl.<module>.<function> args parse failed"). Then stale and
 made-up handles on the functions taking tracked handles: codes or failure values, no crash."""
 import os
-import tempfile
 import warnings
 
 import acl
@@ -150,7 +149,7 @@ def negative_sizes():
 
 
 def main():
-    os.chdir(tempfile.mkdtemp(prefix="pyacl_fuzz_"))  # str arguments name files: keep them out of the tree
+    os.chdir(scratch_dir("pyacl_fuzz_"))  # str arguments name files: keep them out of the tree
     ok(acl.init(), "acl.init()")
     ok(acl.rt.set_device(0), "set_device")
     messages()

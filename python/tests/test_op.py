@@ -6,7 +6,6 @@
   execute of an op that was never compiled -> a code, not an exception."""
 import json
 import os
-import tempfile
 
 import numpy as np
 
@@ -170,7 +169,7 @@ def dump_callbacks(stream):
     x = Tensor(rng.standard_normal((3, 7)).astype(np.float32))
     y = Tensor(rng.standard_normal((3, 7)).astype(np.float32))
     z = Tensor(np.zeros((3, 7), np.float32))
-    tmp = tempfile.mkdtemp(prefix="pyacl_dump_")
+    tmp = scratch_dir("pyacl_dump_")
     cfg = os.path.join(tmp, "dump.json")
     os.makedirs(os.path.join(tmp, "out"))
     with open(cfg, "w") as f:

@@ -4,7 +4,6 @@ start / stop / finalize around some work, msproftx stamps (mark, push/pop, range
 lands in the profiling output, and the refusals: stamps without ACL_PROF_MSPROFTX, destroyed
 configs and stamps, wrong types."""
 import os
-import tempfile
 
 import acl
 from common import *  # noqa: F401,F403
@@ -17,7 +16,7 @@ def main():
     ok(acl.init(), "acl.init()")
     ok(acl.rt.set_device(0), "set_device")
     stream, _ = acl.rt.create_stream()
-    out = tempfile.mkdtemp(prefix="pyacl_prof_")
+    out = scratch_dir("pyacl_prof_")
     ok(acl.prof.init(out), "acl.prof.init(%s)" % out)
     cfg = acl.prof.create_config([0], ACL_AICORE_NONE, 0, ACL_PROF_ACL_API | ACL_PROF_TASK_TIME | ACL_PROF_MSPROFTX)
     check(cfg != 0, "create_config([0], ...)")
