@@ -153,6 +153,10 @@ oa_ort *oa_ort_open(const char *lib_path) {
     fail("out of memory");
     goto err;
   }
+  /* ONNX Runtime 1.29+ starts a telemetry uploader in CreateEnv (a device id under ~/.cache, a
+   * mat-debug-<pid>.log and a session file in $TMPDIR per process, network attempts); an oracle has
+   * no business doing that. Its documented opt-out, unless the caller already chose. */
+  setenv("ORT_DISABLE_TELEMETRY", "1", 0);
   o->dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (o->dl == NULL) {
     const char *e = dlerror();
