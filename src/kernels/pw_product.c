@@ -13,33 +13,46 @@
  * chunks of 512-1024 steps (bench_kernels pw); bench/KERNELS.md "Chunks and the rows of x". */
 #define PW_CHUNK_L2_BYTES ((int64_t)1 << 20)
 
+/* Reductions longer than PW_WHOLE_STEPS run in chunks of at most PW_SPLIT_CHUNK_BYTES of filter (384 steps of
+ * a full group): at one thread BERT-like's FFN-down (3072 steps) 2-4 % and ResNet-50's stride-2 1024 -> 2048
+ * (1024 steps) 5.5 % faster than in chunks of 1024, the others within 1.5 %; up to 768 steps one chunk stays
+ * faster (BERT-like's 768-step products 2-4 % slower in two). bench/KERNELS.md "Shorter chunks for long
+ * reductions". */
+#define PW_WHOLE_STEPS 768
+#define PW_SPLIT_CHUNK_BYTES ((int64_t)96 << 10)
+
 static int64_t groups_of(int64_t nblk)
 {
     return (nblk + OA_KPW_MAX_OB - 1) / OA_KPW_MAX_OB;
 }
 
 /* Steps per chunk of a full group over ranges of pr rows: equal chunks within PW_CHUNK_BYTES of filter and,
- * with x's rows and the next piece, within PW_CHUNK_L2_BYTES (pr 0: the filter bound alone). */
-static int64_t chunk_len(int64_t R, int64_t pr)
+ * with x's rows and the next piece, within PW_CHUNK_L2_BYTES (pr 0: the filter bound alone); when split, also
+ * within PW_SPLIT_CHUNK_BYTES if the reduction is longer than PW_WHOLE_STEPS (how the products run; the paths'
+ * piece counts, oa_kpw_prod_pieces, stay those of the longer chunks their rules were measured with). */
+static int64_t chunk_len(int64_t R, int64_t pr, bool split)
 {
     const int64_t step_w = OA_KPW_MAX_OB * 16 * (int64_t)sizeof(float);
     int64_t most = PW_CHUNK_BYTES / step_w;
     const int64_t fit = PW_CHUNK_L2_BYTES / (pr * (int64_t)sizeof(float) + 2 * step_w);
     most = pr > 0 && fit < most ? (fit > 64 ? fit : 64) : most;
+    if (split && R > PW_WHOLE_STEPS && most > PW_SPLIT_CHUNK_BYTES / step_w) {
+        most = PW_SPLIT_CHUNK_BYTES / step_w;
+    }
     const int64_t nch = (R + most - 1) / most;
     return (R + nch - 1) / nch;
 }
 
 int64_t oa_kpw_prod_pieces(int64_t nblk, int64_t R)
 {
-    const int64_t len = chunk_len(R, 0);
+    const int64_t len = chunk_len(R, 0, false);
     return groups_of(nblk) * ((R + len - 1) / len);
 }
 
 void oa_kpw_prod_set_ranges(oa_kpw_prod *p, int64_t pr_len)
 {
     p->pr_len = pr_len < p->P ? pr_len : p->P;
-    p->len = chunk_len(p->R, p->pr_len);
+    p->len = chunk_len(p->R, p->pr_len, true);
 }
 
 oa_status oa_kpw_prod_init(oa_kpw_prod *p, int64_t nblk, int64_t R, int64_t P)
