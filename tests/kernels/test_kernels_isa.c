@@ -169,7 +169,7 @@ static const size_t k_lens[] = {0, 1, 7, 15, 16, 17, 33, 1037};
 static void fill_inputs(float *x, float *b)
 {
     static const float special[] = {0.0f, -0.0f, 1e-4f, -1e-4f, 0.5f, -0.5f, 1.0f, -1.0f, 20.0f, -20.0f,
-                                    88.5f, -88.5f, 100.0f, -100.0f, INFINITY, -INFINITY};
+                                    88.5f, -88.5f, 100.0f, -100.0f, INFINITY, -INFINITY, NAN};
     uint64_t s = 0x9E3779B97F4A7C15ull;
     for (int i = 0; i < NX; i++) {
         s ^= s >> 12, s ^= s << 25, s ^= s >> 27;
