@@ -46,6 +46,11 @@ function die(msg, code = 1) {
   process.exit(code);
 }
 
+// ONNX Runtime 1.29+ starts a telemetry uploader when its environment is created (files in $TMPDIR and
+// ~/.cache, upload attempts); an oracle opts out unless the caller chose (bench/ort/README.md).
+if (process.env.ORT_DISABLE_TELEMETRY === undefined) {
+  process.env.ORT_DISABLE_TELEMETRY = '1';
+}
 let ort;
 try {
   ort = require('onnxruntime-node');
