@@ -772,6 +772,7 @@ void oa_v1_program_destroy(oa_v1_program *p)
     if (p->prof_ns != NULL) {
         oa_v1_prof_print(p);
         free(p->prof_ns);
+        free(p->prof_win);
     }
     free(p->thr);
     for (size_t i = 0; i < p->n_kops; i++) {
@@ -856,6 +857,14 @@ oa_status oa_v1_program_build(const oa_v1_source *src, oa_v1_program **out)
     if (p->prof_runs > 0) {
         p->prof_runs = 0;
         p->prof_ns = calloc(p->prog.n_tasks + 1, sizeof(uint64_t));
+        p->prof_win = calloc((size_t)V1_PROF_WINDOW * (p->prog.n_tasks ? p->prog.n_tasks : 1), sizeof(uint32_t));
+        if (p->prof_ns == NULL || p->prof_win == NULL) { /* a debugging aid: the model runs without it */
+            OA_LOGW("[Load][Program] OPENACL_V1_PROFILE: no memory for the task times of %zu tasks", p->prog.n_tasks);
+            free(p->prof_ns);
+            free(p->prof_win);
+            p->prof_ns = NULL;
+            p->prof_win = NULL;
+        }
     }
     OA_LOGI("[Load][Program] %zu tasks (%zu kernels, %zu NCHWc, %zu with fused post-ops), %zu pointers, %zu patched "
             "per run, workspace %zu bytes, %zu gear(s)",

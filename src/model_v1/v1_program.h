@@ -167,6 +167,8 @@ typedef struct oa_v1_program {
     size_t n_fused_tasks;
     uint64_t *prof_ns;      /* OPENACL_V1_PROFILE=1 at load: time per task, summed, then the run count
                              * (n_tasks + 1 entries; printed at destroy) */
+    uint32_t *prof_win;     /* with it: each task's time in the last V1_PROF_WINDOW runs (ns, saturated), row
+                             * run % V1_PROF_WINDOW: the medians printed beside the means */
     uint64_t prof_runs;     /* load-time flag only */
     oa_kthreads *thr;       /* whole runs with the pool or on the calling thread (v1_run.c), learnt at run */
 } oa_v1_program;
@@ -217,7 +219,12 @@ struct v1_exec {
     const oa_v1_program *p;
     v1_ctx *c;
     v1_observe *obs;
+    uint32_t *prof_row; /* OPENACL_V1_PROFILE: this run's row of prof_win */
 };
+
+/* Runs whose task times OPENACL_V1_PROFILE keeps for its medians (a slow run on a busy host moves a mean, not
+ * the median). */
+#define V1_PROF_WINDOW 256
 
 /*
  * A context whose feature map is work (work_cap bytes). work NULL: the

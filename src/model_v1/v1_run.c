@@ -123,9 +123,28 @@ static oa_status observe_task(oa_prog_exec *e, size_t i)
     const uint64_t t0 = x->p->prof_ns != NULL ? oa_now_ns() : 0;
     const oa_status st = x->obs != NULL ? run_observed(x, i) : e->p->tasks[i].fn(&e->p->tasks[i], e);
     if (x->p->prof_ns != NULL) {
-        __atomic_fetch_add(&x->p->prof_ns[i], oa_now_ns() - t0, __ATOMIC_RELAXED);
+        const uint64_t ns = oa_now_ns() - t0;
+        __atomic_fetch_add(&x->p->prof_ns[i], ns, __ATOMIC_RELAXED);
+        __atomic_store_n(&x->prof_row[i], ns < UINT32_MAX ? (uint32_t)ns : UINT32_MAX, __ATOMIC_RELAXED);
     }
     return st;
+}
+
+static int u32_cmp(const void *a, const void *b)
+{
+    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Median of task i's times over the kept runs (scratch: V1_PROF_WINDOW entries). */
+static uint64_t prof_median(const oa_v1_program *p, size_t i, uint64_t runs, uint32_t *scratch)
+{
+    const size_t n = runs < V1_PROF_WINDOW ? (size_t)runs : V1_PROF_WINDOW;
+    for (size_t r = 0; r < n; r++) {
+        scratch[r] = __atomic_load_n(&p->prof_win[r * p->prog.n_tasks + i], __ATOMIC_RELAXED);
+    }
+    qsort(scratch, n, sizeof(*scratch), u32_cmp);
+    return n > 0 ? scratch[n / 2] : 0;
 }
 
 static int prof_cmp(const void *a, const void *b)
@@ -134,35 +153,47 @@ static int prof_cmp(const void *a, const void *b)
     return **x < **y ? 1 : **x > **y ? -1 : 0;
 }
 
-/* OPENACL_V1_PROFILE: the tasks by time, and the time per kernel family. */
+/* OPENACL_V1_PROFILE: the tasks by their median time over the last V1_PROF_WINDOW runs (their mean over every run
+ * beside it), and the time per kernel family (sums of the medians). */
 void oa_v1_prof_print(const oa_v1_program *p)
 {
     const uint64_t runs = p->prof_ns[p->prog.n_tasks] ? p->prof_ns[p->prog.n_tasks] : 1;
-    uint64_t total = 0;
+    uint64_t total = 0, total_mean = 0;
     uint64_t fam[OA_KOP_COUNT + 1] = {0};
-    const uint64_t **order = calloc(p->prog.n_tasks ? p->prog.n_tasks : 1, sizeof(*order));
-    if (order == NULL) {
+    const size_t n_tasks = p->prog.n_tasks;
+    uint64_t *med = calloc(n_tasks ? n_tasks : 1, sizeof(*med));
+    const uint64_t **order = calloc(n_tasks ? n_tasks : 1, sizeof(*order));
+    uint32_t *scratch = calloc(V1_PROF_WINDOW, sizeof(*scratch));
+    if (med == NULL || order == NULL || scratch == NULL) {
+        free(med);
+        free(order);
+        free(scratch);
         return;
     }
-    for (size_t i = 0; i < p->prog.n_tasks; i++) {
-        total += p->prof_ns[i];
+    for (size_t i = 0; i < n_tasks; i++) {
+        med[i] = prof_median(p, i, runs, scratch);
+        total += med[i];
+        total_mean += p->prof_ns[i];
         const int f = p->prog.tasks[i].op != NULL ? (int)oa_kop_get_type(p->prog.tasks[i].op) : OA_KOP_COUNT;
-        fam[f] += p->prof_ns[i];
-        order[i] = &p->prof_ns[i];
+        fam[f] += med[i];
+        order[i] = &med[i];
     }
-    qsort(order, p->prog.n_tasks, sizeof(*order), prof_cmp);
-    fprintf(stderr, "[openacl profile] %llu runs, %.3f ms per run in %zu tasks\n", (unsigned long long)runs,
-            (double)total / runs / 1e6, p->prog.n_tasks);
+    qsort(order, n_tasks, sizeof(*order), prof_cmp);
+    fprintf(stderr,
+            "[openacl profile] %llu runs, %.3f ms per run in %zu tasks (sum of the medians over the last %llu runs; "
+            "of the means: %.3f ms)\n",
+            (unsigned long long)runs, (double)total / 1e6, n_tasks,
+            (unsigned long long)(runs < V1_PROF_WINDOW ? runs : V1_PROF_WINDOW), (double)total_mean / runs / 1e6);
     for (int f = 0; f <= OA_KOP_COUNT; f++) {
         if (fam[f] > 0) {
             fprintf(stderr, "  %-16s %8.3f ms %5.1f%%\n", f < OA_KOP_COUNT ? oa_kop_type_name((oa_kop_type)f) : "(copy/case)",
-                    (double)fam[f] / runs / 1e6, 100.0 * (double)fam[f] / (double)(total ? total : 1));
+                    (double)fam[f] / 1e6, 100.0 * (double)fam[f] / (double)(total ? total : 1));
         }
     }
     const long v = oa_env_long("OPENACL_V1_PROFILE", 1); /* 1: the 25 slowest tasks, N > 1: the N slowest */
     const size_t rows = v > 1 ? (size_t)v : 25;
-    for (size_t k = 0; k < p->prog.n_tasks && k < rows; k++) {
-        const size_t i = (size_t)(order[k] - p->prof_ns);
+    for (size_t k = 0; k < n_tasks && k < rows; k++) {
+        const size_t i = (size_t)(order[k] - med);
         const v1_task *t = &p->prog.tasks[i];
         char dims[96] = "";
         if (t->outs != NULL && t->n_out > 0) {
@@ -171,11 +202,13 @@ void oa_v1_prof_print(const oa_v1_program *p)
                 n += (size_t)snprintf(dims + n, sizeof dims - n, "%s%lld", d ? "x" : "", (long long)t->outs[0].dims[d]);
             }
         }
-        fprintf(stderr, "  %8.3f ms  %-10s %-7s %-14s %s\n", (double)p->prof_ns[i] / runs / 1e6,
+        fprintf(stderr, "  %8.3f ms  %-10s %-7s %-14s %s  (mean %.3f)\n", (double)med[i] / 1e6,
                 t->op != NULL ? oa_kop_type_name(oa_kop_get_type(t->op)) : "copy",
-                t->op != NULL ? oa_kop_impl_name(t->op) : "", dims, t->name);
+                t->op != NULL ? oa_kop_impl_name(t->op) : "", dims, t->name, (double)p->prof_ns[i] / runs / 1e6);
     }
+    free(med);
     free(order);
+    free(scratch);
 }
 
 
@@ -354,6 +387,13 @@ oa_status oa_v1_run(const oa_v1_program *p, v1_ctx *c, const v1_io *io, void *po
     if (io->obs != NULL || p->prof_ns != NULL) {
         x.e.observe = observe_task;
         x.e.owner = &x;
+        if (p->prof_ns != NULL) { /* this run's row, cleared: a task it does not run (a Case branch) counts 0 */
+            const uint64_t run = __atomic_load_n(&p->prof_ns[p->prog.n_tasks], __ATOMIC_RELAXED);
+            x.prof_row = p->prof_win + run % V1_PROF_WINDOW * p->prog.n_tasks;
+            for (size_t i = 0; i < p->prog.n_tasks; i++) { /* atomic: runs on other contexts share the rows */
+                __atomic_store_n(&x.prof_row[i], 0, __ATOMIC_RELAXED);
+            }
+        }
         if (io->obs != NULL && io->obs->prof) {
             io->obs->last_ns = oa_now_ns();
         }

@@ -628,7 +628,7 @@ static void runs_while_learning_threads(void **state)
     const bool expect_log = getenv("OA_EXPECT_THREADS_LOG") != NULL;
     uint32_t id = 0;
     OK_ACL(aclmdlLoadFromFile(model("conv.om"), &id));
-    oa_log_capture cap = {NULL, -1};
+    oa_log_capture cap = {NULL, -1, -1};
     if (expect_log) { /* stdout (where the log goes) into a file while the model runs */
         cap = oa_log_capture_begin();
     }
@@ -645,6 +645,53 @@ static void runs_while_learning_threads(void **state)
     }
     assert_true(same);
     OK_ACL(aclmdlUnload(id));
+}
+
+/*
+ * OPENACL_V1_PROFILE (docs/runtime.md), set at load: the table on stderr at unload gives the run count, the sum
+ * of the tasks' medians over the last 256 runs (all of them when fewer) beside the sum of their means, and each
+ * task's median and mean; the listed medians add up to the header's. 5 runs: all 5 kept; 300: the last 256.
+ */
+static void profile_table(void **state)
+{
+    (void)state;
+    for (int pass = 0; pass < 2; pass++) {
+        const int runs = pass == 0 ? 5 : 300;
+        uint32_t id = 0;
+        setenv("OPENACL_V1_PROFILE", "1", 1);
+        OK_ACL(aclmdlLoadFromFile(model("conv.om"), &id));
+        unsetenv("OPENACL_V1_PROFILE"); /* read again at unload: the default listing, every task of conv.om */
+        float y[8];
+        for (int r = 0; r < runs; r++) {
+            run_conv(id, y);
+        }
+        oa_log_capture cap = oa_log_capture_fd(STDERR_FILENO);
+        OK_ACL(aclmdlUnload(id));
+        FILE *f = oa_log_capture_stop(&cap);
+        char line[1024];
+        int got_runs = -1, tasks = -1, window = -1, listed = 0;
+        double med_sum = -1, mean_sum = -1, listed_med = 0;
+        while (fgets(line, sizeof line, f) != NULL) {
+            double med, mean;
+            if (strncmp(line, "[openacl profile]", 17) == 0) {
+                assert_int_equal(sscanf(line, "[openacl profile] %d runs, %lf ms per run in %d tasks (sum of the "
+                                              "medians over the last %d runs; of the means: %lf ms)",
+                                        &got_runs, &med_sum, &tasks, &window, &mean_sum),
+                                 5);
+            } else if (strstr(line, "(mean ") != NULL && sscanf(line, " %lf ms", &med) == 1 &&
+                       sscanf(strstr(line, "(mean "), "(mean %lf)", &mean) == 1) {
+                assert_true(med >= 0 && mean >= 0); /* a task under 0.5 us prints 0.000 */
+                listed_med += med;
+                listed++;
+            }
+        }
+        fclose(f);
+        assert_int_equal(got_runs, runs);
+        assert_int_equal(window, runs < 256 ? runs : 256);
+        assert_true(tasks >= 2 && listed == tasks);
+        assert_true(med_sum > 0 && mean_sum > 0);
+        assert_true(fabs(listed_med - med_sum) <= 0.0015 * tasks); /* each printed to 0.001 ms */
+    }
 }
 
 /*
@@ -879,6 +926,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(concurrent_executions), cmocka_unit_test(capture_and_replay),
         cmocka_unit_test(queue_loads_refused), cmocka_unit_test(bundles),
         cmocka_unit_test(weights_alignment),    cmocka_unit_test(runs_while_learning_threads),
+        cmocka_unit_test(profile_table),
     };
     if (getenv("OA_EXPECT_THREADS_LOG") != NULL) { /* test_v1_api_threads: that case alone */
         const struct CMUnitTest threads[] = {cmocka_unit_test(runs_while_learning_threads)};

@@ -490,7 +490,7 @@ static void plan_runs_while_learning_threads(void **state)
     (void)state;
     const bool expect_log = getenv("OA_EXPECT_THREADS_LOG") != NULL;
     const uint32_t id = load_relu_add(NULL);
-    oa_log_capture cap = {NULL, -1};
+    oa_log_capture cap = {NULL, -1, -1};
     if (expect_log) { /* stdout (where the log goes) into a file while the model runs */
         cap = oa_log_capture_begin();
     }
