@@ -452,11 +452,15 @@ static void sub_cb(int graph_type, void *arg, oa_v2_event ev, const oa_v2_node *
 
 /* ---- OPENACL_V2_PROFILE ---- */
 
+/* Calls whose times an entry keeps for its median (a slow call on a busy host moves the total, not the median). */
+#define V2_PROF_WINDOW 256
+
 typedef struct v2_prof_entry {
     const char *name; /* borrowed from the program (lives as long as the model) */
     const char *type;
     uint64_t ns;
     uint64_t count;
+    uint32_t *win; /* the last V2_PROF_WINDOW calls' times (ns, saturated), call count % V2_PROF_WINDOW */
 } v2_prof_entry;
 
 struct v2_profile {
@@ -523,9 +527,32 @@ void oa_v2_profile_add(v2_model *m, const char *name, const char *type, uint64_t
         e->type = type;
         pr->n++;
     }
+    if (e->win == NULL) {
+        e->win = calloc(V2_PROF_WINDOW, sizeof(*e->win)); /* NULL: the entry keeps its total only */
+    }
+    if (e->win != NULL) {
+        e->win[e->count % V2_PROF_WINDOW] = dt < UINT32_MAX ? (uint32_t)dt : UINT32_MAX;
+    }
     e->ns += dt;
     e->count++;
     pthread_mutex_unlock(&pr->lock);
+}
+
+static int u32_cmp(const void *a, const void *b)
+{
+    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The median of an entry's kept call times (sorts them: the entry is printed once, at unload). */
+static uint64_t prof_median(v2_prof_entry *e)
+{
+    const size_t n = e->count < V2_PROF_WINDOW ? (size_t)e->count : V2_PROF_WINDOW;
+    if (e->win == NULL || n == 0) {
+        return 0;
+    }
+    qsort(e->win, n, sizeof(*e->win), u32_cmp);
+    return e->win[n / 2];
 }
 
 static int prof_cmp(const void *a, const void *b)
@@ -551,13 +578,19 @@ static void profile_print(v2_model *vm)
     }
     if (list != NULL) {
         qsort(list, n, sizeof(*list), prof_cmp);
-        fprintf(stderr, "model_v2 profile of model %u: %.3f ms in %zu execute nodes\n", vm->m->id, total / 1e6, n);
+        fprintf(stderr,
+                "model_v2 profile of model %u: %.3f ms in %zu execute nodes (per node: total, calls, median call over "
+                "the last %d)\n",
+                vm->m->id, total / 1e6, n, V2_PROF_WINDOW);
         for (size_t i = 0; i < n && i < 60; ++i) {
-            fprintf(stderr, "  %10.3f ms %8llu x %-12s %s\n", list[i].ns / 1e6, (unsigned long long)list[i].count,
-                    list[i].type, list[i].name);
+            fprintf(stderr, "  %10.3f ms %8llu x %10.3f ms %-12s %s\n", list[i].ns / 1e6,
+                    (unsigned long long)list[i].count, prof_median(&list[i]) / 1e6, list[i].type, list[i].name);
         }
     }
     free(list);
+    for (size_t i = 0; i < pr->cap; ++i) {
+        free(pr->e[i].win);
+    }
     free(pr->e);
     pthread_mutex_destroy(&pr->lock);
     free(pr);

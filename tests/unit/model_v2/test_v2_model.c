@@ -504,6 +504,48 @@ static void plan_runs_while_learning_threads(void **state)
     assert_int_equal(aclmdlUnload(id), ACL_SUCCESS);
 }
 
+/*
+ * OPENACL_V2_PROFILE (src/model_v2/README.md), set at load: at unload stderr holds one line per execute node (or plan
+ * record) with its total time, its calls and its median call over the last 256; the totals add up to the header's.
+ */
+static void profile_table(void **state)
+{
+    (void)state;
+    setenv("OPENACL_V2_PROFILE", "1", 1);
+    const uint32_t id = load_relu_add(NULL);
+    unsetenv("OPENACL_V2_PROFILE");
+    for (int r = 0; r < 300; r++) {
+        run_relu_add(id, 5);
+    }
+    oa_log_capture cap = oa_log_capture_fd(STDERR_FILENO);
+    assert_int_equal(aclmdlUnload(id), ACL_SUCCESS);
+    FILE *f = oa_log_capture_stop(&cap);
+    char line[1024];
+    double total = -1, listed = 0;
+    unsigned model = 0;
+    int nodes = -1, window = -1, lines = 0, with_median = 0;
+    while (fgets(line, sizeof line, f) != NULL) {
+        double t, med;
+        unsigned long long calls;
+        if (strncmp(line, "model_v2 profile", 16) == 0) {
+            assert_int_equal(sscanf(line, "model_v2 profile of model %u: %lf ms in %d execute nodes (per node: total, "
+                                          "calls, median call over the last %d)",
+                                    &model, &total, &nodes, &window),
+                             4);
+        } else if (sscanf(line, " %lf ms %llu x %lf ms", &t, &calls, &med) == 3) {
+            assert_true(calls >= 1 && med >= 0 && med <= t + 0.0005);
+            listed += t;
+            with_median += med > 0;
+            lines++;
+        }
+    }
+    fclose(f);
+    assert_int_equal(model, id);
+    assert_int_equal(window, 256);
+    assert_true(nodes >= 1 && lines == (nodes < 60 ? nodes : 60) && with_median >= 1);
+    assert_true(nodes > 60 || fabs(listed - total) <= 0.0015 * lines); /* each printed to 0.001 ms */
+}
+
 static void input_shape_errors(void **state)
 {
     (void)state;
@@ -1307,6 +1349,7 @@ int main(void)
         cmocka_unit_test(range_check),
         cmocka_unit_test(shapes_plans_and_operators),
         cmocka_unit_test(plan_runs_while_learning_threads),
+        cmocka_unit_test(profile_table),
         cmocka_unit_test(plans_share_the_executors_block),
         cmocka_unit_test(outgrown_memory_is_returned),
         cmocka_unit_test(input_shape_errors),
