@@ -12,8 +12,6 @@
  * Rules: docs/dvpp.md "VDEC".
  */
 #include <errno.h>
-#include <libavcodec/avcodec.h>
-#include <libavutil/log.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <pthread.h>
@@ -23,6 +21,7 @@
 #define OA_LOG_MODULE "ASCENDCL"
 #include "base/acl_check.h"
 #include "base/util.h"
+#include "dvpp/av_lib.h"
 #include "dvpp/vdec_internal.h"
 
 #define VDEC_ERR_NOPIC 0x20000u /* retCode of a send that produced no picture (docs/dvpp.md) */
@@ -193,7 +192,7 @@ static uint32_t write_frame(oa_vdec_chan *c, const AVFrame *f, acldvppPicDesc *o
 /* Receives every frame the decoder has and completes their sends. */
 static void drain_frames(oa_vdec_chan *c)
 {
-    while (avcodec_receive_frame(c->ctx, c->frm) == 0) {
+    while (oa_av()->avcodec_receive_frame(c->ctx, c->frm) == 0) {
         const int64_t pts = c->frm->best_effort_timestamp != AV_NOPTS_VALUE ? c->frm->best_effort_timestamp
                                                                            : c->frm->pts;
         vdec_entry *e = take_pending(c, (uint64_t)pts, false);
@@ -206,7 +205,7 @@ static void drain_frames(oa_vdec_chan *c)
             }
             push_ready(c, e);
         }
-        av_frame_unref(c->frm);
+        oa_av()->av_frame_unref(c->frm);
     }
 }
 
@@ -234,7 +233,7 @@ static oa_status decode_job_run(decode_job *j)
 {
     oa_vdec_chan *c = j->chan;
     if (j->eos) {
-        (void)avcodec_send_packet(c->ctx, NULL);
+        (void)oa_av()->avcodec_send_packet(c->ctx, NULL);
         drain_frames(c);
         vdec_entry *e;
         while ((e = take_pending(c, 0, true)) != NULL) { /* sends that never produced a picture */
@@ -246,20 +245,20 @@ static oa_status decode_job_run(decode_job *j)
             }
             push_ready(c, e);
         }
-        avcodec_flush_buffers(c->ctx); /* the channel may take a new stream */
+        oa_av()->avcodec_flush_buffers(c->ctx); /* the channel may take a new stream */
         return OA_OK;
     }
-    av_packet_unref(c->pkt);
-    if (av_new_packet(c->pkt, (int)j->size) != 0) {
+    oa_av()->av_packet_unref(c->pkt);
+    if (oa_av()->av_new_packet(c->pkt, (int)j->size) != 0) {
         return OA_FAIL(OA_E_NOMEM, "VDEC: packet of %u bytes", j->size);
     }
     memcpy(c->pkt->data, j->data, j->size);
     c->pkt->pts = (int64_t)j->seq;
     c->pkt->dts = AV_NOPTS_VALUE;
-    int rc = avcodec_send_packet(c->ctx, c->pkt);
+    int rc = oa_av()->avcodec_send_packet(c->ctx, c->pkt);
     if (rc == AVERROR(EAGAIN)) {
         drain_frames(c);
-        rc = avcodec_send_packet(c->ctx, c->pkt);
+        rc = oa_av()->avcodec_send_packet(c->ctx, c->pkt);
     }
     if (rc < 0) {
         OA_LOGW("VDEC: frame %llu of %u bytes was not decoded (FFmpeg error %d)", (unsigned long long)j->seq, j->size,
@@ -291,9 +290,9 @@ static void chan_free(oa_vdec_chan *c)
     if (c == NULL) {
         return;
     }
-    avcodec_free_context(&c->ctx);
-    av_packet_free(&c->pkt);
-    av_frame_free(&c->frm);
+    oa_av()->avcodec_free_context(&c->ctx);
+    oa_av()->av_packet_free(&c->pkt);
+    oa_av()->av_frame_free(&c->frm);
     for (vdec_entry *lists[2] = {c->pending, c->ready}, **l = lists; l < lists + 2; ++l) {
         for (vdec_entry *e = *l; e != NULL;) {
             vdec_entry *n = e->next;
@@ -325,7 +324,7 @@ static int get_picture(AVCodecContext *ctx, AVFrame *f, int flags)
                 VDEC_MAX);
         return AVERROR(EINVAL);
     }
-    return avcodec_default_get_buffer2(ctx, f, flags);
+    return oa_av()->avcodec_default_get_buffer2(ctx, f, flags);
 }
 
 /*
@@ -337,7 +336,7 @@ static int get_picture(AVCodecContext *ctx, AVFrame *f, int flags)
 __attribute__((format(printf, 3, 0))) static void route_av_log(void *avcl, int level, const char *fmt, va_list vl)
 {
     if (!t_decoding) {
-        av_log_default_callback(avcl, level, fmt, vl);
+        oa_av()->av_log_default_callback(avcl, level, fmt, vl);
         return;
     }
     if (level > AV_LOG_WARNING || !oa_log_enabled(OA_LOG_DEBUG, OA_LOG_MODULE)) {
@@ -351,7 +350,7 @@ __attribute__((format(printf, 3, 0))) static void route_av_log(void *avcl, int l
 
 static void route_av_log_once(void)
 {
-    av_log_set_callback(route_av_log);
+    oa_av()->av_log_set_callback(route_av_log);
 }
 
 static oa_status chan_create(aclvdecChannelDesc *d)
@@ -369,8 +368,12 @@ static oa_status chan_create(aclvdecChannelDesc *d)
         return OA_FAIL(OA_E_PARAM, "VDEC output size %ux%u must be even and within 10x6 .. %ux%u", d->out_width,
                        d->out_height, VDEC_MAX, VDEC_MAX);
     }
+    const oa_status loaded = oa_av_lib_load(); /* FFmpeg, on the first video channel */
+    if (loaded != OA_OK) {
+        return loaded;
+    }
     const enum AVCodecID id = d->en_type == H265_MAIN_LEVEL ? AV_CODEC_ID_HEVC : AV_CODEC_ID_H264;
-    const AVCodec *codec = avcodec_find_decoder(id);
+    const AVCodec *codec = oa_av()->avcodec_find_decoder(id);
     if (codec == NULL) {
         return OA_FAIL(OA_E_NOT_SUPPORTED, "VDEC: this FFmpeg has no %s decoder", id == AV_CODEC_ID_HEVC ? "H.265"
                                                                                                         : "H.264");
@@ -389,9 +392,9 @@ static oa_status chan_create(aclvdecChannelDesc *d)
     c->out_w = d->out_width;
     c->out_h = d->out_height;
     c->csc = d->csc;
-    c->ctx = avcodec_alloc_context3(codec);
-    c->pkt = av_packet_alloc();
-    c->frm = av_frame_alloc();
+    c->ctx = oa_av()->avcodec_alloc_context3(codec);
+    c->pkt = oa_av()->av_packet_alloc();
+    c->frm = oa_av()->av_frame_alloc();
     oa_status st = OA_OK;
     if (c->ctx == NULL || c->pkt == NULL || c->frm == NULL) {
         st = OA_FAIL(OA_E_NOMEM, "VDEC decoder context");
@@ -404,7 +407,7 @@ static oa_status chan_create(aclvdecChannelDesc *d)
             /* outMode 1, CANN's fast output: each frame leaves as soon as it is decoded, no reordering delay */
             c->ctx->flags |= AV_CODEC_FLAG_LOW_DELAY;
         }
-        if (avcodec_open2(c->ctx, codec, NULL) < 0) {
+        if (oa_av()->avcodec_open2(c->ctx, codec, NULL) < 0) {
             st = OA_FAIL(OA_E_FAILURE, "VDEC: cannot open the FFmpeg decoder");
         }
     }

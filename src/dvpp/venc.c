@@ -8,8 +8,6 @@
  * frees when the callback returns. The end-of-stream send (config eos = 1)
  * drains the encoder and waits for the callbacks. Rules: docs/dvpp.md "VENC".
  */
-#include <libavcodec/avcodec.h>
-#include <libavutil/dict.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -17,6 +15,7 @@
 
 #define OA_LOG_MODULE "ASCENDCL"
 #include "base/acl_check.h"
+#include "dvpp/av_lib.h"
 #include "dvpp/venc_internal.h"
 #include "mem/mem_table.h"
 
@@ -100,13 +99,13 @@ static acldvppStreamDesc *packet_desc(oa_venc_chan *c, const AVPacket *p)
 
 static void drain_packets(oa_venc_chan *c)
 {
-    while (avcodec_receive_packet(c->ctx, c->pkt) == 0) {
+    while (oa_av()->avcodec_receive_packet(c->ctx, c->pkt) == 0) {
         venc_entry *e = take_pending(c, c->pkt->pts);
         if (e != NULL) {
             e->out = packet_desc(c, c->pkt);
             push_ready(c, e);
         }
-        av_packet_unref(c->pkt);
+        oa_av()->av_packet_unref(c->pkt);
     }
 }
 
@@ -123,7 +122,7 @@ static oa_status encode_run(void *p)
     encode_job *j = p;
     oa_venc_chan *c = j->chan;
     if (j->eos) {
-        (void)avcodec_send_frame(c->ctx, NULL);
+        (void)oa_av()->avcodec_send_frame(c->ctx, NULL);
         drain_packets(c);
         venc_entry *e;
         while ((e = take_pending(c, -1)) != NULL) { /* pictures the encoder never returned */
@@ -136,7 +135,7 @@ static oa_status encode_run(void *p)
         return OA_OK;
     }
     AVFrame *f = c->frm;
-    if (av_frame_make_writable(f) < 0) {
+    if (oa_av()->av_frame_make_writable(f) < 0) {
         return OA_FAIL(OA_E_NOMEM, "VENC frame");
     }
     const oa_dvpp_pic *in = &j->in;
@@ -155,10 +154,10 @@ static oa_status encode_run(void *p)
     }
     f->pts = (int64_t)j->seq;
     f->pict_type = j->force_i ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE;
-    int rc = avcodec_send_frame(c->ctx, f);
+    int rc = oa_av()->avcodec_send_frame(c->ctx, f);
     if (rc == AVERROR(EAGAIN)) {
         drain_packets(c);
-        rc = avcodec_send_frame(c->ctx, f);
+        rc = oa_av()->avcodec_send_frame(c->ctx, f);
     }
     if (rc < 0) {
         OA_LOGW("VENC: picture %llu was not encoded (FFmpeg error %d)", (unsigned long long)j->seq, rc);
@@ -198,9 +197,9 @@ static void chan_free(oa_venc_chan *c)
     if (c == NULL) {
         return;
     }
-    avcodec_free_context(&c->ctx);
-    av_frame_free(&c->frm);
-    av_packet_free(&c->pkt);
+    oa_av()->avcodec_free_context(&c->ctx);
+    oa_av()->av_frame_free(&c->frm);
+    oa_av()->av_packet_free(&c->pkt);
     for (venc_entry *lists[2] = {c->pending, c->ready}, **l = lists; l < lists + 2; ++l) {
         for (venc_entry *e = *l; e != NULL;) {
             venc_entry *n = e->next;
@@ -216,8 +215,8 @@ static void chan_free(oa_venc_chan *c)
 static const AVCodec *find_encoder(uint32_t en_type)
 {
     const bool hevc = en_type == H265_MAIN_LEVEL;
-    const AVCodec *e = avcodec_find_encoder_by_name(hevc ? "libx265" : "libx264");
-    return e != NULL ? e : avcodec_find_encoder(hevc ? AV_CODEC_ID_HEVC : AV_CODEC_ID_H264);
+    const AVCodec *e = oa_av()->avcodec_find_encoder_by_name(hevc ? "libx265" : "libx264");
+    return e != NULL ? e : oa_av()->avcodec_find_encoder(hevc ? AV_CODEC_ID_HEVC : AV_CODEC_ID_H264);
 }
 
 static oa_status open_encoder(oa_venc_chan *c, const aclvencChannelDesc *d)
@@ -227,9 +226,9 @@ static oa_status open_encoder(oa_venc_chan *c, const aclvencChannelDesc *d)
         return OA_FAIL(OA_E_NOT_SUPPORTED, "VENC: this FFmpeg has no %s encoder",
                        d->en_type == H265_MAIN_LEVEL ? "H.265" : "H.264");
     }
-    c->ctx = avcodec_alloc_context3(codec);
-    c->frm = av_frame_alloc();
-    c->pkt = av_packet_alloc();
+    c->ctx = oa_av()->avcodec_alloc_context3(codec);
+    c->frm = oa_av()->av_frame_alloc();
+    c->pkt = oa_av()->av_packet_alloc();
     if (c->ctx == NULL || c->frm == NULL || c->pkt == NULL) {
         return OA_FAIL(OA_E_NOMEM, "VENC encoder context");
     }
@@ -259,19 +258,19 @@ static oa_status open_encoder(oa_venc_chan *c, const aclvencChannelDesc *d)
     }
     AVDictionary *opt = NULL;
     if (cbr && strcmp(codec->name, "libx264") == 0) {
-        (void)av_dict_set(&opt, "nal-hrd", "cbr", 0);
+        (void)oa_av()->av_dict_set(&opt, "nal-hrd", "cbr", 0);
     }
-    (void)av_dict_set(&opt, "preset", "veryfast", 0);
-    (void)av_dict_set(&opt, "tune", "zerolatency", 0);
-    (void)av_dict_set(&opt, "forced-idr", "1", 0); /* forceIFrame makes an IDR frame */
+    (void)oa_av()->av_dict_set(&opt, "preset", "veryfast", 0);
+    (void)oa_av()->av_dict_set(&opt, "tune", "zerolatency", 0);
+    (void)oa_av()->av_dict_set(&opt, "forced-idr", "1", 0); /* forceIFrame makes an IDR frame */
     if (strcmp(codec->name, "libx265") == 0) {
         /* key frames IDR, not CRA; CBR: x265's strict constant bit rate with filler */
-        (void)av_dict_set(&opt, "x265-params", cbr ? "open-gop=0:strict-cbr=1" : "open-gop=0", 0);
+        (void)oa_av()->av_dict_set(&opt, "x265-params", cbr ? "open-gop=0:strict-cbr=1" : "open-gop=0", 0);
     }
     static const char *const profiles[] = {"main", "baseline", "main", "high"};
-    (void)av_dict_set(&opt, "profile", profiles[d->en_type], 0);
-    const int rc = avcodec_open2(x, codec, &opt);
-    av_dict_free(&opt);
+    (void)oa_av()->av_dict_set(&opt, "profile", profiles[d->en_type], 0);
+    const int rc = oa_av()->avcodec_open2(x, codec, &opt);
+    oa_av()->av_dict_free(&opt);
     if (rc < 0) {
         return OA_FAIL(OA_E_PARAM, "VENC: FFmpeg's %s refuses %ux%u at %u fps (error %d)", codec->name, d->pic_width,
                        d->pic_height, d->src_rate, rc);
@@ -279,7 +278,7 @@ static oa_status open_encoder(oa_venc_chan *c, const aclvencChannelDesc *d)
     c->frm->format = AV_PIX_FMT_YUV420P;
     c->frm->width = x->width;
     c->frm->height = x->height;
-    if (av_frame_get_buffer(c->frm, 0) < 0) {
+    if (oa_av()->av_frame_get_buffer(c->frm, 0) < 0) {
         return OA_FAIL(OA_E_NOMEM, "VENC frame buffer");
     }
     return OA_OK;
@@ -298,6 +297,10 @@ static oa_status chan_create(aclvencChannelDesc *d)
         d->pic_height > VENC_MAX || ((d->pic_width | d->pic_height) & 1u) != 0) {
         return OA_FAIL(OA_E_PARAM, "VENC picture %ux%u must be even and within %ux%u .. %ux%u", d->pic_width,
                        d->pic_height, VENC_MIN, VENC_MIN, VENC_MAX, VENC_MAX);
+    }
+    const oa_status loaded = oa_av_lib_load(); /* FFmpeg, on the first video channel (chan_free needs it) */
+    if (loaded != OA_OK) {
+        return loaded;
     }
     oa_venc_chan *c = calloc(1, sizeof(*c));
     if (c == NULL) {
