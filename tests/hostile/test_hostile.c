@@ -34,6 +34,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "support/acl_fixture.h"
+
 #include "support/acl_checks.h"
 
 #include "acl/acl.h"
@@ -358,18 +360,6 @@ static void dynamic_with_mem_weight_size(void **state)
     OK_ACL(aclrtFree(wk));
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    return aclInit(NULL) == ACL_SUCCESS && aclrtSetDevice(0) == ACL_SUCCESS ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    (void)aclrtResetDevice(0);
-    return aclFinalize() == ACL_SUCCESS ? 0 : -1;
-}
 
 int main(int argc, char **argv)
 {
@@ -387,5 +377,5 @@ int main(int argc, char **argv)
         cmocka_unit_test(empty_output_buffer_refused),
         cmocka_unit_test(dynamic_with_mem_weight_size),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, oa_acl_device_setup, oa_acl_device_teardown);
 }

@@ -29,6 +29,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "support/acl_fixture.h"
+
 #include "support/acl_checks.h"
 
 #include "acl/acl.h"
@@ -226,18 +228,6 @@ static void limit_is_configurable(void **state)
     unsetenv("OPENACL_LOAD_LIMIT_MB");
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    return aclInit(NULL) == ACL_SUCCESS && aclrtSetDevice(0) == ACL_SUCCESS ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    (void)aclrtResetDevice(0);
-    return aclFinalize() == ACL_SUCCESS ? 0 : -1;
-}
 
 int main(int argc, char **argv)
 {
@@ -257,5 +247,5 @@ int main(int argc, char **argv)
         cmocka_unit_test(one_hot_from_input),
         cmocka_unit_test(limit_is_configurable),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, oa_acl_device_setup, oa_acl_device_teardown);
 }

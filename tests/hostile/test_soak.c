@@ -25,6 +25,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "support/acl_fixture.h"
+
 #include "support/acl_checks.h"
 
 #include "acl/acl.h"
@@ -224,18 +226,6 @@ static void load_execute_unload_loop(void **state)
     OK_ACL(aclrtDestroyStream(stream));
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    return aclInit(NULL) == ACL_SUCCESS && aclrtSetDevice(0) == ACL_SUCCESS ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    (void)aclrtResetDevice(0);
-    return aclFinalize() == ACL_SUCCESS ? 0 : -1;
-}
 
 int main(void)
 {
@@ -248,5 +238,5 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(load_execute_unload_loop),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, oa_acl_device_setup, oa_acl_device_teardown);
 }

@@ -1,7 +1,8 @@
 /*
  * Captures what the library writes on stdout (its log, with ASCEND_SLOG_PRINT_TO_STDOUT=1) or on stderr (the
  * OPENACL_V1_PROFILE table) between begin and end, for tests that check a line: oa_log_capture_end tells whether
- * a line containing `part` was written; oa_log_capture_stop hands back the text to read. Include after <cmocka.h>.
+ * a line containing `part` was written; oa_log_capture_stop hands back the text to read; oa_lines_contain searches any
+ * file's lines. Include after <cmocka.h>.
  */
 #ifndef OA_TESTS_LOG_CAPTURE_H
 #define OA_TESTS_LOG_CAPTURE_H
@@ -42,9 +43,9 @@ static inline FILE *oa_log_capture_stop(oa_log_capture *c)
     return c->file;
 }
 
-static inline bool oa_log_capture_end(oa_log_capture *c, const char *part)
+/* Whether a line of f (read to its end, then closed) contains part. */
+static inline bool oa_lines_contain(FILE *f, const char *part)
 {
-    FILE *f = oa_log_capture_stop(c);
     char line[1024];
     bool found = false;
     while (fgets(line, sizeof line, f) != NULL) {
@@ -52,6 +53,11 @@ static inline bool oa_log_capture_end(oa_log_capture *c, const char *part)
     }
     fclose(f);
     return found;
+}
+
+static inline bool oa_log_capture_end(oa_log_capture *c, const char *part)
+{
+    return oa_lines_contain(oa_log_capture_stop(c), part);
 }
 
 #endif /* OA_TESTS_LOG_CAPTURE_H */

@@ -17,6 +17,8 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,6 +157,30 @@ static inline void expect_msg(const char *needle)
     if (strstr(m, needle) == NULL) {
         fail_msg("message \"%s\" does not mention \"%s\"", m, needle);
     }
+}
+
+/* The application's report thread of the video channel tests: serves their callbacks (aclrtProcessReport) until
+ * the atomic_int at stop is set. */
+static inline void *dvpp_report_thread(void *stop)
+{
+    while (!atomic_load((atomic_int *)stop)) {
+        (void)aclrtProcessReport(50);
+    }
+    return NULL;
+}
+
+/* Ends ch's stream (every callback has run when the send returns), destroys ch and its description, then stops
+ * its report thread th (started with dvpp_report_thread(stop)). */
+static inline void dvpp_vdec_close(aclvdecChannelDesc *ch, pthread_t th, atomic_int *stop)
+{
+    acldvppStreamDesc *eos = acldvppCreateStreamDesc();
+    assert_int_equal(acldvppSetStreamDescEos(eos, 1), ACL_SUCCESS);
+    assert_int_equal(aclvdecSendFrame(ch, eos, NULL, NULL, NULL), ACL_SUCCESS);
+    assert_int_equal(acldvppDestroyStreamDesc(eos), ACL_SUCCESS);
+    assert_int_equal(aclvdecDestroyChannel(ch), ACL_SUCCESS);
+    assert_int_equal(aclvdecDestroyChannelDesc(ch), ACL_SUCCESS);
+    atomic_store(stop, 1);
+    pthread_join(th, NULL);
 }
 
 #endif /* OA_TESTS_DVPP_TEST_UTIL_H */

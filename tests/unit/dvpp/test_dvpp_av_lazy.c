@@ -1,35 +1,16 @@
 /*
  * FFmpeg's codec library is loaded on the first video channel, not with libascendcl (src/dvpp/av_lib.h,
  * docs/dvpp.md "Video codecs loaded on first use"). This program links libascendcl alone; ctest runs it three
- * times (OA_EXPECT_AV): "loaded": no libavcodec in the process after aclInit and a JPEG-free start, one after a
+ * times (OA_EXPECT_AV): "loaded": no libavcodec in the process after aclInit and aclrtSetDevice, one after a
  * VDEC channel is created; "missing" (OPENACL_AVCODEC_LIB names no file) and "foreign" (a library that is not
  * libavcodec): VDEC and VENC channels are refused with ACL_ERROR_API_NOT_SUPPORT and the reason in
  * aclGetRecentErrMsg, and a second attempt says the same.
  */
-#include <pthread.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stdatomic.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <cmocka.h>
-
-#include "acl/acl.h"
-#include "acl/ops/acl_dvpp.h"
+#include "dvpp_test_util.h"
+#include "support/acl_fixture.h"
+#include "support/log_capture.h"
 
 static atomic_int g_stop;
-
-static void *report_thread(void *arg)
-{
-    (void)arg;
-    while (!atomic_load(&g_stop)) {
-        (void)aclrtProcessReport(50);
-    }
-    return NULL;
-}
 
 static void on_frame(acldvppStreamDesc *input, acldvppPicDesc *output, void *user)
 {
@@ -46,13 +27,7 @@ static bool mapped(const char *part)
 {
     FILE *f = fopen("/proc/self/maps", "r");
     assert_non_null(f);
-    char line[1024];
-    bool found = false;
-    while (fgets(line, sizeof line, f) != NULL) {
-        found |= strstr(line, part) != NULL;
-    }
-    fclose(f);
-    return found;
+    return oa_lines_contain(f, part);
 }
 
 static aclvdecChannelDesc *vdec_desc(pthread_t th)
@@ -85,19 +60,12 @@ static void loaded_on_first_video_channel(void **state)
     assert_false(mapped("libavutil"));
     pthread_t th;
     atomic_store(&g_stop, 0);
-    assert_int_equal(pthread_create(&th, NULL, report_thread, NULL), 0);
+    assert_int_equal(pthread_create(&th, NULL, dvpp_report_thread, &g_stop), 0);
     aclvdecChannelDesc *ch = vdec_desc(th);
     assert_int_equal(aclvdecCreateChannel(ch), ACL_SUCCESS);
     assert_true(mapped("libavcodec.so."));
     assert_true(mapped("libavutil.so."));
-    acldvppStreamDesc *eos = acldvppCreateStreamDesc();
-    assert_int_equal(acldvppSetStreamDescEos(eos, 1), ACL_SUCCESS);
-    assert_int_equal(aclvdecSendFrame(ch, eos, NULL, NULL, NULL), ACL_SUCCESS);
-    assert_int_equal(acldvppDestroyStreamDesc(eos), ACL_SUCCESS);
-    assert_int_equal(aclvdecDestroyChannel(ch), ACL_SUCCESS);
-    assert_int_equal(aclvdecDestroyChannelDesc(ch), ACL_SUCCESS);
-    atomic_store(&g_stop, 1);
-    pthread_join(th, NULL);
+    dvpp_vdec_close(ch, th, &g_stop);
 }
 
 static void refused_without_the_library(void **state)
@@ -107,7 +75,7 @@ static void refused_without_the_library(void **state)
     assert_non_null(why);
     pthread_t th;
     atomic_store(&g_stop, 0);
-    assert_int_equal(pthread_create(&th, NULL, report_thread, NULL), 0);
+    assert_int_equal(pthread_create(&th, NULL, dvpp_report_thread, &g_stop), 0);
     for (int attempt = 0; attempt < 2; attempt++) { /* the first failure is kept, and reported again */
         aclvdecChannelDesc *d = vdec_desc(th);
         assert_int_equal(aclvdecCreateChannel(d), ACL_ERROR_API_NOT_SUPPORT);
@@ -130,26 +98,14 @@ static void refused_without_the_library(void **state)
     pthread_join(th, NULL);
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    return aclInit(NULL) == ACL_SUCCESS && aclrtSetDevice(0) == ACL_SUCCESS ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    (void)aclrtResetDevice(0);
-    return aclFinalize() == ACL_SUCCESS ? 0 : -1;
-}
 
 int main(void)
 {
     const char *expect = getenv("OA_EXPECT_AV");
     if (expect != NULL && strcmp(expect, "loaded") != 0) {
         const struct CMUnitTest tests[] = {cmocka_unit_test(refused_without_the_library)};
-        return cmocka_run_group_tests(tests, setup, teardown);
+        return cmocka_run_group_tests(tests, oa_acl_device_setup, oa_acl_device_teardown);
     }
     const struct CMUnitTest tests[] = {cmocka_unit_test(loaded_on_first_video_channel)};
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, oa_acl_device_setup, oa_acl_device_teardown);
 }

@@ -157,15 +157,6 @@ static void on_frame(acldvppStreamDesc *input, acldvppPicDesc *output, void *use
     atomic_fetch_add(&g_done, 1);
 }
 
-static void *report_thread(void *arg)
-{
-    (void)arg;
-    while (!atomic_load(&g_stop)) {
-        (void)aclrtProcessReport(50);
-    }
-    return NULL;
-}
-
 static void send_packet(aclvdecChannelDesc *ch, const void *data, int size, intptr_t user)
 {
     acldvppStreamDesc *in = acldvppCreateStreamDesc();
@@ -224,7 +215,7 @@ static void decode_clip(const char *encoder, enum AVCodecID id, acldvppStreamFor
     }
     pthread_t th;
     atomic_store(&g_stop, 0);
-    assert_int_equal(pthread_create(&th, NULL, report_thread, NULL), 0);
+    assert_int_equal(pthread_create(&th, NULL, dvpp_report_thread, &g_stop), 0);
 
     aclvdecChannelDesc *ch = aclvdecCreateChannelDesc();
     assert_int_equal(aclvdecSetChannelDescChannelId(ch, 3), ACL_SUCCESS);
@@ -319,7 +310,7 @@ static aclvdecChannelDesc *h264_channel(pthread_t *th, aclvdecCallback cb)
 {
     assert_int_equal(aclrtSetDevice(0), ACL_SUCCESS);
     atomic_store(&g_stop, 0);
-    assert_int_equal(pthread_create(th, NULL, report_thread, NULL), 0);
+    assert_int_equal(pthread_create(th, NULL, dvpp_report_thread, &g_stop), 0);
     aclvdecChannelDesc *ch = aclvdecCreateChannelDesc();
     assert_int_equal(aclvdecSetChannelDescThreadId(ch, (uint64_t)*th), ACL_SUCCESS);
     assert_int_equal(aclvdecSetChannelDescCallback(ch, cb), ACL_SUCCESS);
@@ -331,14 +322,7 @@ static aclvdecChannelDesc *h264_channel(pthread_t *th, aclvdecCallback cb)
 /* Ends ch's stream (every callback has run when the send returns), then destroys ch and stops th. */
 static void h264_channel_close(aclvdecChannelDesc *ch, pthread_t th)
 {
-    acldvppStreamDesc *eos = acldvppCreateStreamDesc();
-    assert_int_equal(acldvppSetStreamDescEos(eos, 1), ACL_SUCCESS);
-    assert_int_equal(aclvdecSendFrame(ch, eos, NULL, NULL, NULL), ACL_SUCCESS);
-    assert_int_equal(acldvppDestroyStreamDesc(eos), ACL_SUCCESS);
-    assert_int_equal(aclvdecDestroyChannel(ch), ACL_SUCCESS);
-    assert_int_equal(aclvdecDestroyChannelDesc(ch), ACL_SUCCESS);
-    atomic_store(&g_stop, 1);
-    pthread_join(th, NULL);
+    dvpp_vdec_close(ch, th, &g_stop);
 }
 
 /*

@@ -67,15 +67,6 @@ static void on_packet(acldvppPicDesc *input, acldvppStreamDesc *output, void *us
     acldvppDestroyPicDesc(input);
 }
 
-static void *report_thread(void *arg)
-{
-    (void)arg;
-    while (!atomic_load(&g_stop)) {
-        (void)aclrtProcessReport(50);
-    }
-    return NULL;
-}
-
 static acldvppPicDesc *picture(int i)
 {
     const size_t n = (size_t)VW * VH * 3 / 2;
@@ -147,7 +138,7 @@ static void encode(bool hevc, uint32_t rc_mode, uint32_t max_kbps)
     }
     assert_int_equal(aclrtSetDevice(0), ACL_SUCCESS);
     pthread_t th;
-    assert_int_equal(pthread_create(&th, NULL, report_thread, NULL), 0);
+    assert_int_equal(pthread_create(&th, NULL, dvpp_report_thread, &g_stop), 0);
     aclvencChannelDesc *ch = aclvencCreateChannelDesc();
     assert_int_equal(aclvencSetChannelDescThreadId(ch, (uint64_t)th), ACL_SUCCESS);
     assert_int_equal(aclvencSetChannelDescCallback(ch, on_packet), ACL_SUCCESS);

@@ -36,6 +36,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "support/acl_fixture.h"
+
 #include "support/acl_checks.h"
 #include "unit/model_v1/fc_model_run.h"
 
@@ -530,18 +532,6 @@ static void refusals(void **state)
     OK_ACL(aclrtFree(dev));
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    return aclInit(NULL) == ACL_SUCCESS && aclrtSetDevice(0) == ACL_SUCCESS ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    (void)aclrtResetDevice(0);
-    return aclFinalize() == ACL_SUCCESS ? 0 : -1;
-}
 
 int main(int argc, char **argv)
 {
@@ -558,5 +548,5 @@ int main(int argc, char **argv)
         cmocka_unit_test(dynamic_mode1_vs_mode0),
         cmocka_unit_test(refusals),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, oa_acl_device_setup, oa_acl_device_teardown);
 }

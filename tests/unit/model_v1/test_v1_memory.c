@@ -48,6 +48,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "support/acl_fixture.h"
+
 #include <sys/resource.h>
 #include <sys/stat.h>
 
@@ -388,18 +390,6 @@ static void missing_file_fails(void **state)
     assert_non_null(aclGetRecentErrMsg());
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    return aclInit(NULL) == ACL_SUCCESS && aclrtSetDevice(0) == ACL_SUCCESS ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    (void)aclrtResetDevice(0);
-    return aclFinalize() == ACL_SUCCESS ? 0 : -1;
-}
 
 int main(int argc, char **argv)
 {
@@ -413,7 +403,7 @@ int main(int argc, char **argv)
     snprintf(g_chain, sizeof g_chain, "%s/mem/chain.om", dir);
     if (argc > 2 && strcmp(argv[2], "--keeps") == 0) { /* in a process of its own: no freed heap to reuse */
         const struct CMUnitTest keeps[] = {cmocka_unit_test(loaded_model_keeps_no_decoded_om)};
-        return cmocka_run_group_tests(keeps, setup, teardown);
+        return cmocka_run_group_tests(keeps, oa_acl_device_setup, oa_acl_device_teardown);
     }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(peak_rss_within_bound),
@@ -422,5 +412,5 @@ int main(int argc, char **argv)
         cmocka_unit_test(first_run_prefaulted),
         cmocka_unit_test(missing_file_fails),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, oa_acl_device_setup, oa_acl_device_teardown);
 }
