@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "base/log.h"
-#include "base/util.h"
 
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 static oa_av_lib g_lib;
