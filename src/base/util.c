@@ -54,6 +54,21 @@ uint64_t oa_load_limit_bytes(void)
     return (uint64_t)mb > (UINT64_MAX >> 20) ? UINT64_MAX : (uint64_t)mb << 20;
 }
 
+static int u32_cmp(const void *a, const void *b)
+{
+    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+uint32_t oa_median_u32(uint32_t *v, size_t n)
+{
+    if (n == 0) {
+        return 0;
+    }
+    qsort(v, n, sizeof(*v), u32_cmp);
+    return v[n / 2];
+}
+
 char *oa_strdup(const char *s)
 {
     if (s == NULL) {

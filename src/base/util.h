@@ -73,6 +73,10 @@ long oa_env_long(const char *name, long fallback);
  */
 uint64_t oa_load_limit_bytes(void);
 
+/* The median of v[0..n) (the upper one of an even count), sorting v in place; 0 for n == 0. The executors'
+ * profiles (OPENACL_V1_PROFILE, OPENACL_V2_PROFILE) report it beside their means. */
+uint32_t oa_median_u32(uint32_t *v, size_t n);
+
 /* Duplicates a string with malloc; NULL on OOM or NULL input. */
 char *oa_strdup(const char *s);
 

@@ -130,21 +130,14 @@ static oa_status observe_task(oa_prog_exec *e, size_t i)
     return st;
 }
 
-static int u32_cmp(const void *a, const void *b)
-{
-    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* Median of task i's times over the kept runs (scratch: V1_PROF_WINDOW entries). */
+/* Median of task i's times over the kept runs (scratch: V1_PROF_WINDOW entries; the rows stay as they are). */
 static uint64_t prof_median(const oa_v1_program *p, size_t i, uint64_t runs, uint32_t *scratch)
 {
     const size_t n = runs < V1_PROF_WINDOW ? (size_t)runs : V1_PROF_WINDOW;
     for (size_t r = 0; r < n; r++) {
         scratch[r] = __atomic_load_n(&p->prof_win[r * p->prog.n_tasks + i], __ATOMIC_RELAXED);
     }
-    qsort(scratch, n, sizeof(*scratch), u32_cmp);
-    return n > 0 ? scratch[n / 2] : 0;
+    return oa_median_u32(scratch, n);
 }
 
 static int prof_cmp(const void *a, const void *b)

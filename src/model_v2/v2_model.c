@@ -538,21 +538,11 @@ void oa_v2_profile_add(v2_model *m, const char *name, const char *type, uint64_t
     pthread_mutex_unlock(&pr->lock);
 }
 
-static int u32_cmp(const void *a, const void *b)
-{
-    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* The median of an entry's kept call times (sorts them: the entry is printed once, at unload). */
 static uint64_t prof_median(v2_prof_entry *e)
 {
     const size_t n = e->count < V2_PROF_WINDOW ? (size_t)e->count : V2_PROF_WINDOW;
-    if (e->win == NULL || n == 0) {
-        return 0;
-    }
-    qsort(e->win, n, sizeof(*e->win), u32_cmp);
-    return e->win[n / 2];
+    return e->win != NULL ? oa_median_u32(e->win, n) : 0;
 }
 
 static int prof_cmp(const void *a, const void *b)
